@@ -1,0 +1,302 @@
+"""Read-only views over a parsed checkpoint: its local objects, its references, its instants.
+
+The rules, the render model and the diff all need the same facts (which local objects the
+document has, of which type, where; which fields reference them), so they are derived here
+once, in document order, tolerating documents that failed the schema.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from functools import cached_property
+
+from app.pointer import Path, to_pointer
+
+# Where each type of local object lives: top-level member -> nested member -> object type.
+_LAYOUT: dict[str, str | dict[str, str]] = {
+    "task": {"success_criteria": "criterion"},
+    "progress": {"completed": "step", "next": "next_step"},
+    "statements": "statement",
+    "resources": "resource",
+    "application_context": "application_context",
+    "operations": "operation",
+    "continuation": {
+        "requirements": "requirement",
+        "preconditions": "precondition",
+        "stop_conditions": "stop_condition",
+        "recovery": "recovery_step",
+        "incompatibilities": "incompatibility",
+    },
+    "derivation": {"omissions": "omission", "transformations": "transformation"},
+}
+
+RESOURCE = frozenset({"resource"})
+STATEMENT = frozenset({"statement"})
+OPERATION = frozenset({"operation"})
+REQUIREMENT = frozenset({"requirement"})
+BLOCKER = frozenset({"statement", "operation", "resource", "requirement"})
+ANY: frozenset[str] = frozenset()  # any local object
+
+# Reference fields of each object type: member -> (allowed types, holds a list).
+_REFERENCE_FIELDS: dict[str, dict[str, tuple[frozenset[str], bool]]] = {
+    "criterion": {"evidence": (RESOURCE, True)},
+    "step": {"evidence": (RESOURCE, True)},
+    "focus": {"refs": (ANY, True)},
+    "next_step": {
+        "blocked_by": (BLOCKER, True),
+        "requires": (REQUIREMENT, True),
+        "refs": (ANY, True),
+    },
+    "statement": {"superseded_by": (STATEMENT, False), "evidence": (RESOURCE, True)},
+    "origin": {"ref": (RESOURCE, False)},
+    "selection": {"resource": (RESOURCE, False)},
+    "draft": {"target": (RESOURCE, False), "content_ref": (RESOURCE, False)},
+    "operation": {
+        "target": (RESOURCE, False),
+        "record": (RESOURCE, False),
+        "depends_on": (OPERATION, True),
+    },
+    "approval": {"evidence": (RESOURCE, True)},
+    "requirement": {"refs": (ANY, True)},
+    "precondition": {"refs": (ANY, True)},
+    "stop_condition": {"applies_to": (OPERATION, True), "refs": (ANY, True)},
+    "until": {"operation": (OPERATION, False)},
+    "recovery_step": {"refs": (ANY, True)},
+    "omission": {"recoverable_from": (RESOURCE, False)},
+    "transformation": {"affected": (ANY, True)},
+}
+
+TERMINAL_STATUSES = frozenset({"completed", "cancelled", "rejected"})
+
+TYPE_NAMES = {
+    "criterion": "success criterion",
+    "step": "completed step",
+    "next_step": "next step",
+    "statement": "statement",
+    "resource": "resource",
+    "application_context": "application context entry",
+    "draft": "draft",
+    "operation": "operation",
+    "requirement": "requirement",
+    "precondition": "precondition",
+    "stop_condition": "stop condition",
+    "recovery_step": "recovery step",
+    "incompatibility": "incompatibility",
+    "omission": "omission",
+    "transformation": "transformation",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LocalObject:
+    id: str
+    type: str
+    path: Path
+    value: dict
+
+    @property
+    def pointer(self) -> str:
+        return to_pointer(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    path: Path  # of the reference value itself
+    field: str
+    target: str
+    allowed: frozenset[str]  # empty: any local object
+
+    @property
+    def pointer(self) -> str:
+        return to_pointer(self.path)
+
+
+class Checkpoint:
+    """A parsed document, with its derived indexes computed on first use."""
+
+    def __init__(self, document: dict) -> None:
+        self.document = document
+
+    def get(self, *keys: str) -> object:
+        node: object = self.document
+        for key in keys:
+            if not isinstance(node, dict):
+                return None
+            node = node.get(key)
+        return node
+
+    def array(self, *keys: str) -> list[tuple[int, dict]]:
+        """(index, object) for each object in the array at ``keys``; empty when absent."""
+        value = self.get(*keys)
+        if not isinstance(value, list):
+            return []
+        return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+
+    @cached_property
+    def local_objects(self) -> list[LocalObject]:
+        """Every object that carries a string id, in document order."""
+        return [obj for obj, _ in self._containers() if obj is not None]
+
+    @cached_property
+    def by_id(self) -> dict[str, LocalObject]:
+        """The first object with each id (OCP-S001 reports the later ones)."""
+        index: dict[str, LocalObject] = {}
+        for obj in self.local_objects:
+            index.setdefault(obj.id, obj)
+        return index
+
+    @cached_property
+    def references(self) -> list[Reference]:
+        """Every local reference, in document order."""
+        found: list[Reference] = []
+        for path, type_, value in self._referencing_objects():
+            for member, (allowed, is_list) in _REFERENCE_FIELDS[type_].items():
+                if member not in value:
+                    continue
+                field_value = value[member]
+                if is_list and isinstance(field_value, list):
+                    for i, target in enumerate(field_value):
+                        if isinstance(target, str):
+                            found.append(Reference((*path, member, i), member, target, allowed))
+                elif not is_list and isinstance(field_value, str):
+                    found.append(Reference((*path, member), member, field_value, allowed))
+        return found
+
+    @cached_property
+    def created_at(self) -> datetime | None:
+        return parse_instant(self.get("created_at"))
+
+    def operations(self) -> list[tuple[int, dict]]:
+        return self.array("operations")
+
+    def statements(self) -> list[tuple[int, dict]]:
+        return self.array("statements")
+
+    def stop_conditions(self) -> list[tuple[int, dict]]:
+        return self.array("continuation", "stop_conditions")
+
+    # walking
+
+    def _containers(self) -> Iterator[tuple[LocalObject | None, str]]:
+        for top_key, top_value in self.document.items():
+            layout = _LAYOUT.get(top_key)
+            if isinstance(layout, str):
+                yield from self._objects_in((top_key,), top_value, layout)
+            elif isinstance(layout, dict) and isinstance(top_value, dict):
+                for key, value in top_value.items():
+                    if key in layout:
+                        yield from self._objects_in((top_key, key), value, layout[key])
+
+    def _objects_in(
+        self, path: Path, array: object, type_: str
+    ) -> Iterator[tuple[LocalObject | None, str]]:
+        if not isinstance(array, list):
+            return
+        for i, item in enumerate(array):
+            if not isinstance(item, dict):
+                continue
+            item_path = (*path, i)
+            object_id = item.get("id")
+            if isinstance(object_id, str):
+                yield LocalObject(object_id, type_, item_path, item), type_
+            else:
+                yield None, type_
+            if type_ == "application_context":
+                yield from self._objects_in((*item_path, "drafts"), item.get("drafts"), "draft")
+
+    def _referencing_objects(self) -> Iterator[tuple[Path, str, dict]]:
+        """(path, type, object) for every object that may hold references, in document order."""
+        for top_key, top_value in self.document.items():
+            if top_key == "progress" and isinstance(top_value, dict):
+                for key, value in top_value.items():
+                    if key == "focus" and isinstance(value, dict):
+                        yield (top_key, key), "focus", value
+                    elif key in ("completed", "next"):
+                        type_ = "step" if key == "completed" else "next_step"
+                        for i, item in _objects(value):
+                            yield (top_key, key, i), type_, item
+                continue
+            if top_key == "task" and isinstance(top_value, dict):
+                for i, item in _objects(top_value.get("success_criteria")):
+                    yield ("task", "success_criteria", i), "criterion", item
+                continue
+            if top_key == "statements":
+                for i, item in _objects(top_value):
+                    yield (top_key, i), "statement", item
+                    origin = item.get("origin")
+                    if isinstance(origin, dict):
+                        yield (top_key, i, "origin"), "origin", origin
+                continue
+            if top_key == "application_context":
+                for i, entry in _objects(top_value):
+                    for j, selection in _objects(entry.get("selections")):
+                        yield (top_key, i, "selections", j), "selection", selection
+                    for j, draft in _objects(entry.get("drafts")):
+                        yield (top_key, i, "drafts", j), "draft", draft
+                continue
+            if top_key == "operations":
+                for i, item in _objects(top_value):
+                    yield (top_key, i), "operation", item
+                    approval = item.get("approval")
+                    if isinstance(approval, dict):
+                        yield (top_key, i, "approval"), "approval", approval
+                continue
+            if top_key in ("continuation", "derivation") and isinstance(top_value, dict):
+                layout = _LAYOUT[top_key]
+                assert isinstance(layout, dict)
+                for key, value in top_value.items():
+                    type_ = layout.get(key)
+                    if type_ is None or type_ == "incompatibility":
+                        continue
+                    for i, item in _objects(value):
+                        yield (top_key, key, i), type_, item
+                        if type_ == "stop_condition":
+                            for j, entry in _objects(item.get("until")):
+                                yield (top_key, key, i, "until", j), "until", entry
+
+
+def _objects(value: object) -> list[tuple[int, dict]]:
+    if not isinstance(value, list):
+        return []
+    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+
+
+_INSTANT = re.compile(
+    r"^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
+    r"([Zz]|([+-])([0-9]{2}):([0-9]{2}))$"
+)
+
+
+def parse_instant(value: object) -> datetime | None:
+    """An RFC 3339 timestamp as an aware UTC datetime; None when it is not one.
+
+    Compared as instants (offsets applied), never as strings. A leap second (:60) counts as
+    the last instant of its minute; fractions finer than microseconds are truncated.
+    """
+    if not isinstance(value, str):
+        return None
+    match = _INSTANT.match(value)
+    if not match:
+        return None
+    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+    fraction = match.group(7)
+    micro = int((fraction[1:] + "000000")[:6]) if fraction else 0
+    leap = second == 60
+    try:
+        if match.group(8) in ("Z", "z"):
+            tz = UTC
+        else:
+            sign = 1 if match.group(9) == "+" else -1
+            hours, minutes = int(match.group(10)), int(match.group(11))
+            if hours > 23 or minutes > 59:
+                return None
+            tz = timezone(sign * timedelta(hours=hours, minutes=minutes))
+        instant = datetime(year, month, day, hour, minute, 59 if leap else second, micro, tz)
+    except ValueError:
+        return None
+    if leap:
+        instant = instant.replace(microsecond=999999)
+    return instant.astimezone(UTC)

@@ -1,0 +1,130 @@
+"""The `ocp` command line: `ocp lint` (report-contract.md) and the service's other entry points.
+
+Exit status of `ocp lint`: 0 when every file is valid (warnings allowed), 1 when any file is
+invalid, 2 for a usage or I/O error. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from app import __version__
+from app.config import ConfigError, Settings
+from app.lint import lint
+from app.report import FORMATS, FileResult
+
+EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class InputError(Exception):
+    """A file could not be read: reported on stderr, exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+        return int(args.run(args, settings))
+    except ConfigError as exc:
+        print(f"ocp: configuration error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (ocp lint … | head): not our error to report.
+        sys.stderr.close()
+        return EXIT_USAGE
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ocp", description="Read, check and share OpenCheckpoint documents."
+    )
+    parser.add_argument("--version", action="version", version=f"ocp {__version__}")
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    lint_cmd = commands.add_parser(
+        "lint",
+        help="check checkpoints: strict I-JSON, the v0.1 schema, the semantic rules",
+        description="Check OpenCheckpoint documents (levels 1 and 2 of spec §8.1). Exit "
+        "status: 0 all valid, 1 any invalid, 2 usage or I/O error.",
+    )
+    lint_cmd.add_argument("files", nargs="+", metavar="FILE", help="a checkpoint file, or -")
+    lint_cmd.add_argument("--parent", metavar="PARENT_FILE", help="the parent checkpoint")
+    lint_cmd.add_argument("--format", choices=sorted(FORMATS), default="text")
+    lint_cmd.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="absolute URL of the rule pages' service, for SARIF helpUri "
+        "(default: $OCP_PUBLIC_URL or http://127.0.0.1:8000)",
+    )
+    lint_cmd.set_defaults(run=run_lint)
+    return parser
+
+
+def run_lint(args: argparse.Namespace, settings: Settings) -> int:
+    limit = settings.limits.max_bytes
+    status = EXIT_VALID
+    parent_data = None
+    if args.parent is not None:
+        try:
+            parent_data = read_input(args.parent, limit)
+        except InputError as exc:
+            print(f"ocp: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.files.count("-") > 1:
+        print("ocp: standard input (-) can be read only once", file=sys.stderr)
+        return EXIT_USAGE
+
+    results = []
+    for name in args.files:
+        try:
+            data = read_input(name, limit)
+        except InputError as exc:
+            print(f"ocp: {exc}", file=sys.stderr)
+            status = EXIT_USAGE
+            continue
+        result = lint(data, parent=parent_data, limits=settings.limits)
+        if result.parent is not None and not result.parent.usable:
+            first = result.parent.intake.findings[0]
+            print(
+                f"ocp: {args.parent}:{first.line}:{first.column}: the parent is not a JSON "
+                f"checkpoint, so lineage rules cannot run: {first.message}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        results.append(FileResult(name, result))
+        if not result.valid and status == EXIT_VALID:
+            status = EXIT_INVALID
+
+    base_url = args.base_url or settings.public_url
+    sys.stdout.write(FORMATS[args.format](results, base_url=base_url))
+    sys.stdout.flush()
+    return status
+
+
+def read_input(name: str, limit: int) -> bytes:
+    """The bytes of a file (or of standard input for ``-``), reading at most one byte past
+    ``limit`` so an oversized input is refused without being held in memory."""
+    try:
+        if name == "-":
+            return sys.stdin.buffer.read(limit + 1)
+        path = Path(name)
+        if path.is_dir():
+            raise InputError(f"{name}: is a directory, not a checkpoint file")
+        with path.open("rb") as handle:
+            return handle.read(limit + 1)
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except PermissionError:
+        raise InputError(f"{name}: permission denied") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,472 @@
+"""Strict intake: submitted bytes to a checkpoint document, or `json` findings that say why not.
+
+A checkpoint must be an I-JSON message (RFC 7493) holding one object, encoded as UTF-8
+(spec §3, field-model.md "Document format"). The standard library's parser is lenient where
+I-JSON is strict (duplicate members, lone surrogates, NaN, huge numbers), so intake runs in
+two gears:
+
+* a fast path: ``json.loads`` with hooks that refuse anything suspicious, used when the text
+  passes cheap pre-checks; it accepts nothing the strict parser would refuse, and
+* the strict parser below, a small iterative recursive-descent parser that tracks the JSON
+  Pointer and offset of every value, so each error names its line, column and path. It runs
+  whenever the fast path declines, and is the single authority on what an error says.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from itertools import accumulate
+from json.decoder import scanstring
+
+from app.findings import Finding
+from app.pointer import to_pointer
+
+MIB = 1024 * 1024
+MAX_SAFE_INTEGER = 2**53 - 1
+# Past this many json findings the rest are dropped: one bad document must not yield a
+# report larger than itself.
+MAX_FINDINGS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_bytes: int = 5 * MIB
+    max_depth: int = 64
+
+    def __post_init__(self) -> None:
+        if self.max_bytes < 1:
+            raise ValueError("max_bytes must be positive")
+        # The position locator recurses along a pointer; keep far below Python's stack limit.
+        if not 1 <= self.max_depth <= 512:
+            raise ValueError("max_depth must be between 1 and 512")
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(slots=True)
+class Intake:
+    """What intake made of the bytes. ``document`` is None when any `json` error was found."""
+
+    text: str | None  # the decoded text (None when it is not UTF-8)
+    document: dict | None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.document is not None
+
+
+def parse(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Intake:
+    if len(data) > limits.max_bytes:
+        return _refuse(
+            f"the document is larger than the limit of {limits.max_bytes:,} bytes; keep large "
+            "content in resources the checkpoint references (spec §3, §6.4)"
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        return _refuse(
+            "the document starts with a UTF-8 byte-order mark; save it as UTF-8 without a BOM"
+        )
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return _refuse(
+            "the document is UTF-16 (it starts with a byte-order mark); save it as UTF-8"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        # Invalid bytes become lone surrogates U+DC80..U+DCFF, which the strict parser
+        # reports at their place, with the path of the string or key they break.
+        return _StrictParser(data.decode("utf-8", "surrogateescape"), limits, utf8=False).run()
+    if _needs_strict_parser(text, limits):
+        return _StrictParser(text, limits).run()
+    try:
+        document = json.loads(
+            text,
+            object_pairs_hook=_unique_pairs,
+            parse_constant=_decline,
+            parse_float=_finite_float,
+            parse_int=_safe_int,
+        )
+    except (ValueError, RecursionError, _Decline):
+        return _StrictParser(text, limits).run()
+    if not isinstance(document, dict):
+        return _StrictParser(text, limits).run()
+    return Intake(text, document)
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column (in code points) of ``offset`` in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+# --- the fast path -------------------------------------------------------------------------
+
+
+class _Decline(Exception):
+    """The fast path saw something only the strict parser may judge."""
+
+
+def _unique_pairs(pairs: list[tuple[str, object]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _Decline
+    return obj
+
+
+def _decline(_: str) -> object:
+    raise _Decline
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if math.isinf(value):
+        raise _Decline
+    return value
+
+
+def _safe_int(literal: str) -> int:
+    # 16 digits can pass 2**53 - 1: those need a warning with a path, which the strict
+    # parser gives. Also keeps int() away from Python's 4300-digit conversion limit.
+    if len(literal) > 15:
+        raise _Decline
+    return int(literal)
+
+
+_NONCHARACTERS = "".join(
+    [chr(c) for c in range(0xFDD0, 0xFDF0)]
+    + [chr(plane * 0x10000 + low) for plane in range(17) for low in (0xFFFE, 0xFFFF)]
+)
+_NONCHARACTER = re.compile(f"[{re.escape(_NONCHARACTERS)}]")
+# A \uD800-\uDFFF escape may be unpaired; a \uFxxx escape may be a noncharacter.
+_SUSPICIOUS = re.compile(r"\\u[dDfF]|" + _NONCHARACTER.pattern)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+_DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
+
+
+def _needs_strict_parser(text: str, limits: Limits) -> bool:
+    if _SUSPICIOUS.search(text):
+        return True
+    if text.count("{") + text.count("[") <= limits.max_depth:
+        return False
+    brackets = _BRACKET.findall(_STRING.sub("", text))
+    return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0) > limits.max_depth
+
+
+# --- the strict parser ---------------------------------------------------------------------
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NOT_JSON_WORDS = (
+    ("NaN", "NaN is not JSON; write null, or the value as a string"),
+    ("-Infinity", "-Infinity is not JSON; write null, or the value as a string"),
+    ("Infinity", "Infinity is not JSON; write null, or the value as a string"),
+)
+
+
+class _Frame:
+    __slots__ = ("closer", "container", "key", "kind", "path", "seen")
+
+    def __init__(self, container: object, path: tuple) -> None:
+        self.container = container
+        self.path = path
+        self.key: str = ""
+        self.seen: dict[str, int] = {}
+        is_list = isinstance(container, list)
+        self.closer = "]" if is_list else "}"
+        self.kind = "array" if is_list else "object"
+
+    def add(self, value: object) -> None:
+        if isinstance(self.container, list):
+            self.container.append(value)
+        else:
+            self.container[self.key] = value  # type: ignore[index]
+
+
+class _SyntaxStop(Exception):
+    """A syntax error: parsing cannot go on past it."""
+
+
+class _StrictParser:
+    def __init__(self, text: str, limits: Limits, *, utf8: bool = True) -> None:
+        self.text = text
+        self.limits = limits
+        self.utf8 = utf8
+        self.findings: list[Finding] = []
+        self.errors = 0
+
+    def run(self) -> Intake:
+        text = self.text
+        try:
+            start = _WHITESPACE.match(text, 0).end()  # type: ignore[union-attr]
+            if start == len(text):
+                self._stop(start, (), "the document is empty; a checkpoint is one JSON object")
+            document, end = self._value(start)
+            end = _WHITESPACE.match(text, end).end()  # type: ignore[union-attr]
+            if end != len(text):
+                self._stop(end, (), "unexpected text after the end of the JSON document")
+            if not isinstance(document, dict):
+                kind = _json_type(document)
+                self._error(
+                    start,
+                    (),
+                    f"the top level is {kind}, not an object; a checkpoint is one JSON object",
+                )
+        except _SyntaxStop:
+            pass
+        # Text that was not UTF-8 is shown with U+FFFD where the bad bytes were.
+        decoded = (
+            text
+            if self.utf8
+            else text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        )
+        if self.errors:
+            return Intake(decoded, None, self.findings)
+        return Intake(decoded, document, self.findings)
+
+    # findings
+
+    def _add(self, severity: str, offset: int, path: tuple, message: str) -> None:
+        if severity == "error":
+            self.errors += 1
+        if len(self.findings) < MAX_FINDINGS:
+            line, column = line_col(self.text, offset)
+            self.findings.append(
+                Finding("json", severity, to_pointer(path), message, line, column)  # type: ignore[arg-type]
+            )
+
+    def _error(self, offset: int, path: tuple, message: str) -> None:
+        self._add("error", offset, path, message)
+
+    def _stop(self, offset: int, path: tuple, message: str) -> None:
+        self._error(offset, path, message)
+        raise _SyntaxStop
+
+    # values: an explicit stack instead of recursion, so no input can exhaust Python's stack
+
+    def _value(self, pos: int) -> tuple[object, int]:
+        text = self.text
+        stack: list[_Frame] = []
+        path: tuple = ()
+        while True:
+            value, pos, opened = self._scalar_or_open(pos, path, len(stack))
+            if opened is not None:
+                stack.append(_Frame(opened, path))
+                pos, path = self._slot(stack[-1], pos)
+                continue
+            # A complete value: attach it, then close containers or move to the next slot.
+            while stack:
+                frame = stack[-1]
+                frame.add(value)
+                pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+                char = text[pos : pos + 1]
+                if char == ",":
+                    pos, path = self._slot(frame, pos + 1)
+                    break
+                if char == frame.closer:
+                    stack.pop()
+                    value, pos = frame.container, pos + 1
+                    continue
+                self._stop(
+                    pos,
+                    frame.path,
+                    f"expected ',' or '{frame.closer}' in this {frame.kind}, "
+                    f"found {_describe(char)}",
+                )
+            else:
+                return value, pos
+
+    def _slot(self, frame: _Frame, pos: int) -> tuple[int, tuple]:
+        """Position and path of the next element, or of the next member's value."""
+        text = self.text
+        pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+        if isinstance(frame.container, list):
+            return pos, (*frame.path, len(frame.container))
+        if text[pos : pos + 1] != '"':
+            self._stop(
+                pos,
+                frame.path,
+                f"expected a member name in double quotes, found {_describe(text[pos : pos + 1])}",
+            )
+        key_start = pos
+        key, pos = self._string(pos, frame.path, is_key=True)
+        member_path = (*frame.path, key)
+        first = frame.seen.setdefault(key, key_start)
+        if first != key_start:
+            first_line, first_col = line_col(text, first)
+            self._error(
+                key_start,
+                member_path,
+                f"duplicate member name {_quote(key)} (first at line {first_line}, column "
+                f"{first_col}); I-JSON forbids repeated names: keep one",
+            )
+        frame.key = key
+        pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+        if text[pos : pos + 1] != ":":
+            self._stop(
+                pos,
+                member_path,
+                f"expected ':' after the member name, found {_describe(text[pos : pos + 1])}",
+            )
+        pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+        return pos, member_path
+
+    def _scalar_or_open(self, pos: int, path: tuple, depth: int) -> tuple[object, int, object]:
+        """A scalar or an empty container as (value, end, None); a non-empty container as
+        (None, position after its opening bracket, the new container)."""
+        text = self.text
+        char = text[pos : pos + 1]
+        if char in ("{", "["):
+            if depth + 1 > self.limits.max_depth:
+                self._stop(
+                    pos,
+                    path,
+                    f"nesting deeper than {self.limits.max_depth} levels; flatten the data "
+                    "or move it into a referenced resource",
+                )
+            closer = "}" if char == "{" else "]"
+            after = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            container: object = {} if char == "{" else []
+            if text[after : after + 1] == closer:
+                return container, after + 1, None
+            return None, pos + 1, container
+        if char == '"':
+            value, end = self._string(pos, path, is_key=False)
+            return value, end, None
+        if char == "t" and text.startswith("true", pos):
+            return True, pos + 4, None
+        if char == "f" and text.startswith("false", pos):
+            return False, pos + 5, None
+        if char == "n" and text.startswith("null", pos):
+            return None, pos + 4, None
+        for word, message in _NOT_JSON_WORDS:
+            if text.startswith(word, pos):
+                self._stop(pos, path, message)
+        match = _NUMBER.match(text, pos)
+        if match:
+            return self._number(match, path), match.end(), None
+        if not char:
+            self._stop(pos, path, "the document ends before this value is complete")
+        self._stop(pos, path, f"expected a JSON value, found {_describe(char)}")
+        raise AssertionError  # unreachable: _stop raises
+
+    def _number(self, match: re.Match[str], path: tuple) -> int | float:
+        literal = match.group()
+        pos = match.start()
+        if match.group(1) is None and match.group(2) is None:
+            if len(literal) <= 15:
+                return int(literal)
+            # float() never overflows into an exception, and avoids int()'s digit limit.
+            if math.isinf(float(literal)):
+                self._error(pos, path, _overflow(literal))
+                return 0
+            value = int(literal)
+            if abs(value) > MAX_SAFE_INTEGER:
+                self._add(
+                    "warning",
+                    pos,
+                    path,
+                    f"the integer {_clip(literal)} is beyond ±(2^53−1) and loses precision in "
+                    "many JSON parsers; write it as a string if every digit matters",
+                )
+            return value
+        value_f = float(literal)
+        if math.isinf(value_f):
+            self._error(pos, path, _overflow(literal))
+            return 0.0
+        return value_f
+
+    def _string(self, pos: int, path: tuple, *, is_key: bool) -> tuple[str, int]:
+        text = self.text
+        what = "member name" if is_key else "string"
+        try:
+            value, end = scanstring(text, pos + 1, True)
+        except json.JSONDecodeError as exc:
+            self._stop(exc.pos, path, _string_error(exc.msg, text, exc.pos))
+        raw = text[pos:end]
+        error_path = path
+        stray = _SURROGATE.search(raw)
+        if stray:
+            # Only invalid UTF-8 can put a raw surrogate in the decoded text.
+            offset = pos + stray.start()
+            self._error(
+                offset,
+                error_path,
+                f"this {what} contains bytes that are not valid UTF-8 "
+                f"(byte 0x{ord(stray.group()) - 0xDC00:02X}); save the document as UTF-8",
+            )
+        elif _SURROGATE.search(value):
+            self._error(
+                pos,
+                error_path,
+                f"this {what} has an unpaired surrogate escape (\\uD800–\\uDFFF without its "
+                "pair); I-JSON forbids it: escape the whole character, or remove it",
+            )
+        nonchar = _NONCHARACTER.search(value)
+        if nonchar:
+            self._error(
+                pos,
+                error_path,
+                f"this {what} contains the Unicode noncharacter U+{ord(nonchar.group()):04X}; "
+                "I-JSON forbids noncharacters: remove it",
+            )
+        return value, end
+
+
+def _refuse(message: str) -> Intake:
+    return Intake(None, None, [Finding("json", "error", "", message, 1, 1)])
+
+
+def _string_error(msg: str, text: str, pos: int) -> str:
+    if msg.startswith("Unterminated string"):
+        return "this string is never closed; add the closing double quote"
+    if msg.startswith("Invalid control character"):
+        char = text[pos : pos + 1]
+        return (
+            f"a raw control character (U+{ord(char):04X}) inside a string; write it as an "
+            "escape such as \\n or \\u0009"
+        )
+    if msg.startswith("Invalid \\uXXXX"):
+        return "an invalid \\u escape; it needs exactly four hexadecimal digits"
+    if msg.startswith("Invalid \\escape"):
+        return 'an invalid escape in a string; use one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX'
+    return f"invalid string: {msg}"
+
+
+def _overflow(literal: str) -> str:
+    return (
+        f"the number {_clip(literal)} overflows a double (I-JSON numbers stay within IEEE 754 "
+        "double precision); write it as a string"
+    )
+
+
+def _clip(literal: str, limit: int = 40) -> str:
+    return literal if len(literal) <= limit else literal[: limit - 1] + "…"
+
+
+def _quote(key: str) -> str:
+    return json.dumps(_clip(key, 60), ensure_ascii=False)
+
+
+def _describe(char: str) -> str:
+    if not char:
+        return "the end of the document"
+    if char.isprintable() and not char.isspace():
+        return f"'{char}'"
+    return f"U+{ord(char):04X}"
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool) or value is None:
+        return "a literal"
+    return "a number"

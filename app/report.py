@@ -1,0 +1,186 @@
+"""The report of report-contract.md, and the formats it is printed in: text, json, sarif,
+github. One shape for the CLI, the API and the pages; members are added, never renamed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from app import SPEC_VERSION, __version__
+from app.lint import LintResult
+from app.rules import RULES
+
+TOOL_NAME = "ocp-viewer"
+VALIDITY_NOTE = (
+    "valid means levels 1–2 only: well-formed and internally consistent (spec §8.1); it does "
+    "not mean the resources are available, the next actions are authorized, or that "
+    "continuing will succeed"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    file: str  # the name as the user gave it
+    result: LintResult
+
+
+def tool_info() -> dict:
+    return {"name": TOOL_NAME, "version": __version__, "spec_version": SPEC_VERSION}
+
+
+def result_dict(file: str, result: LintResult) -> dict:
+    out = {
+        "file": file,
+        "valid": result.valid,
+        "digest": result.digest,
+        "levels": result.levels(),
+        "counts": {"errors": result.errors, "warnings": result.warnings},
+        "findings": [f.to_dict() for f in result.findings],
+    }
+    if result.parent is not None:
+        out["parent"] = {
+            "digest": "sha-256:" + hashlib.sha256(result.parent.data).hexdigest(),
+            "parsed": result.parent.usable,
+        }
+    return out
+
+
+def report_dict(results: Sequence[FileResult]) -> dict:
+    return {
+        "tool": tool_info(),
+        "note": VALIDITY_NOTE,
+        "results": [result_dict(r.file, r.result) for r in results],
+    }
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+
+def format_json(results: Sequence[FileResult], **_: object) -> str:
+    return json.dumps(report_dict(results), ensure_ascii=False, indent=2) + "\n"
+
+
+def format_text(results: Sequence[FileResult], **_: object) -> str:
+    """GNU style, ``file:line:col: severity code message``, then one verdict line a file."""
+    lines = []
+    for r in results:
+        for f in r.result.findings:
+            place = f"{r.file}:{f.line}:{f.column}" if f.line is not None else r.file
+            where = f" [{f.path}]" if f.path else ""
+            lines.append(f"{place}: {f.severity} {f.code} {f.message}{where}")
+        verdict = "valid (levels 1–2)" if r.result.valid else "invalid"
+        lines.append(
+            f"{r.file}: {verdict}: {_count(r.result.errors, 'error')}, "
+            f"{_count(r.result.warnings, 'warning')}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def format_github(results: Sequence[FileResult], **_: object) -> str:
+    """GitHub Actions workflow commands: one ``::error``/``::warning`` annotation a finding."""
+    lines = []
+    for r in results:
+        for f in r.result.findings:
+            props = [f"file={_gh_property(r.file)}"]
+            if f.line is not None:
+                props += [f"line={f.line}", f"col={f.column}"]
+            props.append(f"title={_gh_property(f.code)}")
+            message = f.message + (f" ({f.path})" if f.path else "")
+            lines.append(f"::{f.severity} {','.join(props)}::{_gh_data(message)}")
+    return "".join(line + "\n" for line in lines)
+
+
+def _gh_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(value: str) -> str:
+    return _gh_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_sarif(results: Sequence[FileResult], *, base_url: str = "", **_: object) -> str:
+    """SARIF 2.1.0, with every rule described so code-scanning UIs can explain findings."""
+    codes = list(RULES)
+    index = {code: i for i, code in enumerate(codes)}
+    rules = [
+        {
+            "id": code,
+            "name": _rule_name(code),
+            "shortDescription": {"text": RULES[code].summary},
+            "fullDescription": {"text": RULES[code].description},
+            "helpUri": f"{base_url.rstrip('/')}/rules/{code}",
+            "help": {"text": f"{RULES[code].summary} See {base_url.rstrip('/')}/rules/{code}"},
+            "defaultConfiguration": {"level": RULES[code].severity},
+            "properties": {"level": RULES[code].level},
+        }
+        for code in codes
+    ]
+    sarif_results = []
+    artifacts = []
+    for artifact_index, r in enumerate(results):
+        artifacts.append({"location": {"uri": r.file}, "hashes": {"sha-256": r.result.digest[8:]}})
+        for f in r.result.findings:
+            location: dict = {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": r.file, "index": artifact_index},
+                },
+                "logicalLocations": [{"fullyQualifiedName": f.path or "/", "kind": "object"}],
+            }
+            if f.line is not None:
+                location["physicalLocation"]["region"] = {
+                    "startLine": f.line,
+                    "startColumn": f.column,
+                }
+            sarif_results.append(
+                {
+                    "ruleId": f.code,
+                    "ruleIndex": index[f.code],
+                    "level": f.severity,
+                    "message": {"text": f.message},
+                    "locations": [location],
+                    "partialFingerprints": {
+                        "ocpFinding/v1": hashlib.sha256(
+                            f"{f.code}\0{f.path}".encode("utf-8", "surrogatepass")
+                        ).hexdigest()
+                    },
+                    "properties": {"path": f.path},
+                }
+            )
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": TOOL_NAME,
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": f"{base_url.rstrip('/')}/rules",
+                        "rules": rules,
+                    }
+                },
+                "artifacts": artifacts,
+                "results": sarif_results,
+            }
+        ],
+    }
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+def _rule_name(code: str) -> str:
+    return "".join(part.capitalize() for part in code.replace("-", " ").split())
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+FORMATS: dict[str, Callable[..., str]] = {
+    "text": format_text,
+    "json": format_json,
+    "sarif": format_sarif,
+    "github": format_github,
+}

@@ -1,0 +1,116 @@
+"""The rule registry: every finding code, its severity, its rule text and, for the semantic
+rules of spec §8.2, the small pure function that checks it.
+
+A check takes a `Checkpoint` (and, for lineage rules, its `Parent`) and yields
+``(path, message)`` pairs; `check_document` and `check_lineage` turn them into findings.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from app.checkpoint import Checkpoint
+from app.findings import Finding, Severity
+from app.pointer import Path, to_pointer
+
+Violation = tuple[Path, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Parent:
+    checkpoint: Checkpoint
+    data: bytes  # the parent's exact bytes, for the digest check
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    severity: Severity
+    level: str  # "syntax", "semantics" or "lineage"
+    summary: str  # the rule in one sentence, as the specification states it
+    description: str  # what the linter checks, at which path (the check's docstring)
+    check: Callable[..., Iterable[Violation]] | None = None
+
+    @property
+    def help_url(self) -> str:
+        return f"/rules/{self.code}"
+
+
+RULES: dict[str, Rule] = {}
+
+
+def register(rule: Rule) -> Rule:
+    if rule.code in RULES:
+        raise ValueError(f"rule {rule.code} registered twice")
+    RULES[rule.code] = rule
+    return rule
+
+
+def rule(code: str, severity: Severity, summary: str, *, needs_parent: bool = False) -> Callable:
+    """Register the decorated function as the check of ``code``."""
+
+    def decorate(check: Callable[..., Iterable[Violation]]) -> Callable[..., Iterable[Violation]]:
+        register(
+            Rule(
+                code,
+                severity,
+                "lineage" if needs_parent else "semantics",
+                summary,
+                inspect.getdoc(check) or summary,
+                check,
+            )
+        )
+        return check
+
+    return decorate
+
+
+def check_document(checkpoint: Checkpoint) -> list[Finding]:
+    """Level 2: every single-document rule, in code order."""
+    return _run([r for r in RULES.values() if r.level == "semantics"], checkpoint)
+
+
+def check_lineage(checkpoint: Checkpoint, parent: Parent) -> list[Finding]:
+    """The rules that need the parent (OCP-T001, OCP-T002, digest)."""
+    return _run([r for r in RULES.values() if r.level == "lineage"], checkpoint, parent)
+
+
+def _run(rules: list[Rule], *args: object) -> list[Finding]:
+    findings = []
+    for r in rules:
+        assert r.check is not None
+        for path, message in r.check(*args):
+            findings.append(Finding(r.code, r.severity, to_pointer(path), message))
+    return findings
+
+
+# The project's own codes: reported by intake, the version gate, the schema and the secret
+# scan rather than by a function here, but documented and listed like every rule.
+for _code, _severity, _summary in (
+    (
+        "json",
+        "error",
+        "The document is UTF-8 I-JSON holding one object: no byte-order mark, no duplicate "
+        "member, no unpaired surrogate, no noncharacter, no NaN or Infinity, no number that "
+        "overflows a double, within the size and nesting limits (integers beyond ±(2^53−1) "
+        "are a warning).",
+    ),
+    (
+        "version",
+        "error",
+        '`opencheckpoint` is the string "0.1", the only version this tool implements.',
+    ),
+    ("schema", "error", "The document conforms to the OpenCheckpoint v0.1 JSON Schema."),
+    (
+        "secret",
+        "warning",
+        "No value or member name looks like a credential (private key, access key, token, "
+        "password in a URI, signed URL).",
+    ),
+):
+    _level = "content" if _code == "secret" else "syntax"
+    register(Rule(_code, _severity, _level, _summary, _summary))  # type: ignore[arg-type]
+
+from app.rules import consistency, lineage, references, warnings  # noqa: E402, F401

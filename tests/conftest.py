@@ -1,0 +1,20 @@
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+CONFORMANCE = SHARED / "conformance"
+JSONTESTSUITE = SHARED / "data" / "jsontestsuite" / "test_parsing"
+BLNS = SHARED / "data" / "naughty-strings" / "blns.json"
+
+
+def manifest() -> list[dict]:
+    return json.loads((CONFORMANCE / "manifest.json").read_text())
+
+
+@pytest.fixture
+def minimal() -> dict:
+    """The smallest valid checkpoint, as a fresh dict to extend."""
+    return json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())

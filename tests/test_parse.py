@@ -1,0 +1,171 @@
+"""Strict intake: JSONTestSuite verdicts, I-JSON rules, limits, and positions of errors."""
+
+import json
+
+import pytest
+
+from app.parse import Limits, _StrictParser, line_col, parse
+from tests.conftest import CONFORMANCE, JSONTESTSUITE, manifest
+
+SUITE = sorted(p.name for p in JSONTESTSUITE.iterdir())
+
+
+def _plain_object_without_duplicates(data: bytes) -> bool:
+    def unique(pairs: list) -> dict:
+        if len({k for k, _ in pairs}) != len(pairs):
+            raise ValueError("duplicate")
+        return dict(pairs)
+
+    try:
+        return isinstance(json.loads(data.decode("utf-8"), object_pairs_hook=unique), dict)
+    except ValueError:
+        return False
+
+
+def json_errors(intake):
+    return [f for f in intake.findings if f.code == "json" and f.severity == "error"]
+
+
+def test_the_suite_is_all_there():
+    assert len(SUITE) == 318
+
+
+@pytest.mark.parametrize("name", SUITE)
+def test_jsontestsuite_verdict(name):
+    data = (JSONTESTSUITE / name).read_bytes()
+    intake = parse(data)
+    errors = json_errors(intake)
+    if name.startswith(("n_", "i_")) or not _plain_object_without_duplicates(data):
+        assert errors, f"{name} must be refused"
+        assert intake.document is None
+        for error in errors:
+            assert error.line >= 1 and error.column >= 1
+            assert error.message
+    else:
+        assert not errors, errors
+        assert isinstance(intake.document, dict)
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in manifest() if c["note"].startswith("json:")], ids=lambda c: c["file"]
+)
+def test_conformance_json_cases_point_at_the_problem(case):
+    intake = parse((CONFORMANCE / case["file"]).read_bytes())
+    errors = json_errors(intake)
+    assert errors
+    expected = case["errors"][0]["path"]
+    assert any(e.path == expected for e in errors), [(e.path, e.message) for e in errors]
+
+
+def test_duplicate_member_five_levels_deep_names_both_places():
+    data = b'{\n "a": {"b": [{"c": {"sheet": 1,\n   "sheet": 2}}]}\n}'
+    [error] = json_errors(parse(data))
+    assert error.path == "/a/b/0/c/sheet"
+    assert (error.line, error.column) == (3, 4)
+    assert "first at line 2, column 21" in error.message
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "words"),
+    [
+        (r'{"k": "\ud800"}', "/k", "unpaired surrogate"),
+        (r'{"\udc00": 1}', "", "unpaired surrogate"),
+        (r'{"k": "x\uFDD0"}', "/k", "noncharacter U+FDD0"),
+        ('{"k": "x\ufffe"}', "/k", "noncharacter U+FFFE"),
+        (r'{"k": "\ud83f\udffe"}', "/k", "noncharacter U+1FFFE"),
+        ('{"k": NaN}', "/k", "NaN is not JSON"),
+        ('{"k": [Infinity]}', "/k/0", "Infinity is not JSON"),
+        ('{"k": -1e999}', "/k", "overflows a double"),
+        ('{"k": ' + "9" * 400 + "}", "/k", "overflows a double"),
+        ('{"k": "tab\there"}', "/k", "control character"),
+    ],
+)
+def test_i_json_violations(text, path, words):
+    [error] = json_errors(parse(text.encode("utf-8")))
+    assert error.path == path
+    assert words in error.message
+
+
+def test_noncharacter_in_a_key_and_escaped_backslash_is_not_an_escape():
+    assert json_errors(parse(b'{"a\\uffff": 1}'))
+    intake = parse(b'{"k": "\\\\ud800"}')  # a backslash, then the text ud800
+    assert intake.document == {"k": "\\ud800"}
+
+
+def test_big_integers_are_a_warning_with_a_path():
+    intake = parse(b'{"a": {"n": 9007199254740992, "ok": 9007199254740991, "m": -9007199254740993}}')
+    assert intake.document is not None
+    warnings = [(f.path, f.severity) for f in intake.findings]
+    assert warnings == [("/a/n", "warning"), ("/a/m", "warning")]
+    assert intake.document["a"]["n"] == 2**53
+
+
+def test_top_level_must_be_an_object():
+    for data in (b"[]", b'"x"', b"1", b"null"):
+        [error] = json_errors(parse(data))
+        assert "not an object" in error.message
+        assert (error.line, error.column) == (1, 1)
+
+
+def test_bom_and_utf16_are_refused():
+    assert "byte-order mark" in json_errors(parse(b"\xef\xbb\xbf{}"))[0].message
+    assert "UTF-16" in json_errors(parse('{"a":1}'.encode("utf-16")))[0].message
+
+
+def test_invalid_utf8_in_the_middle_of_a_key():
+    data = b'{\n  "task": {"obj\xc3\x28ective": "x"}\n}'
+    [error] = json_errors(parse(data))
+    assert "not valid UTF-8" in error.message
+    assert error.path == "/task"
+    assert (error.line, error.column) == (2, 16)
+
+
+def test_size_limit_is_a_clear_error():
+    intake = parse(b'{"a": "' + b"x" * 200 + b'"}', Limits(max_bytes=100))
+    [error] = json_errors(intake)
+    assert "limit of 100 bytes" in error.message
+
+
+@pytest.mark.parametrize("depth", [65, 1000, 100_000])
+def test_deep_nesting_is_refused_without_recursion_error(depth):
+    data = b'{"a": ' + b"[" * depth + b"]" * depth + b"}"
+    [error] = json_errors(parse(data))
+    assert "nesting deeper than 64 levels" in error.message
+
+
+def test_nesting_at_the_limit_is_fine():
+    data = b'{"a": ' + b"[" * 63 + b"]" * 63 + b"}"
+    assert parse(data).document is not None
+    assert parse(data, Limits(max_depth=10)).document is None
+
+
+def test_five_mebibytes_of_one_string():
+    body = b"x" * (5 * 1024 * 1024 - 20)
+    intake = parse(b'{"s": "' + body + b'"}')
+    assert intake.document is not None and len(intake.document["s"]) == len(body)
+    unterminated = parse(b'{"s": "' + body)
+    assert "never closed" in json_errors(unterminated)[0].message
+
+
+def test_fast_path_and_strict_parser_agree():
+    """The fast path must accept exactly what the strict parser accepts, with equal values."""
+    samples = [p.read_bytes() for p in sorted(CONFORMANCE.glob("*.json"))]
+    samples += [p.read_bytes() for p in sorted(JSONTESTSUITE.iterdir())]
+    for data in samples:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        fast = parse(data)
+        strict = _StrictParser(text, Limits()).run()
+        if data.startswith(b"\xef\xbb\xbf"):
+            continue
+        assert (fast.document is None) == (strict.document is None), data[:80]
+        assert fast.document == strict.document
+
+
+def test_line_col_counts_code_points():
+    text = 'ab\n"é€😀"x'
+    assert line_col(text, 0) == (1, 1)
+    assert line_col(text, 3) == (2, 1)
+    assert line_col(text, text.index("x")) == (2, 6)
