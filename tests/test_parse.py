@@ -93,7 +93,9 @@ def test_noncharacter_in_a_key_and_escaped_backslash_is_not_an_escape():
 
 
 def test_big_integers_are_a_warning_with_a_path():
-    intake = parse(b'{"a": {"n": 9007199254740992, "ok": 9007199254740991, "m": -9007199254740993}}')
+    intake = parse(
+        b'{"a": {"n": 9007199254740992, "ok": 9007199254740991, "m": -9007199254740993}}'
+    )
     assert intake.document is not None
     warnings = [(f.path, f.severity) for f in intake.findings]
     assert warnings == [("/a/n", "warning"), ("/a/m", "warning")]
