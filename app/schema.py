@@ -389,8 +389,10 @@ def _explain(document: object, error: _RawError) -> list[Explained]:
     if walk.keyword == "additionalProperties":
         unknown = _unknown_members(site)
         if unknown:
+            # Reported at the closed object, which is what breaks the rule; the member's name
+            # is in the message. (An unknown top-level member is a finding on the document.)
             return [
-                (("unknown", (*site.path, m)), (*site.path, m), _unknown_message(site, m))
+                (("unknown", (*site.path, m)), site.path, _unknown_message(site, m))
                 for m in unknown
             ]
     key = ("keyword", id(site.node), walk.keyword, error.instance_path)
