@@ -63,6 +63,13 @@ def _parser() -> argparse.ArgumentParser:
         "(default: $OCP_PUBLIC_URL or http://127.0.0.1:8000)",
     )
     lint_cmd.set_defaults(run=run_lint)
+
+    serve_cmd = commands.add_parser(
+        "serve", help="start the web service", description="Start the web service (uvicorn)."
+    )
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.set_defaults(run=run_serve)
     return parser
 
 
@@ -105,6 +112,15 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     sys.stdout.write(FORMATS[args.format](results, base_url=base_url))
     sys.stdout.flush()
     return status
+
+
+def run_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from app.web import create_app
+
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, proxy_headers=False)
+    return 0
 
 
 def read_input(name: str, limit: int) -> bytes:

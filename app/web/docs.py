@@ -1,0 +1,43 @@
+"""Our own documentation pages (docs/rules/CODE.md) as HTML, through markdown-it-py with raw
+HTML disabled. This is the one place that marks HTML as safe: it is never document data."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
+_RULE_LINK = re.compile(r"^(?:\./)?([A-Za-z0-9-]+)\.md(#.*)?$")
+
+
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable("table")
+    default_link_open = md.renderer.rules.get("link_open")
+
+    def link_open(tokens, idx, options, env):  # type: ignore[no-untyped-def]
+        href = tokens[idx].attrGet("href") or ""
+        match = _RULE_LINK.match(href)
+        if match:  # a sibling page: its route, not the file
+            tokens[idx].attrSet("href", f"/rules/{match.group(1)}{match.group(2) or ''}")
+        if default_link_open is not None:
+            return default_link_open(tokens, idx, options, env)
+        return md.renderer.renderToken(tokens, idx, options, env)
+
+    md.add_render_rule("link_open", link_open)
+    return md
+
+
+@functools.cache
+def rule_page_html(code: str) -> Markup:
+    path = DOCS / f"{code}.md"
+    if not path.is_file():
+        return Markup("")
+    text = path.read_text(encoding="utf-8")
+    # The page's own title is the template's <h1>.
+    text = re.sub(r"\A# .*\n", "", text)
+    return Markup(_markdown().render(text))  # our own docs, raw HTML disabled

@@ -1,0 +1,68 @@
+"""Errors as a page for people and as JSON for programs, never a traceback."""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from app.web.bodies import PayloadTooLarge
+from app.web.templating import render
+
+log = logging.getLogger("ocp.web")
+
+ADVICE = {
+    400: "Check what you sent and try again from the form.",
+    404: "Check the address, or start again from the home page.",
+    405: "This address does not accept that method.",
+    413: "Keep large content in resources the checkpoint references (spec §3, §6.4), or raise "
+    "the limit in the deployment's settings (OCP_MAX_BYTES).",
+    415: "Send the checkpoint as application/json or application/vnd.opencheckpoint+json.",
+    500: "Something went wrong on our side; nothing you sent was stored.",
+}
+
+
+def _wants_json(request: Request) -> bool:
+    accept = request.headers.get("accept", "")
+    return (
+        request.url.path.startswith("/api/")
+        or request.url.path.endswith(".json")
+        or ("application/json" in accept and "text/html" not in accept)
+    )
+
+
+def error_response(request: Request, status: int, detail: str) -> Response:
+    advice = ADVICE.get(status, "")
+    if _wants_json(request):
+        return JSONResponse(
+            {"ok": False, "status": status, "error": detail, "advice": advice}, status_code=status
+        )
+    return HTMLResponse(
+        render("error.html", status=status, detail=detail, advice=advice), status_code=status
+    )
+
+
+async def http_exception(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return error_response(request, exc.status_code, str(exc.detail))
+
+
+async def payload_too_large(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, PayloadTooLarge)
+    response = error_response(request, 413, str(exc))
+    response.headers["connection"] = "close"
+    return response
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return error_response(request, 500, "internal error")
+
+
+EXCEPTION_HANDLERS = {
+    HTTPException: http_exception,
+    PayloadTooLarge: payload_too_large,
+    Exception: server_error,
+}
