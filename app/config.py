@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from app.parse import MIB, Limits
 
+DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
+
 
 class ConfigError(ValueError):
     """A setting has a value the service cannot start with."""
@@ -17,7 +19,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     # Absolute URL the service is reachable at; used where a format needs absolute links
     # (SARIF helpUri, Open Graph tags).
-    public_url: str = "http://127.0.0.1:8000"
+    public_url: str = DEFAULT_PUBLIC_URL
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -29,7 +31,7 @@ class Settings:
             )
         except ValueError as exc:
             raise ConfigError(str(exc)) from exc
-        return cls(limits=limits, public_url=env.get("OCP_PUBLIC_URL", cls.public_url))
+        return cls(limits=limits, public_url=env.get("OCP_PUBLIC_URL") or DEFAULT_PUBLIC_URL)
 
 
 def _int(env: os._Environ[str] | dict[str, str], name: str, default: int) -> int:
