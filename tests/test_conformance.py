@@ -31,9 +31,9 @@ def test_conformance_case(case):
         got = [f for f in findings if f.severity == severity]
         expected = case.get(key, [])
         for e in expected:
-            assert any(
-                f.code == e["code"] and related(f.path, e["path"]) for f in got
-            ), f"missing {severity} {e['code']} at {e['path']}: {[(f.code, f.path) for f in got]}"
+            assert any(f.code == e["code"] and related(f.path, e["path"]) for f in got), (
+                f"missing {severity} {e['code']} at {e['path']}: {[(f.code, f.path) for f in got]}"
+            )
         allowed = {e["code"] for e in expected}
         assert {f.code for f in got} <= allowed, [(f.code, f.path, f.message) for f in got]
         # schema findings match by path prefix; every other code by its exact path
