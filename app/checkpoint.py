@@ -281,6 +281,14 @@ def parse_instant(value: object) -> datetime | None:
     match = _INSTANT.match(value)
     if not match:
         return None
+    if value[10] == "T" and value[-1] != "z" and match.group(7) is None:
+        # Whole seconds, Z or ±hh:mm: the C parser is several times faster than the below.
+        try:
+            instant = datetime.fromisoformat(value)
+        except ValueError:
+            pass  # a leap second, an hour offset past 23, or an impossible date
+        else:
+            return instant.astimezone(UTC)
     year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
     fraction = match.group(7)
     micro = int((fraction[1:] + "000000")[:6]) if fraction else 0

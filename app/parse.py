@@ -80,7 +80,7 @@ def parse(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Intake:
         # Invalid bytes become lone surrogates U+DC80..U+DCFF, which the strict parser
         # reports at their place, with the path of the string or key they break.
         return _StrictParser(data.decode("utf-8", "surrogateescape"), limits, utf8=False).run()
-    if _needs_strict_parser(text, limits):
+    if _needs_strict_parser(data, text, limits):
         return _StrictParser(text, limits).run()
     try:
         document = json.loads(
@@ -143,19 +143,32 @@ _NONCHARACTERS = "".join(
 )
 _NONCHARACTER = re.compile(f"[{re.escape(_NONCHARACTERS)}]")
 # A \uD800-\uDFFF escape may be unpaired; a \uFxxx escape may be a noncharacter.
-_SUSPICIOUS = re.compile(r"\\u[dDfF]|" + _NONCHARACTER.pattern)
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_BRACKET = re.compile(r"[\[\]{}]")
-_DEPTH_STEP = {"{": 1, "[": 1, "}": -1, "]": -1}
+_SUSPICIOUS_ESCAPE = re.compile(r"\\u[dDfF]")
+_NOT_STRUCTURAL = bytes(sorted(set(range(256)) - set(b'"[]{}')))
+# Opening brackets to +1 and closing ones to -1, read as signed bytes.
+_DEPTH_STEP = bytes.maketrans(b"{[}]", b"\x01\x01\xff\xff")
 
 
-def _needs_strict_parser(text: str, limits: Limits) -> bool:
-    if _SUSPICIOUS.search(text):
+def _needs_strict_parser(data: bytes, text: str, limits: Limits) -> bool:
+    if b"\\u" in data and _SUSPICIOUS_ESCAPE.search(text):
         return True
-    if text.count("{") + text.count("[") <= limits.max_depth:
-        return False
-    brackets = _BRACKET.findall(_STRING.sub("", text))
-    return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0) > limits.max_depth
+    if not text.isascii() and _NONCHARACTER.search(text):
+        return True
+    return _max_depth(data, limits.max_depth) > limits.max_depth
+
+
+def _max_depth(data: bytes, limit: int) -> int:
+    """Nesting depth of well-formed JSON, at C speed: drop escaped backslashes and quotes,
+    keep only quotes and brackets, drop what was inside strings, then count. (Malformed
+    input may miscount; the fast parser refuses it anyway and the strict one decides.)"""
+    if data.count(b"{") + data.count(b"[") <= limit:
+        return 0
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    # Between quotes, alternately: outside a string, inside one.
+    outside = data.translate(None, _NOT_STRUCTURAL).split(b'"')[::2]
+    steps = b"".join(outside).translate(_DEPTH_STEP)
+    return max(accumulate(memoryview(steps).cast("b")), default=0)
 
 
 # --- the strict parser ---------------------------------------------------------------------

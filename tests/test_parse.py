@@ -171,3 +171,20 @@ def test_line_col_counts_code_points():
     assert line_col(text, 0) == (1, 1)
     assert line_col(text, 3) == (2, 1)
     assert line_col(text, text.index("x")) == (2, 6)
+
+
+@pytest.mark.parametrize(
+    ("value", "depth"),
+    [
+        ({"a": [[["[[[["]]]}, 4),
+        ({"a\\": [[{"b": '"[[[[\\'}]]}, 4),
+        ({"a": '\\\\"{{{{{{'}, 1),
+        ({"a": "]]]]", "b": [[[1]]]}, 4),
+        ({'"': ['\\', "\"]", {"\\\"": "}}}"}]}, 3),
+    ],
+)
+def test_depth_precheck_ignores_brackets_inside_strings(value, depth):
+    from app.parse import _max_depth
+
+    for indent in (None, 1):
+        assert _max_depth(json.dumps(value, indent=indent).encode(), 0) == depth

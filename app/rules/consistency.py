@@ -1,5 +1,6 @@
 """Internal consistency: OCP-S004 … OCP-S009 (spec §4.2, §6, §8.2)."""
 
+import re
 from collections.abc import Iterator
 
 from app.checkpoint import Checkpoint, parse_instant
@@ -145,20 +146,13 @@ def userinfo_in_resource_uri(checkpoint: Checkpoint) -> Iterator[Violation]:
             )
 
 
+# scheme "://" then an authority that holds an "@" before any "/", "?" or "#" (RFC 3986 §3.2).
+_USERINFO = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@")
+
+
 def has_userinfo(uri: str) -> bool:
     """True when an RFC 3986 URI with an authority (``scheme://``) has a userinfo part."""
-    scheme_end = uri.find("://")
-    if scheme_end <= 0 or not uri[0].isalpha():
-        return False
-    if not all(c.isalnum() or c in "+-." for c in uri[:scheme_end]):
-        return False
-    rest = uri[scheme_end + 3 :]
-    authority_end = len(rest)
-    for delimiter in "/?#":
-        found = rest.find(delimiter)
-        if found != -1:
-            authority_end = min(authority_end, found)
-    return "@" in rest[:authority_end]
+    return _USERINFO.match(uri) is not None
 
 
 @rule(

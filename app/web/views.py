@@ -14,6 +14,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from app import SPEC_VERSION, __version__
 from app.config import Settings
 from app.lint import LintResult, lint
+from app.parse import DEFAULT_LIMITS, Limits
+from app.render import build_view
 from app.report import VALIDITY_NOTE, report_dict, result_dict, tool_info
 from app.rules import RULES
 from app.schema import SCHEMA_PATH
@@ -127,17 +129,35 @@ async def live_panel(request: Request) -> Response:
 
 
 def page_json(name: str, result: LintResult) -> dict:
-    return {"tool": tool_info(), "note": VALIDITY_NOTE, "report": result_dict(name, result)}
+    """The JSON twin of the checkpoint page: the lint report and the page's render model."""
+    parent = None
+    if result.parent is not None:
+        # build_view wants the parent as a LintResult. The bytes already passed intake under
+        # the request's limits, so they are linted again without tighter ones.
+        data = result.parent.data
+        usable = result.parent.usable
+        limits = Limits(
+            max_bytes=max(len(data), DEFAULT_LIMITS.max_bytes),
+            max_depth=512 if usable else DEFAULT_LIMITS.max_depth,
+        )
+        parent = lint(data, limits=limits)
+    return {
+        "tool": tool_info(),
+        "note": VALIDITY_NOTE,
+        "report": result_dict(name, result),
+        "view": build_view(result, now=datetime.now(UTC), parent=parent),
+    }
 
 
 def page_html(name: str, result: LintResult) -> str:
+    """The checkpoint page: the templates show the render model of the JSON twin."""
+    twin = page_json(name, result)
     return render(
         "checkpoint.html",
         name=name,
-        result=result,
-        report=result_dict(name, result),
-        note=VALIDITY_NOTE,
-        now=datetime.now(UTC),
+        view=twin["view"],
+        report=twin["report"],
+        note=twin["note"],
     )
 
 

@@ -1,0 +1,1195 @@
+"""Apparent credentials anywhere in a checkpoint (§9.1, §10.5).
+
+A checkpoint is untrusted input that travels between systems, gets logged and is shown to
+models, so the linter warns about anything in it that looks like a secret, and the viewer
+redacts it. Every string value and every member name is scanned, at every depth.
+
+Each detector is built from what a credential format *is*: a vendor's fixed prefix and length, a
+structure (PEM armour, a JWT's JSON header, a URI's userinfo, a signed URL's parameters), or a
+member or parameter name that says it holds a credential. None is tuned to sample documents, and
+each is checked against ordinary content: ids, digests, commit hashes, idempotency keys, ordinary
+URLs and query strings, e-mail addresses, and prose that merely mentions a token or a password.
+
+Speed: scanning every string with every detector would cost a dozen regex passes per string. The
+document scan instead joins all strings once, finds the few literal anchors each detector needs
+(a regex with a literal prefix is a fast substring search), maps each anchor back to its string,
+and runs only the matching detectors on only those strings.
+"""
+
+import base64
+import binascii
+import json
+import operator
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from itertools import accumulate, count, islice
+from urllib.parse import unquote
+
+from app.findings import Finding
+from app.pointer import escape_token
+
+Span = tuple[int, int, str]  # start, end, kind
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    path: str  # JSON Pointer of the value (for a key: the pointer of that member)
+    kind: str  # human name, e.g. "an AWS access key id", "a PEM private key"
+    start: int
+    end: int  # the span within the string value (or the key) that looks secret
+    in_key: bool
+
+
+# --- kinds: fixed phrases, so a message can never echo document content -------------------------
+
+PEM_KEY = "a PEM private key"
+PUTTY_KEY = "a PuTTY private key"
+AWS_KEY_ID = "an AWS access key id"
+AWS_SECRET = "an AWS secret access key"
+GOOGLE_API_KEY = "a Google API key"
+GOOGLE_OAUTH = "a Google OAuth token"
+GOOGLE_CLIENT_SECRET = "a Google OAuth client secret"
+AZURE_ACCOUNT_KEY = "an Azure storage account key"
+AZURE_SAS = "an Azure shared access signature"
+AZURE_CLIENT_SECRET = "an Azure AD client secret"
+GITHUB = "a GitHub token"
+GITLAB = "a GitLab token"
+GRAFANA = "a Grafana token"
+SLACK = "a Slack token"
+SLACK_WEBHOOK = "a Slack webhook URL"
+WEBHOOK = "a webhook URL that embeds its secret"
+STRIPE = "a Stripe secret key"
+STRIPE_WEBHOOK = "a Stripe webhook signing secret"
+SK_KEY = "an OpenAI or Anthropic style API key"
+NPM = "an npm token"
+PYPI = "a PyPI token"
+HUGGING_FACE = "a Hugging Face token"
+SENDGRID = "a SendGrid API key"
+SHOPIFY = "a Shopify access token"
+DIGITALOCEAN = "a DigitalOcean token"
+VAULT = "a HashiCorp Vault token"
+AGE_KEY = "an age secret key"
+POSTMAN = "a Postman API key"
+LINEAR = "a Linear API key"
+DATABRICKS = "a Databricks token"
+SQUARE = "a Square access token"
+ATLASSIAN = "an Atlassian API token"
+JWT = "a JSON Web Token"
+BEARER = "a bearer token"
+BASIC = "HTTP Basic credentials"
+USERINFO = "userinfo in a URI"
+URI_PASSWORD = "a password in a URI"
+SIGNED_URL = "a signed URL"
+PASSWORD = "a password"
+SECRET = "a secret"
+API_KEY = "an API key"
+ACCESS_TOKEN = "an access token"
+PRIVATE_KEY = "a private key"
+AUTHORIZATION = "an Authorization header value"
+COOKIE = "a cookie"
+CREDENTIAL = "a credential"
+
+# Kinds that only say "the member's name suggests a credential": a finding prefers the more
+# specific kind of a format detector when both fire on one value.
+_NAMED_KINDS = frozenset(
+    {PASSWORD, SECRET, API_KEY, ACCESS_TOKEN, PRIVATE_KEY, AUTHORIZATION, COOKIE, CREDENTIAL}
+)
+
+
+# --- is a value a plausible credential, or a placeholder, a flag, a number, a reference? -------
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_PLACEHOLDER_WORDS = _words(
+    """
+    redacted removed hidden masked omitted elided withheld sanitized scrubbed filtered
+    secret secrets password passwd passphrase token tokens apikey api_key api-key key credential
+    credentials changeme change_me changeit example sample dummy fake test testing placeholder
+    todo tbd tba fixme unknown unset empty required optional default value string none null nil
+    undefined n/a na tbc notset not_set not-set
+    """
+)
+_BOOLISH = _words("true false yes no on off y n t f enabled disabled")
+_PLACEHOLDER_MARKERS = re.compile(
+    r"(?i)(?:^|[^a-z])(?:redacted|placeholder|changeme|change[_-]me|replace[_-]?me|your"
+    r"|example|sample|dummy|fake|insert|obfuscated|masked)(?:[^a-z]|$)"
+)
+# ALL_CAPS_WITH_UNDERSCORES names an environment variable; $NAME, ${NAME}, %NAME% refer to one.
+_ENV_REFERENCE = re.compile(
+    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"
+)
+# A value that points at where a secret lives (a URL, a secret store, a file), not the secret.
+_REFERENCE = re.compile(
+    r"(?i)(?:[a-z][a-z0-9+.\-]*://"
+    r"|(?:env|vault|secret|secrets|ssm|arn|op|kv|keyvault|kms|gcpsm|gsm|sm|awssm|azure|doppler"
+    r"|infisical|file|k8s|kubernetes|urn|sops|ref|secretref|secretsmanager|bitwarden|keychain"
+    r"|sha(?:-?\d+)?|md5|blake2b?|blake3)[:+]"
+    r"|~?\.{0,2}/|[a-z]:\\)"
+)
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+# Code that names where a credential comes from rather than holding one (excerpts of source
+# files): process.env.API_KEY, os.environ["..."], secrets.token_hex(32), Optional[str],
+# client_secret_value, clientSecretValue, db-credentials. Random keys have digits.
+_IDENTIFIER_LIKE = re.compile(
+    r"""[._\-]*+[A-Za-z]++(?:[._\-]++[A-Za-z]++)++[._\-]*+  # snake_case, kebab-case, a.path
+      |_++[A-Za-z][A-Za-z0-9]*+                          # _Private
+      |[a-z]++(?:[A-Z][a-z]++)++                         # camelCase words
+      |[A-Z][a-z]++(?:[A-Z][a-z]++)++                    # PascalCase words
+      |[\w$.]*+[(\[].*                                   # a call or a subscript""",
+    re.S | re.X,
+)
+# type names in schemas and signatures: "password": "string?", api_key: str
+_TYPE_NAME = re.compile(
+    r"(?i)(?:string|str|text|varchar|bool|boolean|int|integer|number|float|object|array|any"
+    r"|bytes|secretstr|secret_str)(?:\?|\[\])?"
+)
+_NUMBERISH = re.compile(r"[\d\s+\-.,:/_%]+")
+_MASK_CHARS = "*xX#?._- \t\u2022\u00b7\u2026\u25cf"
+_WHITESPACE = re.compile(r"\s")
+
+
+def _is_placeholder(value: str) -> bool:
+    low = value.lower()
+    if low in _PLACEHOLDER_WORDS or low in _BOOLISH:
+        return True
+    if not value.strip(_MASK_CHARS):  # ****, xxxx, ..., ----
+        return True
+    if "***" in value or "xxxx" in low or "\u2022\u2022" in value or "\u2026" in value:
+        return True  # partly masked, e.g. sk-****abcd
+    if value[0] in "<[{(" and value[-1] in ">]})":
+        return True  # <redacted>, [REDACTED], {{token}}, (hidden)
+    if value.startswith(("${", "$(", "{{", "%(")):
+        return True
+    if _ENV_REFERENCE.fullmatch(value) or _TYPE_NAME.fullmatch(value):
+        return True
+    return bool(_PLACEHOLDER_MARKERS.search(value))
+
+
+def _not_a_credential(value: str) -> bool:
+    """Placeholders, flags, numbers, dates, e-mail addresses, code, references to a store."""
+    if _is_placeholder(value):
+        return True
+    if _NUMBERISH.fullmatch(value) and any(c.isdigit() for c in value):
+        return True
+    return bool(
+        _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value)
+    )
+
+
+def _complex(value: str) -> bool:
+    """Random-looking enough for a token: a digit, an inner capital, or a symbol."""
+    has_lower = has_inner_upper = False
+    for i, c in enumerate(value):
+        if c.isdigit():
+            return True
+        if c.islower():
+            has_lower = True
+        elif c.isupper():
+            if i:
+                has_inner_upper = True
+        elif c not in "-_.":
+            return True
+    return has_lower and has_inner_upper
+
+
+def _random_looking(value: str) -> bool:
+    """Generated keys mix letters and digits, or are long mixed-case or alphanumeric runs.
+
+    Punctuation alone proves nothing: "--username=", "*(optional)*" and "ParseResults):" are
+    what code and prose put after a credential's name.
+    """
+    has_digit = has_alpha = has_lower = has_inner_upper = False
+    for i, c in enumerate(value):
+        if c.isdigit():
+            has_digit = True
+        elif c.isalpha():
+            has_alpha = True
+            if c.islower():
+                has_lower = True
+            elif i:
+                has_inner_upper = True
+    if has_digit and has_alpha:
+        return True
+    if len(value) >= 16 and has_lower and has_inner_upper:
+        return True
+    return len(value) >= 24 and value.isalnum()
+
+
+def _prose_password(value: str) -> bool:
+    """In running text, "password: reset" is prose; a word with letters and digits is not."""
+    return len(value) >= 6 and any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+
+
+# --- member and parameter names that say they hold a credential --------------------------------
+
+_C_PASSWORD = "password"
+_C_SECRET = "secret"
+_C_AWS_SECRET = "aws_secret"
+_C_API_KEY = "api_key"
+_C_AZURE_KEY = "azure_key"
+_C_AZURE_SAS = "azure_sas"
+_C_PRIVATE_KEY = "private_key"
+_C_TOKEN = "token"
+_C_CREDENTIAL = "credential"
+_C_HEADER = "authorization"
+_C_COOKIE = "cookie"
+_C_SIGNING = "signing"  # only as a URL query parameter
+
+_CLASS_KIND = {
+    _C_PASSWORD: PASSWORD,
+    _C_SECRET: SECRET,
+    _C_AWS_SECRET: AWS_SECRET,
+    _C_API_KEY: API_KEY,
+    _C_AZURE_KEY: AZURE_ACCOUNT_KEY,
+    _C_AZURE_SAS: AZURE_SAS,
+    _C_PRIVATE_KEY: PRIVATE_KEY,
+    _C_TOKEN: ACCESS_TOKEN,
+    _C_CREDENTIAL: CREDENTIAL,
+    _C_HEADER: AUTHORIZATION,
+    _C_COOKIE: COOKIE,
+    _C_SIGNING: SIGNED_URL,
+}
+
+# Name endings (in normalized parts), longest first wins.
+_NAME_HEADS: dict[tuple[str, ...], str] = {
+    ("password",): _C_PASSWORD,
+    ("passwd",): _C_PASSWORD,
+    ("passphrase",): _C_PASSWORD,
+    ("pass", "phrase"): _C_PASSWORD,
+    ("secret",): _C_SECRET,
+    ("secret", "key"): _C_SECRET,
+    ("secretkey",): _C_SECRET,
+    ("secret", "access", "key"): _C_AWS_SECRET,
+    ("secretaccesskey",): _C_AWS_SECRET,
+    ("api", "key"): _C_API_KEY,
+    ("apikey",): _C_API_KEY,
+    ("access", "key"): _C_API_KEY,
+    ("accesskey",): _C_API_KEY,
+    ("subscription", "key"): _C_API_KEY,
+    ("functions", "key"): _C_API_KEY,
+    ("master", "key"): _C_API_KEY,
+    ("encryption", "key"): _C_PRIVATE_KEY,
+    ("signing", "key"): _C_PRIVATE_KEY,
+    ("private", "key"): _C_PRIVATE_KEY,
+    ("privatekey",): _C_PRIVATE_KEY,
+    ("account", "key"): _C_AZURE_KEY,
+    ("accountkey",): _C_AZURE_KEY,
+    ("shared", "access", "key"): _C_AZURE_KEY,
+    ("sharedaccesskey",): _C_AZURE_KEY,
+    ("shared", "access", "signature"): _C_AZURE_SAS,
+    ("sharedaccesssignature",): _C_AZURE_SAS,
+    ("sas", "token"): _C_AZURE_SAS,
+    ("token",): _C_TOKEN,
+    ("auth",): _C_TOKEN,
+    ("jwt",): _C_TOKEN,
+    ("bearer",): _C_TOKEN,
+    ("credential",): _C_CREDENTIAL,
+    ("creds",): _C_CREDENTIAL,
+    ("authorization",): _C_HEADER,
+    ("cookie",): _C_COOKIE,
+}
+_MAX_HEAD = max(len(h) for h in _NAME_HEADS)
+# Names ending in "token" that count things or page through results rather than grant access,
+# including a language model's tokens (max_tokens, eos_token...).
+_NON_SECRET_TOKEN = _words(
+    """
+    page next prev previous continuation pagination sync cursor idempotency cancellation csrf
+    xsrf max min num input output prompt completion total reasoning cached cache eos bos pad unk
+    sep cls mask stop special start end delimiter split count vocab word sentence new used
+    remaining limit budget context
+    """
+)
+# Names a query string uses for the pieces of a signed URL (AWS, GCS, Azure SAS, CloudFront).
+_SIGNING_PARAMS = frozenset(
+    {
+        "x_amz_signature",
+        "x_amz_credential",
+        "x_amz_security_token",
+        "x_goog_signature",
+        "x_goog_credential",
+        "sig",
+        "signature",
+        "key_pair_id",
+    }
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def _name_parts(name: str) -> list[str]:
+    return [p for p in _NON_ALNUM.split(_CAMEL.sub("_", name).lower()) if p]
+
+
+@lru_cache(maxsize=4096)
+def _classify_name(name: str) -> str | None:
+    """The credential class a member or variable name announces, or None."""
+    if len(name) > 128:
+        return None
+    parts = _name_parts(name)
+    if not parts:
+        return None
+    found = _match_heads(parts)
+    if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
+        found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
+    return found
+
+
+def _match_heads(parts: list[str]) -> str | None:
+    for size in range(min(_MAX_HEAD, len(parts)), 0, -1):
+        cls = _NAME_HEADS.get(tuple(parts[-size:]))
+        if cls is None:
+            continue
+        if cls == _C_TOKEN and len(parts) > 1 and parts[-2] in _NON_SECRET_TOKEN:
+            return None
+        return cls
+    last = parts[-1]
+    if last == "pwd":
+        # a bare PWD is the working directory; DB_PWD is a password
+        return _C_PASSWORD if len(parts) > 1 else None
+    # run-together names: accesstoken, clientsecret, mypassword
+    for suffix, cls in (
+        ("password", _C_PASSWORD),
+        ("passwd", _C_PASSWORD),
+        ("secret", _C_SECRET),
+        ("apikey", _C_API_KEY),
+        ("token", _C_TOKEN),
+    ):
+        if last.endswith(suffix) and len(last) > len(suffix):
+            if cls == _C_TOKEN and last[: -len(suffix)] in _NON_SECRET_TOKEN:
+                return None
+            return cls
+    return None
+
+
+_AUTH_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*)[ \t]+(\S.*)", re.S)
+_AUTH_SCHEMES = _words(
+    """
+    bearer basic token digest negotiate ntlm hoba mutual apikey api-key key otp dpop mac hawk
+    oauth sso-key aws4-hmac-sha256 goog4-hmac-sha256 hmac-sha256 signature
+    """
+)
+_AUTH_PARAM = re.compile(
+    r"(?i)(?:signature|response|credential|sig|oauth_signature|token)\s*=\s*\"?([^\",\s]+)"
+)
+_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+=]{40}")
+
+
+def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | None:
+    """The kind of credential `value` is, given the class its name announces, or None."""
+    value = value.strip()
+    if not value or len(value) > 16384:
+        return None
+    if cls == _C_HEADER:
+        return AUTHORIZATION if _plausible_authorization(value) else None
+    if cls == _C_COOKIE:
+        return COOKIE if _plausible_cookie(value) else None
+    if _WHITESPACE.search(value) or _is_placeholder(value):
+        return None
+    if cls == _C_AWS_SECRET and _AWS_SECRET_VALUE.fullmatch(value):
+        return AWS_SECRET  # checked first: base64 may start with "/" and pass for a path
+    if _not_a_credential(value):
+        return None
+    if cls in (_C_PASSWORD, _C_SECRET):
+        ok = _prose_password(value) if prose else len(value) >= 4
+    elif cls == _C_SIGNING:
+        ok = len(value) >= 8
+    else:
+        ok = len(value) >= 8 and _random_looking(value)
+        if prose:
+            ok = ok and (len(value) >= 12 or _prose_password(value))
+    if not ok:
+        return None
+    if cls == _C_AWS_SECRET:
+        return SECRET
+    return _CLASS_KIND[cls]
+
+
+def _plausible_token(value: str, min_len: int = 8) -> bool:
+    value = value.strip().strip("\"'")
+    if len(value) < min_len or _WHITESPACE.search(value) or _not_a_credential(value):
+        return False
+    return _random_looking(value)
+
+
+def _plausible_authorization(value: str) -> bool:
+    m = _AUTH_SCHEME.fullmatch(value)
+    if m and m.group(1).lower() in _AUTH_SCHEMES:
+        cred = m.group(2).strip()
+        if _is_placeholder(cred):
+            return False
+        if _WHITESPACE.search(cred) or "," in cred:  # Digest / AWS4 parameters
+            return any(_plausible_token(p) for p in _AUTH_PARAM.findall(cred))
+        return _plausible_token(cred)
+    # No scheme: a raw key is long; "authorization": "APR0049121" is an approval's number.
+    return _plausible_token(value, min_len=24)
+
+
+def _plausible_cookie(value: str) -> bool:
+    if "=" not in value:
+        return _plausible_token(value)
+    for part in value.split(";"):
+        _, eq, val = part.partition("=")
+        if eq and _plausible_token(val, min_len=6):
+            return True
+    return False
+
+
+# --- format detectors ---------------------------------------------------------------------------
+
+Detector = Callable[[str], Iterator[Span]]
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_WORD_ = _WORD | {"_"}
+_WORD_DASH = _WORD_ | {"-"}
+
+
+def _left_ok(text: str, start: int, boundary: frozenset[str]) -> bool:
+    return start == 0 or text[start - 1] not in boundary
+
+
+_TAIL_PLACEHOLDER = re.compile(
+    r"(?i)(?:^|[^a-z0-9])(?:your|example|sample|dummy|fake|placeholder|redacted|token|secret"
+    r"|key|here|xxx+)(?:[^a-z0-9]|$)"
+)
+
+
+def _masked(tail: str) -> bool:
+    # ghp_xxxx..., xoxb-your-token-here: a placeholder in a token's shape
+    return not tail.strip(_MASK_CHARS + "0") or bool(_TAIL_PLACEHOLDER.search(tail))
+
+
+def _token_rule(
+    pattern: str,
+    kind: str,
+    *,
+    tail: tuple[int, int],
+    boundary: frozenset[str] = _WORD_DASH,
+    check: Callable[[str], bool] | None = None,
+    flags: int = 0,
+) -> Detector:
+    """A fixed prefix followed by a possessive run captured as `tail`.
+
+    Possessive runs never backtrack, and every match is validated here rather than by
+    look-arounds, so the regex keeps its fast literal-prefix search and stays linear on
+    hostile input such as "sk-sk-sk-..." repeated for a megabyte.
+    """
+    rx = re.compile(pattern, flags)
+    low, high = tail
+
+    def find(text: str) -> Iterator[Span]:
+        for m in rx.finditer(text):
+            t = m.group("tail")
+            if (
+                low <= len(t) <= high
+                and _left_ok(text, m.start(), boundary)
+                and not _masked(t)
+                and (check is None or check(t))
+            ):
+                yield m.start(), m.end(), kind
+
+    return find
+
+
+def _has_upper_or_unbroken(tail: str) -> bool:
+    # Real keys are random: they have capitals, or at least are not hyphenated words
+    # (sk-learn-compatibility-layer, pypi-publishing-workflow...).
+    return any(c.isupper() for c in tail) or "-" not in tail
+
+
+def _sk_tail(tail: str) -> bool:
+    body = re.sub(r"^(?:proj|svcacct|admin|None|ant-(?:api|admin)\d\d)-", "", tail)
+    return len(body) >= 20 and _has_upper_or_unbroken(body) and (len(body) >= 32 or _complex(body))
+
+
+def _aws_key_id(text: str) -> Iterator[Span]:
+    for m in _AWS_ID.finditer(text):
+        s, e = m.span()
+        if (
+            e - s == 20
+            and _left_ok(text, s, _WORD)
+            and (e == len(text) or text[e] not in _WORD)
+            and not _masked(text[s + 4 : e])
+        ):
+            yield s, e, AWS_KEY_ID
+
+
+_AWS_ID = re.compile(r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]*+")
+
+_PEM_BEGIN = re.compile(
+    r"-----?[ ]?BEGIN[ ](?P<label>(?:[A-Z0-9]{1,12}[ ]){0,4}PRIVATE[ ]KEY(?:[ ]BLOCK)?)[ ]?-----?"
+)
+# After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
+# Newlines may be real or JSON-escaped (the viewer scans raw source too).
+_NL = r"(?:[ \t\r\n]|\\[rnt])"
+_PEM_BODY = re.compile(
+    rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\r|\\n)+)*+{_NL}*+[A-Za-z0-9+/=]{{16}}"
+)
+_PEM_RUN = re.compile(r"(?:[A-Za-z0-9+/=]|[ \t\r\n]|\\[rnt])*+")
+
+
+def _pem(text: str) -> Iterator[Span]:
+    pos = 0
+    while (m := _PEM_BEGIN.search(text, pos)) is not None:
+        pos = m.end()
+        body = _PEM_BODY.match(text, m.end())
+        if body is None:
+            continue  # the armour line alone, e.g. prose about key files, holds no key
+        end_marker = re.compile(
+            r"-----?[ ]?END[ ]" + re.escape(m.group("label")) + r"[ ]?-----?"
+        ).search(text, body.end())
+        run = _PEM_RUN.match(text, body.end())  # a truncated excerpt: take the base64 run
+        end = end_marker.end() if end_marker else run.end() if run else body.end()
+        yield m.start(), end, PEM_KEY
+        pos = end
+
+
+_PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:")
+_PUTTY_END = re.compile(r"Private-MAC:[ \t]*[0-9a-fA-F]+")
+
+
+def _putty(text: str) -> Iterator[Span]:
+    for m in _PUTTY.finditer(text):
+        lines = text.find("Private-Lines:", m.end())
+        if lines != -1:
+            mac = _PUTTY_END.search(text, lines)
+            yield m.start(), mac.end() if mac else len(text), PUTTY_KEY
+
+
+_JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*+(?:\.[A-Za-z0-9_\-]*+){0,4}")
+
+
+def _b64url_json(segment: str) -> object:
+    if len(segment) > 4096:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+        return json.loads(raw)
+    except (ValueError, binascii.Error, RecursionError):
+        return None
+
+
+def _jwt(text: str) -> Iterator[Span]:
+    for m in _JWT.finditer(text):
+        segments = m.group().split(".")
+        # A detached JWS (empty payload) is a signature, not a bearer credential.
+        if len(segments) < 3 or len(segments[1]) < 2 or not _left_ok(text, m.start(), _WORD_DASH):
+            continue
+        header = _b64url_json(segments[0])
+        if isinstance(header, dict) and "alg" in header:
+            yield m.start(), m.end(), JWT
+
+
+_BEARER = re.compile(r"(?i)bearer[ \t]++(?P<tok>[A-Za-z0-9\-._~+/]++=*+)")
+_BASIC = re.compile(r"(?i)basic[ \t]++(?P<tok>[A-Za-z0-9+/]++=*+)")
+
+
+def _bearer(text: str) -> Iterator[Span]:
+    for m in _BEARER.finditer(text):
+        tok = m.group("tok")
+        if _left_ok(text, m.start(), _WORD) and _plausible_token(tok):
+            yield m.start("tok"), m.end("tok"), BEARER
+
+
+def _basic(text: str) -> Iterator[Span]:
+    for m in _BASIC.finditer(text):
+        tok = m.group("tok")
+        if not _left_ok(text, m.start(), _WORD) or len(tok) % 4 or len(tok) < 8:
+            continue
+        try:
+            decoded = base64.b64decode(tok, validate=True).decode("utf-8")
+        except (ValueError, binascii.Error):
+            continue
+        if ":" in decoded and decoded.isprintable() and len(decoded) >= 3:
+            yield m.start("tok"), m.end("tok"), BASIC
+
+
+# scheme://userinfo@host - the authority ends at the first / ? # (RFC 3986 §3.2); JSON source
+# may escape the slashes.
+_AUTHORITY = re.compile(r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)")
+_SCHEME_TAIL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}\Z")
+
+
+def _userinfo(text: str) -> Iterator[Span]:
+    for m in _AUTHORITY.finditer(text):
+        auth = m.group("auth")
+        at = auth.rfind("@")
+        if at <= 0 or at == len(auth) - 1:
+            continue
+        if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
+            continue
+        _user, colon, password = auth[:at].partition(":")
+        start = m.start("auth")
+        yield start, start + at, URI_PASSWORD if colon and password else USERINFO
+
+
+_SLACK_HOOK = re.compile(
+    r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<tail>[A-Za-z0-9_/\-]*+)"
+)
+_DISCORD_HOOK = re.compile(r"discord(?:app)?\.com/api/webhooks/[0-9]++/(?P<tail>[A-Za-z0-9_\-]*+)")
+_TEAMS_HOOK = re.compile(r"\.webhook\.office\.com/webhookb2/(?P<tail>[^\s\"'<>\\]*+)")
+
+
+def _webhooks(text: str) -> Iterator[Span]:
+    for rx, kind, low in (
+        (_SLACK_HOOK, SLACK_WEBHOOK, 16),
+        (_DISCORD_HOOK, WEBHOOK, 20),
+        (_TEAMS_HOOK, WEBHOOK, 20),
+    ):
+        for m in rx.finditer(text):
+            if len(m.group("tail")) >= low:
+                yield _url_start(text, m.start()), m.end(), kind
+
+
+_URL_HEAD = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]{0,15}://)?[A-Za-z0-9.\-]{0,253}\Z")
+
+
+def _url_start(text: str, start: int) -> int:
+    """Back from a host name to the start of its URL, so redaction takes the whole URL."""
+    head = _URL_HEAD.search(text[max(0, start - 270) : start])
+    return start - len(head.group()) if head else start
+
+
+_AZURE_AD_SECRET = re.compile(
+    r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])"
+)
+
+
+def _azure_ad_secret(text: str) -> Iterator[Span]:
+    for m in _AZURE_AD_SECRET.finditer(text):
+        yield m.start(), m.end(), AZURE_CLIENT_SECRET
+
+
+# --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
+
+_NAME_OP = re.compile(
+    r"""(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?)
+        (?P<sp1>[ \t]*)(?P<op>[:=])(?P<sp2>[ \t]*)""",
+    re.X,
+)
+_VALUE = re.compile(
+    r"""\\?"(?P<dq>(?:[^"\\\r\n]|\\[^"]){1,1024}+)\\?"|'(?P<sq>[^'\r\n]{1,1024}+)'
+        |(?P<bare>[^\s"'`,;&<>]{1,256}+)""",
+    re.X,
+)
+_LINE_REST = re.compile(r"[^\r\n\"']{0,1024}+")
+_NAME_HEAD_ANCHOR = re.compile(r"pass|pwd|secret|token|key|auth|cookie|cred|sig|jwt|bearer")
+
+
+def _named_in_text(text: str) -> Iterator[Span]:
+    if ":" not in text and "=" not in text:
+        return
+    if len(text) <= 4096:
+        windows = [(0, len(text))]
+    else:  # large raw text: only look around the words a credential's name contains
+        windows = []
+        for head in _NAME_HEAD_ANCHOR.finditer(_folded(text)):
+            lo, hi = max(0, head.start() - 130), min(len(text), head.end() + 1200)
+            if windows and lo <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], hi)
+            else:
+                windows.append((lo, hi))
+    rejected = 0
+    for lo, hi in windows:
+        pos = lo
+        while (m := _NAME_OP.search(text, pos, hi)) is not None:
+            # Only a credential's name gets its value read, so a URL's "https:" never swallows
+            # its query string. A rejected value is read again for names inside it
+            # (password=https://host/?access_token=...), but only so often: hostile text such
+            # as "password:" a hundred thousand times then moves on past each value instead.
+            pos = m.end()
+            span = _assignment_hit(text, m)
+            if span is None:
+                continue
+            if span[2]:
+                yield span[:3]
+                pos = max(pos, span[3])
+            else:
+                rejected += 1
+                if rejected > 1000:
+                    pos = max(pos, span[3])
+
+
+def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | None:
+    """(start, end, kind, end of the value) when a credential's name is assigned a value.
+
+    None when the name is not a credential's; kind "" when its value is not a credential.
+    """
+    name, op = m.group("name"), m.group("op")
+    before = text[m.start() - 1] if m.start() else ""
+    query = op == "=" and before != "" and before in "?&#;"
+    cls = _classify_name(name)
+    if query and "_".join(_name_parts(name)) in _SIGNING_PARAMS:
+        cls = _C_SIGNING  # X-Amz-Credential in a query is part of a signed URL
+    if cls is None:
+        return None
+    v = _VALUE.match(text, m.end())
+    if v is None:
+        return None
+    group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") is not None else "bare"
+    start, end = v.span(group)
+    resume = v.end()
+    value = v.group(group)
+    while group == "bare" and value[-1] in ",;:.)]}":
+        # f(api_key=self.api_key), password=None): punctuation and a call's closing bracket
+        # belong to the code around the value
+        if value[-1] in ")]}" and "([{"[")]}".index(value[-1])] in value:
+            break
+        value = value[:-1]
+        end -= 1
+        if not value:
+            return None
+    if cls in (_C_HEADER, _C_COOKIE) and group == "bare" and op == ":":
+        # header syntax, "Authorization: Token abc" or "Cookie: a=1; b=2": the value is the line
+        line = _LINE_REST.match(text, start)
+        end = line.end() if line else end
+        value = text[start:end].rstrip().rstrip(",;")
+        end = start + len(value)
+        resume = max(resume, end)
+    if query:
+        value = unquote(value)
+    structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
+    kind = _credential_value(cls, value, prose=not structured)
+    return start, end, kind or "", resume
+
+
+def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value_end: int) -> bool:
+    """Is this name/value pair data (JSON, YAML, .env, a query) rather than running prose?"""
+    if query or m.group("q") or (m.group("op") == "=" and not m.group("sp1") + m.group("sp2")):
+        return True
+    line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
+    lead = text[line_start : m.start()]
+    if lead.strip(" \t-*") and not lead.endswith("\\n"):
+        return False  # mid-sentence: "the password: see the vault"
+    if quoted:
+        return True
+    rest = text[value_end : value_end + 200].split("\n", 1)[0].strip()
+    return not rest or rest.startswith(("#", "\\n", "//", '"', "'", ",", ";"))
+
+
+# --- which detectors a string needs: literal anchors -------------------------------------------
+
+_GOOGLE_KEY = _token_rule(r"AIza(?P<tail>[0-9A-Za-z_\-]*+)", GOOGLE_API_KEY, tail=(30, 45))
+_GOOGLE_OAUTH = _token_rule(r"ya29\.(?P<tail>[0-9A-Za-z_\-]*+)", GOOGLE_OAUTH, tail=(20, 4096))
+_GOOGLE_SECRET = _token_rule(
+    r"GOCSPX-(?P<tail>[0-9A-Za-z_\-]*+)", GOOGLE_CLIENT_SECRET, tail=(20, 64)
+)
+_GITHUB = _token_rule(r"gh[pousr]_(?P<tail>[A-Za-z0-9]*+)", GITHUB, tail=(30, 255))
+_GITHUB_PAT = _token_rule(r"github_pat_(?P<tail>[A-Za-z0-9_]*+)", GITHUB, tail=(22, 255))
+_GITLAB = _token_rule(
+    r"gl(?:pat|dt|rtr|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct|wt)-(?P<tail>[A-Za-z0-9_\-]*+)",
+    GITLAB,
+    tail=(20, 255),
+)
+_GITLAB_RUNNER = _token_rule(r"GR1348941(?P<tail>[A-Za-z0-9_\-]*+)", GITLAB, tail=(20, 255))
+_GRAFANA_SA = _token_rule(r"glsa_(?P<tail>[A-Za-z0-9_]*+)", GRAFANA, tail=(32, 64))
+_GRAFANA_CLOUD = _token_rule(r"glc_(?P<tail>[A-Za-z0-9+/=]*+)", GRAFANA, tail=(32, 1024))
+_SLACK = _token_rule(r"xox[abprse]-(?P<tail>[A-Za-z0-9\-]*+)", SLACK, tail=(10, 255))
+_SLACK_APP = _token_rule(r"xapp-(?P<tail>[A-Za-z0-9\-]*+)", SLACK, tail=(10, 255))
+_STRIPE = _token_rule(r"[sr]k_(?:live|test)_(?P<tail>[A-Za-z0-9]*+)", STRIPE, tail=(10, 255))
+_STRIPE_WEBHOOK = _token_rule(r"whsec_(?P<tail>[A-Za-z0-9+/=]*+)", STRIPE_WEBHOOK, tail=(20, 255))
+_SK = _token_rule(r"sk-(?P<tail>[A-Za-z0-9_\-]*+)", SK_KEY, tail=(20, 512), check=_sk_tail)
+_NPM = _token_rule(r"npm_(?P<tail>[A-Za-z0-9]*+)", NPM, tail=(30, 64))
+_PYPI = _token_rule(
+    r"pypi-(?P<tail>[A-Za-z0-9_\-]*+)", PYPI, tail=(40, 1024), check=_has_upper_or_unbroken
+)
+_HUGGING_FACE = _token_rule(r"hf_(?P<tail>[A-Za-z0-9]*+)", HUGGING_FACE, tail=(30, 64))
+_SENDGRID = _token_rule(
+    r"SG\.(?P<tail>[A-Za-z0-9_\-]{16,}+\.[A-Za-z0-9_\-]{16,}+)", SENDGRID, tail=(33, 128)
+)
+_SHOPIFY = _token_rule(r"shp(?:at|ca|pa|ss)_(?P<tail>[a-fA-F0-9]*+)", SHOPIFY, tail=(32, 32))
+_DIGITALOCEAN = _token_rule(r"do[por]_v1_(?P<tail>[a-f0-9]*+)", DIGITALOCEAN, tail=(64, 64))
+_VAULT = _token_rule(r"hv[sb]\.(?P<tail>[A-Za-z0-9_\-]*+)", VAULT, tail=(24, 512))
+_AGE = _token_rule(r"AGE-SECRET-KEY-1(?P<tail>[0-9A-Z]*+)", AGE_KEY, tail=(50, 70))
+_POSTMAN = _token_rule(r"PMAK-(?P<tail>[a-f0-9]{24}-[a-f0-9]{34})", POSTMAN, tail=(59, 59))
+_LINEAR = _token_rule(r"lin_api_(?P<tail>[A-Za-z0-9]*+)", LINEAR, tail=(32, 64))
+_DATABRICKS = _token_rule(r"dapi(?P<tail>[a-f0-9]*+)", DATABRICKS, tail=(32, 32))
+_SQUARE = _token_rule(r"sq0(?:atp|csp)-(?P<tail>[A-Za-z0-9_\-]*+)", SQUARE, tail=(22, 128))
+_ATLASSIAN = _token_rule(r"ATATT3(?P<tail>[A-Za-z0-9_\-=]*+)", ATLASSIAN, tail=(100, 512))
+
+_NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
+
+# (anchor, match it in the lower-cased text?, detectors it calls for). Every detector's match
+# contains one of its anchors, and a detector runs only on strings that hold one. Each anchor
+# starts with a literal character, so finding it is a fast substring search; anchors are grouped
+# by that first character because one pass per group costs what one pass per literal does.
+_ANCHOR_TABLE: list[tuple[str, bool, tuple[Detector, ...]]] = [
+    (
+        r"A(?:KIA|SIA|3T|BIA|CCA|Iza|GE-SECRET-KEY-1|TATT3)",
+        False,
+        (_aws_key_id, _GOOGLE_KEY, _AGE, _ATLASSIAN),
+    ),
+    (r"P(?:RIVATE KEY|uTTY-User-Key-File-|MAK-)", False, (_pem, _putty, _POSTMAN)),
+    (r"G(?:OCSPX-|R1348941)", False, (_GOOGLE_SECRET, _GITLAB_RUNNER)),
+    (
+        r"g(?:h[pousr]_|ithub_pat_|l[a-z]{1,6}[-_])",
+        False,
+        (_GITHUB, _GITHUB_PAT, _GITLAB, _GRAFANA_SA, _GRAFANA_CLOUD),
+    ),
+    (r"x(?:ox[abprse]-|app-)", False, (_SLACK, _SLACK_APP)),
+    (r"h(?:ooks\.slack\.com/|f_|v[sb]\.)", False, (_webhooks, _HUGGING_FACE, _VAULT)),
+    (r"s(?:k_|k-|hp|q0)", False, (_STRIPE, _SK, _SHOPIFY, _SQUARE)),
+    (r"d(?:api|iscord)", False, (_DATABRICKS, _webhooks)),
+    (r"rk_", False, (_STRIPE,)),
+    (r"whsec_", False, (_STRIPE_WEBHOOK,)),
+    (r"npm_", False, (_NPM,)),
+    (r"pypi-", False, (_PYPI,)),
+    (r"ya29\.", False, (_GOOGLE_OAUTH,)),
+    (r"SG\.", False, (_SENDGRID,)),
+    (r"_v1_", False, (_DIGITALOCEAN,)),
+    (r"lin_api_", False, (_LINEAR,)),
+    (r"Q~", False, (_azure_ad_secret,)),
+    (r"eyJ", False, (_jwt,)),
+    (r"\.webhook\.office\.com/", False, (_webhooks,)),
+    (r"://[^\s/?#@]*@|:\\/\\/[^\s/?#@]*@", False, (_userinfo,)),
+    (r"b(?:earer|asic)", True, (_bearer, _basic, _named_in_text)),
+    # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
+    # at the end of the string (the document scan puts a newline after every string).
+    (rf"p(?:ass(?:word|wd|phrase)|wd|hrase){_NAME_END}", True, (_named_in_text,)),
+    (rf"s(?:ecret|ig(?:nature)?){_NAME_END}", True, (_named_in_text,)),
+    (rf"token{_NAME_END}", True, (_named_in_text,)),
+    (rf"key{_NAME_END}", True, (_named_in_text,)),
+    (rf"auth(?:orization)?{_NAME_END}", True, (_named_in_text,)),
+    (rf"c(?:ookie|red(?:ential)?){_NAME_END}", True, (_named_in_text,)),
+    (rf"jwt{_NAME_END}", True, (_named_in_text,)),
+    (rf"pair[-_]?id{_NAME_END}", True, (_named_in_text,)),
+]
+_DETECTORS: list[Detector] = list(dict.fromkeys(d for _, _, ds in _ANCHOR_TABLE for d in ds))
+_BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
+_NAMED_BIT = _BIT[_named_in_text]
+_ANCHORS: list[tuple[re.Pattern[str], bool, int]] = [
+    (re.compile(anchor), folded, sum(_BIT[d] for d in ds)) for anchor, folded, ds in _ANCHOR_TABLE
+]
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _folded(text: str) -> str:
+    """Lower-cased text with the same length, so offsets found in it hold in `text`."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
+
+
+def _anchor_bits(text: str) -> int:
+    low = _folded(text)
+    bits = 0
+    for rx, folded, bit in _ANCHORS:
+        if (bits & bit) != bit and rx.search(low if folded else text):
+            bits |= bit
+    return bits
+
+
+_BY_BIT = {bit: d for d, bit in _BIT.items()}
+
+
+def _scan(text: str, bits: int) -> list[Span]:
+    spans: list[Span] = []
+    while bits:
+        bit = bits & -bits  # lowest set bit: visit only the detectors asked for
+        spans.extend(_BY_BIT[bit](text))
+        bits ^= bit
+    return _merge(spans)
+
+
+def _merge(spans: list[Span]) -> list[Span]:
+    if len(spans) < 2:
+        return spans
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    out = [spans[0]]
+    for s, e, kind in spans[1:]:
+        ps, pe, pkind = out[-1]
+        if s < pe:
+            # keep the format's name ("a bearer token") over the member name's ("a password")
+            better = kind if pkind in _NAMED_KINDS and kind not in _NAMED_KINDS else pkind
+            out[-1] = (ps, max(pe, e), better)
+        else:
+            out.append((s, e, kind))
+    return out
+
+
+def scan_text(text: str) -> list[tuple[int, int, str]]:
+    """Spans (start, end, kind) of apparent credentials in any text, sorted, not overlapping.
+
+    Works on a string value, a member name, or raw unparsed source (JSON escapes included).
+    """
+    if not isinstance(text, str) or not text:
+        return []
+    return _scan(text, _anchor_bits(text))
+
+
+def redact(text: str, replacement: str = "[redacted: looks like a credential]") -> str:
+    """`text` with every span `scan_text` reports replaced by `replacement`."""
+    parts: list[str] = []
+    pos = 0
+    for start, end, _kind in scan_text(text):
+        parts.append(text[pos:start])
+        parts.append(replacement)
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+# --- the document scan --------------------------------------------------------------------------
+
+_NAME_MEMBERS = ("name", "key", "header", "field", "variable", "param", "parameter")
+
+
+class _Layout:
+    """Every string value of a document in one list, and the way back to its place.
+
+    Each container contributes one contiguous segment of its values (an object's in member
+    order, an array's items; non-strings as ""). Member names are collected as a set instead:
+    documents repeat a few dozen names thousands of times, and each distinct one is scanned once.
+    Pointers are built only for the few places that hit.
+    """
+
+    def __init__(self, document: dict[object, object] | list[object]) -> None:
+        conts: list[object] = [document]
+        parents = [-1]
+        flat: list[str] = []
+        seg_start: list[int] = []
+        names: set[object] = set()
+        append = flat.append
+        # Breadth first, with `conts` as its own queue: no recursion limit, and container k
+        # owns segment k. One explicit loop per value measured faster than comprehensions.
+        c = 0
+        while c < len(conts):
+            obj = conts[c]
+            seg_start.append(len(flat))
+            if isinstance(obj, dict):
+                names.update(obj)
+                values: Iterable[object] = obj.values()
+            else:
+                values = obj  # type: ignore[assignment]  # a list: see the isinstance above
+            for v in values:
+                t = v.__class__
+                if t is str:  # (mypy cannot narrow on a class identity test)
+                    append(v)  # type: ignore[arg-type]
+                else:
+                    append("")
+                    if t is dict or t is list:
+                        conts.append(v)
+                        parents.append(c)
+            c += 1
+        self.conts = conts
+        self.parents = parents
+        self.flat = flat
+        self.seg_start = seg_start
+        self.names = names
+        self._pointers: dict[int, tuple[str, tuple[int, ...]]] = {0: ("", ())}
+        self._child_index: dict[int, dict[int, tuple[object, int]]] = {}
+
+    def locate(self, i: int) -> tuple[int, object, int]:
+        """String value `i` -> (container, token, ordinal in the container)."""
+        c = bisect_right(self.seg_start, i) - 1
+        ordinal = i - self.seg_start[c]
+        obj = self.conts[c]
+        if isinstance(obj, dict):
+            return c, next(islice(iter(obj), ordinal, None)), ordinal
+        return c, ordinal, ordinal
+
+    def pointer(self, c: int) -> tuple[str, tuple[int, ...]]:
+        """JSON Pointer of container `c` and its ordinals (which sort in document order)."""
+        cached = self._pointers.get(c)
+        if cached is None:
+            # Walk up rather than cache every ancestor's pointer: on a very deep document
+            # that cache would grow with the square of the depth.
+            tokens: list[str] = []
+            order: list[int] = []
+            child = c
+            while child:
+                parent = self.parents[child]
+                token, ordinal = self._token_in_parent(parent, child)
+                tokens.append("/" + escape_token(str(token)))
+                order.append(ordinal)
+                child = parent
+            cached = ("".join(reversed(tokens)), tuple(reversed(order)))
+            self._pointers[c] = cached
+        return cached
+
+    def _token_in_parent(self, parent: int, child: int) -> tuple[object, int]:
+        index = self._child_index.get(parent)
+        if index is None:
+            pobj = self.conts[parent]
+            pairs: Iterable[tuple[object, object]] = (
+                pobj.items() if isinstance(pobj, dict) else enumerate(pobj)  # type: ignore[arg-type]
+            )
+            index = {}
+            for ordinal, (token, value) in enumerate(pairs):
+                index.setdefault(id(value), (token, ordinal))
+            self._child_index[parent] = index
+        return index[id(self.conts[child])]
+
+
+def _candidates(strings: list[str], newline: bool) -> dict[int, int]:
+    """Index of each string that holds an anchor -> the bits of the detectors it needs."""
+    if newline:  # a newline after each string lets a name anchor see where a member name ends
+        hay = "\n".join(strings) + "\n"
+        ends = list(map(operator.add, accumulate(map(len, strings)), count()))
+    else:
+        hay = "".join(strings)
+        ends = list(accumulate(map(len, strings)))
+    low = _folded(hay)
+    found: dict[int, int] = {}
+    where = partial(bisect_right, ends)
+    for rx, folded, bit in _ANCHORS:
+        # No anchor contains a newline except as its last character, so none reaches into the
+        # next string; with no separator, an anchor straddling two strings only makes a
+        # harmless extra candidate, and finditer still reports every occurrence inside one.
+        starts = [m.start() for m in rx.finditer(low if folded else hay)]
+        for i in set(map(where, starts)):
+            found[i] = found.get(i, 0) | bit
+    return found
+
+
+Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool], None]
+
+
+def find_secrets(document: object) -> list[SecretHit]:
+    """Every apparent credential in a parsed checkpoint (any JSON value), in document order."""
+    if isinstance(document, str):
+        return [SecretHit("", k, s, e, False) for s, e, k in scan_text(document)]
+    if not isinstance(document, dict | list):
+        return []
+    layout = _Layout(document)
+    found: list[tuple[tuple[int, ...], SecretHit]] = []
+
+    def record(
+        c: int, tail: tuple[object, ...], order: tuple[int, ...], span: Span, in_key: bool
+    ) -> None:
+        ptr, corder = layout.pointer(c)
+        path = ptr + "".join("/" + escape_token(str(t)) for t in tail)
+        hit = SecretHit(path, span[2], span[0], span[1], in_key)
+        found.append(((*corder, *order, 0 if in_key else 1, span[0]), hit))
+
+    for i, bits in _candidates(layout.flat, newline=False).items():
+        text = layout.flat[i]
+        spans = _scan(text, bits) if text else []
+        if spans:
+            c, token, ordinal = layout.locate(i)
+            for span in spans:
+                record(c, (token,), (ordinal,), span, False)
+
+    # Member names: scan each distinct name once, then find where the few that matter occur.
+    names = list(layout.names)
+    texts = [n if isinstance(n, str) else str(n) for n in names]
+    name_spans: dict[object, list[Span]] = {}
+    credential_names: dict[object, str] = {}
+    for i, bits in _candidates(texts, newline=True).items():
+        spans = _scan(texts[i], bits)
+        if spans:
+            name_spans[names[i]] = spans
+        if bits & _NAMED_BIT:
+            cls = _classify_name(texts[i])
+            if cls is not None:
+                credential_names[names[i]] = cls
+    if name_spans or credential_names or "value" in layout.names:
+        _scan_members(layout, record, name_spans, credential_names)
+
+    found.sort(key=lambda pair: pair[0])
+    return [hit for _, hit in found]
+
+
+def _scan_members(
+    layout: _Layout,
+    record: Record,
+    name_spans: dict[object, list[Span]],
+    credential_names: dict[object, str],
+) -> None:
+    wanted = list(dict.fromkeys([*name_spans, *credential_names]))
+    pairs = "value" in layout.names
+    for c, obj in enumerate(layout.conts):
+        if not isinstance(obj, dict):
+            continue
+        present = [n for n in wanted if n in obj] if len(wanted) < 16 else None
+        if present is None:
+            present = [n for n in obj if n in name_spans or n in credential_names]
+        if present:
+            position = {k: j for j, k in enumerate(obj)}
+            for name in present:
+                ordinal = position[name]
+                for span in name_spans.get(name, ()):
+                    record(c, (name,), (ordinal,), span, True)
+                cls = credential_names.get(name)
+                if cls is not None:
+                    _named_member(record, c, name, ordinal, cls, obj[name])
+        if pairs and "value" in obj:
+            _name_value_pair(record, c, obj)
+
+
+def _named_member(
+    record: Record, c: int, name: object, ordinal: int, cls: str, value: object
+) -> None:
+    if isinstance(value, str):
+        kind = _credential_value(cls, value)
+        if kind is not None:
+            record(c, (name,), (ordinal,), _whole(value, kind), False)
+    elif isinstance(value, list):  # "api_keys": ["...", "..."]
+        for j, item in enumerate(value):
+            if isinstance(item, str):
+                kind = _credential_value(cls, item)
+                if kind is not None:
+                    record(c, (name, j), (ordinal, j), _whole(item, kind), False)
+
+
+def _name_value_pair(record: Record, c: int, obj: dict[object, object]) -> None:
+    """{"name": "DB_PASSWORD", "value": "..."}: HAR headers, Kubernetes env, form fields."""
+    value = obj["value"]
+    if not isinstance(value, str):
+        return
+    for field in _NAME_MEMBERS:
+        name = obj.get(field)
+        if isinstance(name, str) and len(name) <= 128:
+            cls = _classify_name(name)
+            if cls is None:
+                continue
+            kind = _credential_value(cls, value)
+            if kind is not None:
+                ordinal = list(obj).index("value")
+                record(c, ("value",), (ordinal,), _whole(value, kind), False)
+            return
+
+
+def _whole(value: str, kind: str) -> Span:
+    start = len(value) - len(value.lstrip())
+    return start, len(value.rstrip()), kind
+
+
+def secret_findings(document: object) -> list[Finding]:
+    """One `secret` warning per flagged value or member, in document order (§9.1, §10.5)."""
+    by_path: dict[str, tuple[list[str], list[str]]] = {}
+    for hit in find_secrets(document):
+        key_kinds, value_kinds = by_path.setdefault(hit.path, ([], []))
+        kinds = key_kinds if hit.in_key else value_kinds
+        if hit.kind not in kinds:
+            kinds.append(hit.kind)
+    return [
+        Finding("secret", "warning", path, _message(key_kinds, value_kinds))
+        for path, (key_kinds, value_kinds) in by_path.items()
+    ]
+
+
+def _message(key_kinds: list[str], value_kinds: list[str]) -> str:
+    advice = (
+        "; remove the credential from the checkpoint (never store secrets in it, §9.1)"
+        " and rotate it if it is real"
+    )
+    if key_kinds and value_kinds:
+        return (
+            f"this member's name looks like {_kinds(key_kinds)} and its value looks like "
+            f"{_kinds(value_kinds)}{advice}"
+        )
+    if key_kinds:
+        return f"this member name looks like {_kinds(key_kinds)}{advice}"
+    return f"this value looks like {_kinds(value_kinds)}{advice}"
+
+
+def _kinds(kinds: list[str]) -> str:
+    specific = [k for k in kinds if k not in _NAMED_KINDS]
+    kinds = specific or kinds
+    if len(kinds) == 1:
+        return kinds[0]
+    return ", ".join(kinds[:-1]) + " and " + kinds[-1]
