@@ -151,14 +151,7 @@ def page_json(name: str, result: LintResult) -> dict:
 
 def page_html(name: str, result: LintResult) -> str:
     """The checkpoint page: the templates show the render model of the JSON twin."""
-    twin = page_json(name, result)
-    return render(
-        "checkpoint.html",
-        name=name,
-        view=twin["view"],
-        report=twin["report"],
-        note=twin["note"],
-    )
+    return render("checkpoint.html", name=name, view=page_json(name, result)["view"])
 
 
 # --- API ----------------------------------------------------------------------------------
