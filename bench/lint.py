@@ -61,24 +61,33 @@ def generate(target_bytes: int) -> bytes:
         "operations": [],
         "continuation": {"stop_conditions": [], "requirements": []},
     }
-    kinds = ["instruction", "constraint", "decision", "observation", "hypothesis", "question",
-             "external"]
+    kinds = [
+        "instruction",
+        "constraint",
+        "decision",
+        "observation",
+        "hypothesis",
+        "question",
+        "external",
+    ]
     origins = {"instruction": "user", "constraint": "system", "external": "external"}
     i = 0
     while len(json.dumps(doc, indent=2)) < target_bytes:
         rid, sid, oid = f"r-{i}", f"s-{i}", f"op-{i}"
-        doc["resources"].append({
-            "id": rid,
-            "kind": "record",
-            "title": f"Ledger account {4000 + i} statement for October 2026",
-            "uri": f"https://erp.example.com/ledger/accounts/{4000 + i}?period=2026-10",
-            "revision": f"rev-{i:06d}",
-            "digest": "sha-256:" + f"{i:064x}",
-            "observed_at": "2026-11-20T07:00:00Z",
-            "availability": "available",
-            "sensitivity": "internal",
-            "excerpt": "Opening balance 1,204.35 EUR; 14 postings; closing balance 1,310.00 EUR.",
-        })
+        doc["resources"].append(
+            {
+                "id": rid,
+                "kind": "record",
+                "title": f"Ledger account {4000 + i} statement for October 2026",
+                "uri": f"https://erp.example.com/ledger/accounts/{4000 + i}?period=2026-10",
+                "revision": f"rev-{i:06d}",
+                "digest": "sha-256:" + f"{i:064x}",
+                "observed_at": "2026-11-20T07:00:00Z",
+                "availability": "available",
+                "sensitivity": "internal",
+                "excerpt": "Opening balance 1,204.35 EUR; 14 postings; closing 1,310.00 EUR.",
+            }
+        )
         kind = kinds[i % len(kinds)]
         statement = {
             "id": sid,
@@ -92,36 +101,55 @@ def generate(target_bytes: int) -> bytes:
         if kind == "decision":
             statement["rationale"] = "The bank books fees on the value date, not the posting date."
         if kind == "observation":
-            statement["verification"] = {"state": "verified", "checked_at": "2026-11-20T07:31:00Z",
-                                         "revalidate": "before_use"}
+            statement["verification"] = {
+                "state": "verified",
+                "checked_at": "2026-11-20T07:31:00Z",
+                "revalidate": "before_use",
+            }
         doc["statements"].append(statement)
-        doc["operations"].append({
-            "id": oid,
-            "kind": "action",
-            "status": "uncertain" if i % 5 == 0 else "planned",
-            "description": f"Post the correcting journal entry for account {4000 + i}.",
-            "target": rid,
-            "record": rid,
-            "effect": "non_idempotent",
-            "resume": "verify_first",
-            "idempotency_key": f"je-{i:06d}",
-            "call": {"tool": "erp.post_journal_entry",
-                     "arguments": {"account": 4000 + i, "amount": "12.40", "currency": "EUR"}},
-        })
+        doc["operations"].append(
+            {
+                "id": oid,
+                "kind": "action",
+                "status": "uncertain" if i % 5 == 0 else "planned",
+                "description": f"Post the correcting journal entry for account {4000 + i}.",
+                "target": rid,
+                "record": rid,
+                "effect": "non_idempotent",
+                "resume": "verify_first",
+                "idempotency_key": f"je-{i:06d}",
+                "call": {
+                    "tool": "erp.post_journal_entry",
+                    "arguments": {"account": 4000 + i, "amount": "12.40", "currency": "EUR"},
+                },
+            }
+        )
         doc["progress"]["completed"].append(
-            {"id": f"step-{i}", "description": f"Matched postings of account {4000 + i}.",
-             "completed_at": "2026-11-20T07:45:00Z", "evidence": [rid]}
+            {
+                "id": f"step-{i}",
+                "description": f"Matched postings of account {4000 + i}.",
+                "completed_at": "2026-11-20T07:45:00Z",
+                "evidence": [rid],
+            }
         )
         doc["progress"]["next"].append(
-            {"id": f"next-{i}", "description": f"Confirm entry for {4000 + i}.", "blocked_by": [oid]}
+            {
+                "id": f"next-{i}",
+                "description": f"Confirm entry for {4000 + i}.",
+                "blocked_by": [oid],
+            }
         )
         i += 1
     doc["continuation"]["stop_conditions"].append(
         {"id": "stop-0", "description": "Stop if the period is closed.", "applies_to": ["op-0"]}
     )
     doc["continuation"]["requirements"].append(
-        {"id": "req-0", "kind": "access", "description": "ERP posting rights.",
-         "necessity": "required"}
+        {
+            "id": "req-0",
+            "kind": "access",
+            "description": "ERP posting rights.",
+            "necessity": "required",
+        }
     )
     return json.dumps(doc, indent=2).encode()
 
@@ -153,8 +181,9 @@ def check_jsonschema_time(path: Path, runs: int) -> float:
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        done = subprocess.run([str(exe), "--schemafile", str(SCHEMA_PATH), str(path)],
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [str(exe), "--schemafile", str(SCHEMA_PATH), str(path)], capture_output=True, text=True
+        )
         times.append(time.perf_counter() - t0)
         if done.returncode != 0:
             raise SystemExit(f"check-jsonschema rejected {path}: {done.stdout[-500:]}")
@@ -205,13 +234,17 @@ def main() -> None:
             rows.append((label, len(data), full, floor, stages, peer, path))
 
         print(f"check-jsonschema start-up (a minimal checkpoint): {startup * 1000:.0f} ms\n")
-        header = (f"{'size':>7} {'bytes':>9} {'lint ms':>8} {'docs/s':>8} {'MB/s':>6} "
-                  f"{'orjson ms':>9} {'×orjson':>7} {'check-jsonschema ms':>19} {'peer/lint':>9}")
+        header = (
+            f"{'size':>7} {'bytes':>9} {'lint ms':>8} {'docs/s':>8} {'MB/s':>6} "
+            f"{'orjson ms':>9} {'×orjson':>7} {'check-jsonschema ms':>19} {'peer/lint':>9}"
+        )
         print(header)
         for label, n, full, floor, _, peer, _ in rows:
-            print(f"{label:>7} {n:>9,} {full * 1000:>8.2f} {1 / full:>8.1f} "
-                  f"{n / full / 1e6:>6.1f} {floor * 1000:>9.2f} {full / floor:>7.1f} "
-                  f"{peer * 1000:>19.0f} {peer / full:>9.1f}")
+            print(
+                f"{label:>7} {n:>9,} {full * 1000:>8.2f} {1 / full:>8.1f} "
+                f"{n / full / 1e6:>6.1f} {floor * 1000:>9.2f} {full / floor:>7.1f} "
+                f"{peer * 1000:>19.0f} {peer / full:>9.1f}"
+            )
         print("\nstage split (median ms): " + ", ".join(rows[0][4]))
         for label, _, _, _, stages, _, _ in rows:
             print(f"{label:>7}: " + "  ".join(f"{k} {v * 1000:.2f}" for k, v in stages.items()))
@@ -219,17 +252,23 @@ def main() -> None:
         label, n, full, floor, _, peer, path = rows[-1]
         traced, rss = memory(path)
         print(f"\nmemory, linting the {label} document ({n:,} bytes) in a fresh process:")
-        print(f"  Python allocations peak (tracemalloc): {traced / 1e6:.1f} MB = "
-              f"{traced / n:.1f}× the document")
-        print(f"  resident set growth (ru_maxrss, includes the Rust validator): "
-              f"{rss / 1e6:.1f} MB = {rss / n:.1f}× the document")
+        print(
+            f"  Python allocations peak (tracemalloc): {traced / 1e6:.1f} MB = "
+            f"{traced / n:.1f}× the document"
+        )
+        print(
+            f"  resident set growth (ru_maxrss, includes the Rust validator): "
+            f"{rss / 1e6:.1f} MB = {rss / n:.1f}× the document"
+        )
 
         print(f"\ntargets on the {label} document:")
         checks = [
             (f"full lint ≥ 5× faster than check-jsonschema: {peer / full:.1f}×", peer / full >= 5),
             (f"full lint within 20× of orjson.loads: {full / floor:.1f}×", full / floor <= 20),
-            (f"peak memory < 15× the document: {max(traced, rss) / n:.1f}×",
-             max(traced, rss) / n < 15),
+            (
+                f"peak memory < 15× the document: {max(traced, rss) / n:.1f}×",
+                max(traced, rss) / n < 15,
+            ),
         ]
         for text, ok in checks:
             print(f"  [{'met' if ok else 'MISSED'}] {text}")

@@ -180,7 +180,7 @@ def test_line_col_counts_code_points():
         ({"a\\": [[{"b": '"[[[[\\'}]]}, 4),
         ({"a": '\\\\"{{{{{{'}, 1),
         ({"a": "]]]]", "b": [[[1]]]}, 4),
-        ({'"': ['\\', "\"]", {"\\\"": "}}}"}]}, 3),
+        ({'"': ["\\", '"]', {'\\"': "}}}"}]}, 3),
     ],
 )
 def test_depth_precheck_ignores_brackets_inside_strings(value, depth):
