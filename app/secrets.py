@@ -130,17 +130,23 @@ _REFERENCE = re.compile(
     r"|(?:env|vault|secret|secrets|ssm|arn|op|kv|keyvault|kms|gcpsm|gsm|sm|awssm|azure|doppler"
     r"|infisical|file|k8s|kubernetes|urn|sops|ref|secretref|secretsmanager|bitwarden|keychain"
     r"|sha(?:-?\d+)?|md5|blake2b?|blake3)[:+]"
-    r"|~?\.{0,2}/|[a-z]:\\)"
+    # a file path; base64 keys can start with "/" too, so a bare "/" is not enough
+    r"|~/|\.{1,2}/|[a-z]:\\|/(?:home|users|root|etc|var|run|tmp|usr|opt|srv|mnt|app|data"
+    r"|workspace|secrets|keys|certs|config|vault|private)(?:/|$))"
 )
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 # Code that names where a credential comes from rather than holding one (excerpts of source
 # files): process.env.API_KEY, os.environ["..."], secrets.token_hex(32), Optional[str],
 # client_secret_value, clientSecretValue, db-credentials. Random keys have digits.
+# one word of an identifier: api, KEY, Auth, AuthTypes, HTTPClient, ed25519, UsageOID. Random
+# text soon fails it: its capitals are not each followed by lower-case letters, and its digits
+# sit inside words (as in a password's Wint3r) rather than ending them (as in ed25519).
+_WORDISH = r"(?=[A-Za-z])[A-Z]*+(?:[A-Z][a-z]{2,}+|[a-z]++|[0-9]++(?![a-z]))*+[A-Z]*+"
 _IDENTIFIER_LIKE = re.compile(
-    r"""[._\-]*+[A-Za-z]++(?:[._\-]++[A-Za-z]++)++[._\-]*+  # snake_case, kebab-case, a.path
-      |_++[A-Za-z][A-Za-z0-9]*+                          # _Private
-      |[a-z]++(?:[A-Z][a-z]++)++                         # camelCase words
-      |[A-Z][a-z]++(?:[A-Z][a-z]++)++                    # PascalCase words
+    rf"""[._\-]*+{_WORDISH}(?:[._\-]++{_WORDISH})++[._\-]*+  # snake_case, kebab-case, a.path
+      |_++{_WORDISH}                                     # _Private
+      |[a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++               # camelCase words
+      |[A-Z][a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++          # PascalCase words
       |[\w$.]*+[(\[].*                                   # a call or a subscript""",
     re.S | re.X,
 )
@@ -151,6 +157,7 @@ _TYPE_NAME = re.compile(
 )
 _NUMBERISH = re.compile(r"[\d\s+\-.,:/_%]+")
 _MASK_CHARS = "*xX#?._- \t\u2022\u00b7\u2026\u25cf"
+_PARTIAL_MASKS = ("***", "xxxxx", "XXXXX", "\u2022\u2022", "\u25cf\u25cf", "\u2026")
 _WHITESPACE = re.compile(r"\s")
 
 
@@ -160,8 +167,8 @@ def _is_placeholder(value: str) -> bool:
         return True
     if not value.strip(_MASK_CHARS):  # ****, xxxx, ..., ----
         return True
-    if "***" in value or "xxxx" in low or "\u2022\u2022" in value or "\u2026" in value:
-        return True  # partly masked, e.g. sk-****abcd
+    if any(mask in value for mask in _PARTIAL_MASKS):
+        return True  # partly masked, e.g. sk-****abcd (one character repeated, not XxXX)
     if value[0] in "<[{(" and value[-1] in ">]})":
         return True  # <redacted>, [REDACTED], {{token}}, (hidden)
     if value.startswith(("${", "$(", "{{", "%(")):
@@ -968,11 +975,12 @@ class _Layout:
                 t = v.__class__
                 if t is str:  # (mypy cannot narrow on a class identity test)
                     append(v)  # type: ignore[arg-type]
-                else:
+                elif t is dict or t is list or isinstance(v, dict | list):
                     append("")
-                    if t is dict or t is list:
-                        conts.append(v)
-                        parents.append(c)
+                    conts.append(v)
+                    parents.append(c)
+                else:  # a number, a boolean, null, or a str subclass such as a StrEnum
+                    append(str.__str__(v) if isinstance(v, str) else "")
             c += 1
         self.conts = conts
         self.parents = parents
@@ -1055,7 +1063,7 @@ def find_secrets(document: object) -> list[SecretHit]:
     if not isinstance(document, dict | list):
         return []
     layout = _Layout(document)
-    found: list[tuple[tuple[int, ...], SecretHit]] = []
+    found: list[tuple[tuple[int, ...], int, int, SecretHit]] = []
 
     def record(
         c: int, tail: tuple[object, ...], order: tuple[int, ...], span: Span, in_key: bool
@@ -1063,7 +1071,9 @@ def find_secrets(document: object) -> list[SecretHit]:
         ptr, corder = layout.pointer(c)
         path = ptr + "".join("/" + escape_token(str(t)) for t in tail)
         hit = SecretHit(path, span[2], span[0], span[1], in_key)
-        found.append(((*corder, *order, 0 if in_key else 1, span[0]), hit))
+        # document order: by place (a member before anything inside its value), then a member's
+        # name before its value, then by position in the string
+        found.append(((*corder, *order), 0 if in_key else 1, span[0], hit))
 
     for i, bits in _candidates(layout.flat, newline=False).items():
         text = layout.flat[i]
@@ -1089,8 +1099,8 @@ def find_secrets(document: object) -> list[SecretHit]:
     if name_spans or credential_names or "value" in layout.names:
         _scan_members(layout, record, name_spans, credential_names)
 
-    found.sort(key=lambda pair: pair[0])
-    return [hit for _, hit in found]
+    found.sort(key=lambda entry: entry[:3])
+    return [entry[3] for entry in found]
 
 
 def _scan_members(

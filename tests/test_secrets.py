@@ -1,0 +1,949 @@
+"""Apparent credentials in a checkpoint (app/secrets.py, §9.1, §10.5).
+
+Every fake credential here is assembled at run time from pieces, so that no real-looking secret
+literal sits in the repository for a secret scanner (or a person) to trip over.
+"""
+
+import base64
+import json
+import os
+import random
+import string
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.pointer import resolve
+from app.secrets import SecretHit, find_secrets, redact, scan_text, secret_findings
+
+SHARED = Path(os.environ.get("OCP_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+CONFORMANCE = SHARED / "conformance"
+BLNS = SHARED / "data" / "naughty-strings" / "blns.json"
+
+_rng = random.Random(20261118)
+
+
+ALNUM = string.ascii_letters + string.digits
+
+
+def rnd(n: int, alphabet: str = ALNUM) -> str:
+    """A random-looking run, different on every call (seeded, so runs are reproducible).
+
+    From the default alphabet it always mixes lower case, upper case and digits, as generated
+    keys do, so no draw can pass for a camelCase identifier whatever order tests run in.
+    """
+    chars = [_rng.choice(alphabet) for _ in range(n)]
+    if alphabet == ALNUM and n >= 3:
+        pools = (string.ascii_lowercase, string.ascii_uppercase, string.digits)
+        for i, pool in zip(_rng.sample(range(n), 3), pools, strict=True):
+            chars[i] = _rng.choice(pool)
+    return "".join(chars)
+
+
+def b64url(obj: object) -> str:
+    return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
+
+
+def pem(label: str, body: str | None = None) -> str:
+    armour = "PRIVATE" + " KEY"
+    body = (
+        body
+        if body is not None
+        else "\n".join(rnd(64, string.ascii_letters + "+/") for _ in range(3))
+    )
+    return f"-----BEGIN {label}{armour}-----\n{body}\n-----END {label}{armour}-----"
+
+
+def jwt(header: dict[str, object] | None = None) -> str:
+    header = header if header is not None else {"alg": "HS256", "typ": "JWT"}
+    return (
+        f"{b64url(header)}.{b64url({'sub': 'support-bot'})}.{rnd(43, string.ascii_letters + '-_')}"
+    )
+
+
+def related(a: str, b: str) -> bool:
+    """The conformance tool's relation: equal, or one inside the other at a '/' boundary."""
+    a, b = a.rstrip("/"), b.rstrip("/")
+    if a == "" or b == "":
+        return a == b
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+# --- the conformance suite -----------------------------------------------------------------------
+
+
+def _manifest() -> list[dict[str, Any]]:
+    assert CONFORMANCE.is_dir(), f"the conformance suite is expected at {CONFORMANCE}"
+    return json.loads((CONFORMANCE / "manifest.json").read_text())
+
+
+def _load(name: str) -> dict[str, object] | None:
+    """The parsed document, or None when json.load rejects it or it is not an object."""
+    try:
+        with open(CONFORMANCE / name, encoding="utf-8") as f:
+            document = json.load(f)
+    except ValueError:
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _allowed(case: dict[str, Any]) -> list[str]:
+    """Paths where a secret finding is right: the case's secrets, and userinfo (OCP-S008)."""
+    userinfo = [e["path"] for e in case.get("errors", []) if e["code"] == "OCP-S008"]
+    return [*case.get("secrets", []), *userinfo]
+
+
+CASES = _manifest()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(c["file"]) for c in CASES])
+def test_conformance_secrets_are_flagged_and_nothing_else(case: dict[str, Any]) -> None:
+    document = _load(str(case["file"]))
+    if document is None:
+        pytest.skip("not a JSON object (a json-level case)")
+    flagged = [f.path for f in secret_findings(document)]
+    for path in case.get("secrets", []):
+        assert any(related(p, path) for p in flagged), f"{path} not flagged"
+    allowed = _allowed(case)
+    false_positives = [p for p in flagged if not any(related(p, a) for a in allowed)]
+    assert false_positives == []
+
+
+def test_every_conformance_document_is_covered() -> None:
+    listed = {c["file"] for c in CASES}
+    on_disk = {p.name for p in CONFORMANCE.glob("*.ocp.json")}
+    # a document outside the manifest would have nothing to allow: it must not be flagged at all
+    for name in sorted(on_disk - listed):
+        document = _load(name)
+        if document is not None:
+            assert secret_findings(document) == [], name
+
+
+def test_raw_source_scan_agrees_on_the_conformance_suite() -> None:
+    """The viewer scans unparsed source too: the secret cases hit, the valid ones do not."""
+    for case in CASES:
+        raw = (CONFORMANCE / str(case["file"])).read_bytes().decode("utf-8", "replace")
+        spans = scan_text(raw)
+        if case.get("secrets"):
+            assert spans, case["file"]
+        elif not _allowed(case):
+            assert spans == [], (case["file"], [raw[s:e][:40] for s, e, _ in spans])
+
+
+# --- one positive and one negative for each detector ---------------------------------------------
+
+# (id, make a text holding a credential -> (text, the credential), kind, a text that must not hit)
+Positive = Callable[[], tuple[str, str]]
+
+
+def _embed(secret: str, before: str = "seen in the log: ", after: str = " (rotated?)") -> Positive:
+    return lambda: (before + secret + after, secret)
+
+
+def _lazy(make: Callable[[], str], before: str = "value ", after: str = " end") -> Positive:
+    def build() -> tuple[str, str]:
+        secret = make()
+        return before + secret + after, secret
+
+    return build
+
+
+DETECTORS: list[tuple[str, Positive, str, str]] = [
+    (
+        "pem-rsa",
+        _lazy(lambda: pem("RSA "), "excerpt:\n", "\n"),
+        "a PEM private key",
+        "-----BEGIN RSA " + "PRIVATE KEY----- files must never be committed",
+    ),
+    (
+        "pem-openssh",
+        _lazy(lambda: pem("OPENSSH ")),
+        "a PEM private key",
+        pem("PUBLIC ").replace("PRIVATE KEY", "KEY"),
+    ),
+    ("pem-ec", _lazy(lambda: pem("EC ")), "a PEM private key", "BEGIN EC PARAMETERS"),
+    ("pem-dsa", _lazy(lambda: pem("DSA ")), "a PEM private key", "a DSA key pair was generated"),
+    (
+        "pem-encrypted",
+        _lazy(lambda: pem("ENCRYPTED ")),
+        "a PEM private key",
+        "-----BEGIN CERTIFICATE-----\n" + rnd(64) + "\n-----END CERTIFICATE-----",
+    ),
+    (
+        "pem-pkcs8",
+        _lazy(lambda: pem("")),
+        "a PEM private key",
+        "-----BEGIN " + "PRIVATE KEY-----\n[excerpt truncated]",
+    ),
+    (
+        "pem-legacy-encrypted",
+        _lazy(
+            lambda: pem(
+                "RSA ",
+                "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,"
+                + rnd(32, "0123456789ABCDEF")
+                + "\n\n"
+                + rnd(64),
+            )
+        ),
+        "a PEM private key",
+        "Proc-Type: 4,ENCRYPTED",
+    ),
+    (
+        "pgp",
+        _lazy(
+            lambda: (
+                "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n"
+                + rnd(64)
+                + "\n=ab12\n-----END PGP PRIVATE KEY BLOCK-----"
+            )
+        ),
+        "a PEM private key",
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n"
+        + rnd(64)
+        + "\n-----END PGP PUBLIC KEY BLOCK-----",
+    ),
+    (
+        "putty",
+        _lazy(
+            lambda: (
+                "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\n"
+                + rnd(64)
+                + "\nPrivate-Lines: 1\n"
+                + rnd(44)
+                + "\nPrivate-MAC: "
+                + rnd(64, "0123456789abcdef")
+            )
+        ),
+        "a PuTTY private key",
+        "PuTTY-User-Key-File-3: ssh-ed25519 (public part only)",
+    ),
+    (
+        "aws-access-key-id",
+        _lazy(lambda: "AKIA" + rnd(16, string.ascii_uppercase + "234567"), "AWS_ACCESS_KEY_ID="),
+        "an AWS access key id",
+        "AKIA" + "X" * 16 + " and AKIA" + "Z7QX4N2L" + " (too short) and XAKIA" + "Z" * 16,
+    ),
+    (
+        "aws-temporary-key-id",
+        _lazy(lambda: "ASIA" + rnd(16, string.ascii_uppercase + "234567")),
+        "an AWS access key id",
+        "ASIAN markets and ASIA" + "PACIFIC" + "REGIONOFFICE2026",
+    ),
+    (
+        "aws-secret-access-key",
+        _lazy(
+            lambda: rnd(40, string.ascii_letters + string.digits + "/+"), "aws_secret_access_key = "
+        ),
+        "an AWS secret access key",
+        "aws_secret_access_key = <redacted>; the key " + rnd(40) + " alone proves nothing",
+    ),
+    (
+        "google-api-key",
+        _lazy(lambda: "AIza" + rnd(35, string.ascii_letters + string.digits + "-_")),
+        "a Google API key",
+        "AIza" + "short",
+    ),
+    (
+        "google-oauth-token",
+        _lazy(lambda: "ya29." + rnd(60, string.ascii_letters + string.digits + "-_")),
+        "a Google OAuth token",
+        "ya29.a",
+    ),
+    (
+        "google-client-secret",
+        _lazy(lambda: "GOCSPX-" + rnd(28)),
+        "a Google OAuth client secret",
+        "GOCSPX-",
+    ),
+    (
+        "azure-account-key",
+        _lazy(
+            lambda: rnd(86, string.ascii_letters + string.digits + "+/") + "==",
+            "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=",
+            ";EndpointSuffix=core.windows.net",
+        ),
+        "an Azure storage account key",
+        "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=<key>;EndpointSuffix=x",
+    ),
+    (
+        "azure-shared-access-key",
+        _lazy(
+            lambda: rnd(43, string.ascii_letters + string.digits + "+/") + "=",
+            "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=",
+        ),
+        "an Azure storage account key",
+        "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey",
+    ),
+    (
+        "azure-sas",
+        _lazy(
+            lambda: rnd(43, string.ascii_letters + string.digits) + "%3D",
+            "https://acme.blob.core.windows.net/c/b.csv?sv=2022-11-02&sr=b&sp=r&sig=",
+        ),
+        "a signed URL",
+        "https://acme.blob.core.windows.net/c/b.csv?sv=2022-11-02&sr=b&sp=r",
+    ),
+    (
+        "azure-ad-client-secret",
+        _lazy(lambda: rnd(3) + "8Q~" + rnd(34, string.ascii_letters + string.digits + "_-")),
+        "an Azure AD client secret",
+        "the Q~ ratio",
+    ),
+    ("github-pat", _lazy(lambda: "ghp_" + rnd(36)), "a GitHub token", "ghp_" + "x" * 36),
+    ("github-oauth", _lazy(lambda: "gho_" + rnd(36)), "a GitHub token", "gho_short"),
+    ("github-user-to-server", _lazy(lambda: "ghu_" + rnd(36)), "a GitHub token", "ghu_"),
+    ("github-server-to-server", _lazy(lambda: "ghs_" + rnd(36)), "a GitHub token", "ghs_x"),
+    ("github-refresh", _lazy(lambda: "ghr_" + rnd(36)), "a GitHub token", "ghr_1"),
+    (
+        "github-fine-grained",
+        _lazy(lambda: "github_pat_" + rnd(22) + "_" + rnd(59)),
+        "a GitHub token",
+        "github_pat_",
+    ),
+    # the brief's own construction: a uniform run is still a token's shape
+    ("github-uniform", _lazy(lambda: "ghp_" + "A" * 36), "a GitHub token", "ghp_" + "A" * 20),
+    (
+        "gitlab-pat",
+        _lazy(lambda: "glpat-" + rnd(20, string.ascii_letters + string.digits + "-_")),
+        "a GitLab token",
+        "global-settings-for-the-whole-project",
+    ),
+    (
+        "gitlab-deploy",
+        _lazy(lambda: "gldt-" + rnd(20)),
+        "a GitLab token",
+        "glft-short",
+    ),
+    (
+        "gitlab-runner",
+        _lazy(lambda: "glrt-" + rnd(20)),
+        "a GitLab token",
+        "glrt-",
+    ),
+    (
+        "slack-bot",
+        _lazy(
+            lambda: "xoxb-" + rnd(12, string.digits) + "-" + rnd(13, string.digits) + "-" + rnd(24)
+        ),
+        "a Slack token",
+        "xoxb-your-token-here",
+    ),
+    (
+        "slack-user",
+        _lazy(lambda: "xoxp-" + rnd(40)),
+        "a Slack token",
+        "xoxo-and-hugs-to-all-of-you",
+    ),
+    ("slack-app-level", _lazy(lambda: "xoxa-2-" + rnd(40)), "a Slack token", "xoxa-"),
+    ("slack-refresh", _lazy(lambda: "xoxr-" + rnd(40)), "a Slack token", "xoxr-1"),
+    ("slack-legacy", _lazy(lambda: "xoxs-" + rnd(40)), "a Slack token", "xoxs"),
+    (
+        "slack-app-token",
+        _lazy(lambda: "xapp-1-A" + rnd(10, string.ascii_uppercase + string.digits) + "-" + rnd(40)),
+        "a Slack token",
+        "xapp-",
+    ),
+    (
+        "slack-webhook",
+        _lazy(
+            lambda: (
+                "https://hooks.slack.com/services/T"
+                + rnd(8, string.ascii_uppercase)
+                + "/B"
+                + rnd(8, string.ascii_uppercase)
+                + "/"
+                + rnd(24)
+            )
+        ),
+        "a Slack webhook URL",
+        "https://api.slack.com/messaging/webhooks and https://hooks.slack.com/services/",
+    ),
+    (
+        "stripe-live",
+        _lazy(lambda: "sk_live_" + rnd(24)),
+        "a Stripe secret key",
+        "pk_live_" + rnd(24),
+    ),
+    ("stripe-restricted", _lazy(lambda: "rk_live_" + rnd(24)), "a Stripe secret key", "ch_3QxL1a"),
+    ("stripe-test", _lazy(lambda: "sk_test_" + rnd(24)), "a Stripe secret key", "sk_test_"),
+    (
+        "stripe-webhook",
+        _lazy(lambda: "whsec_" + rnd(32)),
+        "a Stripe webhook signing secret",
+        "whsec_",
+    ),
+    (
+        "openai",
+        _lazy(lambda: "sk-" + rnd(48)),
+        "an OpenAI or Anthropic style API key",
+        "sk-learn-compatibility-layer-notes-v2",
+    ),
+    (
+        "openai-project",
+        _lazy(lambda: "sk-proj-" + rnd(120, string.ascii_letters + string.digits + "-_")),
+        "an OpenAI or Anthropic style API key",
+        "risk-assessment-for-q3-payments-and-refunds",
+    ),
+    (
+        "anthropic",
+        _lazy(lambda: "sk-ant-api03-" + rnd(93, string.ascii_letters + string.digits + "-_")),
+        "an OpenAI or Anthropic style API key",
+        "sk-ant-api03-",
+    ),
+    ("npm", _lazy(lambda: "npm_" + rnd(36)), "an npm token", "npm_config_cache=/tmp/npm"),
+    (
+        "pypi",
+        _lazy(
+            lambda: "pypi-AgEIcHlwaS5vcmc" + rnd(60, string.ascii_letters + string.digits + "-_")
+        ),
+        "a PyPI token",
+        "pypi-publishing-workflow-for-the-ledger-service-v2",
+    ),
+    ("hugging-face", _lazy(lambda: "hf_" + rnd(34)), "a Hugging Face token", "hf_hub_download"),
+    (
+        "sendgrid",
+        _lazy(lambda: "SG." + rnd(22) + "." + rnd(43)),
+        "a SendGrid API key",
+        "SG.v2 release notes",
+    ),
+    (
+        "shopify",
+        _lazy(lambda: "shpat_" + rnd(32, "0123456789abcdef")),
+        "a Shopify access token",
+        "shipping_address",
+    ),
+    (
+        "digitalocean",
+        _lazy(lambda: "dop_v1_" + rnd(64, "0123456789abcdef")),
+        "a DigitalOcean token",
+        "dop_v1_",
+    ),
+    ("vault", _lazy(lambda: "hvs." + rnd(90)), "a HashiCorp Vault token", "hvs.short"),
+    (
+        "age",
+        _lazy(lambda: "AGE-SECRET-KEY-1" + rnd(58, string.ascii_uppercase + string.digits)),
+        "an age secret key",
+        "AGE-SECRET-KEY-1",
+    ),
+    (
+        "postman",
+        _lazy(lambda: "PMAK-" + rnd(24, "0123456789abcdef") + "-" + rnd(34, "0123456789abcdef")),
+        "a Postman API key",
+        "PMAK-",
+    ),
+    ("linear", _lazy(lambda: "lin_api_" + rnd(40)), "a Linear API key", "lin_api_docs"),
+    (
+        "databricks",
+        _lazy(lambda: "dapi" + rnd(32, "0123456789abcdef")),
+        "a Databricks token",
+        "dapi_reference",
+    ),
+    ("square", _lazy(lambda: "sq0atp-" + rnd(22)), "a Square access token", "sq0atp-"),
+    (
+        "atlassian",
+        _lazy(lambda: "ATATT3" + rnd(180, string.ascii_letters + string.digits + "-_")),
+        "an Atlassian API token",
+        "ATATT3",
+    ),
+    (
+        "jwt",
+        _lazy(jwt, "id_token "),
+        "a JSON Web Token",
+        # a detached JWS (no payload) is a signature, and a header without "alg" is no JWT
+        f"{b64url({'alg': 'ES256'})}..{rnd(40)} and {b64url({'typ': 'x'})}.{b64url({})}.{rnd(20)}",
+    ),
+    (
+        "bearer",
+        _lazy(lambda: rnd(32), "Authorization: Bearer "),
+        "a bearer token",
+        "Use bearer tokens, never Bearer <token> or Bearer ${TOKEN} in examples.",
+    ),
+    (
+        "basic",
+        _lazy(
+            lambda: base64.b64encode(b"svc-erp:" + rnd(12).encode()).decode(),
+            "Authorization: Basic ",
+        ),
+        "HTTP Basic credentials",
+        "basic authentication is disabled; the Basic plan costs 5 EUR",
+    ),
+    (
+        "userinfo-password",
+        _lazy(lambda: "svc:" + rnd(12), "postgres://", "@db.example.com:5432/ledger"),
+        "a password in a URI",
+        "git@github.com:acme/ledger.git, mailto:ap@vendor.example and https://medium.com/@alice",
+    ),
+    (
+        "userinfo-user",
+        _lazy(lambda: "fpa-analyst", "https://", "@sharepoint.example.com/sites/fpa"),
+        "userinfo in a URI",
+        "controller-emea@northwind.example; mid:20260915.8812.ap@vendor.example.pt",
+    ),
+    (
+        "aws-signed-url",
+        _lazy(
+            lambda: rnd(64, "0123456789abcdef"),
+            "https://b.s3.amazonaws.com/k.log?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=",
+        ),
+        "a signed URL",
+        "https://b.s3.amazonaws.com/k.log?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261112T130000Z",
+    ),
+    (
+        "aws-security-token",
+        _lazy(lambda: rnd(200), "https://b.s3.amazonaws.com/k?X-Amz-Security-Token="),
+        "a signed URL",
+        "https://b.s3.amazonaws.com/k?X-Amz-Expires=3600",
+    ),
+    (
+        "gcs-signed-url",
+        _lazy(
+            lambda: rnd(64, "0123456789abcdef"),
+            "https://storage.googleapis.com/b/o?X-Goog-Credential=svc%2F20260101&X-Goog-Signature=",
+        ),
+        "a signed URL",
+        "https://storage.googleapis.com/b/o?alt=media",
+    ),
+    (
+        "cloudfront-signed-url",
+        _lazy(
+            lambda: rnd(40, string.ascii_letters + string.digits + "~-_"),
+            "https://d1.cloudfront.net/v.mp4?Expires=1700000000&Signature=",
+            "&Key-Pair-Id=K" + rnd(13, string.ascii_uppercase + string.digits),
+        ),
+        "a signed URL",
+        "https://d1.cloudfront.net/v.mp4?Expires=1700000000",
+    ),
+    (
+        "query-access-token",
+        _lazy(lambda: rnd(32), "https://api.example.com/v1/items?page=2&access_token="),
+        "an access token",
+        "https://github.com/acme/ledger-service/pulls?q=head%3Arefactor%2Fmoney-type",
+    ),
+    (
+        "query-api-key",
+        _lazy(lambda: rnd(32), "https://api.example.com/v1/rates?api_key="),
+        "an API key",
+        "https://erp.example.com/fiori#PurchaseOrder-manage?account=6300&period=2026-10",
+    ),
+    (
+        "query-password",
+        _lazy(lambda: "Wint3r-" + rnd(6), "https://legacy.example.com/login?user=svc&password="),
+        "a password",
+        "https://x.example/reset?password=&token=&auth=true",
+    ),
+    (
+        "fragment-token",
+        _lazy(lambda: rnd(40), "https://app.example.com/callback#state=xyz&access_token="),
+        "an access token",
+        "https://app.example.com/callback#section-token-lifetimes",
+    ),
+    (
+        "env-assignment",
+        _lazy(lambda: "hunter" + rnd(4, string.digits), "DB_HOST=db.internal\nDB_PASSWORD="),
+        "a password",
+        "DB_PASSWORD=${DB_PASSWORD}\nDB_PASSWORD_FILE=/run/secrets/db",
+    ),
+    (
+        "yaml-assignment",
+        _lazy(lambda: "s3cr3t-" + rnd(6), "database:\n  user: ledger\n  password: ", "\n"),
+        "a password",
+        "database:\n  password: changeme\n  api_key: <redacted>\n",
+    ),
+    (
+        "json-in-text",
+        _lazy(lambda: rnd(32), '{"client_secret": "', '"}'),
+        "a secret",
+        '{"client_secret": "***", "client_id": "ledger-app"}',
+    ),
+    (
+        "connection-string",
+        _lazy(lambda: "P@ss" + rnd(8), "Server=db;Database=ledger;User Id=sa;Password=", ";"),
+        "a password",
+        "Server=db;Database=ledger;Integrated Security=true;",
+    ),
+    (
+        "prose-password",
+        _lazy(lambda: "Wint3r-2026!", "the service password: ", " (from the runbook)"),
+        "a password",
+        "The password: see the vault entry. The token expired; ask the user to reset the password.",
+    ),
+    (
+        "cookie-header",
+        _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),
+        "a cookie",
+        "Cookie: theme=dark; lang=en",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"), [(d[1], d[2]) for d in DETECTORS], ids=[d[0] for d in DETECTORS]
+)
+def test_detector_positive(make: Positive, kind: str) -> None:
+    text, secret = make()
+    spans = scan_text(text)
+    assert spans, text
+    start = text.index(secret)
+    covering = [s for s in spans if s[0] <= start and start + len(secret) <= s[1]]
+    assert covering, (text, spans)
+    assert kind in {k for _, _, k in spans}
+    # and inside a document, as a value and as a member name
+    hits = find_secrets({"notes": [{"text": text}]})
+    assert {h.path for h in hits} == {"/notes/0/text"}
+    key_hits = find_secrets({"extensions": {"org.example": {text: True}}})
+    key_path = "/extensions/org.example/" + text.replace("~", "~0").replace("/", "~1")
+    assert key_hits and all(h.in_key and h.path == key_path for h in key_hits)
+
+
+@pytest.mark.parametrize("text", [d[3] for d in DETECTORS], ids=[d[0] for d in DETECTORS])
+def test_detector_negative(text: str) -> None:
+    assert scan_text(text) == []
+    assert find_secrets({"text": text, text: "value"}) == []
+
+
+# --- members whose name says they hold a credential ----------------------------------------------
+
+NAMED_POSITIVE: list[tuple[str, object, str]] = [
+    ("password", "hunter" + "22", "a password"),
+    ("db_password", "letmein!", "a password"),
+    ("passwd", rnd(12), "a password"),
+    ("DB_PWD", rnd(10), "a password"),
+    ("secret", rnd(16), "a secret"),
+    ("client_secret", rnd(32), "a secret"),
+    ("clientSecret", rnd(32), "a secret"),
+    ("api_key", rnd(32), "an API key"),
+    ("apiKey", rnd(32), "an API key"),
+    ("x-api-key", rnd(32), "an API key"),
+    ("X-API-Key", rnd(32), "an API key"),
+    ("access_token", rnd(40), "an access token"),
+    ("refresh_token", rnd(40), "an access token"),
+    ("auth_token", rnd(40), "an access token"),
+    ("accessToken", rnd(40), "an access token"),
+    ("private_key", rnd(64), "a private key"),
+    (
+        "aws_secret_access_key",
+        rnd(40, string.ascii_letters + string.digits + "/+"),
+        "an AWS secret access key",
+    ),
+    ("authorization", "Token " + rnd(40), "an Authorization header value"),
+    (
+        "Authorization",
+        'Digest username="u", response="' + rnd(32, "0123456789abcdef") + '"',
+        "an Authorization header value",
+    ),
+    ("cookie", "sessionid=" + rnd(32) + "; theme=dark", "a cookie"),
+    ("Set-Cookie", "__Host-session=" + rnd(32) + "; Path=/; Secure", "a cookie"),
+    ("credentials", rnd(24), "a credential"),
+    ("github_token", rnd(40), "an access token"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "kind"), NAMED_POSITIVE, ids=[n[0] for n in NAMED_POSITIVE]
+)
+def test_named_member_positive(name: str, value: str, kind: str) -> None:
+    document = {"operations": [{"call": {"arguments": {"headers": {name: value}}}}]}
+    hits = find_secrets(document)
+    path = "/operations/0/call/arguments/headers/" + name
+    assert [h.path for h in hits] == [path]
+    assert hits[0].kind == kind and not hits[0].in_key
+    assert (hits[0].start, hits[0].end) == (0, len(value))  # the whole value is the credential
+
+
+NAMED_NEGATIVE: list[tuple[str, object]] = [
+    ("password", ""),
+    ("password", "<redacted>"),
+    ("password", "***"),
+    ("password", "********"),
+    ("password", "REDACTED"),
+    ("password", "[REDACTED]"),
+    ("password", "${DB_PASSWORD}"),
+    ("password", "$DB_PASSWORD"),
+    ("password", "{{ vault_db_password }}"),
+    ("password", "changeme"),
+    ("password", "true"),
+    ("password", "false"),
+    ("password", "12345"),
+    ("password", "2026-11-18"),
+    ("password", "stored in the ops vault, ask the controller"),
+    ("password", None),
+    ("password", 1234),
+    ("password", False),
+    ("password_reset_required", "yes"),
+    ("password_policy", "min 12 characters"),
+    ("secret", "false"),
+    ("secret_ref", "vault:secret/data/ledger#db"),
+    ("client_secret", "env:LEDGER_CLIENT_SECRET"),
+    ("api_key", "OPENAI_API_KEY"),
+    ("api_key", "your-api-key"),
+    ("api_key_env", "LEDGER_API_KEY"),
+    ("private_key", "/home/svc/.ssh/id_ed25519"),
+    ("private_key_path", "~/.ssh/id_rsa"),
+    ("token", "<|endoftext|>"),
+    ("eos_token", "</s>"),
+    ("max_tokens", "4096"),
+    ("input_tokens", 1200),
+    ("next_page_token", rnd(24)),
+    ("idempotency_key", "je-draft-6300-2026-10-porto"),
+    ("key", "rg-20261118-0841"),
+    ("PWD", "/workspace/ledger-service"),
+    ("auth", "oauth2"),
+    ("auth_method", "sso"),
+    ("authorization", "approved"),
+    ("authorization", "APR0049121"),
+    ("authorization", "Bearer <token>"),
+    ("credentials", "svc-erp@northwind.example"),
+    ("credential_id", rnd(24)),
+    ("access_key_id_hint", "starts with AK"),
+    ("cookie", "theme=dark; lang=en"),
+    ("signature", "J. Smith, controller"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), NAMED_NEGATIVE, ids=[f"{n}={v!r}" for n, v in NAMED_NEGATIVE]
+)
+def test_named_member_negative(name: str, value: object) -> None:
+    assert find_secrets({"extensions": {"org.example": {name: value}}}) == []
+
+
+def test_named_member_list_values_and_name_value_pairs() -> None:
+    a, b = rnd(32), rnd(32)
+    document = {
+        "api_keys": ["<redacted>", a, b],
+        "env": [
+            {"name": "DB_PASSWORD", "value": "hunter" + "22"},
+            {"name": "DB_HOST", "value": "db"},
+        ],
+        "har": {"headers": [{"name": "Authorization", "value": "Token " + rnd(40)}]},
+    }
+    assert [h.path for h in find_secrets(document)] == [
+        "/api_keys/1",
+        "/api_keys/2",
+        "/env/0/value",
+        "/har/headers/0/value",
+    ]
+
+
+# --- ordinary content is not a credential --------------------------------------------------------
+
+ORDINARY = [
+    "ch_3QxL1a",
+    "pi_3QxL1aFz2eZvKYlo0abcDEF1",
+    "urn:uuid:019a7c33-1e16-7b52-84d8-1f9a2b3c4d04",
+    "sha-256:979531aeb4af4708e1b5ab4f0d046f77a0e7c92cfcce1e6c17b207dcc14a82c6",
+    "sha-512:" + "9096a4042df5834b9bc29f05e0e5ccb810c59db95f875b96acaa190c4f076ba7" * 2,
+    "3f9e1c2a7b4d5e6f708192a3b4c5d6e7f8091a2b",
+    "je-draft-6300-2026-10-porto",
+    "op-refund-4411-retry-2",
+    "https://github.com/acme/ledger-service/pulls?q=head%3Arefactor%2Fmoney-type",
+    "https://erp.example.com/fiori#PurchaseOrder-manage?account=6300&period=2026-10",
+    "https://northwind.service-now.example.com/nav_to.do?uri=sysapproval_approver.do?sys_id=9f1c2e",
+    "https://www.google.com/maps/@37.7749,-122.4194,15z",
+    "https://docs.example.com/auth/tokens?version=2#refresh-token",
+    "controller-emea@northwind.example",
+    "mailto:ap@vendor.example.pt",
+    "mid:20260915.8812.ap@vendor.example.pt",
+    "git@github.com:acme/ledger-service.git",
+    "The token expired; ask the user to reset the password before retrying.",
+    "Rotate the API key and the client secret after the migration.",
+    "Tokens: 1204 input, 311 output.",
+    "password: see the ops vault entry",
+    "Secret: the vendor contract is confidential",
+    "max_tokens=4096, temperature=0.2",
+    "Bearer tokens are accepted; Basic authentication is disabled.",
+    "author: Maintainer (@acme/ledger-maintainers)",
+    "sk-SK locale and risk-free tasks",
+    "Use AKIA-prefixed ids only in the IAM console.",
+    "digest: sha-256:82817b58908c453d68592a07891315e45ada17ad60aa7996dd08f562dea081e4",
+    "Approved under authorization APR0049121 by the EMEA controller.",
+]
+
+
+def test_ordinary_content_is_not_flagged() -> None:
+    document = {"statements": [{"text": t} for t in ORDINARY], "labels": {t: t for t in ORDINARY}}
+    assert find_secrets(document) == []
+    for text in ORDINARY:
+        assert scan_text(text) == [], text
+
+
+CODE = """
+import os, secrets
+from typing import Optional
+
+class Settings:
+    api_key: Optional[str] = None
+    password: str
+
+def connect(self) -> None:
+    password = os.environ["DB_PASSWORD"]
+    token = request.headers.get("Authorization")
+    secret = secrets.token_hex(32)
+    client = Client(client_secret=client_secret_value, api_key=self.api_key)
+    auth = HTTPBasicAuth(user, pw)
+    headers = {"Authorization": f"Bearer {token}"}
+    secret_key = settings.SECRET_KEY
+
+const apiKey = process.env.API_KEY;
+env:
+  DB_PASSWORD: ${{ secrets.DB_PASSWORD }}
+"""
+
+
+def test_code_that_only_names_a_credential_is_not_flagged() -> None:
+    assert scan_text(CODE) == []
+    assert find_secrets({"resources": [{"excerpt": CODE}]}) == []
+    literal = "hunter" + rnd(4, string.digits)
+    spans = scan_text(CODE + f'\n    password = "{literal}"\n')
+    assert len(spans) == 1 and spans[0][2] == "a password"
+
+
+# --- paths, order, keys ---------------------------------------------------------------------
+
+
+def test_paths_are_json_pointers_in_document_order() -> None:
+    g1, g2, g3 = ("ghp_" + rnd(36) for _ in range(3))
+    document = {
+        "z/first": {"a~b": g1},
+        "resources": [{"excerpt": "nothing"}, {"excerpt": f"two: {g2} and {g3}"}],
+        g1: "a token as a member name",
+    }
+    hits = find_secrets(document)
+    assert [(h.path, h.in_key) for h in hits] == [
+        ("/z~1first/a~0b", False),
+        ("/resources/1/excerpt", False),
+        ("/resources/1/excerpt", False),
+        ("/" + g1, True),
+    ]
+    for hit in hits:
+        resolve(document, hit.path)  # every path names a real place
+    excerpt = document["resources"][1]["excerpt"]  # type: ignore[index]
+    assert [excerpt[h.start : h.end] for h in hits[1:3]] == [g2, g3]
+    assert all(isinstance(h, SecretHit) for h in hits)
+
+
+def test_a_key_and_its_value_both_hit() -> None:
+    g = "ghp_" + rnd(36)
+    hits = find_secrets({"x": {g: "Bearer " + rnd(32)}})
+    assert [(h.path, h.in_key) for h in hits] == [("/x/" + g, True), ("/x/" + g, False)]
+    (finding,) = secret_findings({"x": {g: "Bearer " + rnd(32)}})
+    assert "name" in finding.message and "value" in finding.message
+
+
+def test_a_member_name_sorts_before_what_its_value_holds() -> None:
+    g1, g2 = ("ghp_" + rnd(36) for _ in range(2))
+    name = f"see {g1}"
+    hits = find_secrets({name: [g2]})
+    assert [(h.path, h.in_key) for h in hits] == [("/" + name, True), ("/" + name + "/0", False)]
+
+
+def test_subclasses_of_json_types_are_scanned() -> None:
+    from collections import OrderedDict
+    from enum import StrEnum
+
+    g = "ghp_" + rnd(36)
+    Token = StrEnum("Token", {"LEAKED": g})
+    document = OrderedDict(a=OrderedDict(b=Token.LEAKED))
+    assert [h.path for h in find_secrets(document)] == ["/a/b"]
+
+
+def test_any_json_value_and_deep_nesting() -> None:
+    g = "ghp_" + rnd(36)
+    values: list[object] = [None, True, 0, 1.5, "", [], {}, "plain"]
+    for value in values:
+        assert find_secrets(value) == []
+        assert secret_findings(value) == []
+    assert [h.path for h in find_secrets(g)] == [""]
+    assert [h.path for h in find_secrets([1, None, [g]])] == ["/2/0"]
+    deep: list[object] = []
+    node = deep
+    for _ in range(20_000):  # far past the recursion limit
+        child: list[object] = []
+        node.append(child)
+        node = child
+    node.append(g)
+    (hit,) = find_secrets(deep)
+    assert hit.path == "/0" * 20_000 + "/0"
+    assert find_secrets({1: g, "ok": "x"})[0].path == "/1"  # a dict built in Python
+
+
+# --- findings, messages, redaction ---------------------------------------------------------
+
+
+def test_one_finding_per_path_and_messages_never_hold_the_secret() -> None:
+    secrets = []
+    for _, make, _, _ in DETECTORS:
+        text, secret = make()
+        secrets.append((text, secret))
+    document = {
+        "statements": [{"text": text} for text, _ in secrets],
+        "extensions": {"org.example": {s: 1 for _, s in secrets if len(s) < 128}},
+        "headers": {
+            "Authorization": "Bearer " + (tok := rnd(40)),
+            "password": (pw := "hunter" + "22"),
+        },
+    }
+    findings = secret_findings(document)
+    paths = [f.path for f in findings]
+    assert len(paths) == len(set(paths))
+    assert {f"/statements/{i}/text" for i in range(len(secrets))} <= set(paths)
+    assert {"/headers/Authorization", "/headers/password"} <= set(paths)
+    for f in findings:
+        assert f.code == "secret" and f.severity == "warning"
+        assert f.line is None and f.column is None
+        assert "§9.1" in f.message and "rotate" in f.message
+        for _, secret in [*secrets, ("", tok), ("", pw)]:
+            for piece in (secret, secret[-12:], secret[:16]):
+                if len(piece) >= 8 and piece.strip():
+                    assert piece not in f.message
+
+
+def test_several_hits_in_one_value_make_one_finding() -> None:
+    text = f"AWS_ACCESS_KEY_ID=AKIA{rnd(16, string.ascii_uppercase)} and ghp_{rnd(36)}"
+    (finding,) = secret_findings({"excerpt": text})
+    assert "an AWS access key id" in finding.message and "a GitHub token" in finding.message
+
+
+def test_redact_removes_the_secret_and_keeps_the_rest() -> None:
+    g = "ghp_" + rnd(36)
+    url = "https://svc:" + (pw := rnd(12)) + "@db.example.com/x"
+    text = f"Token {g} was used for {url}; see ticket INC-2041."
+    out = redact(text)
+    assert g not in out and pw not in out
+    assert out.startswith("Token [redacted: looks like a credential] was used for https://")
+    assert out.endswith("@db.example.com/x; see ticket INC-2041.")
+    assert redact(text, "***").count("***") == 2
+    assert redact("nothing to hide here") == "nothing to hide here"
+    key = pem("RSA ")
+    assert redact(f"before\n{key}\nafter") == "before\n[redacted: looks like a credential]\nafter"
+
+
+def test_redact_raw_json_source() -> None:
+    """The viewer redacts unparsed source, where newlines in a key are JSON escapes."""
+    key = pem("OPENSSH ")
+    raw = json.dumps({"excerpt": key, "password": "hunter" + "22", "id": "r-1"}, indent=2)
+    out = redact(raw)
+    assert "BEGIN OPENSSH" not in out and "hunter22" not in out
+    assert '"id": "r-1"' in out
+
+
+# --- hostile strings ----------------------------------------------------------------------------
+
+
+def test_big_list_of_naughty_strings_never_crashes() -> None:
+    strings = json.loads(BLNS.read_text(encoding="utf-8"))
+    assert len(strings) > 100
+    for s in strings:
+        for document in ({"v": s}, {s: "v"}, {s: s}, [s], s, {"password": s, s: {"api_key": s}}):
+            for hit in find_secrets(document):
+                assert isinstance(hit, SecretHit)
+                resolve(document, hit.path)
+            secret_findings(document)
+        assert isinstance(redact(s), str)
+        scan_text(s)
+    joined = {"statements": [{"text": s} for s in strings], "keys": dict.fromkeys(strings, 1)}
+    secret_findings(joined)
+    scan_text(json.dumps(joined))
