@@ -64,6 +64,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     lint_cmd.set_defaults(run=run_lint)
 
+    render_cmd = commands.add_parser(
+        "render",
+        help="write the checkpoint page as one self-contained HTML file",
+        description="Write the checkpoint page to standard output as one HTML file (CSS "
+        "inlined, no script), for attaching to a ticket or an email. Exit status as for lint.",
+    )
+    render_cmd.add_argument("file", metavar="FILE", help="a checkpoint file, or -")
+    render_cmd.add_argument("--parent", metavar="PARENT_FILE", help="the parent checkpoint")
+    render_cmd.add_argument("--base-url", metavar="URL", help="where rule links point")
+    render_cmd.set_defaults(run=run_render)
+
     serve_cmd = commands.add_parser(
         "serve", help="start the web service", description="Start the web service (uvicorn)."
     )
@@ -112,6 +123,30 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     sys.stdout.write(FORMATS[args.format](results, base_url=base_url))
     sys.stdout.flush()
     return status
+
+
+def run_render(args: argparse.Namespace, settings: Settings) -> int:
+    from app.web.pages import checkpoint_html
+
+    limit = settings.limits.max_bytes
+    try:
+        data = read_input(args.file, limit)
+        parent = read_input(args.parent, limit) if args.parent is not None else None
+    except InputError as exc:
+        print(f"ocp: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    result = lint(data, parent=parent, limits=settings.limits)
+    name = "standard input" if args.file == "-" else Path(args.file).name
+    page = checkpoint_html(
+        name,
+        result,
+        settings.limits,
+        standalone=True,
+        public_url=args.base_url or settings.public_url,
+    )
+    sys.stdout.write(page)
+    sys.stdout.flush()
+    return EXIT_VALID if result.valid else EXIT_INVALID
 
 
 def run_serve(args: argparse.Namespace, settings: Settings) -> int:

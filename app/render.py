@@ -39,7 +39,7 @@ from app.lint import LintResult
 from app.pointer import parse_pointer, to_pointer
 from app.positions import offsets
 from app.report import VALIDITY_NOTE
-from app.secrets import redact
+from app.secrets import redact, scan_text
 
 REDACTED = "[redacted: looks like a credential]"
 VERDICT_VALID = "valid (levels 1–2)"
@@ -2003,25 +2003,25 @@ def _source(ctx: _Context) -> dict:
     """The submitted text as numbered lines, each with the findings that start on it.
 
     Redacted twice over: the raw JSON text of every value (and flagged member name) at a
-    `secret` finding's path is replaced, keeping the line count so anchors stay right, and
-    every line then goes through app.secrets.redact. Linear in the size of the text."""
+    `secret` finding's path is replaced, and then the whole text goes through the secret
+    scanner once, so a credential spread over several lines of unparsed text is caught too.
+    Both keep the line count, so anchors stay right. Linear in the size of the text."""
     text = _submitted_text(ctx.result)
     flagged = _secret_pointers(ctx.result)
     if flagged and ctx.result.document is not None and ctx.result.text is not None:
         text = _blank_spans(text, _secret_spans(text, flagged))
+    text = _redact_keeping_lines(text)
     raw_lines = text.split("\n")
     if len(raw_lines) > 1 and raw_lines[-1] == "":
         raw_lines.pop()
     at_line = _findings_by_line(ctx)
     lines = []
     for number, raw in enumerate(raw_lines, start=1):
-        raw = raw.removesuffix("\r")
-        shown = raw if _STRUCTURE_ONLY.match(raw) else _redact_text(raw)
         lines.append(
             {
                 "number": number,
                 "anchor": f"L{number}",
-                "text": shown,
+                "text": raw.removesuffix("\r"),
                 "findings": at_line.get(number, []),
             }
         )
@@ -2041,9 +2041,23 @@ def _source(ctx: _Context) -> dict:
     }
 
 
-# A line of brackets, commas and whitespace holds no text, so it cannot hold a credential;
-# skipping the scan for it saves a quarter of the time on pretty-printed documents.
-_STRUCTURE_ONLY = re.compile(r"[\s{}\[\],]*\Z")
+def _redact_keeping_lines(text: str) -> str:
+    """Every span the secret scanner finds, replaced by REDACTED plus the line breaks it
+    covered; when the scanner fails, the whole text goes (never a leak)."""
+    try:
+        spans = scan_text(text)
+    except Exception:
+        return "\n".join(REDACTED for _ in text.split("\n"))
+    if not spans:
+        return text
+    parts = []
+    last = 0
+    for start, end, _ in spans:
+        parts.append(text[last:start])
+        parts.append(REDACTED + "\n" * text.count("\n", start, end))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def _submitted_text(result: LintResult) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
@@ -13,14 +12,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
 from app.config import Settings
-from app.lint import LintResult, lint
-from app.parse import DEFAULT_LIMITS, Limits
-from app.render import build_view
-from app.report import VALIDITY_NOTE, report_dict, result_dict, tool_info
+from app.lint import lint
+from app.report import report_dict
 from app.rules import RULES
 from app.schema import SCHEMA_PATH
 from app.web.bodies import PayloadTooLarge
 from app.web.docs import rule_page_html
+from app.web.pages import checkpoint_html, checkpoint_json
 from app.web.templating import render
 
 CHECKPOINT_TYPES = ("application/json", "application/vnd.opencheckpoint+json")
@@ -111,9 +109,10 @@ async def view(request: Request) -> Response:
     result = lint(
         submission.checkpoint, parent=submission.parent, limits=settings_of(request).limits
     )
+    limits = settings_of(request).limits
     if wants_json(request):
-        return JSONResponse(page_json(submission.name, result))
-    return HTMLResponse(page_html(submission.name, result))
+        return JSONResponse(checkpoint_json(submission.name, result, limits))
+    return HTMLResponse(checkpoint_html(submission.name, result, limits))
 
 
 async def live_panel(request: Request) -> Response:
@@ -126,32 +125,6 @@ async def live_panel(request: Request) -> Response:
         submission.checkpoint, parent=submission.parent, limits=settings_of(request).limits
     )
     return HTMLResponse(render("_live.html", result=result, message=None))
-
-
-def page_json(name: str, result: LintResult) -> dict:
-    """The JSON twin of the checkpoint page: the lint report and the page's render model."""
-    parent = None
-    if result.parent is not None:
-        # build_view wants the parent as a LintResult. The bytes already passed intake under
-        # the request's limits, so they are linted again without tighter ones.
-        data = result.parent.data
-        usable = result.parent.usable
-        limits = Limits(
-            max_bytes=max(len(data), DEFAULT_LIMITS.max_bytes),
-            max_depth=512 if usable else DEFAULT_LIMITS.max_depth,
-        )
-        parent = lint(data, limits=limits)
-    return {
-        "tool": tool_info(),
-        "note": VALIDITY_NOTE,
-        "report": result_dict(name, result),
-        "view": build_view(result, now=datetime.now(UTC), parent=parent),
-    }
-
-
-def page_html(name: str, result: LintResult) -> str:
-    """The checkpoint page: the templates show the render model of the JSON twin."""
-    return render("checkpoint.html", name=name, view=page_json(name, result)["view"])
 
 
 # --- API ----------------------------------------------------------------------------------

@@ -1,0 +1,65 @@
+"""`ocp render`: the checkpoint page as one self-contained file."""
+
+import base64
+import hashlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import CONFORMANCE
+
+OCP = Path(sys.executable).parent / "ocp"
+
+
+def render(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(OCP), "render", *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+def test_standalone_page_has_inline_css_allowed_by_hash_and_no_script():
+    done = render(
+        str(CONFORMANCE / "valid-support-handoff.ocp.json"), "--base-url", "https://ocp.example"
+    )
+    assert done.returncode == 0
+    html = done.stdout.decode()
+    assert "<script" not in html
+    assert '<link rel="stylesheet"' not in html
+    style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    assert f"style-src &#39;sha256-{digest}&#39;" in csp
+    assert "default-src &#39;none&#39;" in csp
+    assert 'id="before-continuing"' in html and 'id="operations"' in html
+
+
+def test_rule_links_point_at_the_public_url():
+    done = render(
+        str(CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json"),
+        "--base-url",
+        "https://ocp.example/",
+    )
+    assert done.returncode == 1  # invalid, as for lint
+    assert 'href="https://ocp.example/rules/OCP-S002"' in done.stdout.decode()
+
+
+def test_parent_and_standard_input():
+    child = (CONFORMANCE / "rule-T001-cancelled-op-reopened.ocp.json").read_bytes()
+    done = render("--parent", str(CONFORMANCE / "valid-coding-refactor.ocp.json"), "-", stdin=child)
+    assert done.returncode == 1
+    assert "OCP-T001" in done.stdout.decode()
+
+
+def test_secrets_are_redacted_in_the_file():
+    done = render(str(CONFORMANCE / "secret-aws-pem-github.ocp.json"))
+    html = done.stdout.decode()
+    assert "[redacted: looks like a credential]" in html
+    assert "BEGIN RSA PRIVATE KEY" not in html
+    assert "ghp_R8x2" not in html
+
+
+def test_missing_file_is_exit_2():
+    done = render("/no/such.ocp.json")
+    assert done.returncode == 2
+    assert b"no such file" in done.stderr
