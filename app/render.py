@@ -207,6 +207,8 @@ class _Context:
     fences: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
     # operation id -> the stop conditions (index, object) whose refs name it
     concerns: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
+    # the source lines the page lists; None: all of them (see SOURCE_LINE_LIMIT)
+    shown_lines: set[int] | None = None
 
     @property
     def doc(self) -> dict:
@@ -222,6 +224,8 @@ class _Context:
         pointer = to_pointer(path)
         owner = self.owners.get(pointer)
         line = self.object_lines.get(pointer)
+        if line and self.shown_lines is not None and line not in self.shown_lines:
+            line = None  # not listed on the page: no link to nowhere
         return {
             "id": owner[0] if owner else None,
             "anchor": owner[1] if owner else None,
@@ -242,11 +246,31 @@ def _context(result: LintResult, now: datetime, parent: LintResult | None) -> _C
         parent=parent,
         parent_document=_redacted_document(parent) if parent is not None else None,
     )
+    ctx.shown_lines = _shown_lines(result)
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)
         ctx.object_lines = _object_lines(result.text, ctx.owners)
         ctx.fences, ctx.concerns = _stop_index(checkpoint)
     return ctx
+
+
+# Past this many lines the source listing keeps its head and the lines around findings: a
+# reviewer reads those, and listing every line of a megabyte document costs seconds.
+SOURCE_LINE_LIMIT = 3000
+_SOURCE_HEAD = 40
+_SOURCE_CONTEXT = 3
+
+
+def _shown_lines(result: LintResult) -> set[int] | None:
+    text = _submitted_text(result)
+    if text.count("\n") < SOURCE_LINE_LIMIT:
+        return None
+    shown = set(range(1, _SOURCE_HEAD + 1))
+    for finding in result.findings:
+        if isinstance(finding.line, int):
+            line = finding.line
+            shown.update(range(max(1, line - _SOURCE_CONTEXT), line + _SOURCE_CONTEXT + 1))
+    return shown
 
 
 def _aware(moment: datetime) -> datetime:
@@ -2015,20 +2039,27 @@ def _source(ctx: _Context) -> dict:
     if len(raw_lines) > 1 and raw_lines[-1] == "":
         raw_lines.pop()
     at_line = _findings_by_line(ctx)
+    shown = ctx.shown_lines
     lines = []
+    hidden = 0
     for number, raw in enumerate(raw_lines, start=1):
+        if shown is not None and number not in shown:
+            hidden += 1
+            continue
         lines.append(
             {
                 "number": number,
                 "anchor": f"L{number}",
                 "text": raw.removesuffix("\r"),
                 "findings": at_line.get(number, []),
+                "hidden_before": hidden,
             }
         )
+        hidden = 0
     return {
         "anchor": "source",
         "title": "Source",
-        "line_count": len(lines),
+        "line_count": len(raw_lines),
         "utf8": ctx.result.text is not None,
         "note": (
             None
@@ -2038,6 +2069,9 @@ def _source(ctx: _Context) -> dict:
         ),
         "redacted": bool(flagged),
         "lines": lines,
+        # lines left out of `lines` after the last listed one (see SOURCE_LINE_LIMIT)
+        "hidden_after": hidden,
+        "complete": shown is None,
     }
 
 

@@ -41,7 +41,7 @@ def checkpoint_html(
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
-    view = checkpoint_json(name, result, limits)["view"]
+    view = for_page(checkpoint_json(name, result, limits)["view"])
     if not standalone:
         return render("checkpoint.html", name=name, view=view, link_base="")
     css = (STATIC / "app.css").read_text(encoding="utf-8")
@@ -59,3 +59,55 @@ def checkpoint_html(
         csp=f"default-src 'none'; style-src 'sha256-{digest}'; img-src data:; base-uri 'none'; "
         "form-action 'none'",
     )
+
+
+# How many items of one list the HTML page shows. A reviewer reads a few hundred objects, not
+# thousands, and each costs template time; the JSON twin always has every one.
+PAGE_LIST_LIMIT = 150
+
+
+def for_page(view: dict) -> dict:
+    """The render model with each long list cut to PAGE_LIST_LIMIT, and the number left out
+    recorded beside it as ``<name>_hidden`` (``hidden`` for a list called ``items``)."""
+    out = dict(view)
+    for key, lists in _LISTS.items():
+        section = out.get(key)
+        if isinstance(section, dict):
+            out[key] = _cut(section, lists)
+    return out
+
+
+# section -> the lists it holds; a (name, lists) pair descends into each element of a list.
+_LISTS: dict[str, tuple] = {
+    "findings": ("items",),
+    "before_continuing": (("groups", ("items",)),),
+    "statements": (("groups", (("by_origin", ("items",)),)),),
+    "operations": (("groups", ("items",)),),
+    "progress": ("completed", "next"),
+    "resources": ("items",),
+    "application_context": ("items",),
+    "extensions": ("items",),
+    "continuation": (
+        "requirements",
+        "preconditions",
+        "stop_conditions",
+        "recovery",
+        "incompatibilities",
+    ),
+    "derivation": ("inputs", "omissions", "transformations"),
+}
+
+
+def _cut(container: dict, lists: tuple) -> dict:
+    out = dict(container)
+    for spec in lists:
+        if isinstance(spec, tuple):
+            name, inner = spec
+            if isinstance(out.get(name), list):
+                out[name] = [_cut(x, inner) if isinstance(x, dict) else x for x in out[name]]
+            continue
+        items = out.get(spec)
+        if isinstance(items, list) and len(items) > PAGE_LIST_LIMIT:
+            out[spec] = items[:PAGE_LIST_LIMIT]
+            out["hidden" if spec == "items" else f"{spec}_hidden"] = len(items) - PAGE_LIST_LIMIT
+    return out
