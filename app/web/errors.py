@@ -24,7 +24,8 @@ ADVICE = {
 }
 
 
-def _wants_json(request: Request) -> bool:
+def wants_json(request: Request) -> bool:
+    """JSON for the API, the .json twins and clients that ask for it; HTML for people."""
     accept = request.headers.get("accept", "")
     return (
         request.url.path.startswith("/api/")
@@ -35,7 +36,7 @@ def _wants_json(request: Request) -> bool:
 
 def error_response(request: Request, status: int, detail: str) -> Response:
     advice = ADVICE.get(status, "")
-    if _wants_json(request):
+    if wants_json(request):
         return JSONResponse(
             {"ok": False, "status": status, "error": detail, "advice": advice}, status_code=status
         )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -13,13 +13,14 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from app import SPEC_VERSION, __version__
 from app.config import Settings
 from app.lint import lint
-from app.report import report_dict
+from app.report import FileResult, report_dict
 from app.rules import RULES
 from app.schema import SCHEMA_PATH
 from app.web.bodies import PayloadTooLarge
 from app.web.docs import rule_page_html
+from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
-from app.web.templating import render
+from app.web.templating import STATIC, render
 
 CHECKPOINT_TYPES = ("application/json", "application/vnd.opencheckpoint+json")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -32,13 +33,6 @@ class BadRequest(HTTPException):
 
 def settings_of(request: Request) -> Settings:
     return request.app.state.settings
-
-
-def wants_json(request: Request) -> bool:
-    accept = request.headers.get("accept", "")
-    return request.url.path.endswith(".json") or (
-        "application/json" in accept and "text/html" not in accept
-    )
 
 
 def media_type(request: Request) -> str:
@@ -106,13 +100,17 @@ async def _field(form, name: str, limit: int) -> tuple[bytes | None, str | None]
 
 async def view(request: Request) -> Response:
     submission = await read_form(request)
-    result = lint(
-        submission.checkpoint, parent=submission.parent, limits=settings_of(request).limits
-    )
     limits = settings_of(request).limits
+    # Linting and rendering are CPU work: off the event loop, so one large document does not
+    # stall every other request.
+    result = await run_in_threadpool(
+        lint, submission.checkpoint, parent=submission.parent, limits=limits
+    )
     if wants_json(request):
-        return JSONResponse(checkpoint_json(submission.name, result, limits))
-    return HTMLResponse(checkpoint_html(submission.name, result, limits))
+        model = await run_in_threadpool(checkpoint_json, submission.name, result, limits)
+        return JSONResponse(model)
+    html = await run_in_threadpool(checkpoint_html, submission.name, result, limits)
+    return HTMLResponse(html)
 
 
 async def live_panel(request: Request) -> Response:
@@ -121,8 +119,8 @@ async def live_panel(request: Request) -> Response:
         submission = await read_form(request)
     except BadRequest as exc:
         return HTMLResponse(render("_live.html", result=None, message=exc.detail))
-    result = lint(
-        submission.checkpoint, parent=submission.parent, limits=settings_of(request).limits
+    result = await run_in_threadpool(
+        lint, submission.checkpoint, parent=submission.parent, limits=settings_of(request).limits
     )
     return HTMLResponse(render("_live.html", result=result, message=None))
 
@@ -146,9 +144,7 @@ async def api_lint(request: Request) -> Response:
             "(or multipart/form-data with checkpoint and parent parts)",
             status_code=415,
         )
-    result = lint(data, parent=parent, limits=limits)
-    from app.report import FileResult
-
+    result = await run_in_threadpool(lint, data, parent=parent, limits=limits)
     return JSONResponse(report_dict([FileResult("-", result)]))
 
 
@@ -179,11 +175,5 @@ async def schema(request: Request) -> Response:
     return Response(SCHEMA_PATH.read_bytes(), media_type="application/schema+json")
 
 
-def dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
 async def favicon(request: Request) -> Response:
-    from app.web.templating import STATIC
-
     return Response((STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")
