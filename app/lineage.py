@@ -1,0 +1,134 @@
+"""A lineage drawn as a tree: ancestors, the focus, its siblings (forks) and its descendants.
+
+Pure layout: nodes and edges with coordinates, as plain data. The template turns it into SVG
+on the server, so the tree needs no script; every label is text the template escapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+NODE_WIDTH = 220
+NODE_HEIGHT = 64
+GAP_X = 28
+GAP_Y = 44
+MARGIN = 12
+
+
+@dataclass(slots=True)
+class LineageNode:
+    key: str  # unique in the tree: the storage id of a stored checkpoint
+    checkpoint_id: str | None
+    parent_id: str | None
+    created_at: str | None
+    label: str  # a short text for the box (the caller decides what, and redacts)
+    status: str | None  # task status
+    valid: bool | None
+    method: str | None  # derivation.method
+    href: str | None
+    focus: bool = False
+    relation: str = ""  # ancestor, focus, sibling, descendant
+    children: list[LineageNode] = field(default_factory=list)
+
+
+def build_tree(nodes: Iterable[LineageNode]) -> list[LineageNode]:
+    """Link nodes into trees by parent_id → checkpoint_id; returns the roots, oldest first.
+
+    Several stored copies can carry one checkpoint id (the same document shared twice): a
+    child hangs under the first of them, so the tree stays a tree."""
+    nodes = list(nodes)
+    by_checkpoint: dict[str, LineageNode] = {}
+    for node in sorted(nodes, key=_order):
+        if node.checkpoint_id is not None:
+            by_checkpoint.setdefault(node.checkpoint_id, node)
+    roots = []
+    for node in sorted(nodes, key=_order):
+        parent = by_checkpoint.get(node.parent_id) if node.parent_id else None
+        if parent is not None and parent is not node and not _is_descendant(parent, node):
+            parent.children.append(node)
+        else:
+            roots.append(node)
+    return roots
+
+
+def _is_descendant(candidate: LineageNode, ancestor: LineageNode) -> bool:
+    stack = list(ancestor.children)
+    while stack:
+        node = stack.pop()
+        if node is candidate:
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _order(node: LineageNode) -> tuple[str, str]:
+    return (node.created_at or "", node.key)
+
+
+def layout(roots: list[LineageNode]) -> dict:
+    """Coordinates for every node (leaves left to right, parents centred over their children)
+    and the edges between them, with the size of the drawing."""
+    placed: list[dict] = []
+    edges: list[dict] = []
+    next_x = [MARGIN]
+    depth_max = [0]
+
+    def place(node: LineageNode, depth: int) -> float:
+        depth_max[0] = max(depth_max[0], depth)
+        y = MARGIN + depth * (NODE_HEIGHT + GAP_Y)
+        if node.children:
+            centres = [place(child, depth + 1) for child in node.children]
+            x = (centres[0] + centres[-1]) / 2 - NODE_WIDTH / 2
+        else:
+            x = next_x[0]
+            next_x[0] += NODE_WIDTH + GAP_X
+        placed.append(_box(node, x, y))
+        for child in node.children:
+            edges.append(
+                {
+                    "x1": x + NODE_WIDTH / 2,
+                    "y1": y + NODE_HEIGHT,
+                    "x2": _centre_of(placed, child.key),
+                    "y2": y + NODE_HEIGHT + GAP_Y,
+                    "fork": child.method == "forked",
+                }
+            )
+        return x + NODE_WIDTH / 2
+
+    for root in roots:
+        place(root, 0)
+    width = max(next_x[0] - GAP_X + MARGIN, NODE_WIDTH + 2 * MARGIN)
+    height = MARGIN * 2 + (depth_max[0] + 1) * NODE_HEIGHT + depth_max[0] * GAP_Y
+    placed.sort(key=lambda box: (box["y"], box["x"]))
+    return {"width": round(width), "height": round(height), "nodes": placed, "edges": edges}
+
+
+def _centre_of(placed: list[dict], key: str) -> float:
+    for box in placed:
+        if box["key"] == key:
+            return box["x"] + NODE_WIDTH / 2
+    raise KeyError(key)
+
+
+def _box(node: LineageNode, x: float, y: float) -> dict:
+    verdict = "valid" if node.valid else "invalid" if node.valid is not None else "unknown"
+    return {
+        "key": node.key,
+        "x": round(x, 1),
+        "y": round(y, 1),
+        "width": NODE_WIDTH,
+        "height": NODE_HEIGHT,
+        "label": _clip(node.label, 30),
+        "detail": " · ".join(part for part in (node.status, verdict, node.method) if part),
+        "created_at": node.created_at,
+        "href": node.href,
+        "focus": node.focus,
+        "relation": node.relation,
+        "verdict": verdict,
+        "checkpoint_id": node.checkpoint_id,
+    }
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
