@@ -1,0 +1,88 @@
+"""Stored checkpoints: the exact bytes and secret-free metadata, with retention and lineage.
+
+``open_store(url)`` picks the implementation: a file path or ``sqlite://PATH`` → SQLite (the
+embedded default), ``postgresql://…`` → PostgreSQL (several instances sharing one database).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from app.store.base import (
+    DEFAULT_RETENTION,
+    DEFAULT_TOMBSTONE_TTL,
+    LINEAGE_DEPTH,
+    MAX_RETENTION,
+    Clock,
+    Created,
+    DeleteOutcome,
+    Found,
+    Gone,
+    Meta,
+    NotStorable,
+    Store,
+    StoreConfigError,
+    StoreError,
+    StoreUnavailable,
+)
+
+__all__ = [
+    "DEFAULT_RETENTION",
+    "DEFAULT_TOMBSTONE_TTL",
+    "LINEAGE_DEPTH",
+    "MAX_RETENTION",
+    "Clock",
+    "Created",
+    "DeleteOutcome",
+    "Found",
+    "Gone",
+    "Meta",
+    "NotStorable",
+    "Store",
+    "StoreConfigError",
+    "StoreError",
+    "StoreUnavailable",
+    "open_store",
+]
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def open_store(
+    database_url: str,
+    *,
+    clock: Clock | None = None,
+    retention: timedelta = DEFAULT_RETENTION,
+    tombstone_ttl: timedelta = DEFAULT_TOMBSTONE_TTL,
+    timeout: float = 5.0,
+    pool_size: int = 10,
+) -> Store:
+    """Open (and migrate) the store named by ``database_url``.
+
+    ``sqlite://`` is followed by the path as is: ``sqlite:///var/lib/ocp.db`` is absolute,
+    ``sqlite://ocp.db`` relative. ``timeout`` bounds how long a call waits for the database
+    (SQLite's busy timeout, the pool's wait) before StoreUnavailable. Raises StoreConfigError
+    for settings the store cannot start with (retention over 30 days among them) and
+    StoreUnavailable when the database cannot be reached.
+    """
+    options = {"clock": clock, "retention": retention, "tombstone_ttl": tombstone_ttl}
+    url = (database_url or "").strip()
+    if not url:
+        raise StoreConfigError("no database URL or path given")
+    match = _SCHEME.match(url)
+    scheme = match.group(1).lower() if match else None
+    if scheme in ("postgresql", "postgres"):
+        from app.store.postgres import PostgresStore  # psycopg is needed only for this store
+
+        return PostgresStore(url, timeout=timeout, pool_size=pool_size, **options)
+    if scheme == "sqlite":
+        url = url[match.end() :] if match else url
+    elif scheme is not None:
+        raise StoreConfigError(
+            f"unsupported database URL scheme {scheme!r}: use a file path, sqlite://PATH "
+            "or postgresql://…"
+        )
+    from app.store.sqlite import SqliteStore
+
+    return SqliteStore(url, timeout=timeout, **options)

@@ -1,0 +1,351 @@
+"""The store over SQL, shared by SQLite and PostgreSQL: the two differ only in connections,
+transactions, error mapping, placeholders and how instants are kept.
+
+Two tables: ``checkpoints`` holds one row per storage id (live, expired or a tombstone) and
+``checkpoint_bytes`` the exact submitted bytes, written in the same transaction. Keeping the
+bytes apart means listings never touch them, and a tombstone is the metadata row with
+everything but its id, instants and reason cleared, and no bytes row.
+
+Every SQL text here uses ``?`` placeholders; a dialect may rewrite them (``_sql``).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol
+
+from app.store import ids
+from app.store.base import (
+    DEFAULT_LIST_LIMIT,
+    LINEAGE_DEPTH,
+    Created,
+    DeleteOutcome,
+    Found,
+    Gone,
+    Meta,
+    Store,
+    describe,
+    meta_text,
+)
+
+if TYPE_CHECKING:
+    from app.lint import LintResult
+
+# A fresh 144-bit id colliding even once is astronomically unlikely; more than a few times in a
+# row means the generator is broken, which must not turn into an endless loop.
+ID_ATTEMPTS = 5
+# Rows changed per purge transaction, so a large sweep never holds the write lock for long.
+PURGE_BATCH = 500
+
+META_COLUMNS = (
+    "storage_id",
+    "checkpoint_id",
+    "parent_id",
+    "created_at",
+    "derivation_method",
+    "task_status",
+    "stored_at",
+    "expires_at",
+    "digest",
+    "valid",
+    "errors",
+    "warnings",
+    "size",
+)
+_META = ", ".join(META_COLUMNS)
+_C_META = ", ".join(f"c.{column}" for column in META_COLUMNS)
+_LIVE = "gone_at IS NULL AND expires_at > ?"
+
+INSERT_META = (
+    f"INSERT INTO checkpoints ({_META}, deletion_token_hash) "
+    f"VALUES ({', '.join('?' * (len(META_COLUMNS) + 1))})"
+)
+INSERT_BYTES = "INSERT INTO checkpoint_bytes (storage_id, data) VALUES (?, ?)"
+SELECT_ONE = (
+    f"SELECT {_C_META}, c.gone_at, c.gone_reason, b.data FROM checkpoints c "
+    "LEFT JOIN checkpoint_bytes b ON b.storage_id = c.storage_id WHERE c.storage_id = ?"
+)
+SELECT_FOR_DELETE = (
+    "SELECT deletion_token_hash, gone_at, expires_at FROM checkpoints WHERE storage_id = ?"
+)
+# What a tombstone keeps: storage_id, stored_at, expires_at, gone_at, gone_reason.
+_CLEAR = (
+    "checkpoint_id = NULL, parent_id = NULL, created_at = NULL, derivation_method = NULL, "
+    "task_status = NULL, digest = NULL, valid = NULL, errors = NULL, warnings = NULL, "
+    "size = NULL, deletion_token_hash = NULL"
+)
+TOMBSTONE_DELETED = (
+    f"UPDATE checkpoints SET gone_at = ?, gone_reason = 'deleted', {_CLEAR} "
+    "WHERE storage_id = ? AND gone_at IS NULL"
+)
+TOMBSTONE_EXPIRED = (
+    f"UPDATE checkpoints SET gone_at = expires_at, gone_reason = 'expired', {_CLEAR} "
+    "WHERE gone_at IS NULL AND expires_at <= ? AND storage_id IN ("
+    "SELECT storage_id FROM checkpoints WHERE gone_at IS NULL AND expires_at <= ? LIMIT ?) "
+    "RETURNING storage_id"
+)
+DELETE_BYTES = "DELETE FROM checkpoint_bytes WHERE storage_id = ?"
+PURGE_TOMBSTONES = (
+    "DELETE FROM checkpoints WHERE gone_at IS NOT NULL AND gone_at <= ? AND storage_id IN ("
+    "SELECT storage_id FROM checkpoints WHERE gone_at IS NOT NULL AND gone_at <= ? LIMIT ?)"
+)
+BY_CHECKPOINT_ID = (
+    f"SELECT {_META} FROM checkpoints WHERE checkpoint_id = ? AND {_LIVE} "
+    "ORDER BY stored_at DESC, storage_id LIMIT ?"
+)
+CHILDREN = (
+    f"SELECT {_META} FROM checkpoints WHERE parent_id = ? AND {_LIVE} "
+    "ORDER BY stored_at DESC, storage_id LIMIT ?"
+)
+# Ancestors: from the entries with an id, up through their parent ids; descendants: down
+# through the entries naming an id as their parent. UNION plus the depth bound ends cycles.
+# Only live entries are walked through, so the answer does not change when the sweep runs.
+# Children without an id of their own are reached by their parent id alone.
+LINEAGE = f"""
+WITH RECURSIVE
+  up(cid, depth) AS (
+    SELECT CAST(? AS TEXT), 0
+    UNION
+    SELECT c.parent_id, up.depth + 1 FROM checkpoints c JOIN up ON c.checkpoint_id = up.cid
+    WHERE up.depth < ? AND c.parent_id IS NOT NULL AND c.gone_at IS NULL AND c.expires_at > ?
+  ),
+  down(cid, depth) AS (
+    SELECT CAST(? AS TEXT), 0
+    UNION
+    SELECT c.checkpoint_id, down.depth + 1 FROM checkpoints c JOIN down ON c.parent_id = down.cid
+    WHERE down.depth < ? AND c.checkpoint_id IS NOT NULL AND c.gone_at IS NULL
+      AND c.expires_at > ?
+  )
+SELECT {_META} FROM checkpoints
+WHERE {_LIVE}
+  AND (checkpoint_id IN (SELECT cid FROM up UNION SELECT cid FROM down)
+       OR parent_id IN (SELECT cid FROM down WHERE depth < ?))
+ORDER BY stored_at DESC, storage_id
+LIMIT ?
+"""
+PING = "SELECT 1"
+
+
+class Cursor(Protocol):
+    rowcount: int
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
+
+
+class SqlStore(Store):
+    """Store logic over a DB-API-like connection; subclasses supply the dialect."""
+
+    # Exceptions a dialect raises for a constraint violation (a storage id collision among them).
+    integrity_errors: tuple[type[Exception], ...] = ()
+
+    # dialect hooks
+
+    @abstractmethod
+    def _read(self) -> AbstractContextManager[Connection]:
+        """A connection for reads; errors reaching the database raise StoreUnavailable."""
+
+    @abstractmethod
+    def _write(self) -> AbstractContextManager[Connection]:
+        """A write transaction: committed when the block ends, rolled back if it raises."""
+
+    @abstractmethod
+    def _is_id_collision(self, exc: Exception) -> bool: ...
+
+    @abstractmethod
+    def _to_db(self, instant: datetime) -> Any: ...
+
+    @abstractmethod
+    def _from_db(self, value: Any) -> datetime: ...
+
+    def _sql(self, sql: str) -> str:
+        return sql
+
+    _lock_for_update = ""  # appended to the row read before a delete
+
+    # writing
+
+    def put(self, data: bytes, result: LintResult, *, lifetime: timedelta | None = None) -> Created:
+        data = bytes(data)
+        described = describe(data, result)
+        life = self.lifetime(lifetime)
+        token = ids.new_deletion_token()
+        for _ in range(ID_ATTEMPTS):
+            stored_at = self.now()
+            meta = Meta(
+                storage_id=ids.new_storage_id(),
+                checkpoint_id=described.checkpoint_id,
+                parent_id=described.parent_id,
+                created_at=described.created_at,
+                derivation_method=described.derivation_method,
+                task_status=described.task_status,
+                stored_at=stored_at,
+                expires_at=stored_at + life,
+                digest=described.digest,
+                valid=described.valid,
+                errors=described.errors,
+                warnings=described.warnings,
+                size=described.size,
+            )
+            try:
+                with self._write() as conn:
+                    self._insert_meta(conn, meta, ids.token_hash(token))
+                    self._insert_bytes(conn, meta.storage_id, data)
+            except self.integrity_errors as exc:
+                if self._is_id_collision(exc):
+                    continue
+                raise
+            return Created(
+                storage_id=meta.storage_id,
+                deletion_token=token,
+                stored_at=meta.stored_at,
+                expires_at=meta.expires_at,
+                digest=meta.digest,
+                meta=meta,
+            )
+        raise RuntimeError(f"no unused storage id after {ID_ATTEMPTS} attempts")
+
+    # Two statements in one transaction: separate methods so a test can fail between them.
+    def _insert_meta(self, conn: Connection, meta: Meta, token_hash: bytes) -> None:
+        conn.execute(
+            self._sql(INSERT_META),
+            (
+                meta.storage_id,
+                meta.checkpoint_id,
+                meta.parent_id,
+                meta.created_at,
+                meta.derivation_method,
+                meta.task_status,
+                self._to_db(meta.stored_at),
+                self._to_db(meta.expires_at),
+                meta.digest,
+                meta.valid,
+                meta.errors,
+                meta.warnings,
+                meta.size,
+                token_hash,
+            ),
+        )
+
+    def _insert_bytes(self, conn: Connection, storage_id: str, data: bytes) -> None:
+        conn.execute(self._sql(INSERT_BYTES), (storage_id, data))
+
+    def delete(self, storage_id: str, token: str) -> DeleteOutcome:
+        if not ids.is_storage_id(storage_id):
+            return DeleteOutcome.NOT_FOUND
+        now = self.now()
+        with self._write() as conn:
+            row = conn.execute(
+                self._sql(SELECT_FOR_DELETE + self._lock_for_update), (storage_id,)
+            ).fetchone()
+            if row is None:
+                return DeleteOutcome.NOT_FOUND
+            token_hash, gone_at, expires_at = row
+            if gone_at is not None or self._from_db(expires_at) <= now:
+                # Gone already (a purged tombstone would be NOT_FOUND above): the sweep owns
+                # expired records, and a deleted one cannot be deleted twice.
+                if self._tombstone_outlived(self._from_db(gone_at or expires_at), now):
+                    return DeleteOutcome.NOT_FOUND
+                return DeleteOutcome.GONE
+            if not ids.token_matches(token, token_hash):
+                return DeleteOutcome.WRONG_TOKEN
+            conn.execute(self._sql(DELETE_BYTES), (storage_id,))
+            changed = conn.execute(self._sql(TOMBSTONE_DELETED), (self._to_db(now), storage_id))
+            return DeleteOutcome.DELETED if changed.rowcount == 1 else DeleteOutcome.GONE
+
+    def purge_expired(self) -> int:
+        now = self.now()
+        at = self._to_db(now)
+        expired = 0
+        while True:
+            with self._write() as conn:
+                rows = conn.execute(self._sql(TOMBSTONE_EXPIRED), (at, at, PURGE_BATCH)).fetchall()
+                for (storage_id,) in rows:
+                    conn.execute(self._sql(DELETE_BYTES), (storage_id,))
+            expired += len(rows)
+            if len(rows) < PURGE_BATCH:
+                break
+        cutoff = self._to_db(now - self.tombstone_ttl)
+        while True:
+            with self._write() as conn:
+                purged = conn.execute(
+                    self._sql(PURGE_TOMBSTONES), (cutoff, cutoff, PURGE_BATCH)
+                ).rowcount
+            if purged < PURGE_BATCH:
+                break
+        return expired
+
+    # reading
+
+    def get(self, storage_id: str) -> Found | Gone | None:
+        if not ids.is_storage_id(storage_id):
+            return None
+        now = self.now()
+        with self._read() as conn:
+            row = conn.execute(self._sql(SELECT_ONE), (storage_id,)).fetchone()
+        if row is None:
+            return None
+        gone_at, gone_reason, data = row[len(META_COLUMNS) :]
+        if gone_at is not None:
+            at, reason = self._from_db(gone_at), gone_reason
+        else:
+            meta = self._meta(row)
+            # Expiry is decided here, against the clock, not by the sweep having run. (A live
+            # row always has its bytes: both are written, and cleared, in one transaction.)
+            if now < meta.expires_at and data is not None:
+                return Found(meta, bytes(data))
+            at, reason = meta.expires_at, "expired"
+        if self._tombstone_outlived(at, now):
+            return None
+        return Gone(storage_id, reason, at)
+
+    def by_checkpoint_id(
+        self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT
+    ) -> list[Meta]:
+        return self._list(BY_CHECKPOINT_ID, checkpoint_id, limit)
+
+    def children(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        return self._list(CHILDREN, checkpoint_id, limit)
+
+    def list_lineage(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        wanted = meta_text(checkpoint_id)
+        if wanted is None:
+            return []
+        now = self._to_db(self.now())
+        depth = LINEAGE_DEPTH
+        params = (wanted, depth, now, wanted, depth, now, now, depth, limit)
+        with self._read() as conn:
+            rows = conn.execute(self._sql(LINEAGE), params).fetchall()
+        return [self._meta(row) for row in rows]
+
+    def ping(self) -> None:
+        with self._read() as conn:
+            conn.execute(self._sql(PING)).fetchone()
+
+    def _list(self, sql: str, value: str, limit: int) -> list[Meta]:
+        # An id that could never have been recorded matches nothing; the database is spared a
+        # value it might reject (NUL, lone surrogates).
+        wanted = meta_text(value)
+        if wanted is None:
+            return []
+        with self._read() as conn:
+            rows = conn.execute(self._sql(sql), (wanted, self._to_db(self.now()), limit)).fetchall()
+        return [self._meta(row) for row in rows]
+
+    def _meta(self, row: Sequence[Any]) -> Meta:
+        values = dict(zip(META_COLUMNS, row, strict=False))
+        values["stored_at"] = self._from_db(values["stored_at"])
+        values["expires_at"] = self._from_db(values["expires_at"])
+        values["valid"] = bool(values["valid"])
+        return Meta(**values)
+
+    def _tombstone_outlived(self, gone_at: datetime, now: datetime) -> bool:
+        return gone_at + self.tombstone_ttl <= now
