@@ -1,0 +1,70 @@
+"""Screenshots of the main page states, written to artifacts/screenshots/ for people to look at
+(CI keeps them as artefacts). The test checks only that each state is the one named."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SCREENSHOTS, conformance, paste, submit_file
+
+pytestmark = pytest.mark.browser
+
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def test_screenshots_of_the_main_page_states(open_page, make_context):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for old in SCREENSHOTS.glob("*.png"):
+        old.unlink()
+
+    def shot(page, name: str, full_page: bool = False) -> None:
+        page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=full_page)
+
+    page = open_page(make_context(viewport=VIEWPORT))
+    page.goto("/")
+    expect(page.locator("#live")).to_contain_text("Paste a checkpoint above")
+    shot(page, "01-empty-form")
+
+    paste(page, "#checkpoint", conformance("rule-S002-unresolved-blocked-by.ocp.json").decode())
+    expect(page.locator("#live .verdict")).to_contain_text("invalid", timeout=5000)
+    page.locator("#live-section").scroll_into_view_if_needed()
+    shot(page, "02-form-with-live-findings")
+
+    # submit what was pasted: the invalid page, scrolled to its findings
+    with page.expect_navigation(url="**/view"):
+        page.click("#intake button[type=submit]")
+    expect(page.locator("#findings li.error")).to_have_count(1)
+    page.locator(".page-header .verdict a", has_text="findings").click()
+    expect(page).to_have_url(re.compile("#findings$"))
+    shot(page, "04-invalid-with-findings")
+
+    submit_file(page, conformance("valid-support-handoff.ocp.json"))
+    expect(page.locator(".page-header .verdict")).to_contain_text("valid (levels 1–2)")
+    shot(page, "03-valid-support-handoff-full", full_page=True)
+
+    submit_file(page, conformance("json-nan.ocp.json"), "json-nan.ocp.json")
+    expect(page.locator("#findings a.code", has_text="json")).to_be_visible()
+    shot(page, "05-json-error")
+
+    dark = open_page(make_context(viewport=VIEWPORT, color_scheme="dark"))
+    dark.goto("/")
+    shot(dark, "06-empty-form-dark")
+    submit_file(dark, conformance("json-nan.ocp.json"), "json-nan.ocp.json")
+    shot(dark, "07-json-error-dark")
+    submit_file(dark, conformance("valid-support-handoff.ocp.json"))
+    shot(dark, "08-valid-support-handoff-dark")
+
+    nojs = open_page(make_context(viewport=VIEWPORT, java_script_enabled=False))
+    nojs.goto("/")
+    expect(nojs.locator("#live")).to_contain_text("Without it, use the button.")
+    shot(nojs, "09-no-javascript-form")
+    submit_file(nojs, conformance("valid-support-handoff.ocp.json"))
+    shot(nojs, "10-no-javascript-report")
+
+    names = sorted(p.name for p in SCREENSHOTS.glob("*.png"))
+    assert len(names) == 10, names
+    for path in SCREENSHOTS.glob("*.png"):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000, path
