@@ -1351,7 +1351,8 @@ def _validity_item(ctx: _Context) -> dict:
         )
     else:
         text = (
-            f"{VERDICT_INVALID}: {result.errors} error(s). A destination rejects an invalid "
+            f"{VERDICT_INVALID}: {result.errors} error{'' if result.errors == 1 else 's'}. A "
+            "destination rejects an invalid "
             "document (§10.7)."
         )
     return {
