@@ -1,13 +1,19 @@
-"""Settings, read once from the environment (documented in the README)."""
+"""Settings, read once from the environment (the table is in the README)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from app.parse import MIB, Limits
 
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
+DEFAULT_DATABASE_URL = "ocp-viewer.sqlite3"
+# Stored checkpoints live 30 days at most (runtime-checkpoints-background.txt): a deployment
+# may shorten the window, never lengthen it.
+MAX_RETENTION_HOURS = 30 * 24
 
 
 class ConfigError(ValueError):
@@ -18,11 +24,20 @@ class ConfigError(ValueError):
 class Settings:
     limits: Limits = field(default_factory=Limits)
     # Absolute URL the service is reachable at; used where a format needs absolute links
-    # (SARIF helpUri, Open Graph tags).
+    # (SARIF helpUri, Open Graph tags, rule links in `ocp render`).
     public_url: str = DEFAULT_PUBLIC_URL
+    # A file path or sqlite://PATH (the embedded default), or postgresql://… for several
+    # instances sharing one database.
+    database_url: str = DEFAULT_DATABASE_URL
+    retention: timedelta = timedelta(hours=MAX_RETENTION_HOURS)
+    store_timeout: float = 5.0  # seconds to wait for the database before answering 503
+    store_pool_size: int = 10  # PostgreSQL connections per instance
+    purge_interval: float = 600.0  # seconds between sweeps of expired checkpoints
+    # Bearer tokens that may store checkpoints; empty: anyone may (a public deployment).
+    upload_tokens: frozenset[str] = frozenset()
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         try:
             limits = Limits(
@@ -31,10 +46,36 @@ class Settings:
             )
         except ValueError as exc:
             raise ConfigError(str(exc)) from exc
-        return cls(limits=limits, public_url=env.get("OCP_PUBLIC_URL") or DEFAULT_PUBLIC_URL)
+        hours = _int(env, "OCP_RETENTION_HOURS", MAX_RETENTION_HOURS)
+        if not 1 <= hours <= MAX_RETENTION_HOURS:
+            raise ConfigError(
+                f"OCP_RETENTION_HOURS is {hours}; it must be 1 to {MAX_RETENTION_HOURS}: a "
+                "deployment may shorten the 30-day retention, never lengthen it"
+            )
+        timeout = _float(env, "OCP_STORE_TIMEOUT_SECONDS", 5.0)
+        pool = _int(env, "OCP_DB_POOL_SIZE", 10)
+        interval = _float(env, "OCP_PURGE_INTERVAL_SECONDS", 600.0)
+        if timeout <= 0 or pool < 1 or interval <= 0:
+            raise ConfigError(
+                "OCP_STORE_TIMEOUT_SECONDS, OCP_DB_POOL_SIZE and OCP_PURGE_INTERVAL_SECONDS "
+                "must be positive"
+            )
+        tokens = frozenset(
+            t.strip() for t in env.get("OCP_UPLOAD_TOKENS", "").split(",") if t.strip()
+        )
+        return cls(
+            limits=limits,
+            public_url=(env.get("OCP_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/"),
+            database_url=env.get("OCP_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            retention=timedelta(hours=hours),
+            store_timeout=timeout,
+            store_pool_size=pool,
+            purge_interval=interval,
+            upload_tokens=tokens,
+        )
 
 
-def _int(env: os._Environ[str] | dict[str, str], name: str, default: int) -> int:
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
     raw = env.get(name)
     if raw is None or raw == "":
         return default
@@ -42,3 +83,13 @@ def _int(env: os._Environ[str] | dict[str, str], name: str, default: int) -> int
         return int(raw)
     except ValueError:
         raise ConfigError(f"{name} must be an integer, not {raw!r}") from None
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {raw!r}") from None

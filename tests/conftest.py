@@ -3,6 +3,9 @@ from pathlib import Path
 
 import pytest
 
+# The store fixtures (SQLite and a throwaway PostgreSQL) serve the store and the web tests.
+pytest_plugins = ["tests.backends"]
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"

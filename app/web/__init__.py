@@ -5,22 +5,32 @@ stays usable from the CLI and tests without them."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
+
+import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.config import Settings
-from app.web import views
+from app.store import Store, StoreUnavailable, open_store
+from app.web import stored, views
 from app.web.bodies import BodyLimitMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
 from app.web.templating import STATIC
 
 SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schema's $id
+log = logging.getLogger("ocp.web")
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(
+    settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None
+) -> Starlette:
     settings = settings or Settings.from_env()
     # A form can carry the checkpoint and its parent, plus multipart framing.
     max_body = 2 * settings.limits.max_bytes + 64 * 1024
@@ -30,7 +40,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/view", views.view, methods=["POST"], name="view"),
         Route("/view.json", views.view, methods=["POST"], name="view_json"),
         Route("/live", views.live_panel, methods=["POST"], name="live"),
+        Route("/share", stored.share, methods=["POST"], name="share"),
         Route("/api/v1/lint", views.api_lint, methods=["POST"], name="api_lint"),
+        Route("/api/v1/checkpoints", stored.api_store, methods=["POST"], name="api_store"),
+        Route("/api/v1/checkpoints", stored.api_list, methods=["GET"], name="api_list"),
+        Route(
+            "/api/v1/checkpoints/{storage_id}",
+            stored.api_delete,
+            methods=["DELETE"],
+            name="api_delete",
+        ),
+        Route("/c/{storage_id}.json", stored.permalink, name="permalink_json"),
+        Route("/c/{storage_id}", stored.permalink, name="permalink"),
+        Route("/c/{storage_id}/raw", stored.raw, name="raw"),
+        Route("/c/{storage_id}/delete", stored.delete_form, methods=["GET", "POST"], name="delete"),
         Route("/rules", views.rules_index, name="rules"),
         Route("/rules.json", views.rules_index, name="rules_json"),
         Route("/rules/{code}", views.rule_page, name="rule"),
@@ -38,6 +61,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/favicon.ico", views.favicon, name="favicon"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await anyio.to_thread.run_sync(
+            lambda: open_store(
+                settings.database_url,
+                clock=clock,
+                retention=settings.retention,
+                timeout=settings.store_timeout,
+                pool_size=settings.store_pool_size,
+            )
+        )
+        app.state.store = store
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_sweep_forever, store, settings.purge_interval)
+                yield
+                tasks.cancel_scope.cancel()
+        finally:
+            await anyio.to_thread.run_sync(store.close)
+
     app = Starlette(
         routes=routes,
         middleware=[
@@ -45,6 +89,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Middleware(BodyLimitMiddleware, max_body=max_body),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.page_cache = stored.PageCache()
     return app
+
+
+async def _sweep_forever(store: Store, interval: float) -> None:
+    """Purge expired checkpoints at start-up and then every ``interval`` seconds."""
+    while True:
+        try:
+            purged = await anyio.to_thread.run_sync(store.purge_expired)
+            if purged:
+                log.info("purged %d expired checkpoints", purged)
+        except StoreUnavailable:
+            log.warning("the store is unavailable; the sweep will try again")
+        await anyio.sleep(interval)

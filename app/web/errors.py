@@ -8,6 +8,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from app.store import StoreUnavailable
 from app.web.bodies import PayloadTooLarge
 from app.web.templating import render
 
@@ -19,7 +20,11 @@ ADVICE = {
     405: "This address does not accept that method.",
     413: "Keep large content in resources the checkpoint references (spec §3, §6.4), or raise "
     "the limit in the deployment's settings (OCP_MAX_BYTES).",
+    410: "Ask whoever shared the link for the checkpoint again, or for a new link.",
     415: "Send the checkpoint as application/json or application/vnd.opencheckpoint+json.",
+    422: "Fix what is listed, then try again.",
+    503: "The checkpoint store is not answering; try again in a minute. Checking a checkpoint "
+    "without storing it still works.",
     500: "Something went wrong on our side; nothing you sent was stored.",
 }
 
@@ -34,20 +39,38 @@ def wants_json(request: Request) -> bool:
     )
 
 
-def error_response(request: Request, status: int, detail: str) -> Response:
+def error_response(
+    request: Request, status: int, detail: str, extra: dict | None = None
+) -> Response:
     advice = ADVICE.get(status, "")
+    extra = extra or {}
     if wants_json(request):
-        return JSONResponse(
-            {"ok": False, "status": status, "error": detail, "advice": advice}, status_code=status
-        )
+        body = {"ok": False, "status": status, "error": detail, "advice": advice, **extra}
+        return JSONResponse(body, status_code=status)
     return HTMLResponse(
-        render("error.html", status=status, detail=detail, advice=advice), status_code=status
+        render("error.html", status=status, detail=detail, advice=advice, extra=extra),
+        status_code=status,
     )
 
 
 async def http_exception(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return error_response(request, exc.status_code, str(exc.detail))
+    extra = {}
+    for name in ("findings", "secret_paths"):  # Unprocessable: what to fix
+        if hasattr(exc, name):
+            extra[name] = getattr(exc, name)
+    gone = getattr(exc, "gone", None)
+    if gone is not None:
+        extra["gone_at"] = gone.at.isoformat().replace("+00:00", "Z")
+        extra["reason"] = gone.reason
+    return error_response(request, exc.status_code, str(exc.detail), extra)
+
+
+async def store_unavailable(request: Request, exc: Exception) -> Response:
+    log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
+    response = error_response(request, 503, "the checkpoint store is not answering right now")
+    response.headers["retry-after"] = "30"
+    return response
 
 
 async def payload_too_large(request: Request, exc: Exception) -> Response:
@@ -65,5 +88,6 @@ async def server_error(request: Request, exc: Exception) -> Response:
 EXCEPTION_HANDLERS = {
     HTTPException: http_exception,
     PayloadTooLarge: payload_too_large,
+    StoreUnavailable: store_unavailable,
     Exception: server_error,
 }

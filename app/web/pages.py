@@ -38,12 +38,29 @@ def checkpoint_html(
     *,
     standalone: bool = False,
     public_url: str = "",
+    stored: dict | None = None,
+    preview: dict | None = None,
+    upload_token_required: bool = False,
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
     view = for_page(checkpoint_json(name, result, limits)["view"])
     if not standalone:
-        return render("checkpoint.html", name=name, view=view, link_base="")
+        return render(
+            "checkpoint.html",
+            name=name,
+            view=view,
+            link_base="",
+            stored=stored,
+            preview=preview,
+            shareable=_shareable(result),
+            source_b64=(
+                base64.b64encode(result.data).decode()
+                if stored is None and _shareable(result)
+                else None
+            ),
+            upload_token_required=upload_token_required,
+        )
     css = (STATIC / "app.css").read_text(encoding="utf-8")
     print_css = (STATIC / "print.css").read_text(encoding="utf-8")
     inline = f"{css}\n@media print {{\n{print_css}\n}}\n"
@@ -54,11 +71,20 @@ def checkpoint_html(
         view=view,
         link_base=public_url.rstrip("/"),
         standalone=True,
+        stored=None,
+        preview=None,
+        shareable=False,
+        source_b64=None,
         # Our own stylesheet, not document data: the one string this page does not escape.
         inline_css=Markup(inline),
         csp=f"default-src 'none'; style-src 'sha256-{digest}'; img-src data:; base-uri 'none'; "
         "form-action 'none'",
     )
+
+
+def _shareable(result: LintResult) -> bool:
+    """Only a document that parsed and shows no credential can be stored (§10.5)."""
+    return result.document is not None and not any(f.code == "secret" for f in result.findings)
 
 
 # How many items of one list the HTML page shows. A reviewer reads a few hundred objects, not

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -109,7 +110,15 @@ async def view(request: Request) -> Response:
     if wants_json(request):
         model = await run_in_threadpool(checkpoint_json, submission.name, result, limits)
         return JSONResponse(model)
-    html = await run_in_threadpool(checkpoint_html, submission.name, result, limits)
+    html = await run_in_threadpool(
+        partial(
+            checkpoint_html,
+            submission.name,
+            result,
+            limits,
+            upload_token_required=bool(settings_of(request).upload_tokens),
+        )
+    )
     return HTMLResponse(html)
 
 

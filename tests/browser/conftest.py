@@ -82,6 +82,8 @@ def server() -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     log = tempfile.NamedTemporaryFile(prefix="ocp-serve-", suffix=".log", delete=False)  # noqa: SIM115
     env = {k: v for k, v in os.environ.items() if not k.startswith("OCP_")}
+    # Its own throwaway SQLite file, never one in the repository.
+    env["OCP_DATABASE_URL"] = os.path.join(tempfile.mkdtemp(prefix="ocp-browser-"), "db.sqlite3")
     process = subprocess.Popen(
         [str(ocp), "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,

@@ -6,7 +6,7 @@ import hashlib
 from datetime import timedelta
 
 from app.store import DeleteOutcome, Found, Gone, Store, ids
-from tests.store.conftest import START, Backend, FakeClock, linted
+from tests.backends import START, Backend, FakeClock, linted
 
 
 def test_the_right_token_deletes_and_leaves_a_tombstone(

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from app.store import LINEAGE_DEPTH, Created, Meta, Store
-from tests.store.conftest import FakeClock, checkpoint, linted
+from tests.backends import FakeClock, checkpoint, linted
 
 PARENT = "urn:uuid:019a7c33-1e16-7b52-84d8-1f9a2b3c4d04"
 CHILD = "urn:uuid:019a7c9e-4a27-7c63-95e9-2a0b3c4d5e05"

@@ -9,7 +9,7 @@ import pytest
 
 from app.config import ConfigError
 from app.store import Found, Gone, Store, StoreConfigError
-from tests.store.conftest import START, Backend, FakeClock, linted
+from tests.backends import START, Backend, FakeClock, linted
 
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 

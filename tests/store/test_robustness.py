@@ -16,8 +16,7 @@ import pytest
 
 from app.store import Found, Store, StoreConfigError, StoreUnavailable, open_store
 from app.store.sql import SqlStore
-from tests.conftest import CONFORMANCE, ROOT
-from tests.store.conftest import (
+from tests.backends import (
     Backend,
     Cluster,
     PostgresServer,
@@ -26,6 +25,7 @@ from tests.store.conftest import (
     pg_execute,
     with_schema,
 )
+from tests.conftest import CONFORMANCE, ROOT
 
 
 def test_threads_put_and_get_at_once(store: Store, backend: Backend) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from app.lint import lint
 from app.store import Created, Found, Meta, NotStorable, Store, ids
-from tests.store.conftest import START, Backend, checkpoint, conformance_files, linted
+from tests.backends import START, Backend, checkpoint, conformance_files, linted
 
 PARENT = "urn:uuid:019a7c33-1e16-7b52-84d8-1f9a2b3c4d04"
 CHILD = "urn:uuid:019a7c9e-4a27-7c63-95e9-2a0b3c4d5e05"

@@ -1,0 +1,1070 @@
+"""What changed from a parent checkpoint to a child: a semantic diff as plain data, and RFC 6902
+JSON Patch.
+
+`diff_checkpoints(parent, child)` takes two lint results and returns plain JSON-serializable
+data (dicts, lists, str, int, float, bool, None; no HTML, no markup: the templates escape every
+value, the JSON twin serializes it as is). Nothing here imports Starlette or Jinja2. It never
+raises for any pair of lint results: a document that did not parse is compared as an empty
+document (and a note says so), a schema-invalid one is compared as it is, whatever its shapes.
+
+Sections. Each array of local objects (statements, resources, operations, progress steps and
+next steps, success criteria, application context entries and their drafts, the continuation
+arrays, the derivation omissions and transformations) is diffed object by object:
+
+* objects are matched by local id (the k-th object with an id in the parent with the k-th object
+  with that id in the child, so a duplicate id, OCP-S001, still pairs up);
+* objects without an id, and array items that are not objects at all, are matched by position
+  among the id-less items of the same array (drafts: of the same application context entry),
+  and flagged ``"matched_by": "position"``;
+* each section lists the objects added (with the child's pointer and value), removed (the
+  parent's pointer and value), changed (field-level changes: the JSON Pointer inside the object,
+  the operation, the value before and after), and counts the unchanged ones. Values are as they
+  are in the documents; nested objects are compared member by member, arrays as whole values.
+
+Fields. Everything else is compared as a field at its pointer: /opencheckpoint, /id,
+/created_at, /parent, /source, /task/objective, /task/status, /task/outcome, /task/scope,
+/progress/focus, /derivation/method, /derivation/inputs, each /extensions/<key>, every
+``extensions`` of task, progress and continuation, and any member the schema does not know. A
+section whose value is not an array (a schema-invalid document) is compared as a field too.
+
+Lineage. Operation status transitions (and whether one leaves a terminal status: OCP-T001),
+statements whose verification changed, statements whose kind or origin type changed, the
+parent's preserved objects (§9.2) the child dropped, and the findings that exist only with both
+documents: every registered lineage rule (OCP-T001, OCP-T002, digest, and the compaction rules of
+app/rules/compaction.py), run on the child with the parent as `lint(child, parent=…)` would.
+
+New and fixed findings. The single-document findings of the two lint results are matched by
+code plus the local id of the innermost local object whose pointer is a prefix of the
+finding's path (so a finding follows its object when the object moves in its array), or by code
+plus the path itself when the path is inside no local object (the header, task.status, the
+derivation method, …). Matching is by count: when the parent has two OCP-S002 findings in next
+step "n-1" and the child has three, the child's last one (in document order) is new. A finding
+in the child with no counterpart is "new"; one in the parent with none is "fixed".
+
+Secrets (§10.5). Every value at a `secret` finding's path, in either document, is replaced by
+`REDACTED` wherever it appears in the output (values, member names, pointers, messages), and a
+member name that looks like a credential as well, as on the checkpoint page. Finding messages
+also go through the secret scanner, as on the page. The ``patch`` member is the JSON Patch from
+the redacted parent to the redacted child (exact when neither document has a secret finding).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from app.checkpoint import TERMINAL_STATUSES, TYPE_NAMES, Checkpoint
+from app.findings import Finding
+from app.lint import LintResult
+from app.pointer import Path, parse_pointer, resolve, to_pointer
+from app.positions import locate
+from app.render import REDACTED
+from app.rules import RULES, Parent, check_lineage
+from app.secrets import URI_PASSWORD, USERINFO, find_secrets, redact
+
+if TYPE_CHECKING:
+    from app.rules.compaction import Raised
+
+
+def _compaction_rules():
+    """app.rules.compaction, imported on first use: importing it registers its four lineage
+    rules, which app/rules/__init__.py does for every lint once it imports the module."""
+    from app.rules import compaction
+
+    return compaction
+
+
+MODEL = "ocp-viewer/diff"
+MODEL_VERSION = 1
+
+# key, title, where the array lives, object type. "drafts" are gathered from every
+# application context entry. Page order.
+SECTIONS: tuple[tuple[str, str, Path, str], ...] = (
+    ("statements", "Statements", ("statements",), "statement"),
+    ("operations", "Operations", ("operations",), "operation"),
+    ("completed", "Completed steps", ("progress", "completed"), "step"),
+    ("next", "Next steps", ("progress", "next"), "next_step"),
+    ("success_criteria", "Success criteria", ("task", "success_criteria"), "criterion"),
+    ("resources", "Resources", ("resources",), "resource"),
+    ("application_context", "Application context", ("application_context",), "application_context"),
+    ("drafts", "Drafts", ("application_context", "*", "drafts"), "draft"),
+    ("requirements", "Requirements", ("continuation", "requirements"), "requirement"),
+    ("preconditions", "Preconditions", ("continuation", "preconditions"), "precondition"),
+    ("stop_conditions", "Stop conditions", ("continuation", "stop_conditions"), "stop_condition"),
+    ("recovery", "Recovery", ("continuation", "recovery"), "recovery_step"),
+    (
+        "incompatibilities",
+        "Incompatibilities",
+        ("continuation", "incompatibilities"),
+        "incompatibility",
+    ),
+    ("omissions", "Omissions", ("derivation", "omissions"), "omission"),
+    ("transformations", "Transformations", ("derivation", "transformations"), "transformation"),
+)
+_SECTION_AT = {path: key for key, _, path, _ in SECTIONS if "*" not in path}
+_CONTAINERS = frozenset({"task", "progress", "continuation", "derivation"})
+_MISSING = object()
+
+
+# --- strict JSON equality and JSON Patch (RFC 6902) --------------------------------------------
+
+
+def json_equal(a: object, b: object) -> bool:
+    """Equality of JSON values that Python's ``==`` blurs: true is not 1, 1 is not 1.0, and
+    member order does not matter."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        assert isinstance(b, dict)
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def json_patch(parent_doc: object, child_doc: object) -> list[dict]:
+    """An RFC 6902 JSON Patch (add, remove and replace operations, RFC 6901 paths with ``~`` and
+    ``/`` escaped) that turns ``parent_doc`` into ``child_doc`` when applied in order.
+
+    Objects are patched member by member. Arrays keep their common head and tail; the middle is
+    aligned with difflib's matcher on element keys (an object's local id when it has one, else
+    its canonical JSON), so a dropped statement is one remove and an edited one is patched in
+    place; past `_ALIGN_LIMIT` compared pairs the middle is patched position by position. Indices
+    are those of the array as it stands when each operation applies. Values are copies."""
+    ops: list[dict] = []
+    _patch(parent_doc, child_doc, (), ops)
+    return ops
+
+
+# Aligning arrays of n and m elements costs up to n·m comparisons; beyond this, by position.
+_ALIGN_LIMIT = 4_000_000
+
+
+def _patch(a: object, b: object, path: Path, ops: list[dict]) -> None:
+    if json_equal(a, b):
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in a:
+            if key not in b:
+                ops.append({"op": "remove", "path": to_pointer((*path, key))})
+        for key, value in a.items():
+            if key in b:
+                _patch(value, b[key], (*path, key), ops)
+        for key, value in b.items():
+            if key not in a:
+                ops.append({"op": "add", "path": to_pointer((*path, key)), "value": _copy(value)})
+        return
+    if isinstance(a, list) and isinstance(b, list):
+        _patch_array(a, b, path, ops)
+        return
+    ops.append({"op": "replace", "path": to_pointer(path), "value": _copy(b)})
+
+
+def _patch_array(a: list, b: list, path: Path, ops: list[dict]) -> None:
+    n, m = len(a), len(b)
+    head = 0
+    while head < min(n, m) and json_equal(a[head], b[head]):
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and json_equal(a[n - 1 - tail], b[m - 1 - tail]):
+        tail += 1
+    old, new = a[head : n - tail], b[head : m - tail]
+    if old and new and len(old) * len(new) <= _ALIGN_LIMIT:
+        matcher = difflib.SequenceMatcher(None, _align_keys(old), _align_keys(new), autojunk=False)
+        opcodes = matcher.get_opcodes()
+    else:
+        opcodes = [("replace", 0, len(old), 0, len(new))]
+    at = head  # where the next element of ``old`` sits in the array being patched
+    for _, i1, i2, j1, j2 in opcodes:
+        common = min(i2 - i1, j2 - j1)
+        for t in range(common):
+            _patch(old[i1 + t], new[j1 + t], (*path, at), ops)
+            at += 1
+        for _ in range(i2 - i1 - common):
+            ops.append({"op": "remove", "path": to_pointer((*path, at))})
+        for t in range(j1 + common, j2):
+            ops.append({"op": "add", "path": to_pointer((*path, at)), "value": _copy(new[t])})
+            at += 1
+
+
+def _align_keys(items: list) -> list[str]:
+    """What makes two elements "the same" for alignment: the local id of an object that has
+    one (its content may have changed), else the element's canonical JSON."""
+    keys = []
+    for item in items:
+        object_id = item.get("id") if isinstance(item, dict) else None
+        if isinstance(object_id, str):
+            keys.append("id\x00" + object_id)
+        else:
+            keys.append("json\x00" + json.dumps(item, sort_keys=True, ensure_ascii=False))
+    return keys
+
+
+def _copy(value: object) -> object:
+    return copy.deepcopy(value)
+
+
+def apply_patch(doc: object, patch: Iterable[dict]) -> object:
+    """Apply an RFC 6902 patch of add, remove and replace operations to a copy of ``doc`` and
+    return it; ``doc`` is not changed. Raises ValueError for an operation that does not apply
+    (a missing member, an index out of range, another operation)."""
+    result = copy.deepcopy(doc)
+    for op in patch:
+        kind, path = op.get("op"), op.get("path")
+        if kind not in ("add", "remove", "replace") or not isinstance(path, str):
+            raise ValueError(f"unsupported operation: {op!r}")
+        tokens = parse_pointer(path)
+        value = copy.deepcopy(op.get("value")) if kind != "remove" else None
+        if kind != "remove" and "value" not in op:
+            raise ValueError(f"{kind} without a value: {op!r}")
+        if not tokens:
+            if kind == "remove":
+                raise ValueError("cannot remove the whole document")
+            result = value
+            continue
+        try:
+            target = resolve(result, to_pointer(tokens[:-1]))
+        except LookupError as exc:
+            raise ValueError(f"no such location: {path!r}") from exc
+        last = tokens[-1]
+        if isinstance(target, dict):
+            if kind != "add" and last not in target:
+                raise ValueError(f"no member at {path!r}")
+            if kind == "remove":
+                del target[last]
+            else:
+                target[last] = value
+        elif isinstance(target, list):
+            limit = len(target) + (1 if kind == "add" else 0)
+            index = len(target) if (kind == "add" and last == "-") else _index(last, limit, path)
+            if kind == "add":
+                target.insert(index, value)
+            elif kind == "remove":
+                del target[index]
+            else:
+                target[index] = value
+        else:
+            raise ValueError(f"{path!r} is inside a scalar")
+    return result
+
+
+def _index(token: str, limit: int, path: str) -> int:
+    if not token.isdigit() or (len(token) > 1 and token[0] == "0") or int(token) >= limit:
+        raise ValueError(f"bad array index in {path!r}")
+    return int(token)
+
+
+# --- secrets ----------------------------------------------------------------------------------
+
+
+def _looks_secret(text: str) -> bool:
+    try:
+        return redact(text, REDACTED) != text
+    except Exception:  # a heuristic that fails must not leak: assume the worst
+        return True
+
+
+def secret_strings(document: object, findings: Iterable[Finding]) -> set[str]:
+    """Every string that a `secret` finding flags in ``document``: the value at each flagged
+    path (every member name and string inside it, when it is an array or object), the flagged
+    member's name when that name itself looks like a credential, and the part of each value
+    the secret scanner matched."""
+    found: set[str] = set()
+    if not isinstance(document, dict):
+        return found
+    for finding in findings:
+        if finding.code != "secret":
+            continue
+        try:
+            tokens = parse_pointer(finding.path)
+        except ValueError:
+            continue
+        if tokens and _looks_secret(tokens[-1]):
+            found.add(tokens[-1])
+        try:
+            value = resolve(document, finding.path)
+        except LookupError:
+            continue
+        found.update(_all_strings(value))
+    if found:
+        found.update(_spans(document))
+    found.discard("")
+    return found
+
+
+def _spans(document: dict) -> Iterator[str]:
+    """The part of each string that the secret scanner matched (a URI's password, a token in
+    prose), so that it is redacted where it appears elsewhere too."""
+    try:
+        hits = find_secrets(document)
+    except Exception:
+        return
+    for hit in hits:
+        try:
+            tokens = parse_pointer(hit.path)
+            text = tokens[-1] if hit.in_key and tokens else resolve(document, hit.path)
+        except (ValueError, LookupError):
+            continue
+        if isinstance(text, str) and hit.end > hit.start:
+            span = text[hit.start : hit.end]
+            yield span
+            if hit.kind in (URI_PASSWORD, USERINFO) and ":" in span:
+                yield span.split(":", 1)[1]  # the password alone, quoted somewhere else
+
+
+def _all_strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _all_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _all_strings(item)
+
+
+class Redactor:
+    """Replaces flagged strings by REDACTED everywhere in a plain-data structure.
+
+    A flagged string of four characters or more is replaced wherever it occurs inside another
+    string (a description quoting a token, a pointer naming a flagged member); a shorter one
+    (the scanner flags none, but a flagged container may hold one) only where a whole string
+    equals it. Pointers are redacted token by token, so an escaped ``/`` or ``~`` in a member
+    name cannot hide it."""
+
+    _POINTER_KEYS = frozenset({"pointer", "path", "parent_pointer", "child_pointer"})
+
+    def __init__(self, flagged: Iterable[str]) -> None:
+        flagged = {s for s in flagged if s}
+        self.short = {s for s in flagged if len(s) < 4}
+        long = sorted((s for s in flagged if len(s) >= 4), key=len, reverse=True)
+        self.pattern = re.compile("|".join(map(re.escape, long))) if long else None
+        self.active = bool(flagged)
+
+    def text(self, value: str) -> str:
+        if not self.active:
+            return value
+        if value in self.short:
+            return REDACTED
+        return self.pattern.sub(REDACTED, value) if self.pattern is not None else value
+
+    def pointer(self, value: str) -> str:
+        if not self.active:
+            return value
+        try:
+            tokens = parse_pointer(value)
+        except ValueError:
+            return self.text(value)
+        redacted = [self.text(token) for token in tokens]
+        return to_pointer(redacted) if redacted != tokens else value
+
+    def data(self, value: Any) -> Any:
+        """A copy of ``value`` with every flagged string replaced; unchanged (not copied) when
+        nothing is flagged."""
+        if not self.active:
+            return value
+        return self._data(value, None)
+
+    def _data(self, value: Any, key: object) -> Any:
+        if isinstance(value, str):
+            if key in self._POINTER_KEYS:
+                value = self.pointer(value)
+            return self.text(value)
+        if isinstance(value, dict):
+            out: dict = {}
+            for name, item in value.items():
+                new_name = self.text(name) if isinstance(name, str) else name
+                n = 2
+                while new_name in out:  # two redacted names: keep both members
+                    new_name, n = f"{self.text(name)} ({n})", n + 1
+                out[new_name] = self._data(item, name)
+            return out
+        if isinstance(value, list):
+            return [self._data(item, None) for item in value]
+        return value
+
+
+def _message(text: str, redactor: Redactor) -> str:
+    """A finding message as the page shows it: flagged values and anything the secret scanner
+    finds replaced."""
+    try:
+        text = redact(text, REDACTED)
+    except Exception:
+        return REDACTED
+    return redactor.text(text)
+
+
+# --- reading documents of any shape ----------------------------------------------------------
+
+
+def _get(document: object, path: Path) -> object:
+    node = document
+    for key in path:
+        if isinstance(node, dict) and isinstance(key, str):
+            node = node.get(key, _MISSING)
+        else:
+            return _MISSING
+        if node is _MISSING:
+            return _MISSING
+    return node
+
+
+def _keys(*values: object) -> list[str]:
+    """Member names of every value that is an object, first value's order first."""
+    out: dict[str, None] = {}
+    for value in values:
+        if isinstance(value, dict):
+            out.update(dict.fromkeys(value))
+    return list(out)
+
+
+def _list_or_missing(value: object) -> bool:
+    return value is _MISSING or isinstance(value, list)
+
+
+def _dict_or_missing(value: object) -> bool:
+    return value is _MISSING or isinstance(value, dict)
+
+
+def _plain(value: object) -> object:
+    return None if value is _MISSING else value
+
+
+# --- field-level changes -----------------------------------------------------------------------
+
+
+def _changes(before: object, after: object, path: Path = ()) -> list[dict]:
+    """Field-level changes from ``before`` to ``after``: objects member by member (in the
+    parent's member order, then the child's new members), anything else as a whole value."""
+    if json_equal(before, after):
+        return []
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: list[dict] = []
+        for key in _keys(before, after):
+            if key not in after:
+                out.append(
+                    {"pointer": to_pointer((*path, key)), "op": "remove", "before": before[key]}
+                )
+            elif key not in before:
+                out.append({"pointer": to_pointer((*path, key)), "op": "add", "after": after[key]})
+            else:
+                out.extend(_changes(before[key], after[key], (*path, key)))
+        return out
+    return [{"pointer": to_pointer(path), "op": "replace", "before": before, "after": after}]
+
+
+# --- sections ----------------------------------------------------------------------------------
+
+
+class _Item:
+    __slots__ = ("id", "index", "key", "path", "value")
+
+    def __init__(self, key: tuple, path: Path, value: object, index: int) -> None:
+        self.key = key  # ("id", id, occurrence) or ("position", scope, ordinal)
+        self.path = path
+        self.value = value
+        self.index = index
+        self.id = key[1] if key[0] == "id" else None
+
+    @property
+    def matched_by(self) -> str:
+        return "id" if self.key[0] == "id" else "position"
+
+
+def _items(array: object, path: Path, scope: object = None) -> list[_Item]:
+    """Every item of an array, keyed for matching: by id (and occurrence), or by ordinal among
+    the id-less items (within ``scope``, the entry a draft belongs to)."""
+    if not isinstance(array, list):
+        return []
+    seen: dict[str, int] = {}
+    idless = 0
+    out = []
+    for i, item in enumerate(array):
+        object_id = item.get("id") if isinstance(item, dict) else None
+        if isinstance(object_id, str):
+            occurrence = seen.get(object_id, 0)
+            seen[object_id] = occurrence + 1
+            key: tuple = ("id", object_id, occurrence)
+        else:
+            key = ("position", scope, idless)
+            idless += 1
+        out.append(_Item(key, (*path, i), item, i))
+    return out
+
+
+def _drafts(document: object) -> list[_Item]:
+    """The drafts of every application context entry, each keyed within its entry (id-less
+    drafts by position within the entry, and the entry by its id or position)."""
+    entries = _items(_get(document, ("application_context",)), ("application_context",))
+    out: list[_Item] = []
+    draft_ids: dict[str, int] = {}
+    for entry in entries:
+        if not isinstance(entry.value, dict):
+            continue
+        for item in _items(entry.value.get("drafts"), (*entry.path, "drafts"), entry.key):
+            if item.key[0] == "id":  # ids are unique per document, not per entry
+                occurrence = draft_ids.get(item.key[1], 0)
+                draft_ids[item.key[1]] = occurrence + 1
+                item.key = ("id", item.key[1], occurrence)
+            out.append(item)
+    return out
+
+
+def _comparable(section: str, value: object) -> object:
+    """What is compared of an object: an application context entry without its drafts (they
+    are a section of their own) when they are an array."""
+    drafts_apart = isinstance(value, dict) and isinstance(value.get("drafts"), list)
+    if section == "application_context" and drafts_apart:
+        assert isinstance(value, dict)
+        return {k: v for k, v in value.items() if k != "drafts"}
+    return value
+
+
+def _diff_section(
+    key: str, title: str, path: Path, type_: str, parent_doc: object, child_doc: object
+) -> tuple[dict, list[tuple[_Item, _Item]]]:
+    if key == "drafts":
+        as_objects = _list_or_missing(
+            _get(parent_doc, ("application_context",))
+        ) and _list_or_missing(_get(child_doc, ("application_context",)))
+        before = _drafts(parent_doc) if as_objects else []
+        after = _drafts(child_doc) if as_objects else []
+        pointer = "/application_context/*/drafts"
+    else:
+        p_value, c_value = _get(parent_doc, path), _get(child_doc, path)
+        as_objects = _list_or_missing(p_value) and _list_or_missing(c_value)
+        before = _items(p_value, path) if as_objects else []
+        after = _items(c_value, path) if as_objects else []
+        pointer = to_pointer(path)
+    by_key = {item.key: item for item in after}
+    matched_keys = set()
+    added, removed, changed, pairs = [], [], [], []
+    unchanged = 0
+    for old in before:
+        new = by_key.get(old.key)
+        if new is None:
+            removed.append(_listed(old, old.path))
+            continue
+        matched_keys.add(old.key)
+        pairs.append((old, new))
+        changes = _changes(_comparable(key, old.value), _comparable(key, new.value))
+        if changes:
+            entry = _identity(old)
+            entry["parent_pointer"] = to_pointer(old.path)
+            entry["child_pointer"] = to_pointer(new.path)
+            entry["changes"] = changes
+            changed.append(entry)
+        else:
+            unchanged += 1
+    for new in after:
+        if new.key not in matched_keys:
+            added.append(_listed(new, new.path))
+    section = {
+        "key": key,
+        "title": title,
+        "type": type_,
+        "type_name": TYPE_NAMES.get(type_, type_),
+        "pointer": pointer,
+        "compared_as_objects": as_objects,
+        "added": added,
+        "removed": removed,
+        "changed": changed,
+        "unchanged": unchanged,
+        "counts": {
+            "added": len(added),
+            "removed": len(removed),
+            "changed": len(changed),
+            "unchanged": unchanged,
+        },
+    }
+    return section, pairs
+
+
+def _identity(item: _Item) -> dict:
+    out: dict = {"id": item.id, "matched_by": item.matched_by}
+    if item.key[0] == "position":
+        out["position"] = item.key[2]
+    return out
+
+
+def _listed(item: _Item, path: Path) -> dict:
+    entry = _identity(item)
+    entry["pointer"] = to_pointer(path)
+    entry["value"] = item.value
+    return entry
+
+
+# --- fields ------------------------------------------------------------------------------------
+
+
+def _field_paths(parent_doc: object, child_doc: object) -> list[Path]:
+    """Every pointer compared as a field: what is not an array of local objects."""
+    paths: list[Path] = []
+    for key in _keys(parent_doc, child_doc):
+        p_value, c_value = _get(parent_doc, (key,)), _get(child_doc, (key,))
+        if (key,) in _SECTION_AT:
+            if not (_list_or_missing(p_value) and _list_or_missing(c_value)):
+                paths.append((key,))
+        elif key in _CONTAINERS and _dict_or_missing(p_value) and _dict_or_missing(c_value):
+            for sub in _keys(p_value, c_value):
+                if (key, sub) in _SECTION_AT:
+                    p_sub, c_sub = _get(p_value, (sub,)), _get(c_value, (sub,))
+                    if not (_list_or_missing(p_sub) and _list_or_missing(c_sub)):
+                        paths.append((key, sub))
+                else:
+                    paths.append((key, sub))
+        elif key == "extensions" and _dict_or_missing(p_value) and _dict_or_missing(c_value):
+            paths.extend(("extensions", sub) for sub in _keys(p_value, c_value))
+        else:
+            paths.append((key,))
+    return paths
+
+
+def _diff_fields(parent_doc: object, child_doc: object) -> dict:
+    changed = []
+    unchanged = 0
+    for path in _field_paths(parent_doc, child_doc):
+        before, after = _get(parent_doc, path), _get(child_doc, path)
+        if before is not _MISSING and after is not _MISSING and json_equal(before, after):
+            unchanged += 1
+            continue
+        change = "added" if before is _MISSING else "removed" if after is _MISSING else "changed"
+        entry: dict = {
+            "pointer": to_pointer(path),
+            "change": change,
+            "before": _plain(before),
+            "after": _plain(after),
+        }
+        if change == "changed":
+            entry["changes"] = _changes(before, after, path)
+        changed.append(entry)
+    return {"changed": changed, "unchanged": unchanged}
+
+
+# --- lineage views -----------------------------------------------------------------------------
+
+
+def _transitions(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
+    out = []
+    for old, new in pairs:
+        if not (isinstance(old.value, dict) and isinstance(new.value, dict)):
+            continue
+        was, now = old.value.get("status", _MISSING), new.value.get("status", _MISSING)
+        if json_equal(was, now):
+            continue
+        leaves = isinstance(was, str) and was in TERMINAL_STATUSES
+        out.append(
+            {
+                **_identity(old),
+                "parent_pointer": to_pointer(old.path),
+                "child_pointer": to_pointer(new.path),
+                "from": _plain(was),
+                "to": _plain(now),
+                "leaves_terminal": leaves,
+                "rule": "OCP-T001" if leaves else None,
+            }
+        )
+    return out
+
+
+def _verification(statement: dict) -> dict | None:
+    verification = statement.get("verification")
+    if not isinstance(verification, dict):
+        return None if verification is None else {"state": None, "checked_at": None}
+    return {"state": verification.get("state"), "checked_at": verification.get("checked_at")}
+
+
+def _evidence(statement: dict) -> list:
+    evidence = statement.get("evidence")
+    return evidence if isinstance(evidence, list) else []
+
+
+def _verification_changes(
+    pairs: list[tuple[_Item, _Item]], raised: dict[str, Raised]
+) -> list[dict]:
+    out = []
+    for old, new in pairs:
+        if not (isinstance(old.value, dict) and isinstance(new.value, dict)):
+            continue
+        if json_equal(old.value.get("verification"), new.value.get("verification")):
+            continue
+        before_evidence, after_evidence = _evidence(old.value), _evidence(new.value)
+        up = raised.get(new.id) if new.id is not None and old.key[0] == "id" else None
+        out.append(
+            {
+                **_identity(old),
+                "parent_pointer": to_pointer(old.path),
+                "child_pointer": to_pointer(new.path),
+                "before": _verification(old.value),
+                "after": _verification(new.value),
+                "raised": up is not None,
+                "new_evidence": up.new_evidence if up is not None else None,
+                "checked_after_parent": up.checked_after_parent if up is not None else None,
+                "evidence_changed": not json_equal(before_evidence, after_evidence),
+                "evidence_added": [e for e in after_evidence if e not in before_evidence],
+                "evidence_removed": [e for e in before_evidence if e not in after_evidence],
+            }
+        )
+    return out
+
+
+def _origin_type(statement: dict) -> object:
+    origin = statement.get("origin", _MISSING)
+    return origin.get("type", _MISSING) if isinstance(origin, dict) else origin
+
+
+def _identity_changes(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
+    out = []
+    for old, new in pairs:
+        if not (isinstance(old.value, dict) and isinstance(new.value, dict)):
+            continue
+        kind_before, kind_after = old.value.get("kind", _MISSING), new.value.get("kind", _MISSING)
+        origin_before, origin_after = _origin_type(old.value), _origin_type(new.value)
+        kind_changed = not json_equal(kind_before, kind_after)
+        origin_changed = not json_equal(origin_before, origin_after)
+        if not (kind_changed or origin_changed):
+            continue
+        out.append(
+            {
+                **_identity(old),
+                "parent_pointer": to_pointer(old.path),
+                "child_pointer": to_pointer(new.path),
+                "kind": {"before": _plain(kind_before), "after": _plain(kind_after)}
+                if kind_changed
+                else None,
+                "origin_type": {"before": _plain(origin_before), "after": _plain(origin_after)}
+                if origin_changed
+                else None,
+            }
+        )
+    return out
+
+
+def _compaction(child: Checkpoint, parent: Checkpoint) -> dict:
+    compaction = _compaction_rules()
+    method = compaction.derivation_method(child)
+    omissions = compaction.omissions_recorded(child)
+    dropped = compaction.dropped_protected(child, parent)
+    reported = method in compaction.DERIVED_METHODS and not omissions
+    if not dropped:
+        note = None
+    elif reported:
+        note = "Each dropped object is reported as lineage-dropped: the child records no omission."
+    else:
+        note = (
+            "The child records omissions, whose descriptions cannot be matched to ids: check "
+            "that they account for every object listed here."
+        )
+    return {
+        "method": method,
+        "omissions_recorded": omissions,
+        "transformations_recorded": compaction.transformations_recorded(child),
+        "dropped": [
+            {
+                "id": obj.id,
+                "type": obj.type,
+                "type_name": TYPE_NAMES.get(obj.type, obj.type),
+                "what": obj.what,
+                "parent_pointer": obj.pointer,
+            }
+            for obj in dropped
+        ],
+        "dropped_reported": reported and bool(dropped),
+        "note": note,
+    }
+
+
+def _parent_link(child: Checkpoint, parent: Checkpoint, parent_data: bytes) -> dict:
+    named = child.get("parent", "id")
+    digest = child.get("parent", "digest")
+    state = "not_recorded"
+    if isinstance(digest, str):
+        algorithm, _, _ = digest.partition(":")
+        name = {"sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512"}.get(algorithm)
+        if name is None:
+            state = "unsupported"
+        else:
+            actual = f"{algorithm}:{hashlib.new(name, parent_data).hexdigest()}"
+            state = "match" if actual == digest else "mismatch"
+    return {
+        "child_names_parent": named == parent.get("id") and named is not None,
+        "digest": state,
+    }
+
+
+# --- findings ----------------------------------------------------------------------------------
+
+
+def _lineage_codes() -> set[str]:
+    return {code for code, r in RULES.items() if r.level == "lineage"}
+
+
+def _lineage_findings(parent: LintResult, child: LintResult) -> tuple[list[Finding], str | None]:
+    """The findings that exist only with both documents, positioned in the child's text; the
+    same gate as `lint(child, parent=…)`: the child passed level 1 and the parent parsed."""
+    if parent.document is None or child.document is None:
+        return [], "The lineage rules did not run: both documents must parse."
+    if child.syntax != "pass":
+        return [], "The lineage rules did not run: the child does not pass level 1 (schema)."
+    try:
+        findings = check_lineage(
+            Checkpoint(child.document), Parent(Checkpoint(parent.document), parent.data)
+        )
+    except Exception:  # a rule that breaks on a strange parent must not break the diff
+        return [], "The lineage rules could not compare these documents."
+    try:
+        places = locate(child.text or "", {f.path for f in findings}) if findings else {}
+    except Exception:
+        places = {}
+    return [f.at(*places.get(f.path, (None, None))) for f in findings], None
+
+
+def _owner_index(document: object) -> dict[str, str]:
+    """pointer -> id of every local object."""
+    if not isinstance(document, dict):
+        return {}
+    return {obj.pointer: obj.id for obj in Checkpoint(document).local_objects}
+
+
+def _owner(path: str, owners: dict[str, str]) -> str | None:
+    """The id of the innermost local object whose pointer is ``path`` or a prefix of it."""
+    try:
+        tokens = parse_pointer(path)
+    except ValueError:
+        return None
+    for end in range(len(tokens), 0, -1):
+        owner = owners.get(to_pointer(tokens[:end]))
+        if owner is not None:
+            return owner
+    return None
+
+
+def _keyed(findings: list[Finding], document: object) -> list[tuple[tuple, Finding, str | None]]:
+    owners = _owner_index(document)
+    out = []
+    for f in findings:
+        owner = _owner(f.path, owners)
+        key = (f.code, "id", owner) if owner is not None else (f.code, "path", f.path)
+        out.append((key, f, owner))
+    return out
+
+
+def _new_and_fixed(parent: LintResult, child: LintResult) -> dict:
+    lineage = _lineage_codes()
+    before = _keyed([f for f in parent.findings if f.code not in lineage], parent.document)
+    after = _keyed([f for f in child.findings if f.code not in lineage], child.document)
+    count_before: dict[tuple, int] = {}
+    count_after: dict[tuple, int] = {}
+    for key, _, _ in before:
+        count_before[key] = count_before.get(key, 0) + 1
+    for key, _, _ in after:
+        count_after[key] = count_after.get(key, 0) + 1
+    new, fixed = [], []
+    seen: dict[tuple, int] = {}
+    for key, finding, owner in after:
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > count_before.get(key, 0):
+            new.append(_finding(finding, owner))
+    seen = {}
+    for key, finding, owner in before:
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > count_after.get(key, 0):
+            fixed.append(_finding(finding, owner))
+    return {
+        "new": new,
+        "fixed": fixed,
+        "persisting": len(after) - len(new),
+        "matched_by": "code and the id of the innermost local object, else code and path",
+    }
+
+
+def _finding(finding: Finding, owner: str | None = None) -> dict:
+    out = finding.to_dict()
+    out["object_id"] = owner
+    return out
+
+
+# --- the diff ----------------------------------------------------------------------------------
+
+
+def _side(result: LintResult) -> dict:
+    document = result.document
+    doc = document if isinstance(document, dict) else {}
+    derivation = doc.get("derivation")
+    task = doc.get("task")
+    return {
+        "parsed": document is not None,
+        "digest": result.digest,
+        "id": doc.get("id"),
+        "created_at": doc.get("created_at"),
+        "valid": result.valid,
+        "levels": result.levels(),
+        "errors": result.errors,
+        "warnings": result.warnings,
+        "derivation_method": derivation.get("method") if isinstance(derivation, dict) else None,
+        "task_status": task.get("status") if isinstance(task, dict) else None,
+    }
+
+
+def diff_checkpoints(parent: LintResult, child: LintResult) -> dict:
+    """The semantic diff from ``parent`` to ``child`` as plain data (see the module docstring).
+
+    Shape::
+
+        {"model", "model_version", "redacted",
+         "comparable": both documents parsed, "notes": [str],
+         "parent": side, "child": side,      # parsed, digest, id, created_at, valid, levels,
+                                             # errors, warnings, derivation_method, task_status
+         "parent_link": {"child_names_parent", "digest": match|mismatch|not_recorded|unsupported}
+                        or None,
+         "summary": {"added", "removed", "changed", "unchanged", "fields_changed"},
+         "fields": {"changed": [{"pointer", "change": added|removed|changed, "before", "after",
+                                 "changes"?: [change]}], "unchanged": n},
+         "sections": [{"key", "title", "type", "type_name", "pointer", "compared_as_objects",
+                       "added": [{"id", "matched_by", "position"?, "pointer", "value"}],
+                       "removed": [same, with the parent's pointer],
+                       "changed": [{"id", "matched_by", "position"?, "parent_pointer",
+                                    "child_pointer", "changes": [change]}],
+                       "unchanged": n, "counts": {...}}],
+         "operation_transitions": [{"id", "matched_by", "parent_pointer", "child_pointer",
+                                    "from", "to", "leaves_terminal", "rule"}],
+         "verification_changes": [{"id", …, "before": {"state", "checked_at"} | None,
+                                   "after": …, "raised", "new_evidence", "checked_after_parent",
+                                   "evidence_changed", "evidence_added", "evidence_removed"}],
+         "statement_identity_changes": [{"id", …, "kind": {"before", "after"} | None,
+                                         "origin_type": {"before", "after"} | None}],
+         "compaction": {"method", "omissions_recorded", "transformations_recorded",
+                        "dropped": [{"id", "type", "type_name", "what", "parent_pointer"}],
+                        "dropped_reported", "note"},
+         "lineage_findings": [finding],      # OCP-T001, OCP-T002, digest, lineage-*
+         "findings": {"new": [finding], "fixed": [finding], "persisting": n, "matched_by"},
+         "patch": [RFC 6902 operation] or None}
+
+    where a change is ``{"pointer", "op": add|remove|replace, "before"?, "after"?}`` (the
+    pointer inside the object for a section's objects, the document pointer for a field) and a
+    finding is the report's finding object plus ``object_id``. Never raises."""
+    try:
+        return _diff(parent, child)
+    except Exception:  # the last line of defence: a diff must not take the page down
+        return _failed(parent, child)
+
+
+def _diff(parent: LintResult, child: LintResult) -> dict:
+    notes: list[str] = []
+    for name, result in (("parent", parent), ("child", child)):
+        if result.document is None:
+            notes.append(
+                f"The {name} is not a JSON object this viewer can read (see its json "
+                "findings): it is compared as an empty document."
+            )
+        elif result.syntax != "pass":
+            notes.append(
+                f"The {name} does not pass level 1 (version or schema): its objects are "
+                "compared as they are."
+            )
+    parent_doc: dict = parent.document if isinstance(parent.document, dict) else {}
+    child_doc: dict = child.document if isinstance(child.document, dict) else {}
+    parent_cp, child_cp = Checkpoint(parent_doc), Checkpoint(child_doc)
+
+    sections = []
+    pairs_of: dict[str, list[tuple[_Item, _Item]]] = {}
+    for key, title, path, type_ in SECTIONS:
+        section, pairs = _diff_section(key, title, path, type_, parent_doc, child_doc)
+        if not section["compared_as_objects"]:
+            notes.append(
+                f"{title}: not an array in both documents; compared as a whole value under fields."
+            )
+        sections.append(section)
+        pairs_of[key] = pairs
+    fields = _diff_fields(parent_doc, child_doc)
+
+    compaction = _compaction_rules()
+    raised = {r.id: r for r in compaction.raised_verifications(child_cp, parent_cp)}
+    lineage, lineage_note = _lineage_findings(parent, child)
+    if lineage_note:
+        notes.append(lineage_note)
+    comparable = parent.document is not None and child.document is not None
+    child_owners = _owner_index(child_doc)
+    out: dict[str, Any] = {
+        "model": MODEL,
+        "model_version": MODEL_VERSION,
+        "redacted": REDACTED,
+        "comparable": comparable,
+        "notes": notes,
+        "parent": _side(parent),
+        "child": _side(child),
+        "parent_link": _parent_link(child_cp, parent_cp, parent.data) if comparable else None,
+        "summary": {
+            "added": sum(s["counts"]["added"] for s in sections),
+            "removed": sum(s["counts"]["removed"] for s in sections),
+            "changed": sum(s["counts"]["changed"] for s in sections),
+            "unchanged": sum(s["counts"]["unchanged"] for s in sections),
+            "fields_changed": len(fields["changed"]),
+        },
+        "fields": fields,
+        "sections": sections,
+        "operation_transitions": _transitions(pairs_of["operations"]),
+        "verification_changes": _verification_changes(pairs_of["statements"], raised),
+        "statement_identity_changes": _identity_changes(pairs_of["statements"]),
+        "compaction": _compaction(child_cp, parent_cp),
+        "lineage_findings": [_finding(f, _owner(f.path, child_owners)) for f in lineage],
+        "findings": _new_and_fixed(parent, child),
+        "patch": None,
+    }
+    redactor = Redactor(
+        secret_strings(parent.document, parent.findings)
+        | secret_strings(child.document, child.findings)
+    )
+    for finding in (
+        *out["lineage_findings"],
+        *out["findings"]["new"],
+        *out["findings"]["fixed"],
+    ):
+        finding["message"] = _message(finding["message"], redactor)
+    out = redactor.data(out)
+    if comparable:
+        out["patch"] = json_patch(redactor.data(parent_doc), redactor.data(child_doc))
+    else:
+        notes = out["notes"]
+        notes.append("No JSON Patch: both documents must parse.")
+    return out
+
+
+def _failed(parent: LintResult, child: LintResult) -> dict:
+    """What is left when the diff itself failed: the two sides' headers, nothing of the text."""
+    sides = {}
+    for name, result in (("parent", parent), ("child", child)):
+        try:
+            sides[name] = {
+                "parsed": result.document is not None,
+                "digest": result.digest,
+                "valid": result.valid,
+            }
+        except Exception:
+            sides[name] = None
+    return {
+        "model": MODEL,
+        "model_version": MODEL_VERSION,
+        "redacted": REDACTED,
+        "comparable": False,
+        "notes": ["These documents could not be compared."],
+        **sides,
+        "parent_link": None,
+        "summary": None,
+        "fields": {"changed": [], "unchanged": 0},
+        "sections": [],
+        "operation_transitions": [],
+        "verification_changes": [],
+        "statement_identity_changes": [],
+        "compaction": None,
+        "lineage_findings": [],
+        "findings": {"new": [], "fixed": [], "persisting": 0, "matched_by": None},
+        "patch": None,
+    }

@@ -1,0 +1,364 @@
+"""Permalinks: storing a checkpoint, serving it back, retention, deletion.
+
+The store is synchronous (app/store); every call runs in the thread pool. A stored page is
+immutable, so it carries an ETag (digest + app version), answers If-None-Match with 304, and
+is cached rendered for a short while so a popular link costs little.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import json
+import time
+from collections import OrderedDict
+from datetime import timedelta
+from threading import Lock
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from app import __version__
+from app.lint import LintResult, lint
+from app.store import Created, DeleteOutcome, Found, Gone, Meta, NotStorable, Store
+from app.web.errors import wants_json
+from app.web.pages import checkpoint_html, checkpoint_json
+from app.web.templating import render
+from app.web.views import BadRequest, media_type, settings_of
+
+OCP_MEDIA_TYPE = "application/vnd.opencheckpoint+json"
+CHECKPOINT_TYPES = ("application/json", OCP_MEDIA_TYPE)
+LIFETIMES = {
+    "1h": timedelta(hours=1),
+    "1d": timedelta(days=1),
+    "7d": timedelta(days=7),
+    "30d": timedelta(days=30),
+}
+TASK_STATUSES = ("active", "blocked", "awaiting_input", "paused", "completed", "abandoned")
+UNLISTED_NOTE = (
+    "A permalink is unlisted, not private: anyone who has the link can read the checkpoint "
+    "until it expires or you delete it."
+)
+
+
+def store_of(request: Request) -> Store:
+    return request.app.state.store
+
+
+# --- storing --------------------------------------------------------------------------------
+
+
+def _lifetime(value: str | None, store: Store) -> timedelta | None:
+    if value in (None, ""):
+        return None
+    lifetime = LIFETIMES.get(value)  # type: ignore[arg-type]
+    if lifetime is None:
+        raise BadRequest(f"lifetime must be one of {', '.join(LIFETIMES)}")
+    return min(lifetime, store.retention)
+
+
+def _check_upload_token(request: Request, offered: str | None) -> None:
+    """Private deployments list upload tokens (OCP_UPLOAD_TOKENS); each is compared in
+    constant time, so timing tells nothing about a near miss."""
+    tokens = settings_of(request).upload_tokens
+    if not tokens:
+        return
+    header = request.headers.get("authorization", "")
+    candidate = offered or (header[7:].strip() if header.lower().startswith("bearer ") else "")
+    matched = False
+    for token in tokens:
+        matched |= hmac.compare_digest(candidate.encode(), token.encode())
+    if not matched:
+        raise HTTPException(401, "this deployment stores checkpoints only with an upload token")
+
+
+async def _store(request: Request, data: bytes, lifetime: timedelta | None) -> Created:
+    settings = settings_of(request)
+    result = await run_in_threadpool(lint, data, limits=settings.limits)
+    refuse_unstorable(result)
+    try:
+        return await run_in_threadpool(store_of(request).put, data, result, lifetime=lifetime)
+    except NotStorable as exc:  # the store checks again, whatever the caller did
+        raise Unprocessable(str(exc), [], list(exc.paths)) from None
+
+
+class Unprocessable(HTTPException):
+    def __init__(self, detail: str, findings: list[dict], secret_paths: list[str]) -> None:
+        super().__init__(422, detail)
+        self.findings = findings
+        self.secret_paths = secret_paths
+
+
+def refuse_unstorable(result: LintResult) -> None:
+    if result.document is None:
+        raise Unprocessable(
+            "the document is not JSON, so it cannot be stored; fix the json finding first",
+            [f.to_dict() for f in result.findings],
+            [],
+        )
+    secret_paths = [f.path for f in result.findings if f.code == "secret"]
+    if secret_paths:
+        raise Unprocessable(
+            "the document appears to contain credentials, so it is never stored (§10.5); "
+            "remove them (and rotate them if they are real), then share again",
+            [],
+            secret_paths,
+        )
+
+
+def created_dict(request: Request, created: Created) -> dict:
+    base = settings_of(request).public_url
+    return {
+        "storage_id": created.storage_id,
+        "permalink": f"{base}/c/{created.storage_id}",
+        "raw": f"{base}/c/{created.storage_id}/raw",
+        "json": f"{base}/c/{created.storage_id}.json",
+        "expires_at": _iso(created.expires_at),
+        "stored_at": _iso(created.stored_at),
+        "digest": created.digest,
+        "valid": created.meta.valid,
+        "deletion_token": created.deletion_token,
+        "note": UNLISTED_NOTE,
+    }
+
+
+async def api_store(request: Request) -> Response:
+    """POST /api/v1/checkpoints: the raw document as the body; ?lifetime=1h|1d|7d|30d."""
+    _check_upload_token(request, None)
+    if media_type(request) not in CHECKPOINT_TYPES:
+        raise BadRequest(
+            f"send the checkpoint as application/json or {OCP_MEDIA_TYPE}", status_code=415
+        )
+    store = store_of(request)
+    lifetime = _lifetime(request.query_params.get("lifetime"), store)
+    data = await request.body()
+    created = await _store(request, data, lifetime)
+    body = created_dict(request, created)
+    return JSONResponse(body, status_code=201, headers={"location": body["permalink"]})
+
+
+async def share(request: Request) -> Response:
+    """POST /share: the Share button of a checkpoint page."""
+    if media_type(request) not in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        raise BadRequest("send the share form from a checkpoint page", status_code=415)
+    limit = settings_of(request).limits.max_bytes
+    try:
+        form = await request.form(max_files=0, max_fields=8, max_part_size=2 * limit)
+    except Exception:
+        raise BadRequest("the form could not be read; send it again from the page") from None
+    _check_upload_token(request, _text(form.get("upload_token")))
+    try:
+        data = base64.b64decode(_text(form.get("checkpoint_b64")) or "", validate=True)
+    except ValueError:
+        raise BadRequest("the shared document was damaged on the way; share it again") from None
+    if not data:
+        raise BadRequest("there is no checkpoint to share; check one first")
+    lifetime = _lifetime(_text(form.get("lifetime")), store_of(request))
+    created = await _store(request, data, lifetime)
+    return HTMLResponse(
+        render("shared.html", created=created_dict(request, created)), status_code=201
+    )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+class PageCache:
+    """Rendered pages of stored checkpoints, by storage id: immutable content, so a short
+    time-to-live only bounds how long a deletion on another instance goes unnoticed."""
+
+    def __init__(self, size: int = 256, ttl: float = 60.0) -> None:
+        self.size, self.ttl = size, ttl
+        self._items: OrderedDict[tuple[str, str], tuple[float, object]] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, key: tuple[str, str]) -> object | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None or time.monotonic() - item[0] > self.ttl:
+                self._items.pop(key, None)
+                return None
+            self._items.move_to_end(key)
+            return item[1]
+
+    def put(self, key: tuple[str, str], value: object) -> None:
+        with self._lock:
+            self._items[key] = (time.monotonic(), value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def forget(self, storage_id: str) -> None:
+        with self._lock:
+            for key in [k for k in self._items if k[0] == storage_id]:
+                del self._items[key]
+
+
+async def fetch(request: Request, storage_id: str) -> Found:
+    """The stored checkpoint, or the right error: 410 with when it went, 404 otherwise."""
+    record = await run_in_threadpool(store_of(request).get, storage_id)
+    if isinstance(record, Found):
+        return record
+    if isinstance(record, Gone):
+        raise GoneError(record)
+    raise HTTPException(
+        404, "there is no stored checkpoint at this address; check the link you were given"
+    )
+
+
+class GoneError(HTTPException):
+    def __init__(self, gone: Gone) -> None:
+        what = "expired" if gone.reason == "expired" else "was deleted by its uploader"
+        super().__init__(410, f"this checkpoint {what} at {_iso(gone.at)}; it is no longer kept")
+        self.gone = gone
+
+
+def etag_of(meta: Meta) -> str:
+    return f'"{meta.digest.removeprefix("sha-256:")[:40]}-{__version__}"'
+
+
+def _not_modified(request: Request, etag: str) -> bool:
+    wanted = request.headers.get("if-none-match", "")
+    return etag in [t.strip() for t in wanted.split(",")] or wanted.strip() == "*"
+
+
+def _immutable_headers(etag: str) -> dict[str, str]:
+    # Revalidate every time (cheap with the ETag): expiry and deletion must take effect.
+    return {"etag": etag, "cache-control": "no-cache"}
+
+
+async def permalink(request: Request) -> Response:
+    """GET /c/{id} and /c/{id}.json: the checkpoint page (or its JSON twin) of the stored bytes."""
+    storage_id = request.path_params["storage_id"]
+    as_json = request.url.path.endswith(".json") or wants_json(request)
+    record = await fetch(request, storage_id)
+    etag = etag_of(record.meta)
+    headers = _immutable_headers(etag)
+    if _not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    cache: PageCache = request.app.state.page_cache
+    key = (storage_id, "json" if as_json else "html")
+    page = cache.get(key)
+    if page is None:
+        page = await run_in_threadpool(_render_stored, request, record, as_json)
+        cache.put(key, page)
+    if as_json:
+        return Response(page, media_type="application/json", headers=headers)  # type: ignore[arg-type]
+    return HTMLResponse(page, headers=headers)  # type: ignore[arg-type]
+
+
+def _render_stored(request: Request, record: Found, as_json: bool) -> str:
+    settings = settings_of(request)
+    result = lint(record.data, limits=settings.limits)
+    name = f"checkpoint {record.meta.storage_id}"
+    if as_json:
+        body = checkpoint_json(name, result, settings.limits)
+        body["stored"] = stored_dict(request, record.meta)
+        return json.dumps(body, ensure_ascii=False)
+    return checkpoint_html(
+        name,
+        result,
+        settings.limits,
+        stored=stored_dict(request, record.meta),
+        preview=preview_tags(request, record.meta),
+    )
+
+
+def stored_dict(request: Request, meta: Meta) -> dict:
+    base = settings_of(request).public_url
+    return {
+        **meta.to_dict(),
+        "permalink": f"{base}/c/{meta.storage_id}",
+        "raw": f"/c/{meta.storage_id}/raw",
+        "lineage": f"/c/{meta.storage_id}/lineage",
+        "diff": f"/c/{meta.storage_id}/diff" if meta.parent_id else None,
+        "delete": f"/c/{meta.storage_id}/delete",
+        "note": UNLISTED_NOTE,
+    }
+
+
+def preview_tags(request: Request, meta: Meta) -> dict:
+    """Open Graph / Twitter card values: the verdict, the task status and the counts only,
+    never document text, so a link preview leaks nothing of the checkpoint."""
+    verdict = "valid (levels 1–2)" if meta.valid else "invalid"
+    status = meta.task_status if meta.task_status in TASK_STATUSES else "unknown"
+    return {
+        "title": f"OpenCheckpoint · {verdict} · task {status}",
+        "description": f"{meta.errors} error{'s' * (meta.errors != 1)}, "
+        f"{meta.warnings} warning{'s' * (meta.warnings != 1)}. Checked by ocp-viewer at "
+        "levels 1–2 only: valid never means authorized.",
+        "url": f"{settings_of(request).public_url}/c/{meta.storage_id}",
+    }
+
+
+async def raw(request: Request) -> Response:
+    """GET /c/{id}/raw: exactly the stored bytes."""
+    record = await fetch(request, request.path_params["storage_id"])
+    etag = etag_of(record.meta)
+    headers = {
+        **_immutable_headers(etag),
+        "content-disposition": f'inline; filename="{record.meta.storage_id}.ocp.json"',
+    }
+    if _not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    return Response(record.data, media_type=OCP_MEDIA_TYPE, headers=headers)
+
+
+# --- deleting -------------------------------------------------------------------------------
+
+
+async def api_delete(request: Request) -> Response:
+    """DELETE /api/v1/checkpoints/{id} with the deletion token as a bearer token."""
+    header = request.headers.get("authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    outcome = await _delete(request, request.path_params["storage_id"], token)
+    return JSONResponse({"ok": True, "status": 200, "deleted": outcome == DeleteOutcome.DELETED})
+
+
+async def delete_form(request: Request) -> Response:
+    """GET /c/{id}/delete shows the form; POST deletes with the token typed into it."""
+    storage_id = request.path_params["storage_id"]
+    if request.method == "GET":
+        await fetch(request, storage_id)
+        return HTMLResponse(render("delete.html", storage_id=storage_id, message=None))
+    form = await request.form(max_files=0, max_fields=4)
+    token = _text(form.get("token")) or ""
+    await _delete(request, storage_id, token.strip())
+    return RedirectResponse(f"/c/{storage_id}", status_code=303)
+
+
+async def _delete(request: Request, storage_id: str, token: str) -> DeleteOutcome:
+    if not token:
+        raise HTTPException(401, "give the deletion token you received when you shared it")
+    outcome = await run_in_threadpool(store_of(request).delete, storage_id, token)
+    if outcome == DeleteOutcome.WRONG_TOKEN:
+        raise HTTPException(403, "that is not the deletion token of this checkpoint")
+    if outcome == DeleteOutcome.NOT_FOUND:
+        raise HTTPException(404, "there is no stored checkpoint at this address")
+    if outcome == DeleteOutcome.GONE:
+        raise HTTPException(410, "this checkpoint has already expired or been deleted")
+    request.app.state.page_cache.forget(storage_id)
+    return outcome
+
+
+# --- listing --------------------------------------------------------------------------------
+
+
+async def api_list(request: Request) -> Response:
+    """GET /api/v1/checkpoints?checkpoint_id=…: secret-free metadata of one checkpoint id and
+    its lineage. Without a checkpoint id there is no listing: ids are not enumerable."""
+    checkpoint_id = request.query_params.get("checkpoint_id", "")
+    if not checkpoint_id:
+        raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')
+    entries = await run_in_threadpool(store_of(request).list_lineage, checkpoint_id)
+    return JSONResponse({"checkpoint_id": checkpoint_id, "entries": [m.to_dict() for m in entries]})
+
+
+def _iso(moment) -> str:  # type: ignore[no-untyped-def]
+    return moment.isoformat().replace("+00:00", "Z")
