@@ -31,7 +31,8 @@ Lineage. Operation status transitions (and whether one leaves a terminal status:
 statements whose verification changed, statements whose kind or origin type changed, the
 parent's preserved objects (§9.2) the child dropped, and the findings that exist only with both
 documents: every registered lineage rule (OCP-T001, OCP-T002, digest, and the compaction rules of
-app/rules/compaction.py), run on the child with the parent as `lint(child, parent=…)` would.
+app/rules/compaction.py), run on the child with the parent as `lint(child, parent=…)` runs
+them: only when the child passes level 1 and the parent parsed.
 
 New and fixed findings. The single-document findings of the two lint results are matched by
 code plus the local id of the innermost local object whose pointer is a prefix of the
@@ -42,19 +43,21 @@ step "n-1" and the child has three, the child's last one (in document order) is 
 in the child with no counterpart is "new"; one in the parent with none is "fixed".
 
 Secrets (§10.5). Every value at a `secret` finding's path, in either document, is replaced by
-`REDACTED` wherever it appears in the output (values, member names, pointers, messages), and a
-member name that looks like a credential as well, as on the checkpoint page. Finding messages
-also go through the secret scanner, as on the page. The ``patch`` member is the JSON Patch from
+`REDACTED` wherever it appears in the output (values, member names, pointers, messages), as is
+a flagged member name that looks like a credential, as on the checkpoint page, and the part of a
+value the scanner matched (a URI's password quoted in some text). Finding messages also go
+through the secret scanner, as on the page. The ``patch`` member is the JSON Patch from
 the redacted parent to the redacted child (exact when neither document has a secret finding).
 """
 
 from __future__ import annotations
 
+import bisect
 import copy
-import difflib
 import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -132,18 +135,18 @@ def json_patch(parent_doc: object, child_doc: object) -> list[dict]:
     """An RFC 6902 JSON Patch (add, remove and replace operations, RFC 6901 paths with ``~`` and
     ``/`` escaped) that turns ``parent_doc`` into ``child_doc`` when applied in order.
 
-    Objects are patched member by member. Arrays keep their common head and tail; the middle is
-    aligned with difflib's matcher on element keys (an object's local id when it has one, else
-    its canonical JSON), so a dropped statement is one remove and an edited one is patched in
-    place; past `_ALIGN_LIMIT` compared pairs the middle is patched position by position. Indices
-    are those of the array as it stands when each operation applies. Values are copies."""
+    Objects are patched member by member. Array elements are aligned on keys (an object's local
+    id when it has one, else its canonical JSON; see `_align`), so a dropped statement is one
+    remove and an edited one is patched in place; unaligned elements are patched by position.
+    Indices are those of the array as it stands when each operation applies. Values are copies.
+    """
     ops: list[dict] = []
     _patch(parent_doc, child_doc, (), ops)
     return ops
 
 
-# Aligning arrays of n and m elements costs up to n·m comparisons; beyond this, by position.
-_ALIGN_LIMIT = 4_000_000
+# Work budget of the alignment (elements examined); past it, what is left is patched by position.
+_ALIGN_BUDGET = 2_000_000
 
 
 def _patch(a: object, b: object, path: Path, ops: list[dict]) -> None:
@@ -167,30 +170,85 @@ def _patch(a: object, b: object, path: Path, ops: list[dict]) -> None:
 
 
 def _patch_array(a: list, b: list, path: Path, ops: list[dict]) -> None:
-    n, m = len(a), len(b)
-    head = 0
-    while head < min(n, m) and json_equal(a[head], b[head]):
-        head += 1
-    tail = 0
-    while tail < min(n, m) - head and json_equal(a[n - 1 - tail], b[m - 1 - tail]):
-        tail += 1
-    old, new = a[head : n - tail], b[head : m - tail]
-    if old and new and len(old) * len(new) <= _ALIGN_LIMIT:
-        matcher = difflib.SequenceMatcher(None, _align_keys(old), _align_keys(new), autojunk=False)
-        opcodes = matcher.get_opcodes()
-    else:
-        opcodes = [("replace", 0, len(old), 0, len(new))]
-    at = head  # where the next element of ``old`` sits in the array being patched
-    for _, i1, i2, j1, j2 in opcodes:
-        common = min(i2 - i1, j2 - j1)
+    """Matched elements (see `_align`) are patched in place; between two matches the old
+    elements are patched position by position into the new ones, the surplus removed or the
+    rest added. ``at`` is where the next old element sits in the array as patched so far."""
+    pairs = _align(_align_keys(a), _align_keys(b)) if a and b else []
+    at = i = j = 0
+    for next_i, next_j in [*pairs, (len(a), len(b))]:
+        common = min(next_i - i, next_j - j)
         for t in range(common):
-            _patch(old[i1 + t], new[j1 + t], (*path, at), ops)
+            _patch(a[i + t], b[j + t], (*path, at), ops)
             at += 1
-        for _ in range(i2 - i1 - common):
+        for _ in range(next_i - i - common):
             ops.append({"op": "remove", "path": to_pointer((*path, at))})
-        for t in range(j1 + common, j2):
-            ops.append({"op": "add", "path": to_pointer((*path, at)), "value": _copy(new[t])})
+        for t in range(j + common, next_j):
+            ops.append({"op": "add", "path": to_pointer((*path, at)), "value": _copy(b[t])})
             at += 1
+        if next_i < len(a):  # a matched pair
+            _patch(a[next_i], b[next_j], (*path, at), ops)
+            at += 1
+        i, j = next_i + 1, next_j + 1
+
+
+def _align(old: list[str], new: list[str]) -> list[tuple[int, int]]:
+    """Pairs (i, j), increasing in both, of elements to keep: equal keys at the ends of each
+    range, then, patience-diff style, the longest increasing run of keys that occur exactly
+    once in both sides of the range, and the same again between those anchors. Elements left
+    unpaired are patched by position. Runs in about n·log n for arrays of distinct keys (local
+    ids); a work budget bounds the pathological cases."""
+    pairs: list[tuple[int, int]] = []
+    budget = _ALIGN_BUDGET
+    stack = [(0, len(old), 0, len(new))]
+    while stack:
+        i1, i2, j1, j2 = stack.pop()
+        while i1 < i2 and j1 < j2 and old[i1] == new[j1]:
+            pairs.append((i1, j1))
+            i1, j1 = i1 + 1, j1 + 1
+        while i1 < i2 and j1 < j2 and old[i2 - 1] == new[j2 - 1]:
+            pairs.append((i2 - 1, j2 - 1))
+            i2, j2 = i2 - 1, j2 - 1
+        if i1 >= i2 or j1 >= j2 or budget <= 0:
+            continue
+        budget -= (i2 - i1) + (j2 - j1)
+        count_old = Counter(old[i1:i2])
+        count_new = Counter(new[j1:j2])
+        where = {new[j]: j for j in range(j1, j2) if count_new[new[j]] == 1}
+        candidates = [
+            (i, where[old[i]]) for i in range(i1, i2) if count_old[old[i]] == 1 and old[i] in where
+        ]
+        anchors = _increasing(candidates)
+        previous_i, previous_j = i1, j1
+        for i, j in anchors:
+            pairs.append((i, j))
+            stack.append((previous_i, i, previous_j, j))
+            previous_i, previous_j = i + 1, j + 1
+        if anchors:
+            stack.append((previous_i, i2, previous_j, j2))
+    pairs.sort()
+    return pairs
+
+
+def _increasing(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest subsequence of ``candidates`` (in order of i) whose j increases."""
+    tails: list[int] = []  # tails[k]: index of the smallest j ending a run of length k + 1
+    tail_js: list[int] = []
+    previous: list[int] = []
+    for index, (_, j) in enumerate(candidates):
+        k = bisect.bisect_left(tail_js, j)
+        previous.append(tails[k - 1] if k else -1)
+        if k == len(tails):
+            tails.append(index)
+            tail_js.append(j)
+        else:
+            tails[k] = index
+            tail_js[k] = j
+    run: list[tuple[int, int]] = []
+    index = tails[-1] if tails else -1
+    while index >= 0:
+        run.append(candidates[index])
+        index = previous[index]
+    return run[::-1]
 
 
 def _align_keys(items: list) -> list[str]:
@@ -536,7 +594,7 @@ def _diff_section(
         ) and _list_or_missing(_get(child_doc, ("application_context",)))
         before = _drafts(parent_doc) if as_objects else []
         after = _drafts(child_doc) if as_objects else []
-        pointer = "/application_context/*/drafts"
+        pointer: str | None = None  # drafts live in each entry's own array
     else:
         p_value, c_value = _get(parent_doc, path), _get(child_doc, path)
         as_objects = _list_or_missing(p_value) and _list_or_missing(c_value)
@@ -927,7 +985,9 @@ def diff_checkpoints(parent: LintResult, child: LintResult) -> dict:
          "summary": {"added", "removed", "changed", "unchanged", "fields_changed"},
          "fields": {"changed": [{"pointer", "change": added|removed|changed, "before", "after",
                                  "changes"?: [change]}], "unchanged": n},
-         "sections": [{"key", "title", "type", "type_name", "pointer", "compared_as_objects",
+         "sections": [{"key", "title", "type", "type_name",
+                       "pointer": the array (None for drafts, which live in each entry),
+                       "compared_as_objects",
                        "added": [{"id", "matched_by", "position"?, "pointer", "value"}],
                        "removed": [same, with the parent's pointer],
                        "changed": [{"id", "matched_by", "position"?, "parent_pointer",

@@ -573,6 +573,37 @@ def test_patch_round_trip_on_edited_arrays(items, data):
     assert json_equal(apply_patch(items, json_patch(items, edited)), edited)
 
 
+objects_with_ids = st.lists(
+    st.fixed_dictionaries(
+        {"id": st.sampled_from([f"s-{i}" for i in range(8)])},
+        optional={"v": st.integers(0, 3), "w": json_values},
+    ),
+    max_size=10,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(objects_with_ids, objects_with_ids, st.randoms(use_true_random=False))
+def test_patch_round_trip_on_arrays_of_objects_with_ids(a, b, rng):
+    shuffled = list(a)
+    rng.shuffle(shuffled)
+    for target in (b, shuffled, shuffled[1:] + b[:2]):
+        assert json_equal(apply_patch(a, json_patch(a, target)), target)
+
+
+def test_patch_removes_and_edits_objects_in_place():
+    parent = [{"id": f"s-{i}", "text": "t"} for i in range(6)]
+    child = [parent[0], parent[2], {"id": "s-3", "text": "edited"}, parent[5], parent[4]]
+    patch = json_patch(parent, child)
+    assert json_equal(apply_patch(parent, patch), child)
+    assert {"op": "replace", "path": "/2/text", "value": "edited"} in patch
+    assert [op for op in patch if op["op"] == "remove"][:2] == [
+        {"op": "remove", "path": "/1"},
+        {"op": "remove", "path": "/3"},
+    ]
+    assert len(patch) <= 5
+
+
 def test_patch_escapes_and_array_indices():
     a = {"a/b": 1, "m~n": [1, 2, 3, 4], "": {"x": True}}
     b = {"a/b": 2, "m~n": [1, 3, 4, 5], "": {"x": 1}}
