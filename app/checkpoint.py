@@ -69,7 +69,9 @@ _REFERENCE_FIELDS: dict[str, dict[str, tuple[frozenset[str], bool]]] = {
     "transformation": {"affected": (ANY, True)},
 }
 
-TERMINAL_STATUSES = frozenset({"completed", "cancelled", "rejected"})
+# A tuple, not a set: a status from a schema-invalid document may be any JSON value, even an
+# unhashable list, and must simply not be found.
+TERMINAL_STATUSES = ("completed", "cancelled", "rejected")
 
 TYPE_NAMES = {
     "criterion": "success criterion",

@@ -59,7 +59,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.checkpoint import TERMINAL_STATUSES, TYPE_NAMES, Checkpoint
 from app.findings import Finding
@@ -67,20 +67,9 @@ from app.lint import LintResult
 from app.pointer import Path, parse_pointer, resolve, to_pointer
 from app.positions import locate
 from app.render import REDACTED
-from app.rules import RULES, Parent, check_lineage
+from app.rules import RULES, Parent, check_lineage, compaction
+from app.rules.compaction import Raised
 from app.secrets import URI_PASSWORD, USERINFO, find_secrets, redact
-
-if TYPE_CHECKING:
-    from app.rules.compaction import Raised
-
-
-def _compaction_rules():
-    """app.rules.compaction, imported on first use: importing it registers its four lineage
-    rules, which app/rules/__init__.py does for every lint once it imports the module."""
-    from app.rules import compaction
-
-    return compaction
-
 
 MODEL = "ocp-viewer/diff"
 MODEL_VERSION = 1
@@ -806,7 +795,6 @@ def _identity_changes(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
 
 
 def _compaction(child: Checkpoint, parent: Checkpoint) -> dict:
-    compaction = _compaction_rules()
     method = compaction.derivation_method(child)
     omissions = compaction.omissions_recorded(child)
     dropped = compaction.dropped_protected(child, parent)
@@ -1045,7 +1033,6 @@ def _diff(parent: LintResult, child: LintResult) -> dict:
         pairs_of[key] = pairs
     fields = _diff_fields(parent_doc, child_doc)
 
-    compaction = _compaction_rules()
     raised = {r.id: r for r in compaction.raised_verifications(child_cp, parent_cp)}
     lineage, lineage_note = _lineage_findings(parent, child)
     if lineage_note:

@@ -33,30 +33,6 @@ from tests.conftest import CONFORMANCE, manifest
 # its own tests run; once the package imports the module itself, nothing is taken out.
 
 NEW_CODES = ("lineage-kind", "lineage-verification", "lineage-dropped", "lineage-compaction")
-_PACKAGE_SOURCE = (
-    Path(__file__).resolve().parent.parent / "app" / "rules" / "__init__.py"
-).read_text()
-_REGISTERED_BY_PACKAGE = bool(
-    re.search(r"^from app\.rules import [^\n]*\bcompaction\b", _PACKAGE_SOURCE, re.M)
-)
-import app.rules.compaction  # noqa: E402, F401  (registers the codes if the package did not)
-
-_OURS = {code: RULES[code] for code in NEW_CODES}
-if not _REGISTERED_BY_PACKAGE:
-    for _code in NEW_CODES:
-        RULES.pop(_code, None)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def compaction_rules_registered():
-    added = [code for code in NEW_CODES if code not in RULES]
-    for code in added:
-        RULES[code] = _OURS[code]
-    yield
-    for code in added:
-        RULES.pop(code, None)
-
-
 # --- helpers ------------------------------------------------------------------------------------
 
 PARENT_FILE = CONFORMANCE / "valid-coding-refactor.ocp.json"

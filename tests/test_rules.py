@@ -53,6 +53,7 @@ def op(id_, kind="action", status="planned", **extra):
 def test_every_specified_rule_is_registered_with_its_text():
     expected = {f"OCP-S00{i}" for i in range(1, 10)} | {f"OCP-W00{i}" for i in range(1, 5)}
     expected |= {"OCP-T001", "OCP-T002", "digest", "json", "version", "schema", "secret"}
+    expected |= {"lineage-kind", "lineage-verification", "lineage-dropped", "lineage-compaction"}
     assert set(RULES) == expected
     for code, rule in RULES.items():
         assert rule.summary and rule.description, code
@@ -518,6 +519,11 @@ def test_digest_passes_over_the_exact_bytes(algorithm):
     digest = f"{name}:{hashlib.new(algorithm, parent_bytes).hexdigest()}"
     document = doc(parent={"id": "urn:uuid:parent", "digest": digest})
     assert lineage_codes(document, PARENT, parent_bytes) == []
+
+
+def test_lineage_rules_tolerate_a_malformed_parent():
+    parent = doc(operations=[{"id": "o-1", "status": ["completed"]}, {"id": ["x"]}, 7])
+    lineage_codes(child(operations=[op("o-1")]), parent)
 
 
 def test_rules_tolerate_malformed_documents():

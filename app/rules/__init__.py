@@ -113,4 +113,4 @@ for _code, _severity, _summary in (
     _level = "content" if _code == "secret" else "syntax"
     register(Rule(_code, _severity, _level, _summary, _summary))  # type: ignore[arg-type]
 
-from app.rules import consistency, lineage, references, warnings  # noqa: E402, F401
+from app.rules import compaction, consistency, lineage, references, warnings  # noqa: E402, F401
