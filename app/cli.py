@@ -7,6 +7,7 @@ invalid, 2 for a usage or I/O error. Never a traceback.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -74,6 +75,18 @@ def _parser() -> argparse.ArgumentParser:
     render_cmd.add_argument("--parent", metavar="PARENT_FILE", help="the parent checkpoint")
     render_cmd.add_argument("--base-url", metavar="URL", help="where rule links point")
     render_cmd.set_defaults(run=run_render)
+
+    diff_cmd = commands.add_parser(
+        "diff",
+        help="compare a checkpoint with its parent",
+        description="A semantic diff keyed by local id, with the findings that need both "
+        "documents (OCP-T001, OCP-T002, digest, the lineage-* compaction rules). Exit status: "
+        "0 no error finding, 1 an error finding, 2 usage or I/O error.",
+    )
+    diff_cmd.add_argument("parent", metavar="PARENT", help="the parent checkpoint, or -")
+    diff_cmd.add_argument("child", metavar="CHILD", help="the child checkpoint, or -")
+    diff_cmd.add_argument("--format", choices=["text", "json", "patch"], default="text")
+    diff_cmd.set_defaults(run=run_diff)
 
     serve_cmd = commands.add_parser(
         "serve", help="start the web service", description="Start the web service (uvicorn)."
@@ -147,6 +160,63 @@ def run_render(args: argparse.Namespace, settings: Settings) -> int:
     sys.stdout.write(page)
     sys.stdout.flush()
     return EXIT_VALID if result.valid else EXIT_INVALID
+
+
+def run_diff(args: argparse.Namespace, settings: Settings) -> int:
+    from app.diff import diff_checkpoints
+
+    if args.parent == "-" and args.child == "-":
+        print("ocp: standard input (-) can be read only once", file=sys.stderr)
+        return EXIT_USAGE
+    limit = settings.limits.max_bytes
+    try:
+        parent = read_input(args.parent, limit)
+        child = read_input(args.child, limit)
+    except InputError as exc:
+        print(f"ocp: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    child_result = lint(child, parent=parent, limits=settings.limits)
+    diff = diff_checkpoints(lint(parent, limits=settings.limits), child_result)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(diff, ensure_ascii=False, indent=2) + "\n")
+    elif args.format == "patch":
+        sys.stdout.write(json.dumps(diff["patch"], ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(format_diff(args.child, diff))
+    errors = [f for f in diff["lineage_findings"] if f["severity"] == "error"]
+    return EXIT_INVALID if errors else EXIT_VALID
+
+
+def format_diff(name: str, diff: dict) -> str:
+    """The diff in a few lines a person reads in a terminal, findings in GNU style."""
+    lines = [
+        f"{name}:{f['line']}:{f['column']}: {f['severity']} {f['code']} {f['message']}"
+        if f.get("line")
+        else f"{name}: {f['severity']} {f['code']} {f['message']}"
+        for f in diff["lineage_findings"]
+    ]
+    summary = diff["summary"]
+    lines.append(
+        f"{summary['added']} added, {summary['removed']} removed, {summary['changed']} changed, "
+        f"{summary['unchanged']} unchanged objects; {summary['fields_changed']} fields changed"
+    )
+    for section in diff["sections"]:
+        for verb, items in (("+", section["added"]), ("-", section["removed"])):
+            for item in items:
+                lines.append(f"  {verb} {section['type_name']} {item['id'] or item['pointer']}")
+        for item in section["changed"]:
+            fields = ", ".join(c["pointer"] or "(whole)" for c in item["changes"])
+            lines.append(
+                f"  ~ {section['type_name']} {item['id'] or item['child_pointer']}: {fields}"
+            )
+    for t in diff["operation_transitions"]:
+        mark = "  (leaves a terminal status)" if t["leaves_terminal"] else ""
+        lines.append(f"  operation {t['id']}: {t['from']} -> {t['to']}{mark}")
+    for f in diff["findings"]["new"]:
+        lines.append(f"  new finding {f['code']} at {f['path'] or '(document)'}")
+    for f in diff["findings"]["fixed"]:
+        lines.append(f"  fixed finding {f['code']} at {f['path'] or '(document)'}")
+    return "\n".join(lines) + "\n"
 
 
 def run_serve(args: argparse.Namespace, settings: Settings) -> int:

@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 
 from app.config import Settings
 from app.store import Store, StoreUnavailable, open_store
-from app.web import lineage, stored, views
+from app.web import diffs, lineage, stored, views
 from app.web.bodies import BodyLimitMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
@@ -53,6 +53,14 @@ def create_app(
         Route("/c/{storage_id}.json", stored.permalink, name="permalink_json"),
         Route("/c/{storage_id}", stored.permalink, name="permalink"),
         Route("/c/{storage_id}/raw", stored.raw, name="raw"),
+        Route("/c/{storage_id}/diff.json", diffs.stored_diff, name="diff_stored_json"),
+        Route("/c/{storage_id}/diff.patch", diffs.stored_diff, name="diff_stored_patch"),
+        Route("/c/{storage_id}/diff", diffs.stored_diff, name="diff_stored"),
+        Route("/diff", diffs.any_two, methods=["GET"], name="diff_any"),
+        Route("/diff.json", diffs.any_two, methods=["GET"], name="diff_any_json"),
+        Route("/diff.patch", diffs.any_two, methods=["GET"], name="diff_any_patch"),
+        Route("/diff", diffs.pasted, methods=["POST"], name="diff_pasted"),
+        Route("/diff.json", diffs.pasted, methods=["POST"], name="diff_pasted_json"),
         Route("/c/{storage_id}/lineage.json", lineage.lineage_page, name="lineage_json"),
         Route("/c/{storage_id}/lineage", lineage.lineage_page, name="lineage"),
         Route("/c/{storage_id}/delete", stored.delete_form, methods=["GET", "POST"], name="delete"),

@@ -5,6 +5,7 @@ Shared by the service and by `ocp render`, which writes the same page as one fil
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 import jinja2
@@ -25,7 +26,13 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.globals["version"] = __version__
+    env.filters["json_text"] = json_text
     return env
+
+
+def json_text(value: object) -> str:
+    """A JSON value as indented text: a plain string, which autoescape then escapes."""
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False)
 
 
 def render(template: str, **context: object) -> str:

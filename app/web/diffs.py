@@ -1,0 +1,87 @@
+"""Diffs between two checkpoints: a stored child against its stored parent, any two stored
+checkpoints, or a pasted pair. HTML, JSON, and the RFC 6902 JSON Patch."""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from app.diff import diff_checkpoints
+from app.lint import lint
+from app.parse import Limits
+from app.store import Found
+from app.web.errors import wants_json
+from app.web.stored import fetch, settings_of, store_of
+from app.web.templating import render
+from app.web.views import read_form
+
+
+def compare(parent: bytes, child: bytes, limits: Limits) -> dict:
+    return diff_checkpoints(lint(parent, limits=limits), lint(child, parent=parent, limits=limits))
+
+
+def respond(request: Request, model: dict, title: str, links: dict) -> Response:
+    path = request.url.path
+    if path.endswith(".patch"):
+        return JSONResponse(model["patch"], media_type="application/json-patch+json")
+    if path.endswith(".json") or wants_json(request):
+        return JSONResponse(model)
+    return HTMLResponse(render("diff.html", diff=model, title=title, links=links))
+
+
+async def stored_diff(request: Request) -> Response:
+    """GET /c/{id}/diff: the stored checkpoint against its stored parent."""
+    child = await fetch(request, request.path_params["storage_id"])
+    parent_id = child.meta.parent_id
+    if not parent_id:
+        raise HTTPException(404, "this checkpoint names no parent, so there is nothing to diff")
+    store = store_of(request)
+    candidates = await run_in_threadpool(store.by_checkpoint_id, parent_id)
+    parent = None
+    for meta in sorted(candidates, key=lambda m: m.stored_at, reverse=True):
+        record = await run_in_threadpool(store.get, meta.storage_id)
+        if isinstance(record, Found):
+            parent = record
+            break
+    if parent is None:
+        raise HTTPException(
+            404,
+            "the parent this checkpoint names is not stored here (or has expired); compare a "
+            "pasted pair on the home page instead",
+        )
+    return await _diff_records(request, parent, child)
+
+
+async def any_two(request: Request) -> Response:
+    """GET /diff?from=ID&to=ID: any two stored checkpoints."""
+    from_id = request.query_params.get("from", "")
+    to_id = request.query_params.get("to", "")
+    if not from_id or not to_id:
+        raise HTTPException(400, "give two storage ids: /diff?from=ID&to=ID")
+    parent = await fetch(request, from_id)
+    child = await fetch(request, to_id)
+    return await _diff_records(request, parent, child)
+
+
+async def _diff_records(request: Request, parent: Found, child: Found) -> Response:
+    model = await run_in_threadpool(compare, parent.data, child.data, settings_of(request).limits)
+    links = {
+        "from": f"/c/{parent.meta.storage_id}",
+        "to": f"/c/{child.meta.storage_id}",
+        "json": f"/diff.json?from={parent.meta.storage_id}&to={child.meta.storage_id}",
+        "patch": f"/diff.patch?from={parent.meta.storage_id}&to={child.meta.storage_id}",
+    }
+    return respond(request, model, "Changes since the parent", links)
+
+
+async def pasted(request: Request) -> Response:
+    """POST /diff: a pasted or uploaded pair from the home page's form."""
+    submission = await read_form(request)
+    if submission.parent is None:
+        raise HTTPException(400, "paste or upload the parent too, to compare the two")
+    model = await run_in_threadpool(
+        compare, submission.parent, submission.checkpoint, settings_of(request).limits
+    )
+    return respond(request, model, "Changes from the parent", {})
