@@ -76,12 +76,6 @@ def shown(s: str) -> str:
     return s.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "")
 
 
-def shown_pre(s: str) -> str:
-    """In a <pre>, the parser also drops one newline right after the start tag."""
-    t = shown(s)
-    return t[1:] if t.startswith("\n") else t
-
-
 def shown_attr(s: str) -> str:
     """In an attribute value, U+0000 becomes U+FFFD."""
     return s.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
@@ -220,7 +214,8 @@ READ_PAGE = """
   out.parentPwned = typeof window.parent.__pwned;
   // elements the document's text could have become, were it markup
   out.frames = document.querySelectorAll(
-    "iframe, object, embed, img, svg, math, base, meta[http-equiv], form, style, noscript"
+    "iframe, object, embed, img, svg, math, base, meta[http-equiv], " +
+    "form:not([action='/share']), style, noscript"
   ).length;
   return out;
 }
@@ -320,7 +315,8 @@ def test_naughty_strings_in_every_text_field_are_shown_literally(open_page, chun
         r, p = cards[f"r-{i}"], where[f"r-{i}"]
         check(f"r-{i} uri", r["uri_code"], shown("urn:x-naughty:" + s), p + "/uri")
         assert r["uri_link"] is None, f"r-{i}: a urn: uri became a link"
-        check(f"r-{i} excerpt", r["excerpt"], shown_pre(s), p + "/excerpt")
+        # the template's &#10; keeps a leading newline in <pre>
+        check(f"r-{i} excerpt", r["excerpt"], shown(s), p + "/excerpt")
         # operations: description, call tool, call arguments (a value and a key) as JSON
         op, o, p = cards[f"op-{i}"], doc["operations"][i - chunk.start], where[f"op-{i}"]
         check(f"op-{i} description", op["text"], shown(o["description"]), p + "/description")
