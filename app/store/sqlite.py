@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -131,12 +132,18 @@ class SqliteStore(SqlStore):
             raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
 
     def _migrate(self) -> None:
-        try:
-            conn = self._connection()
-            # WAL is a property of the file: set once, it stays (needs no open transaction).
-            conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.OperationalError as exc:
-            raise StoreUnavailable(f"cannot open the SQLite store: {exc}") from exc
+        # WAL is a property of the file: set once, it stays. Switching to it takes an exclusive
+        # lock, and SQLite answers "database is locked" at once, without its busy handler, when
+        # another process opens the same new file in the same moment: so retry until timeout.
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                self._connection().execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if time.monotonic() >= deadline or "locked" not in str(exc):
+                    raise StoreUnavailable(f"cannot open the SQLite store: {exc}") from exc
+                time.sleep(0.02)
         with self._write() as conn:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
