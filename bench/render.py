@@ -23,8 +23,7 @@ from lint import SIZES, generate  # noqa: E402
 
 from app.lint import lint  # noqa: E402
 from app.render import build_view  # noqa: E402
-from app.web.pages import for_page  # noqa: E402
-from app.web.templating import render  # noqa: E402
+from app.web.pages import page_from_view  # noqa: E402
 
 
 def median(fn, runs: int) -> tuple[float, object]:
@@ -49,7 +48,7 @@ def main() -> None:
         lint_s, result = median(lambda d=data: lint(d), runs)
         model_s, view = median(lambda r=result, t=now: build_view(r, now=t), runs)
         tmpl_s, html = median(
-            lambda v=view: render("checkpoint.html", name="bench", view=for_page(v), link_base=""),
+            lambda v=view, r=result: page_from_view("bench", v, r),
             runs,
         )
         page = model_s + tmpl_s

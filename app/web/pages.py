@@ -44,42 +44,58 @@ def checkpoint_html(
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
-    view = for_page(checkpoint_json(name, result, limits)["view"])
-    if not standalone:
-        return render(
-            "checkpoint.html",
-            name=name,
-            view=view,
-            link_base="",
-            stored=stored,
-            preview=preview,
-            shareable=_shareable(result),
-            source_b64=(
-                base64.b64encode(result.data).decode()
-                if stored is None and _shareable(result)
-                else None
-            ),
-            upload_token_required=upload_token_required,
-        )
-    css = (STATIC / "app.css").read_text(encoding="utf-8")
-    print_css = (STATIC / "print.css").read_text(encoding="utf-8")
-    inline = f"{css}\n@media print {{\n{print_css}\n}}\n"
-    digest = base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()
-    return render(
-        "checkpoint.html",
-        name=name,
-        view=view,
-        link_base=public_url.rstrip("/"),
-        standalone=True,
-        stored=None,
-        preview=None,
-        shareable=False,
-        source_b64=None,
-        # Our own stylesheet, not document data: the one string this page does not escape.
-        inline_css=Markup(inline),
-        csp=f"default-src 'none'; style-src 'sha256-{digest}'; img-src data:; base-uri 'none'; "
-        "form-action 'none'",
+    view = checkpoint_json(name, result, limits)["view"]
+    return page_from_view(
+        name,
+        view,
+        result,
+        standalone=standalone,
+        public_url=public_url,
+        stored=stored,
+        preview=preview,
+        upload_token_required=upload_token_required,
     )
+
+
+def page_from_view(
+    name: str,
+    view: dict,
+    result: LintResult,
+    *,
+    standalone: bool = False,
+    public_url: str = "",
+    stored: dict | None = None,
+    preview: dict | None = None,
+    upload_token_required: bool = False,
+) -> str:
+    """The templates' part of the page, from a render model already built."""
+    view = for_page(view)
+    shareable = not standalone and stored is None and _shareable(result)
+    context: dict = {
+        "name": name,
+        "view": view,
+        "link_base": public_url.rstrip("/") if standalone else "",
+        "stored": stored,
+        "preview": preview,
+        "shareable": shareable,
+        # The exact bytes for the Share form: base64, as a textarea would turn line breaks
+        # into CRLF.
+        "source_b64": base64.b64encode(result.data).decode() if shareable else None,
+        "upload_token_required": upload_token_required,
+    }
+    if standalone:
+        css = (STATIC / "app.css").read_text(encoding="utf-8")
+        print_css = (STATIC / "print.css").read_text(encoding="utf-8")
+        inline = f"{css}\n@media print {{\n{print_css}\n}}\n"
+        digest = base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()
+        context.update(
+            standalone=True,
+            # Our own stylesheet, not document data: the one string this page does not escape.
+            inline_css=Markup(inline),
+            csp=f"default-src 'none'; style-src 'sha256-{digest}'; img-src data:; "
+            "base-uri 'none'; form-action 'none'",
+        )
+    return render("checkpoint.html", **context)
 
 
 def _shareable(result: LintResult) -> bool:

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from app import __version__
 
@@ -27,7 +28,24 @@ def environment() -> jinja2.Environment:
     )
     env.globals["version"] = __version__
     env.filters["json_text"] = json_text
+    env.globals["txt"] = txt
     return env
+
+
+REDACTED = "[redacted: looks like a credential]"
+_REDACTED_HTML = Markup('<span class="redacted">{}</span>').format(REDACTED)
+
+
+def txt(value: object) -> Markup:
+    """A document text value for the page: escaped, and each redaction marker set apart so a
+    reader sees a value was withheld. (A Python function, not a macro: it runs for every text
+    on the page, and a macro call costs several times more.)"""
+    if value is None:
+        return Markup("")
+    text = str(value)
+    if REDACTED not in text:
+        return escape(text)
+    return _REDACTED_HTML.join(escape(part) for part in text.split(REDACTED))
 
 
 def json_text(value: object) -> str:
