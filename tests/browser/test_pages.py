@@ -211,3 +211,27 @@ def test_the_watchers_catch_console_errors_csp_violations_dialogs_and_page_error
     problems.expect(lambda text: "on purpose" in text or "Content Security Policy" in text)
     problems.expect(lambda text: "script-src-elem" in text)
     problems.assert_clean()
+
+
+def test_drag_and_drop_a_file_onto_the_form(open_page):
+    """Where JavaScript runs, dropping a file on the checkpoint field chooses it."""
+    page = open_page()
+    page.goto("/")
+    data = conformance("rule-S002-unresolved-blocked-by.ocp.json").decode()
+    page.evaluate(
+        """(text) => {
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([text], "dropped.ocp.json", {type: "application/json"}));
+            const target = document.querySelector("[data-drop-target='checkpoint']");
+            const options = {dataTransfer: transfer, bubbles: true};
+            target.dispatchEvent(new DragEvent("dragover", options));
+            target.dispatchEvent(new DragEvent("drop", options));
+        }""",
+        data,
+    )
+    assert "dropped.ocp.json" in page.inner_text(".drop-status")
+    assert page.eval_on_selector("#checkpoint_file", "el => el.files[0].name") == "dropped.ocp.json"
+    page.wait_for_selector("#live .findings li.error")  # the change also lints it live
+    with page.expect_navigation(url="**/view"):
+        page.click("#intake button[type=submit]")
+    assert "OCP-S002" in page.inner_text("#findings")
