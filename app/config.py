@@ -33,6 +33,7 @@ class Settings:
     store_timeout: float = 5.0  # seconds to wait for the database before answering 503
     store_pool_size: int = 10  # PostgreSQL connections per instance
     purge_interval: float = 600.0  # seconds between sweeps of expired checkpoints
+    body_timeout: float = 30.0  # seconds a request body may take to arrive (408 after)
     # Bearer tokens that may store checkpoints; empty: anyone may (a public deployment).
     upload_tokens: frozenset[str] = frozenset()
 
@@ -55,10 +56,11 @@ class Settings:
         timeout = _float(env, "OCP_STORE_TIMEOUT_SECONDS", 5.0)
         pool = _int(env, "OCP_DB_POOL_SIZE", 10)
         interval = _float(env, "OCP_PURGE_INTERVAL_SECONDS", 600.0)
-        if timeout <= 0 or pool < 1 or interval <= 0:
+        body_timeout = _float(env, "OCP_BODY_TIMEOUT_SECONDS", 30.0)
+        if timeout <= 0 or pool < 1 or interval <= 0 or body_timeout <= 0:
             raise ConfigError(
-                "OCP_STORE_TIMEOUT_SECONDS, OCP_DB_POOL_SIZE and OCP_PURGE_INTERVAL_SECONDS "
-                "must be positive"
+                "OCP_STORE_TIMEOUT_SECONDS, OCP_DB_POOL_SIZE, OCP_PURGE_INTERVAL_SECONDS and "
+                "OCP_BODY_TIMEOUT_SECONDS must be positive"
             )
         tokens = frozenset(
             t.strip() for t in env.get("OCP_UPLOAD_TOKENS", "").split(",") if t.strip()
@@ -72,6 +74,7 @@ class Settings:
             store_pool_size=pool,
             purge_interval=interval,
             upload_tokens=tokens,
+            body_timeout=body_timeout,
         )
 
 

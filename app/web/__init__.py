@@ -96,7 +96,7 @@ def create_app(
         routes=routes,
         middleware=[
             Middleware(SecurityHeadersMiddleware),
-            Middleware(BodyLimitMiddleware, max_body=max_body),
+            Middleware(BodyLimitMiddleware, max_body=max_body, timeout=settings.body_timeout),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,

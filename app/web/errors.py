@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app.store import StoreUnavailable
-from app.web.bodies import PayloadTooLarge
+from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.templating import render
 
 log = logging.getLogger("ocp.web")
@@ -17,6 +17,7 @@ log = logging.getLogger("ocp.web")
 ADVICE = {
     400: "Check what you sent and try again from the form.",
     404: "Check the address, or start again from the home page.",
+    408: "Send the request again, at once and whole.",
     405: "This address does not accept that method.",
     413: "Keep large content in resources the checkpoint references (spec §3, §6.4), or raise "
     "the limit in the deployment's settings (OCP_MAX_BYTES).",
@@ -66,6 +67,16 @@ async def http_exception(request: Request, exc: Exception) -> Response:
     return error_response(request, exc.status_code, str(exc.detail), extra)
 
 
+async def body_too_slow(request: Request, exc: Exception) -> Response:
+    response = error_response(request, 408, str(exc))
+    response.headers["connection"] = "close"
+    return response
+
+
+async def encoded_body(request: Request, exc: Exception) -> Response:
+    return error_response(request, 415, str(exc))
+
+
 async def store_unavailable(request: Request, exc: Exception) -> Response:
     log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
     response = error_response(request, 503, "the checkpoint store is not answering right now")
@@ -88,6 +99,8 @@ async def server_error(request: Request, exc: Exception) -> Response:
 EXCEPTION_HANDLERS = {
     HTTPException: http_exception,
     PayloadTooLarge: payload_too_large,
+    BodyTooSlow: body_too_slow,
+    EncodedBody: encoded_body,
     StoreUnavailable: store_unavailable,
     Exception: server_error,
 }
