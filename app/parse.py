@@ -250,9 +250,11 @@ class _StrictParser:
             self.errors += 1
         if len(self.findings) < MAX_FINDINGS:
             line, column = line_col(self.text, offset)
-            self.findings.append(
-                Finding("json", severity, to_pointer(path), message, line, column)  # type: ignore[arg-type]
-            )
+            # A path or message can quote a member name holding a lone surrogate (an escape,
+            # or bytes that were not UTF-8): shown as U+FFFD, so every report encodes.
+            pointer = _SURROGATE.sub("\ufffd", to_pointer(path))
+            message = _SURROGATE.sub("\ufffd", message)
+            self.findings.append(Finding("json", severity, pointer, message, line, column))  # type: ignore[arg-type]
 
     def _error(self, offset: int, path: tuple, message: str) -> None:
         self._add("error", offset, path, message)

@@ -188,3 +188,13 @@ def test_depth_precheck_ignores_brackets_inside_strings(value, depth):
 
     for indent in (None, 1):
         assert _max_depth(json.dumps(value, indent=indent).encode(), 0) == depth
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b'{"k\xff": 1, "k\xff": 2}', b'{"\\ud800": 1, "\\ud800": 2}', b'{"a\xff": [1,]}'],
+)
+def test_findings_about_broken_member_names_encode_as_utf8(data):
+    for finding in parse(data).findings:
+        finding.path.encode("utf-8")
+        finding.message.encode("utf-8")

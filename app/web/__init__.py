@@ -9,6 +9,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
+from typing import NoReturn
 
 import anyio
 from starlette.applications import Starlette
@@ -25,6 +26,8 @@ from app.web.security import SecurityHeadersMiddleware
 from app.web.templating import STATIC
 
 SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schema's $id
+STORE_RETRY = 1.0  # seconds between attempts to open a store that was unavailable at start-up
+STORE_RETRY_AFTER_ERROR = 30.0  # … and after any other error (logged each time)
 log = logging.getLogger("ocp.web")
 
 
@@ -72,25 +75,31 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
+    def open_now() -> Store:
+        return open_store(
+            settings.database_url,
+            clock=clock,
+            retention=settings.retention,
+            timeout=settings.store_timeout,
+            pool_size=settings.store_pool_size,
+        )
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = await anyio.to_thread.run_sync(
-            lambda: open_store(
-                settings.database_url,
-                clock=clock,
-                retention=settings.retention,
-                timeout=settings.store_timeout,
-                pool_size=settings.store_pool_size,
-            )
-        )
-        app.state.store = store
+        try:
+            app.state.store = await anyio.to_thread.run_sync(open_now)
+        except StoreUnavailable as exc:
+            # One of several instances, (re)started during a database outage: it starts
+            # anyway, serves what needs no store, answers 503 for the rest, and keeps trying.
+            log.warning("the store is unavailable at start-up, opening it later: %s", exc)
+            app.state.store = NotOpenYet(retention=settings.retention)
         try:
             async with anyio.create_task_group() as tasks:
-                tasks.start_soon(_sweep_forever, store, settings.purge_interval)
+                tasks.start_soon(_open_then_sweep, app, open_now, settings.purge_interval)
                 yield
                 tasks.cancel_scope.cancel()
         finally:
-            await anyio.to_thread.run_sync(store.close)
+            await anyio.to_thread.run_sync(app.state.store.close)
 
     app = Starlette(
         routes=routes,
@@ -104,6 +113,42 @@ def create_app(
     app.state.settings = settings
     app.state.page_cache = stored.PageCache()
     return app
+
+
+class NotOpenYet(Store):
+    """Stands in for a store that could not be opened at start-up: every call is
+    StoreUnavailable (503 with Retry-After) until ``_open_then_sweep`` replaces it."""
+
+    backend = "not open yet"
+
+    def _unavailable(self, *args: object, **kwargs: object) -> NoReturn:
+        raise StoreUnavailable("the store could not be opened yet; the service keeps trying")
+
+    put = get = delete = purge_expired = _unavailable  # type: ignore[assignment]
+    by_checkpoint_id = children = list_lineage = ping = _unavailable  # type: ignore[assignment]
+
+    def close(self) -> None:
+        pass
+
+
+async def _open_then_sweep(app: Starlette, open_now: Callable[[], Store], interval: float) -> None:
+    """Open the store if start-up could not (every ``STORE_RETRY`` seconds), then sweep."""
+
+    def attempt() -> None:
+        # Set in the worker thread, so a store opened while shutdown waits is still closed.
+        app.state.store = open_now()
+
+    while isinstance(app.state.store, NotOpenYet):
+        try:
+            await anyio.to_thread.run_sync(attempt)
+            log.info("the store is open")
+        except StoreUnavailable as exc:
+            log.debug("the store is still unavailable: %s", exc)
+            await anyio.sleep(STORE_RETRY)
+        except Exception:  # a setting or schema it cannot start with: say so, keep trying
+            log.exception("the store cannot be opened")
+            await anyio.sleep(STORE_RETRY_AFTER_ERROR)
+    await _sweep_forever(app.state.store, interval)
 
 
 async def _sweep_forever(store: Store, interval: float) -> None:

@@ -1,0 +1,114 @@
+"""Fuzzing the whole path — intake → lint → render model → page → diff, and the HTTP views —
+with byte-level and structure-level mutations of the conformance documents: no unhandled
+exception, no 5xx, and no hang (a generous bound per document, far from any speed target)."""
+
+import json
+import time
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.diff import diff_checkpoints
+from app.lint import lint
+from app.render import build_view
+from app.web import create_app
+from app.web.pages import page_from_view
+from tests.conftest import CONFORMANCE, manifest
+from tests.test_properties import VALID, mutated_documents
+
+HANG = 20.0  # seconds: only a hang gets near this; speed is measured in bench/
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
+PARENT_RESULT = lint(PARENT)
+ALL = [(CONFORMANCE / c["file"]).read_bytes() for c in manifest()]
+
+
+def whole_path(data: bytes) -> None:
+    start = time.monotonic()
+    result = lint(data, parent=PARENT)
+    view = build_view(result, now=NOW, parent=PARENT_RESULT)
+    json.dumps(view)
+    html = page_from_view("fuzz", view, result)
+    assert "<html" in html
+    diff = diff_checkpoints(PARENT_RESULT, result)
+    json.dumps(diff)
+    assert time.monotonic() - start < HANG, "the path hung on this document"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_documents(), st.booleans())
+def test_structure_mutations_through_the_whole_path(document, pretty):
+    data = json.dumps(document, indent=2 if pretty else None, ensure_ascii=False)
+    whole_path(data.encode("utf-8", "surrogatepass"))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ALL), st.data())
+def test_byte_mutations_through_the_whole_path(data, draw):
+    mutated = bytearray(data)
+    for _ in range(draw.draw(st.integers(1, 8))):
+        position = draw.draw(st.integers(0, max(0, len(mutated) - 1)))
+        action = draw.draw(st.sampled_from(["flip", "delete", "insert", "splice"]))
+        if not mutated:
+            mutated.extend(b"{")
+        elif action == "flip":
+            mutated[position] = draw.draw(st.integers(0, 255))
+        elif action == "delete":
+            del mutated[position]
+        elif action == "insert":
+            mutated.insert(position, draw.draw(st.integers(0, 255)))
+        else:
+            mutated[position:position] = draw.draw(
+                st.sampled_from(
+                    [
+                        b'"\\ud800"',
+                        b"NaN",
+                        b"1e999",
+                        b"[" * 70,
+                        b'"a":1,',
+                        b"\xff",
+                        b'"<script>"',
+                        b"\x00",
+                    ]
+                )
+            )
+    whole_path(bytes(mutated))
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fuzz")
+    with TestClient(create_app(Settings(database_url=str(folder / "db.sqlite3")))) as c:
+        yield c
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(st.sampled_from(VALID + ALL), st.data())
+def test_no_view_answers_5xx(client, data, draw):
+    mutated = bytearray(data)
+    for _ in range(draw.draw(st.integers(0, 4))):
+        if mutated:
+            mutated[draw.draw(st.integers(0, len(mutated) - 1))] = draw.draw(st.integers(0, 255))
+    body = bytes(mutated)
+    files = {"checkpoint_file": ("c.json", body, "application/json")}
+    for response in (
+        client.post("/view", files=files),
+        client.post("/view.json", files=files),
+        client.post("/live", files=files),
+        client.post("/api/v1/lint", content=body, headers={"content-type": "application/json"}),
+        client.post(
+            "/api/v1/checkpoints", content=body, headers={"content-type": "application/json"}
+        ),
+        client.post(
+            "/diff", files={**files, "parent_file": ("p.json", PARENT, "application/json")}
+        ),
+    ):
+        assert response.status_code < 500, (response.status_code, response.text[:300])
