@@ -1,7 +1,15 @@
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests with a fixed seed, so a red run can be reproduced and a green one
+# is not luck; locally they explore new examples every run.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 # The store fixtures (SQLite and a throwaway PostgreSQL) serve the store and the web tests.
 pytest_plugins = ["tests.backends"]
