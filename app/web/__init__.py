@@ -86,6 +86,11 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Store calls get threads of their own, as many as the database has connections: in
+        # an outage each may wait the whole store timeout, and they must not take the
+        # threads that linting and rendering run on.
+        app.state.store_slots = anyio.CapacityLimiter(settings.store_pool_size)
+        app.state.store_threads = anyio.CapacityLimiter(settings.store_pool_size)
         try:
             app.state.store = await anyio.to_thread.run_sync(open_now)
         except StoreUnavailable as exc:

@@ -13,7 +13,7 @@ from app.lint import lint
 from app.parse import Limits
 from app.store import Found
 from app.web.errors import wants_json
-from app.web.stored import fetch, settings_of, store_of
+from app.web.stored import fetch, settings_of, store_call
 from app.web.templating import render
 from app.web.views import read_form
 
@@ -37,11 +37,10 @@ async def stored_diff(request: Request) -> Response:
     parent_id = child.meta.parent_id
     if not parent_id:
         raise HTTPException(404, "this checkpoint names no parent, so there is nothing to diff")
-    store = store_of(request)
-    candidates = await run_in_threadpool(store.by_checkpoint_id, parent_id)
+    candidates = await store_call(request, "by_checkpoint_id", parent_id)
     parent = None
     for meta in sorted(candidates, key=lambda m: m.stored_at, reverse=True):
-        record = await run_in_threadpool(store.get, meta.storage_id)
+        record = await store_call(request, "get", meta.storage_id)
         if isinstance(record, Found):
             parent = record
             break

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
@@ -13,7 +12,7 @@ from app.lineage import LineageNode, build_tree, layout
 from app.lint import lint
 from app.store import Found, Meta, Store
 from app.web.errors import wants_json
-from app.web.stored import fetch, settings_of, store_of
+from app.web.stored import fetch, settings_of, store_call
 from app.web.templating import render
 
 # How many stored siblings are opened to compare their operations (§9.3): a bound on the
@@ -156,9 +155,7 @@ async def lineage_page(request: Request) -> Response:
     """GET /c/{id}/lineage: ancestors, siblings (forks) and descendants as a server-side SVG
     tree, each node with status and verdict."""
     record = await fetch(request, request.path_params["storage_id"])
-    model = await run_in_threadpool(
-        lineage_model, store_of(request), record, settings_of(request).limits
-    )
+    model = await store_call(request, lineage_model, record, settings_of(request).limits)
     if wants_json(request):
         return JSONResponse(model)
     return HTMLResponse(render("lineage.html", model=model))

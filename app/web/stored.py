@@ -8,13 +8,17 @@ is cached rendered for a short while so a popular link costs little.
 from __future__ import annotations
 
 import base64
+import functools
 import hmac
 import json
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import timedelta
 from threading import Lock
+from typing import Any
 
+import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -22,7 +26,16 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from app import __version__
 from app.lint import LintResult, lint
-from app.store import Created, DeleteOutcome, Found, Gone, Meta, NotStorable, Store
+from app.store import (
+    Created,
+    DeleteOutcome,
+    Found,
+    Gone,
+    Meta,
+    NotStorable,
+    Store,
+    StoreUnavailable,
+)
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
 from app.web.templating import render
@@ -45,6 +58,33 @@ UNLISTED_NOTE = (
 
 def store_of(request: Request) -> Store:
     return request.app.state.store
+
+
+async def store_call(
+    request: Request, method: str | Callable[..., Any], *args: object, **kwargs: object
+) -> Any:
+    """``store.<method>(*args, **kwargs)``, or ``method(store, *args, **kwargs)`` when it is a
+    function, on a store thread. Waiting for a free one counts against the store timeout:
+    when all are stuck on an unreachable database, the request gets 503 instead of queueing
+    behind them."""
+    state = request.app.state
+    acquired = False
+    with anyio.move_on_after(settings_of(request).store_timeout):
+        await state.store_slots.acquire()
+        acquired = True
+    if not acquired:
+        raise StoreUnavailable("every connection to the checkpoint store is busy or waiting")
+    try:
+        store = store_of(request)
+        if callable(method):
+            call = functools.partial(method, store, *args, **kwargs)
+        else:
+            call = functools.partial(getattr(store, method), *args, **kwargs)
+        # Once it runs, the call is bounded by the store's own timeout, and is never cut off
+        # halfway: a write that committed is answered as such.
+        return await anyio.to_thread.run_sync(call, limiter=state.store_threads)
+    finally:
+        state.store_slots.release()
 
 
 # --- storing --------------------------------------------------------------------------------
@@ -79,7 +119,7 @@ async def _store(request: Request, data: bytes, lifetime: timedelta | None) -> C
     result = await run_in_threadpool(lint, data, limits=settings.limits)
     refuse_unstorable(result)
     try:
-        return await run_in_threadpool(store_of(request).put, data, result, lifetime=lifetime)
+        return await store_call(request, "put", data, result, lifetime=lifetime)
     except NotStorable as exc:  # the store checks again, whatever the caller did
         raise Unprocessable(str(exc), [], list(exc.paths)) from None
 
@@ -202,7 +242,7 @@ class PageCache:
 
 async def fetch(request: Request, storage_id: str) -> Found:
     """The stored checkpoint, or the right error: 410 with when it went, 404 otherwise."""
-    record = await run_in_threadpool(store_of(request).get, storage_id)
+    record = await store_call(request, "get", storage_id)
     if isinstance(record, Found):
         return record
     if isinstance(record, Gone):
@@ -336,7 +376,7 @@ async def delete_form(request: Request) -> Response:
 async def _delete(request: Request, storage_id: str, token: str) -> DeleteOutcome:
     if not token:
         raise HTTPException(401, "give the deletion token you received when you shared it")
-    outcome = await run_in_threadpool(store_of(request).delete, storage_id, token)
+    outcome = await store_call(request, "delete", storage_id, token)
     if outcome == DeleteOutcome.WRONG_TOKEN:
         raise HTTPException(403, "that is not the deletion token of this checkpoint")
     if outcome == DeleteOutcome.NOT_FOUND:
@@ -356,7 +396,7 @@ async def api_list(request: Request) -> Response:
     checkpoint_id = request.query_params.get("checkpoint_id", "")
     if not checkpoint_id:
         raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')
-    entries = await run_in_threadpool(store_of(request).list_lineage, checkpoint_id)
+    entries = await store_call(request, "list_lineage", checkpoint_id)
     return JSONResponse({"checkpoint_id": checkpoint_id, "entries": [m.to_dict() for m in entries]})
 
 
