@@ -62,6 +62,17 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
 ]
 
 
+_WRITE_LOCKS: dict[str, threading.Lock] = {}
+_WRITE_LOCKS_GUARD = threading.Lock()
+
+
+def _write_lock(path: str) -> threading.Lock:
+    """One lock per database file in this process, shared by every store opened on it."""
+    key = os.path.realpath(path)
+    with _WRITE_LOCKS_GUARD:
+        return _WRITE_LOCKS.setdefault(key, threading.Lock())
+
+
 class SqliteStore(SqlStore):
     backend = "sqlite"
     integrity_errors = (sqlite3.IntegrityError,)
@@ -117,6 +128,20 @@ class SqliteStore(SqlStore):
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        # Writers of this process queue on a lock instead of SQLite's busy handler, which
+        # polls and sleeps: under load some writers kept missing the free moment and waited
+        # seconds. busy_timeout still covers writers in other processes.
+        lock = _write_lock(self.path)
+        if not lock.acquire(timeout=self._timeout):
+            raise StoreUnavailable("SQLite store unavailable: too many writes are waiting")
+        try:
+            with self._write_transaction() as conn:
+                yield conn
+        finally:
+            lock.release()
+
+    @contextmanager
+    def _write_transaction(self) -> Iterator[sqlite3.Connection]:
         try:
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import base64
 import functools
+import gzip
 import hmac
 import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any
 
@@ -273,24 +275,53 @@ def _immutable_headers(etag: str) -> dict[str, str]:
     return {"etag": etag, "cache-control": "no-cache"}
 
 
+@dataclass(frozen=True, slots=True)
+class CachedPage:
+    """A rendered stored page, encoded once: the bytes, their gzip, and what decides whether
+    they may still be served without asking the store."""
+
+    body: bytes
+    gzipped: bytes
+    etag: str
+    expires_at: datetime
+    media_type: str
+
+
 async def permalink(request: Request) -> Response:
-    """GET /c/{id} and /c/{id}.json: the checkpoint page (or its JSON twin) of the stored bytes."""
+    """GET /c/{id} and /c/{id}.json: the checkpoint page (or its JSON twin) of the stored bytes.
+
+    A popular link is served from the page cache without touching the database: the bytes are
+    immutable and ``expires_at`` never changes, so a cached page is right until it expires,
+    or until a deletion clears it (at once here, within the cache's minute elsewhere)."""
     storage_id = request.path_params["storage_id"]
     as_json = request.url.path.endswith(".json") or wants_json(request)
-    record = await fetch(request, storage_id)
-    etag = etag_of(record.meta)
-    headers = _immutable_headers(etag)
-    if _not_modified(request, etag):
-        return Response(status_code=304, headers=headers)
     cache: PageCache = request.app.state.page_cache
     key = (storage_id, "json" if as_json else "html")
     page = cache.get(key)
-    if page is None:
-        page = await run_in_threadpool(_render_stored, request, record, as_json)
+    if not isinstance(page, CachedPage) or store_of(request).now() >= page.expires_at:
+        record = await fetch(request, storage_id)
+        page = await run_in_threadpool(_cached_page, request, record, as_json)
         cache.put(key, page)
-    if as_json:
-        return Response(page, media_type="application/json", headers=headers)  # type: ignore[arg-type]
-    return HTMLResponse(page, headers=headers)  # type: ignore[arg-type]
+    headers = _immutable_headers(page.etag)
+    if _not_modified(request, page.etag):
+        return Response(status_code=304, headers=headers)
+    headers["vary"] = "Accept-Encoding"
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        # The page echoes nothing from the request, so compressing it leaks nothing (BREACH).
+        headers["content-encoding"] = "gzip"
+        return Response(page.gzipped, media_type=page.media_type, headers=headers)
+    return Response(page.body, media_type=page.media_type, headers=headers)
+
+
+def _cached_page(request: Request, record: Found, as_json: bool) -> CachedPage:
+    body = _render_stored(request, record, as_json).encode("utf-8")
+    return CachedPage(
+        body=body,
+        gzipped=gzip.compress(body, compresslevel=6),
+        etag=etag_of(record.meta),
+        expires_at=record.meta.expires_at,
+        media_type="application/json" if as_json else "text/html; charset=utf-8",
+    )
 
 
 def _render_stored(request: Request, record: Found, as_json: bool) -> str:

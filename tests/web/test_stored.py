@@ -232,3 +232,34 @@ def test_upload_tokens_guard_storing(backend, clock):
         )
         assert ok.status_code == 201
         assert c.post("/api/v1/lint", content=VALID, headers=JSON_TYPE).status_code == 200
+
+
+def test_a_cached_view_does_not_touch_the_store(client):
+    created = share(client)
+    path = f"/c/{created['storage_id']}"
+    first = client.get(path)
+    store = client.app.state.store
+    calls = []
+    original = store.get
+    store.get = lambda *a, **k: calls.append(a) or original(*a, **k)
+    try:
+        again = client.get(path)
+    finally:
+        store.get = original
+    assert again.status_code == 200 and again.text == first.text
+    assert calls == []
+
+
+def test_pages_are_served_gzipped_to_clients_that_accept_it(client):
+    import gzip as gzip_module
+
+    created = share(client)
+    path = f"/c/{created['storage_id']}"
+    plain = client.get(path, headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    raw = client.stream("GET", path, headers={"accept-encoding": "gzip"})
+    with raw as response:
+        assert response.headers["content-encoding"] == "gzip"
+        assert response.headers["vary"] == "Accept-Encoding"
+        body = b"".join(response.iter_raw())
+    assert gzip_module.decompress(body) == plain.content
