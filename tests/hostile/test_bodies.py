@@ -3,6 +3,7 @@ compressed, or multipart with thousands of parts — each refused at its limit w
 status, while the server's memory stays flat."""
 
 import gzip
+import json
 import os
 import socket
 import subprocess
@@ -177,3 +178,17 @@ def test_memory_stays_flat_under_repeated_oversized_bodies(server):
     after = peak_memory_kib(pid)
     # 10 × 128 MB offered; the peak grows by no more than a few request buffers
     assert after - before < 32 * 1024, (before, after)
+
+
+def test_deep_nesting_over_http_is_a_json_finding_not_a_crash(server):
+    port, _ = server
+    body = b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/v1/lint",
+        data=body,
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        report = json.loads(response.read())
+    [finding] = report["results"][0]["findings"]
+    assert finding["code"] == "json" and "nesting deeper than 64" in finding["message"]
