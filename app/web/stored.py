@@ -1,8 +1,8 @@
 """Permalinks: storing a checkpoint, serving it back, retention, deletion.
 
-The store is synchronous (app/store); every call runs in the thread pool. A stored page is
-immutable, so it carries an ETag (digest + app version), answers If-None-Match with 304, and
-is cached rendered for a short while so a popular link costs little.
+The store is synchronous (app/store); every call runs on a store thread (`store_call`). A
+stored page is immutable, so it carries an ETag (digest + app version), answers If-None-Match
+with 304, and is cached rendered and encoded, so a popular link costs little.
 """
 
 from __future__ import annotations
@@ -41,10 +41,9 @@ from app.store import (
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
 from app.web.templating import render
-from app.web.views import BadRequest, media_type, settings_of
+from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, settings_of
 
-OCP_MEDIA_TYPE = "application/vnd.opencheckpoint+json"
-CHECKPOINT_TYPES = ("application/json", OCP_MEDIA_TYPE)
+OCP_MEDIA_TYPE = CHECKPOINT_TYPES[1]
 LIFETIMES = {
     "1h": timedelta(hours=1),
     "1d": timedelta(days=1),
