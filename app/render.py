@@ -12,8 +12,8 @@ A checkpoint is untrusted input (spec §10). Every builder below therefore:
   would raise);
 * shows document text as data, never as instructions (§4.3, §10.2), and keeps the viewer's
   own sentences (the advice, the notes) apart from it;
-* never describes a document, an operation or an action as safe, allowed, authorized or
-  resumable: validity covers levels 1–2 only (§8.1), and advice says what to verify, where;
+* never describes a document, an operation or an action as safe, allowed or authorized, and
+  never as resumable: validity covers levels 1–2 only (§8.1); advice says what to verify, where;
 * works on a copy of the document in which every value flagged by a `secret` finding is
   replaced by `REDACTED`, so no section can leak it, and redacts the submitted text shown in
   the source section as well (§10.5).
