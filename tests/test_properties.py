@@ -102,21 +102,35 @@ def test_structural_mutations_never_crash_and_paths_exist(document, pretty):
     check_report(data.encode("utf-8", "surrogatepass"))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(VALID), st.data())
-def test_byte_mutations_never_crash(data, draw):
-    mutated = bytearray(data)
-    for _ in range(draw.draw(st.integers(1, 6))):
-        position = draw.draw(st.integers(0, len(mutated) - 1))
-        action = draw.draw(st.sampled_from(["flip", "delete", "insert"]))
-        byte = draw.draw(st.integers(0, 255))
+# Bytes that break intake in the ways a hostile sender would try.
+SPLICES = [b'"\\ud800"', b"NaN", b"1e999", b"[" * 70, b'"a":1,', b"\xff", b'"<script>"', b"\x00"]
+
+
+@st.composite
+def mutated_bytes(draw, sources: list[bytes]) -> bytes:
+    """One of ``sources`` with a few bytes flipped, deleted, inserted, or a hostile splice."""
+    mutated = bytearray(draw(st.sampled_from(sources)))
+    for _ in range(draw(st.integers(1, 8))):
+        if not mutated:
+            mutated.extend(b"{")
+            continue
+        position = draw(st.integers(0, len(mutated) - 1))
+        action = draw(st.sampled_from(["flip", "delete", "insert", "splice"]))
         if action == "flip":
-            mutated[position] = byte
+            mutated[position] = draw(st.integers(0, 255))
         elif action == "delete":
             del mutated[position]
+        elif action == "insert":
+            mutated.insert(position, draw(st.integers(0, 255)))
         else:
-            mutated.insert(position, byte)
-    check_report(bytes(mutated))
+            mutated[position:position] = draw(st.sampled_from(SPLICES))
+    return bytes(mutated)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_bytes(VALID))
+def test_byte_mutations_never_crash(data):
+    check_report(data)
 
 
 @settings(max_examples=150, deadline=None)

@@ -18,7 +18,7 @@ from app.render import build_view
 from app.web import create_app
 from app.web.pages import page_from_view
 from tests.conftest import CONFORMANCE, manifest
-from tests.test_properties import VALID, mutated_documents
+from tests.test_properties import VALID, mutated_bytes, mutated_documents
 
 HANG = 20.0  # seconds: only a hang gets near this; speed is measured in bench/
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -47,36 +47,9 @@ def test_structure_mutations_through_the_whole_path(document, pretty):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(ALL), st.data())
-def test_byte_mutations_through_the_whole_path(data, draw):
-    mutated = bytearray(data)
-    for _ in range(draw.draw(st.integers(1, 8))):
-        position = draw.draw(st.integers(0, max(0, len(mutated) - 1)))
-        action = draw.draw(st.sampled_from(["flip", "delete", "insert", "splice"]))
-        if not mutated:
-            mutated.extend(b"{")
-        elif action == "flip":
-            mutated[position] = draw.draw(st.integers(0, 255))
-        elif action == "delete":
-            del mutated[position]
-        elif action == "insert":
-            mutated.insert(position, draw.draw(st.integers(0, 255)))
-        else:
-            mutated[position:position] = draw.draw(
-                st.sampled_from(
-                    [
-                        b'"\\ud800"',
-                        b"NaN",
-                        b"1e999",
-                        b"[" * 70,
-                        b'"a":1,',
-                        b"\xff",
-                        b'"<script>"',
-                        b"\x00",
-                    ]
-                )
-            )
-    whole_path(bytes(mutated))
+@given(mutated_bytes(ALL))
+def test_byte_mutations_through_the_whole_path(data):
+    whole_path(data)
 
 
 @pytest.fixture(scope="module")
