@@ -1,0 +1,137 @@
+"""Small pieces of HTML that the checkpoint page repeats hundreds of times.
+
+The templates call them as ``frag.field(...)``, ``frag.ref(...)`` and so on. They are Python
+functions rather than Jinja2 macros because a macro call costs about ten times a function
+call, and a long checkpoint page makes thousands of them. Each one escapes every value it is
+given, labels included, and returns Markup only of what it built itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from app.render import REDACTED
+
+Link = Mapping[str, Any]
+
+_REDACTED_HTML = f'<span class="redacted">{escape(REDACTED)}</span>'
+
+
+def txt(value: object) -> Markup:
+    """The `txt` filter: a document text value, escaped, with each redaction marker set apart
+    so a reader sees that a value was withheld."""
+    if value is None:
+        return Markup("")
+    text = str(value)
+    if REDACTED not in text:
+        return escape(text)
+    return Markup(_REDACTED_HTML.join(escape(part) for part in text.split(REDACTED)))
+
+
+def copy(anchor: str) -> Markup:
+    """The "copy link" control of a linkable element (static/app.js handles the click)."""
+    return Markup(
+        f'<button type="button" class="link" data-copy-link="#{escape(anchor)}">copy link</button>'
+    )
+
+
+def ref(link: Link) -> Markup:
+    """A reference to another object: a link to its anchor when it resolves, marked when not."""
+    anchor = link.get("anchor")
+    code = f"<code>{txt(link.get('id'))}</code>"
+    if not anchor:
+        return Markup(f'{code} <span class="badge warn">does not resolve</span>')
+    out = f'<a class="ref" href="#{escape(anchor)}">{code}</a>'
+    label = link.get("label")
+    if label:
+        out += f' <span class="ref-label">{txt(label)}</span>'
+    status = link.get("status")
+    if status:
+        out += f' <span class="badge">{escape(status)}</span>'
+    return Markup(out)
+
+
+def refs(links: Iterable[Link]) -> Markup:
+    return Markup('<ul class="refs">' + "".join(f"<li>{ref(x)}</li>" for x in links) + "</ul>")
+
+
+def field(label: str, value: object, cls: str = "text") -> Markup:
+    """A ``<dt>``/``<dd>`` pair for a document text value; nothing when it is absent."""
+    if value is None:
+        return Markup("")
+    return Markup(f'<dt>{escape(label)}</dt><dd class="{escape(cls)}">{txt(value)}</dd>')
+
+
+def code_field(label: str, value: object) -> Markup:
+    if value is None:
+        return Markup("")
+    return Markup(f"<dt>{escape(label)}</dt><dd><code>{txt(value)}</code></dd>")
+
+
+def links_field(label: str, links: Iterable[Link] | None) -> Markup:
+    if not links:
+        return Markup("")
+    return Markup(f"<dt>{escape(label)}</dt><dd>{refs(links)}</dd>")
+
+
+def link_field(label: str, link: Link | None) -> Markup:
+    if link is None:
+        return Markup("")
+    return Markup(f"<dt>{escape(label)}</dt><dd>{ref(link)}</dd>")
+
+
+def source_link(obj: Mapping[str, Any]) -> Markup:
+    """A link to the line of the source listing where the object starts."""
+    anchor = obj.get("source_anchor")
+    if not anchor:
+        return Markup("")
+    return Markup(f'<a class="src" href="#{escape(anchor)}">line {escape(anchor[1:])}</a>')
+
+
+def obj_head(obj: Mapping[str, Any], label: str = "") -> Markup:
+    """An object's id (or its pointer when it has none), a badge, its source line and a copy
+    link."""
+    ident = obj.get("id")
+    shown = txt(ident if ident is not None else obj.get("pointer"))
+    out = f'<span class="obj-id"><code>{shown}</code></span>'
+    if label:
+        out += f' <span class="badge">{escape(label)}</span>'
+    out += f' <span class="tools">{source_link(obj)}'
+    if obj.get("anchor"):
+        out += f" {copy(obj['anchor'])}"
+    return Markup(out + "</span>")
+
+
+def notes(items: Iterable[str] | None) -> Markup:
+    """The viewer's own notes on an object (advice text, never document data)."""
+    if not items:
+        return Markup("")
+    return Markup('<ul class="notes">' + "".join(f"<li>{escape(n)}</li>" for n in items) + "</ul>")
+
+
+def json_block(value: object, label: str) -> Markup:
+    if value is None:
+        return Markup("")
+    return Markup(f'<pre class="json" aria-label="{escape(label)}">{txt(value)}</pre>')
+
+
+def section_head(section: Mapping[str, Any], level: int = 2) -> Markup:
+    anchor, title = escape(section["anchor"]), escape(section["title"])
+    return Markup(
+        f'<div class="head section-head"><h{level:d} id="{anchor}-h">{title}</h{level:d}>'
+        f"{copy(section['anchor'])}</div>"
+    )
+
+
+def more(container: Mapping[str, Any], key: str) -> Markup:
+    """The note under a list cut short on the page (see app/web/pages.py, for_page)."""
+    count = container.get(key)
+    if not count:
+        return Markup("")
+    return Markup(
+        f'<p class="note more">{escape(count)} more not shown on this page; the JSON view of '
+        "this page (the same request to its .json address) lists every one.</p>"
+    )
