@@ -135,3 +135,42 @@ def more(container: Mapping[str, Any], key: str) -> Markup:
         f'<p class="note more">{escape(count)} more not shown on this page; the JSON view of '
         "this page (the same request to its .json address) lists every one.</p>"
     )
+
+
+def source_lines(lines: Iterable[Mapping[str, Any]]) -> Markup:
+    """The numbered lines of the source listing, each anchored and linking to itself; a line
+    where findings start is marked and links to each of them; a run of lines left out is
+    counted. One function for the whole listing: it is the longest part of most pages."""
+    out = []
+    for line in lines:
+        hidden = line["hidden_before"]
+        if hidden:
+            out.append(_gap(hidden))
+        number = line["number"]
+        anchor = f"L{number:d}"  # the model's line anchor, made here from the number alone
+        head = f'<a class="ln" href="#{anchor}">{number:d}</a><code>{txt(line["text"])}</code>'
+        findings = line["findings"]
+        if not findings:
+            out.append(f'<li id="{anchor}">{head}</li>')
+            continue
+        marks = "".join(
+            f'<a class="mark {"error" if f["severity"] == "error" else "warning"}" '
+            f'href="#{escape(f["anchor"])}">{escape(f["severity"])} {escape(f["code"])}</a> '
+            for f in findings
+        )
+        out.append(
+            f'<li id="{anchor}" class="has-finding">{head}<span class="marks">{marks}</span></li>'
+        )
+    return Markup("\n".join(out))
+
+
+def source_gap(hidden: int) -> Markup:
+    return Markup(_gap(hidden))
+
+
+def _gap(hidden: int) -> str:
+    plural = "" if hidden == 1 else "s"
+    return (
+        f'<li class="gap"><span class="ln">…</span>'
+        f'<span class="muted">{hidden:d} line{plural} not listed</span></li>'
+    )
