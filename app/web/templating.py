@@ -38,6 +38,8 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Templates ship with the code: no stat() of each template file on every include.
+        auto_reload=False,
     )
     env.globals["version"] = __version__
     env.filters["json_text"] = json_text
