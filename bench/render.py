@@ -9,14 +9,20 @@ of issue 3: rendering costs no more than the lint does. A benchmark, never a tes
 Two lints are beside the page: the lint as shipped, whose schema stage runs jsonschema-rs (the
 lint speed target of issue 2 needs it), and the same lint with the schema checked by the Python
 `jsonschema` validator the stack names (app/schema.py keeps it as the reference implementation).
+
+And a floor: the least any page showing the document could cost in Python. Every value once,
+escaped, in nested lists, then the numbered source lines; no render model, no grouping, no
+links between objects, no advice, no checklist, no template engine.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import time
 from datetime import UTC, datetime
+from html import escape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,11 +57,43 @@ def reference_lint(data: bytes) -> object:
         app.lint.check_schema = shipped
 
 
+def floor_page(document: object, text: str) -> str:
+    out: list[str] = []
+
+    def value(node: object) -> None:
+        if isinstance(node, dict):
+            out.append("<dl>")
+            for key, item in node.items():
+                out.append(f"<dt>{escape(key)}</dt><dd>")
+                value(item)
+                out.append("</dd>")
+            out.append("</dl>")
+        elif isinstance(node, list):
+            out.append("<ol>")
+            for item in node:
+                out.append("<li>")
+                value(item)
+                out.append("</li>")
+            out.append("</ol>")
+        elif isinstance(node, str):
+            out.append(f"<span>{escape(node)}</span>")
+        else:
+            out.append(f"<code>{json.dumps(node)}</code>")
+
+    value(document)
+    lines = escape(text).split("\n")
+    out.extend(
+        f'<li id="L{n}"><a href="#L{n}">{n}</a><code>{line}</code></li>'
+        for n, line in enumerate(lines, start=1)
+    )
+    return "".join(out)
+
+
 def main() -> None:
     print(
         f"{'size':>7} {'bytes':>9} {'lint ms':>8} {'model ms':>9} {'templates ms':>12} "
         f"{'page ms':>8} {'page ÷ lint':>10} {'HTML KB':>8} {'ref. lint ms':>12} "
-        f"{'page ÷ ref.':>11}"
+        f"{'page ÷ ref.':>11} {'floor ms':>9} {'floor ÷ lint':>12}"
     )
     verdicts = []
     for label, size in SIZES.items():
@@ -69,12 +107,15 @@ def main() -> None:
             runs,
         )
         ref_s, _ = median(lambda d=data: reference_lint(d), 3)
+        document, text = json.loads(data), data.decode()
+        floor_s, _ = median(lambda d=document, t=text: floor_page(d, t), runs)
         page = model_s + tmpl_s
         verdicts.append((label, page / lint_s, page / ref_s))
         print(
             f"{label:>7} {len(data):>9,} {lint_s * 1000:>8.2f} {model_s * 1000:>9.2f} "
             f"{tmpl_s * 1000:>12.2f} {page * 1000:>8.2f} {page / lint_s:>10.2f} "
-            f"{len(html) / 1000:>8.0f} {ref_s * 1000:>12.1f} {page / ref_s:>11.2f}"
+            f"{len(html) / 1000:>8.0f} {ref_s * 1000:>12.1f} {page / ref_s:>11.2f} "
+            f"{floor_s * 1000:>9.2f} {floor_s / lint_s:>12.2f}"
         )
     print("\ntarget: the page costs no more than the lint (page ÷ lint ≤ 1)")
     for label, ratio, ref_ratio in verdicts:
