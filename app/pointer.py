@@ -11,7 +11,14 @@ def escape_token(token: str | int) -> str:
 
 def to_pointer(path: Iterable[str | int]) -> str:
     """``("statements", 3, "text")`` -> ``"/statements/3/text"``; the empty path is ``""``."""
-    return "".join("/" + escape_token(token) for token in path)
+    tokens = [str(token) for token in path]
+    if not tokens:
+        return ""
+    joined = "/".join(tokens)
+    if "~" in joined or joined.count("/") != len(tokens) - 1:
+        # a token holds "~" or "/": escape each one (rare; the fast join above is the rule)
+        return "".join("/" + escape_token(token) for token in tokens)
+    return "/" + joined
 
 
 def parse_pointer(pointer: str) -> list[str]:

@@ -209,6 +209,8 @@ class _Context:
     concerns: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
     # the source lines the page lists; None: all of them (see SOURCE_LINE_LIMIT)
     shown_lines: set[int] | None = None
+    # reference -> its link (see _link); a document names the same objects many times over
+    links: dict[str, dict] = field(default_factory=dict)
 
     @property
     def doc(self) -> dict:
@@ -499,7 +501,17 @@ def _statement_status(value: object) -> str:
 
 def _link(ctx: _Context, ref: object) -> dict:
     """A reference as a link: the id, its anchor, the target's type and a short label. An
-    unresolved reference keeps its text and has no anchor."""
+    unresolved reference keeps its text and has no anchor. One dict per reference, shared by
+    every place that names it: the model is read, never changed."""
+    if isinstance(ref, str):
+        link = ctx.links.get(ref)
+        if link is None:
+            link = ctx.links[ref] = _new_link(ctx, ref)
+        return link
+    return _new_link(ctx, ref)
+
+
+def _new_link(ctx: _Context, ref: object) -> dict:
     obj = ctx.by_id.get(ref) if isinstance(ref, str) else None
     if obj is None:
         return {
