@@ -98,7 +98,7 @@ def main() -> None:
     verdicts = []
     for label, size in SIZES.items():
         data = generate(size)
-        runs = 5 if size > 1_000_000 else 15
+        runs = 7 if size > 1_000_000 else 21 if size > 100_000 else 51
         now = datetime.now(UTC)
         lint_s, result = median(lambda d=data: lint(d), runs)
         model_s, view = median(lambda r=result, t=now: build_view(r, now=t), runs)
