@@ -34,6 +34,7 @@ conformance: setup
 
 bench: setup
 	$(BIN)/python bench/lint.py
+	$(BIN)/python bench/render.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .hypothesis
