@@ -5,7 +5,9 @@ Injecting it needs a context that bypasses the CSP, used for this check only."""
 
 from __future__ import annotations
 
+import json
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
@@ -62,6 +64,11 @@ def readable(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def violations(page, axe_script: Path) -> list[dict]:
+    page.add_script_tag(path=axe_script)
+    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+
+
 def open_(page, what: str) -> None:
     if what.startswith("/"):
         page.goto(what)
@@ -87,8 +94,81 @@ def test_no_serious_or_critical_accessibility_violations(
         assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (
             scheme == "dark"
         )
-        page.add_script_tag(path=axe_script)
-        blocking = [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+        blocking = violations(page, axe_script)
         if blocking:
             report.append(f"{what} ({scheme}):\n{readable(blocking)}")
+    assert not report, "axe-core found serious or critical violations:\n" + "\n".join(report)
+
+
+def store(page, document: dict) -> dict:
+    response = page.request.post(
+        "/api/v1/checkpoints",
+        data=json.dumps(document).encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    return response.json()
+
+
+def own_lineage() -> tuple[dict, dict]:
+    """A parent and its child under ids of their own: the server is shared by the whole
+    session, and other tests count the nodes of their own lineage trees."""
+    parent = json.loads(conformance("valid-coding-refactor.ocp.json"))
+    child = json.loads(conformance("valid-coding-refactor-child.ocp.json"))
+    parent["id"] = f"urn:uuid:{uuid.uuid4()}"
+    child["id"] = f"urn:uuid:{uuid.uuid4()}"
+    child["parent"] = {"id": parent["id"]}
+    return parent, child
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_pages_of_stored_checkpoints_have_no_serious_violations(
+    open_page, make_context, problems, axe_script, scheme
+):
+    """The share result, the permalink, its lineage tree and diffs, a pasted diff, the delete
+    form and the gone and not-found pages."""
+    page = open_page(make_context(bypass_csp=True, color_scheme=scheme))
+    parent_document, child_document = own_lineage()
+    parent, child = store(page, parent_document), store(page, child_document)
+    gone = store(page, json.loads(conformance("valid-support-handoff.ocp.json")))
+    deleted = page.request.delete(
+        f"/api/v1/checkpoints/{gone['storage_id']}",
+        headers={"authorization": f"Bearer {gone['deletion_token']}"},
+    )
+    assert deleted.ok
+    problems.expect(lambda text: "410" in text or "404" in text)  # failed loads are logged
+
+    report = []
+
+    def check(what: str) -> None:
+        blocking = violations(page, axe_script)
+        if blocking:
+            report.append(f"{what} ({scheme}):\n{readable(blocking)}")
+
+    submit_file(page, conformance("valid-support-handoff.ocp.json"), "handoff.ocp.json")
+    with page.expect_navigation(url="**/share"):
+        page.click("aside.share button[type=submit]")
+    check("the share result")
+
+    child_id, parent_id = child["storage_id"], parent["storage_id"]
+    for path in (
+        f"/c/{child_id}",
+        f"/c/{child_id}/lineage",
+        f"/c/{child_id}/diff",
+        f"/diff?from={parent_id}&to={child_id}",
+        f"/c/{child_id}/delete",
+        f"/c/{gone['storage_id']}",
+        "/c/AAAAAAAAAAAAAAAAAAAAAAAA",
+    ):
+        page.goto(path)
+        check(path)
+
+    page.goto("/")
+    page.fill("#checkpoint", json.dumps(child_document, indent=2))
+    page.click("details.parent-input summary")
+    page.fill("#parent", json.dumps(parent_document, indent=2))
+    with page.expect_navigation(url="**/diff"):
+        page.click("button[formaction='/diff']")
+    check("a pasted diff")
+
     assert not report, "axe-core found serious or critical violations:\n" + "\n".join(report)
