@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-NODE_WIDTH = 220
+NODE_WIDTH = 264  # room for a 30-character label at 13px and the relation line
 NODE_HEIGHT = 64
 GAP_X = 28
 GAP_Y = 44

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import expect
@@ -64,7 +66,35 @@ def test_screenshots_of_the_main_page_states(open_page, make_context):
     submit_file(nojs, conformance("valid-support-handoff.ocp.json"))
     shot(nojs, "10-no-javascript-report")
 
+    # sharing: the result with its one-time deletion token, then a stored child's lineage
+    # tree and its changes since its parent (ids of their own: the server is shared)
+    submit_file(page, conformance("valid-support-handoff.ocp.json"))
+    with page.expect_navigation(url="**/share"):
+        page.click("aside.share button[type=submit]")
+    expect(page.locator("pre.token")).to_be_visible()
+    shot(page, "11-shared-with-deletion-token")
+
+    parent = json.loads(conformance("valid-coding-refactor.ocp.json"))
+    child = json.loads(conformance("valid-coding-refactor-child.ocp.json"))
+    parent["id"], child["id"] = f"urn:uuid:{uuid.uuid4()}", f"urn:uuid:{uuid.uuid4()}"
+    child["parent"] = {"id": parent["id"]}
+    stored = []
+    for document in (parent, child):
+        response = page.request.post(
+            "/api/v1/checkpoints",
+            data=json.dumps(document).encode(),
+            headers={"content-type": "application/json"},
+        )
+        assert response.status == 201, response.text()
+        stored.append(response.json()["storage_id"])
+    page.goto(f"/c/{stored[1]}/lineage")
+    expect(page.locator("svg a.node")).to_have_count(2)
+    shot(page, "12-lineage-tree")
+    page.goto(f"/c/{stored[1]}/diff")
+    expect(page.locator("#transitions")).to_contain_text("op-open-pr")
+    shot(page, "13-changes-since-the-parent")
+
     names = sorted(p.name for p in SCREENSHOTS.glob("*.png"))
-    assert len(names) == 10, names
+    assert len(names) == 13, names
     for path in SCREENSHOTS.glob("*.png"):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000, path
