@@ -128,15 +128,27 @@ def anchor(object_id: str) -> str:
     return f"obj-{object_id}"
 
 
-def build_view(result: LintResult, *, now: datetime, parent: LintResult | None = None) -> dict:
+def build_view(
+    result: LintResult,
+    *,
+    now: datetime,
+    parent: LintResult | None = None,
+    list_limit: int | None = None,
+) -> dict:
     """The whole page as plain data, sections in page order.
 
     Works for any result: a valid document, a schema-invalid one of any shape, and one with
     no document at all (a `json` error), which has only the header, findings and source
     sections (the others are None). ``now`` dates the header's age and expiry checks; the
     optional ``parent`` is the supplied parent checkpoint, used for the lineage line of the
-    header and each operation's status in the parent."""
+    header and each operation's status in the parent.
+
+    ``list_limit``: build at most this many operation, statement, progress and resource
+    items per list, and record how many were left out as ``hidden`` (``<list>_hidden``
+    for a list not called ``items``), as the HTML page shows them; None builds everything,
+    as the JSON twin has it. Counts and the statement matrix always count every item."""
     ctx = _context(result, now, parent)
+    ctx.limit = list_limit
     view: dict[str, Any] = {
         "model": "ocp-viewer/checkpoint-page",
         "model_version": MODEL_VERSION,
@@ -147,10 +159,10 @@ def build_view(result: LintResult, *, now: datetime, parent: LintResult | None =
     view["header"] = _header(ctx)
     view["findings"] = _findings(ctx)
     if ctx.document is not None:
-        operations = _operations(ctx)
+        operations = _operation_entries(ctx)
         view["before_continuing"] = _before_continuing(ctx, operations)
         view["statements"] = _statements(ctx)
-        view["operations"] = operations
+        view["operations"] = _operations(ctx, operations)
         view["progress"] = _progress(ctx)
         view["resources"] = _resources(ctx)
         view["application_context"] = _application_context(ctx)
@@ -211,6 +223,16 @@ class _Context:
     shown_lines: set[int] | None = None
     # reference -> its link (see _link); a document names the same objects many times over
     links: dict[str, dict] = field(default_factory=dict)
+    # items built per list; None: all (see build_view)
+    limit: int | None = None
+    # operation index -> its card, built once for the operations and the checklist
+    op_cards: dict[int, dict] = field(default_factory=dict)
+
+    def cap(self, entries: list) -> tuple[list, int]:
+        """The entries to build, and how many are left out."""
+        if self.limit is None or len(entries) <= self.limit:
+            return entries, 0
+        return entries[: self.limit], len(entries) - self.limit
 
     @property
     def doc(self) -> dict:
@@ -718,25 +740,37 @@ def _innermost_object(ctx: _Context, pointer: str) -> tuple[str | None, str | No
 # --- operations ---------------------------------------------------------------------------
 
 
-def _operations(ctx: _Context) -> dict:
+_OperationEntry = tuple[int, dict, "_OpFacts", str]  # index, operation, facts, group
+
+
+def _operation_entries(ctx: _Context) -> list[_OperationEntry]:
+    """Every operation with its facts and group, in document order: cheap next to a card."""
+    entries = []
+    for i, op in _items(ctx.doc.get("operations")):
+        facts = _op_facts(ctx, op)
+        entries.append((i, op, facts, _group_of(facts)))
+    return entries
+
+
+def _operations(ctx: _Context, entries: list[_OperationEntry]) -> dict:
     """One card per operation, grouped by what a person must do (see GROUPS and
     `_group_of`)."""
-    cards = [_operation(ctx, i, op) for i, op in _items(ctx.doc.get("operations"))]
-    groups = [
-        {
+    groups = []
+    for key, title, rule in GROUPS:
+        shown, hidden = ctx.cap([e for e in entries if e[3] == key])
+        group = {
             "key": key,
             "anchor": f"ops-{key}",
             "title": title,
             "rule": rule,
-            "items": [card for card in cards if card["group"] == key],
+            "items": [_operation_card(ctx, *entry) for entry in shown],
         }
-        for key, title, rule in GROUPS
-    ]
+        groups.append(_with_hidden(group, "hidden", hidden))
     return {
         "anchor": "operations",
         "title": "Operations",
         "present": "operations" in ctx.doc,
-        "count": len(cards),
+        "count": len(entries),
         "note": (
             "Operations are never executed on restore (§10.3). The viewer's advice says what "
             "to verify and where; the source's own resume is shown as its recommendation."
@@ -744,6 +778,13 @@ def _operations(ctx: _Context) -> dict:
         "groups": groups,
         "unreadable": _unreadable(ctx.doc.get("operations")),
     }
+
+
+def _with_hidden(container: dict, key: str, hidden: int) -> dict:
+    """Record that ``hidden`` items of a list were not built (see build_view)."""
+    if hidden:
+        container[key] = hidden
+    return container
 
 
 def _unreadable(value: object) -> list[str]:
@@ -772,8 +813,14 @@ class _OpFacts:
     fenced: list[tuple[int, dict]]
 
 
-def _operation(ctx: _Context, index: int, op: dict) -> dict:
-    facts = _op_facts(ctx, op)
+def _operation_card(ctx: _Context, index: int, op: dict, facts: _OpFacts, group: str) -> dict:
+    card = ctx.op_cards.get(index)
+    if card is None:
+        card = ctx.op_cards[index] = _operation(ctx, index, op, facts)
+    return card
+
+
+def _operation(ctx: _Context, index: int, op: dict, facts: _OpFacts) -> dict:
     approval = op.get("approval")
     expired = facts.expires is not None and facts.expires < ctx.now
     before_capture = (
@@ -1307,13 +1354,15 @@ CHECKLIST = (
 )
 
 
-def _before_continuing(ctx: _Context, operations: dict) -> dict:
+def _before_continuing(ctx: _Context, entries: list[_OperationEntry]) -> dict:
     """The restoration checklist, in the order of §10.7: validity; stop conditions and
     incompatibilities; requirements; resources and the statements to re-check; preconditions;
     operations to reconcile; continuing from progress; reporting. The viewer establishes only
     the first; every other item is for the person or destination to check."""
     cont = _obj(ctx.doc.get("continuation"))
-    cards = [card for group in operations["groups"] for card in group["items"]]
+    # non-terminal operations to reconcile, in the operations section's group order
+    to_reconcile = [e for key, _, _ in GROUPS if key != "done" for e in entries if e[3] == key]
+    reconcile, reconcile_hidden = ctx.cap(to_reconcile)
     items = {
         "validity": [_validity_item(ctx)],
         "stop_conditions": [
@@ -1326,7 +1375,7 @@ def _before_continuing(ctx: _Context, operations: dict) -> dict:
         "resources": _resources_to_check(ctx),
         "statements": _statements_to_check(ctx),
         "preconditions": [_precondition(ctx, i, p) for i, p in _items(cont.get("preconditions"))],
-        "operations": [_reconcile_item(card) for card in cards if card["group"] != "done"],
+        "operations": [_reconcile_item(_operation_card(ctx, *e)) for e in reconcile],
         "continue": [_continue_item(ctx)],
         "report": [],
     }
@@ -1339,6 +1388,7 @@ def _before_continuing(ctx: _Context, operations: dict) -> dict:
             "guidance": guidance,
             "reference": f"§10.7 step {step}",
             "items": items[key],
+            **({"hidden": reconcile_hidden} if key == "operations" and reconcile_hidden else {}),
         }
         for key, step, title, guidance in CHECKLIST
     ]
@@ -1579,10 +1629,11 @@ def _statements(ctx: _Context) -> dict:
     entries = list(enumerate(raw)) if isinstance(raw, list) else []
     kinds = _axis(KINDS, (_kind_key(s) for _, s in entries))
     origins = _axis(ORIGIN_TYPES, (_origin_key(s) for _, s in entries))
-    cells: dict[tuple[str, str], list[dict]] = {(k, o): [] for k in kinds for o in origins}
+    cells: dict[tuple[str, str], list[tuple[int, object]]] = {
+        (k, o): [] for k in kinds for o in origins
+    }
     for i, statement in entries:
-        key = (_kind_key(statement), _origin_key(statement))
-        cells[key].append(_statement(ctx, i, statement))
+        cells[(_kind_key(statement), _origin_key(statement))].append((i, statement))
     return {
         "anchor": "statements",
         "title": "Statements",
@@ -1591,7 +1642,7 @@ def _statements(ctx: _Context) -> dict:
         "kinds": list(kinds),
         "origin_types": list(origins),
         "matrix": _matrix(kinds, origins, cells),
-        "groups": [_kind_group(kind, origins, cells) for kind in kinds],
+        "groups": [_kind_group(ctx, kind, origins, cells) for kind in kinds],
         "unreadable": [] if isinstance(raw, list) or raw is None else [_text(raw)],
         "note": NOTE_TEXT_IS_DATA,
     }
@@ -1602,7 +1653,7 @@ def _axis(known: tuple[str, ...], seen: Iterable[str]) -> tuple[str, ...]:
 
 
 def _matrix(
-    kinds: tuple[str, ...], origins: tuple[str, ...], cells: dict[tuple[str, str], list[dict]]
+    kinds: tuple[str, ...], origins: tuple[str, ...], cells: dict[tuple[str, str], list]
 ) -> dict:
     rows = [
         {
@@ -1627,16 +1678,23 @@ def _matrix(
     return {"rows": rows, "columns": columns, "total": sum(r["total"] for r in rows)}
 
 
-def _kind_group(kind: str, origins: tuple[str, ...], cells: dict) -> dict:
-    by_origin = [
-        {"origin_type": origin, "anchor": cell_anchor(kind, origin), "items": cells[(kind, origin)]}
-        for origin in origins
-        if cells[(kind, origin)]
-    ]
+def _kind_group(ctx: _Context, kind: str, origins: tuple[str, ...], cells: dict) -> dict:
+    by_origin = []
+    for origin in origins:
+        entries = cells[(kind, origin)]
+        if not entries:
+            continue
+        shown, hidden = ctx.cap(entries)
+        group = {
+            "origin_type": origin,
+            "anchor": cell_anchor(kind, origin),
+            "items": [_statement(ctx, i, statement) for i, statement in shown],
+        }
+        by_origin.append(_with_hidden(group, "hidden", hidden))
     return {
         "kind": kind,
         "anchor": f"kind-{kind}",
-        "count": sum(len(g["items"]) for g in by_origin),
+        "count": sum(len(cells[(kind, origin)]) for origin in origins),
         "note": NOTE_EXTERNAL if kind == "external" else None,
         "by_origin": by_origin,
     }
@@ -1706,7 +1764,9 @@ def _progress(ctx: _Context) -> dict:
     """Completed steps as a timeline, the focus, and the next steps with what blocks them."""
     progress = _obj(ctx.doc.get("progress"))
     focus = progress.get("focus")
-    return {
+    completed, completed_hidden = ctx.cap(_items(progress.get("completed")))
+    upcoming, next_hidden = ctx.cap(_items(progress.get("next")))
+    section = {
         "anchor": "progress",
         "title": "Progress",
         "present": "progress" in ctx.doc,
@@ -1717,7 +1777,7 @@ def _progress(ctx: _Context) -> dict:
                 "completed_at": _text(step.get("completed_at")),
                 "evidence": _links(ctx, step.get("evidence")),
             }
-            for i, step in _items(progress.get("completed"))
+            for i, step in completed
         ],
         "focus": None if focus is None else _focus(ctx, focus),
         "next": [
@@ -1728,11 +1788,13 @@ def _progress(ctx: _Context) -> dict:
                 "requires": _links(ctx, step.get("requires")),
                 "refs": _links(ctx, step.get("refs")),
             }
-            for i, step in _items(progress.get("next"))
+            for i, step in upcoming
         ],
         "note": NOTE_NEXT,
         "extensions_count": len(_obj(progress.get("extensions"))),
     }
+    _with_hidden(section, "completed_hidden", completed_hidden)
+    return _with_hidden(section, "next_hidden", next_hidden)
 
 
 def _focus(ctx: _Context, focus: object) -> dict:
@@ -1759,17 +1821,19 @@ def _is_web_link(uri: object) -> bool:
 
 def _resources(ctx: _Context) -> dict:
     raw = ctx.doc.get("resources")
-    return {
+    shown, hidden = ctx.cap(_items(raw))
+    section = {
         "anchor": "resources",
         "title": "Resources",
         "present": "resources" in ctx.doc,
-        "items": [_resource(ctx, i, res) for i, res in _items(raw)],
+        "items": [_resource(ctx, i, res) for i, res in shown],
         "unreadable": _unreadable(raw),
         "note": (
             "A uri is a link only when its scheme is http or https; every uri is also shown "
             "as text. Excerpts are quoted content, not instructions (§10.2)."
         ),
     }
+    return _with_hidden(section, "hidden", hidden)
 
 
 def _resource(ctx: _Context, index: int, res: dict) -> dict:

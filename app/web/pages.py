@@ -17,18 +17,23 @@ from app.web.templating import STATIC, render
 
 
 def checkpoint_json(name: str, result: LintResult, limits: Limits = DEFAULT_LIMITS) -> dict:
-    """The JSON twin of the checkpoint page: the lint report and the page's render model."""
+    """The JSON twin of the checkpoint page: the lint report and the page's render model,
+    with every item of every list."""
+    return {
+        "tool": tool_info(),
+        "note": VALIDITY_NOTE,
+        "report": result_dict(name, result),
+        "view": _view(result, limits),
+    }
+
+
+def _view(result: LintResult, limits: Limits, list_limit: int | None = None) -> dict:
     parent = None
     if result.parent is not None:
         # The render model compares with the parent as a lint result; its bytes already
         # passed intake under the same limits.
         parent = lint(result.parent.data, limits=limits)
-    return {
-        "tool": tool_info(),
-        "note": VALIDITY_NOTE,
-        "report": result_dict(name, result),
-        "view": build_view(result, now=datetime.now(UTC), parent=parent),
-    }
+    return build_view(result, now=datetime.now(UTC), parent=parent, list_limit=list_limit)
 
 
 def checkpoint_html(
@@ -44,7 +49,7 @@ def checkpoint_html(
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
-    view = checkpoint_json(name, result, limits)["view"]
+    view = _view(result, limits, list_limit=PAGE_LIST_LIMIT)
     return page_from_view(
         name,
         view,
@@ -110,7 +115,10 @@ PAGE_LIST_LIMIT = 150
 
 def for_page(view: dict) -> dict:
     """The render model with each long list cut to PAGE_LIST_LIMIT, and the number left out
-    recorded beside it as ``<name>_hidden`` (``hidden`` for a list called ``items``)."""
+    recorded beside it as ``<name>_hidden`` (``hidden`` for a list called ``items``).
+
+    A model built with ``list_limit`` already has its operations, statements, progress and
+    resources cut that way (building them is most of the model's cost); this cuts the rest."""
     out = dict(view)
     for key, lists in _LISTS.items():
         section = out.get(key)

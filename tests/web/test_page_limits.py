@@ -1,0 +1,105 @@
+"""A long checkpoint: the page lists PAGE_LIST_LIMIT items per list and says how many more
+there are; the JSON twin has every one; the counts count every one."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from datetime import UTC, datetime
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.lint import lint
+from app.render import build_view
+from app.web import create_app
+from app.web.pages import PAGE_LIST_LIMIT, page_from_view
+from tests.conftest import CONFORMANCE
+
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+COPIES = 80  # every list of the handoff, 81 times over: past the limit in each kind of list
+
+
+def long_checkpoint() -> bytes:
+    """valid-support-handoff with each statement, operation, resource and progress step
+    repeated under new ids (the copies reference the originals, which all exist)."""
+    document = json.loads((CONFORMANCE / "valid-support-handoff.ocp.json").read_bytes())
+    lists = [document["statements"], document["operations"], document["resources"]]
+    lists += [document["progress"]["completed"], document["progress"]["next"]]
+    for items in lists:
+        originals = list(items)
+        for n in range(COPIES):
+            for item in originals:
+                clone = copy.deepcopy(item)
+                if "id" in clone:
+                    clone["id"] = f"{clone['id']}-{n}"
+                clone.pop("idempotency_key", None)
+                items.append(clone)
+    return json.dumps(document, indent=2).encode()
+
+
+@pytest.fixture(scope="module")
+def result():
+    found = lint(long_checkpoint())
+    assert found.document is not None
+    return found
+
+
+def test_the_page_from_a_model_built_to_the_limit_is_the_page_from_the_whole_model(result):
+    whole = build_view(result, now=NOW)
+    limited = build_view(result, now=NOW, list_limit=PAGE_LIST_LIMIT)
+    assert page_from_view("long", limited, result) == page_from_view("long", whole, result)
+    # and it was built to the limit: fewer statement cards than the document has
+    cards = sum(len(o["items"]) for g in limited["statements"]["groups"] for o in g["by_origin"])
+    assert cards < limited["statements"]["count"]
+
+
+def test_counts_count_every_item_whatever_the_limit(result):
+    document = result.document
+    limited = build_view(result, now=NOW, list_limit=PAGE_LIST_LIMIT)
+    assert limited["statements"]["count"] == len(document["statements"])
+    assert limited["statements"]["matrix"]["total"] == len(document["statements"])
+    assert limited["operations"]["count"] == len(document["operations"])
+    for group in limited["operations"]["groups"]:
+        assert len(group["items"]) <= PAGE_LIST_LIMIT
+    shown = sum(len(g["items"]) + g.get("hidden", 0) for g in limited["operations"]["groups"])
+    assert shown == len(document["operations"])
+    resources = limited["resources"]
+    assert len(resources["items"]) == PAGE_LIST_LIMIT
+    assert PAGE_LIST_LIMIT + resources["hidden"] == len(document["resources"])
+    progress = limited["progress"]
+    assert len(progress["completed"]) + progress["completed_hidden"] == len(
+        document["progress"]["completed"]
+    )
+    assert len(progress["next"]) + progress["next_hidden"] == len(document["progress"]["next"])
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("store")
+    app = create_app(Settings(database_url=f"sqlite:///{directory / 'ocp.sqlite3'}"))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def test_the_page_says_what_it_left_out_and_the_json_twin_has_everything(client):
+    body = long_checkpoint()
+    files = {"checkpoint_file": ("long.ocp.json", body, "application/json")}
+    html = client.post("/view", files=files).text
+    document = json.loads(body)
+
+    resources = html[html.index('<section id="resources"') : html.index('id="application-context"')]
+    assert resources.count('class="card resource"') == PAGE_LIST_LIMIT
+    left_out = len(document["resources"]) - PAGE_LIST_LIMIT
+    assert f"{left_out} more not shown on this page" in resources
+    assert re.search(r"the JSON view of this page .* lists every one", resources)
+    # the statements overview counts every statement, shown or not
+    assert f'<td class="num total">{len(document["statements"])}</td>' in html
+
+    twin = client.post("/view.json", files=files).json()["view"]
+    assert len(twin["resources"]["items"]) == len(document["resources"])
+    assert "hidden" not in twin["resources"]
+    cards = [c for g in twin["operations"]["groups"] for c in g["items"]]
+    assert len(cards) == len(document["operations"])
