@@ -174,12 +174,52 @@ def build_view(
         for key in _DOCUMENT_SECTIONS:
             view[key] = None
     view["source"] = _source(ctx)
+    if ctx.limit is not None and ctx.document is not None:
+        _mark_unlisted(ctx, view)
     view["sections"] = [
         {"key": key, "anchor": view[key]["anchor"], "title": view[key]["title"]}
         for key in _PAGE_ORDER
         if view.get(key) is not None
     ]
     return view
+
+
+# Local objects whose cards the page lists only up to build_view's list_limit.
+_LIMITED_CARD = re.compile(r"/(?:operations|statements|resources|progress/(?:completed|next))/\d+")
+
+
+def _mark_unlisted(ctx: _Context, view: dict) -> None:
+    """Mark what links to a card the list limit left out (``"unlisted": True``), so the page
+    names the object instead of linking to nothing."""
+    listed = {c["anchor"] for g in view["operations"]["groups"] for c in g["items"]}
+    for group in view["statements"]["groups"]:
+        listed.update(s["anchor"] for o in group["by_origin"] for s in o["items"])
+    listed.update(r["anchor"] for r in view["resources"]["items"])
+    progress = view["progress"]
+    listed.update(s["anchor"] for s in [*progress["completed"], *progress["next"]])
+    unlisted = {
+        anchor
+        for pointer, (_, anchor) in ctx.owners.items()
+        if _LIMITED_CARD.fullmatch(pointer) and anchor not in listed
+    }
+    if unlisted:
+        _mark(view, unlisted)
+
+
+def _mark(node: object, unlisted: set[str]) -> None:
+    """Every dict under ``node`` that links to an unlisted anchor (a reference, a checklist
+    entry, an extension's holder) gets ``"unlisted": True``. The cards that own those
+    anchors are not in the page model, so nothing else carries them."""
+    if isinstance(node, dict):
+        if node.get("anchor") in unlisted:
+            node["unlisted"] = True
+        for value in node.values():
+            if isinstance(value, (dict, list)):
+                _mark(value, unlisted)
+    elif isinstance(node, list):
+        for value in node:
+            if isinstance(value, (dict, list)):
+                _mark(value, unlisted)
 
 
 _DOCUMENT_SECTIONS = (

@@ -44,7 +44,10 @@ def ref(link: Link) -> Markup:
     code = f"<code>{txt(link.get('id'))}</code>"
     if not anchor:
         return Markup(f'{code} <span class="badge warn">does not resolve</span>')
-    out = f'<a class="ref" href="#{escape(anchor)}">{code}</a>'
+    if link.get("unlisted"):  # its card is past the page's list limit
+        out = f'{code} <span class="badge">not listed on this page</span>'
+    else:
+        out = f'<a class="ref" href="#{escape(anchor)}">{code}</a>'
     label = link.get("label")
     if label:
         out += f' <span class="ref-label">{txt(label)}</span>'

@@ -29,6 +29,7 @@ CALLS = {
     "copy": lambda v: fragments.copy(v),
     "ref": lambda v: fragments.ref(link(v)),
     "ref, unresolved": lambda v: fragments.ref({"id": v, "anchor": None}),
+    "ref, not listed": lambda v: fragments.ref({**link(v), "unlisted": True}),
     "refs": lambda v: fragments.refs([link(v), link(v)]),
     "field": lambda v: fragments.field(v, v, v),
     "code_field": lambda v: fragments.code_field(v, v),

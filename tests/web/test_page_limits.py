@@ -47,10 +47,22 @@ def result():
     return found
 
 
+def without_unlisted_marks(node: object) -> object:
+    if isinstance(node, dict):
+        return {k: without_unlisted_marks(v) for k, v in node.items() if k != "unlisted"}
+    if isinstance(node, list):
+        return [without_unlisted_marks(v) for v in node]
+    return node
+
+
 def test_the_page_from_a_model_built_to_the_limit_is_the_page_from_the_whole_model(result):
+    """Apart from naming the objects it left out (see the last test), the limited model
+    makes the page that cutting the whole model's lists makes."""
     whole = build_view(result, now=NOW)
     limited = build_view(result, now=NOW, list_limit=PAGE_LIST_LIMIT)
-    assert page_from_view("long", limited, result) == page_from_view("long", whole, result)
+    unmarked = without_unlisted_marks(limited)
+    assert unmarked != limited  # there was something to mark
+    assert page_from_view("long", unmarked, result) == page_from_view("long", whole, result)
     # and it was built to the limit: fewer statement cards than the document has
     cards = sum(len(o["items"]) for g in limited["statements"]["groups"] for o in g["by_origin"])
     assert cards < limited["statements"]["count"]
@@ -101,5 +113,16 @@ def test_the_page_says_what_it_left_out_and_the_json_twin_has_everything(client)
     twin = client.post("/view.json", files=files).json()["view"]
     assert len(twin["resources"]["items"]) == len(document["resources"])
     assert "hidden" not in twin["resources"]
+    assert '"unlisted"' not in json.dumps(twin)  # only the page marks what it left out
     cards = [c for g in twin["operations"]["groups"] for c in g["items"]]
     assert len(cards) == len(document["operations"])
+
+
+def test_every_link_within_the_page_has_a_target_on_the_page(client):
+    """References to objects past the limit are marked as not listed, not dead links."""
+    files = {"checkpoint_file": ("long.ocp.json", long_checkpoint(), "application/json")}
+    html = client.post("/view", files=files).text
+    ids = set(re.findall(r'\sid="([^"]+)"', html))
+    targets = set(re.findall(r'href="#([^"]+)"', html))
+    assert targets - ids == set()
+    assert "not listed on this page" in html
