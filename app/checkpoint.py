@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
 from functools import cached_property
 
 from app.pointer import Path, to_pointer
@@ -168,7 +168,7 @@ class Checkpoint:
         return found
 
     @cached_property
-    def created_at(self) -> datetime | None:
+    def created_at(self) -> Instant | None:
         return parse_instant(self.get("created_at"))
 
     def operations(self) -> list[tuple[int, dict]]:
@@ -267,46 +267,77 @@ def _objects(value: object) -> list[tuple[int, dict]]:
 
 
 _INSTANT = re.compile(
-    r"^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
-    r"([Zz]|([+-])([0-9]{2}):([0-9]{2}))$"
+    r"^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?"
+    r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))$"
 )
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# A leap second (:60) is later than every instant of second :59 and earlier than the next
+# minute: second :59 with a fraction of this many nines ahead of its own digits.
+_LEAP_FRACTION = "9" * 40
 
 
-def parse_instant(value: object) -> datetime | None:
-    """An RFC 3339 timestamp as an aware UTC datetime; None when it is not one.
+@dataclass(frozen=True, order=True, slots=True)
+class Instant:
+    """A point in time, exactly as RFC 3339 wrote it: whole seconds since 1970-01-01T00:00:00Z
+    and the decimal digits of the fraction of a second (no trailing zeros, so comparing the
+    digit strings compares the fractions). Any year 0000-9999 with any offset, any number
+    of fraction digits and leap seconds compare exactly, which datetime cannot do."""
 
-    Compared as instants (offsets applied), never as strings. A leap second (:60) counts as
-    the last instant of its minute; fractions finer than microseconds are truncated.
-    """
+    seconds: int
+    fraction: str = ""
+
+    @classmethod
+    def of(cls, moment: datetime) -> Instant:
+        """The instant of a datetime; a naive one is taken as UTC."""
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        delta = moment - _EPOCH
+        return cls(delta.days * 86400 + delta.seconds, f"{delta.microseconds:06d}".rstrip("0"))
+
+
+def parse_instant(value: object) -> Instant | None:
+    """An RFC 3339 timestamp as an Instant; None when it is not one (an impossible date or
+    time, an offset past 23:59). Compared as instants (offsets applied), never as strings."""
     if not isinstance(value, str):
         return None
     match = _INSTANT.match(value)
-    if not match:
+    if match is None:
         return None
-    if value[10] == "T" and value[-1] != "z" and match.group(7) is None:
-        # Whole seconds, Z or ±hh:mm: the C parser is several times faster than the below.
-        try:
-            instant = datetime.fromisoformat(value)
-        except ValueError:
-            pass  # a leap second, an hour offset past 23, or an impossible date
-        else:
-            return instant.astimezone(UTC)
-    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
-    fraction = match.group(7)
-    micro = int((fraction[1:] + "000000")[:6]) if fraction else 0
-    leap = second == 60
-    try:
-        if match.group(8) in ("Z", "z"):
-            tz = UTC
-        else:
-            sign = 1 if match.group(9) == "+" else -1
-            hours, minutes = int(match.group(10)), int(match.group(11))
-            if hours > 23 or minutes > 59:
-                return None
-            tz = timezone(sign * timedelta(hours=hours, minutes=minutes))
-        instant = datetime(year, month, day, hour, minute, 59 if leap else second, micro, tz)
-    except ValueError:
+    year, month, day, hour, minute, second = map(int, match.group(1, 2, 3, 4, 5, 6))
+    if not (
+        1 <= month <= 12
+        and 1 <= day <= _days_in_month(year, month)
+        and hour <= 23
+        and minute <= 59
+        and second <= 60
+    ):
         return None
-    if leap:
-        instant = instant.replace(microsecond=999999)
-    return instant.astimezone(UTC)
+    digits, sign = match.group(7), match.group(8)
+    fraction = digits.rstrip("0") if digits else ""
+    offset = 0
+    if sign is not None:
+        offset_hours, offset_minutes = int(match.group(9)), int(match.group(10))
+        if offset_hours > 23 or offset_minutes > 59:
+            return None
+        offset = (offset_hours * 3600 + offset_minutes * 60) * (1 if sign == "+" else -1)
+    if second == 60:
+        second, fraction = 59, _LEAP_FRACTION + fraction
+    days = _days_from_civil(year, month, day)
+    return Instant(days * 86400 + hour * 3600 + minute * 60 + second - offset, fraction)
+
+
+def _days_in_month(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days from 1970-01-01 to a date of the proleptic Gregorian calendar, any year
+    (H. Hinnant's algorithm: whole 400-year eras, then the day within the era)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468

@@ -33,7 +33,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.checkpoint import TERMINAL_STATUSES, TYPE_NAMES, Checkpoint, LocalObject, parse_instant
+from app.checkpoint import (
+    TERMINAL_STATUSES,
+    TYPE_NAMES,
+    Checkpoint,
+    Instant,
+    LocalObject,
+    parse_instant,
+)
 from app.findings import Finding
 from app.lint import LintResult
 from app.pointer import parse_pointer, to_pointer
@@ -248,7 +255,7 @@ class _Context:
     now: datetime
     document: dict | None  # redacted copy; None when intake found no document
     checkpoint: Checkpoint | None
-    created_at: datetime | None
+    created_at: Instant | None
     parent: LintResult | None
     parent_document: dict | None
     # pointer of each local object -> its anchor (duplicates of an id get a "dup-" anchor)
@@ -623,12 +630,14 @@ _UNITS = (
 )
 
 
-def age_in_words(then: datetime | None, now: datetime) -> str | None:
+def age_in_words(then: Instant | datetime | None, now: datetime) -> str | None:
     """How long before ``now`` an instant was, in words ("3 days ago"); "in the future" when
     it is later than ``now``; None when it is not a timestamp."""
     if then is None:
         return None
-    seconds = int((_aware(now) - then).total_seconds())
+    if isinstance(then, datetime):
+        then = Instant.of(then)
+    seconds = Instant.of(now).seconds - then.seconds
     if seconds < 0:
         return "in the future"
     for size, unit in _UNITS:
@@ -849,7 +858,7 @@ class _OpFacts:
     where: str  # where to look it up, in words
     key: str | None
     tool: str | None
-    expires: datetime | None
+    expires: Instant | None
     fenced: list[tuple[int, dict]]
 
 
@@ -862,7 +871,7 @@ def _operation_card(ctx: _Context, index: int, op: dict, facts: _OpFacts, group:
 
 def _operation(ctx: _Context, index: int, op: dict, facts: _OpFacts) -> dict:
     approval = op.get("approval")
-    expired = facts.expires is not None and facts.expires < ctx.now
+    expired = facts.expires is not None and facts.expires < Instant.of(ctx.now)
     before_capture = (
         facts.expires is not None and ctx.created_at is not None and facts.expires < ctx.created_at
     )

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from app.checkpoint import Checkpoint, parse_instant
+from app.lint import lint
 from app.rules import RULES, Parent, check_document, check_lineage
 from tests.conftest import CONFORMANCE
 
@@ -242,12 +243,66 @@ def test_s005_checks_every_past_event_field_but_not_expires_at():
 
 
 def test_instants_with_fractions_leap_seconds_and_lowercase():
-    assert parse_instant("2026-11-20t08:00:00.123456789z") == parse_instant(
+    assert parse_instant("2026-11-20t08:00:00.123456000z") == parse_instant(
         "2026-11-20T08:00:00.123456Z"
     )
-    assert parse_instant("2026-12-31T23:59:60Z") > parse_instant("2026-12-31T23:59:59Z")
+    # every digit of a fraction counts, past the microseconds a datetime keeps
+    assert parse_instant("2026-11-20T08:00:00.0000001Z") > parse_instant("2026-11-20T08:00:00Z")
+    assert parse_instant("2026-11-20T08:00:00.1234567Z") > parse_instant(
+        "2026-11-20T08:00:00.123456Z"
+    )
+    # a leap second follows every instant of second 59 and precedes the next minute
+    assert parse_instant("2026-12-31T23:59:60Z") > parse_instant("2026-12-31T23:59:59.9999995Z")
+    assert parse_instant("2026-12-31T23:59:60.5Z") < parse_instant("2027-01-01T00:00:00Z")
     assert parse_instant("2026-02-30T00:00:00Z") is None
     assert parse_instant("2026-02-01T00:00:00+24:00") is None
+    assert parse_instant("2026-02-01T00:00:00+01:60") is None
+    assert parse_instant("2026-02-01T00:00:00.0+01:60") is None
+    assert parse_instant("2024-02-29T12:00:00Z") is not None
+
+
+def test_instants_at_the_ends_of_rfc3339_years_compare_without_overflow():
+    # 9999-12-31T23:59:59-05:00 is in year 10000 in UTC, past what a datetime holds
+    late = parse_instant("9999-12-31T23:59:59-05:00")
+    early = parse_instant("0000-01-01T00:00:00+01:00")  # in year -1 in UTC
+    assert early < parse_instant("2026-11-20T08:00:00Z") < late
+    assert late > parse_instant("9999-12-31T23:59:59Z")
+    assert early < parse_instant("0000-01-01T00:00:00Z")
+
+
+@pytest.mark.parametrize(
+    "created_at", ["9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00+01:00", "0000-03-01T00:00:00Z"]
+)
+def test_a_created_at_at_an_end_of_time_is_compared_not_a_crash(created_at):
+    recorded = statement("s-1", recorded_at="2026-11-19T08:00:00Z")
+    document = doc(created_at=created_at, statements=[recorded])
+    later = created_at.startswith("9999")
+    assert codes(document) == ([] if later else [("OCP-S005", "/statements/0/recorded_at")])
+    result = lint(json.dumps(document).encode())  # and the whole pipeline reports it
+    assert [f.code for f in result.findings] == ([] if later else ["OCP-S005"])
+
+
+def test_an_awaiting_operation_that_never_expires_is_not_a_crash():
+    waiting = op("o-1", kind="input", status="awaiting", expires_at="9999-12-31T23:59:59-05:00")
+    assert codes(doc(operations=[waiting])) == []
+    lapsed = op("o-2", kind="input", status="awaiting", expires_at="0001-01-01T00:00:00+01:00")
+    assert codes(doc(operations=[lapsed])) == [("OCP-W003", "/operations/0/expires_at")]
+
+
+def test_s005_counts_every_digit_of_a_fraction_and_leap_seconds():
+    tenth_of_a_microsecond = statement("s-1", recorded_at="2026-11-20T08:00:00.0000001Z")
+    assert codes(doc(statements=[tenth_of_a_microsecond])) == [
+        ("OCP-S005", "/statements/0/recorded_at")
+    ]
+    leap = statement("s-1", recorded_at="2026-12-31T23:59:60Z")
+    document = doc(created_at="2026-12-31T23:59:59.9999995Z", statements=[leap])
+    assert codes(document) == [("OCP-S005", "/statements/0/recorded_at")]
+
+
+def test_an_offset_past_59_minutes_is_not_an_instant_with_or_without_a_fraction():
+    for created_at in ("2026-11-20T09:00:00+01:60", "2026-11-20T09:00:00.0+01:60"):
+        step = {"id": "c-1", "description": "d", "completed_at": "2026-11-20T08:30:00Z"}
+        assert codes(doc(created_at=created_at, progress={"completed": [step]})) == []
 
 
 # OCP-S006
