@@ -1066,8 +1066,8 @@ def _diff(parent: LintResult, child: LintResult) -> dict:
         "patch": None,
     }
     redactor = Redactor(
-        secret_strings(parent.document, parent.findings)
-        | secret_strings(child.document, child.findings)
+        secret_strings(parent.document, parent.secrets)
+        | secret_strings(child.document, child.secrets)
     )
     for finding in (
         *out["lineage_findings"],

@@ -2,9 +2,10 @@
 
 intake (json) → version gate (version) → schema (schema, level 1) → rules (OCP-*, level 2,
 only when level 1 passed) → lineage rules with a parent → secret scan → positions.
-Nothing runs after a `json` error. After a `version` error no level runs, but the secret
-scan still does: a credential is leaked whatever the version says, and the service must not
-store it (§10.5).
+Nothing runs after a `json` or a `version` error, as the report contract says. The secret
+scan runs all the same and its findings are kept aside (``LintResult.secrets``): a credential
+is leaked whatever the version says, so the page redacts it and the service refuses to store
+it (§10.5); only the report leaves them out.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class LintResult:
     semantics: LevelState
     parent: ParentInput | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    # every apparent credential, also those the report leaves out after a version error
+    secrets: list[Finding] = field(default_factory=list)
 
     @property
     def document(self) -> dict | None:
@@ -118,7 +121,9 @@ def lint(
         result.semantics = "fail" if any(f.severity == "error" for f in semantic) else "pass"
 
     with stage("secrets"):
-        findings.extend(secret_findings(document))
+        result.secrets = secret_findings(document)
+    if not version_finding:
+        findings.extend(result.secrets)
 
     with stage("positions"):
         result.findings = _positioned(findings, intake.text or "")

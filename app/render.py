@@ -392,7 +392,7 @@ def _stop_index(
 
 
 def _secret_pointers(result: LintResult) -> list[str]:
-    return [f.path for f in result.findings if f.code == "secret"]
+    return [f.path for f in result.secrets]
 
 
 def _redacted_document(result: LintResult) -> dict | None:
@@ -685,7 +685,7 @@ def _header(ctx: _Context) -> dict:
         "levels": dict(result.levels()),
         "validity_note": VALIDITY_NOTE,
         "digest": result.digest,
-        "secrets_redacted": sum(f.code == "secret" for f in result.findings),
+        "secrets_redacted": len(result.secrets),
         "lineage": _lineage(ctx),
     }
 

@@ -147,7 +147,7 @@ def describe(data: bytes, result: LintResult) -> Described:
         why = [f for f in result.findings if f.severity == "error"]
         detail = f": {why[0].message}" if why else ""
         raise NotStorable(f"the document is not JSON{detail}", tuple(f.path for f in why))
-    secrets = tuple(f.path for f in result.findings if f.code == "secret")
+    secrets = tuple(f.path for f in result.secrets)
     if secrets:
         raise NotStorable("the document contains apparent credentials", secrets)
     parent = document.get("parent")

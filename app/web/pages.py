@@ -105,7 +105,7 @@ def page_from_view(
 
 def _shareable(result: LintResult) -> bool:
     """Only a document that parsed and shows no credential can be stored (§10.5)."""
-    return result.document is not None and not any(f.code == "secret" for f in result.findings)
+    return result.document is not None and not result.secrets
 
 
 # How many items of one list the HTML page shows. A reviewer reads a few hundred objects, not

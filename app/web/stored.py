@@ -139,7 +139,7 @@ def refuse_unstorable(result: LintResult) -> None:
             [f.to_dict() for f in result.findings],
             [],
         )
-    secret_paths = [f.path for f in result.findings if f.code == "secret"]
+    secret_paths = [f.path for f in result.secrets]
     if secret_paths:
         raise Unprocessable(
             "the document appears to contain credentials, so it is never stored (§10.5); "
