@@ -116,6 +116,7 @@ def lint(
                 semantic += check_lineage(
                     checkpoint,
                     Parent(Checkpoint(parent_input.intake.document), parent),  # type: ignore[arg-type]
+                    notes=False,  # the report has the contract's codes only
                 )
         findings.extend(semantic)
         result.semantics = "fail" if any(f.severity == "error" for f in semantic) else "pass"

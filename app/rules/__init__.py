@@ -32,6 +32,9 @@ class Rule:
     summary: str  # the rule in one sentence, as the specification states it
     description: str  # what the linter checks, at which path (the check's docstring)
     check: Callable[..., Iterable[Violation]] | None = None
+    # In the report every interface emits (report-contract.md lists its codes). The project's
+    # own lineage notes (lineage-*) are not: `ocp diff` and the diff pages show them.
+    in_report: bool = True
 
     @property
     def help_url(self) -> str:
@@ -48,7 +51,14 @@ def register(rule: Rule) -> Rule:
     return rule
 
 
-def rule(code: str, severity: Severity, summary: str, *, needs_parent: bool = False) -> Callable:
+def rule(
+    code: str,
+    severity: Severity,
+    summary: str,
+    *,
+    needs_parent: bool = False,
+    in_report: bool = True,
+) -> Callable:
     """Register the decorated function as the check of ``code``."""
 
     def decorate(check: Callable[..., Iterable[Violation]]) -> Callable[..., Iterable[Violation]]:
@@ -60,6 +70,7 @@ def rule(code: str, severity: Severity, summary: str, *, needs_parent: bool = Fa
                 summary,
                 inspect.getdoc(check) or summary,
                 check,
+                in_report,
             )
         )
         return check
@@ -72,9 +83,11 @@ def check_document(checkpoint: Checkpoint) -> list[Finding]:
     return _run([r for r in RULES.values() if r.level == "semantics"], checkpoint)
 
 
-def check_lineage(checkpoint: Checkpoint, parent: Parent) -> list[Finding]:
-    """The rules that need the parent (OCP-T001, OCP-T002, digest)."""
-    return _run([r for r in RULES.values() if r.level == "lineage"], checkpoint, parent)
+def check_lineage(checkpoint: Checkpoint, parent: Parent, *, notes: bool = True) -> list[Finding]:
+    """The rules that need the parent (OCP-T001, OCP-T002, digest), and with ``notes`` the
+    project's lineage notes (lineage-*), which the report leaves out."""
+    rules = [r for r in RULES.values() if r.level == "lineage" and (notes or r.in_report)]
+    return _run(rules, checkpoint, parent)
 
 
 def _run(rules: list[Rule], *args: object) -> list[Finding]:
