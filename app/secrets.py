@@ -325,6 +325,21 @@ _SIGNING_PARAMS = frozenset(
         "key_pair_id",
     }
 )
+# Query (and ;path) parameters that carry a password or a session under a name too short or
+# too generic to mean one anywhere else: ?user=ops&pwd=..., /app;jsessionid=...
+_QUERY_PARAMS = {
+    "pass": _C_PASSWORD,
+    "pwd": _C_PASSWORD,
+    "pw": _C_PASSWORD,
+    "jsessionid": _C_TOKEN,
+    "phpsessid": _C_TOKEN,
+    "aspsessionid": _C_TOKEN,
+    "sessionid": _C_TOKEN,
+    "session_id": _C_TOKEN,
+}
+# A short capital prefix and digits is a reference number (APR-0049121, INC0012345, JIRA-812),
+# not a token, whatever name it is given.
+_REFERENCE_NUMBER = re.compile(r"[A-Z]{1,6}[-_]?[0-9]{3,12}")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
@@ -401,6 +416,8 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     if cls == _C_AWS_SECRET and _AWS_SECRET_VALUE.fullmatch(value):
         return AWS_SECRET  # checked first: base64 may start with "/" and pass for a path
     if _not_a_credential(value):
+        return None
+    if cls in (_C_TOKEN, _C_CREDENTIAL, _C_API_KEY) and _REFERENCE_NUMBER.fullmatch(value):
         return None
     if cls in (_C_PASSWORD, _C_SECRET):
         ok = _prose_password(value) if prose else len(value) >= 4
@@ -684,7 +701,7 @@ _VALUE = re.compile(
     re.X,
 )
 _LINE_REST = re.compile(r"[^\r\n\"']{0,1024}+")
-_NAME_HEAD_ANCHOR = re.compile(r"pass|pwd|secret|token|key|auth|cookie|cred|sig|jwt|bearer")
+_NAME_HEAD_ANCHOR = re.compile(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess")
 
 
 def _named_in_text(text: str) -> Iterator[Span]:
@@ -730,8 +747,12 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     before = text[m.start() - 1] if m.start() else ""
     query = op == "=" and before != "" and before in "?&#;"
     cls = _classify_name(name)
-    if query and "_".join(_name_parts(name)) in _SIGNING_PARAMS:
-        cls = _C_SIGNING  # X-Amz-Credential in a query is part of a signed URL
+    if query:
+        joined = "_".join(_name_parts(name))
+        if joined in _SIGNING_PARAMS:
+            cls = _C_SIGNING  # X-Amz-Credential in a query is part of a signed URL
+        elif cls is None:
+            cls = _QUERY_PARAMS.get(joined)
     if cls is None:
         return None
     v = _VALUE.match(text, m.end())
@@ -757,6 +778,11 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         value = text[start:end].rstrip().rstrip(",;")
         end = start + len(value)
         resume = max(resume, end)
+    if query and group == "bare":
+        # a ;path parameter ends where the query or the fragment starts: ;jsessionid=X?a=1
+        cut = min((i for i in (value.find("?"), value.find("#")) if i > 0), default=0)
+        if cut:
+            value, end = value[:cut], start + cut
     if query:
         value = unquote(value)
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
@@ -776,6 +802,25 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
         return True
     rest = text[value_end : value_end + 200].split("\n", 1)[0].strip()
     return not rest or rest.startswith(("#", "\\n", "//", '"', "'", ",", ";"))
+
+
+# --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
+
+_PASSWORD_IS = re.compile(
+    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)[ \t]+(?:is|was)[ \t]*:?[ \t]*"
+    r"(?P<value>[^\s\"'`<>]{1,128}+)",
+    re.IGNORECASE,
+)
+
+
+def _password_in_prose(text: str) -> Iterator[Span]:
+    """Only a value with letters and digits counts: "the password is rotated monthly" and
+    "the password was 12 characters" are prose about a password, not one."""
+    for m in _PASSWORD_IS.finditer(text):
+        value = m.group("value").rstrip(".,;:)]}")
+        if _prose_password(value) and not _is_placeholder(value):
+            start = m.start("value")
+            yield start, start + len(value), PASSWORD
 
 
 # --- which detectors a string needs: literal anchors -------------------------------------------
@@ -856,7 +901,9 @@ _ANCHOR_TABLE: list[tuple[str, bool, tuple[Detector, ...]]] = [
     (r"b(?:earer|asic)", True, (_bearer, _basic, _named_in_text)),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
     # at the end of the string (the document scan puts a newline after every string).
-    (rf"p(?:ass(?:word|wd|phrase)|wd|hrase){_NAME_END}", True, (_named_in_text,)),
+    (rf"p(?:ass(?:word|wd|phrase)?|wd?|hrase){_NAME_END}", True, (_named_in_text,)),
+    (rf"sess(?:ion)?[-_]?id{_NAME_END}", True, (_named_in_text,)),
+    (r"p(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was)", True, (_password_in_prose,)),
     (rf"s(?:ecret|ig(?:nature)?){_NAME_END}", True, (_named_in_text,)),
     (rf"token{_NAME_END}", True, (_named_in_text,)),
     (rf"key{_NAME_END}", True, (_named_in_text,)),

@@ -580,6 +580,24 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a cookie",
         "Cookie: theme=dark; lang=en",
     ),
+    (
+        "password-in-a-query",
+        _lazy(lambda: "Wint3r" + rnd(6), "https://legacy.example/login.cgi?user=ops&pass="),
+        "a password",
+        "https://legacy.example/login.cgi?user=ops&pass=1&remember=true&pw=no",
+    ),
+    (
+        "session-in-a-url",
+        _lazy(lambda: rnd(32), "https://legacy.example/app;jsessionid=", "?step=2"),
+        "an access token",
+        "https://legacy.example/app?sessionid=abc&page=2",
+    ),
+    (
+        "password-in-a-sentence",
+        _lazy(lambda: "Wint3r-2026!", "Customer wrote: my password is ", " please fix it"),
+        "a password",
+        "The password is rotated monthly; the passcode was 12 digits long.",
+    ),
 ]
 
 
@@ -764,6 +782,8 @@ ORDINARY = [
     "Use AKIA-prefixed ids only in the IAM console.",
     "digest: sha-256:82817b58908c453d68592a07891315e45ada17ad60aa7996dd08f562dea081e4",
     "Approved under authorization APR0049121 by the EMEA controller.",
+    "The approval was logged under auth: APR-0049121 in the ticket system.",
+    "Escalated, see INC0012345; auth: JIRA-812.",
 ]
 
 
