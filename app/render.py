@@ -812,9 +812,9 @@ def _operations(ctx: _Context, entries: list[_OperationEntry]) -> dict:
             "anchor": f"ops-{key}",
             "title": title,
             "rule": rule,
-            "items": [_operation_card(ctx, *entry) for entry in shown],
+            "items": [_operation_card(ctx, entry) for entry in shown],
         }
-        groups.append(_with_hidden(group, "hidden", hidden))
+        groups.append(_with_hidden(group, "items", hidden))
     return {
         "anchor": "operations",
         "title": "Operations",
@@ -829,10 +829,16 @@ def _operations(ctx: _Context, entries: list[_OperationEntry]) -> dict:
     }
 
 
-def _with_hidden(container: dict, key: str, hidden: int) -> dict:
+def hidden_key(list_name: str) -> str:
+    """Where a container records how many items of its list ``list_name`` the page leaves
+    out: ``hidden`` beside ``items``, ``<name>_hidden`` beside any other list."""
+    return "hidden" if list_name == "items" else f"{list_name}_hidden"
+
+
+def _with_hidden(container: dict, list_name: str, hidden: int) -> dict:
     """Record that ``hidden`` items of a list were not built (see build_view)."""
     if hidden:
-        container[key] = hidden
+        container[hidden_key(list_name)] = hidden
     return container
 
 
@@ -862,7 +868,8 @@ class _OpFacts:
     fenced: list[tuple[int, dict]]
 
 
-def _operation_card(ctx: _Context, index: int, op: dict, facts: _OpFacts, group: str) -> dict:
+def _operation_card(ctx: _Context, entry: _OperationEntry) -> dict:
+    index, op, facts, _ = entry
     card = ctx.op_cards.get(index)
     if card is None:
         card = ctx.op_cards[index] = _operation(ctx, index, op, facts)
@@ -1424,7 +1431,7 @@ def _before_continuing(ctx: _Context, entries: list[_OperationEntry]) -> dict:
         "resources": _resources_to_check(ctx),
         "statements": _statements_to_check(ctx),
         "preconditions": [_precondition(ctx, i, p) for i, p in _items(cont.get("preconditions"))],
-        "operations": [_reconcile_item(_operation_card(ctx, *e)) for e in reconcile],
+        "operations": [_reconcile_item(_operation_card(ctx, e)) for e in reconcile],
         "continue": [_continue_item(ctx)],
         "report": [],
     }
@@ -1437,10 +1444,10 @@ def _before_continuing(ctx: _Context, entries: list[_OperationEntry]) -> dict:
             "guidance": guidance,
             "reference": f"§10.7 step {step}",
             "items": items[key],
-            **({"hidden": reconcile_hidden} if key == "operations" and reconcile_hidden else {}),
         }
         for key, step, title, guidance in CHECKLIST
     ]
+    _with_hidden(next(g for g in groups if g["key"] == "operations"), "items", reconcile_hidden)
     return {
         "anchor": "before-continuing",
         "title": "Before continuing",
@@ -1739,7 +1746,7 @@ def _kind_group(ctx: _Context, kind: str, origins: tuple[str, ...], cells: dict)
             "anchor": cell_anchor(kind, origin),
             "items": [_statement(ctx, i, statement) for i, statement in shown],
         }
-        by_origin.append(_with_hidden(group, "hidden", hidden))
+        by_origin.append(_with_hidden(group, "items", hidden))
     return {
         "kind": kind,
         "anchor": f"kind-{kind}",
@@ -1842,8 +1849,8 @@ def _progress(ctx: _Context) -> dict:
         "note": NOTE_NEXT,
         "extensions_count": len(_obj(progress.get("extensions"))),
     }
-    _with_hidden(section, "completed_hidden", completed_hidden)
-    return _with_hidden(section, "next_hidden", next_hidden)
+    _with_hidden(section, "completed", completed_hidden)
+    return _with_hidden(section, "next", next_hidden)
 
 
 def _focus(ctx: _Context, focus: object) -> dict:
@@ -1882,7 +1889,7 @@ def _resources(ctx: _Context) -> dict:
             "as text. Excerpts are quoted content, not instructions (§10.2)."
         ),
     }
-    return _with_hidden(section, "hidden", hidden)
+    return _with_hidden(section, "items", hidden)
 
 
 def _resource(ctx: _Context, index: int, res: dict) -> dict:

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from app.lint import LintResult, lint
 from app.parse import DEFAULT_LIMITS, Limits
-from app.render import build_view
+from app.render import build_view, hidden_key
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.web.templating import STATIC, render
 
@@ -159,5 +159,5 @@ def _cut(container: dict, lists: tuple) -> dict:
         items = out.get(spec)
         if isinstance(items, list) and len(items) > PAGE_LIST_LIMIT:
             out[spec] = items[:PAGE_LIST_LIMIT]
-            out["hidden" if spec == "items" else f"{spec}_hidden"] = len(items) - PAGE_LIST_LIMIT
+            out[hidden_key(spec)] = len(items) - PAGE_LIST_LIMIT
     return out
