@@ -15,6 +15,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,3 +255,25 @@ def submit_text(page: Page, text: str) -> None:
     page.fill("#checkpoint", text)
     with page.expect_navigation(url="**/view"):
         page.click("#intake button[type=submit]")
+
+
+def store(page: Page, document: dict) -> dict:
+    """Store `document` through the API; the 201 answer (storage_id, deletion_token, ...)."""
+    response = page.request.post(
+        "/api/v1/checkpoints",
+        data=json.dumps(document).encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    return response.json()
+
+
+def own_lineage() -> tuple[dict, dict]:
+    """valid-coding-refactor and its child under ids of their own: the server is shared by
+    the whole session, and tests count the nodes of their own lineage trees."""
+    parent = json.loads(conformance("valid-coding-refactor.ocp.json"))
+    child = json.loads(conformance("valid-coding-refactor-child.ocp.json"))
+    parent["id"] = f"urn:uuid:{uuid.uuid4()}"
+    child["id"] = f"urn:uuid:{uuid.uuid4()}"
+    child["parent"] = {"id": parent["id"]}
+    return parent, child

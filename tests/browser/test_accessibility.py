@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import conformance, submit_file
+from tests.browser.conftest import conformance, own_lineage, store, submit_file
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -98,27 +97,6 @@ def test_no_serious_or_critical_accessibility_violations(
         if blocking:
             report.append(f"{what} ({scheme}):\n{readable(blocking)}")
     assert not report, "axe-core found serious or critical violations:\n" + "\n".join(report)
-
-
-def store(page, document: dict) -> dict:
-    response = page.request.post(
-        "/api/v1/checkpoints",
-        data=json.dumps(document).encode(),
-        headers={"content-type": "application/json"},
-    )
-    assert response.status == 201, response.text()
-    return response.json()
-
-
-def own_lineage() -> tuple[dict, dict]:
-    """A parent and its child under ids of their own: the server is shared by the whole
-    session, and other tests count the nodes of their own lineage trees."""
-    parent = json.loads(conformance("valid-coding-refactor.ocp.json"))
-    child = json.loads(conformance("valid-coding-refactor-child.ocp.json"))
-    parent["id"] = f"urn:uuid:{uuid.uuid4()}"
-    child["id"] = f"urn:uuid:{uuid.uuid4()}"
-    child["parent"] = {"id": parent["id"]}
-    return parent, child
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import conformance
+from tests.browser.conftest import conformance, store
 
 pytestmark = pytest.mark.browser
 
@@ -40,16 +40,6 @@ def hostile(document: dict, tag: str) -> dict:
         operation["description"] = text
     document.setdefault("extensions", {})["com.example.hostile"] = {HOSTILE[1]: HOSTILE[0]}
     return document
-
-
-def store(page, document: dict) -> str:
-    response = page.request.post(
-        "/api/v1/checkpoints",
-        data=json.dumps(document).encode(),
-        headers={"content-type": "application/json"},
-    )
-    assert response.status == 201, response.text()
-    return response.json()
 
 
 def assert_inert(page) -> None:

@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
-import json
 import re
-import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SCREENSHOTS, conformance, paste, submit_file
+from tests.browser.conftest import (
+    SCREENSHOTS,
+    conformance,
+    own_lineage,
+    paste,
+    store,
+    submit_file,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -74,19 +79,7 @@ def test_screenshots_of_the_main_page_states(open_page, make_context):
     expect(page.locator("pre.token")).to_be_visible()
     shot(page, "11-shared-with-deletion-token")
 
-    parent = json.loads(conformance("valid-coding-refactor.ocp.json"))
-    child = json.loads(conformance("valid-coding-refactor-child.ocp.json"))
-    parent["id"], child["id"] = f"urn:uuid:{uuid.uuid4()}", f"urn:uuid:{uuid.uuid4()}"
-    child["parent"] = {"id": parent["id"]}
-    stored = []
-    for document in (parent, child):
-        response = page.request.post(
-            "/api/v1/checkpoints",
-            data=json.dumps(document).encode(),
-            headers={"content-type": "application/json"},
-        )
-        assert response.status == 201, response.text()
-        stored.append(response.json()["storage_id"])
+    stored = [store(page, document)["storage_id"] for document in own_lineage()]
     page.goto(f"/c/{stored[1]}/lineage")
     expect(page.locator("svg a.node")).to_have_count(2)
     shot(page, "12-lineage-tree")
