@@ -5,12 +5,12 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup system-deps serve test lint conformance bench clean
+.PHONY: setup system-deps serve test lint conformance bench clean constraints
 
-$(BIN)/ocp: pyproject.toml
+$(BIN)/ocp: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
 	touch $@
 
 setup: $(BIN)/ocp
@@ -35,6 +35,15 @@ conformance: setup
 bench: setup
 	$(BIN)/python bench/lint.py
 	$(BIN)/python bench/render.py
+
+# Pin what the ranges in pyproject.toml resolve to today.
+constraints:
+	rm -rf .venv-pins && $(PYTHON) -m venv .venv-pins
+	.venv-pins/bin/pip install --quiet '.[test]'
+	{ echo "# Exact versions for CI and 'make setup' (pip install -c constraints.txt …); pyproject.toml"; \
+	  echo "# holds the ranges users install from. Regenerate with 'make constraints' after changing them."; \
+	  .venv-pins/bin/pip freeze --exclude ocp-viewer; } > constraints.txt
+	rm -rf .venv-pins
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -12,7 +12,6 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -21,8 +20,9 @@ from jsonschema.exceptions import ValidationError
 
 from app.findings import Finding
 from app.pointer import parse_pointer, to_pointer
+from app.resources import schema_file
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "opencheckpoint-0.1.schema.json"
+SCHEMA_FILE = "opencheckpoint-0.1.schema.json"
 SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
 
 Token = str | int
@@ -38,12 +38,17 @@ _MISSING = object()
 
 
 @functools.cache
+def schema_bytes() -> bytes:
+    """The schema file's exact bytes, as served at the path of its ``$id``."""
+    return schema_file(SCHEMA_FILE).read_bytes()
+
+
+@functools.cache
 def load_schema() -> dict[str, Any]:
-    with SCHEMA_PATH.open(encoding="utf-8") as handle:
-        schema: dict[str, Any] = json.load(handle)
+    schema: dict[str, Any] = json.loads(schema_bytes())
     if schema.get("$id") != SCHEMA_ID:
         # The $id is published (§5.1: an immutable schema at a stable URL); never drift from it.
-        raise RuntimeError(f"{SCHEMA_PATH} has $id {schema.get('$id')!r}, expected {SCHEMA_ID}")
+        raise RuntimeError(f"{SCHEMA_FILE} has $id {schema.get('$id')!r}, expected {SCHEMA_ID}")
     return schema
 
 

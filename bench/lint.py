@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import orjson  # noqa: E402
 
 from app.lint import lint  # noqa: E402
-from app.schema import SCHEMA_PATH  # noqa: E402
+from app.schema import SCHEMA_FILE  # noqa: E402
 
 SIZES = {"5 KB": 5_000, "200 KB": 200_000, "2 MB": 2_000_000}
 MINIMAL = {
@@ -182,7 +182,9 @@ def check_jsonschema_time(path: Path, runs: int) -> float:
     for _ in range(runs):
         t0 = time.perf_counter()
         done = subprocess.run(
-            [str(exe), "--schemafile", str(SCHEMA_PATH), str(path)], capture_output=True, text=True
+            [str(exe), "--schemafile", str(ROOT / "schema" / SCHEMA_FILE), str(path)],
+            capture_output=True,
+            text=True,
         )
         times.append(time.perf_counter() - t0)
         if done.returncode != 0:

@@ -14,12 +14,12 @@ import pytest
 from app.findings import Finding
 from app.schema import (
     SCHEMA_ID,
-    SCHEMA_PATH,
     _fast_validator,
     _reference_validator,
     check_schema,
     check_schema_reference,
     load_schema,
+    schema_bytes,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +117,7 @@ def test_schema_passes_the_draft_2020_12_metaschema() -> None:
 
 
 def test_schema_id_and_dialect_are_stable() -> None:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(schema_bytes())
     assert SCHEMA_ID == "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
     assert schema["$id"] == SCHEMA_ID
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

@@ -44,6 +44,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "open_store",
+    "store_backend",
 ]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -67,22 +68,40 @@ def open_store(
     StoreUnavailable when the database cannot be reached.
     """
     options = {"clock": clock, "retention": retention, "tombstone_ttl": tombstone_ttl}
+    backend, location = store_backend(database_url)
+    if backend == "postgresql":
+        from app.store.postgres import PostgresStore
+
+        return PostgresStore(location, timeout=timeout, pool_size=pool_size, **options)
+    from app.store.sqlite import SqliteStore
+
+    return SqliteStore(location, timeout=timeout, **options)
+
+
+def store_backend(database_url: str) -> tuple[str, str]:
+    """Which store a URL names, ``("sqlite", path)`` or ``("postgresql", url)``, and whether it
+    can be opened by this installation: StoreConfigError names what to fix. Checked before
+    the service starts, so a wrong setting is one line, not a traceback."""
     url = (database_url or "").strip()
     if not url:
         raise StoreConfigError("no database URL or path given")
     match = _SCHEME.match(url)
     scheme = match.group(1).lower() if match else None
     if scheme in ("postgresql", "postgres"):
-        from app.store.postgres import PostgresStore  # psycopg is needed only for this store
-
-        return PostgresStore(url, timeout=timeout, pool_size=pool_size, **options)
+        try:
+            import psycopg  # noqa: F401  (the `postgres` extra)
+            import psycopg_pool  # noqa: F401
+        except ImportError as exc:
+            raise StoreConfigError(
+                f"a postgresql:// database needs the PostgreSQL driver ({exc.name} is not "
+                "installed): pip install 'ocp-viewer[postgres]'"
+            ) from None
+        return "postgresql", url
     if scheme == "sqlite":
-        url = url[match.end() :] if match else url
-    elif scheme is not None:
+        return "sqlite", url[match.end() :] if match else url
+    if scheme is not None:
         raise StoreConfigError(
             f"unsupported database URL scheme {scheme!r}: use a file path, sqlite://PATH "
             "or postgresql://…"
         )
-    from app.store.sqlite import SqliteStore
-
-    return SqliteStore(url, timeout=timeout, **options)
+    return "sqlite", url

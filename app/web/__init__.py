@@ -14,16 +14,14 @@ from typing import NoReturn
 import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route
 
 from app.config import Settings
 from app.store import Store, StoreUnavailable, open_store
-from app.web import diffs, lineage, stored, views
+from app.web import assets, diffs, lineage, stored, views
 from app.web.bodies import BodyLimitMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
-from app.web.templating import STATIC
 
 SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schema's $id
 STORE_RETRY = 1.0  # seconds between attempts to open a store that was unavailable at start-up
@@ -40,6 +38,7 @@ def create_app(
     routes = [
         Route("/", views.index, name="index"),
         Route("/healthz", views.healthz, name="healthz"),
+        Route("/readyz", stored.readyz, name="readyz"),
         Route("/view", views.view, methods=["POST"], name="view"),
         Route("/view.json", views.view, methods=["POST"], name="view_json"),
         Route("/live", views.live_panel, methods=["POST"], name="live"),
@@ -71,8 +70,8 @@ def create_app(
         Route("/rules.json", views.rules_index, name="rules_json"),
         Route("/rules/{code}", views.rule_page, name="rule"),
         Route(SCHEMA_ROUTE, views.schema, name="schema"),
-        Route("/favicon.ico", views.favicon, name="favicon"),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/favicon.ico", assets.favicon, name="favicon"),
+        Route("/static/{path:path}", assets.static, name="static"),
     ]
 
     def open_now() -> Store:

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
+from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup
 
-DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
+from app.resources import rule_doc
+
 _RULE_LINK = re.compile(r"^(?:\./)?([A-Za-z0-9-]+)\.md(#.*)?$")
 
 
@@ -19,14 +23,17 @@ def _markdown() -> MarkdownIt:
     md.enable("table")
     default_link_open = md.renderer.rules.get("link_open")
 
-    def link_open(tokens, idx, options, env):  # type: ignore[no-untyped-def]
-        href = tokens[idx].attrGet("href") or ""
+    # markdown-it-py binds a render rule to the renderer: it is called as a method.
+    def link_open(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        href = str(tokens[idx].attrGet("href") or "")
         match = _RULE_LINK.match(href)
         if match:  # a sibling page: its route, not the file
             tokens[idx].attrSet("href", f"/rules/{match.group(1)}{match.group(2) or ''}")
         if default_link_open is not None:
-            return default_link_open(tokens, idx, options, env)
-        return md.renderer.renderToken(tokens, idx, options, env)
+            return str(default_link_open(tokens, idx, options, env))
+        return self.renderToken(tokens, idx, options, env)
 
     md.add_render_rule("link_open", link_open)
     return md
@@ -34,10 +41,10 @@ def _markdown() -> MarkdownIt:
 
 @functools.cache
 def rule_page_html(code: str) -> Markup:
-    path = DOCS / f"{code}.md"
-    if not path.is_file():
+    doc = rule_doc(code)
+    if not doc.is_file():
         return Markup("")
-    text = path.read_text(encoding="utf-8")
+    text = doc.read_text(encoding="utf-8")
     # The page's own title is the template's <h1>.
     text = re.sub(r"\A# .*\n", "", text)
     return Markup(_markdown().render(text))  # our own docs, raw HTML disabled

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 
 import jinja2
 
 from app import __version__
+from app.resources import TEMPLATES_PACKAGE
 from app.web import fragments
-
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
-STATIC = Path(__file__).resolve().parent.parent.parent / "static"
 
 
 class ModelEnvironment(jinja2.Environment):
@@ -33,7 +30,7 @@ class ModelEnvironment(jinja2.Environment):
 @functools.cache
 def environment() -> jinja2.Environment:
     env = ModelEnvironment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
+        loader=jinja2.PackageLoader(TEMPLATES_PACKAGE, "."),
         autoescape=True,  # every template, whatever its extension
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

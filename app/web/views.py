@@ -16,12 +16,12 @@ from app.config import Settings
 from app.lint import lint
 from app.report import FileResult, report_dict
 from app.rules import RULES
-from app.schema import SCHEMA_PATH
+from app.schema import schema_bytes
 from app.web.bodies import PayloadTooLarge
 from app.web.docs import rule_page_html
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
-from app.web.templating import STATIC, render
+from app.web.templating import render
 
 CHECKPOINT_TYPES = ("application/json", "application/vnd.opencheckpoint+json")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -48,6 +48,8 @@ async def index(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """Liveness: the process answers. It says nothing of the store (see readyz), so a
+    database outage does not get every instance restarted."""
     return JSONResponse({"status": "ok", "version": __version__, "spec_version": SPEC_VERSION})
 
 
@@ -181,8 +183,4 @@ async def rule_page(request: Request) -> Response:
 
 
 async def schema(request: Request) -> Response:
-    return Response(SCHEMA_PATH.read_bytes(), media_type="application/schema+json")
-
-
-async def favicon(request: Request) -> Response:
-    return Response((STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml")
+    return Response(schema_bytes(), media_type="application/schema+json")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.backends import Backend
-from tests.faults import TRANSPORT_ERRORS, Server, checkpoint_bytes, request, upload
+from tests.serve import TRANSPORT_ERRORS, Server, checkpoint_bytes, request, upload
 
 KILLS = 4
 CLIENTS = 4

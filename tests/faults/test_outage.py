@@ -20,7 +20,8 @@ import pytest
 
 from app.config import Settings
 from app.web import create_app
-from tests.faults import (
+from tests.faults.conftest import PausablePostgres
+from tests.serve import (
     JSON,
     TRANSPORT_ERRORS,
     Reply,
@@ -29,7 +30,6 @@ from tests.faults import (
     request,
     upload,
 )
-from tests.faults.conftest import PausablePostgres
 
 STORE_TIMEOUT = 1.0  # OCP_STORE_TIMEOUT_SECONDS of the servers here
 SLACK = 3.0  # what a 503 may take beyond the store timeout on a busy CI machine

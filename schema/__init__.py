@@ -1,0 +1,1 @@
+"""The JSON Schema, shipped as the package ``app.schemas`` (see app/resources.py)."""
