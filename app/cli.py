@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app import __version__
-from app.config import ConfigError, Settings
+from app.config import ConfigError, Settings, parse_base_url
 from app.lint import lint
 from app.report import FORMATS, FileResult
 
@@ -60,8 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     lint_cmd.add_argument(
         "--base-url",
         metavar="URL",
-        help="absolute URL of the rule pages' service, for SARIF helpUri "
-        "(default: $OCP_PUBLIC_URL or http://127.0.0.1:8000)",
+        help="absolute URL of an ocp-viewer service whose rule pages SARIF helpUri points at "
+        "(default: $OCP_PUBLIC_URL; with neither, SARIF carries each rule's help itself and no "
+        "helpUri)",
     )
     lint_cmd.set_defaults(run=run_lint)
 
@@ -73,7 +74,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     render_cmd.add_argument("file", metavar="FILE", help="a checkpoint file, or -")
     render_cmd.add_argument("--parent", metavar="PARENT_FILE", help="the parent checkpoint")
-    render_cmd.add_argument("--base-url", metavar="URL", help="where rule links point")
+    render_cmd.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="absolute URL of an ocp-viewer service for the page's rule links (default: "
+        "$OCP_PUBLIC_URL; with neither, rule codes are plain text)",
+    )
     render_cmd.set_defaults(run=run_render)
 
     diff_cmd = commands.add_parser(
@@ -93,6 +99,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="comma-separated addresses of the reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto headers are trusted (uvicorn's setting); default: none, links use "
+        "the request's own scheme and host, or $OCP_PUBLIC_URL",
+    )
     serve_cmd.set_defaults(run=run_serve)
     return parser
 
@@ -132,7 +145,7 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         if not result.valid and status == EXIT_VALID:
             status = EXIT_INVALID
 
-    base_url = args.base_url or settings.public_url
+    base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
     sys.stdout.write(FORMATS[args.format](results, base_url=base_url))
     sys.stdout.flush()
     return status
@@ -155,7 +168,7 @@ def run_render(args: argparse.Namespace, settings: Settings) -> int:
         result,
         settings.limits,
         standalone=True,
-        public_url=args.base_url or settings.public_url,
+        public_url=parse_base_url(args.base_url, "--base-url") or settings.public_url,
     )
     sys.stdout.write(page)
     sys.stdout.flush()
@@ -222,9 +235,25 @@ def format_diff(name: str, diff: dict) -> str:
 def run_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
+    from app.store import StoreConfigError, store_backend
     from app.web import create_app
+    from app.web.logs import log_config
 
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, proxy_headers=False)
+    try:
+        store_backend(settings.database_url)
+    except StoreConfigError as exc:
+        raise ConfigError(f"OCP_DATABASE_URL: {exc}") from None
+    forwarded = args.forwarded_allow_ips
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        # X-Forwarded-* only from the proxies named: from anyone else they could name any host
+        proxy_headers=bool(forwarded),
+        forwarded_allow_ips=forwarded or None,
+        log_config=log_config(),
+        server_header=False,
+    )
     return 0
 
 

@@ -6,10 +6,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from app.parse import MIB, Limits
 
-DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
 DEFAULT_DATABASE_URL = "ocp-viewer.sqlite3"
 # Stored checkpoints live 30 days at most (runtime-checkpoints-background.txt): a deployment
 # may shorten the window, never lengthen it.
@@ -23,9 +23,10 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Settings:
     limits: Limits = field(default_factory=Limits)
-    # Absolute URL the service is reachable at; used where a format needs absolute links
-    # (SARIF helpUri, Open Graph tags, rule links in `ocp render`).
-    public_url: str = DEFAULT_PUBLIC_URL
+    # Absolute URL the service is reachable at, for the links it hands out (permalinks, Open
+    # Graph tags) and, in the CLI, SARIF helpUri and rule links in `ocp render`. None: the
+    # service takes each request's own scheme, host and port; the CLI links nowhere.
+    public_url: str | None = None
     # A file path or sqlite://PATH (the embedded default), or postgresql://… for several
     # instances sharing one database.
     database_url: str = DEFAULT_DATABASE_URL
@@ -67,7 +68,7 @@ class Settings:
         )
         return cls(
             limits=limits,
-            public_url=(env.get("OCP_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/"),
+            public_url=parse_base_url(env.get("OCP_PUBLIC_URL")),
             database_url=env.get("OCP_DATABASE_URL") or DEFAULT_DATABASE_URL,
             retention=timedelta(hours=hours),
             store_timeout=timeout,
@@ -76,6 +77,27 @@ class Settings:
             upload_tokens=tokens,
             body_timeout=body_timeout,
         )
+
+
+def parse_base_url(raw: str | None, name: str = "OCP_PUBLIC_URL") -> str | None:
+    """A service's base URL (OCP_PUBLIC_URL, --base-url): absolute http(s), no query, fragment
+    or user, no trailing slash. None when not given."""
+    if raw is None or not raw.strip():
+        return None
+    url = raw.strip().rstrip("/")
+    parts = urlsplit(url)
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
+        raise ConfigError(
+            f"{name} must be the service's absolute http(s) base URL, such as "
+            f"https://ocp.example.org, not {raw!r}"
+        )
+    return url
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from app import SPEC_VERSION, __version__
 from app.lint import LintResult
+from app.resources import rule_markdown
 from app.rules import RULES
 
 TOOL_NAME = "ocp-viewer"
@@ -100,23 +101,16 @@ def _gh_property(value: str) -> str:
     return _gh_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_sarif(results: Sequence[FileResult], *, base_url: str = "", **_: object) -> str:
-    """SARIF 2.1.0, with every rule described so code-scanning UIs can explain findings."""
+def format_sarif(results: Sequence[FileResult], *, base_url: str | None = None, **_: object) -> str:
+    """SARIF 2.1.0, with every rule described so code-scanning UIs can explain findings.
+
+    Each rule's help travels in the log (its rule page, as text and Markdown); ``helpUri``
+    and ``informationUri`` are there only with the base URL of a service that serves the rule
+    pages, never a guess at one."""
     codes = list(RULES)
     index = {code: i for i, code in enumerate(codes)}
-    rules = [
-        {
-            "id": code,
-            "name": _rule_name(code),
-            "shortDescription": {"text": RULES[code].summary},
-            "fullDescription": {"text": RULES[code].description},
-            "helpUri": f"{base_url.rstrip('/')}/rules/{code}",
-            "help": {"text": f"{RULES[code].summary} See {base_url.rstrip('/')}/rules/{code}"},
-            "defaultConfiguration": {"level": RULES[code].severity},
-            "properties": {"level": RULES[code].level},
-        }
-        for code in codes
-    ]
+    base = base_url.rstrip("/") if base_url else None
+    rules = [_sarif_rule(code, base) for code in codes]
     sarif_results = []
     artifacts = []
     for artifact_index, r in enumerate(results):
@@ -158,7 +152,7 @@ def format_sarif(results: Sequence[FileResult], *, base_url: str = "", **_: obje
                         "name": TOOL_NAME,
                         "version": __version__,
                         "semanticVersion": __version__,
-                        "informationUri": f"{base_url.rstrip('/')}/rules",
+                        **({"informationUri": f"{base}/rules"} if base else {}),
                         "rules": rules,
                     }
                 },
@@ -168,6 +162,23 @@ def format_sarif(results: Sequence[FileResult], *, base_url: str = "", **_: obje
         ],
     }
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+def _sarif_rule(code: str, base: str | None) -> dict:
+    rule = RULES[code]
+    markdown = rule_markdown(code)
+    out: dict = {
+        "id": code,
+        "name": _rule_name(code),
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.description},
+        "help": {"text": rule.description, **({"markdown": markdown} if markdown else {})},
+        "defaultConfiguration": {"level": rule.severity},
+        "properties": {"level": rule.level},
+    }
+    if base:
+        out["helpUri"] = f"{base}/rules/{code}"
+    return out
 
 
 def _rule_name(code: str) -> str:

@@ -10,6 +10,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app.store import StoreUnavailable
 from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
+from app.web.logs import loggable_path
 from app.web.templating import render
 
 log = logging.getLogger("ocp.web")
@@ -78,7 +79,9 @@ async def encoded_body(request: Request, exc: Exception) -> Response:
 
 
 async def store_unavailable(request: Request, exc: Exception) -> Response:
-    log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
+    log.warning(
+        "store unavailable on %s %s: %s", request.method, loggable_path(request.url.path), exc
+    )
     response = error_response(request, 503, "the checkpoint store is not answering right now")
     response.headers["retry-after"] = "30"
     return response
@@ -92,7 +95,7 @@ async def payload_too_large(request: Request, exc: Exception) -> Response:
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
-    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    log.exception("unhandled error on %s %s", request.method, loggable_path(request.url.path))
     return error_response(request, 500, "internal error")
 
 

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from app import __version__
+from app import SPEC_VERSION, __version__
 from app.lint import LintResult, lint
 from app.store import (
     Created,
@@ -41,6 +41,7 @@ from app.store import (
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
 from app.web.templating import render
+from app.web.urls import public_base
 from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, settings_of
 
 OCP_MEDIA_TYPE = CHECKPOINT_TYPES[1]
@@ -86,6 +87,21 @@ async def store_call(
         return await anyio.to_thread.run_sync(call, limiter=state.store_threads)
     finally:
         state.store_slots.release()
+
+
+async def readyz(request: Request) -> Response:
+    """Readiness: 200 when the store answers, 503 (with Retry-After) while it does not, so a
+    load balancer sends store traffic elsewhere. Linting works either way."""
+    body = {"version": __version__, "spec_version": SPEC_VERSION}
+    try:
+        await store_call(request, "ping")
+    except StoreUnavailable as exc:
+        return JSONResponse(
+            {**body, "status": "unavailable", "store": str(exc)},
+            status_code=503,
+            headers={"retry-after": "30", "cache-control": "no-store"},
+        )
+    return JSONResponse({**body, "status": "ready"}, headers={"cache-control": "no-store"})
 
 
 # --- storing --------------------------------------------------------------------------------
@@ -150,7 +166,7 @@ def refuse_unstorable(result: LintResult) -> None:
 
 
 def created_dict(request: Request, created: Created) -> dict:
-    base = settings_of(request).public_url
+    base = public_base(request)
     return {
         "storage_id": created.storage_id,
         "permalink": f"{base}/c/{created.storage_id}",
@@ -216,10 +232,10 @@ class PageCache:
 
     def __init__(self, size: int = 256, ttl: float = 60.0) -> None:
         self.size, self.ttl = size, ttl
-        self._items: OrderedDict[tuple[str, str], tuple[float, object]] = OrderedDict()
+        self._items: OrderedDict[tuple[str, ...], tuple[float, object]] = OrderedDict()
         self._lock = Lock()
 
-    def get(self, key: tuple[str, str]) -> object | None:
+    def get(self, key: tuple[str, ...]) -> object | None:
         with self._lock:
             item = self._items.get(key)
             if item is None or time.monotonic() - item[0] > self.ttl:
@@ -228,7 +244,7 @@ class PageCache:
             self._items.move_to_end(key)
             return item[1]
 
-    def put(self, key: tuple[str, str], value: object) -> None:
+    def put(self, key: tuple[str, ...], value: object) -> None:
         with self._lock:
             self._items[key] = (time.monotonic(), value)
             self._items.move_to_end(key)
@@ -295,7 +311,8 @@ async def permalink(request: Request) -> Response:
     storage_id = request.path_params["storage_id"]
     as_json = request.url.path.endswith(".json") or wants_json(request)
     cache: PageCache = request.app.state.page_cache
-    key = (storage_id, "json" if as_json else "html")
+    # The page holds absolute links of the base it was asked under (public_base).
+    key = (storage_id, "json" if as_json else "html", public_base(request))
     page = cache.get(key)
     if not isinstance(page, CachedPage) or store_of(request).now() >= page.expires_at:
         record = await fetch(request, storage_id)
@@ -341,7 +358,7 @@ def _render_stored(request: Request, record: Found, as_json: bool) -> str:
 
 
 def stored_dict(request: Request, meta: Meta) -> dict:
-    base = settings_of(request).public_url
+    base = public_base(request)
     return {
         **meta.to_dict(),
         "permalink": f"{base}/c/{meta.storage_id}",
@@ -363,7 +380,7 @@ def preview_tags(request: Request, meta: Meta) -> dict:
         "description": f"{meta.errors} error{'s' * (meta.errors != 1)}, "
         f"{meta.warnings} warning{'s' * (meta.warnings != 1)}. Checked by ocp-viewer at "
         "levels 1–2 only: valid never means authorized.",
-        "url": f"{settings_of(request).public_url}/c/{meta.storage_id}",
+        "url": f"{public_base(request)}/c/{meta.storage_id}",
     }
 
 
