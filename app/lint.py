@@ -52,6 +52,9 @@ class LintResult:
     timings: dict[str, float] = field(default_factory=dict)
     # every apparent credential, also those the report leaves out after a version error
     secrets: list[Finding] = field(default_factory=list)
+    # the version gate's refusal: a version this tool does not implement is never
+    # interpreted (§5.1), only shown as text
+    version_error: Finding | None = None
 
     @property
     def document(self) -> dict | None:
@@ -104,6 +107,7 @@ def lint(
         schema_findings = [] if version_finding else check_schema(document)
     if version_finding:
         findings.append(version_finding)
+        result.version_error = version_finding
     findings.extend(schema_findings)
     result.syntax = "fail" if version_finding or schema_findings else "pass"
 

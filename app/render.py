@@ -161,6 +161,8 @@ def build_view(
         "model_version": MODEL_VERSION,
         "digest": result.digest,
         "has_document": ctx.document is not None,
+        # a document of a version this viewer does not implement is shown, not read (§5.1)
+        "version_refused": result.version_error is not None,
         "redacted": REDACTED,
     }
     view["header"] = _header(ctx)
@@ -274,6 +276,8 @@ class _Context:
     limit: int | None = None
     # operation index -> its card, built once for the operations and the checklist
     op_cards: dict[int, dict] = field(default_factory=dict)
+    # the document's `opencheckpoint` text, shown also when the version is refused
+    format_version: str | None = None
 
     def cap(self, entries: list) -> tuple[list, int]:
         """The entries to build, and how many are left out."""
@@ -306,7 +310,10 @@ class _Context:
 
 
 def _context(result: LintResult, now: datetime, parent: LintResult | None) -> _Context:
-    document = _redacted_document(result)
+    # A version this viewer does not implement means nothing it knows (§5.1: reject it, never
+    # report it valid): its sections are not built, as for bytes that are not JSON.
+    redacted = _redacted_document(result)
+    document = redacted if result.version_error is None else None
     checkpoint = Checkpoint(document) if document is not None else None
     ctx = _Context(
         result=result,
@@ -318,6 +325,7 @@ def _context(result: LintResult, now: datetime, parent: LintResult | None) -> _C
         parent_document=_redacted_document(parent) if parent is not None else None,
     )
     ctx.shown_lines = _shown_lines(result)
+    ctx.format_version = _text(_obj(redacted).get("opencheckpoint"))
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)
         ctx.object_lines = _object_lines(result.text, ctx.owners)
@@ -663,7 +671,7 @@ def _header(ctx: _Context) -> dict:
         "anchor": "header",
         "title": "Checkpoint",
         "checkpoint_id": _text(doc.get("id")),
-        "opencheckpoint": _text(doc.get("opencheckpoint")),
+        "opencheckpoint": ctx.format_version,
         "objective": _text(task.get("objective")),
         "outcome": _text(task.get("outcome")),
         "task_status": _text(task.get("status")),

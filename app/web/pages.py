@@ -13,7 +13,8 @@ from app.lint import LintResult, lint
 from app.parse import DEFAULT_LIMITS, Limits
 from app.render import build_view, hidden_key
 from app.report import VALIDITY_NOTE, result_dict, tool_info
-from app.web.templating import STATIC, render
+from app.resources import static_text
+from app.web.templating import render
 
 
 def checkpoint_json(name: str, result: LintResult, limits: Limits = DEFAULT_LIMITS) -> dict:
@@ -42,7 +43,7 @@ def checkpoint_html(
     limits: Limits = DEFAULT_LIMITS,
     *,
     standalone: bool = False,
-    public_url: str = "",
+    public_url: str | None = None,
     stored: dict | None = None,
     preview: dict | None = None,
     upload_token_required: bool = False,
@@ -68,30 +69,30 @@ def page_from_view(
     result: LintResult,
     *,
     standalone: bool = False,
-    public_url: str = "",
+    public_url: str | None = None,
     stored: dict | None = None,
     preview: dict | None = None,
     upload_token_required: bool = False,
 ) -> str:
     """The templates' part of the page, from a render model already built."""
     view = for_page(view)
-    shareable = not standalone and stored is None and _shareable(result)
+    share = share_state(result, standalone=standalone, stored=stored is not None)
     context: dict = {
         "name": name,
         "view": view,
-        "link_base": public_url.rstrip("/") if standalone else "",
+        # Where the site's links point: this service (""), a service named for a standalone
+        # file, or nowhere (None: a file written with no service to link to).
+        "link_base": (public_url.rstrip("/") if public_url else None) if standalone else "",
         "stored": stored,
         "preview": preview,
-        "shareable": shareable,
+        "share": share,
         # The exact bytes for the Share form: base64, as a textarea would turn line breaks
         # into CRLF.
-        "source_b64": base64.b64encode(result.data).decode() if shareable else None,
+        "source_b64": base64.b64encode(result.data).decode() if share == "form" else None,
         "upload_token_required": upload_token_required,
     }
     if standalone:
-        css = (STATIC / "app.css").read_text(encoding="utf-8")
-        print_css = (STATIC / "print.css").read_text(encoding="utf-8")
-        inline = f"{css}\n@media print {{\n{print_css}\n}}\n"
+        inline = f"{static_text('app.css')}\n@media print {{\n{static_text('print.css')}\n}}\n"
         digest = base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()
         context.update(
             standalone=True,
@@ -103,9 +104,17 @@ def page_from_view(
     return render("checkpoint.html", **context)
 
 
-def _shareable(result: LintResult) -> bool:
-    """Only a document that parsed and shows no credential can be stored (§10.5)."""
-    return result.document is not None and not result.secrets
+def share_state(result: LintResult, *, standalone: bool, stored: bool) -> str | None:
+    """What the page's share box says: ``stored`` (its permalink), ``form`` (the Share
+    button), ``credential`` (why it cannot be stored, §10.5), or None: no box at all, on a
+    standalone file (`ocp render`, nothing to share it with) and for bytes that are not JSON."""
+    if standalone:
+        return None
+    if stored:
+        return "stored"
+    if result.document is None:
+        return None
+    return "credential" if result.secrets else "form"
 
 
 # How many items of one list the HTML page shows. A reviewer reads a few hundred objects, not
