@@ -16,12 +16,17 @@ from app import __version__
 from app.config import ConfigError, Settings, parse_base_url
 from app.lint import lint
 from app.report import FORMATS, FileResult
+from app.visible import visible
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
 class InputError(Exception):
     """A file could not be read: reported on stderr, exit status 2."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.name, self.reason = name, reason
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,8 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = Settings.from_env()
         return int(args.run(args, settings))
     except ConfigError as exc:
-        print(f"ocp: configuration error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return usage_error(f"configuration error: {exc}")
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -112,43 +116,60 @@ def _parser() -> argparse.ArgumentParser:
 
 def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     limit = settings.limits.max_bytes
-    status = EXIT_VALID
+    if args.files.count("-") > 1:
+        return usage_error("standard input (-) can be read only once")
+    base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
+    emit = FORMATS[args.format]
+
     parent_data = None
     if args.parent is not None:
         try:
             parent_data = read_input(args.parent, limit)
         except InputError as exc:
-            print(f"ocp: {exc}", file=sys.stderr)
+            # Machine output is still a whole document (an empty SARIF file fails its upload).
+            problem = f"the parent cannot be read: {exc}"
+            say(problem)
+            sys.stdout.write(emit([], problems=[problem], base_url=base_url))
             return EXIT_USAGE
-    if args.files.count("-") > 1:
-        print("ocp: standard input (-) can be read only once", file=sys.stderr)
-        return EXIT_USAGE
 
-    results = []
+    status = EXIT_VALID
+    results: list[FileResult] = []
     for name in args.files:
         try:
             data = read_input(name, limit)
         except InputError as exc:
-            print(f"ocp: {exc}", file=sys.stderr)
+            say(str(exc))
+            results.append(FileResult(name, error=exc.reason))
             status = EXIT_USAGE
             continue
         result = lint(data, parent=parent_data, limits=settings.limits)
         if result.parent is not None and not result.parent.usable:
             first = result.parent.intake.findings[0]
-            print(
-                f"ocp: {args.parent}:{first.line}:{first.column}: the parent is not a JSON "
-                f"checkpoint, so lineage rules cannot run: {first.message}",
-                file=sys.stderr,
+            problem = (
+                f"{args.parent}:{first.line}:{first.column}: the parent is not a JSON "
+                f"checkpoint, so lineage rules cannot run: {first.message}"
             )
+            say(problem)
+            sys.stdout.write(emit([], problems=[problem], base_url=base_url))
             return EXIT_USAGE
         results.append(FileResult(name, result))
         if not result.valid and status == EXIT_VALID:
             status = EXIT_INVALID
 
-    base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
-    sys.stdout.write(FORMATS[args.format](results, base_url=base_url))
+    sys.stdout.write(emit(results, base_url=base_url))
     sys.stdout.flush()
     return status
+
+
+def say(message: str) -> None:
+    """One line on standard error, made visible: file names come from the user's shell and
+    messages quote documents."""
+    print(f"ocp: {visible(message)}", file=sys.stderr)
+
+
+def usage_error(message: str) -> int:
+    say(message)
+    return EXIT_USAGE
 
 
 def run_render(args: argparse.Namespace, settings: Settings) -> int:
@@ -159,8 +180,7 @@ def run_render(args: argparse.Namespace, settings: Settings) -> int:
         data = read_input(args.file, limit)
         parent = read_input(args.parent, limit) if args.parent is not None else None
     except InputError as exc:
-        print(f"ocp: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return usage_error(str(exc))
     result = lint(data, parent=parent, limits=settings.limits)
     name = "standard input" if args.file == "-" else Path(args.file).name
     page = checkpoint_html(
@@ -179,17 +199,28 @@ def run_diff(args: argparse.Namespace, settings: Settings) -> int:
     from app.diff import diff_checkpoints
 
     if args.parent == "-" and args.child == "-":
-        print("ocp: standard input (-) can be read only once", file=sys.stderr)
-        return EXIT_USAGE
+        return usage_error("standard input (-) can be read only once")
     limit = settings.limits.max_bytes
     try:
         parent = read_input(args.parent, limit)
         child = read_input(args.child, limit)
     except InputError as exc:
-        print(f"ocp: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return usage_error(str(exc))
     child_result = lint(child, parent=parent, limits=settings.limits)
-    diff = diff_checkpoints(lint(parent, limits=settings.limits), child_result)
+    parent_result = lint(parent, limits=settings.limits)
+    for label, name, result in (
+        ("parent", args.parent, parent_result),
+        ("child", args.child, child_result),
+    ):
+        if result.document is None:
+            # Nothing to compare: a diff would list the whole document as added or removed,
+            # and the JSON error as "fixed".
+            first = result.intake.findings[0]
+            return usage_error(
+                f"{name}:{first.line}:{first.column}: the {label} is not a JSON document, so "
+                f"there is nothing to compare: {first.message}"
+            )
+    diff = diff_checkpoints(parent_result, child_result)
     if args.format == "json":
         sys.stdout.write(json.dumps(diff, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "patch":
@@ -201,11 +232,14 @@ def run_diff(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def format_diff(name: str, diff: dict) -> str:
-    """The diff in a few lines a person reads in a terminal, findings in GNU style."""
+    """The diff in a few lines a person reads in a terminal, findings in GNU style. Every
+    text from the documents (ids, pointers, statuses, messages) goes through `visible`."""
+    v = visible
+    name = v(name)
     lines = [
-        f"{name}:{f['line']}:{f['column']}: {f['severity']} {f['code']} {f['message']}"
+        f"{name}:{f['line']}:{f['column']}: {f['severity']} {f['code']} {v(f['message'])}"
         if f.get("line")
-        else f"{name}: {f['severity']} {f['code']} {f['message']}"
+        else f"{name}: {f['severity']} {f['code']} {v(f['message'])}"
         for f in diff["lineage_findings"]
     ]
     summary = diff["summary"]
@@ -216,19 +250,21 @@ def format_diff(name: str, diff: dict) -> str:
     for section in diff["sections"]:
         for verb, items in (("+", section["added"]), ("-", section["removed"])):
             for item in items:
-                lines.append(f"  {verb} {section['type_name']} {item['id'] or item['pointer']}")
+                lines.append(f"  {verb} {section['type_name']} {v(item['id'] or item['pointer'])}")
         for item in section["changed"]:
-            fields = ", ".join(c["pointer"] or "(whole)" for c in item["changes"])
+            fields = ", ".join(v(c["pointer"]) or "(whole)" for c in item["changes"])
             lines.append(
-                f"  ~ {section['type_name']} {item['id'] or item['child_pointer']}: {fields}"
+                f"  ~ {section['type_name']} {v(item['id'] or item['child_pointer'])}: {fields}"
             )
     for t in diff["operation_transitions"]:
         mark = "  (leaves a terminal status)" if t["leaves_terminal"] else ""
-        lines.append(f"  operation {t['id']}: {t['from']} -> {t['to']}{mark}")
+        lines.append(
+            f"  operation {v(str(t['id']))}: {v(str(t['from']))} -> {v(str(t['to']))}{mark}"
+        )
     for f in diff["findings"]["new"]:
-        lines.append(f"  new finding {f['code']} at {f['path'] or '(document)'}")
+        lines.append(f"  new finding {f['code']} at {v(f['path']) or '(document)'}")
     for f in diff["findings"]["fixed"]:
-        lines.append(f"  fixed finding {f['code']} at {f['path'] or '(document)'}")
+        lines.append(f"  fixed finding {f['code']} at {v(f['path']) or '(document)'}")
     return "\n".join(lines) + "\n"
 
 
@@ -265,15 +301,15 @@ def read_input(name: str, limit: int) -> bytes:
             return sys.stdin.buffer.read(limit + 1)
         path = Path(name)
         if path.is_dir():
-            raise InputError(f"{name}: is a directory, not a checkpoint file")
+            raise InputError(name, "is a directory, not a checkpoint file")
         with path.open("rb") as handle:
             return handle.read(limit + 1)
     except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
+        raise InputError(name, "no such file") from None
     except PermissionError:
-        raise InputError(f"{name}: permission denied") from None
+        raise InputError(name, "permission denied") from None
     except OSError as exc:
-        raise InputError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+        raise InputError(name, f"cannot be read ({exc.strerror or exc})") from None
 
 
 if __name__ == "__main__":

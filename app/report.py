@@ -12,6 +12,7 @@ from app import SPEC_VERSION, __version__
 from app.lint import LintResult
 from app.resources import rule_markdown
 from app.rules import RULES
+from app.visible import visible
 
 TOOL_NAME = "ocp-viewer"
 VALIDITY_NOTE = (
@@ -23,12 +24,30 @@ VALIDITY_NOTE = (
 
 @dataclass(frozen=True, slots=True)
 class FileResult:
+    """One input: its lint result, or why it could not be read (then exit status 2). An
+    unreadable input stays in every machine-readable format, never silently dropped."""
+
     file: str  # the name as the user gave it
-    result: LintResult
+    result: LintResult | None = None
+    error: str | None = None  # "no such file", "permission denied", …
 
 
 def tool_info() -> dict:
     return {"name": TOOL_NAME, "version": __version__, "spec_version": SPEC_VERSION}
+
+
+def file_result_dict(r: FileResult) -> dict:
+    if r.result is not None:
+        return result_dict(r.file, r.result)
+    return {
+        "file": r.file,
+        "valid": False,  # never report what was not read as valid
+        "digest": None,
+        "levels": {"syntax": "not_run", "semantics": "not_run"},
+        "counts": {"errors": 0, "warnings": 0},
+        "findings": [],
+        "error": r.error,
+    }
 
 
 def result_dict(file: str, result: LintResult) -> dict:
@@ -48,41 +67,64 @@ def result_dict(file: str, result: LintResult) -> dict:
     return out
 
 
-def report_dict(results: Sequence[FileResult]) -> dict:
-    return {
+def report_dict(results: Sequence[FileResult], problems: Sequence[str] = ()) -> dict:
+    """The report; ``problems`` are errors of the run itself (an unreadable --parent), as
+    ``errors``, a member present only when there are some."""
+    out: dict = {
         "tool": tool_info(),
         "note": VALIDITY_NOTE,
-        "results": [result_dict(r.file, r.result) for r in results],
+        "results": [file_result_dict(r) for r in results],
     }
+    if problems:
+        out["errors"] = list(problems)
+    return out
 
 
 # --- formats ---------------------------------------------------------------------------------
+# Each takes the file results and, as keywords, the run's problems and the base URL.
 
 
-def format_json(results: Sequence[FileResult], **_: object) -> str:
-    return json.dumps(report_dict(results), ensure_ascii=False, indent=2) + "\n"
+def format_json(results: Sequence[FileResult], *, problems: Sequence[str] = (), **_: object) -> str:
+    return json.dumps(report_dict(results, problems), ensure_ascii=False, indent=2) + "\n"
 
 
 def format_text(results: Sequence[FileResult], **_: object) -> str:
-    """GNU style, ``file:line:col: severity code message``, then one verdict line a file."""
+    """GNU style, ``file:line:col: severity code message``, then one verdict line a file.
+
+    File names, messages and pointers go through `visible`: one finding is one line, and
+    nothing a document holds reaches the terminal as a control character."""
     lines = []
     for r in results:
+        if r.result is None:
+            continue  # the CLI says on stderr why it could not be read
+        name = visible(r.file)
         for f in r.result.findings:
-            place = f"{r.file}:{f.line}:{f.column}" if f.line is not None else r.file
-            where = f" [{f.path}]" if f.path else ""
-            lines.append(f"{place}: {f.severity} {f.code} {f.message}{where}")
+            place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
+            where = f" [{visible(f.path)}]" if f.path else ""
+            lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
         verdict = "valid (levels 1–2)" if r.result.valid else "invalid"
         lines.append(
-            f"{r.file}: {verdict}: {_count(r.result.errors, 'error')}, "
+            f"{name}: {verdict}: {_count(r.result.errors, 'error')}, "
             f"{_count(r.result.warnings, 'warning')}"
         )
     return "\n".join(lines) + "\n"
 
 
-def format_github(results: Sequence[FileResult], **_: object) -> str:
-    """GitHub Actions workflow commands: one ``::error``/``::warning`` annotation a finding."""
-    lines = []
+def format_github(
+    results: Sequence[FileResult], *, problems: Sequence[str] = (), **_: object
+) -> str:
+    """GitHub Actions workflow commands: one ``::error``/``::warning`` annotation a finding.
+
+    Every text is made `visible` and then escaped as the runner decodes it, so no value can
+    end the command's line and start another (``::add-mask::``, ``::stop-commands::``)."""
+    lines = [f"::error title=ocp::{_gh_data(problem)}" for problem in problems]
     for r in results:
+        if r.result is None:
+            lines.append(
+                f"::error file={_gh_property(r.file)},title=unreadable::"
+                f"{_gh_data(f'{r.file} cannot be read: {r.error}')}"
+            )
+            continue
         for f in r.result.findings:
             props = [f"file={_gh_property(r.file)}"]
             if f.line is not None:
@@ -94,14 +136,20 @@ def format_github(results: Sequence[FileResult], **_: object) -> str:
 
 
 def _gh_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _gh_property(value: str) -> str:
     return _gh_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_sarif(results: Sequence[FileResult], *, base_url: str | None = None, **_: object) -> str:
+def format_sarif(
+    results: Sequence[FileResult],
+    *,
+    problems: Sequence[str] = (),
+    base_url: str | None = None,
+    **_: object,
+) -> str:
     """SARIF 2.1.0, with every rule described so code-scanning UIs can explain findings.
 
     Each rule's help travels in the log (its rule page, as text and Markdown); ``helpUri``
@@ -113,7 +161,12 @@ def format_sarif(results: Sequence[FileResult], *, base_url: str | None = None, 
     rules = [_sarif_rule(code, base) for code in codes]
     sarif_results = []
     artifacts = []
-    for artifact_index, r in enumerate(results):
+    notifications = [_notification(problem) for problem in problems]
+    for r in results:
+        if r.result is None:
+            notifications.append(_notification(f"{r.file} cannot be read: {r.error}", r.file))
+            continue
+        artifact_index = len(artifacts)
         artifacts.append({"location": {"uri": r.file}, "hashes": {"sha-256": r.result.digest[8:]}})
         for f in r.result.findings:
             location: dict = {
@@ -156,12 +209,25 @@ def format_sarif(results: Sequence[FileResult], *, base_url: str | None = None, 
                         "rules": rules,
                     }
                 },
+                "invocations": [
+                    {
+                        "executionSuccessful": not notifications,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
                 "artifacts": artifacts,
                 "results": sarif_results,
             }
         ],
     }
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+
+
+def _notification(text: str, uri: str | None = None) -> dict:
+    out: dict = {"level": "error", "message": {"text": text}}
+    if uri is not None:
+        out["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": uri}}}]
+    return out
 
 
 def _sarif_rule(code: str, base: str | None) -> dict:

@@ -66,7 +66,9 @@ def test_missing_file_among_others_still_reports_the_others(capsys):
     status, out, err = run(capsys, "lint", "--format", "json", VALID, "/nope.json", INVALID)
     assert status == 2
     report = json.loads(out)
-    assert [r["file"] for r in report["results"]] == [VALID, INVALID]
+    assert [r["file"] for r in report["results"]] == [VALID, "/nope.json", INVALID]
+    assert [r["valid"] for r in report["results"]] == [True, False, False]
+    assert report["results"][1]["error"] == "no such file"
     assert "/nope.json" in err
 
 
@@ -179,7 +181,8 @@ def test_github_annotations_escape_their_data(capsys):
     assert any(line.startswith("::warning ") and "title=OCP-W003" in line for line in lines)
     from app.report import _gh_data, _gh_property
 
-    assert _gh_data("50%\nnext") == "50%25%0Anext"
+    # a newline in a message is shown as \n, never decoded back into a line break
+    assert _gh_data("50%\nnext") == "50%25\\nnext"
     assert _gh_property("a:b,c") == "a%3Ab%2Cc"
 
 
@@ -193,3 +196,162 @@ def test_no_traceback_on_hostile_bytes(tmp_path, capsys):
         assert status == 1
         assert json.loads(out)["results"][0]["findings"][0]["code"] == "json"
         assert "Traceback" not in err
+
+
+# --- output that cannot be forged (documents are written by people who read this code) ---
+
+HOSTILE_NAMES = [
+    "x\n::add-mask::secret",
+    "x\r\n/tmp/forged.ocp.json: valid (levels 1–2): 0 errors, 0 warnings",
+    "x\x1b[2J\x1b[H",
+    "\x1b]8;;https://evil.example\x07click\x1b]8;;\x07",
+    "a\u2028b\u2029c",
+    "abc\u202egnp.exe",
+    "\x9b31mred",
+]
+
+
+def hostile_document(tmp_path: Path) -> Path:
+    """A checkpoint whose unknown members (schema findings quote their names) and dangling
+    reference (OCP-S002 quotes its value) hold every hostile string."""
+    doc = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    for i, name in enumerate(HOSTILE_NAMES):
+        doc["task"][name] = i
+    path = tmp_path / "hostile.ocp.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def referencing_document(tmp_path: Path) -> Path:
+    doc = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    doc["progress"] = {"next": [{"description": "d", "blocked_by": HOSTILE_NAMES[:1]}]}
+    path = tmp_path / "refs.ocp.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_hostile_member_names_forge_no_line(capsys, tmp_path, fmt):
+    files = [str(hostile_document(tmp_path)), str(referencing_document(tmp_path))]
+    status, out, _ = run(capsys, "lint", "--format", fmt, *files)
+    assert status == 1
+    assert not RAW_CONTROL.search(out), "a raw control character reached the output"
+    lines = out.splitlines()
+    if fmt == "text":
+        findings = [line for line in lines if not line.endswith(("warnings", "warning"))]
+        # every finding line starts with one of the files given, then its position
+        for line in findings:
+            assert line.startswith(tuple(f"{f}:" for f in files)), line
+        # a verdict line is a file's name, then the verdict: none here is valid, and no
+        # document can write one
+        assert not [line for line in lines if re.match(r"^[^:]*: valid", line)]
+        assert len([line for line in lines if line.endswith(("warnings", "warning"))]) == 2
+    else:
+        for line in lines:
+            assert re.match(r"^::(error|warning) file=", line), line
+        assert not any(line.startswith("::add-mask::") for line in lines)
+
+
+def test_hostile_file_names_forge_no_line(capsys, tmp_path):
+    path = tmp_path / "evil\x1b[2J\nname.ocp.json"
+    path.write_bytes((CONFORMANCE / "valid-minimal.ocp.json").read_bytes())
+    status, out, _ = run(capsys, "lint", str(path), str(tmp_path / "gone\n::error::x"))
+    assert status == 2
+    assert not RAW_CONTROL.search(out)
+    assert len(out.splitlines()) == 1
+
+
+def test_diff_text_escapes_what_the_documents_hold(capsys, tmp_path):
+    parent = json.loads(Path(VALID).read_text())
+    child = json.loads(Path(CHILD).read_text())
+    child["operations"][0]["id"] = "op\x1b[2J\nforged: valid"
+    (tmp_path / "p.json").write_text(json.dumps(parent))
+    (tmp_path / "c.json").write_text(json.dumps(child))
+    _, out, _ = run(capsys, "diff", str(tmp_path / "p.json"), str(tmp_path / "c.json"))
+    assert not RAW_CONTROL.search(out)
+    assert "op\\e[2J\\nforged: valid" in out
+
+
+# --- unreadable inputs stay in machine output ---------------------------------------------
+
+
+def test_missing_file_stays_in_the_json_report(capsys):
+    status, out, err = run(capsys, "lint", "--format", "json", VALID, "/no/such/file.ocp.json")
+    assert status == 2
+    results = json.loads(out)["results"]
+    assert [r["file"] for r in results] == [VALID, "/no/such/file.ocp.json"]
+    missing = results[1]
+    assert missing["valid"] is False and missing["error"] == "no such file"
+    assert missing["levels"] == {"syntax": "not_run", "semantics": "not_run"}
+    assert "no such file" in err
+
+
+def test_missing_file_is_a_failed_invocation_in_sarif(capsys):
+    status, out, _ = run(capsys, "lint", "--format", "sarif", VALID, "/no/such/file.ocp.json")
+    assert status == 2
+    log = json.loads(out)
+    jsonschema.validate(log, SARIF_SCHEMA)
+    (invocation,) = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    (note,) = invocation["toolExecutionNotifications"]
+    assert note["level"] == "error" and "no such file" in note["message"]["text"]
+    uri = note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri == "/no/such/file.ocp.json"
+
+
+def test_missing_file_is_an_annotation_in_github_format(capsys):
+    status, out, _ = run(capsys, "lint", "--format", "github", "/no/such/file.ocp.json")
+    assert status == 2
+    assert out.startswith("::error file=/no/such/file.ocp.json,title=unreadable::")
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github"])
+def test_unusable_parent_still_writes_a_whole_document(capsys, fmt):
+    status, out, err = run(capsys, "lint", "--format", fmt, "--parent", NOT_JSON, CHILD)
+    assert status == 2
+    assert "parent is not a JSON checkpoint" in err
+    if fmt == "json":
+        assert "parent is not a JSON checkpoint" in json.loads(out)["errors"][0]
+    elif fmt == "sarif":
+        log = json.loads(out)
+        jsonschema.validate(log, SARIF_SCHEMA)
+        assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+    else:
+        assert out.startswith("::error title=ocp::")
+
+
+def test_diff_with_a_parent_that_does_not_parse_is_a_usage_error(capsys):
+    status, out, err = run(capsys, "diff", NOT_JSON, CHILD)
+    assert status == 2
+    assert out == ""
+    assert "the parent is not a JSON document" in err
+
+
+def test_sarif_without_a_base_url_has_no_help_uri_but_carries_the_help(capsys, monkeypatch):
+    monkeypatch.delenv("OCP_PUBLIC_URL", raising=False)
+    _, out, _ = run(capsys, "lint", "--format", "sarif", INVALID)
+    driver = json.loads(out)["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in driver
+    for rule in driver["rules"]:
+        assert "helpUri" not in rule
+        assert rule["help"]["text"]
+    s002 = next(r for r in driver["rules"] if r["id"] == "OCP-S002")
+    assert "## What it checks" in s002["help"]["markdown"]
+
+
+def test_sarif_help_uri_from_the_base_url(capsys):
+    _, out, _ = run(
+        capsys, "lint", "--format", "sarif", "--base-url", "https://ocp.example.org/", INVALID
+    )
+    driver = json.loads(out)["runs"][0]["tool"]["driver"]
+    s002 = next(r for r in driver["rules"] if r["id"] == "OCP-S002")
+    assert s002["helpUri"] == "https://ocp.example.org/rules/OCP-S002"
+
+
+def test_a_base_url_that_is_not_one_is_a_usage_error(capsys):
+    status, _, err = run(capsys, "lint", "--base-url", "javascript:alert(1)", VALID)
+    assert status == 2
+    assert "--base-url must be" in err

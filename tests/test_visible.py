@@ -1,0 +1,42 @@
+"""`visible`: what a document holds reaches a terminal or a CI log as plain characters."""
+
+import re
+
+import pytest
+
+from app.visible import visible
+
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f]")
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("a\nb", "a\\nb"),
+        ("a\r\nb", "a\\r\\nb"),
+        ("\x1b[2J", "\\e[2J"),
+        (
+            "\x1b]8;;https://evil.example\x07click\x1b]8;;\x07",
+            "\\e]8;;https://evil.example\\x07click\\e]8;;\\x07",
+        ),
+        ("\x9b31m", "\\x9b31m"),
+        ("x\u2028y\u2029z", "x\\u2028y\\u2029z"),
+        ("abc\u202edcba", "abc\\u202edcba"),
+        ("\u2066isolate\u2069", "\\u2066isolate\\u2069"),
+        ("zero\u200bwidth", "zero\\u200bwidth"),
+        ("del\x7f", "del\\x7f"),
+        ("tab\there", "tab\\there"),
+    ],
+)
+def test_controls_become_visible_escapes(raw, shown):
+    assert visible(raw) == shown
+    assert not CONTROL.search(visible(raw))
+
+
+def test_text_people_write_is_kept():
+    text = "Prüfung: 請求書 #42 — «ok» 😀 ∑ ‘quoted’ \\ backslash"
+    assert visible(text) == text
+
+
+def test_lone_surrogates_are_escaped_not_crashing():
+    assert visible("a\ud800b") == "a\\ud800b"
