@@ -190,7 +190,16 @@ def build_view(
         for key in _PAGE_ORDER
         if view.get(key) is not None
     ]
+    # When the page, rendered again, would read differently (caches keep it no longer).
+    view["changes_at"] = _iso_seconds(min(ctx.changes)) if ctx.changes else None
     return view
+
+
+def _iso_seconds(epoch: int) -> str | None:
+    try:
+        return datetime.fromtimestamp(epoch, UTC).isoformat().replace("+00:00", "Z")
+    except (OverflowError, ValueError, OSError):
+        return None  # past year 9999: never, as far as a cache is concerned
 
 
 # Local objects whose cards the page lists only up to build_view's list_limit.
@@ -278,6 +287,16 @@ class _Context:
     op_cards: dict[int, dict] = field(default_factory=dict)
     # the document's `opencheckpoint` text, shown also when the version is refused
     format_version: str | None = None
+    # epoch seconds after ``now`` at which a time-dependent sentence of the page changes (an
+    # age in words, an operation that expires): the page is fresh until the earliest
+    changes: list[int] = field(default_factory=list)
+
+    def age(self, then: Instant | None) -> str | None:
+        """`age_in_words`, noting when those words will change."""
+        if then is None:
+            return None
+        self.changes.append(age_changes_at(then, self.now))
+        return age_in_words(then, self.now)
 
     def cap(self, entries: list) -> tuple[list, int]:
         """The entries to build, and how many are left out."""
@@ -655,6 +674,21 @@ def age_in_words(then: Instant | datetime | None, now: datetime) -> str | None:
     return "less than a minute ago"
 
 
+def age_changes_at(then: Instant, now: datetime) -> int:
+    """The epoch second at which `age_in_words` (then, now) first says something else."""
+    now_seconds = Instant.of(now).seconds
+    seconds = now_seconds - then.seconds
+    if seconds < 0:
+        return then.seconds
+    larger = None
+    for size, _ in _UNITS:
+        if seconds >= size:
+            step = (seconds // size + 1) * size
+            return then.seconds + (min(step, larger) if larger else step)
+        larger = size
+    return then.seconds + 60
+
+
 # --- header -------------------------------------------------------------------------------
 
 
@@ -685,7 +719,7 @@ def _header(ctx: _Context) -> dict:
         "model": _text(source.get("model")),
         "source_note": NOTE_SOURCE_MEMBER,
         "created_at": _text(doc.get("created_at")),
-        "created_age": age_in_words(ctx.created_at, ctx.now),
+        "created_age": ctx.age(ctx.created_at),
         "verdict": VERDICT_VALID if result.valid else VERDICT_INVALID,
         "valid": result.valid,
         "errors": result.errors,
@@ -887,6 +921,8 @@ def _operation_card(ctx: _Context, entry: _OperationEntry) -> dict:
 def _operation(ctx: _Context, index: int, op: dict, facts: _OpFacts) -> dict:
     approval = op.get("approval")
     expired = facts.expires is not None and facts.expires < Instant.of(ctx.now)
+    if facts.expires is not None and not expired:
+        ctx.changes.append(facts.expires.seconds + 1)  # it reads "expired" from then on
     before_capture = (
         facts.expires is not None and ctx.created_at is not None and facts.expires < ctx.created_at
     )

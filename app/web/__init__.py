@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import NoReturn
 
 import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import Route
 
 from app.config import Settings
@@ -27,14 +29,13 @@ SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schem
 STORE_RETRY = 1.0  # seconds between attempts to open a store that was unavailable at start-up
 STORE_RETRY_AFTER_ERROR = 30.0  # … and after any other error (logged each time)
 log = logging.getLogger("ocp.web")
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def create_app(
     settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None
 ) -> Starlette:
     settings = settings or Settings.from_env()
-    # A form can carry the checkpoint and its parent, plus multipart framing.
-    max_body = 2 * settings.limits.max_bytes + 64 * 1024
     routes = [
         Route("/", views.index, name="index"),
         Route("/healthz", views.healthz, name="healthz"),
@@ -44,8 +45,9 @@ def create_app(
         Route("/live", views.live_panel, methods=["POST"], name="live"),
         Route("/share", stored.share, methods=["POST"], name="share"),
         Route("/api/v1/lint", views.api_lint, methods=["POST"], name="api_lint"),
-        Route("/api/v1/checkpoints", stored.api_store, methods=["POST"], name="api_store"),
-        Route("/api/v1/checkpoints", stored.api_list, methods=["GET"], name="api_list"),
+        by_method(
+            "/api/v1/checkpoints", "api_checkpoints", POST=stored.api_store, GET=stored.api_list
+        ),
         Route(
             "/api/v1/checkpoints/{storage_id}",
             stored.api_delete,
@@ -58,11 +60,9 @@ def create_app(
         Route("/c/{storage_id}/diff.json", diffs.stored_diff, name="diff_stored_json"),
         Route("/c/{storage_id}/diff.patch", diffs.stored_diff, name="diff_stored_patch"),
         Route("/c/{storage_id}/diff", diffs.stored_diff, name="diff_stored"),
-        Route("/diff", diffs.any_two, methods=["GET"], name="diff_any"),
-        Route("/diff.json", diffs.any_two, methods=["GET"], name="diff_any_json"),
+        by_method("/diff", "diff", GET=diffs.any_two, POST=diffs.pasted),
+        by_method("/diff.json", "diff_json", GET=diffs.any_two, POST=diffs.pasted),
         Route("/diff.patch", diffs.any_two, methods=["GET"], name="diff_any_patch"),
-        Route("/diff", diffs.pasted, methods=["POST"], name="diff_pasted"),
-        Route("/diff.json", diffs.pasted, methods=["POST"], name="diff_pasted_json"),
         Route("/c/{storage_id}/lineage.json", lineage.lineage_page, name="lineage_json"),
         Route("/c/{storage_id}/lineage", lineage.lineage_page, name="lineage"),
         Route("/c/{storage_id}/delete", stored.delete_form, methods=["GET", "POST"], name="delete"),
@@ -109,7 +109,11 @@ def create_app(
         routes=routes,
         middleware=[
             Middleware(SecurityHeadersMiddleware),
-            Middleware(BodyLimitMiddleware, max_body=max_body, timeout=settings.body_timeout),
+            Middleware(
+                BodyLimitMiddleware,
+                max_document=settings.limits.max_bytes,
+                timeout=settings.body_timeout,
+            ),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
@@ -117,6 +121,17 @@ def create_app(
     app.state.settings = settings
     app.state.page_cache = stored.PageCache()
     return app
+
+
+def by_method(path: str, name: str, **endpoints: Endpoint) -> Route:
+    """One route for a path that several methods share, so a 405 names them all in Allow
+    (Starlette answers from the first route whose path matches)."""
+
+    async def endpoint(request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method  # Starlette adds HEAD
+        return await endpoints[method](request)
+
+    return Route(path, endpoint, methods=list(endpoints), name=name)
 
 
 class NotOpenYet(Store):

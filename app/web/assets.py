@@ -6,7 +6,6 @@ vendor notes), and each file carries a strong ETag of its bytes."""
 from __future__ import annotations
 
 import functools
-import hashlib
 from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
@@ -14,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.resources import static_file
-from app.web.conditional import not_modified
+from app.web.caching import etag_of, not_modified
 
 MEDIA_TYPES = {
     "app.css": "text/css; charset=utf-8",
@@ -38,7 +37,7 @@ def asset(name: str) -> Asset | None:
     if media_type is None:
         return None
     body = static_file(name).read_bytes()
-    return Asset(body, media_type, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+    return Asset(body, media_type, etag_of(body))
 
 
 def asset_response(request: Request, name: str) -> Response:

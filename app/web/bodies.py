@@ -1,7 +1,7 @@
 """Request bodies within limits: refused while they stream, before they are all read.
 
-* over the size limit: 413, at once when Content-Length says so, otherwise as soon as the
-  streamed bytes pass it;
+* over the size limit of its route (`body_limit`): 413, at once when Content-Length says so,
+  otherwise as soon as the streamed bytes pass it;
 * too slow (a client trickling a byte a second holds a worker and a connection): 408 once the
   whole body has taken longer than the body timeout;
 * compressed (Content-Encoding other than identity): 415, since a small gzip body can inflate
@@ -37,13 +37,36 @@ class EncodedBody(Exception):
         )
 
 
-class BodyLimitMiddleware:
-    """Enforces the size limit, the body timeout and the identity encoding on every request
-    body; the endpoint sees the exceptions above, which the error handlers turn into pages."""
+# Room for a form's framing and its small fields (lifetime, upload token) beside the documents.
+FORM_OVERHEAD = 64 * 1024
+# Routes whose form carries a checkpoint and its parent.
+_PAIR_FORMS = frozenset({"/view", "/view.json", "/live", "/diff", "/diff.json", "/api/v1/lint"})
+_RAW_DOCUMENT = frozenset({"/api/v1/lint", "/api/v1/checkpoints"})
+_FORM_TYPES = (b"multipart/form-data", b"application/x-www-form-urlencoded")
 
-    def __init__(self, app: ASGIApp, max_body: int, timeout: float = 30.0) -> None:
+
+def body_limit(path: str, content_type: bytes, max_document: int) -> int:
+    """The largest body a request to ``path`` may send: one document for the raw API, two
+    and a form's framing for the forms that carry a parent, the base64 of one for Share, and
+    a small form for everything else (deleting, a GET that sends a body anyway)."""
+    kind = content_type.split(b";")[0].strip().lower()
+    if path in _RAW_DOCUMENT and kind not in _FORM_TYPES:
+        return max_document
+    if path in _PAIR_FORMS:
+        return 2 * max_document + FORM_OVERHEAD
+    if path == "/share":
+        return 4 * (max_document + 2) // 3 + FORM_OVERHEAD
+    return FORM_OVERHEAD
+
+
+class BodyLimitMiddleware:
+    """Enforces the size limit of each route, the body timeout and the identity encoding on
+    every request body; the endpoint sees the exceptions above, which the error handlers turn
+    into pages."""
+
+    def __init__(self, app: ASGIApp, max_document: int, timeout: float = 30.0) -> None:
         self.app = app
-        self.max_body = max_body
+        self.max_document = max_document
         self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -51,16 +74,21 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         refusal: Exception | None = None
+        content_type = b""
+        declared = 0
         for name, value in scope["headers"]:
             if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
                     declared = 0
-                if declared > self.max_body:
-                    refusal = PayloadTooLarge(self.max_body)
+            elif name == b"content-type":
+                content_type = value
             elif name == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
                 refusal = EncodedBody(value.decode("latin-1"))
+        max_body = body_limit(scope["path"], content_type, self.max_document)
+        if refusal is None and declared > max_body:
+            refusal = PayloadTooLarge(max_body)
         received = 0
         deadline: float | None = None
         complete = False
@@ -82,8 +110,8 @@ class BodyLimitMiddleware:
                 raise BodyTooSlow(self.timeout)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise PayloadTooLarge(self.max_body)
+                if received > max_body:
+                    raise PayloadTooLarge(max_body)
                 complete = not message.get("more_body", False)
             return message
 

@@ -65,7 +65,11 @@ async def http_exception(request: Request, exc: Exception) -> Response:
     if gone is not None:
         extra["gone_at"] = gone.at.isoformat().replace("+00:00", "Z")
         extra["reason"] = gone.reason
-    return error_response(request, exc.status_code, str(exc.detail), extra)
+    response = error_response(request, exc.status_code, str(exc.detail), extra)
+    # Allow on 405 (from the router), WWW-Authenticate on 401, and whatever else a view names
+    for name, value in (exc.headers or {}).items():
+        response.headers[name] = value
+    return response
 
 
 async def body_too_slow(request: Request, exc: Exception) -> Response:

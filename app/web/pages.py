@@ -17,24 +17,34 @@ from app.resources import static_text
 from app.web.templating import render
 
 
-def checkpoint_json(name: str, result: LintResult, limits: Limits = DEFAULT_LIMITS) -> dict:
+def checkpoint_json(
+    name: str, result: LintResult, limits: Limits = DEFAULT_LIMITS, *, now: datetime | None = None
+) -> dict:
     """The JSON twin of the checkpoint page: the lint report and the page's render model,
     with every item of every list."""
     return {
         "tool": tool_info(),
         "note": VALIDITY_NOTE,
         "report": result_dict(name, result),
-        "view": _view(result, limits),
+        "view": _view(result, limits, now=now),
     }
 
 
-def _view(result: LintResult, limits: Limits, list_limit: int | None = None) -> dict:
+def page_view(result: LintResult, limits: Limits, *, now: datetime | None = None) -> dict:
+    """The render model as the HTML page shows it (lists cut to PAGE_LIST_LIMIT)."""
+    return _view(result, limits, list_limit=PAGE_LIST_LIMIT, now=now)
+
+
+def _view(
+    result: LintResult, limits: Limits, list_limit: int | None = None, now: datetime | None = None
+) -> dict:
     parent = None
     if result.parent is not None:
         # The render model compares with the parent as a lint result; its bytes already
         # passed intake under the same limits.
         parent = lint(result.parent.data, limits=limits)
-    return build_view(result, now=datetime.now(UTC), parent=parent, list_limit=list_limit)
+    moment = now if now is not None else datetime.now(UTC)
+    return build_view(result, now=moment, parent=parent, list_limit=list_limit)
 
 
 def checkpoint_html(
@@ -50,7 +60,7 @@ def checkpoint_html(
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
-    view = _view(result, limits, list_limit=PAGE_LIST_LIMIT)
+    view = page_view(result, limits)
     return page_from_view(
         name,
         view,

@@ -38,8 +38,9 @@ from app.store import (
     Store,
     StoreUnavailable,
 )
+from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.errors import wants_json
-from app.web.pages import checkpoint_html, checkpoint_json
+from app.web.pages import checkpoint_json, page_from_view, page_view
 from app.web.templating import render
 from app.web.urls import public_base
 from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, settings_of
@@ -52,6 +53,7 @@ LIFETIMES = {
     "30d": timedelta(days=30),
 }
 TASK_STATUSES = ("active", "blocked", "awaiting_input", "paused", "completed", "abandoned")
+NO_STORE = {"cache-control": "no-store"}
 UNLISTED_NOTE = (
     "A permalink is unlisted, not private: anyone who has the link can read the checkpoint "
     "until it expires or you delete it."
@@ -128,7 +130,11 @@ def _check_upload_token(request: Request, offered: str | None) -> None:
     for token in tokens:
         matched |= hmac.compare_digest(candidate.encode(), token.encode())
     if not matched:
-        raise HTTPException(401, "this deployment stores checkpoints only with an upload token")
+        raise HTTPException(
+            401,
+            "this deployment stores checkpoints only with an upload token",
+            headers=bearer_challenge("upload"),
+        )
 
 
 async def _store(request: Request, data: bytes, lifetime: timedelta | None) -> Created:
@@ -193,7 +199,8 @@ async def api_store(request: Request) -> Response:
     data = await request.body()
     created = await _store(request, data, lifetime)
     body = created_dict(request, created)
-    return JSONResponse(body, status_code=201, headers={"location": body["permalink"]})
+    # The deletion token is in this answer, once: no cache may keep it.
+    return JSONResponse(body, status_code=201, headers={"location": body["permalink"], **NO_STORE})
 
 
 async def share(request: Request) -> Response:
@@ -215,8 +222,15 @@ async def share(request: Request) -> Response:
     lifetime = _lifetime(_text(form.get("lifetime")), store_of(request))
     created = await _store(request, data, lifetime)
     return HTMLResponse(
-        render("shared.html", created=created_dict(request, created)), status_code=201
+        render("shared.html", created=created_dict(request, created)),
+        status_code=201,
+        headers=NO_STORE,
     )
+
+
+def bearer_challenge(scope: str) -> dict[str, str]:
+    """The WWW-Authenticate header of a 401 (RFC 6750 §3)."""
+    return {"www-authenticate": f'Bearer realm="ocp-viewer", scope="{scope}"'}
 
 
 def _text(value: object) -> str | None:
@@ -276,29 +290,23 @@ class GoneError(HTTPException):
         self.gone = gone
 
 
-def etag_of(meta: Meta) -> str:
-    return f'"{meta.digest.removeprefix("sha-256:")[:40]}-{__version__}"'
-
-
-def _not_modified(request: Request, etag: str) -> bool:
-    wanted = request.headers.get("if-none-match", "")
-    return etag in [t.strip() for t in wanted.split(",")] or wanted.strip() == "*"
-
-
-def _immutable_headers(etag: str) -> dict[str, str]:
+def _revalidate(etag: str, vary: str) -> dict[str, str]:
     # Revalidate every time (cheap with the ETag): expiry and deletion must take effect.
-    return {"etag": etag, "cache-control": "no-cache"}
+    return {"etag": etag, "cache-control": "no-cache", "vary": vary}
 
 
 @dataclass(frozen=True, slots=True)
 class CachedPage:
-    """A rendered stored page, encoded once: the bytes, their gzip, and what decides whether
-    they may still be served without asking the store."""
+    """A rendered stored page, encoded once: the bytes, their gzip, a tag for each, and the
+    moment it may no longer be served without rendering again: when the checkpoint expires or
+    when one of its time-dependent sentences changes ("3 days ago", an approval that expires),
+    whichever comes first."""
 
     body: bytes
     gzipped: bytes
     etag: str
-    expires_at: datetime
+    gzip_etag: str
+    fresh_until: datetime
     media_type: str
 
 
@@ -307,54 +315,70 @@ async def permalink(request: Request) -> Response:
 
     A popular link is served from the page cache without touching the database: the bytes are
     immutable and ``expires_at`` never changes, so a cached page is right until it expires,
-    or until a deletion clears it (at once here, within the cache's minute elsewhere)."""
+    until its time-dependent content changes, or until a deletion clears it (at once here,
+    within the cache's minute elsewhere). /c/{id} chooses HTML or JSON by Accept, so it varies
+    on Accept; each representation and each coding has its own entity tag."""
     storage_id = request.path_params["storage_id"]
-    as_json = request.url.path.endswith(".json") or wants_json(request)
+    negotiated = not request.url.path.endswith(".json")
+    as_json = not negotiated or wants_json(request)
     cache: PageCache = request.app.state.page_cache
     # The page holds absolute links of the base it was asked under (public_base).
     key = (storage_id, "json" if as_json else "html", public_base(request))
     page = cache.get(key)
-    if not isinstance(page, CachedPage) or store_of(request).now() >= page.expires_at:
+    now = store_of(request).now()
+    if not isinstance(page, CachedPage) or now >= page.fresh_until:
         record = await fetch(request, storage_id)
-        page = await run_in_threadpool(_cached_page, request, record, as_json)
+        page = await run_in_threadpool(_cached_page, request, record, as_json, now)
         cache.put(key, page)
-    headers = _immutable_headers(page.etag)
-    if _not_modified(request, page.etag):
+    gzipped = accepts_gzip(request)
+    etag = page.gzip_etag if gzipped else page.etag
+    headers = _revalidate(etag, "Accept, Accept-Encoding" if negotiated else "Accept-Encoding")
+    if not_modified(request, etag):
         return Response(status_code=304, headers=headers)
-    headers["vary"] = "Accept-Encoding"
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        # The page echoes nothing from the request, so compressing it leaks nothing (BREACH).
+    if gzipped:
+        # Nothing secret is on the page (the deletion token never is), so a compressed page
+        # that reflects the request's host leaks nothing (BREACH).
         headers["content-encoding"] = "gzip"
         return Response(page.gzipped, media_type=page.media_type, headers=headers)
     return Response(page.body, media_type=page.media_type, headers=headers)
 
 
-def _cached_page(request: Request, record: Found, as_json: bool) -> CachedPage:
-    body = _render_stored(request, record, as_json).encode("utf-8")
+def _cached_page(request: Request, record: Found, as_json: bool, now: datetime) -> CachedPage:
+    text, changes_at = _render_stored(request, record, as_json, now)
+    body = text.encode("utf-8")
+    fresh_until = record.meta.expires_at
+    if changes_at is not None:
+        fresh_until = min(fresh_until, datetime.fromisoformat(changes_at))
     return CachedPage(
         body=body,
         gzipped=gzip.compress(body, compresslevel=6),
-        etag=etag_of(record.meta),
-        expires_at=record.meta.expires_at,
+        etag=etag_of(body),
+        gzip_etag=etag_of(body, "gzip"),
+        fresh_until=fresh_until,
         media_type="application/json" if as_json else "text/html; charset=utf-8",
     )
 
 
-def _render_stored(request: Request, record: Found, as_json: bool) -> str:
+def _render_stored(
+    request: Request, record: Found, as_json: bool, now: datetime
+) -> tuple[str, str | None]:
+    """The page or its JSON twin, and when its time-dependent content changes (or None)."""
     settings = settings_of(request)
     result = lint(record.data, limits=settings.limits)
     name = f"checkpoint {record.meta.storage_id}"
     if as_json:
-        body = checkpoint_json(name, result, settings.limits)
+        body = checkpoint_json(name, result, settings.limits, now=now)
         body["stored"] = stored_dict(request, record.meta)
-        return json.dumps(body, ensure_ascii=False)
-    return checkpoint_html(
+        return json.dumps(body, ensure_ascii=False), body["view"]["changes_at"]
+    view = page_view(result, settings.limits, now=now)
+    html = page_from_view(
         name,
+        view,
         result,
-        settings.limits,
         stored=stored_dict(request, record.meta),
         preview=preview_tags(request, record.meta),
     )
+    return html, view["changes_at"]
 
 
 def stored_dict(request: Request, meta: Meta) -> dict:
@@ -387,12 +411,13 @@ def preview_tags(request: Request, meta: Meta) -> dict:
 async def raw(request: Request) -> Response:
     """GET /c/{id}/raw: exactly the stored bytes."""
     record = await fetch(request, request.path_params["storage_id"])
-    etag = etag_of(record.meta)
+    etag = etag_of(record.data)
     headers = {
-        **_immutable_headers(etag),
+        "etag": etag,
+        "cache-control": "no-cache",  # revalidate: expiry and deletion must take effect
         "content-disposition": f'inline; filename="{record.meta.storage_id}.ocp.json"',
     }
-    if _not_modified(request, etag):
+    if not_modified(request, etag):
         return Response(status_code=304, headers=headers)
     return Response(record.data, media_type=OCP_MEDIA_TYPE, headers=headers)
 
@@ -422,7 +447,11 @@ async def delete_form(request: Request) -> Response:
 
 async def _delete(request: Request, storage_id: str, token: str) -> DeleteOutcome:
     if not token:
-        raise HTTPException(401, "give the deletion token you received when you shared it")
+        raise HTTPException(
+            401,
+            "give the deletion token you received when you shared it",
+            headers=bearer_challenge("delete"),
+        )
     outcome = await store_call(request, "delete", storage_id, token)
     if outcome == DeleteOutcome.WRONG_TOKEN:
         raise HTTPException(403, "that is not the deletion token of this checkpoint")

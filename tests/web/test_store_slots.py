@@ -3,6 +3,7 @@ database, further store requests get 503 at once and linting is not held up."""
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 
 from starlette.testclient import TestClient
 
@@ -21,6 +22,9 @@ class StuckStore:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.entered = threading.Semaphore(0)
+
+    def now(self):
+        return datetime.now(UTC)
 
     def get(self, storage_id):
         self.entered.release()
