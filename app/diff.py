@@ -66,7 +66,7 @@ from app.findings import Finding
 from app.lint import LintResult
 from app.pointer import Path, parse_pointer, resolve, to_pointer
 from app.positions import locate
-from app.render import REDACTED
+from app.redaction import REDACTED
 from app.rules import RULES, Parent, check_lineage, compaction
 from app.rules.compaction import Raised
 from app.secrets import URI_PASSWORD, USERINFO, find_secrets, redact

@@ -21,6 +21,7 @@ from app.checkpoint import Checkpoint
 from app.findings import Finding
 from app.parse import DEFAULT_LIMITS, Intake, Limits, parse
 from app.positions import locate
+from app.redaction import redact_findings
 from app.rules import Parent, check_document, check_lineage
 from app.schema import check_schema
 from app.secrets import secret_findings
@@ -132,6 +133,10 @@ def lint(
 
     with stage("positions"):
         result.findings = _positioned(findings, intake.text or "")
+    if result.secrets:
+        # No report repeats a credential: messages quote values, paths name members.
+        with stage("redaction"):
+            result.findings = redact_findings(result.findings)
     return result
 
 

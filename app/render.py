@@ -45,10 +45,10 @@ from app.findings import Finding
 from app.lint import LintResult
 from app.pointer import parse_pointer, to_pointer
 from app.positions import offsets
+from app.redaction import REDACTED, looks_secret, redacted_document
 from app.report import VALIDITY_NOTE
-from app.secrets import redact, scan_text
+from app.secrets import scan_text
 
-REDACTED = "[redacted: looks like a credential]"
 VERDICT_VALID = "valid (levels 1–2)"
 VERDICT_INVALID = "invalid"
 MODEL_VERSION = 1
@@ -331,7 +331,7 @@ class _Context:
 def _context(result: LintResult, now: datetime, parent: LintResult | None) -> _Context:
     # A version this viewer does not implement means nothing it knows (§5.1: reject it, never
     # report it valid): its sections are not built, as for bytes that are not JSON.
-    redacted = _redacted_document(result)
+    redacted = redacted_document(result.document, [f.path for f in result.secrets])
     document = redacted if result.version_error is None else None
     checkpoint = Checkpoint(document) if document is not None else None
     ctx = _Context(
@@ -341,7 +341,11 @@ def _context(result: LintResult, now: datetime, parent: LintResult | None) -> _C
         checkpoint=checkpoint,
         created_at=checkpoint.created_at if checkpoint is not None else None,
         parent=parent,
-        parent_document=_redacted_document(parent) if parent is not None else None,
+        parent_document=(
+            redacted_document(parent.document, [f.path for f in parent.secrets])
+            if parent is not None
+            else None
+        ),
     )
     ctx.shown_lines = _shown_lines(result)
     ctx.format_version = _text(_obj(redacted).get("opencheckpoint"))
@@ -416,109 +420,6 @@ def _stop_index(
 
 
 # --- secrets -----------------------------------------------------------------------------
-
-
-def _secret_pointers(result: LintResult) -> list[str]:
-    return [f.path for f in result.secrets]
-
-
-def _redacted_document(result: LintResult) -> dict | None:
-    """The document with every value at or under a `secret` finding's path replaced by
-    REDACTED, and a flagged member name that itself looks like a credential renamed to
-    REDACTED. Only the containers on a flagged path are copied; the rest is shared."""
-    document = result.document
-    if not isinstance(document, dict):
-        return None
-    trie = _trie(_secret_pointers(result))
-    if trie is None:
-        return {}
-    if not trie:
-        return document
-    redacted = _redact_node(document, trie)
-    return redacted if isinstance(redacted, dict) else {}
-
-
-def _trie(pointers: Iterable[str]) -> dict | None:
-    """A trie of pointer tokens; a None child marks a flagged path (it covers all below).
-    Returns None when the whole document is flagged."""
-    root: dict = {}
-    for pointer in pointers:
-        try:
-            tokens = parse_pointer(pointer)
-        except ValueError:
-            continue
-        if not tokens:
-            return None
-        node: dict | None = root
-        for token in tokens[:-1]:
-            assert node is not None
-            child = node.setdefault(token, {})
-            if child is None:  # an ancestor is already flagged
-                node = None
-                break
-            node = child
-        if node is not None:
-            node[tokens[-1]] = None
-    return root
-
-
-def _redact_node(node: object, trie: dict | None) -> object:
-    if trie is None:
-        return REDACTED
-    if isinstance(node, dict):
-        out = dict(node)
-        renamed = []
-        for key, sub in trie.items():
-            if key in out:
-                out[key] = _redact_node(out[key], sub)
-                if sub is None and _looks_secret(key):
-                    renamed.append(key)
-        return _rename_keys(out, renamed) if renamed else out
-    if isinstance(node, list):
-        items = list(node)
-        for token, sub in trie.items():
-            if token.isdigit() and int(token) < len(items):
-                items[int(token)] = _redact_node(items[int(token)], sub)
-        return items
-    return node
-
-
-def _rename_keys(obj: dict, renamed: list[str]) -> dict:
-    """Rename flagged member names to REDACTED, keeping member order; numbered on a clash."""
-    out: dict = {}
-    for key, value in obj.items():
-        if key in renamed:
-            name, n = REDACTED, 2
-            while name in out or name in obj:
-                name, n = f"{REDACTED} ({n})", n + 1
-            key = name
-        out[key] = value
-    return out
-
-
-def _looks_secret(text: str) -> bool:
-    try:
-        return redact(text, REDACTED) != text
-    except Exception:  # a heuristic that fails must not break the page; assume the worst
-        return True
-
-
-def _redact_text(text: str) -> str:
-    """app.secrets.redact with the page's replacement; on failure, the whole text goes."""
-    try:
-        return redact(text, REDACTED)
-    except Exception:
-        return REDACTED
-
-
-def _redact_pointer(pointer: str) -> str:
-    """A pointer with each token redacted on its own, so an escaped "/" in a flagged member
-    name cannot split a credential into parts the scanner would miss."""
-    try:
-        tokens = parse_pointer(pointer)
-    except ValueError:
-        return _redact_text(pointer)
-    return to_pointer(_redact_text(token) for token in tokens)
 
 
 # --- small readers -------------------------------------------------------------------------
@@ -805,8 +706,8 @@ def _finding(ctx: _Context, index: int, finding: Finding) -> dict:
         "anchor": f"finding-{index}",
         "code": finding.code,
         "severity": finding.severity,
-        "message": _redact_text(finding.message),
-        "path": _redact_pointer(finding.path),
+        "message": finding.message,  # redacted by the lint (app/redaction.py)
+        "path": finding.path,
         "line": finding.line,
         "column": finding.column,
         "rule_url": f"/rules/{finding.code}",
@@ -2208,7 +2109,7 @@ def _source(ctx: _Context) -> dict:
     scanner once, so a credential spread over several lines of unparsed text is caught too.
     Both keep the line count, so anchors stay right. Linear in the size of the text."""
     text = _submitted_text(ctx.result)
-    flagged = _secret_pointers(ctx.result)
+    flagged = [f.path for f in ctx.result.secrets]
     if flagged and ctx.result.document is not None and ctx.result.text is not None:
         text = _blank_spans(text, _secret_spans(text, flagged))
     text = _redact_keeping_lines(text)
@@ -2311,7 +2212,7 @@ def _secret_spans(text: str, pointers: list[str]) -> list[tuple[int, int]]:
             end = len(text) if end < 0 else end
         spans.append((start, end))
         key_span = _member_name_span(text, start)
-        if key_span is not None and _looks_secret(parse_pointer(pointer)[-1] if pointer else ""):
+        if key_span is not None and looks_secret(parse_pointer(pointer)[-1] if pointer else ""):
             spans.append(key_span)
     return spans
 

@@ -22,7 +22,7 @@ from app.diff import (
     secret_strings,
 )
 from app.lint import lint
-from app.render import REDACTED
+from app.redaction import REDACTED
 from app.rules import RULES, Parent, check_lineage
 from tests.conftest import CONFORMANCE, manifest
 

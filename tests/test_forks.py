@@ -5,7 +5,7 @@ import json
 
 from app.forks import fenced_operations, fork_conflicts, side_effecting_actions
 from app.lint import lint
-from app.render import REDACTED
+from app.redaction import REDACTED
 from tests.conftest import CONFORMANCE
 
 PARENT = json.loads((CONFORMANCE / "valid-coding-refactor.ocp.json").read_text())

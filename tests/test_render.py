@@ -12,7 +12,8 @@ import pytest
 
 from app.lint import LintResult, lint
 from app.pointer import resolve
-from app.render import REDACTED, VERDICT_INVALID, VERDICT_VALID, age_in_words, anchor, build_view
+from app.redaction import REDACTED
+from app.render import VERDICT_INVALID, VERDICT_VALID, age_in_words, anchor, build_view
 from app.report import VALIDITY_NOTE
 from tests.conftest import CONFORMANCE, ROOT, manifest
 

@@ -63,3 +63,28 @@ def test_missing_file_is_exit_2():
     done = render("/no/such.ocp.json")
     assert done.returncode == 2
     assert b"no such file" in done.stderr
+
+
+def test_no_share_box_and_no_credential_claim_in_a_file():
+    """Every `ocp render` said "cannot be shared: it appears to contain a credential"."""
+    for name in ("valid-minimal.ocp.json", "valid-support-handoff.ocp.json"):
+        html = render(str(CONFORMANCE / name)).stdout.decode()
+        assert "cannot be shared" not in html
+        assert "appears to contain a credential" not in html
+        assert 'action="/share"' not in html
+
+
+def test_without_a_base_url_the_file_links_to_no_service(monkeypatch):
+    monkeypatch.delenv("OCP_PUBLIC_URL", raising=False)
+    html = render(str(CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json")).stdout.decode()
+    assert not re.findall(r'href="/', html), "a root-relative link is dead in a file"
+    assert "127.0.0.1" not in html and ":8000" not in html
+    assert '<span class="code">OCP-S002</span>' in html
+
+
+def test_a_version_this_viewer_does_not_implement_is_shown_not_read():
+    done = render(str(CONFORMANCE / "version-0.2.ocp.json"))
+    assert done.returncode == 1
+    html = done.stdout.decode()
+    assert "implements OpenCheckpoint 0.1 only" in html
+    assert 'id="before-continuing"' not in html and 'id="operations"' not in html

@@ -17,8 +17,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class PayloadTooLarge(Exception):
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"the request body is larger than {limit:,} bytes")
+    def __init__(self, limit: int, what: str = "the request body") -> None:
+        super().__init__(f"{what} is larger than {limit:,} bytes")
         self.limit = limit
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from app.render import REDACTED
+from app.redaction import REDACTED
 
 Link = Mapping[str, Any]
 

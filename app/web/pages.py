@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from markupsafe import Markup
@@ -57,6 +58,7 @@ def checkpoint_html(
     stored: dict | None = None,
     preview: dict | None = None,
     upload_token_required: bool = False,
+    notes: Sequence[str] = (),
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
@@ -70,6 +72,7 @@ def checkpoint_html(
         stored=stored,
         preview=preview,
         upload_token_required=upload_token_required,
+        notes=notes,
     )
 
 
@@ -83,6 +86,7 @@ def page_from_view(
     stored: dict | None = None,
     preview: dict | None = None,
     upload_token_required: bool = False,
+    notes: Sequence[str] = (),
 ) -> str:
     """The templates' part of the page, from a render model already built."""
     view = for_page(view)
@@ -100,6 +104,8 @@ def page_from_view(
         # into CRLF.
         "source_b64": base64.b64encode(result.data).decode() if share == "form" else None,
         "upload_token_required": upload_token_required,
+        # what the form's handling says of the submission (which input was checked)
+        "notes": list(notes),
     }
     if standalone:
         inline = f"{static_text('app.css')}\n@media print {{\n{static_text('print.css')}\n}}\n"

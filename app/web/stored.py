@@ -24,7 +24,7 @@ import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
 from app.lint import LintResult, lint
@@ -38,6 +38,7 @@ from app.store import (
     Store,
     StoreUnavailable,
 )
+from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_json, page_from_view, page_view
@@ -434,15 +435,31 @@ async def api_delete(request: Request) -> Response:
 
 
 async def delete_form(request: Request) -> Response:
-    """GET /c/{id}/delete shows the form; POST deletes with the token typed into it."""
+    """GET /c/{id}/delete shows the form, saying what it deletes; POST deletes with the token
+    typed into it and confirms it. A wrong or missing token shows the form again, with why."""
     storage_id = request.path_params["storage_id"]
+    record = await fetch(request, storage_id)
+    meta = stored_dict(request, record.meta)
     if request.method == "GET":
-        await fetch(request, storage_id)
-        return HTMLResponse(render("delete.html", storage_id=storage_id, message=None))
-    form = await request.form(max_files=0, max_fields=4)
-    token = _text(form.get("token")) or ""
-    await _delete(request, storage_id, token.strip())
-    return RedirectResponse(f"/c/{storage_id}", status_code=303)
+        return HTMLResponse(render("delete.html", stored=meta, message=None), headers=NO_STORE)
+    try:
+        form = await request.form(max_files=0, max_fields=4)
+    except (PayloadTooLarge, BodyTooSlow, EncodedBody):
+        raise
+    except Exception:  # python-multipart's errors differ by version; all mean bad input
+        raise BadRequest("the form could not be read; send it again from the page") from None
+    token = (_text(form.get("token")) or "").strip()
+    try:
+        await _delete(request, storage_id, token)
+    except HTTPException as exc:
+        if exc.status_code not in (401, 403):
+            raise
+        return HTMLResponse(
+            render("delete.html", stored=meta, message=str(exc.detail)),
+            status_code=exc.status_code,
+            headers={**NO_STORE, **(exc.headers or {})},
+        )
+    return HTMLResponse(render("deleted.html", stored=meta), headers=NO_STORE)
 
 
 async def _delete(request: Request, storage_id: str, token: str) -> DeleteOutcome:

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from functools import partial
 
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
+from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
@@ -17,7 +18,7 @@ from app.lint import lint
 from app.report import FileResult, report_dict
 from app.rules import RULES
 from app.schema import schema_bytes
-from app.web.bodies import PayloadTooLarge
+from app.web.bodies import EncodedBody, PayloadTooLarge
 from app.web.docs import rule_page_html
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
@@ -53,52 +54,99 @@ async def healthz(request: Request) -> Response:
     return JSONResponse({"status": "ok", "version": __version__, "spec_version": SPEC_VERSION})
 
 
+@dataclass(frozen=True, slots=True)
+class FormInput:
+    """One document of the form, and what the page says about where it came from."""
+
+    data: bytes
+    name: str  # the file's name, or "pasted checkpoint"
+    described: str  # 'the file "x.ocp.json" (1,234 bytes)', 'the pasted text (…)'
+    ignored: str | None = None  # the pasted text, when a file was chosen as well
+
+
 @dataclass(slots=True)
 class Submission:
     checkpoint: bytes
     parent: bytes | None
     name: str
+    # Which inputs were checked and which were not, in sentences for the page and the panel.
+    checked: str = ""
+    notes: tuple[str, ...] = ()
 
 
 async def read_form(request: Request) -> Submission:
-    """The checkpoint and optional parent from the form: an uploaded file wins over pasted text."""
+    """The checkpoint and optional parent from the form. An uploaded file wins over pasted
+    text, and the page says so: the user sees which input was checked."""
     if media_type(request) not in FORM_TYPES:
         raise BadRequest(
             "send the form as multipart/form-data or application/x-www-form-urlencoded",
             status_code=415,
         )
     limit = settings_of(request).limits.max_bytes
+    # A URL-encoded field may take three bytes for each byte of the document (%22); its
+    # decoded size is checked against the limit below.
+    part_limit = (3 if media_type(request) == FORM_TYPES[0] else 1) * limit + 1
     try:
-        form = await request.form(max_files=2, max_fields=8, max_part_size=limit + 1)
+        form = await request.form(max_files=2, max_fields=8, max_part_size=part_limit)
     except PayloadTooLarge:
         raise
+    except MultiPartException as exc:
+        if "maximum size" in str(exc):  # Starlette's words for a part over max_part_size
+            raise PayloadTooLarge(limit, "a document in the form") from None
+        raise BadRequest(
+            f"the form could not be read ({exc}); send it again from the page"
+        ) from None
     except Exception as exc:  # python-multipart's errors differ by version; all mean bad input
         raise BadRequest(
             f"the form could not be read ({exc}); send it again from the page"
         ) from None
-    checkpoint, name = await _field(form, "checkpoint", limit)
-    parent, _ = await _field(form, "parent", limit)
+    checkpoint = await _field(form, "checkpoint", "checkpoint", limit)
+    parent = await _field(form, "parent", "parent", limit)
     if checkpoint is None:
         raise BadRequest("paste a checkpoint, or choose a .ocp.json file to upload")
-    return Submission(checkpoint, parent, name or "pasted checkpoint")
+    checked = f"Checked {checkpoint.described}" + (
+        f", with {parent.described} as its parent." if parent is not None else "."
+    )
+    notes = tuple(x.ignored for x in (checkpoint, parent) if x is not None and x.ignored)
+    return Submission(
+        checkpoint.data,
+        parent.data if parent is not None else None,
+        checkpoint.name,
+        checked,
+        notes,
+    )
 
 
-async def _field(form, name: str, limit: int) -> tuple[bytes | None, str | None]:
+async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput | None:
+    text = form.get(name)
+    pasted = None
+    if isinstance(text, str) and text.strip():
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > limit:
+            raise PayloadTooLarge(limit, f"the pasted {role}")
+        # Browsers send textarea line breaks as CRLF; the pasted document had LF.
+        pasted = data.replace(b"\r\n", b"\n")
     upload = form.get(f"{name}_file")
     if isinstance(upload, UploadFile) and upload.filename:
         data = await upload.read(limit + 1)
         if len(data) > limit:
-            raise PayloadTooLarge(limit)
+            raise PayloadTooLarge(limit, f"the {role} file")
         if data:
-            return data, upload.filename
-    text = form.get(name)
-    if isinstance(text, str) and text.strip():
-        data = text.encode("utf-8", "surrogatepass")
-        if len(data) > limit:
-            raise PayloadTooLarge(limit)
-        # Browsers send textarea line breaks as CRLF; the pasted document had LF.
-        return data.replace(b"\r\n", b"\n"), None
-    return None, None
+            ignored = (
+                f"The pasted {role} text was not checked: a chosen file is checked instead. "
+                "Clear the file choice to check the pasted text."
+                if pasted is not None
+                else None
+            )
+            return FormInput(
+                data,
+                upload.filename,
+                f"the {role} file “{upload.filename}” ({len(data):,} bytes)",
+                ignored,
+            )
+    if pasted is not None:
+        return FormInput(pasted, f"pasted {role}", f"the pasted {role} ({len(pasted):,} bytes)")
+    return None
 
 
 async def view(request: Request) -> Response:
@@ -111,6 +159,7 @@ async def view(request: Request) -> Response:
     )
     if wants_json(request):
         model = await run_in_threadpool(checkpoint_json, submission.name, result, limits)
+        model["submission"] = {"checked": submission.checked, "notes": list(submission.notes)}
         return JSONResponse(model)
     html = await run_in_threadpool(
         partial(
@@ -119,21 +168,30 @@ async def view(request: Request) -> Response:
             result,
             limits,
             upload_token_required=bool(settings_of(request).upload_tokens),
+            notes=submission.notes,
         )
     )
     return HTMLResponse(html)
 
 
 async def live_panel(request: Request) -> Response:
-    """The findings panel alone, for htmx's live linting as the user types."""
+    """The findings panel alone, for htmx's live linting as the user types.
+
+    Always 200 with a panel that says what happened: htmx swaps in only successful answers,
+    and a refusal (too large, unreadable) must replace the last verdict, never leave it."""
     try:
         submission = await read_form(request)
-    except BadRequest as exc:
-        return HTMLResponse(render("_live.html", result=None, message=exc.detail))
+    except (BadRequest, PayloadTooLarge, EncodedBody) as exc:
+        detail = exc.detail if isinstance(exc, BadRequest) else str(exc)
+        headers = {"connection": "close"} if isinstance(exc, PayloadTooLarge) else {}
+        return HTMLResponse(
+            render("_live.html", result=None, submission=None, message=f"Not checked: {detail}."),
+            headers=headers,
+        )
     result = await run_in_threadpool(
         lint, submission.checkpoint, parent=submission.parent, limits=settings_of(request).limits
     )
-    return HTMLResponse(render("_live.html", result=result, message=None))
+    return HTMLResponse(render("_live.html", result=result, submission=submission, message=None))
 
 
 # --- API ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from markupsafe import Markup, escape
 
-from app.render import REDACTED
+from app.redaction import REDACTED
 from app.web import fragments
 
 HOSTILE = "<script>window.__pwned=1</script>\"'><img src=x onerror=alert(1)>&amp;"

@@ -253,9 +253,12 @@ def test_forms_with_a_parent_may_carry_two_documents(small):
 
 
 def test_other_routes_take_small_bodies_only(small):
-    big = b"x" * (70 * 1024)
+    storage_id = store(small, padded(1000))["storage_id"]
+    big = b"token=" + b"x" * (70 * 1024)
     response = small.post(
-        "/c/abc/delete", content=big, headers={"content-type": "application/x-www-form-urlencoded"}
+        f"/c/{storage_id}/delete",
+        content=big,
+        headers={"content-type": "application/x-www-form-urlencoded"},
     )
     assert response.status_code == 413
 

@@ -141,12 +141,24 @@ def test_deletion_form(client):
     storage_id = created["storage_id"]
     form = client.get(f"/c/{storage_id}/delete")
     assert form.status_code == 200 and 'name="token"' in form.text
+    # the form says what it deletes
+    assert created["permalink"] in form.text and created["digest"] in form.text
+    wrong = client.post(f"/c/{storage_id}/delete", data={"token": "not-the-token"})
+    assert wrong.status_code == 403
+    assert "<title>Delete a stored checkpoint" in wrong.text
+    assert 'name="token"' in wrong.text and "not the deletion token" in wrong.text
+    assert 'aria-invalid="true"' in wrong.text
+    empty = client.post(f"/c/{storage_id}/delete", data={"token": ""})
+    assert empty.status_code == 401 and 'name="token"' in empty.text
     response = client.post(
         f"/c/{storage_id}/delete",
         data={"token": created["deletion_token"]},
         follow_redirects=False,
     )
-    assert response.status_code == 303
+    # a confirmation for the uploader, not the visitor's "gone" page
+    assert response.status_code == 200
+    assert "<h1>Deleted</h1>" in response.text
+    assert response.headers["cache-control"] == "no-store"
     assert client.get(f"/c/{storage_id}").status_code == 410
 
 
