@@ -329,7 +329,11 @@ async def permalink(request: Request) -> Response:
     now = store_of(request).now()
     if not isinstance(page, CachedPage) or now >= page.fresh_until:
         record = await fetch(request, storage_id)
-        page = await run_in_threadpool(_cached_page, request, record, as_json, now)
+        parent_stored = bool(
+            record.meta.parent_id
+            and await store_call(request, "by_checkpoint_id", record.meta.parent_id)
+        )
+        page = await run_in_threadpool(_cached_page, request, record, as_json, now, parent_stored)
         cache.put(key, page)
     gzipped = accepts_gzip(request)
     etag = page.gzip_etag if gzipped else page.etag
@@ -344,8 +348,10 @@ async def permalink(request: Request) -> Response:
     return Response(page.body, media_type=page.media_type, headers=headers)
 
 
-def _cached_page(request: Request, record: Found, as_json: bool, now: datetime) -> CachedPage:
-    text, changes_at = _render_stored(request, record, as_json, now)
+def _cached_page(
+    request: Request, record: Found, as_json: bool, now: datetime, parent_stored: bool
+) -> CachedPage:
+    text, changes_at = _render_stored(request, record, as_json, now, parent_stored)
     body = text.encode("utf-8")
     fresh_until = record.meta.expires_at
     if changes_at is not None:
@@ -361,7 +367,7 @@ def _cached_page(request: Request, record: Found, as_json: bool, now: datetime) 
 
 
 def _render_stored(
-    request: Request, record: Found, as_json: bool, now: datetime
+    request: Request, record: Found, as_json: bool, now: datetime, parent_stored: bool
 ) -> tuple[str, str | None]:
     """The page or its JSON twin, and when its time-dependent content changes (or None)."""
     settings = settings_of(request)
@@ -369,27 +375,30 @@ def _render_stored(
     name = f"checkpoint {record.meta.storage_id}"
     if as_json:
         body = checkpoint_json(name, result, settings.limits, now=now)
-        body["stored"] = stored_dict(request, record.meta)
+        body["stored"] = stored_dict(request, record.meta, parent_stored=parent_stored)
         return json.dumps(body, ensure_ascii=False), body["view"]["changes_at"]
     view = page_view(result, settings.limits, now=now)
     html = page_from_view(
         name,
         view,
         result,
-        stored=stored_dict(request, record.meta),
+        stored=stored_dict(request, record.meta, parent_stored=parent_stored),
         preview=preview_tags(request, record.meta),
     )
     return html, view["changes_at"]
 
 
-def stored_dict(request: Request, meta: Meta) -> dict:
+def stored_dict(request: Request, meta: Meta, *, parent_stored: bool = False) -> dict:
+    """The stored checkpoint's metadata and links; the diff link only when a checkpoint with
+    the id its parent names is stored here (a link to a 404 helps no one)."""
     base = public_base(request)
     return {
         **meta.to_dict(),
         "permalink": f"{base}/c/{meta.storage_id}",
         "raw": f"/c/{meta.storage_id}/raw",
         "lineage": f"/c/{meta.storage_id}/lineage",
-        "diff": f"/c/{meta.storage_id}/diff" if meta.parent_id else None,
+        "diff": f"/c/{meta.storage_id}/diff" if meta.parent_id and parent_stored else None,
+        "parent_stored": parent_stored,
         "delete": f"/c/{meta.storage_id}/delete",
         "note": UNLISTED_NOTE,
     }

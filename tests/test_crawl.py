@@ -1,0 +1,160 @@
+"""A crawl of a real `ocp serve` started on a free port with no settings: every public
+conformance document stored through the API and posted to /view and /view.json as the form
+posts it (multipart), then every same-origin link of every page and API answer followed.
+
+No answer may be a 5xx, no link of ours may point at another origin or port, no same-origin
+link may be dead (404 where a page links to it), and the access log names no storage id."""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import re
+import urllib.parse
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CONFORMANCE
+from tests.serve import Reply, Server, request
+
+MANIFEST = json.loads((CONFORMANCE / "manifest.json").read_text(encoding="utf-8"))
+BOUNDARY = "ocp-crawl-boundary"
+MAX_PAGES = 3000
+# Members of our JSON answers that hold links (of the service, never of the document).
+LINK_MEMBERS = {"permalink", "raw", "json", "lineage", "diff", "delete", "url", "help_url"}
+
+
+class Links(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value and name in ("href", "src", "action") and tag != "form":
+                self.found.append(value)
+            if value and name == "content" and ("property", "og:url") in attrs:
+                self.found.append(value)
+
+
+def html_links(body: bytes) -> list[str]:
+    parser = Links()
+    parser.feed(body.decode("utf-8", "replace"))
+    return parser.found
+
+
+def json_links(value: object, key: str | None = None) -> Iterator[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from json_links(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from json_links(v, key)
+    elif isinstance(value, str) and key in LINK_MEMBERS:
+        yield value
+
+
+def multipart(fields: dict[str, tuple[str, bytes]]) -> bytes:
+    out = b""
+    for name, (filename, data) in fields.items():
+        out += (
+            (
+                f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"; '
+                f'filename="{filename}"\r\nContent-Type: application/json\r\n\r\n'
+            ).encode()
+            + data
+            + b"\r\n"
+        )
+    return out + f"--{BOUNDARY}--\r\n".encode()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    workdir = tmp_path_factory.mktemp("crawl")
+    with Server(workdir, {"OCP_DATABASE_URL": str(workdir / "ocp.sqlite3")}) as server:
+        yield server
+
+
+def test_crawl(served: Server) -> None:
+    origin = served.base
+    queue: deque[tuple[str, str]] = deque([("/", "start")])
+    problems: list[str] = []
+    storage_ids: list[str] = []
+
+    def follow(links: list[str], found_on: str) -> None:
+        for link in links:
+            absolute = urllib.parse.urljoin(origin + found_on, link)
+            parts = urllib.parse.urlsplit(absolute)
+            if parts.scheme not in ("http", "https"):
+                continue
+            if parts.hostname in ("127.0.0.1", "localhost") and parts.port != served.port:
+                problems.append(f"{found_on} links to {absolute}: another port")
+                continue
+            if f"{parts.scheme}://{parts.netloc}" != origin:
+                continue  # a document's own resource link: not ours to follow
+            path = parts.path + (f"?{parts.query}" if parts.query else "")
+            queue.append((path, found_on))
+
+    def check(path: str, reply: Reply, found_on: str) -> None:
+        if reply.status >= 500:
+            problems.append(f"{path} (linked from {found_on}) answered {reply.status}")
+        elif reply.status == 404 and found_on != "start":
+            problems.append(f"{path} (linked from {found_on}) is a dead link: 404")
+        kind = reply.headers.get("content-type", "")
+        if kind.startswith("text/html"):
+            follow(html_links(reply.body), path)
+        elif kind.startswith("application/json") and reply.body:
+            follow(list(json_links(json.loads(reply.body))), path)
+
+    # Store every document that can be stored, and post every one to the form's targets.
+    for case in MANIFEST:
+        data = (CONFORMANCE / case["file"]).read_bytes()
+        created = request(
+            served.port, "POST", "/api/v1/checkpoints", data, {"content-type": "application/json"}
+        )
+        assert created.status < 500, (case["file"], created.status)
+        if created.status == 201:
+            body = created.json()
+            assert isinstance(body, dict)
+            storage_ids.append(body["storage_id"])
+        check("/api/v1/checkpoints", created, "start")
+        fields = {"checkpoint_file": (case["file"], data)}
+        if case.get("parent"):
+            fields["parent_file"] = (case["parent"], (CONFORMANCE / case["parent"]).read_bytes())
+        for target in ("/view", "/view.json"):
+            reply = request(
+                served.port,
+                "POST",
+                target,
+                multipart(fields),
+                {"content-type": f"multipart/form-data; boundary={BOUNDARY}"},
+                timeout=30,
+            )
+            assert reply.status == 200, (target, case["file"], reply.status)
+            check(target, reply, "start")
+
+    seen: set[str] = set()
+    while queue:
+        path, found_on = queue.popleft()
+        if path in seen:
+            continue
+        seen.add(path)
+        assert len(seen) < MAX_PAGES, "the crawl does not end"
+        check(path, request(served.port, "GET", path, timeout=30), found_on)
+
+    assert len(seen) > 200, f"the crawl reached only {len(seen)} pages"
+    assert not problems, "\n".join(problems[:40])
+    # the crawl reached what people reach
+    for wanted in ("/rules", "/rules/OCP-S008", "/schema/opencheckpoint-0.1.schema.json"):
+        assert wanted in seen
+    assert any(re.fullmatch(r"/c/[^/]+/lineage", p) for p in seen)
+    assert any(re.fullmatch(r"/c/[^/]+/raw", p) for p in seen)
+    assert len(storage_ids) > 40
+
+    log = Path(served.log).read_text(errors="replace")
+    assert '"GET /c/…' in log, "the access log is on and filtered"
+    leaked = [sid for sid in storage_ids if sid in log]
+    assert not leaked, f"the log names storage ids: {leaked[:3]}"
