@@ -8,89 +8,17 @@ once, in document order, tolerating documents that failed the schema.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
+from app import layout
 from app.pointer import Path, to_pointer
 
-# Where each type of local object lives: top-level member -> nested member -> object type.
-_LAYOUT: dict[str, str | dict[str, str]] = {
-    "task": {"success_criteria": "criterion"},
-    "progress": {"completed": "step", "next": "next_step"},
-    "statements": "statement",
-    "resources": "resource",
-    "application_context": "application_context",
-    "operations": "operation",
-    "continuation": {
-        "requirements": "requirement",
-        "preconditions": "precondition",
-        "stop_conditions": "stop_condition",
-        "recovery": "recovery_step",
-        "incompatibilities": "incompatibility",
-    },
-    "derivation": {"omissions": "omission", "transformations": "transformation"},
-}
-
-RESOURCE = frozenset({"resource"})
-STATEMENT = frozenset({"statement"})
-OPERATION = frozenset({"operation"})
-REQUIREMENT = frozenset({"requirement"})
-BLOCKER = frozenset({"statement", "operation", "resource", "requirement"})
-ANY: frozenset[str] = frozenset()  # any local object
-
-# Reference fields of each object type: member -> (allowed types, holds a list).
-_REFERENCE_FIELDS: dict[str, dict[str, tuple[frozenset[str], bool]]] = {
-    "criterion": {"evidence": (RESOURCE, True)},
-    "step": {"evidence": (RESOURCE, True)},
-    "focus": {"refs": (ANY, True)},
-    "next_step": {
-        "blocked_by": (BLOCKER, True),
-        "requires": (REQUIREMENT, True),
-        "refs": (ANY, True),
-    },
-    "statement": {"superseded_by": (STATEMENT, False), "evidence": (RESOURCE, True)},
-    "origin": {"ref": (RESOURCE, False)},
-    "selection": {"resource": (RESOURCE, False)},
-    "draft": {"target": (RESOURCE, False), "content_ref": (RESOURCE, False)},
-    "operation": {
-        "target": (RESOURCE, False),
-        "record": (RESOURCE, False),
-        "depends_on": (OPERATION, True),
-    },
-    "approval": {"evidence": (RESOURCE, True)},
-    "requirement": {"refs": (ANY, True)},
-    "precondition": {"refs": (ANY, True)},
-    "stop_condition": {"applies_to": (OPERATION, True), "refs": (ANY, True)},
-    "until": {"operation": (OPERATION, False)},
-    "recovery_step": {"refs": (ANY, True)},
-    "omission": {"recoverable_from": (RESOURCE, False)},
-    "transformation": {"affected": (ANY, True)},
-}
-
-# A tuple, not a set: a status from a schema-invalid document may be any JSON value, even an
-# unhashable list, and must simply not be found.
-TERMINAL_STATUSES = ("completed", "cancelled", "rejected")
-
-TYPE_NAMES = {
-    "criterion": "success criterion",
-    "step": "completed step",
-    "next_step": "next step",
-    "statement": "statement",
-    "resource": "resource",
-    "application_context": "application context entry",
-    "draft": "draft",
-    "operation": "operation",
-    "requirement": "requirement",
-    "precondition": "precondition",
-    "stop_condition": "stop condition",
-    "recovery_step": "recovery step",
-    "incompatibility": "incompatibility",
-    "omission": "omission",
-    "transformation": "transformation",
-}
+# The layout is app/layout.py's; these names are kept for the modules that read them here.
+TERMINAL_STATUSES = layout.TERMINAL_STATUSES
+TYPE_NAMES = layout.TYPE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +68,15 @@ class Checkpoint:
 
     @cached_property
     def local_objects(self) -> list[LocalObject]:
-        """Every object that carries a string id, in document order."""
-        return [obj for obj, _ in self._containers() if obj is not None]
+        """Every object that carries a string id, in document order (an application context
+        entry before its drafts)."""
+        found: list[LocalObject] = []
+        for type_, path, value in layout.walk(self.document, layout.LOCAL_OBJECT_PATTERNS):
+            if isinstance(value, dict):
+                object_id = value.get("id")
+                if isinstance(object_id, str):
+                    found.append(LocalObject(object_id, type_, path, value))
+        return found
 
     @cached_property
     def by_id(self) -> dict[str, LocalObject]:
@@ -152,20 +87,37 @@ class Checkpoint:
         return index
 
     @cached_property
+    def holders(self) -> dict[str, list[LocalObject]]:
+        """Every object that holds each id, in document order: one for a unique id, several
+        for a duplicate (OCP-S001), so a reference can be checked against each (OCP-S003)."""
+        index: dict[str, list[LocalObject]] = {}
+        for obj in self.local_objects:
+            index.setdefault(obj.id, []).append(obj)
+        return index
+
+    @cached_property
     def references(self) -> list[Reference]:
         """Every local reference, in document order."""
         found: list[Reference] = []
-        for path, type_, value in self._referencing_objects():
-            for member, (allowed, is_list) in _REFERENCE_FIELDS[type_].items():
-                if member not in value:
+        for holder, path, value in layout.walk(self.document, layout.HOLDER_PATTERNS):
+            if not isinstance(value, dict):
+                continue
+            for field in holder.fields:
+                if field.member not in value:
                     continue
-                field_value = value[member]
-                if is_list and isinstance(field_value, list):
+                field_value = value[field.member]
+                if field.many and isinstance(field_value, list):
                     for i, target in enumerate(field_value):
                         if isinstance(target, str):
-                            found.append(Reference((*path, member, i), member, target, allowed))
-                elif not is_list and isinstance(field_value, str):
-                    found.append(Reference((*path, member), member, field_value, allowed))
+                            found.append(
+                                Reference(
+                                    (*path, field.member, i), field.member, target, field.allowed
+                                )
+                            )
+                elif not field.many and isinstance(field_value, str):
+                    found.append(
+                        Reference((*path, field.member), field.member, field_value, field.allowed)
+                    )
         return found
 
     @cached_property
@@ -180,91 +132,6 @@ class Checkpoint:
 
     def stop_conditions(self) -> list[tuple[int, dict]]:
         return self.array("continuation", "stop_conditions")
-
-    # walking
-
-    def _containers(self) -> Iterator[tuple[LocalObject | None, str]]:
-        for top_key, top_value in self.document.items():
-            layout = _LAYOUT.get(top_key)
-            if isinstance(layout, str):
-                yield from self._objects_in((top_key,), top_value, layout)
-            elif isinstance(layout, dict) and isinstance(top_value, dict):
-                for key, value in top_value.items():
-                    if key in layout:
-                        yield from self._objects_in((top_key, key), value, layout[key])
-
-    def _objects_in(
-        self, path: Path, array: object, type_: str
-    ) -> Iterator[tuple[LocalObject | None, str]]:
-        if not isinstance(array, list):
-            return
-        for i, item in enumerate(array):
-            if not isinstance(item, dict):
-                continue
-            item_path = (*path, i)
-            object_id = item.get("id")
-            if isinstance(object_id, str):
-                yield LocalObject(object_id, type_, item_path, item), type_
-            else:
-                yield None, type_
-            if type_ == "application_context":
-                yield from self._objects_in((*item_path, "drafts"), item.get("drafts"), "draft")
-
-    def _referencing_objects(self) -> Iterator[tuple[Path, str, dict]]:
-        """(path, type, object) for every object that may hold references, in document order."""
-        for top_key, top_value in self.document.items():
-            if top_key == "progress" and isinstance(top_value, dict):
-                for key, value in top_value.items():
-                    if key == "focus" and isinstance(value, dict):
-                        yield (top_key, key), "focus", value
-                    elif key in ("completed", "next"):
-                        type_ = "step" if key == "completed" else "next_step"
-                        for i, item in _objects(value):
-                            yield (top_key, key, i), type_, item
-                continue
-            if top_key == "task" and isinstance(top_value, dict):
-                for i, item in _objects(top_value.get("success_criteria")):
-                    yield ("task", "success_criteria", i), "criterion", item
-                continue
-            if top_key == "statements":
-                for i, item in _objects(top_value):
-                    yield (top_key, i), "statement", item
-                    origin = item.get("origin")
-                    if isinstance(origin, dict):
-                        yield (top_key, i, "origin"), "origin", origin
-                continue
-            if top_key == "application_context":
-                for i, entry in _objects(top_value):
-                    for j, selection in _objects(entry.get("selections")):
-                        yield (top_key, i, "selections", j), "selection", selection
-                    for j, draft in _objects(entry.get("drafts")):
-                        yield (top_key, i, "drafts", j), "draft", draft
-                continue
-            if top_key == "operations":
-                for i, item in _objects(top_value):
-                    yield (top_key, i), "operation", item
-                    approval = item.get("approval")
-                    if isinstance(approval, dict):
-                        yield (top_key, i, "approval"), "approval", approval
-                continue
-            if top_key in ("continuation", "derivation") and isinstance(top_value, dict):
-                layout = _LAYOUT[top_key]
-                assert isinstance(layout, dict)
-                for key, value in top_value.items():
-                    type_ = layout.get(key)
-                    if type_ is None or type_ == "incompatibility":
-                        continue
-                    for i, item in _objects(value):
-                        yield (top_key, key, i), type_, item
-                        if type_ == "stop_condition":
-                            for j, entry in _objects(item.get("until")):
-                                yield (top_key, key, i, "until", j), "until", entry
-
-
-def _objects(value: object) -> list[tuple[int, dict]]:
-    if not isinstance(value, list):
-        return []
-    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
 
 
 _INSTANT = re.compile(

@@ -61,6 +61,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from app import layout
 from app.checkpoint import TERMINAL_STATUSES, TYPE_NAMES, Checkpoint
 from app.findings import Finding
 from app.lint import LintResult
@@ -74,32 +75,13 @@ from app.secrets import URI_PASSWORD, USERINFO, find_secrets, redact
 MODEL = "ocp-viewer/diff"
 MODEL_VERSION = 1
 
-# key, title, where the array lives, object type. "drafts" are gathered from every
-# application context entry. Page order.
-SECTIONS: tuple[tuple[str, str, Path, str], ...] = (
-    ("statements", "Statements", ("statements",), "statement"),
-    ("operations", "Operations", ("operations",), "operation"),
-    ("completed", "Completed steps", ("progress", "completed"), "step"),
-    ("next", "Next steps", ("progress", "next"), "next_step"),
-    ("success_criteria", "Success criteria", ("task", "success_criteria"), "criterion"),
-    ("resources", "Resources", ("resources",), "resource"),
-    ("application_context", "Application context", ("application_context",), "application_context"),
-    ("drafts", "Drafts", ("application_context", "*", "drafts"), "draft"),
-    ("requirements", "Requirements", ("continuation", "requirements"), "requirement"),
-    ("preconditions", "Preconditions", ("continuation", "preconditions"), "precondition"),
-    ("stop_conditions", "Stop conditions", ("continuation", "stop_conditions"), "stop_condition"),
-    ("recovery", "Recovery", ("continuation", "recovery"), "recovery_step"),
-    (
-        "incompatibilities",
-        "Incompatibilities",
-        ("continuation", "incompatibilities"),
-        "incompatibility",
-    ),
-    ("omissions", "Omissions", ("derivation", "omissions"), "omission"),
-    ("transformations", "Transformations", ("derivation", "transformations"), "transformation"),
+# key, title, where the array lives, object type: app/layout.py's arrays of local objects, in
+# page order ("drafts" are gathered from every application context entry).
+SECTIONS: tuple[tuple[str, str, Path, str], ...] = tuple(
+    (a.key, a.title, a.pattern, a.type) for a in layout.OBJECT_ARRAYS
 )
-_SECTION_AT = {path: key for key, _, path, _ in SECTIONS if "*" not in path}
-_CONTAINERS = frozenset({"task", "progress", "continuation", "derivation"})
+_SECTION_AT = {path: key for key, _, path, _ in SECTIONS if layout.EVERY not in path}
+_CONTAINERS = layout.CONTAINERS
 _MISSING = object()
 
 

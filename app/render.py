@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from app import layout
 from app.checkpoint import (
     TERMINAL_STATUSES,
     TYPE_NAMES,
@@ -53,22 +54,12 @@ VERDICT_VALID = "valid (levels 1–2)"
 VERDICT_INVALID = "invalid"
 MODEL_VERSION = 1
 
-KINDS = (
-    "instruction",
-    "constraint",
-    "decision",
-    "observation",
-    "hypothesis",
-    "question",
-    "external",
-)
-ORIGIN_TYPES = ("user", "system", "agent", "tool", "application", "external")
+KINDS = layout.STATEMENT_KINDS
+ORIGIN_TYPES = layout.ORIGIN_TYPES
 OTHER = "other"  # the bucket for a kind or origin type the specification does not define
 
-OPERATION_STATUSES = frozenset(
-    {"planned", "awaiting", "uncertain", "failed", "approved", "rejected", "completed", "cancelled"}
-)
-EFFECTS = frozenset({"none", "idempotent", "non_idempotent", "unknown"})
+OPERATION_STATUSES = frozenset(layout.OPERATION_STATUSES)
+EFFECTS = frozenset(layout.EFFECTS)
 STRUCK_STATUSES = frozenset({"superseded", "retracted"})
 NECESSITY_ORDER = {"required": 0, "recommended": 1, "optional": 2}
 

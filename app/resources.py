@@ -16,6 +16,8 @@ TEMPLATES_PACKAGE = "app.templates"
 STATIC_PACKAGE = "app.static"
 SCHEMAS_PACKAGE = "app.schemas"
 DOCS_PACKAGE = "app.docs"
+# The schema of the one version this tool implements, by its file name in `schema/`.
+SCHEMA_FILE = "opencheckpoint-0.1.schema.json"
 
 
 def static_file(name: str) -> Traversable:
@@ -25,6 +27,12 @@ def static_file(name: str) -> Traversable:
 
 def schema_file(name: str) -> Traversable:
     return _join(files(SCHEMAS_PACKAGE), name)
+
+
+@functools.cache
+def schema_bytes() -> bytes:
+    """The schema file's exact bytes (as served at the path of its ``$id``), read once."""
+    return schema_file(SCHEMA_FILE).read_bytes()
 
 
 def rule_doc(code: str) -> Traversable:

@@ -20,9 +20,8 @@ from jsonschema.exceptions import ValidationError
 
 from app.findings import Finding
 from app.pointer import parse_pointer, to_pointer
-from app.resources import schema_file
+from app.resources import SCHEMA_FILE, schema_bytes
 
-SCHEMA_FILE = "opencheckpoint-0.1.schema.json"
 SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
 
 Token = str | int
@@ -35,12 +34,6 @@ _MISSING = object()
 
 
 # --- the schema and the two validators ------------------------------------------------------
-
-
-@functools.cache
-def schema_bytes() -> bytes:
-    """The schema file's exact bytes, as served at the path of its ``$id``."""
-    return schema_file(SCHEMA_FILE).read_bytes()
 
 
 @functools.cache

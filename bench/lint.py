@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import orjson  # noqa: E402
 
 from app.lint import lint  # noqa: E402
-from app.schema import SCHEMA_FILE  # noqa: E402
+from app.resources import SCHEMA_FILE  # noqa: E402
 
 SIZES = {"5 KB": 5_000, "200 KB": 200_000, "2 MB": 2_000_000}
 MINIMAL = {

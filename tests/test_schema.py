@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from app.findings import Finding
+from app.resources import schema_bytes
 from app.schema import (
     SCHEMA_ID,
     _fast_validator,
@@ -19,7 +20,6 @@ from app.schema import (
     check_schema,
     check_schema_reference,
     load_schema,
-    schema_bytes,
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from app import layout
 from app.checkpoint import TERMINAL_STATUSES, Checkpoint, parse_instant
 from app.pointer import Path, to_pointer
 from app.rules import Parent, Violation, rule
@@ -36,12 +37,6 @@ PRESERVED_KINDS = {
     "question": "open question",
 }
 DERIVED_METHODS = frozenset({"compacted", "forked"})
-
-_ARRAYS = {
-    "statement": ("statements",),
-    "operation": ("operations",),
-    "stop_condition": ("continuation", "stop_conditions"),
-}
 
 
 def derivation_method(child: Checkpoint) -> str | None:
@@ -169,7 +164,7 @@ def dropped_protected(child: Checkpoint, parent: Checkpoint) -> list[Protected]:
 def child_array_path(child: Checkpoint, type_: str) -> Path:
     """Where a finding about a dropped object of ``type_`` points: the child's array, or the
     whole document when the child has none."""
-    path = _ARRAYS[type_]
+    path = layout.ARRAY_OF_TYPE[type_].pattern
     return path if isinstance(child.get(*path), list) else ()
 
 

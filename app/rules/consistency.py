@@ -3,6 +3,7 @@
 import re
 from collections.abc import Iterator
 
+from app import layout
 from app.checkpoint import Checkpoint, parse_instant
 from app.pointer import Path
 from app.rules import Violation, rule
@@ -43,28 +44,11 @@ def past_events_after_capture(checkpoint: Checkpoint) -> Iterator[Violation]:
 
 
 def _past_event_timestamps(checkpoint: Checkpoint) -> Iterator[tuple[Path, object]]:
-    for i, step in checkpoint.array("progress", "completed"):
-        if "completed_at" in step:
-            yield ("progress", "completed", i, "completed_at"), step["completed_at"]
-    for i, statement in checkpoint.statements():
-        if "recorded_at" in statement:
-            yield ("statements", i, "recorded_at"), statement["recorded_at"]
-        verification = statement.get("verification")
-        if isinstance(verification, dict) and "checked_at" in verification:
-            yield ("statements", i, "verification", "checked_at"), verification["checked_at"]
-    for i, resource in checkpoint.array("resources"):
-        if "observed_at" in resource:
-            yield ("resources", i, "observed_at"), resource["observed_at"]
-    for i, operation in checkpoint.operations():
-        for member in ("requested_at", "last_attempt_at"):
-            if member in operation:
-                yield ("operations", i, member), operation[member]
-        approval = operation.get("approval")
-        if isinstance(approval, dict) and "decided_at" in approval:
-            yield ("operations", i, "approval", "decided_at"), approval["decided_at"]
+    for _, path, value in layout.walk(checkpoint.document, layout.PAST_EVENT_PATTERNS):
+        yield path, value
 
 
-OPEN_STATUSES = ("planned", "awaiting", "uncertain")
+OPEN_STATUSES = layout.OPEN_STATUSES
 
 
 @rule(

@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
+from app.layout import TASK_STATUSES
 from app.lint import LintResult, lint
 from app.store import (
     Created,
@@ -53,7 +54,6 @@ LIFETIMES = {
     "7d": timedelta(days=7),
     "30d": timedelta(days=30),
 }
-TASK_STATUSES = ("active", "blocked", "awaiting_input", "paused", "completed", "abandoned")
 NO_STORE = {"cache-control": "no-store"}
 UNLISTED_NOTE = (
     "A permalink is unlisted, not private: anyone who has the link can read the checkpoint "

@@ -16,8 +16,8 @@ from app import SPEC_VERSION, __version__
 from app.config import Settings
 from app.lint import lint
 from app.report import FileResult, report_dict
+from app.resources import schema_bytes
 from app.rules import RULES
-from app.schema import schema_bytes
 from app.web.bodies import EncodedBody, PayloadTooLarge
 from app.web.docs import rule_page_html
 from app.web.errors import wants_json

@@ -1,0 +1,325 @@
+"""The layout of a checkpoint, in one place: where each type of local object lives, which
+fields reference local objects and of which types, which timestamps record past events, which
+lists are ordered, and the enumerations (read from the schema, never copied).
+
+The checkpoint index (app/checkpoint.py), the rules, the diff, the compaction checks and the
+render model all read these facts from here. A place in a document is a *pattern*: a tuple of
+member names, with ``"*"`` for every item of an array; `walk` visits what a set of patterns
+names, in document order, tolerating any shape (a schema-invalid document may hold a string
+where an array belongs).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.pointer import Path
+from app.resources import schema_bytes
+
+Pattern = tuple[str, ...]
+EVERY = "*"
+
+# --- enumerations, from the schema ------------------------------------------------------------
+
+
+@functools.cache
+def _definitions() -> Mapping[str, Any]:
+    schema = json.loads(schema_bytes())
+    definitions: Mapping[str, Any] = schema["$defs"]
+    return definitions
+
+
+def schema_enum(definition: str, member: str | None = None) -> tuple[str, ...]:
+    """The ``enum`` of ``$defs/<definition>`` (or of its property ``member``), in the
+    schema's order."""
+    node = _definitions()[definition]
+    if member is not None:
+        node = node["properties"][member]
+    values = node["enum"]
+    assert all(isinstance(v, str) for v in values), (definition, member)
+    return tuple(values)
+
+
+TASK_STATUSES = schema_enum("task", "status")
+CRITERION_STATUSES = schema_enum("criterion", "status")
+STATEMENT_KINDS = schema_enum("statement", "kind")
+STATEMENT_STATUSES = schema_enum("statement", "status")
+ORIGIN_TYPES = schema_enum("origin", "type")
+VERIFICATION_STATES = schema_enum("verification", "state")
+REVALIDATE = schema_enum("verification", "revalidate")
+RESOURCE_KINDS = schema_enum("resource", "kind")
+AVAILABILITY = schema_enum("resource", "availability")
+SENSITIVITY = schema_enum("resource", "sensitivity")
+SELECTION_ROLES = schema_enum("selection", "role")
+DRAFT_STATUSES = schema_enum("draft", "status")
+OPERATION_KINDS = schema_enum("operation", "kind")
+OPERATION_STATUSES = schema_enum("operationStatus")
+EFFECTS = schema_enum("operation", "effect")
+RESUMES = schema_enum("operation", "resume")
+REQUIREMENT_KINDS = schema_enum("requirement", "kind")
+NECESSITIES = schema_enum("requirement", "necessity")
+ON_FAILURE = schema_enum("precondition", "on_failure")
+DERIVATION_METHODS = schema_enum("derivation", "method")
+OMISSION_REASONS = schema_enum("omission", "reason")
+
+# §6.6: completed, cancelled and rejected are terminal. A tuple, not a set: a status from a
+# schema-invalid document may be any JSON value, even an unhashable list, and must simply not
+# be found.
+TERMINAL_STATUSES = ("completed", "cancelled", "rejected")
+# §6.2 / OCP-S006: the statuses a completed task may not have operations in.
+OPEN_STATUSES = ("planned", "awaiting", "uncertain")
+# §6.6: a consumer treats an absent or unknown effect as non_idempotent.
+REPEAT_UNSAFE_EFFECTS = ("non_idempotent", "unknown", None)
+
+
+# --- local objects (§4.1) ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectArray:
+    """An array whose items are local objects of one type."""
+
+    key: str  # a short name: "statements", "next", "drafts"
+    title: str  # as a page heads it
+    pattern: Pattern  # where the array is; drafts live in each application context entry
+    type: str  # the object type: "statement", "next_step", …
+    type_name: str  # in words: "next step"
+    # The order of the items means something (§6.3: completed steps oldest first, next steps in
+    # suggested order; §6.8: recovery actions in order): reordering them is a change.
+    ordered: bool = False
+
+    @property
+    def items(self) -> Pattern:
+        return (*self.pattern, EVERY)
+
+
+# Page order.
+OBJECT_ARRAYS: tuple[ObjectArray, ...] = (
+    ObjectArray("statements", "Statements", ("statements",), "statement", "statement"),
+    ObjectArray("operations", "Operations", ("operations",), "operation", "operation"),
+    ObjectArray(
+        "completed",
+        "Completed steps",
+        ("progress", "completed"),
+        "step",
+        "completed step",
+        ordered=True,
+    ),
+    ObjectArray("next", "Next steps", ("progress", "next"), "next_step", "next step", ordered=True),
+    ObjectArray(
+        "success_criteria",
+        "Success criteria",
+        ("task", "success_criteria"),
+        "criterion",
+        "success criterion",
+    ),
+    ObjectArray("resources", "Resources", ("resources",), "resource", "resource"),
+    ObjectArray(
+        "application_context",
+        "Application context",
+        ("application_context",),
+        "application_context",
+        "application context entry",
+    ),
+    ObjectArray("drafts", "Drafts", ("application_context", EVERY, "drafts"), "draft", "draft"),
+    ObjectArray(
+        "requirements",
+        "Requirements",
+        ("continuation", "requirements"),
+        "requirement",
+        "requirement",
+    ),
+    ObjectArray(
+        "preconditions",
+        "Preconditions",
+        ("continuation", "preconditions"),
+        "precondition",
+        "precondition",
+    ),
+    ObjectArray(
+        "stop_conditions",
+        "Stop conditions",
+        ("continuation", "stop_conditions"),
+        "stop_condition",
+        "stop condition",
+    ),
+    ObjectArray(
+        "recovery",
+        "Recovery",
+        ("continuation", "recovery"),
+        "recovery_step",
+        "recovery step",
+        ordered=True,
+    ),
+    ObjectArray(
+        "incompatibilities",
+        "Incompatibilities",
+        ("continuation", "incompatibilities"),
+        "incompatibility",
+        "incompatibility",
+    ),
+    ObjectArray("omissions", "Omissions", ("derivation", "omissions"), "omission", "omission"),
+    ObjectArray(
+        "transformations",
+        "Transformations",
+        ("derivation", "transformations"),
+        "transformation",
+        "transformation",
+    ),
+)
+ARRAY_OF_TYPE: dict[str, ObjectArray] = {a.type: a for a in OBJECT_ARRAYS}
+TYPE_NAMES: dict[str, str] = {a.type: a.type_name for a in OBJECT_ARRAYS}
+# The containers whose members hold arrays of local objects.
+CONTAINERS = frozenset(a.pattern[0] for a in OBJECT_ARRAYS if len(a.pattern) == 2)
+
+
+# --- references (§4.1, §8.2 OCP-S002/S003) -----------------------------------------------------
+
+RESOURCE = frozenset({"resource"})
+STATEMENT = frozenset({"statement"})
+OPERATION = frozenset({"operation"})
+REQUIREMENT = frozenset({"requirement"})
+BLOCKER = frozenset({"statement", "operation", "resource", "requirement"})
+ANY: frozenset[str] = frozenset()  # any local object
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceField:
+    member: str
+    allowed: frozenset[str]  # empty: any local object
+    many: bool  # an array of references, or one
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Objects that hold reference fields: local objects and the parts of them that are not
+    (a statement's origin, an operation's approval, a stop condition's until entries)."""
+
+    type: str
+    pattern: Pattern
+    fields: tuple[ReferenceField, ...]
+
+
+def _refs(*fields: tuple[str, frozenset[str], bool]) -> tuple[ReferenceField, ...]:
+    return tuple(ReferenceField(*f) for f in fields)
+
+
+HOLDERS: tuple[Holder, ...] = (
+    Holder("criterion", ("task", "success_criteria", EVERY), _refs(("evidence", RESOURCE, True))),
+    Holder("focus", ("progress", "focus"), _refs(("refs", ANY, True))),
+    Holder("step", ("progress", "completed", EVERY), _refs(("evidence", RESOURCE, True))),
+    Holder(
+        "next_step",
+        ("progress", "next", EVERY),
+        _refs(("blocked_by", BLOCKER, True), ("requires", REQUIREMENT, True), ("refs", ANY, True)),
+    ),
+    Holder(
+        "statement",
+        ("statements", EVERY),
+        _refs(("superseded_by", STATEMENT, False), ("evidence", RESOURCE, True)),
+    ),
+    Holder("origin", ("statements", EVERY, "origin"), _refs(("ref", RESOURCE, False))),
+    Holder(
+        "selection",
+        ("application_context", EVERY, "selections", EVERY),
+        _refs(("resource", RESOURCE, False)),
+    ),
+    Holder(
+        "draft",
+        ("application_context", EVERY, "drafts", EVERY),
+        _refs(("target", RESOURCE, False), ("content_ref", RESOURCE, False)),
+    ),
+    Holder(
+        "operation",
+        ("operations", EVERY),
+        _refs(
+            ("target", RESOURCE, False),
+            ("record", RESOURCE, False),
+            ("depends_on", OPERATION, True),
+        ),
+    ),
+    Holder("approval", ("operations", EVERY, "approval"), _refs(("evidence", RESOURCE, True))),
+    Holder("requirement", ("continuation", "requirements", EVERY), _refs(("refs", ANY, True))),
+    Holder("precondition", ("continuation", "preconditions", EVERY), _refs(("refs", ANY, True))),
+    Holder(
+        "stop_condition",
+        ("continuation", "stop_conditions", EVERY),
+        _refs(("applies_to", OPERATION, True), ("refs", ANY, True)),
+    ),
+    Holder(
+        "until",
+        ("continuation", "stop_conditions", EVERY, "until", EVERY),
+        _refs(("operation", OPERATION, False)),
+    ),
+    Holder("recovery_step", ("continuation", "recovery", EVERY), _refs(("refs", ANY, True))),
+    Holder(
+        "omission", ("derivation", "omissions", EVERY), _refs(("recoverable_from", RESOURCE, False))
+    ),
+    Holder(
+        "transformation", ("derivation", "transformations", EVERY), _refs(("affected", ANY, True))
+    ),
+)
+
+# --- timestamps (§4.2) -------------------------------------------------------------------------
+
+# Timestamps that record a past event: never later than the checkpoint's created_at (OCP-S005).
+PAST_EVENTS: tuple[Pattern, ...] = (
+    ("progress", "completed", EVERY, "completed_at"),
+    ("statements", EVERY, "recorded_at"),
+    ("statements", EVERY, "verification", "checked_at"),
+    ("resources", EVERY, "observed_at"),
+    ("operations", EVERY, "requested_at"),
+    ("operations", EVERY, "last_attempt_at"),
+    ("operations", EVERY, "approval", "decided_at"),
+)
+
+
+# --- walking -------------------------------------------------------------------------------------
+
+_END = ""  # the trie key that marks the end of a pattern
+
+
+@functools.cache
+def _trie(patterns: tuple[tuple[Pattern, Any], ...]) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for pattern, label in patterns:
+        node = root
+        for token in pattern:
+            node = node.setdefault(token, {})
+        node.setdefault(_END, []).append(label)
+    return root
+
+
+def walk(
+    document: object, patterns: tuple[tuple[Pattern, Any], ...]
+) -> Iterator[tuple[Any, Path, Any]]:
+    """(label, path, value) for every place a pattern names that exists in ``document``, in
+    document order (a place before the places inside it). ``patterns`` pairs each pattern with
+    a label the caller chooses (a type, a holder)."""
+    yield from _walk(document, _trie(patterns), ())
+
+
+def _walk(node: object, trie: dict[str, Any], path: Path) -> Iterator[tuple[Any, Path, Any]]:
+    for label in trie.get(_END, ()):
+        yield label, path, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            sub = trie.get(key)
+            if sub is not None and key != _END:
+                yield from _walk(value, sub, (*path, key))
+    elif isinstance(node, list):
+        sub = trie.get(EVERY)
+        if sub is not None:
+            for index, value in enumerate(node):
+                yield from _walk(value, sub, (*path, index))
+
+
+LOCAL_OBJECT_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple(
+    (array.items, array.type) for array in OBJECT_ARRAYS
+)
+HOLDER_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple((h.pattern, h) for h in HOLDERS)
+PAST_EVENT_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple((p, p[-1]) for p in PAST_EVENTS)
