@@ -21,6 +21,18 @@ TERMINAL_STATUSES = layout.TERMINAL_STATUSES
 TYPE_NAMES = layout.TYPE_NAMES
 
 
+def is_open_side_effect(operation: dict) -> bool:
+    """A non-terminal operation of kind action whose effect is not none: one that would act
+    on an outside system if anyone carried it out (§9.3). An absent effect counts as not none:
+    a consumer treats it as non_idempotent (§6.6)."""
+    status = operation.get("status")
+    return (
+        operation.get("kind") == "action"
+        and not (isinstance(status, str) and status in TERMINAL_STATUSES)
+        and operation.get("effect") != "none"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class LocalObject:
     id: str
@@ -119,6 +131,18 @@ class Checkpoint:
                         Reference((*path, field.member), field.member, field_value, field.allowed)
                     )
         return found
+
+    @cached_property
+    def fenced(self) -> frozenset[str]:
+        """Ids named by any stop condition's refs or applies_to: the operations a stop
+        condition fences (§9.3, OCP-W004). One named only in `until` is not fenced."""
+        found: set[str] = set()
+        for _, stop in self.stop_conditions():
+            for member in ("refs", "applies_to"):
+                ids = stop.get(member)
+                if isinstance(ids, list):
+                    found.update(i for i in ids if isinstance(i, str))
+        return frozenset(found)
 
     @cached_property
     def created_at(self) -> Instant | None:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app import __version__
+from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
-from app.lint import lint
 from app.report import FORMATS, FileResult
 from app.visible import visible
 
@@ -121,13 +121,17 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
     emit = FORMATS[args.format]
 
-    parent_data = None
+    parent: Analysis | None = None
     if args.parent is not None:
+        # Read and analysed once, whatever the number of files checked against it.
         try:
-            parent_data = read_input(args.parent, limit)
+            parent = analyze(read_input(args.parent, limit), settings.limits)
         except InputError as exc:
-            # Machine output is still a whole document (an empty SARIF file fails its upload).
             problem = f"the parent cannot be read: {exc}"
+        else:
+            problem = _unusable_parent(args.parent, parent)
+        if problem is not None:
+            # Machine output is still a whole document (an empty SARIF file fails its upload).
             say(problem)
             sys.stdout.write(emit([], problems=[problem], base_url=base_url))
             return EXIT_USAGE
@@ -142,16 +146,8 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
             results.append(FileResult(name, error=exc.reason))
             status = EXIT_USAGE
             continue
-        result = lint(data, parent=parent_data, limits=settings.limits)
-        if result.parent is not None and not result.parent.usable:
-            first = result.parent.intake.findings[0]
-            problem = (
-                f"{args.parent}:{first.line}:{first.column}: the parent is not a JSON "
-                f"checkpoint, so lineage rules cannot run: {first.message}"
-            )
-            say(problem)
-            sys.stdout.write(emit([], problems=[problem], base_url=base_url))
-            return EXIT_USAGE
+        child = analyze(data, settings.limits)
+        result = LintResult(child, pair(child, parent) if parent is not None else None)
         results.append(FileResult(name, result))
         if not result.valid and status == EXIT_VALID:
             status = EXIT_INVALID
@@ -159,6 +155,16 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     sys.stdout.write(emit(results, base_url=base_url))
     sys.stdout.flush()
     return status
+
+
+def _unusable_parent(name: str, parent: Analysis) -> str | None:
+    if parent.document is not None:
+        return None
+    first = parent.intake.findings[0]
+    return (
+        f"{name}:{first.line}:{first.column}: the parent is not a JSON checkpoint, so lineage "
+        f"rules cannot run: {first.message}"
+    )
 
 
 def say(message: str) -> None:
@@ -182,6 +188,8 @@ def run_render(args: argparse.Namespace, settings: Settings) -> int:
     except InputError as exc:
         return usage_error(str(exc))
     result = lint(data, parent=parent, limits=settings.limits)
+    if result.parent is not None and (problem := _unusable_parent(args.parent, result.parent)):
+        return usage_error(problem)
     name = "standard input" if args.file == "-" else Path(args.file).name
     page = checkpoint_html(
         name,
@@ -206,11 +214,11 @@ def run_diff(args: argparse.Namespace, settings: Settings) -> int:
         child = read_input(args.child, limit)
     except InputError as exc:
         return usage_error(str(exc))
-    child_result = lint(child, parent=parent, limits=settings.limits)
-    parent_result = lint(parent, limits=settings.limits)
+    parent_analysis = analyze(parent, settings.limits)
+    child_analysis = analyze(child, settings.limits)
     for label, name, result in (
-        ("parent", args.parent, parent_result),
-        ("child", args.child, child_result),
+        ("parent", args.parent, parent_analysis),
+        ("child", args.child, child_analysis),
     ):
         if result.document is None:
             # Nothing to compare: a diff would list the whole document as added or removed,
@@ -220,10 +228,13 @@ def run_diff(args: argparse.Namespace, settings: Settings) -> int:
                 f"{name}:{first.line}:{first.column}: the {label} is not a JSON document, so "
                 f"there is nothing to compare: {first.message}"
             )
-    diff = diff_checkpoints(parent_result, child_result)
+    diff = diff_checkpoints(pair(child_analysis, parent_analysis))
     if args.format == "json":
         sys.stdout.write(json.dumps(diff, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "patch":
+        if diff["patch"] is None:
+            # Never a patch with redaction markers that would not produce the child.
+            return usage_error(f"no JSON Patch: {diff['patch_withheld']}")
         sys.stdout.write(json.dumps(diff["patch"], ensure_ascii=False, indent=2) + "\n")
     else:
         sys.stdout.write(format_diff(args.child, diff))

@@ -31,8 +31,8 @@ Lineage. Operation status transitions (and whether one leaves a terminal status:
 statements whose verification changed, statements whose kind or origin type changed, the
 parent's preserved objects (§9.2) the child dropped, and the findings that exist only with both
 documents: every registered lineage rule (OCP-T001, OCP-T002, digest, and the compaction rules of
-app/rules/compaction.py), run on the child with the parent as `lint(child, parent=…)` runs
-them: only when the child passes level 1 and the parent parsed.
+app/rules/compaction.py), found once by the pair: only when the child passes level 1 and the
+parent parsed.
 
 New and fixed findings. The single-document findings of the two lint results are matched by
 code plus the local id of the innermost local object whose pointer is a prefix of the
@@ -42,35 +42,32 @@ derivation method, …). Matching is by count: when the parent has two OCP-S002 
 step "n-1" and the child has three, the child's last one (in document order) is new. A finding
 in the child with no counterpart is "new"; one in the parent with none is "fixed".
 
-Secrets (§10.5). Every value at a `secret` finding's path, in either document, is replaced by
-`REDACTED` wherever it appears in the output (values, member names, pointers, messages), as is
-a flagged member name that looks like a credential, as on the checkpoint page, and the part of a
-value the scanner matched (a URI's password quoted in some text). Finding messages also go
-through the secret scanner, as on the page. The ``patch`` member is the JSON Patch from
-the redacted parent to the redacted child (exact when neither document has a secret finding).
+Secrets (§10.5). The diff compares the two analyses' redacted documents (app/redaction.py, as
+the checkpoint page shows them), and their findings are redacted by the analysis: no value,
+member name, pointer or message repeats a credential. The ``patch`` member is the exact JSON
+Patch from the parent to the child; when either document holds an apparent credential there is
+none (``patch_withheld`` says why), since a patch would repeat it, or, redacted, would not
+produce the child.
+
+Input: a `Pair` (app/analysis.py), whose lineage findings were found once, by the pair.
 """
 
 from __future__ import annotations
 
 import bisect
 import copy
-import hashlib
 import json
-import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable
 
 from app import layout
+from app.analysis import Analysis, LintResult, Pair
 from app.checkpoint import TERMINAL_STATUSES, TYPE_NAMES, Checkpoint
 from app.findings import Finding
-from app.lint import LintResult
 from app.pointer import Path, parse_pointer, resolve, to_pointer
-from app.positions import locate
 from app.redaction import REDACTED
-from app.rules import RULES, Parent, check_lineage, compaction
+from app.rules import compaction
 from app.rules.compaction import Raised
-from app.secrets import URI_PASSWORD, USERINFO, find_secrets, redact
 
 MODEL = "ocp-viewer/diff"
 MODEL_VERSION = 1
@@ -287,147 +284,6 @@ def _index(token: str, limit: int, path: str) -> int:
     if not token.isdigit() or (len(token) > 1 and token[0] == "0") or int(token) >= limit:
         raise ValueError(f"bad array index in {path!r}")
     return int(token)
-
-
-# --- secrets ----------------------------------------------------------------------------------
-
-
-def _looks_secret(text: str) -> bool:
-    try:
-        return redact(text, REDACTED) != text
-    except Exception:  # a heuristic that fails must not leak: assume the worst
-        return True
-
-
-def secret_strings(document: object, findings: Iterable[Finding]) -> set[str]:
-    """Every string that a `secret` finding flags in ``document``: the value at each flagged
-    path (every member name and string inside it, when it is an array or object), the flagged
-    member's name when that name itself looks like a credential, and the part of each value
-    the secret scanner matched."""
-    found: set[str] = set()
-    if not isinstance(document, dict):
-        return found
-    for finding in findings:
-        if finding.code != "secret":
-            continue
-        try:
-            tokens = parse_pointer(finding.path)
-        except ValueError:
-            continue
-        if tokens and _looks_secret(tokens[-1]):
-            found.add(tokens[-1])
-        try:
-            value = resolve(document, finding.path)
-        except LookupError:
-            continue
-        found.update(_all_strings(value))
-    if found:
-        found.update(_spans(document))
-    found.discard("")
-    return found
-
-
-def _spans(document: dict) -> Iterator[str]:
-    """The part of each string that the secret scanner matched (a URI's password, a token in
-    prose), so that it is redacted where it appears elsewhere too."""
-    try:
-        hits = find_secrets(document)
-    except Exception:
-        return
-    for hit in hits:
-        try:
-            tokens = parse_pointer(hit.path)
-            text = tokens[-1] if hit.in_key and tokens else resolve(document, hit.path)
-        except (ValueError, LookupError):
-            continue
-        if isinstance(text, str) and hit.end > hit.start:
-            span = text[hit.start : hit.end]
-            yield span
-            if hit.kind in (URI_PASSWORD, USERINFO) and ":" in span:
-                yield span.split(":", 1)[1]  # the password alone, quoted somewhere else
-
-
-def _all_strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _all_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _all_strings(item)
-
-
-class Redactor:
-    """Replaces flagged strings by REDACTED everywhere in a plain-data structure.
-
-    A flagged string of four characters or more is replaced wherever it occurs inside another
-    string (a description quoting a token, a pointer naming a flagged member); a shorter one
-    (the scanner flags none, but a flagged container may hold one) only where a whole string
-    equals it. Pointers are redacted token by token, so an escaped ``/`` or ``~`` in a member
-    name cannot hide it."""
-
-    _POINTER_KEYS = frozenset({"pointer", "path", "parent_pointer", "child_pointer"})
-
-    def __init__(self, flagged: Iterable[str]) -> None:
-        flagged = {s for s in flagged if s}
-        self.short = {s for s in flagged if len(s) < 4}
-        long = sorted((s for s in flagged if len(s) >= 4), key=len, reverse=True)
-        self.pattern = re.compile("|".join(map(re.escape, long))) if long else None
-        self.active = bool(flagged)
-
-    def text(self, value: str) -> str:
-        if not self.active:
-            return value
-        if value in self.short:
-            return REDACTED
-        return self.pattern.sub(REDACTED, value) if self.pattern is not None else value
-
-    def pointer(self, value: str) -> str:
-        if not self.active:
-            return value
-        try:
-            tokens = parse_pointer(value)
-        except ValueError:
-            return self.text(value)
-        redacted = [self.text(token) for token in tokens]
-        return to_pointer(redacted) if redacted != tokens else value
-
-    def data(self, value: Any) -> Any:
-        """A copy of ``value`` with every flagged string replaced; unchanged (not copied) when
-        nothing is flagged."""
-        if not self.active:
-            return value
-        return self._data(value, None)
-
-    def _data(self, value: Any, key: object) -> Any:
-        if isinstance(value, str):
-            if key in self._POINTER_KEYS:
-                value = self.pointer(value)
-            return self.text(value)
-        if isinstance(value, dict):
-            out: dict = {}
-            for name, item in value.items():
-                new_name = self.text(name) if isinstance(name, str) else name
-                n = 2
-                while new_name in out:  # two redacted names: keep both members
-                    new_name, n = f"{self.text(name)} ({n})", n + 1
-                out[new_name] = self._data(item, name)
-            return out
-        if isinstance(value, list):
-            return [self._data(item, None) for item in value]
-        return value
-
-
-def _message(text: str, redactor: Redactor) -> str:
-    """A finding message as the page shows it: flagged values and anything the secret scanner
-    finds replaced."""
-    try:
-        text = redact(text, REDACTED)
-    except Exception:
-        return REDACTED
-    return redactor.text(text)
 
 
 # --- reading documents of any shape ----------------------------------------------------------
@@ -809,56 +665,21 @@ def _compaction(child: Checkpoint, parent: Checkpoint) -> dict:
     }
 
 
-def _parent_link(child: Checkpoint, parent: Checkpoint, parent_data: bytes) -> dict:
+def _parent_link(child: Checkpoint, parent: Checkpoint, compared: Pair) -> dict:
     named = child.get("parent", "id")
-    digest = child.get("parent", "digest")
-    state = "not_recorded"
-    if isinstance(digest, str):
-        algorithm, _, _ = digest.partition(":")
-        name = {"sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512"}.get(algorithm)
-        if name is None:
-            state = "unsupported"
-        else:
-            actual = f"{algorithm}:{hashlib.new(name, parent_data).hexdigest()}"
-            state = "match" if actual == digest else "mismatch"
     return {
         "child_names_parent": named == parent.get("id") and named is not None,
-        "digest": state,
+        "digest": compared.digest.state,
+        "digest_matched": compared.digest.matched,
     }
 
 
 # --- findings ----------------------------------------------------------------------------------
 
 
-def _lineage_codes() -> set[str]:
-    return {code for code, r in RULES.items() if r.level == "lineage"}
-
-
-def _lineage_findings(parent: LintResult, child: LintResult) -> tuple[list[Finding], str | None]:
-    """The findings that exist only with both documents, positioned in the child's text; the
-    same gate as `lint(child, parent=…)`: the child passed level 1 and the parent parsed."""
-    if parent.document is None or child.document is None:
-        return [], "The lineage rules did not run: both documents must parse."
-    if child.syntax != "pass":
-        return [], "The lineage rules did not run: the child does not pass level 1 (schema)."
-    try:
-        findings = check_lineage(
-            Checkpoint(child.document), Parent(Checkpoint(parent.document), parent.data)
-        )
-    except Exception:  # a rule that breaks on a strange parent must not break the diff
-        return [], "The lineage rules could not compare these documents."
-    try:
-        places = locate(child.text or "", {f.path for f in findings}) if findings else {}
-    except Exception:
-        places = {}
-    return [f.at(*places.get(f.path, (None, None))) for f in findings], None
-
-
-def _owner_index(document: object) -> dict[str, str]:
+def _owner_index(index: Checkpoint) -> dict[str, str]:
     """pointer -> id of every local object."""
-    if not isinstance(document, dict):
-        return {}
-    return {obj.pointer: obj.id for obj in Checkpoint(document).local_objects}
+    return {obj.pointer: obj.id for obj in index.local_objects}
 
 
 def _owner(path: str, owners: dict[str, str]) -> str | None:
@@ -874,8 +695,10 @@ def _owner(path: str, owners: dict[str, str]) -> str | None:
     return None
 
 
-def _keyed(findings: list[Finding], document: object) -> list[tuple[tuple, Finding, str | None]]:
-    owners = _owner_index(document)
+def _keyed(
+    findings: Iterable[Finding], index: Checkpoint
+) -> list[tuple[tuple, Finding, str | None]]:
+    owners = _owner_index(index)
     out = []
     for f in findings:
         owner = _owner(f.path, owners)
@@ -884,10 +707,12 @@ def _keyed(findings: list[Finding], document: object) -> list[tuple[tuple, Findi
     return out
 
 
-def _new_and_fixed(parent: LintResult, child: LintResult) -> dict:
-    lineage = _lineage_codes()
-    before = _keyed([f for f in parent.findings if f.code not in lineage], parent.document)
-    after = _keyed([f for f in child.findings if f.code not in lineage], child.document)
+def _new_and_fixed(
+    parent: Analysis, child: Analysis, parent_index: Checkpoint, child_index: Checkpoint
+) -> dict:
+    """Each document's own findings (an analysis has no lineage findings), matched."""
+    before = _keyed(parent.findings, parent_index)
+    after = _keyed(child.findings, child_index)
     count_before: dict[tuple, int] = {}
     count_after: dict[tuple, int] = {}
     for key, _, _ in before:
@@ -922,7 +747,9 @@ def _finding(finding: Finding, owner: str | None = None) -> dict:
 # --- the diff ----------------------------------------------------------------------------------
 
 
-def _side(result: LintResult) -> dict:
+def _side(result: Analysis, compared: Pair | None = None) -> dict:
+    """One document's header; the child's verdict and counts take the pair's findings in."""
+    checked = LintResult(result, compared)
     document = result.document
     doc = document if isinstance(document, dict) else {}
     derivation = doc.get("derivation")
@@ -932,17 +759,18 @@ def _side(result: LintResult) -> dict:
         "digest": result.digest,
         "id": doc.get("id"),
         "created_at": doc.get("created_at"),
-        "valid": result.valid,
-        "levels": result.levels(),
-        "errors": result.errors,
-        "warnings": result.warnings,
+        "valid": checked.valid,
+        "levels": checked.levels(),
+        "errors": checked.errors,
+        "warnings": checked.warnings,
         "derivation_method": derivation.get("method") if isinstance(derivation, dict) else None,
         "task_status": task.get("status") if isinstance(task, dict) else None,
     }
 
 
-def diff_checkpoints(parent: LintResult, child: LintResult) -> dict:
-    """The semantic diff from ``parent`` to ``child`` as plain data (see the module docstring).
+def diff_checkpoints(compared: Pair) -> dict:
+    """The semantic diff from ``compared.parent`` to ``compared.child`` as plain data (see the
+    module docstring).
 
     Shape::
 
@@ -975,18 +803,20 @@ def diff_checkpoints(parent: LintResult, child: LintResult) -> dict:
                         "dropped_reported", "note"},
          "lineage_findings": [finding],      # OCP-T001, OCP-T002, digest, lineage-*
          "findings": {"new": [finding], "fixed": [finding], "persisting": n, "matched_by"},
-         "patch": [RFC 6902 operation] or None}
+         "patch": [RFC 6902 operation] or None,
+         "patch_withheld": why there is no patch, or None}
 
     where a change is ``{"pointer", "op": add|remove|replace, "before"?, "after"?}`` (the
     pointer inside the object for a section's objects, the document pointer for a field) and a
     finding is the report's finding object plus ``object_id``. Never raises."""
     try:
-        return _diff(parent, child)
+        return _diff(compared)
     except Exception:  # the last line of defence: a diff must not take the page down
-        return _failed(parent, child)
+        return _failed(compared.parent, compared.child)
 
 
-def _diff(parent: LintResult, child: LintResult) -> dict:
+def _diff(compared: Pair) -> dict:
+    parent, child = compared.parent, compared.child
     notes: list[str] = []
     for name, result in (("parent", parent), ("child", child)):
         if result.document is None:
@@ -999,9 +829,14 @@ def _diff(parent: LintResult, child: LintResult) -> dict:
                 f"The {name} does not pass level 1 (version or schema): its objects are "
                 "compared as they are."
             )
+    # The documents are compared as submitted (a changed credential is a change), and what the
+    # diff shows is then redacted with both documents' credentials (app/redaction.py): no value
+    # it lists, no member name and no pointer repeats one, even where the other document
+    # quotes it.
     parent_doc: dict = parent.document if isinstance(parent.document, dict) else {}
     child_doc: dict = child.document if isinstance(child.document, dict) else {}
-    parent_cp, child_cp = Checkpoint(parent_doc), Checkpoint(child_doc)
+    parent_cp = parent.checkpoint or Checkpoint(parent_doc)
+    child_cp = child.checkpoint or Checkpoint(child_doc)
 
     sections = []
     pairs_of: dict[str, list[tuple[_Item, _Item]]] = {}
@@ -1016,25 +851,38 @@ def _diff(parent: LintResult, child: LintResult) -> dict:
     fields = _diff_fields(parent_doc, child_doc)
 
     raised = {r.id: r for r in compaction.raised_verifications(child_cp, parent_cp)}
-    lineage, lineage_note = _lineage_findings(parent, child)
-    if lineage_note:
-        notes.append(lineage_note)
+    if compared.skipped is not None:
+        notes.append(f"The lineage rules did not run: {compared.skipped}.")
     comparable = parent.document is not None and child.document is not None
-    child_owners = _owner_index(child_doc)
-    out: dict[str, Any] = {
+    child_owners = _owner_index(child_cp)
+    patch, withheld = None, None
+    if not comparable:
+        withheld = "both documents must parse"
+    elif parent.secrets or child.secrets:
+        # A patch with redaction markers would not produce the child; one without them would
+        # repeat a credential. Neither is given.
+        withheld = (
+            "a document holds an apparent credential: a patch would repeat it, or, redacted, "
+            "would not produce the child"
+        )
+    else:
+        patch = json_patch(parent_doc, child_doc)
+    if withheld is not None:
+        notes.append(f"No JSON Patch: {withheld}.")
+    out = {
         "model": MODEL,
         "model_version": MODEL_VERSION,
         "redacted": REDACTED,
         "comparable": comparable,
         "notes": notes,
         "parent": _side(parent),
-        "child": _side(child),
-        "parent_link": _parent_link(child_cp, parent_cp, parent.data) if comparable else None,
+        "child": _side(child, compared),
+        "parent_link": _parent_link(child_cp, parent_cp, compared) if comparable else None,
         "summary": {
-            "added": sum(s["counts"]["added"] for s in sections),
-            "removed": sum(s["counts"]["removed"] for s in sections),
-            "changed": sum(s["counts"]["changed"] for s in sections),
-            "unchanged": sum(s["counts"]["unchanged"] for s in sections),
+            "added": sum(sec["counts"]["added"] for sec in sections),
+            "removed": sum(sec["counts"]["removed"] for sec in sections),
+            "changed": sum(sec["counts"]["changed"] for sec in sections),
+            "unchanged": sum(sec["counts"]["unchanged"] for sec in sections),
             "fields_changed": len(fields["changed"]),
         },
         "fields": fields,
@@ -1043,30 +891,17 @@ def _diff(parent: LintResult, child: LintResult) -> dict:
         "verification_changes": _verification_changes(pairs_of["statements"], raised),
         "statement_identity_changes": _identity_changes(pairs_of["statements"]),
         "compaction": _compaction(child_cp, parent_cp),
-        "lineage_findings": [_finding(f, _owner(f.path, child_owners)) for f in lineage],
-        "findings": _new_and_fixed(parent, child),
-        "patch": None,
+        "lineage_findings": [_finding(f, _owner(f.path, child_owners)) for f in compared.findings],
+        "findings": _new_and_fixed(parent, child, parent_cp, child_cp),
+        "patch": patch,
+        "patch_withheld": withheld,
     }
-    redactor = Redactor(
-        secret_strings(parent.document, parent.secrets)
-        | secret_strings(child.document, child.secrets)
-    )
-    for finding in (
-        *out["lineage_findings"],
-        *out["findings"]["new"],
-        *out["findings"]["fixed"],
-    ):
-        finding["message"] = _message(finding["message"], redactor)
-    out = redactor.data(out)
-    if comparable:
-        out["patch"] = json_patch(redactor.data(parent_doc), redactor.data(child_doc))
-    else:
-        notes = out["notes"]
-        notes.append("No JSON Patch: both documents must parse.")
-    return out
+    shown = child.redaction.joined(parent.redaction).data(out)
+    assert isinstance(shown, dict)
+    return shown
 
 
-def _failed(parent: LintResult, child: LintResult) -> dict:
+def _failed(parent: Analysis, child: Analysis) -> dict:
     """What is left when the diff itself failed: the two sides' headers, nothing of the text."""
     sides = {}
     for name, result in (("parent", parent), ("child", child)):
@@ -1096,4 +931,5 @@ def _failed(parent: LintResult, child: LintResult) -> dict:
         "lineage_findings": [],
         "findings": {"new": [], "fixed": [], "persisting": 0, "matched_by": None},
         "patch": None,
+        "patch_withheld": "these documents could not be compared",
     }

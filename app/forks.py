@@ -7,16 +7,14 @@ and can only say that a fork leaves such an action open. `fork_conflicts` looks 
 together and reports each action that more than one of them leaves open.
 
 Plain data out (no HTML; nothing here imports Starlette or Jinja2), never raises for documents of
-any shape, and every value a `secret` finding would flag is redacted (§10.5).
+any shape. Give it redacted documents (`Analysis.redacted`): what it returns quotes them (§10.5).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.checkpoint import TERMINAL_STATUSES
-from app.diff import Redactor, secret_strings
-from app.secrets import secret_findings
+from app.checkpoint import Checkpoint, is_open_side_effect
 
 
 def _objects(value: object) -> list[dict]:
@@ -32,32 +30,19 @@ def _member(document: object, *keys: str) -> object:
     return node
 
 
-def fenced_operations(document: object) -> set[str]:
+def fenced_operations(document: object) -> frozenset[str]:
     """Ids named by any stop condition's refs or applies_to (as OCP-W004 counts them: an
     operation named only in `until` is not fenced)."""
-    fenced: set[str] = set()
-    for stop in _objects(_member(document, "continuation", "stop_conditions")):
-        for member in ("refs", "applies_to"):
-            ids = stop.get(member)
-            if isinstance(ids, list):
-                fenced.update(i for i in ids if isinstance(i, str))
-    return fenced
+    return Checkpoint(document).fenced if isinstance(document, dict) else frozenset()
 
 
 def side_effecting_actions(document: object) -> dict[str, dict]:
-    """id -> operation for every non-terminal operation of kind action whose effect is not
-    none (an absent effect counts as not none: a consumer treats it as non_idempotent, §6.6).
-    The first operation with each id (a duplicate id is OCP-S001's business)."""
+    """id -> operation for every operation that `is_open_side_effect` (as OCP-W004 judges
+    them). The first operation with each id (a duplicate id is OCP-S001's business)."""
     out: dict[str, dict] = {}
     for operation in _objects(_member(document, "operations")):
-        object_id, status = operation.get("id"), operation.get("status")
-        terminal = isinstance(status, str) and status in TERMINAL_STATUSES
-        if (
-            isinstance(object_id, str)
-            and operation.get("kind") == "action"
-            and not terminal
-            and operation.get("effect") != "none"
-        ):
+        object_id = operation.get("id")
+        if isinstance(object_id, str) and is_open_side_effect(operation):
             out.setdefault(object_id, operation)
     return out
 
@@ -91,8 +76,7 @@ def fork_conflicts(parent: dict | None, forks: list[tuple[str, dict]]) -> list[d
          "status_by_fork": {label: status}}
 
     The description is the parent's (else the first actionable fork's), the effect the first
-    actionable fork's, with every value a
-    `secret` finding flags in any of the documents redacted. ``fenced_in`` lists the forks that
+    actionable fork's, as the (redacted) documents hold them. ``fenced_in`` lists the forks that
     carry the action non-terminal but fence it; ``absent_from`` the forks that do not carry it as
     a side-effecting action at all (removed, terminal, or effect none)."""
     try:
@@ -151,18 +135,4 @@ def _conflicts(parent: dict | None, forks: list[tuple[str, dict]]) -> list[dict]
                 "status_by_fork": statuses,
             }
         )
-    if not conflicts:
-        return conflicts
-    flagged: set[str] = set()
-    for document in [parent, *(document for _, document in forks)]:
-        if isinstance(document, dict):
-            flagged |= secret_strings(document, secret_findings(document))
-    redactor = Redactor(flagged)
-    for conflict in conflicts:
-        # Labels are the caller's, never document text: only the document values are redacted.
-        for key in ("operation", "description", "effect"):
-            conflict[key] = redactor.data(conflict[key])
-        conflict["status_by_fork"] = {
-            label: redactor.data(status) for label, status in conflict["status_by_fork"].items()
-        }
     return conflicts

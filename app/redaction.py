@@ -1,26 +1,37 @@
 """Redaction: how a value that looks like a credential is withheld, in one place (§10.5).
 
-The secret scan (app/secrets.py) says where credentials are; this module withholds them from
-everything that is shown or emitted: the document a page renders, and the findings every
-report carries (a message quoting a value, a pointer through a member name). Findings say
-where a credential is, never what it is.
+The secret scan (app/secrets.py) says where credentials are; a `Redaction`, built once per
+document from its hits, withholds them from everything that is shown or emitted: the document a
+page renders (the value at each flagged pointer, a flagged member name, and every other place the
+same credential text appears: a password in a URI quoted again in prose), the submitted text a
+page lists, and the findings every report carries (a message quoting a value, a pointer through
+a member name). Findings say where a credential is, never what it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from app.findings import Finding
 from app.pointer import parse_pointer, to_pointer
-from app.secrets import redact
+from app.secrets import URI_PASSWORD, USERINFO, SecretHit, redact, scan_text
 
 REDACTED = "[redacted: looks like a credential]"
+# Credential texts shorter than this are withheld only where they were found: a short one
+# ("deploy", a user name) occurs everywhere by chance.
+MIN_QUOTED = 8
+# A document with more flagged texts than this is not an accident; the texts past it are still
+# withheld where they were found, only not searched for elsewhere (each costs a pass).
+MAX_QUOTED = 64
 
 
 def redact_text(text: str) -> str:
-    """``text`` with each apparent credential replaced by REDACTED; on a scanner failure the
-    whole text goes."""
+    """``text`` with each apparent credential the scanner finds replaced by REDACTED; on a
+    scanner failure the whole text goes."""
     try:
         return redact(text, REDACTED)
     except Exception:
@@ -44,34 +55,212 @@ def redact_pointer(pointer: str) -> str:
     return to_pointer(redact_text(token) for token in tokens)
 
 
-def redact_findings(findings: Sequence[Finding]) -> list[Finding]:
-    """Every finding's message and path with apparent credentials withheld. Run once, by the
-    lint, after positions are found (they need the real path)."""
-    out = []
-    for finding in findings:
-        message = redact_text(finding.message)
-        path = redact_pointer(finding.path)
-        related = tuple(redact_text(text) for text in finding.related)
-        if message != finding.message or path != finding.path or related != finding.related:
-            finding = replace(finding, message=message, path=path, related=related)
-        out.append(finding)
-    return out
+@dataclass(frozen=True)
+class Redaction:
+    """What to withhold from one document (or a pair: `joined`): the flagged pointers, the
+    credential texts to withhold wherever they appear (``quoted``), and every string at or
+    under a flagged pointer, withheld where a whole string equals one (``values``)."""
+
+    paths: tuple[str, ...] = ()
+    quoted: frozenset[str] = frozenset()
+    values: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, document: object, hits: Sequence[SecretHit]) -> Redaction:
+        if not hits:
+            return cls()
+        paths = tuple(dict.fromkeys(hit.path for hit in hits))
+        values = frozenset(_flagged_strings(document, paths))
+        quoted = {t for t in values if len(t) >= MIN_QUOTED}
+        quoted.update(_quoted_texts(document, hits))
+        return cls(paths, frozenset(quoted), values)
+
+    def joined(self, other: Redaction) -> Redaction:
+        """Both documents' credentials, for what shows the two side by side (a diff)."""
+        return Redaction(self.paths, self.quoted | other.quoted, self.values | other.values)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.paths or self.quoted)
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        texts = sorted(self.quoted, key=lambda t: (-len(t), t))[:MAX_QUOTED]
+        return re.compile("|".join(map(re.escape, texts))) if texts else None
+
+    def text(self, text: str) -> str:
+        """A text shown or emitted: the scanner's finds, and the known credential texts."""
+        text = redact_text(text)
+        pattern = self._pattern
+        return pattern.sub(REDACTED, text) if pattern is not None else text
+
+    def pointer(self, pointer: str) -> str:
+        try:
+            tokens = parse_pointer(pointer)
+        except ValueError:
+            return self.text(pointer)
+        return to_pointer(self.text(token) for token in tokens)
+
+    def findings(self, findings: Sequence[Finding]) -> list[Finding]:
+        """Every finding's message, path and related texts with credentials withheld. Run once,
+        by the analysis, after positions are found (they need the real path)."""
+        out = []
+        for finding in findings:
+            message = self.text(finding.message)
+            path = self.pointer(finding.path)
+            related = tuple(self.text(text) for text in finding.related)
+            if message != finding.message or path != finding.path or related != finding.related:
+                finding = replace(finding, message=message, path=path, related=related)
+            out.append(finding)
+        return out
+
+    def document(self, document: object) -> dict | None:
+        """The document with every value at or under a flagged pointer replaced by REDACTED, a
+        flagged member name that itself looks like a credential renamed to REDACTED, and each
+        known credential text replaced wherever else it appears. Only the containers that
+        change are copied; the rest is shared. None when there is no document object."""
+        if not isinstance(document, dict):
+            return None
+        if not self.active:
+            return document
+        trie = _trie(self.paths)
+        if trie is None:
+            return {}
+        redacted = _redact_node(document, trie) if trie else document
+        pattern = self._pattern
+        if pattern is not None:
+            redacted = _redact_quoted(redacted, pattern)
+        return redacted if isinstance(redacted, dict) else {}
+
+    def data(self, value: object) -> object:
+        """Plain data built from the document (a diff): every string and member name withheld
+        where it equals a flagged string or holds a credential text; a member that holds a
+        pointer is withheld token by token. The same object when nothing is withheld."""
+        if not self.active:
+            return value
+        return self._data(value, None)
+
+    def _data(self, value: object, key: object) -> object:
+        if isinstance(value, str):
+            if value in self.values:
+                return REDACTED
+            shown = self.pointer(value) if key in _POINTER_KEYS else self.text(value)
+            return value if shown == value else shown
+        if isinstance(value, dict):
+            out: dict = {}
+            n = 2
+            for name, item in value.items():
+                new_name = self._data(name, None) if isinstance(name, str) else name
+                base = new_name
+                while new_name in out:  # two withheld names: keep both members
+                    new_name = f"{base} ({n})"
+                    n += 1
+                out[new_name] = self._data(item, name)
+            return out
+        if isinstance(value, list):
+            return [self._data(item, None) for item in value]
+        return value
+
+    def source(self, text: str, flagged: Mapping[str, int]) -> str:
+        """The submitted text as a page lists it: the raw JSON of each flagged value (see
+        `redacted_source`), then every known credential text, keeping the line count."""
+        text = redacted_source(text, flagged)
+        pattern = self._pattern
+        if pattern is None:
+            return text
+        return pattern.sub(lambda m: REDACTED + "\n" * m.group().count("\n"), text)
 
 
-def redacted_document(document: object, flagged: Iterable[str]) -> dict | None:
-    """The document with every value at or under a flagged pointer replaced by REDACTED, and a
-    flagged member name that itself looks like a credential renamed to REDACTED. Only the
-    containers on a flagged path are copied; the rest is shared. None when there is no
-    document object."""
-    if not isinstance(document, dict):
-        return None
-    trie = _trie(flagged)
-    if trie is None:
-        return {}
-    if not trie:
-        return document
-    redacted = _redact_node(document, trie)
-    return redacted if isinstance(redacted, dict) else {}
+# Members of a diff's data that hold JSON Pointers.
+_POINTER_KEYS = frozenset({"pointer", "path", "parent_pointer", "child_pointer"})
+
+
+def _flagged_strings(document: object, paths: Sequence[str]) -> Iterable[str]:
+    """Every string at or under each flagged pointer (member names included), and the flagged
+    member's own name when it looks like a credential."""
+    for path in paths:
+        try:
+            tokens = parse_pointer(path)
+        except ValueError:
+            continue
+        if tokens and looks_secret(tokens[-1]):
+            yield tokens[-1]
+        yield from _strings(_at(document, tokens))
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        if value:
+            yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key:
+                yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _quoted_texts(document: object, hits: Sequence[SecretHit]) -> Iterable[str]:
+    """The text of each hit's span (and a URI's password alone: it is quoted elsewhere on its
+    own), long enough to be looked for elsewhere."""
+    for hit in hits:
+        try:
+            tokens = parse_pointer(hit.path)
+        except ValueError:
+            continue
+        if hit.in_key:
+            text: object = tokens[-1] if tokens else None
+        else:
+            text = _at(document, tokens)
+        if not isinstance(text, str) or hit.end <= hit.start:
+            continue
+        span = text[hit.start : hit.end]
+        candidates = [span]
+        if hit.kind in (URI_PASSWORD, USERINFO) and ":" in span:
+            candidates.append(span.split(":", 1)[1].removesuffix("@"))
+        for candidate in candidates:
+            if len(candidate) >= MIN_QUOTED:
+                yield candidate
+
+
+def _at(document: object, tokens: Sequence[str]) -> object:
+    node = document
+    for token in tokens:
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _redact_quoted(node: object, pattern: re.Pattern[str]) -> object:
+    """``node`` with every match of ``pattern`` in its strings and member names replaced; the
+    same object when nothing matched."""
+    if isinstance(node, str):
+        return pattern.sub(REDACTED, node) if pattern.search(node) else node
+    if isinstance(node, dict):
+        changed = False
+        out: dict = {}
+        n = 2  # numbering of renamed members that clash; it never restarts (linear)
+        for key, value in node.items():
+            new_key = key
+            if pattern.search(key):
+                base = new_key = pattern.sub(REDACTED, key)
+                while new_key in out or new_key in node:
+                    new_key = f"{base} ({n})"
+                    n += 1
+            new_value = _redact_quoted(value, pattern)
+            changed = changed or new_key != key or new_value is not value
+            out[new_key] = new_value
+        return out if changed else node
+    if isinstance(node, list):
+        items = [_redact_quoted(item, pattern) for item in node]
+        return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
+    return node
 
 
 def _trie(pointers: Iterable[str]) -> dict | None:
@@ -134,3 +323,98 @@ def _rename_keys(obj: dict, renamed: set[str]) -> dict:
             key = name
         out[key] = value
     return out
+
+
+# --- the submitted text ---------------------------------------------------------------------
+# A page lists the source; its line numbers must not move, so each withheld span keeps the line
+# breaks it covered.
+
+_DECODER = json.JSONDecoder()
+
+
+def redacted_source(text: str, flagged: Mapping[str, int]) -> str:
+    """``text`` with the raw JSON text of each flagged value replaced by the quoted REDACTED,
+    and its member name too when that name itself looks like a credential. ``flagged`` maps
+    each flagged pointer to the offset of its value in ``text`` (the analysis's source map)."""
+    spans = []
+    for pointer, start in flagged.items():
+        try:
+            _, end = _DECODER.raw_decode(text, start)
+        except ValueError:
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+        spans.append((start, end))
+        key_span = _member_name_span(text, start)
+        if key_span is not None and looks_secret(parse_pointer(pointer)[-1] if pointer else ""):
+            spans.append(key_span)
+    return _blank_spans(text, spans)
+
+
+def redacted_unparsed(text: str) -> str:
+    """Text that did not parse, with every span the secret scanner finds in it replaced by
+    REDACTED plus the line breaks it covered (a credential may spread over several lines of
+    text that is not JSON); when the scanner fails, the whole text goes (never a leak)."""
+    try:
+        spans = scan_text(text)
+    except Exception:
+        return "\n".join(REDACTED for _ in text.split("\n"))
+    if not spans:
+        return text
+    parts = []
+    last = 0
+    for start, end, _ in spans:
+        parts.append(text[last:start])
+        parts.append(REDACTED + "\n" * text.count("\n", start, end))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _member_name_span(text: str, value_start: int) -> tuple[int, int] | None:
+    """The span of the member name before a value (``"name" : value``), if there is one."""
+    pos = value_start - 1
+    while pos >= 0 and text[pos] in " \t\r\n":
+        pos -= 1
+    if pos < 0 or text[pos] != ":":
+        return None
+    pos -= 1
+    while pos >= 0 and text[pos] in " \t\r\n":
+        pos -= 1
+    if pos < 0 or text[pos] != '"':
+        return None
+    close = pos
+    pos -= 1
+    while pos >= 0:
+        if text[pos] == '"':
+            backslashes = 0
+            while pos - 1 - backslashes >= 0 and text[pos - 1 - backslashes] == "\\":
+                backslashes += 1
+            if backslashes % 2 == 0:
+                return pos, close + 1
+        pos -= 1
+    return None
+
+
+def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """Replace each span by the quoted REDACTED on its first line, keeping every newline so
+    line numbers do not move."""
+    if not spans:
+        return text
+    out, pos = [], 0
+    for start, end in _merged(spans):
+        out.append(text[pos:start])
+        newlines = text.count("\n", start, end)
+        out.append(json.dumps(REDACTED) + "\n" * newlines)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged

@@ -24,8 +24,6 @@ Local ids are untrusted text too. They are kept verbatim in anchors ("obj-<id>",
 
 from __future__ import annotations
 
-import bisect
-import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -34,6 +32,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app import layout
+from app.analysis import Analysis, LintResult
 from app.checkpoint import (
     TERMINAL_STATUSES,
     TYPE_NAMES,
@@ -42,13 +41,11 @@ from app.checkpoint import (
     LocalObject,
     parse_instant,
 )
+from app.digests import DigestCheck
 from app.findings import Finding
-from app.lint import LintResult
-from app.pointer import parse_pointer, to_pointer
-from app.positions import offsets
-from app.redaction import REDACTED, looks_secret, redacted_document
+from app.pointer import to_pointer
+from app.redaction import REDACTED
 from app.report import VALIDITY_NOTE
-from app.secrets import scan_text
 
 VERDICT_VALID = "valid (levels 1–2)"
 VERDICT_INVALID = "invalid"
@@ -130,22 +127,21 @@ def build_view(
     result: LintResult,
     *,
     now: datetime,
-    parent: LintResult | None = None,
     list_limit: int | None = None,
 ) -> dict:
     """The whole page as plain data, sections in page order.
 
     Works for any result: a valid document, a schema-invalid one of any shape, and one with
     no document at all (a `json` error), which has only the header, findings and source
-    sections (the others are None). ``now`` dates the header's age and expiry checks; the
-    optional ``parent`` is the supplied parent checkpoint, used for the lineage line of the
-    header and each operation's status in the parent.
+    sections (the others are None). ``now`` dates the header's age and expiry checks. With a
+    parent (``result.pair``), the header's lineage line and each operation's status in the
+    parent come from it. Everything is read from the analyses: no stage runs again here.
 
     ``list_limit``: build at most this many operation, statement, progress and resource
     items per list, and record how many were left out as ``hidden`` (``<list>_hidden``
     for a list not called ``items``), as the HTML page shows them; None builds everything,
     as the JSON twin has it. Counts and the statement matrix always count every item."""
-    ctx = _context(result, now, parent)
+    ctx = _context(result, now)
     ctx.limit = list_limit
     view: dict[str, Any] = {
         "model": "ocp-viewer/checkpoint-page",
@@ -255,11 +251,13 @@ class _Context:
 
     result: LintResult
     now: datetime
-    document: dict | None  # redacted copy; None when intake found no document
-    checkpoint: Checkpoint | None
+    # redacted copy; None when intake found no document, or its version is refused
+    document: dict | None
+    checkpoint: Checkpoint | None  # the index of the redacted document
     created_at: Instant | None
-    parent: LintResult | None
+    parent: Analysis | None
     parent_document: dict | None
+    digest: DigestCheck | None  # parent.digest against the supplied parent
     # pointer of each local object -> its anchor (duplicates of an id get a "dup-" anchor)
     owners: dict[str, tuple[str, str]] = field(default_factory=dict)
     # pointer of each local object -> its 1-based line in the submitted text
@@ -319,12 +317,13 @@ class _Context:
         }
 
 
-def _context(result: LintResult, now: datetime, parent: LintResult | None) -> _Context:
+def _context(result: LintResult, now: datetime) -> _Context:
+    analysis = result.analysis
     # A version this viewer does not implement means nothing it knows (§5.1: reject it, never
     # report it valid): its sections are not built, as for bytes that are not JSON.
-    redacted = redacted_document(result.document, [f.path for f in result.secrets])
-    document = redacted if result.version_error is None else None
-    checkpoint = Checkpoint(document) if document is not None else None
+    document = analysis.redacted if analysis.interpretable else None
+    checkpoint = analysis.shown if analysis.interpretable else None
+    parent = result.parent
     ctx = _Context(
         result=result,
         now=_aware(now),
@@ -332,17 +331,14 @@ def _context(result: LintResult, now: datetime, parent: LintResult | None) -> _C
         checkpoint=checkpoint,
         created_at=checkpoint.created_at if checkpoint is not None else None,
         parent=parent,
-        parent_document=(
-            redacted_document(parent.document, [f.path for f in parent.secrets])
-            if parent is not None
-            else None
-        ),
+        parent_document=parent.redacted if parent is not None else None,
+        digest=result.pair.digest if result.pair is not None else None,
     )
     ctx.shown_lines = _shown_lines(result)
-    ctx.format_version = _text(_obj(redacted).get("opencheckpoint"))
+    ctx.format_version = _text(_obj(analysis.redacted).get("opencheckpoint"))
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)
-        ctx.object_lines = _object_lines(result.text, ctx.owners)
+        ctx.object_lines = analysis.source.lines(ctx.owners)
         ctx.fences, ctx.concerns = _stop_index(checkpoint)
     return ctx
 
@@ -355,8 +351,7 @@ _SOURCE_CONTEXT = 3
 
 
 def _shown_lines(result: LintResult) -> set[int] | None:
-    text = _submitted_text(result)
-    if text.count("\n") < SOURCE_LINE_LIMIT:
+    if result.analysis.source.line_count <= SOURCE_LINE_LIMIT:
         return None
     shown = set(range(1, _SOURCE_HEAD + 1))
     for finding in result.findings:
@@ -379,18 +374,6 @@ def _owners(checkpoint: Checkpoint) -> dict[str, tuple[str, str]]:
         first = checkpoint.by_id.get(obj.id)
         out[obj.pointer] = (obj.id, anchor(obj.id) if first is obj else f"dup-{obj.pointer}")
     return out
-
-
-def _object_lines(text: str | None, owners: dict[str, tuple[str, str]]) -> dict[str, int]:
-    """The source line of each local object, found in one walk over the text."""
-    if not text or not owners:
-        return {}
-    try:
-        found = offsets(text, owners)
-    except (ValueError, IndexError, RecursionError):
-        return {}
-    newlines = [m.start() for m in re.finditer("\n", text)]
-    return {pointer: bisect.bisect_left(newlines, pos) + 1 for pointer, pos in found.items()}
 
 
 def _stop_index(
@@ -657,20 +640,22 @@ def _lineage(ctx: _Context) -> dict:
         "id_matches": (
             recorded.get("id") == supplied.get("id") if "id" in recorded and supplied else None
         ),
-        "digest_matches": _digest_matches(recorded.get("digest"), ctx.parent.data),
+        "digest_matches": (
+            ctx.digest.state == "match"
+            if ctx.digest is not None and ctx.digest.comparable
+            else None
+        ),
+        # which rendering of a pasted parent matched: exact bytes, as sent, or CRLF made LF
+        "digest_matched": ctx.digest.matched if ctx.digest is not None else None,
     }
     return out
 
 
-def _digest_matches(recorded: object, data: bytes) -> bool | None:
-    """parent.digest against the parent's exact bytes (§10.6); None when not comparable."""
-    if not isinstance(recorded, str) or ":" not in recorded:
+def _digest_matches(check: DigestCheck | None) -> bool | None:
+    """parent.digest against the parent's bytes (§10.6); None when not comparable."""
+    if check is None or not check.comparable:
         return None
-    algorithm, _, hex_digest = recorded.partition(":")
-    name = {"sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512"}.get(algorithm)
-    if name is None:
-        return None
-    return hashlib.new(name, data).hexdigest() == hex_digest
+    return check.state == "match"
 
 
 # --- findings -----------------------------------------------------------------------------
@@ -2093,17 +2078,12 @@ def _session_refs(ctx: _Context) -> dict:
 
 
 def _source(ctx: _Context) -> dict:
-    """The submitted text as numbered lines, each with the findings that start on it.
-
-    Redacted twice over: the raw JSON text of every value (and flagged member name) at a
-    `secret` finding's path is replaced, and then the whole text goes through the secret
-    scanner once, so a credential spread over several lines of unparsed text is caught too.
-    Both keep the line count, so anchors stay right. Linear in the size of the text."""
-    text = _submitted_text(ctx.result)
-    flagged = [f.path for f in ctx.result.secrets]
-    if flagged and ctx.result.document is not None and ctx.result.text is not None:
-        text = _blank_spans(text, _secret_spans(text, flagged))
-    text = _redact_keeping_lines(text)
+    """The submitted text as numbered lines, each with the findings that start on it: the
+    analysis's `shown_text`, redacted keeping the line count, so anchors stay right."""
+    analysis = ctx.result.analysis
+    text = analysis.shown_text
+    submitted = analysis.text if analysis.text is not None else None
+    flagged = bool(analysis.secrets) or (submitted is not None and text != submitted)
     raw_lines = text.split("\n")
     if len(raw_lines) > 1 and raw_lines[-1] == "":
         raw_lines.pop()
@@ -2144,31 +2124,6 @@ def _source(ctx: _Context) -> dict:
     }
 
 
-def _redact_keeping_lines(text: str) -> str:
-    """Every span the secret scanner finds, replaced by REDACTED plus the line breaks it
-    covered; when the scanner fails, the whole text goes (never a leak)."""
-    try:
-        spans = scan_text(text)
-    except Exception:
-        return "\n".join(REDACTED for _ in text.split("\n"))
-    if not spans:
-        return text
-    parts = []
-    last = 0
-    for start, end, _ in spans:
-        parts.append(text[last:start])
-        parts.append(REDACTED + "\n" * text.count("\n", start, end))
-        last = end
-    parts.append(text[last:])
-    return "".join(parts)
-
-
-def _submitted_text(result: LintResult) -> str:
-    if result.text is not None:
-        return result.text
-    return result.data.decode("utf-8", "replace")
-
-
 def _findings_by_line(ctx: _Context) -> dict[int, list[dict]]:
     out: dict[int, list[dict]] = {}
     for index, finding in enumerate(ctx.result.findings):
@@ -2182,77 +2137,3 @@ def _findings_by_line(ctx: _Context) -> dict[int, list[dict]]:
                 }
             )
     return out
-
-
-_DECODER = json.JSONDecoder()
-
-
-def _secret_spans(text: str, pointers: list[str]) -> list[tuple[int, int]]:
-    """Offsets of the raw JSON text of each flagged value, and of its member name when that
-    name itself looks like a credential."""
-    try:
-        starts = offsets(text, pointers)
-    except (ValueError, IndexError, RecursionError):
-        return []
-    spans = []
-    for pointer, start in starts.items():
-        try:
-            _, end = _DECODER.raw_decode(text, start)
-        except ValueError:
-            end = text.find("\n", start)
-            end = len(text) if end < 0 else end
-        spans.append((start, end))
-        key_span = _member_name_span(text, start)
-        if key_span is not None and looks_secret(parse_pointer(pointer)[-1] if pointer else ""):
-            spans.append(key_span)
-    return spans
-
-
-def _member_name_span(text: str, value_start: int) -> tuple[int, int] | None:
-    """The span of the member name before a value (``"name" : value``), if there is one."""
-    pos = value_start - 1
-    while pos >= 0 and text[pos] in " \t\r\n":
-        pos -= 1
-    if pos < 0 or text[pos] != ":":
-        return None
-    pos -= 1
-    while pos >= 0 and text[pos] in " \t\r\n":
-        pos -= 1
-    if pos < 0 or text[pos] != '"':
-        return None
-    close = pos
-    pos -= 1
-    while pos >= 0:
-        if text[pos] == '"':
-            backslashes = 0
-            while pos - 1 - backslashes >= 0 and text[pos - 1 - backslashes] == "\\":
-                backslashes += 1
-            if backslashes % 2 == 0:
-                return pos, close + 1
-        pos -= 1
-    return None
-
-
-def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
-    """Replace each span by the quoted REDACTED on its first line, keeping every newline so
-    line numbers do not move."""
-    if not spans:
-        return text
-    out, pos = [], 0
-    for start, end in _merged(spans):
-        out.append(text[pos:start])
-        newlines = text.count("\n", start, end)
-        out.append(json.dumps(REDACTED) + "\n" * newlines)
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app import SPEC_VERSION, __version__
-from app.lint import LintResult
+from app.analysis import LintResult
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -59,10 +59,13 @@ def result_dict(file: str, result: LintResult) -> dict:
         "counts": {"errors": result.errors, "warnings": result.warnings},
         "findings": [f.to_dict() for f in result.findings],
     }
-    if result.parent is not None:
+    if result.pair is not None:
+        parent = result.pair.parent
         out["parent"] = {
-            "digest": "sha-256:" + hashlib.sha256(result.parent.data).hexdigest(),
-            "parsed": result.parent.usable,
+            "digest": parent.digest,
+            "parsed": parent.document is not None,
+            # parent.digest against the parent's bytes: match, mismatch, not_recorded, unsupported
+            "digest_check": result.pair.digest.state,
         }
     return out
 

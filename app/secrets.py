@@ -1217,8 +1217,13 @@ def _whole(value: str, kind: str) -> Span:
 
 def secret_findings(document: object) -> list[Finding]:
     """One `secret` warning per flagged value or member, in document order (§9.1, §10.5)."""
+    return findings_of(find_secrets(document))
+
+
+def findings_of(hits: Iterable[SecretHit]) -> list[Finding]:
+    """The `secret` findings of the scan's hits: one per flagged value or member."""
     by_path: dict[str, tuple[list[str], list[str]]] = {}
-    for hit in find_secrets(document):
+    for hit in hits:
         key_kinds, value_kinds = by_path.setdefault(hit.path, ([], []))
         kinds = key_kinds if hit.in_key else value_kinds
         if hit.kind not in kinds:

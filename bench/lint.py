@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import orjson  # noqa: E402
 
-from app.lint import lint  # noqa: E402
+from app.analysis import lint  # noqa: E402
 from app.resources import SCHEMA_FILE  # noqa: E402
 
 SIZES = {"5 KB": 5_000, "200 KB": 200_000, "2 MB": 2_000_000}
@@ -195,7 +195,7 @@ def check_jsonschema_time(path: Path, runs: int) -> float:
 MEMORY_PROBE = """
 import resource, sys, tracemalloc
 sys.path.insert(0, {root!r})
-from app.lint import lint
+from app.analysis import lint
 data = open({path!r}, "rb").read()
 lint(b'{{"opencheckpoint": "0.1"}}')  # warm: imports, the validator, caches
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

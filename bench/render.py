@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from lint import SIZES, generate  # noqa: E402
 
-import app.lint  # noqa: E402
+import app.analysis  # noqa: E402
 from app import schema  # noqa: E402
-from app.lint import lint  # noqa: E402
+from app.analysis import lint  # noqa: E402
 from app.render import build_view  # noqa: E402
 from app.web.pages import PAGE_LIST_LIMIT, page_from_view  # noqa: E402
 
@@ -49,12 +49,12 @@ def median(fn, runs: int) -> tuple[float, object]:
 
 def reference_lint(data: bytes) -> object:
     """The lint with its schema stage run by the Python `jsonschema` validator."""
-    shipped = app.lint.check_schema
-    app.lint.check_schema = schema.check_schema_reference
+    shipped = app.analysis.check_schema
+    app.analysis.check_schema = schema.check_schema_reference
     try:
         return lint(data)
     finally:
-        app.lint.check_schema = shipped
+        app.analysis.check_schema = shipped
 
 
 def floor_page(document: object, text: str) -> str:

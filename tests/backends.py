@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from app.lint import LintResult, lint
+from app.analysis import LintResult, lint
 from app.store import Store, open_store
 from tests.conftest import CONFORMANCE, ROOT
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.lint import lint
+from app.analysis import lint
 from tests.conftest import CONFORMANCE, SHARED, manifest
 
 

@@ -3,8 +3,8 @@
 import copy
 import json
 
+from app.analysis import analyze, lint
 from app.forks import fenced_operations, fork_conflicts, side_effecting_actions
-from app.lint import lint
 from app.redaction import REDACTED
 from tests.conftest import CONFORMANCE
 
@@ -135,9 +135,13 @@ def test_with_a_parent_only_inherited_operations_count():
 
 
 def test_a_flagged_description_is_redacted():
+    """The lineage page gives the forks' redacted documents (Analysis.redacted)."""
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
     described = action("op-1", description=f"Push with the token {token} to the remote")
-    forks = [(label, base_fork(label, [copy.deepcopy(described)])) for label in ("a", "b")]
+    forks = [
+        (label, analyze(json.dumps(base_fork(label, [copy.deepcopy(described)])).encode()).redacted)
+        for label in ("a", "b")
+    ]
     (conflict,) = fork_conflicts(None, forks)
     assert token not in json.dumps(conflict)
     assert REDACTED in conflict["description"]

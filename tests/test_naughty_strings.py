@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from app.lint import lint
+from app.analysis import lint
 from app.parse import _NONCHARACTER
 from tests.conftest import BLNS, CONFORMANCE
 

@@ -6,7 +6,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.lint import lint
+from app.analysis import lint
 from app.pointer import resolve
 from app.positions import offsets
 from tests.conftest import CONFORMANCE, manifest

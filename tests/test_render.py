@@ -2,6 +2,7 @@
 every lint result, redacted, and worded within what levels 1–2 establish (§8.1, §10)."""
 
 import copy
+import dataclasses
 import json
 import re
 import subprocess
@@ -10,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.lint import LintResult, lint
+from app.analysis import LintResult, lint
 from app.pointer import resolve
 from app.redaction import REDACTED
 from app.render import VERDICT_INVALID, VERDICT_VALID, age_in_words, anchor, build_view
@@ -70,8 +71,7 @@ def view_of(source: str | bytes | dict, *, now: datetime = NOW, parent: bytes | 
         raw = data(source)
     else:
         raw = source
-    parent_result = lint(parent) if parent is not None else None
-    return build_view(lint(raw, parent=parent), now=now, parent=parent_result)
+    return build_view(lint(raw, parent=parent), now=now)
 
 
 def cards(view: dict) -> dict[str, dict]:
@@ -745,7 +745,7 @@ def test_crlf_line_ends_are_not_shown():
 
 def test_a_result_without_findings_positions_still_builds(minimal):
     result = lint(json.dumps(minimal).encode())
-    bare = LintResult(result.data, result.intake, [], "pass", "pass")
+    bare = LintResult(dataclasses.replace(result.analysis, findings=()))
     view = build_view(bare, now=NOW)
     assert view["header"]["verdict"] == VERDICT_VALID
     assert copy.deepcopy(view) == view

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app.checkpoint import Checkpoint
-from app.lint import lint
-from app.rules import RULES, Parent, check_lineage
+from app.analysis import lint
+from app.rules import RULES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 BLOCK = re.compile(r"^```json (failing|passing|parent)\n(.*?)^```", re.M | re.S)
@@ -27,17 +26,8 @@ def examples(code: str) -> dict[str, bytes]:
 
 
 def findings(data: bytes, parent: bytes | None, code: str) -> list:
-    """What the linter reports on ``data``; for a project lineage note (lineage-*), which the
-    report leaves out, also the notes `ocp diff` and the diff pages show."""
-    result = lint(data, parent=parent)
-    assert not [f for f in result.findings if not RULES[f.code].in_report]
-    found = list(result.findings)
-    if not RULES[code].in_report and parent is not None and result.document is not None:
-        notes = check_lineage(
-            Checkpoint(result.document), Parent(Checkpoint(lint(parent).document), parent)
-        )
-        found += [f for f in notes if not RULES[f.code].in_report]
-    return found
+    """What the linter reports on ``data`` (with its parent, the lineage checks too)."""
+    return list(lint(data, parent=parent).findings)
 
 
 def test_the_index_lists_every_code():

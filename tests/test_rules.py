@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from app.analysis import lint
 from app.checkpoint import Checkpoint, parse_instant
-from app.lint import lint
 from app.rules import RULES, Parent, check_document, check_lineage
 from tests.conftest import CONFORMANCE
 

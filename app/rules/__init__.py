@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from app.checkpoint import Checkpoint
+from app.digests import DigestCheck
 from app.findings import Finding, Severity
 from app.pointer import Path, to_pointer
 
@@ -21,7 +22,10 @@ Violation = tuple[Path, str]
 @dataclass(frozen=True, slots=True)
 class Parent:
     checkpoint: Checkpoint
-    data: bytes  # the parent's exact bytes, for the digest check
+    data: bytes  # the parent's exact bytes
+    # the child's parent.digest against them, as the pair checked it once (app/digests.py);
+    # None: check the exact bytes
+    digest: DigestCheck | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +36,6 @@ class Rule:
     summary: str  # the rule in one sentence, as the specification states it
     description: str  # what the linter checks, at which path (the check's docstring)
     check: Callable[..., Iterable[Violation]] | None = None
-    # In the report every interface emits (report-contract.md lists its codes). The project's
-    # own lineage notes (lineage-*) are not: `ocp diff` and the diff pages show them.
-    in_report: bool = True
 
     @property
     def help_url(self) -> str:
@@ -57,7 +58,6 @@ def rule(
     summary: str,
     *,
     needs_parent: bool = False,
-    in_report: bool = True,
 ) -> Callable:
     """Register the decorated function as the check of ``code``."""
 
@@ -70,7 +70,6 @@ def rule(
                 summary,
                 inspect.getdoc(check) or summary,
                 check,
-                in_report,
             )
         )
         return check
@@ -83,10 +82,10 @@ def check_document(checkpoint: Checkpoint) -> list[Finding]:
     return _run([r for r in RULES.values() if r.level == "semantics"], checkpoint)
 
 
-def check_lineage(checkpoint: Checkpoint, parent: Parent, *, notes: bool = True) -> list[Finding]:
-    """The rules that need the parent (OCP-T001, OCP-T002, digest), and with ``notes`` the
-    project's lineage notes (lineage-*), which the report leaves out."""
-    rules = [r for r in RULES.values() if r.level == "lineage" and (notes or r.in_report)]
+def check_lineage(checkpoint: Checkpoint, parent: Parent) -> list[Finding]:
+    """The rules that need the parent: OCP-T001, OCP-T002, digest (§8.2, §10.6) and the
+    project's lineage checks of §9.2 and §9.3 (lineage-*)."""
+    rules = [r for r in RULES.values() if r.level == "lineage"]
     return _run(rules, checkpoint, parent)
 
 

@@ -233,7 +233,6 @@ def raised_verifications(child: Checkpoint, parent: Checkpoint) -> list[Raised]:
     "A statement carried into a derived checkpoint keeps its kind and its origin type (§6.5, "
     "§9.2, §9.3).",
     needs_parent=True,
-    in_report=False,
 )
 def statement_kind_or_origin_changed(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
     """A statement that the parent also has (same local id) has the same `kind` and the same
@@ -278,7 +277,6 @@ def statement_kind_or_origin_changed(child: Checkpoint, parent: Parent) -> Itera
     "A derived checkpoint does not raise a statement's verification state to `verified` without "
     "new evidence (§9.1, §9.2).",
     needs_parent=True,
-    in_report=False,
 )
 def verification_raised_without_evidence(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
     """A statement that is unverified, disputed or stale in the parent, or has no verification
@@ -309,7 +307,6 @@ def verification_raised_without_evidence(child: Checkpoint, parent: Parent) -> I
     "instructions, constraints and decisions, open questions, non-terminal operations and stop "
     "conditions (§9.2, §9.3).",
     needs_parent=True,
-    in_report=False,
 )
 def preserved_object_dropped(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
     """In a child whose derivation.method is compacted or forked and whose derivation.omissions
@@ -348,7 +345,6 @@ def preserved_object_dropped(child: Checkpoint, parent: Parent) -> Iterator[Viol
     "A checkpoint whose derivation.method is `compacted` records derivation.omissions and "
     "derivation.transformations (§6.9, §9.2).",
     needs_parent=True,
-    in_report=False,
 )
 def compaction_without_record(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
     """A child whose derivation.method is compacted has a non-empty derivation.omissions (what

@@ -1,12 +1,10 @@
 """Rules that need the parent: OCP-T001, OCP-T002 (spec §8.2) and the digest check (§10.6)."""
 
-import hashlib
 from collections.abc import Iterator
 
 from app.checkpoint import TERMINAL_STATUSES, Checkpoint
+from app.digests import check_digest
 from app.rules import Parent, Violation, rule
-
-_ALGORITHMS = {"sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512"}
 
 
 @rule(
@@ -82,18 +80,14 @@ def parent_digest_mismatch(child: Checkpoint, parent: Parent) -> Iterator[Violat
     the hash of the parent's exact bytes with the recorded algorithm. A mismatch means the
     parent changed after the child was derived, or the digest was computed over other bytes
     (for example a re-serialized copy). Reported at /parent/digest."""
-    recorded = child.get("parent", "digest")
-    if not isinstance(recorded, str) or child.get("parent", "id") != parent.checkpoint.get("id"):
+    if child.get("parent", "id") != parent.checkpoint.get("id"):
         return
-    algorithm, _, _ = recorded.partition(":")
-    name = _ALGORITHMS.get(algorithm)
-    if name is None:
-        return
-    actual = f"{algorithm}:{hashlib.new(name, parent.data).hexdigest()}"
-    if actual != recorded:
+    check = parent.digest or check_digest(child.get("parent", "digest"), [("exact", parent.data)])
+    if check.state == "mismatch":
+        shown = (check.actual or "")[:19]
         yield (
             ("parent", "digest"),
-            f"parent.digest does not match the supplied parent's bytes ({actual[:19]}…); the "
+            f"parent.digest does not match the supplied parent's bytes ({shown}…); the "
             "parent was changed after this checkpoint was derived, or the digest was computed "
             "over other bytes: it covers the parent file's exact bytes",
         )

@@ -6,7 +6,7 @@ have to guess.
 
 from collections.abc import Iterator
 
-from app.checkpoint import TERMINAL_STATUSES, Checkpoint, parse_instant
+from app.checkpoint import Checkpoint, is_open_side_effect, parse_instant
 from app.rules import Violation, rule
 
 
@@ -80,19 +80,8 @@ def fork_with_unfenced_action(checkpoint: Checkpoint) -> Iterator[Violation]:
     (§9.3). Reported at the operation."""
     if checkpoint.get("derivation", "method") != "forked":
         return
-    fenced: set[str] = set()
-    for _, stop in checkpoint.stop_conditions():
-        for member in ("refs", "applies_to"):
-            ids = stop.get(member)
-            if isinstance(ids, list):
-                fenced.update(i for i in ids if isinstance(i, str))
     for i, operation in checkpoint.operations():
-        if (
-            operation.get("kind") == "action"
-            and operation.get("status") not in TERMINAL_STATUSES
-            and operation.get("effect") != "none"
-            and operation.get("id") not in fenced
-        ):
+        if is_open_side_effect(operation) and operation.get("id") not in checkpoint.fenced:
             yield (
                 ("operations", i),
                 f"this fork leaves the side-effecting action {operation.get('id')!r} "

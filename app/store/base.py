@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from app.config import ConfigError
 
 if TYPE_CHECKING:
-    from app.lint import LintResult
+    from app.analysis import LintResult
 
 # §"They expire after 30 days": a deployment may shorten the window, never lengthen it.
 MAX_RETENTION = timedelta(days=30)

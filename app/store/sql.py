@@ -32,7 +32,7 @@ from app.store.base import (
 )
 
 if TYPE_CHECKING:
-    from app.lint import LintResult
+    from app.analysis import LintResult
 
 # A fresh 144-bit id colliding even once is astronomically unlikely; more than a few times in a
 # row means the generator is broken, which must not turn into an endless loop.

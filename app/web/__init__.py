@@ -21,6 +21,7 @@ from starlette.routing import Route
 from app.config import Settings
 from app.store import Store, StoreUnavailable, open_store
 from app.web import assets, diffs, lineage, stored, views
+from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
@@ -120,6 +121,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.page_cache = stored.PageCache()
+    app.state.analyses = AnalysisCache(settings.limits)
     return app
 
 

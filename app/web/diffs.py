@@ -8,23 +8,24 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from app.analysis import Analysis, analyze, pair
 from app.diff import diff_checkpoints
-from app.lint import lint
-from app.parse import Limits
 from app.store import Found
 from app.web.errors import wants_json
-from app.web.stored import fetch, settings_of, store_call
+from app.web.stored import analysis_of, fetch, settings_of, store_call
 from app.web.templating import render
 from app.web.views import read_form
 
 
-def compare(parent: bytes, child: bytes, limits: Limits) -> dict:
-    return diff_checkpoints(lint(parent, limits=limits), lint(child, parent=parent, limits=limits))
+def compare(parent: Analysis, child: Analysis, parent_as_sent: bytes | None = None) -> dict:
+    return diff_checkpoints(pair(child, parent, parent_as_sent=parent_as_sent))
 
 
 def respond(request: Request, model: dict, title: str, links: dict) -> Response:
     path = request.url.path
     if path.endswith(".patch"):
+        if model["patch"] is None:
+            raise HTTPException(422, f"there is no JSON Patch: {model['patch_withheld']}")
         return JSONResponse(model["patch"], media_type="application/json-patch+json")
     if path.endswith(".json") or wants_json(request):
         return JSONResponse(model)
@@ -65,7 +66,10 @@ async def any_two(request: Request) -> Response:
 
 
 async def _diff_records(request: Request, parent: Found, child: Found) -> Response:
-    model = await run_in_threadpool(compare, parent.data, child.data, settings_of(request).limits)
+    def work() -> dict:
+        return compare(analysis_of(request, parent), analysis_of(request, child))
+
+    model = await run_in_threadpool(work)
     links = {
         "from": f"/c/{parent.meta.storage_id}",
         "to": f"/c/{child.meta.storage_id}",
@@ -80,7 +84,12 @@ async def pasted(request: Request) -> Response:
     submission = await read_form(request)
     if submission.parent is None:
         raise HTTPException(400, "paste or upload the parent too, to compare the two")
-    model = await run_in_threadpool(
-        compare, submission.parent, submission.checkpoint, settings_of(request).limits
-    )
+    limits = settings_of(request).limits
+    parent_data = submission.parent
+
+    def work() -> dict:
+        child = analyze(submission.checkpoint, limits)
+        return compare(analyze(parent_data, limits), child, submission.parent_as_sent)
+
+    model = await run_in_threadpool(work)
     return respond(request, model, "Changes from the parent", {})

@@ -7,9 +7,9 @@ import hashlib
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from app.analysis import analyze
 from app.forks import fork_conflicts
 from app.lineage import LineageNode, build_tree, layout
-from app.lint import lint
 from app.store import Found, Meta, Store
 from app.web.errors import wants_json
 from app.web.stored import fetch, settings_of, store_call
@@ -89,7 +89,7 @@ def _parent_check(store: Store, record: Found, parent_meta: Meta | None) -> dict
     meta = record.meta
     if not meta.parent_id:
         return {"state": "no parent", "message": "This checkpoint names no parent."}
-    result = lint(record.data)
+    result = analyze(record.data)
     recorded = (result.document or {}).get("parent", {})
     digest = recorded.get("digest") if isinstance(recorded, dict) else None
     if parent_meta is None:
@@ -136,14 +136,14 @@ def _forks(store: Store, meta: Meta, parent_meta: Meta | None, limits) -> dict: 
     for sibling in siblings[:MAX_FORKS_COMPARED]:
         record = store.get(sibling.storage_id)
         if isinstance(record, Found):
-            document = lint(record.data, limits=limits).document
+            document = analyze(record.data, limits).redacted
             if document is not None:
                 documents.append((sibling.storage_id, document))
     parent_document = None
     if parent_meta is not None:
         parent_record = store.get(parent_meta.storage_id)
         if isinstance(parent_record, Found):
-            parent_document = lint(parent_record.data, limits=limits).document
+            parent_document = analyze(parent_record.data, limits).redacted
     return {
         "compared": [label for label, _ in documents],
         "conflicts": fork_conflicts(parent_document, documents),

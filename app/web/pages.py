@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from markupsafe import Markup
 
-from app.lint import LintResult, lint
+from app.analysis import LintResult
 from app.parse import DEFAULT_LIMITS, Limits
 from app.render import build_view, hidden_key
 from app.report import VALIDITY_NOTE, result_dict, tool_info
@@ -39,13 +39,8 @@ def page_view(result: LintResult, limits: Limits, *, now: datetime | None = None
 def _view(
     result: LintResult, limits: Limits, list_limit: int | None = None, now: datetime | None = None
 ) -> dict:
-    parent = None
-    if result.parent is not None:
-        # The render model compares with the parent as a lint result; its bytes already
-        # passed intake under the same limits.
-        parent = lint(result.parent.data, limits=limits)
     moment = now if now is not None else datetime.now(UTC)
-    return build_view(result, now=moment, parent=parent, list_limit=list_limit)
+    return build_view(result, now=moment, list_limit=list_limit)
 
 
 def checkpoint_html(

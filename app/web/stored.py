@@ -27,8 +27,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
+from app.analysis import Analysis, LintResult, lint
 from app.layout import TASK_STATUSES
-from app.lint import LintResult, lint
 from app.store import (
     Created,
     DeleteOutcome,
@@ -39,6 +39,7 @@ from app.store import (
     Store,
     StoreUnavailable,
 )
+from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.errors import wants_json
@@ -136,6 +137,12 @@ def _check_upload_token(request: Request, offered: str | None) -> None:
             "this deployment stores checkpoints only with an upload token",
             headers=bearer_challenge("upload"),
         )
+
+
+def analysis_of(request: Request, record: Found) -> Analysis:
+    """The analysis of a stored document, kept by its digest (app/web/analyses.py)."""
+    cache: AnalysisCache = request.app.state.analyses
+    return cache.get(record.meta.digest, record.data)
 
 
 async def _store(request: Request, data: bytes, lifetime: timedelta | None) -> Created:
@@ -371,7 +378,7 @@ def _render_stored(
 ) -> tuple[str, str | None]:
     """The page or its JSON twin, and when its time-dependent content changes (or None)."""
     settings = settings_of(request)
-    result = lint(record.data, limits=settings.limits)
+    result = LintResult(analysis_of(request, record))
     name = f"checkpoint {record.meta.storage_id}"
     if as_json:
         body = checkpoint_json(name, result, settings.limits, now=now)

@@ -13,8 +13,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
+from app.analysis import LintResult, analyze, pair
 from app.config import Settings
-from app.lint import lint
+from app.parse import Limits
 from app.report import FileResult, report_dict
 from app.resources import schema_bytes
 from app.rules import RULES
@@ -62,6 +63,8 @@ class FormInput:
     name: str  # the file's name, or "pasted checkpoint"
     described: str  # 'the file "x.ocp.json" (1,234 bytes)', 'the pasted text (…)'
     ignored: str | None = None  # the pasted text, when a file was chosen as well
+    # pasted text as the browser sent it, before its CRLF line ends were made LF
+    as_sent: bytes | None = None
 
 
 @dataclass(slots=True)
@@ -72,6 +75,16 @@ class Submission:
     # Which inputs were checked and which were not, in sentences for the page and the panel.
     checked: str = ""
     notes: tuple[str, ...] = ()
+    # a pasted parent as the browser sent it (parent.digest is checked against both)
+    parent_as_sent: bytes | None = None
+
+    def check(self, limits: Limits) -> LintResult:
+        """The checkpoint's analysis and, with a parent, the pair: each stage once."""
+        child = analyze(self.checkpoint, limits)
+        if self.parent is None:
+            return LintResult(child)
+        parent = analyze(self.parent, limits)
+        return LintResult(child, pair(child, parent, parent_as_sent=self.parent_as_sent))
 
 
 async def read_form(request: Request) -> Submission:
@@ -114,18 +127,19 @@ async def read_form(request: Request) -> Submission:
         checkpoint.name,
         checked,
         notes,
+        parent.as_sent if parent is not None else None,
     )
 
 
 async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput | None:
     text = form.get(name)
-    pasted = None
+    pasted = sent = None
     if isinstance(text, str) and text.strip():
-        data = text.encode("utf-8", "surrogatepass")
-        if len(data) > limit:
+        sent = text.encode("utf-8", "surrogatepass")
+        if len(sent) > limit:
             raise PayloadTooLarge(limit, f"the pasted {role}")
-        # Browsers send textarea line breaks as CRLF; the pasted document had LF.
-        pasted = data.replace(b"\r\n", b"\n")
+        # Browsers send textarea line breaks as CRLF, whatever the pasted document had.
+        pasted = sent.replace(b"\r\n", b"\n")
     upload = form.get(f"{name}_file")
     if isinstance(upload, UploadFile) and upload.filename:
         data = await upload.read(limit + 1)
@@ -145,7 +159,8 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
                 ignored,
             )
     if pasted is not None:
-        return FormInput(pasted, f"pasted {role}", f"the pasted {role} ({len(pasted):,} bytes)")
+        described = f"the pasted {role} ({len(pasted):,} bytes)"
+        return FormInput(pasted, f"pasted {role}", described, as_sent=sent)
     return None
 
 
@@ -154,9 +169,7 @@ async def view(request: Request) -> Response:
     limits = settings_of(request).limits
     # Linting and rendering are CPU work: off the event loop, so one large document does not
     # stall every other request.
-    result = await run_in_threadpool(
-        lint, submission.checkpoint, parent=submission.parent, limits=limits
-    )
+    result = await run_in_threadpool(submission.check, limits)
     if wants_json(request):
         model = await run_in_threadpool(checkpoint_json, submission.name, result, limits)
         model["submission"] = {"checked": submission.checked, "notes": list(submission.notes)}
@@ -188,9 +201,7 @@ async def live_panel(request: Request) -> Response:
             render("_live.html", result=None, submission=None, message=f"Not checked: {detail}."),
             headers=headers,
         )
-    result = await run_in_threadpool(
-        lint, submission.checkpoint, parent=submission.parent, limits=settings_of(request).limits
-    )
+    result = await run_in_threadpool(submission.check, settings_of(request).limits)
     return HTMLResponse(render("_live.html", result=result, submission=submission, message=None))
 
 
@@ -202,18 +213,16 @@ async def api_lint(request: Request) -> Response:
     kind = media_type(request)
     limits = settings_of(request).limits
     if kind in CHECKPOINT_TYPES:
-        data = await request.body()
-        parent = None
+        submission = Submission(await request.body(), None, "-")
     elif kind == "multipart/form-data":
         submission = await read_form(request)
-        data, parent = submission.checkpoint, submission.parent
     else:
         raise BadRequest(
             "send the checkpoint as application/json or application/vnd.opencheckpoint+json "
             "(or multipart/form-data with checkpoint and parent parts)",
             status_code=415,
         )
-    result = await run_in_threadpool(lint, data, parent=parent, limits=limits)
+    result = await run_in_threadpool(submission.check, limits)
     return JSONResponse(report_dict([FileResult("-", result)]))
 
 

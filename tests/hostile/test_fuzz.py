@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from app.analysis import LintResult, analyze, pair
 from app.config import Settings
 from app.diff import diff_checkpoints
-from app.lint import lint
 from app.render import build_view
 from app.web import create_app
 from app.web.pages import page_from_view
@@ -23,18 +23,19 @@ from tests.test_properties import VALID, mutated_bytes, mutated_documents
 HANG = 20.0  # seconds: only a hang gets near this; speed is measured in bench/
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
-PARENT_RESULT = lint(PARENT)
+PARENT_ANALYSIS = analyze(PARENT)
 ALL = [(CONFORMANCE / c["file"]).read_bytes() for c in manifest()]
 
 
 def whole_path(data: bytes) -> None:
     start = time.monotonic()
-    result = lint(data, parent=PARENT)
-    view = build_view(result, now=NOW, parent=PARENT_RESULT)
+    child = analyze(data)
+    result = LintResult(child, pair(child, PARENT_ANALYSIS))
+    view = build_view(result, now=NOW)
     json.dumps(view)
     html = page_from_view("fuzz", view, result)
     assert "<html" in html
-    diff = diff_checkpoints(PARENT_RESULT, result)
+    diff = diff_checkpoints(result.pair)
     json.dumps(diff)
     assert time.monotonic() - start < HANG, "the path hung on this document"
 

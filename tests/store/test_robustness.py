@@ -95,7 +95,7 @@ def test_a_failure_between_statements_leaves_nothing(
 
 CRASH = """
 import os, sys
-from app.lint import lint
+from app.analysis import lint
 from app.store import open_store
 from app.store.sql import SqlStore
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from app.lint import lint
+from app.analysis import lint
 from app.store import Created, Found, Meta, NotStorable, Store, ids
 from tests.backends import START, Backend, checkpoint, conformance_files, linted
 

@@ -13,8 +13,8 @@ import pytest
 from markupsafe import escape
 from starlette.testclient import TestClient
 
+from app.analysis import lint
 from app.config import Settings
-from app.lint import lint
 from app.pointer import parse_pointer
 from app.report import VALIDITY_NOTE
 from app.web import create_app

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 import pytest
 from starlette.testclient import TestClient
 
+from app.analysis import lint
 from app.config import Settings
-from app.lint import lint
 from app.render import build_view
 from app.web import create_app
 from app.web.pages import PAGE_LIST_LIMIT, page_from_view

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from starlette.testclient import TestClient
 
+from app.analysis import lint
 from app.config import Settings
-from app.lint import lint
 from app.web import create_app
 from tests.conftest import CONFORMANCE, manifest
 

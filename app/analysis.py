@@ -1,0 +1,401 @@
+"""One analysis of a document, and one of a document with its parent: every stage runs once.
+
+`analyze(bytes)`: intake (json) → version gate (version) → schema (schema, level 1) → rules
+(OCP-*, level 2, only when level 1 passed) → secret scan → positions → redaction. Nothing is
+reported after a `json` or a `version` error, as the report contract says; the secret scan runs
+all the same and its findings are kept aside (`Analysis.secrets`): a credential is leaked
+whatever the version says, so pages redact it and the service refuses to store it (§10.5).
+
+`pair(child, parent)`: the findings that need both documents (OCP-T001, OCP-T002, digest and the
+§9.2/§9.3 lineage checks), run once, from the two analyses.
+
+An `Analysis` is immutable. Every consumer (the CLI's lint, render and diff; the service's
+pages, its live panel, permalinks, lineage and diff pages) takes analyses and never reruns a
+stage: the render model reads the analysis's index, redacted document and source map; the diff
+reads a pair. The service keeps analyses by digest, so a stored document is analysed once.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+from app.checkpoint import Checkpoint
+from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
+from app.findings import Finding
+from app.parse import DEFAULT_LIMITS, Intake, Limits, parse
+from app.positions import offsets
+from app.redaction import Redaction, redacted_unparsed
+from app.rules import Parent, check_document, check_lineage
+from app.schema import check_schema
+from app.secrets import find_secrets, findings_of
+from app.version import check_version
+
+LevelState = Literal["pass", "fail", "not_run"]
+
+
+class SourceMap:
+    """Where values sit in the submitted text. Line starts are found once; each set of pointers
+    asked for costs one walk over the text, and every offset found is remembered."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+        self._offsets: dict[str, int | None] = {}
+
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        if not self.text:
+            return [0]
+        return [0, *(m.end() for m in re.finditer("\n", self.text))]
+
+    @property
+    def line_count(self) -> int:
+        return len(self._line_starts)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column (in code points) of ``offset``."""
+        starts = self._line_starts
+        line = bisect.bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    def offsets(self, pointers: Iterable[str]) -> dict[str, int]:
+        """Offset of the value at each pointer that resolves."""
+        pointers = list(pointers)
+        wanted = [p for p in dict.fromkeys(pointers) if p not in self._offsets]
+        if wanted and self.text:
+            try:
+                found = offsets(self.text, wanted)
+            except (ValueError, IndexError, RecursionError):
+                found = {}
+            for pointer in wanted:
+                self._offsets[pointer] = found.get(pointer)
+        out = {}
+        for pointer in pointers:
+            offset = self._offsets.get(pointer)
+            if offset is not None:
+                out[pointer] = offset
+        return out
+
+    def locate(self, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
+        return {p: self.line_col(o) for p, o in self.offsets(pointers).items()}
+
+    def lines(self, pointers: Iterable[str]) -> dict[str, int]:
+        return {p: self.line_col(o)[0] for p, o in self.offsets(pointers).items()}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything known about one document's bytes, computed once."""
+
+    data: bytes
+    intake: Intake
+    findings: tuple[Finding, ...]  # the report's, positioned, in document order, redacted
+    # every apparent credential, also after a version error, unredacted: what `redacted`
+    # withholds; show their paths only through app.redaction.redact_pointer
+    secrets: tuple[Finding, ...]
+    syntax: LevelState
+    semantics: LevelState
+    # the version gate's refusal: a version this tool does not implement is never
+    # interpreted (§5.1), only shown as text
+    version_error: Finding | None
+    checkpoint: Checkpoint | None  # the index of the document as submitted
+    source: SourceMap
+    digest: str  # sha-256 of the exact bytes
+    redaction: Redaction = field(default_factory=Redaction)  # what to withhold (§10.5)
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def document(self) -> dict | None:
+        return self.intake.document
+
+    @property
+    def text(self) -> str | None:
+        return self.intake.text
+
+    @property
+    def interpretable(self) -> bool:
+        """A document of the version this tool implements: its fields mean what §6 says."""
+        return self.intake.document is not None and self.version_error is None
+
+    @cached_property
+    def redacted(self) -> dict | None:
+        """The document with every apparent credential withheld (app/redaction.py): what a
+        page, a diff or a model is shown. The document itself when it holds none."""
+        return self.redaction.document(self.intake.document)
+
+    @cached_property
+    def shown(self) -> Checkpoint | None:
+        """The index of the redacted document; the same index when nothing was redacted."""
+        redacted = self.redacted
+        if redacted is None:
+            return None
+        if redacted is self.intake.document and self.checkpoint is not None:
+            return self.checkpoint
+        return Checkpoint(redacted)
+
+    @cached_property
+    def shown_text(self) -> str:
+        """The submitted text as a page lists it: every flagged value (and flagged member
+        name) withheld, line breaks kept; bytes that are not UTF-8 decoded with U+FFFD. Text
+        that did not parse has no values to find, so the secret scanner reads it whole."""
+        text = self.text if self.text is not None else self.data.decode("utf-8", "replace")
+        if self.intake.document is None:
+            return redacted_unparsed(text)
+        if not self.redaction.active:
+            return text
+        return self.redaction.source(text, self.source.offsets(self.redaction.paths))
+
+    @property
+    def valid(self) -> bool:
+        return self.syntax == "pass" and not any(f.severity == "error" for f in self.findings)
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == "error" for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(f.severity == "warning" for f in self.findings)
+
+    def levels(self) -> dict[str, LevelState]:
+        return {"syntax": self.syntax, "semantics": self.semantics}
+
+
+def analyze(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Analysis:
+    timings: dict[str, float] = {}
+    stage = _stopwatch(timings)
+
+    with stage("intake"):
+        intake = parse(data, limits)
+    findings = list(intake.findings)
+    document = intake.document
+    source = SourceMap(intake.text)
+    digest = sha256_digest(data)
+    if document is None:
+        return Analysis(
+            data,
+            intake,
+            tuple(findings),
+            (),
+            "fail",
+            "not_run",
+            None,
+            None,
+            source,
+            digest,
+            timings=timings,
+        )
+
+    with stage("schema"):
+        version_error = check_version(document)
+        schema_findings = [] if version_error else check_schema(document)
+    if version_error:
+        findings.append(version_error)
+    findings.extend(schema_findings)
+    syntax: LevelState = "fail" if version_error or schema_findings else "pass"
+
+    checkpoint = Checkpoint(document)
+    semantics: LevelState = "not_run"
+    if syntax == "pass":
+        with stage("rules"):
+            semantic = check_document(checkpoint)
+        findings.extend(semantic)
+        semantics = "fail" if any(f.severity == "error" for f in semantic) else "pass"
+
+    with stage("secrets"):
+        hits = find_secrets(document)
+        secrets = findings_of(hits)
+        redaction = Redaction.of(document, hits)
+    if not version_error:
+        findings.extend(secrets)
+
+    with stage("positions"):
+        placed = _positioned(findings, source)
+    if redaction.active:
+        # No report repeats a credential: messages quote values, paths name members. The
+        # secret findings kept aside stay as found: they say what to withhold.
+        with stage("redaction"):
+            placed = redaction.findings(placed)
+    return Analysis(
+        data,
+        intake,
+        tuple(placed),
+        tuple(secrets),
+        syntax,
+        semantics,
+        version_error,
+        checkpoint,
+        source,
+        digest,
+        redaction,
+        timings,
+    )
+
+
+def _positioned(findings: Sequence[Finding], source: SourceMap) -> list[Finding]:
+    """Fill in line and column, and order findings as they appear in the document."""
+    places = source.locate(f.path for f in findings if f.line is None)
+    placed = [
+        f if f.line is not None else f.at(*places.get(f.path, (None, None))) for f in findings
+    ]
+    return sorted(placed, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+
+
+# --- a document and its parent -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A child and its parent, compared once: the findings that need both documents."""
+
+    child: Analysis
+    parent: Analysis
+    findings: tuple[Finding, ...]  # positioned in the child's text, redacted
+    digest: DigestCheck  # the child's parent.digest against the parent's bytes
+    # why the lineage rules did not run (None when they did)
+    skipped: str | None = None
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == "error" for f in self.findings)
+
+
+def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = None) -> Pair:
+    """The lineage findings of ``child`` against ``parent``. ``parent_as_sent``: the parent's
+    bytes as a browser sent them, when they were pasted (its CRLF line ends were made LF
+    before the analysis); `parent.digest` is checked against both."""
+    renderings: list[tuple[Rendering, bytes]] = [("exact", parent.data)]
+    if parent_as_sent is not None and parent_as_sent != parent.data:
+        renderings = [("as_sent", parent_as_sent), ("lf", parent.data)]
+    named = child.checkpoint.get("parent", "digest") if child.checkpoint is not None else None
+    digest = check_digest(named, renderings)
+    skipped = _why_not_compared(child, parent)
+    if skipped is not None or child.checkpoint is None or parent.checkpoint is None:
+        return Pair(child, parent, (), digest, skipped or "both documents must parse")
+    found = check_lineage(child.checkpoint, Parent(parent.checkpoint, parent.data, digest))
+    placed = _positioned(found, child.source)
+    redaction = child.redaction.joined(parent.redaction)
+    if redaction.active:
+        placed = redaction.findings(placed)
+    return Pair(child, parent, tuple(placed), digest)
+
+
+def _why_not_compared(child: Analysis, parent: Analysis) -> str | None:
+    if parent.document is None:
+        return "the parent is not a JSON document"
+    if child.document is None:
+        return "the checkpoint is not a JSON document"
+    if parent.version_error is not None:
+        return "the parent is of a version this tool does not implement"
+    if child.syntax != "pass":
+        return "the checkpoint does not pass level 1 (the schema)"
+    return None
+
+
+# --- the report's view: one document, alone or with its parent -----------------------------------
+
+
+@dataclass(frozen=True)
+class LintResult:
+    """What the report shows of one document: its analysis and, with a parent, the pair's
+    findings beside its own, in document order."""
+
+    analysis: Analysis
+    pair: Pair | None = None
+
+    @cached_property
+    def findings(self) -> list[Finding]:
+        if self.pair is None or not self.pair.findings:
+            return list(self.analysis.findings)
+        merged = [*self.analysis.findings, *self.pair.findings]
+        return sorted(merged, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+
+    @property
+    def parent(self) -> Analysis | None:
+        return self.pair.parent if self.pair is not None else None
+
+    @property
+    def data(self) -> bytes:
+        return self.analysis.data
+
+    @property
+    def intake(self) -> Intake:
+        return self.analysis.intake
+
+    @property
+    def document(self) -> dict | None:
+        return self.analysis.document
+
+    @property
+    def text(self) -> str | None:
+        return self.analysis.text
+
+    @property
+    def secrets(self) -> tuple[Finding, ...]:
+        return self.analysis.secrets
+
+    @property
+    def version_error(self) -> Finding | None:
+        return self.analysis.version_error
+
+    @property
+    def digest(self) -> str:
+        return self.analysis.digest
+
+    @property
+    def timings(self) -> Mapping[str, float]:
+        return self.analysis.timings
+
+    @property
+    def syntax(self) -> LevelState:
+        return self.analysis.syntax
+
+    @property
+    def semantics(self) -> LevelState:
+        if self.pair is not None and self.pair.errors and self.analysis.semantics == "pass":
+            return "fail"
+        return self.analysis.semantics
+
+    @property
+    def valid(self) -> bool:
+        return self.syntax == "pass" and not any(f.severity == "error" for f in self.findings)
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == "error" for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(f.severity == "warning" for f in self.findings)
+
+    def levels(self) -> dict[str, LevelState]:
+        return {"syntax": self.syntax, "semantics": self.semantics}
+
+
+def lint(
+    data: bytes, *, parent: bytes | None = None, limits: Limits = DEFAULT_LIMITS
+) -> LintResult:
+    """The report of one document's bytes, with its parent's bytes when given: a convenience
+    for callers that hold bytes; callers that already hold analyses use `pair`."""
+    child = analyze(data, limits)
+    if parent is None:
+        return LintResult(child)
+    return LintResult(child, pair(child, analyze(parent, limits)))
+
+
+def _stopwatch(timings: dict[str, float]) -> Callable[[str], AbstractContextManager[None]]:
+    @contextmanager
+    def stage(name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
+
+    return stage
