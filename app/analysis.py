@@ -140,6 +140,14 @@ class Analysis:
         return Checkpoint(redacted)
 
     @cached_property
+    def object_lines(self) -> dict[str, int]:
+        """The source line of each local object (a page links each card to it): one walk over
+        the text, the first time a page asks."""
+        if self.checkpoint is None:
+            return {}
+        return self.source.lines(obj.pointer for obj in self.checkpoint.local_objects)
+
+    @cached_property
     def shown_text(self) -> str:
         """The submitted text as a page lists it: every flagged value (and flagged member
         name) withheld, line breaks kept; bytes that are not UTF-8 decoded with U+FFFD. Text
@@ -216,6 +224,9 @@ def analyze(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Analysis:
         findings.extend(secrets)
 
     with stage("positions"):
+        # One walk finds the findings and the credentials a page withholds; the local objects'
+        # lines (for a page's cards) are found once, on first use (`object_lines`).
+        source.offsets([*(f.path for f in findings if f.line is None), *(f.path for f in secrets)])
         placed = _positioned(findings, source)
     if redaction.active:
         # No report repeats a credential: messages quote values, paths name members. The

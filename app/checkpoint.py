@@ -109,9 +109,10 @@ class Checkpoint:
 
     @cached_property
     def references(self) -> list[Reference]:
-        """Every local reference, in document order."""
+        """Every local reference (its rules sort their findings by position)."""
         found: list[Reference] = []
-        for holder, path, value in layout.walk(self.document, layout.HOLDER_PATTERNS):
+        walked = layout.walk(self.document, layout.HOLDER_PATTERNS, in_order=False)
+        for holder, path, value in walked:
             if not isinstance(value, dict):
                 continue
             for field in holder.fields:

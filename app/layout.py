@@ -295,27 +295,43 @@ def _trie(patterns: tuple[tuple[Pattern, Any], ...]) -> dict[str, Any]:
 
 
 def walk(
-    document: object, patterns: tuple[tuple[Pattern, Any], ...]
+    document: object, patterns: tuple[tuple[Pattern, Any], ...], *, in_order: bool = True
 ) -> Iterator[tuple[Any, Path, Any]]:
-    """(label, path, value) for every place a pattern names that exists in ``document``, in
-    document order (a place before the places inside it). ``patterns`` pairs each pattern with
-    a label the caller chooses (a type, a holder)."""
-    yield from _walk(document, _trie(patterns), ())
-
-
-def _walk(node: object, trie: dict[str, Any], path: Path) -> Iterator[tuple[Any, Path, Any]]:
-    for label in trie.get(_END, ()):
-        yield label, path, node
-    if isinstance(node, dict):
-        for key, value in node.items():
-            sub = trie.get(key)
-            if sub is not None and key != _END:
-                yield from _walk(value, sub, (*path, key))
-    elif isinstance(node, list):
-        sub = trie.get(EVERY)
-        if sub is not None:
-            for index, value in enumerate(node):
-                yield from _walk(value, sub, (*path, index))
+    """(label, path, value) for every place a pattern names that exists in ``document``, a
+    place before the places inside it. ``patterns`` pairs each pattern with a label the caller
+    chooses (a type, a holder). In document order; with ``in_order`` false, the members of an
+    object are visited in the patterns' order instead (array items stay in order), which skips
+    reading the members no pattern names: for callers that sort what they find anyway.
+    Iterative: a deep or long document costs no recursion."""
+    stack: list[tuple[object, dict[str, Any], Path]] = [(document, _trie(patterns), ())]
+    while stack:
+        node, trie, path = stack.pop()
+        for label in trie.get(_END, ()):
+            yield label, path, node
+        if isinstance(node, dict):
+            if in_order:
+                children = [
+                    (value, sub, (*path, key))
+                    for key, value in node.items()
+                    if key != _END and (sub := trie.get(key)) is not None
+                ]
+            else:
+                children = [
+                    (node[key], sub, (*path, key))
+                    for key, sub in trie.items()
+                    if key != _END and key in node
+                ]
+            stack.extend(reversed(children))
+        elif isinstance(node, list):
+            sub = trie.get(EVERY)
+            if sub is None:
+                continue
+            if len(sub) == 1 and _END in sub:  # items that are places, with nothing inside
+                for label in sub[_END]:
+                    for index, value in enumerate(node):
+                        yield label, (*path, index), value
+                continue
+            stack.extend((node[i], sub, (*path, i)) for i in range(len(node) - 1, -1, -1))
 
 
 LOCAL_OBJECT_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple(

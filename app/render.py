@@ -338,7 +338,7 @@ def _context(result: LintResult, now: datetime) -> _Context:
     ctx.format_version = _text(_obj(analysis.redacted).get("opencheckpoint"))
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)
-        ctx.object_lines = analysis.source.lines(ctx.owners)
+        ctx.object_lines = analysis.object_lines
         ctx.fences, ctx.concerns = _stop_index(checkpoint)
     return ctx
 

@@ -44,7 +44,8 @@ def past_events_after_capture(checkpoint: Checkpoint) -> Iterator[Violation]:
 
 
 def _past_event_timestamps(checkpoint: Checkpoint) -> Iterator[tuple[Path, object]]:
-    for _, path, value in layout.walk(checkpoint.document, layout.PAST_EVENT_PATTERNS):
+    walked = layout.walk(checkpoint.document, layout.PAST_EVENT_PATTERNS, in_order=False)
+    for _, path, value in walked:
         yield path, value
 
 
