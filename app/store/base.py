@@ -73,6 +73,12 @@ class Meta:
     errors: int
     warnings: int
     size: int
+    # the child's parent.digest, as written (lineage by evidence: a document whose bytes match)
+    parent_digest: str | None = None
+    # The storage id of the parent the uploader proved it holds (it named that storage id when
+    # storing this one): a read capability, so never in to_dict; the holder of this document's
+    # link may follow it.
+    parent_storage_id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +95,7 @@ class Meta:
             "errors": self.errors,
             "warnings": self.warnings,
             "size": self.size,
+            "parent_digest": self.parent_digest,
         }
 
 
@@ -136,6 +143,7 @@ class Described:
     errors: int
     warnings: int
     size: int
+    parent_digest: str | None
 
 
 def describe(data: bytes, result: LintResult) -> Described:
@@ -162,6 +170,7 @@ def describe(data: bytes, result: LintResult) -> Described:
         ),
         task_status=meta_text(task.get("status")) if isinstance(task, dict) else None,
         digest="sha-256:" + hashlib.sha256(data).hexdigest(),
+        parent_digest=meta_text(parent.get("digest")) if isinstance(parent, dict) else None,
         valid=result.valid,
         errors=result.errors,
         warnings=result.warnings,
@@ -241,10 +250,18 @@ class Store(ABC):
         return requested
 
     @abstractmethod
-    def put(self, data: bytes, result: LintResult, *, lifetime: timedelta | None = None) -> Created:
+    def put(
+        self,
+        data: bytes,
+        result: LintResult,
+        *,
+        lifetime: timedelta | None = None,
+        parent_storage_id: str | None = None,
+    ) -> Created:
         """Store ``data`` (whose lint result is ``result``) atomically; raise NotStorable for a
         non-JSON document or one with apparent credentials, ValueError for a lifetime longer
-        than the retention."""
+        than the retention. ``parent_storage_id``: the stored parent the uploader showed it
+        holds (the caller has checked that it is this document's parent)."""
 
     @abstractmethod
     def get(self, storage_id: str) -> Found | Gone | None:
@@ -268,6 +285,18 @@ class Store(ABC):
     @abstractmethod
     def children(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
         """Live entries whose parent.id is ``checkpoint_id``, newest first."""
+
+    @abstractmethod
+    def by_digest(self, digest: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        """Live entries whose bytes have this sha-256 digest ("sha-256:<hex>"), newest first."""
+
+    @abstractmethod
+    def derived_from(self, storage_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        """Live entries stored with ``storage_id`` as their proven parent, newest first."""
+
+    @abstractmethod
+    def claiming_digest(self, digest: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        """Live entries whose parent.digest is ``digest``, newest first."""
 
     @abstractmethod
     def list_lineage(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:

@@ -68,6 +68,21 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "CREATE INDEX checkpoints_gone_at ON checkpoints (gone_at) WHERE gone_at IS NOT NULL",
         ],
     ),
+    (
+        # Lineage by evidence: a parent found by the digest its child records, a parent the
+        # uploader proved it holds, and the children that name either.
+        2,
+        [
+            "ALTER TABLE checkpoints ADD COLUMN parent_digest text",
+            "ALTER TABLE checkpoints ADD COLUMN parent_storage_id text",
+            "CREATE INDEX checkpoints_digest ON checkpoints (digest, stored_at)"
+            " WHERE gone_at IS NULL",
+            "CREATE INDEX checkpoints_parent_digest ON checkpoints (parent_digest, stored_at)"
+            " WHERE gone_at IS NULL",
+            "CREATE INDEX checkpoints_parent_storage_id ON checkpoints"
+            " (parent_storage_id, stored_at) WHERE gone_at IS NULL",
+        ],
+    ),
 ]
 
 

@@ -54,6 +54,8 @@ META_COLUMNS = (
     "errors",
     "warnings",
     "size",
+    "parent_digest",
+    "parent_storage_id",
 )
 _META = ", ".join(META_COLUMNS)
 _C_META = ", ".join(f"c.{column}" for column in META_COLUMNS)
@@ -75,7 +77,7 @@ SELECT_FOR_DELETE = (
 _CLEAR = (
     "checkpoint_id = NULL, parent_id = NULL, created_at = NULL, derivation_method = NULL, "
     "task_status = NULL, digest = NULL, valid = NULL, errors = NULL, warnings = NULL, "
-    "size = NULL, deletion_token_hash = NULL"
+    "size = NULL, deletion_token_hash = NULL, parent_digest = NULL, parent_storage_id = NULL"
 )
 TOMBSTONE_DELETED = (
     f"UPDATE checkpoints SET gone_at = ?, gone_reason = 'deleted', {_CLEAR} "
@@ -98,6 +100,18 @@ BY_CHECKPOINT_ID = (
 )
 CHILDREN = (
     f"SELECT {_META} FROM checkpoints WHERE parent_id = ? AND {_LIVE} "
+    "ORDER BY stored_at DESC, storage_id LIMIT ?"
+)
+BY_DIGEST = (
+    f"SELECT {_META} FROM checkpoints WHERE digest = ? AND {_LIVE} "
+    "ORDER BY stored_at DESC, storage_id LIMIT ?"
+)
+DERIVED_FROM = (
+    f"SELECT {_META} FROM checkpoints WHERE parent_storage_id = ? AND {_LIVE} "
+    "ORDER BY stored_at DESC, storage_id LIMIT ?"
+)
+CLAIMING_DIGEST = (
+    f"SELECT {_META} FROM checkpoints WHERE parent_digest = ? AND {_LIVE} "
     "ORDER BY stored_at DESC, storage_id LIMIT ?"
 )
 # Ancestors: from the entries with an id, up through their parent ids; descendants: down
@@ -173,7 +187,14 @@ class SqlStore(Store):
 
     # writing
 
-    def put(self, data: bytes, result: LintResult, *, lifetime: timedelta | None = None) -> Created:
+    def put(
+        self,
+        data: bytes,
+        result: LintResult,
+        *,
+        lifetime: timedelta | None = None,
+        parent_storage_id: str | None = None,
+    ) -> Created:
         data = bytes(data)
         described = describe(data, result)
         life = self.lifetime(lifetime)
@@ -194,6 +215,8 @@ class SqlStore(Store):
                 errors=described.errors,
                 warnings=described.warnings,
                 size=described.size,
+                parent_digest=described.parent_digest,
+                parent_storage_id=parent_storage_id,
             )
             try:
                 with self._write() as conn:
@@ -231,6 +254,8 @@ class SqlStore(Store):
                 meta.errors,
                 meta.warnings,
                 meta.size,
+                meta.parent_digest,
+                meta.parent_storage_id,
                 token_hash,
             ),
         )
@@ -314,6 +339,17 @@ class SqlStore(Store):
 
     def children(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
         return self._list(CHILDREN, checkpoint_id, limit)
+
+    def by_digest(self, digest: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        return self._list(BY_DIGEST, digest, limit)
+
+    def derived_from(self, storage_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        if not ids.is_storage_id(storage_id):
+            return []
+        return self._list(DERIVED_FROM, storage_id, limit)
+
+    def claiming_digest(self, digest: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
+        return self._list(CLAIMING_DIGEST, digest, limit)
 
     def list_lineage(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
         wanted = meta_text(checkpoint_id)

@@ -107,7 +107,10 @@ def test_listings_carry_metadata_only(store: Store, family: dict[str, Created]) 
             "errors",
             "warnings",
             "size",
+            "parent_digest",
         }
+        # the proven parent's storage id is a read capability: never in the metadata
+        assert "parent_storage_id" not in meta.to_dict()
     child = next(m for m in store.list_lineage(PARENT) if m.checkpoint_id == CHILD)
     assert (child.parent_id, child.derivation_method, child.task_status) == (
         PARENT,

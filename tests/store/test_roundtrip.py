@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import re
 from datetime import timedelta
 
@@ -78,6 +79,7 @@ def test_metadata_comes_from_the_lint_result(store: Store) -> None:
         errors=0,
         warnings=result.warnings,
         size=len(data),
+        parent_digest=json.loads(data)["parent"]["digest"],
     )
     assert (created.stored_at, created.expires_at, created.digest) == (
         meta.stored_at,
