@@ -19,6 +19,7 @@ MARGIN = 12
 @dataclass(slots=True)
 class LineageNode:
     key: str  # unique in the tree: the storage id of a stored checkpoint
+    parent_key: str | None  # the key of its parent in the tree (a proven link), if any
     checkpoint_id: str | None
     parent_id: str | None
     created_at: str | None
@@ -33,18 +34,13 @@ class LineageNode:
 
 
 def build_tree(nodes: Iterable[LineageNode]) -> list[LineageNode]:
-    """Link nodes into trees by parent_id → checkpoint_id; returns the roots, oldest first.
-
-    Several stored copies can carry one checkpoint id (the same document shared twice): a
-    child hangs under the first of them, so the tree stays a tree."""
+    """Link nodes into trees by parent_key → key; returns the roots, oldest first. A link that
+    would close a cycle is dropped, so the drawing stays a tree."""
     nodes = list(nodes)
-    by_checkpoint: dict[str, LineageNode] = {}
-    for node in sorted(nodes, key=_order):
-        if node.checkpoint_id is not None:
-            by_checkpoint.setdefault(node.checkpoint_id, node)
+    by_key = {node.key: node for node in nodes}
     roots = []
     for node in sorted(nodes, key=_order):
-        parent = by_checkpoint.get(node.parent_id) if node.parent_id else None
+        parent = by_key.get(node.parent_key) if node.parent_key else None
         if parent is not None and parent is not node and not _is_descendant(parent, node):
             parent.children.append(node)
         else:

@@ -1,11 +1,22 @@
-"""Lineage trees: linking by parent id, and a layout where boxes never overlap."""
+"""Lineage trees: linking by the proven parent's key, and a layout where boxes never overlap."""
 
 from app.lineage import NODE_HEIGHT, NODE_WIDTH, LineageNode, build_tree, layout
 
 
 def node(key, checkpoint_id, parent_id=None, created="2026-11-18T09:00:00Z", method=None):
+    """A node whose parent (a proven link) is the node keyed as its parent id without "urn:"."""
+    parent_key = parent_id.removeprefix("urn:") if parent_id else None
     return LineageNode(
-        key, checkpoint_id, parent_id, created, key, "active", True, method, f"/c/{key}"
+        key,
+        parent_key,
+        checkpoint_id,
+        parent_id,
+        created,
+        key,
+        "active",
+        True,
+        method,
+        f"/c/{key}",
     )
 
 

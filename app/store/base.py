@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from app.config import ConfigError
 
 if TYPE_CHECKING:
-    from app.analysis import LintResult
+    from app.analysis import Analysis
 
 # §"They expire after 30 days": a deployment may shorten the window, never lengthen it.
 MAX_RETENTION = timedelta(days=30)
@@ -146,7 +146,7 @@ class Described:
     parent_digest: str | None
 
 
-def describe(data: bytes, result: LintResult) -> Described:
+def describe(data: bytes, result: Analysis) -> Described:
     """The metadata of ``data``, refusing what must never be stored (§10.5)."""
     if result.data is not data and result.data != data:
         raise ValueError("the lint result is not of these bytes")
@@ -253,7 +253,7 @@ class Store(ABC):
     def put(
         self,
         data: bytes,
-        result: LintResult,
+        result: Analysis,
         *,
         lifetime: timedelta | None = None,
         parent_storage_id: str | None = None,
@@ -275,6 +275,10 @@ class Store(ABC):
     def purge_expired(self) -> int:
         """Delete the bytes and metadata of every expired record, leaving a tombstone, and
         purge old tombstones; return how many records expired in this sweep."""
+
+    @abstractmethod
+    def meta(self, storage_id: str) -> Meta | None:
+        """The metadata of a live entry, without its bytes; None otherwise."""
 
     @abstractmethod
     def by_checkpoint_id(

@@ -32,7 +32,7 @@ from app.store.base import (
 )
 
 if TYPE_CHECKING:
-    from app.analysis import LintResult
+    from app.analysis import Analysis
 
 # A fresh 144-bit id colliding even once is astronomically unlikely; more than a few times in a
 # row means the generator is broken, which must not turn into an endless loop.
@@ -70,6 +70,7 @@ SELECT_ONE = (
     f"SELECT {_C_META}, c.gone_at, c.gone_reason, b.data FROM checkpoints c "
     "LEFT JOIN checkpoint_bytes b ON b.storage_id = c.storage_id WHERE c.storage_id = ?"
 )
+SELECT_META = f"SELECT {_META} FROM checkpoints WHERE storage_id = ? AND {_LIVE}"
 SELECT_FOR_DELETE = (
     "SELECT deletion_token_hash, gone_at, expires_at FROM checkpoints WHERE storage_id = ?"
 )
@@ -190,7 +191,7 @@ class SqlStore(Store):
     def put(
         self,
         data: bytes,
-        result: LintResult,
+        result: Analysis,
         *,
         lifetime: timedelta | None = None,
         parent_storage_id: str | None = None,
@@ -331,6 +332,15 @@ class SqlStore(Store):
         if self._tombstone_outlived(at, now):
             return None
         return Gone(storage_id, reason, at)
+
+    def meta(self, storage_id: str) -> Meta | None:
+        if not ids.is_storage_id(storage_id):
+            return None
+        with self._read() as conn:
+            row = conn.execute(
+                self._sql(SELECT_META), (storage_id, self._to_db(self.now()))
+            ).fetchone()
+        return self._meta(row) if row is not None else None
 
     def by_checkpoint_id(
         self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT

@@ -147,7 +147,7 @@ class NotOpenYet(Store):
 
     put = get = delete = purge_expired = _unavailable  # type: ignore[assignment]
     by_checkpoint_id = children = list_lineage = ping = _unavailable  # type: ignore[assignment]
-    by_digest = derived_from = claiming_digest = _unavailable  # type: ignore[assignment]
+    by_digest = derived_from = claiming_digest = meta = _unavailable  # type: ignore[assignment]
 
     def close(self) -> None:
         pass

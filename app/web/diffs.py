@@ -11,6 +11,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from app.analysis import Analysis, analyze, pair
 from app.diff import diff_checkpoints
 from app.store import Found
+from app.stored_lineage import resolve_parent
 from app.web.errors import wants_json
 from app.web.stored import analysis_of, fetch, settings_of, store_call
 from app.web.templating import render
@@ -33,25 +34,18 @@ def respond(request: Request, model: dict, title: str, links: dict) -> Response:
 
 
 async def stored_diff(request: Request) -> Response:
-    """GET /c/{id}/diff: the stored checkpoint against its stored parent."""
+    """GET /c/{id}/diff: the stored checkpoint against the parent it was stored with (its
+    uploader gave the parent's storage id). A diff shows the parent's content, so a parent
+    found only by its digest or its claimed id is not shown here."""
     child = await fetch(request, request.path_params["storage_id"])
-    parent_id = child.meta.parent_id
-    if not parent_id:
-        raise HTTPException(404, "this checkpoint names no parent, so there is nothing to diff")
-    candidates = await store_call(request, "by_checkpoint_id", parent_id)
-    parent = None
-    for meta in sorted(candidates, key=lambda m: m.stored_at, reverse=True):
-        record = await store_call(request, "get", meta.storage_id)
-        if isinstance(record, Found):
-            parent = record
-            break
-    if parent is None:
+    resolution = await store_call(request, resolve_parent, child.meta)
+    if not resolution.linked or resolution.parent is None:
         raise HTTPException(
             404,
-            "the parent this checkpoint names is not stored here (or has expired); compare a "
-            "pasted pair on the home page instead",
+            "this checkpoint was not stored with its parent, so there is no diff to show here; "
+            "compare a pasted pair on the home page instead",
         )
-    return await _diff_records(request, parent, child)
+    return await _diff_records(request, resolution.parent, child)
 
 
 async def any_two(request: Request) -> Response:

@@ -1,81 +1,200 @@
-"""Lineage of stored checkpoints: the tree page, the parent digest check, and sibling forks."""
+"""The lineage page of a stored checkpoint: the stored checkpoints connected to it by proven
+links (each uploader gave the storage id of the parent it held), as a server-side SVG tree,
+each with its verdict against its parent; what only claims a relation is counted, never linked
+(a storage id is the read capability); and the sibling forks compared (§9.3).
+
+Bounded work per view: at most MAX_NODES stored entries are walked (metadata only, on a store
+thread), at most MAX_CHECKED documents are read and analysed (analyses are kept by digest; the
+analysing runs on the worker threads, never holding one of the store's slots)."""
 
 from __future__ import annotations
 
-import hashlib
+from collections import deque
+from dataclasses import dataclass, field
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from app.analysis import analyze
+from app.analysis import Analysis, LintResult, pair
 from app.forks import fork_conflicts
 from app.lineage import LineageNode, build_tree, layout
 from app.store import Found, Meta, Store
+from app.store.base import LINEAGE_DEPTH
+from app.stored_lineage import ParentResolution, parent_sentence, resolve_parent
 from app.web.errors import wants_json
-from app.web.stored import fetch, settings_of, store_call
+from app.web.stored import analysis_of, fetch, store_call
 from app.web.templating import render
 
-# How many stored siblings are opened to compare their operations (§9.3): a bound on the
-# work one page view can cause.
-MAX_FORKS_COMPARED = 32
-_ALGORITHMS = {"sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512"}
+MAX_NODES = 64  # stored entries walked per view
+MAX_CHECKED = 16  # documents read and analysed per view
+MAX_CHECKED_BYTES = 32 * 1024 * 1024
+MAX_FORKS_COMPARED = 16
 
 
-def lineage_model(store: Store, record: Found, limits) -> dict:  # type: ignore[no-untyped-def]
-    """Everything the lineage page shows, from metadata only (never document text), plus the
-    parent digest check and the fork comparison, which read stored bytes."""
-    meta = record.meta
-    related: dict[str, Meta] = {m.storage_id: m for m in _related(store, meta)}
-    related[meta.storage_id] = meta
-    nodes = [_node(m, meta) for m in related.values()]
+@dataclass(slots=True)
+class Component:
+    """The stored entries connected to the focus by proven links, found on a store thread."""
+
+    focus: Meta
+    members: dict[str, Meta] = field(default_factory=dict)  # storage id -> meta
+    truncated: bool = False
+    resolution: ParentResolution | None = None
+    claimed_parents: int = 0  # stored entries claiming the focus's parent.id, not linked
+    claimed_children: int = 0  # stored entries naming the focus's id as parent.id, not linked
+    records: dict[str, Found] = field(default_factory=dict)  # the documents to analyse
+
+
+def walk_component(store: Store, focus: Meta) -> Component:
+    """Ancestors up the proven links, then every entry derived from the topmost one, down the
+    proven links: breadth first, at most MAX_NODES entries; then the bytes of the documents
+    to analyse (the focus, its parent, its children and its siblings first)."""
+    component = Component(focus, {focus.storage_id: focus})
+    top = focus
+    for _ in range(LINEAGE_DEPTH):
+        if top.parent_storage_id is None:
+            break
+        parent = store.meta(top.parent_storage_id)
+        if parent is None or parent.storage_id in component.members:
+            break
+        component.members[parent.storage_id] = parent
+        top = parent
+    queue = deque([top.storage_id])
+    while queue and len(component.members) < MAX_NODES:
+        for child in store.derived_from(queue.popleft(), limit=MAX_NODES):
+            if child.storage_id not in component.members:
+                component.members[child.storage_id] = child
+                queue.append(child.storage_id)
+                if len(component.members) >= MAX_NODES:
+                    component.truncated = True
+                    break
+    component.resolution = resolve_parent(store, focus)
+    linked = set(component.members)
+    if focus.parent_id is not None:
+        component.claimed_parents = len(
+            {
+                m.digest
+                for m in store.by_checkpoint_id(focus.parent_id)
+                if m.storage_id not in linked
+            }
+        )
+    if focus.checkpoint_id is not None:
+        component.claimed_children = len(
+            {m.digest for m in store.children(focus.checkpoint_id) if m.storage_id not in linked}
+        )
+    budget = MAX_CHECKED_BYTES
+    for meta in _check_order(component):
+        if len(component.records) >= MAX_CHECKED or meta.size > budget:
+            break
+        record = store.get(meta.storage_id)
+        if isinstance(record, Found):
+            component.records[meta.storage_id] = record
+            budget -= meta.size
+    return component
+
+
+def _check_order(component: Component) -> list[Meta]:
+    focus = component.focus
+    near = [focus]
+    if focus.parent_storage_id in component.members:
+        near.append(component.members[focus.parent_storage_id])
+    near += [m for m in component.members.values() if m.parent_storage_id == focus.storage_id]
+    near += [
+        m
+        for m in component.members.values()
+        if focus.parent_storage_id is not None and m.parent_storage_id == focus.parent_storage_id
+    ]
+    ordered = list(dict.fromkeys(m.storage_id for m in [*near, *component.members.values()]))
+    return [component.members[s] for s in ordered]
+
+
+def lineage_model(request: Request, component: Component) -> dict:
+    """Everything the page shows: metadata of the proven lineage, each member's verdict
+    against its proven parent where both were read, the focus's parent by evidence, and the
+    sibling forks compared."""
+    focus = component.focus
+    analyses: dict[str, Analysis] = {
+        sid: analysis_of(request, record) for sid, record in component.records.items()
+    }
+    verdicts = {sid: _verdict(sid, component, analyses) for sid in analyses}
+    nodes = [_node(m, focus, verdicts.get(m.storage_id)) for m in component.members.values()]
     drawing = layout(build_tree(nodes))
-    parent_meta = _newest(store.by_checkpoint_id(meta.parent_id)) if meta.parent_id else None
+    resolution = component.resolution or ParentResolution("none")
+    focus_result = verdicts.get(focus.storage_id)
+    digest = focus_result.pair.digest.state if focus_result and focus_result.pair else None
     return {
-        "focus": meta.to_dict(),
+        "focus": focus.to_dict(),
         "drawing": drawing,
         "entries": sorted(
-            (dict(m.to_dict(), relation=_relation(m, meta)) for m in related.values()),
+            (
+                {
+                    **m.to_dict(),
+                    "relation": _relation(m, focus),
+                    "href": f"/c/{m.storage_id}",
+                    "checked_with_parent": _checked_with_parent(verdicts.get(m.storage_id)),
+                    "valid": (
+                        verdicts[m.storage_id].valid if m.storage_id in verdicts else m.valid
+                    ),
+                }
+                for m in component.members.values()
+            ),
             key=lambda e: (e["created_at"] or "", e["storage_id"]),
         ),
-        "parent": _parent_check(store, record, parent_meta),
-        "forks": _forks(store, meta, parent_meta, limits),
+        "truncated": component.truncated,
+        "parent": {
+            "state": resolution.state,
+            "sentence": parent_sentence(resolution, digest),
+            "digest": digest,
+            "link": (
+                f"/c/{resolution.parent.meta.storage_id}"
+                if resolution.linked and resolution.parent is not None
+                else None
+            ),
+        },
+        "claimed": {
+            "parents": component.claimed_parents,
+            "children": component.claimed_children,
+        },
+        "forks": _forks(component, analyses),
     }
 
 
-def _related(store: Store, meta: Meta) -> list[Meta]:
-    found = list(store.list_lineage(meta.checkpoint_id)) if meta.checkpoint_id else []
-    if meta.parent_id:
-        found += store.children(meta.parent_id)  # siblings, forks among them
-    return found
+def _verdict(sid: str, component: Component, analyses: dict[str, Analysis]) -> LintResult:
+    """A member's report, with the lineage checks against its proven parent when both were
+    read in this view."""
+    child = analyses[sid]
+    parent = analyses.get(component.members[sid].parent_storage_id or "")
+    return LintResult(child, pair(child, parent) if parent is not None else None)
 
 
-def _newest(entries: list[Meta]) -> Meta | None:
-    return max(entries, key=lambda m: m.stored_at) if entries else None
+def _checked_with_parent(result: LintResult | None) -> bool | None:
+    if result is None:
+        return None  # not read in this view: the verdict is the one stored with it
+    return result.pair is not None
 
 
 def _relation(other: Meta, focus: Meta) -> str:
     if other.storage_id == focus.storage_id:
         return "this checkpoint"
-    if focus.parent_id and other.checkpoint_id == focus.parent_id:
+    if other.storage_id == focus.parent_storage_id:
         return "parent"
-    if other.parent_id and other.parent_id == focus.checkpoint_id:
+    if other.parent_storage_id == focus.storage_id:
         return "child"
-    if focus.parent_id and other.parent_id == focus.parent_id:
+    if focus.parent_storage_id and other.parent_storage_id == focus.parent_storage_id:
         return "fork" if other.derivation_method == "forked" else "sibling"
-    if other.checkpoint_id == focus.checkpoint_id:
-        return "another copy"
     return "lineage"
 
 
-def _node(meta: Meta, focus: Meta) -> LineageNode:
+def _node(meta: Meta, focus: Meta, result: LintResult | None) -> LineageNode:
     return LineageNode(
         key=meta.storage_id,
+        parent_key=meta.parent_storage_id,
         checkpoint_id=meta.checkpoint_id,
         parent_id=meta.parent_id,
         created_at=meta.created_at,
         label=meta.checkpoint_id or meta.storage_id,
         status=meta.task_status,
-        valid=meta.valid,
+        valid=result.valid if result is not None else meta.valid,
         method=meta.derivation_method,
         href=f"/c/{meta.storage_id}",
         focus=meta.storage_id == focus.storage_id,
@@ -83,79 +202,35 @@ def _node(meta: Meta, focus: Meta) -> LineageNode:
     )
 
 
-def _parent_check(store: Store, record: Found, parent_meta: Meta | None) -> dict:
-    """parent.digest against the stored parent's exact bytes: match, mismatch, or the parent
-    is not available here (§10.6)."""
-    meta = record.meta
-    if not meta.parent_id:
-        return {"state": "no parent", "message": "This checkpoint names no parent."}
-    result = analyze(record.data)
-    recorded = (result.document or {}).get("parent", {})
-    digest = recorded.get("digest") if isinstance(recorded, dict) else None
-    if parent_meta is None:
-        return {
-            "state": "parent unavailable",
-            "message": "The parent is not stored here (or has expired), so its digest cannot "
-            "be checked.",
-            "recorded": digest,
-        }
-    link = {"storage_id": parent_meta.storage_id, "href": f"/c/{parent_meta.storage_id}"}
-    if not isinstance(digest, str):
-        return {"state": "no digest", "message": "parent.digest is not recorded.", **link}
-    parent = store.get(parent_meta.storage_id)
-    if not isinstance(parent, Found):
-        return {"state": "parent unavailable", "message": "The parent is no longer stored."}
-    algorithm, _, _ = digest.partition(":")
-    name = _ALGORITHMS.get(algorithm)
-    actual = f"{algorithm}:{hashlib.new(name, parent.data).hexdigest()}" if name else None
-    if actual == digest:
-        return {
-            "state": "match",
-            "message": "parent.digest matches the stored parent's exact bytes.",
-            "recorded": digest,
-            **link,
-        }
-    return {
-        "state": "mismatch",
-        "message": "parent.digest does not match the stored parent's bytes: the parent was "
-        "changed after this checkpoint was derived, or the digest covers other bytes.",
-        "recorded": digest,
-        "actual": actual,
-        **link,
-    }
-
-
-def _forks(store: Store, meta: Meta, parent_meta: Meta | None, limits) -> dict:  # type: ignore[no-untyped-def]
-    """Sibling forks of one parent, compared for actions actionable in more than one (§9.3)."""
-    if not meta.parent_id:
+def _forks(component: Component, analyses: dict[str, Analysis]) -> dict:
+    """Sibling forks of the focus's proven parent, compared for actions actionable in more
+    than one (§9.3); two stored copies of the same bytes are one fork."""
+    focus = component.focus
+    if focus.parent_storage_id is None:
         return {"compared": [], "conflicts": [], "truncated": False}
-    siblings = [m for m in store.children(meta.parent_id) if m.derivation_method == "forked"]
-    if len(siblings) < 2:
-        return {"compared": [m.storage_id for m in siblings], "conflicts": [], "truncated": False}
-    documents = []
-    for sibling in siblings[:MAX_FORKS_COMPARED]:
-        record = store.get(sibling.storage_id)
-        if isinstance(record, Found):
-            document = analyze(record.data, limits).redacted
-            if document is not None:
-                documents.append((sibling.storage_id, document))
-    parent_document = None
-    if parent_meta is not None:
-        parent_record = store.get(parent_meta.storage_id)
-        if isinstance(parent_record, Found):
-            parent_document = analyze(parent_record.data, limits).redacted
+    siblings: dict[str, Meta] = {}
+    for meta in component.members.values():
+        if meta.parent_storage_id == focus.parent_storage_id and meta.derivation_method == "forked":
+            siblings.setdefault(meta.digest, meta)
+    documents: list[tuple[str, dict]] = []
+    for meta in list(siblings.values())[:MAX_FORKS_COMPARED]:
+        shown = analyses[meta.storage_id].redacted if meta.storage_id in analyses else None
+        if isinstance(shown, dict):
+            documents.append((meta.storage_id, shown))
+    parent = analyses.get(focus.parent_storage_id)
+    parent_document = parent.redacted if parent is not None else None
     return {
         "compared": [label for label, _ in documents],
-        "conflicts": fork_conflicts(parent_document, documents),
-        "truncated": len(siblings) > MAX_FORKS_COMPARED,
+        "conflicts": fork_conflicts(parent_document, documents) if len(documents) > 1 else [],
+        "truncated": len(siblings) > len(documents),
     }
 
 
 async def lineage_page(request: Request) -> Response:
-    """GET /c/{id}/lineage: ancestors, siblings (forks) and descendants as a server-side SVG
-    tree, each node with status and verdict."""
+    """GET /c/{id}/lineage (and .json)."""
     record = await fetch(request, request.path_params["storage_id"])
-    model = await store_call(request, lineage_model, record, settings_of(request).limits)
+    component = await store_call(request, walk_component, record.meta)
+    model = await run_in_threadpool(lineage_model, request, component)
     if wants_json(request):
         return JSONResponse(model)
     return HTMLResponse(render("lineage.html", model=model))

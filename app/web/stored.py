@@ -27,8 +27,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
-from app.analysis import Analysis, LintResult, lint
+from app.analysis import Analysis, LintResult, analyze, pair
+from app.digests import check_digest
 from app.layout import TASK_STATUSES
+from app.redaction import redact_pointer
 from app.store import (
     Created,
     DeleteOutcome,
@@ -38,6 +40,13 @@ from app.store import (
     NotStorable,
     Store,
     StoreUnavailable,
+)
+from app.stored_lineage import (
+    Descendants,
+    ParentResolution,
+    newer_checkpoints,
+    parent_sentence,
+    resolve_parent,
 )
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
@@ -145,14 +154,61 @@ def analysis_of(request: Request, record: Found) -> Analysis:
     return cache.get(record.meta.digest, record.data)
 
 
-async def _store(request: Request, data: bytes, lifetime: timedelta | None) -> Created:
+async def _store(
+    request: Request,
+    data: bytes,
+    lifetime: timedelta | None,
+    parent_storage_id: str | None = None,
+) -> Created:
+    """Store ``data``; with ``parent_storage_id``, the stored parent the uploader holds (its
+    link is the proof), checked to be the parent the document names."""
     settings = settings_of(request)
-    result = await run_in_threadpool(lint, data, limits=settings.limits)
-    refuse_unstorable(result)
+    analysis = await run_in_threadpool(analyze, data, settings.limits)
+    refuse_unstorable(analysis)
+    if parent_storage_id is not None:
+        await _check_parent(request, analysis, parent_storage_id)
     try:
-        return await store_call(request, "put", data, result, lifetime=lifetime)
+        return await store_call(
+            request,
+            "put",
+            data,
+            analysis,
+            lifetime=lifetime,
+            parent_storage_id=parent_storage_id,
+        )
     except NotStorable as exc:  # the store checks again, whatever the caller did
-        raise Unprocessable(str(exc), [], list(exc.paths)) from None
+        raise Unprocessable(str(exc), [], [redact_pointer(p) for p in exc.paths]) from None
+
+
+async def _check_parent(request: Request, child: Analysis, parent_storage_id: str) -> None:
+    """The stored document named as the parent exists and is the one the child names: its id
+    is the child's parent.id, and its bytes match the child's parent.digest when recorded."""
+    record = await store_call(request, "get", parent_storage_id)
+    if not isinstance(record, Found):
+        raise Unprocessable(
+            "there is no stored checkpoint at the parent's storage id you gave; store the "
+            "parent first, and give the storage id it was stored under",
+            [],
+            [],
+        )
+    parent = await run_in_threadpool(analysis_of, request, record)
+    document = child.document or {}
+    named = document.get("parent")
+    if not isinstance(named, dict) or named.get("id") != (parent.document or {}).get("id"):
+        raise Unprocessable(
+            "the stored checkpoint you gave as the parent is not the one this checkpoint "
+            "names: its id is not this checkpoint's parent.id",
+            [],
+            [],
+        )
+    check = check_digest(named.get("digest"), [("exact", record.data)])
+    if check.state == "mismatch":
+        raise Unprocessable(
+            "the stored checkpoint you gave as the parent does not match this checkpoint's "
+            "parent.digest: it is another version of that document",
+            [],
+            [],
+        )
 
 
 class Unprocessable(HTTPException):
@@ -162,14 +218,14 @@ class Unprocessable(HTTPException):
         self.secret_paths = secret_paths
 
 
-def refuse_unstorable(result: LintResult) -> None:
+def refuse_unstorable(result: Analysis | LintResult) -> None:
     if result.document is None:
         raise Unprocessable(
             "the document is not JSON, so it cannot be stored; fix the json finding first",
             [f.to_dict() for f in result.findings],
             [],
         )
-    secret_paths = [f.path for f in result.secrets]
+    secret_paths = [redact_pointer(f.path) for f in result.secrets]
     if secret_paths:
         raise Unprocessable(
             "the document appears to contain credentials, so it is never stored (§10.5); "
@@ -196,7 +252,9 @@ def created_dict(request: Request, created: Created) -> dict:
 
 
 async def api_store(request: Request) -> Response:
-    """POST /api/v1/checkpoints: the raw document as the body; ?lifetime=1h|1d|7d|30d."""
+    """POST /api/v1/checkpoints: the raw document as the body; ?lifetime=1h|1d|7d|30d;
+    ?parent=STORAGE_ID: the stored parent (its storage id proves you hold it), so the child's
+    page links it and its diff."""
     _check_upload_token(request, None)
     if media_type(request) not in CHECKPOINT_TYPES:
         raise BadRequest(
@@ -205,7 +263,8 @@ async def api_store(request: Request) -> Response:
     store = store_of(request)
     lifetime = _lifetime(request.query_params.get("lifetime"), store)
     data = await request.body()
-    created = await _store(request, data, lifetime)
+    parent = request.query_params.get("parent") or None
+    created = await _store(request, data, lifetime, parent)
     body = created_dict(request, created)
     # The deletion token is in this answer, once: no cache may keep it.
     return JSONResponse(body, status_code=201, headers={"location": body["permalink"], **NO_STORE})
@@ -318,14 +377,31 @@ class CachedPage:
     media_type: str
 
 
+@dataclass(frozen=True, slots=True)
+class StoredLineage:
+    """A stored checkpoint's parent, resolved by evidence, and the newer checkpoints derived
+    from it (app/stored_lineage.py)."""
+
+    parent: ParentResolution
+    newer: Descendants
+
+
+def stored_lineage(store: Store, meta: Meta) -> StoredLineage:
+    """Run on a store thread: metadata, and the bytes of the parent when one is found."""
+    return StoredLineage(resolve_parent(store, meta), newer_checkpoints(store, meta))
+
+
 async def permalink(request: Request) -> Response:
-    """GET /c/{id} and /c/{id}.json: the checkpoint page (or its JSON twin) of the stored bytes.
+    """GET /c/{id} and /c/{id}.json: the checkpoint page (or its JSON twin) of the stored bytes,
+    checked against its parent when the store holds one by evidence (§8.2: with both
+    documents at hand, OCP-T001 and OCP-T002 apply).
 
     A popular link is served from the page cache without touching the database: the bytes are
     immutable and ``expires_at`` never changes, so a cached page is right until it expires,
     until its time-dependent content changes, or until a deletion clears it (at once here,
-    within the cache's minute elsewhere). /c/{id} chooses HTML or JSON by Accept, so it varies
-    on Accept; each representation and each coding has its own entity tag."""
+    within the cache's minute elsewhere; a parent or a newer checkpoint stored since shows
+    within that minute too). /c/{id} chooses HTML or JSON by Accept, so it varies on Accept;
+    each representation and each coding has its own entity tag."""
     storage_id = request.path_params["storage_id"]
     negotiated = not request.url.path.endswith(".json")
     as_json = not negotiated or wants_json(request)
@@ -336,11 +412,8 @@ async def permalink(request: Request) -> Response:
     now = store_of(request).now()
     if not isinstance(page, CachedPage) or now >= page.fresh_until:
         record = await fetch(request, storage_id)
-        parent_stored = bool(
-            record.meta.parent_id
-            and await store_call(request, "by_checkpoint_id", record.meta.parent_id)
-        )
-        page = await run_in_threadpool(_cached_page, request, record, as_json, now, parent_stored)
+        lineage = await store_call(request, stored_lineage, record.meta)
+        page = await run_in_threadpool(_cached_page, request, record, lineage, as_json, now)
         cache.put(key, page)
     gzipped = accepts_gzip(request)
     etag = page.gzip_etag if gzipped else page.etag
@@ -355,10 +428,20 @@ async def permalink(request: Request) -> Response:
     return Response(page.body, media_type=page.media_type, headers=headers)
 
 
+def checked(request: Request, record: Found, lineage: StoredLineage) -> LintResult:
+    """The stored document's report: its analysis, and the pair with its parent when one was
+    resolved (both analyses kept by digest)."""
+    child = analysis_of(request, record)
+    parent = lineage.parent.parent
+    if parent is None:
+        return LintResult(child)
+    return LintResult(child, pair(child, analysis_of(request, parent)))
+
+
 def _cached_page(
-    request: Request, record: Found, as_json: bool, now: datetime, parent_stored: bool
+    request: Request, record: Found, lineage: StoredLineage, as_json: bool, now: datetime
 ) -> CachedPage:
-    text, changes_at = _render_stored(request, record, as_json, now, parent_stored)
+    text, changes_at = _render_stored(request, record, lineage, as_json, now)
     body = text.encode("utf-8")
     fresh_until = record.meta.expires_at
     if changes_at is not None:
@@ -374,52 +457,110 @@ def _cached_page(
 
 
 def _render_stored(
-    request: Request, record: Found, as_json: bool, now: datetime, parent_stored: bool
+    request: Request, record: Found, lineage: StoredLineage, as_json: bool, now: datetime
 ) -> tuple[str, str | None]:
     """The page or its JSON twin, and when its time-dependent content changes (or None)."""
     settings = settings_of(request)
-    result = LintResult(analysis_of(request, record))
+    result = checked(request, record, lineage)
     name = f"checkpoint {record.meta.storage_id}"
+    stored = stored_dict(request, record.meta, lineage, result)
     if as_json:
         body = checkpoint_json(name, result, settings.limits, now=now)
-        body["stored"] = stored_dict(request, record.meta, parent_stored=parent_stored)
+        body["stored"] = stored
         return json.dumps(body, ensure_ascii=False), body["view"]["changes_at"]
     view = page_view(result, settings.limits, now=now)
     html = page_from_view(
-        name,
-        view,
-        result,
-        stored=stored_dict(request, record.meta, parent_stored=parent_stored),
-        preview=preview_tags(request, record.meta),
+        name, view, result, stored=stored, preview=preview_tags(request, record.meta, result)
     )
     return html, view["changes_at"]
 
 
-def stored_dict(request: Request, meta: Meta, *, parent_stored: bool = False) -> dict:
-    """The stored checkpoint's metadata and links; the diff link only when a checkpoint with
-    the id its parent names is stored here (a link to a 404 helps no one)."""
+def stored_dict(
+    request: Request,
+    meta: Meta,
+    lineage: StoredLineage | None = None,
+    result: LintResult | None = None,
+) -> dict:
+    """The stored checkpoint's metadata and links, and what its lineage is by evidence. Links
+    only where the uploader proved it holds the other document (a storage id is the read
+    capability); verified and claimed relations are named, never linked."""
     base = public_base(request)
-    return {
+    out = {
         **meta.to_dict(),
         "permalink": f"{base}/c/{meta.storage_id}",
         "raw": f"/c/{meta.storage_id}/raw",
         "lineage": f"/c/{meta.storage_id}/lineage",
-        "diff": f"/c/{meta.storage_id}/diff" if meta.parent_id and parent_stored else None,
-        "parent_stored": parent_stored,
+        "diff": None,
         "delete": f"/c/{meta.storage_id}/delete",
         "note": UNLISTED_NOTE,
+        "parent": None,
+        "newer": None,
+    }
+    if lineage is not None:
+        resolution = lineage.parent
+        digest = result.pair.digest.state if result is not None and result.pair else None
+        linked = resolution.parent if resolution.linked else None
+        out["parent"] = {
+            "state": resolution.state,
+            "sentence": parent_sentence(resolution, digest),
+            "digest": digest,
+            "compared": resolution.compared,
+            "claimants": resolution.claimants,
+            "link": f"/c/{linked.meta.storage_id}" if linked is not None else None,
+        }
+        if linked is not None:
+            out["diff"] = f"/c/{meta.storage_id}/diff"
+        out["newer"] = _newer_dict(lineage.newer)
+    return out
+
+
+def _newer_dict(descendants: Descendants) -> dict:
+    """Newer checkpoints derived from this one (§10.3): linked ones with their links, the
+    others counted by the evidence for them."""
+    linked = [
+        {
+            "link": f"/c/{n.meta.storage_id}",
+            "created_at": n.meta.created_at,
+            "task_status": n.meta.task_status if n.meta.task_status in TASK_STATUSES else None,
+            "derivation_method": n.meta.derivation_method,
+        }
+        for n in descendants.of("linked")
+    ]
+    verified, claimed = len(descendants.of("verified")), len(descendants.of("claimed"))
+    sentences = []
+    if verified:
+        sentences.append(
+            f"{verified} stored checkpoint{'s' if verified != 1 else ''} record"
+            f"{'' if verified != 1 else 's'} these exact bytes as its parent (parent.digest) "
+            f"but {'were' if verified != 1 else 'was'} not shared with a link to this one."
+        )
+    if claimed:
+        sentences.append(
+            f"{claimed} stored checkpoint{'s' if claimed != 1 else ''} "
+            f"name{'' if claimed != 1 else 's'} this checkpoint's id as parent.id, with nothing "
+            "to verify it."
+        )
+    return {
+        "linked": linked,
+        "verified": verified,
+        "claimed": claimed,
+        "truncated": descendants.truncated,
+        "any": bool(linked or verified or claimed),
+        "sentences": sentences,
     }
 
 
-def preview_tags(request: Request, meta: Meta) -> dict:
-    """Open Graph / Twitter card values: the verdict, the task status and the counts only,
-    never document text, so a link preview leaks nothing of the checkpoint."""
-    verdict = "valid (levels 1–2)" if meta.valid else "invalid"
+def preview_tags(request: Request, meta: Meta, result: LintResult) -> dict:
+    """Open Graph / Twitter card values: the verdict (with the lineage checks against the
+    resolved parent), the task status and the counts only, never document text, so a link
+    preview leaks nothing of the checkpoint."""
+    verdict = "valid (levels 1–2)" if result.valid else "invalid"
     status = meta.task_status if meta.task_status in TASK_STATUSES else "unknown"
+    errors, warnings = result.errors, result.warnings
     return {
         "title": f"OpenCheckpoint · {verdict} · task {status}",
-        "description": f"{meta.errors} error{'s' * (meta.errors != 1)}, "
-        f"{meta.warnings} warning{'s' * (meta.warnings != 1)}. Checked by ocp-viewer at "
+        "description": f"{errors} error{'s' * (errors != 1)}, "
+        f"{warnings} warning{'s' * (warnings != 1)}. Checked by ocp-viewer at "
         "levels 1–2 only: valid never means authorized.",
         "url": f"{public_base(request)}/c/{meta.storage_id}",
     }

@@ -26,13 +26,13 @@ def client(backend, clock):
         yield c
 
 
-def store(client, data):
-    return client.post("/api/v1/checkpoints", content=data, headers=JSON_TYPE).json()["storage_id"]
+def store(client, data, parent=None):
+    url = "/api/v1/checkpoints" + (f"?parent={parent}" if parent else "")
+    return client.post(url, content=data, headers=JSON_TYPE).json()["storage_id"]
 
 
 def test_stored_child_against_its_parent(client):
-    store(client, PARENT)
-    child = store(client, CHILD)
+    child = store(client, CHILD, store(client, PARENT))
     page = client.get(f"/c/{child}/diff")
     assert page.status_code == 200
     assert "op-open-pr" in page.text and "Operation status transitions" in page.text

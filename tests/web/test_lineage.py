@@ -1,6 +1,9 @@
-"""The lineage page on both stores: the tree, the parent digest check, and sibling forks."""
+"""Stored lineage on both stores, resolved by evidence: the tree of proven links, the parent by
+link, by digest or by claim, what a claim can and cannot do, sibling forks, and a stored
+child's permalink checked against its parent (§8.2: with both documents, OCP-T001/T002)."""
 
 import copy
+import hashlib
 import json
 
 import pytest
@@ -23,40 +26,174 @@ def client(backend, clock):
         yield c
 
 
-def store(client, data):
-    response = client.post("/api/v1/checkpoints", content=data, headers=JSON_TYPE)
+def store(client, data, parent=None):
+    url = "/api/v1/checkpoints" + (f"?parent={parent}" if parent else "")
+    response = client.post(url, content=data, headers=JSON_TYPE)
     assert response.status_code == 201, response.text
     return response.json()["storage_id"]
 
 
-def test_tree_links_parent_child_and_fork(client):
-    parent, child, fork = store(client, PARENT), store(client, CHILD), store(client, FORK)
+def lineage(client, storage_id):
+    return client.get(f"/c/{storage_id}/lineage.json").json()
+
+
+def stored(client, storage_id):
+    return client.get(f"/c/{storage_id}.json").json()
+
+
+def test_tree_of_proven_links(client):
+    parent = store(client, PARENT)
+    child, fork = store(client, CHILD, parent), store(client, FORK, parent)
     page = client.get(f"/c/{child}/lineage")
     assert page.status_code == 200
     html = page.text
     assert "<svg" in html and "<script" not in html.split("</head>")[1]
     for storage_id in (parent, child, fork):
         assert f'href="/c/{storage_id}"' in html
-    model = client.get(f"/c/{child}/lineage.json").json()
+    model = lineage(client, child)
     relations = {e["storage_id"]: e["relation"] for e in model["entries"]}
     assert relations == {parent: "parent", child: "this checkpoint", fork: "fork"}
     assert len(model["drawing"]["edges"]) == 2
-    assert model["parent"]["state"] == "match"
+    assert model["parent"]["state"] == "linked" and model["parent"]["digest"] == "match"
+    assert model["parent"]["link"] == f"/c/{parent}"
 
 
-def test_digest_mismatch_and_unavailable_parent(client):
-    lonely = store(client, CHILD)
-    assert client.get(f"/c/{lonely}/lineage.json").json()["parent"]["state"] == (
-        "parent unavailable"
+def test_the_parent_named_at_upload_must_be_the_one_the_child_names(client):
+    other = store(client, (CONFORMANCE / "valid-support-handoff.ocp.json").read_bytes())
+    refused = client.post(f"/api/v1/checkpoints?parent={other}", content=CHILD, headers=JSON_TYPE)
+    assert refused.status_code == 422
+    assert "not the one this checkpoint names" in refused.json()["error"]
+    missing = client.post(
+        "/api/v1/checkpoints?parent=AAAAAAAAAAAAAAAAAAAAAAAA", content=CHILD, headers=JSON_TYPE
     )
+    assert missing.status_code == 422
+    parent = store(client, PARENT)
+    tampered = client.post(
+        f"/api/v1/checkpoints?parent={parent}", content=MISMATCH, headers=JSON_TYPE
+    )
+    assert tampered.status_code == 422 and "parent.digest" in tampered.json()["error"]
+
+
+def test_a_parent_found_by_digest_is_checked_but_not_linked(client):
+    parent = store(client, PARENT)  # stored by someone else, its storage id never given
+    child = store(client, CHILD)
+    model = stored(client, child)
+    assert model["stored"]["parent"]["state"] == "verified"
+    assert model["stored"]["parent"]["link"] is None and model["stored"]["diff"] is None
+    assert parent not in json.dumps(model)
+    assert parent not in client.get(f"/c/{child}").text
+    assert parent not in json.dumps(lineage(client, child))
+    # the diff shows the parent's content: only for a parent stored with the child
+    assert client.get(f"/c/{child}/diff").status_code == 404
+
+
+def test_no_parent_stored_and_digest_matching_nothing(client):
+    lonely = store(client, CHILD)
+    assert stored(client, lonely)["stored"]["parent"]["state"] == "not_stored"
     store(client, PARENT)
     mismatch = store(client, MISMATCH)
-    assert client.get(f"/c/{mismatch}/lineage.json").json()["parent"]["state"] == "mismatch"
+    parent = stored(client, mismatch)["stored"]["parent"]
+    assert parent["state"] == "unmatched" and parent["claimants"] == 1
+    assert "changed after this checkpoint was derived" in parent["sentence"]
+
+
+def reopening_child(parent_bytes: bytes, *, digest: bool) -> bytes:
+    """A child that reopens an operation its parent records as completed, and is dated before
+    its parent: OCP-T001 and OCP-T002 with both documents at hand."""
+    parent = json.loads(parent_bytes)
+    child = copy.deepcopy(parent)
+    child["id"] = "urn:uuid:019a7c61-0b38-7d74-a6fa-3b1c4d5e6fff"
+    child["parent"] = {"id": parent["id"]}
+    if digest:
+        child["parent"]["digest"] = "sha-256:" + hashlib.sha256(parent_bytes).hexdigest()
+    child["created_at"] = "2026-11-01T00:00:00Z"
+    completed = next(op for op in child["operations"] if op["status"] == "completed")
+    completed["status"] = "planned"
+    for field in ("requested_at", "last_attempt_at"):
+        completed.pop(field, None)
+    return json.dumps(child, indent=2).encode()
+
+
+@pytest.mark.parametrize("linked", [True, False])
+def test_a_stored_child_is_checked_against_its_stored_parent(client, linked):
+    parent = store(client, PARENT)
+    child = store(client, reopening_child(PARENT, digest=True), parent if linked else None)
+    twin = stored(client, child)
+    codes = {f["code"] for f in twin["report"]["findings"]}
+    assert {"OCP-T001", "OCP-T002"} <= codes
+    assert twin["report"]["valid"] is False
+    page = client.get(f"/c/{child}").text
+    assert "<strong>invalid</strong>" in page
+    assert '<meta property="og:title" content="OpenCheckpoint · invalid' in page
+    focus = next(e for e in lineage(client, child)["entries"] if e["storage_id"] == child)
+    if linked:
+        assert focus["valid"] is False
+
+
+def test_an_anonymous_upload_claiming_the_id_cannot_hide_a_reopened_operation(client):
+    parent_doc = json.loads(PARENT)
+    store(client, PARENT)
+    child = store(client, reopening_child(PARENT, digest=True))
+    impostor = copy.deepcopy(parent_doc)
+    for op in impostor["operations"]:
+        op["status"] = "planned" if op["status"] == "completed" else op["status"]
+    store(client, json.dumps(impostor).encode())  # same id, other bytes
+    twin = stored(client, child)
+    assert "OCP-T001" in {f["code"] for f in twin["report"]["findings"]}
+    assert twin["stored"]["parent"]["state"] == "verified"
+
+
+def test_without_a_digest_two_different_claimants_are_ambiguous(client):
+    parent_doc = json.loads(PARENT)
+    store(client, PARENT)
+    child = store(client, reopening_child(PARENT, digest=False))
+    twin = stored(client, child)
+    assert twin["stored"]["parent"]["state"] == "claimed"
+    assert "OCP-T001" in {f["code"] for f in twin["report"]["findings"]}
+    impostor = copy.deepcopy(parent_doc)
+    impostor["task"]["objective"] = "Another document under the same id."
+    store(client, json.dumps(impostor).encode())
+    client.app.state.page_cache = type(client.app.state.page_cache)()
+    twin = stored(client, child)
+    assert twin["stored"]["parent"]["state"] == "ambiguous"
+    assert "none is chosen" in twin["stored"]["parent"]["sentence"]
+    # two copies of the same bytes are one document, not two claimants
+    store(client, PARENT)
+    client.app.state.page_cache = type(client.app.state.page_cache)()
+    assert stored(client, child)["stored"]["parent"]["claimants"] == 2
+
+
+def test_a_stored_checkpoint_says_a_newer_one_is_stored(client):
+    parent = store(client, PARENT)
+    child = store(client, CHILD, parent)
+    newer = stored(client, parent)["stored"]["newer"]
+    assert newer["any"] and newer["linked"][0]["link"] == f"/c/{child}"
+    page = client.get(f"/c/{parent}").text
+    assert "A newer checkpoint of this lineage is stored here" in page
+    assert f'href="/c/{child}"' in page
+
+
+def test_a_newer_checkpoint_found_by_digest_is_named_not_linked(client):
+    parent = store(client, PARENT)
+    child = store(client, CHILD)  # records the parent's digest, not its link
+    newer = stored(client, parent)["stored"]["newer"]
+    assert newer["verified"] == 1 and newer["linked"] == []
+    assert child not in client.get(f"/c/{parent}").text
+
+
+def test_claims_are_counted_never_linked(client):
+    parent = store(client, PARENT)
+    child = store(client, CHILD, parent)
+    claimant = store(client, FORK)  # names the same parent id, no proof
+    model = lineage(client, child)
+    assert claimant not in json.dumps(model)
+    assert model["claimed"]["children"] == 0
+    assert lineage(client, parent)["claimed"]["children"] == 1
 
 
 def test_forks_that_leave_the_same_action_open_are_reported(client):
     parent = json.loads(PARENT)
-    store(client, PARENT)
+    parent_id = store(client, PARENT)
     ids = []
     for n in range(2):
         fork = copy.deepcopy(parent)
@@ -68,11 +205,15 @@ def test_forks_that_leave_the_same_action_open_are_reported(client):
             "inputs": [{"kind": "checkpoint", "id": parent["id"]}],
         }
         fork["continuation"].pop("stop_conditions")
-        ids.append(store(client, json.dumps(fork).encode()))
-    model = client.get(f"/c/{ids[0]}/lineage.json").json()
+        ids.append(store(client, json.dumps(fork).encode(), parent_id))
+    # a second copy of the first fork's bytes is the same fork, not a third
+    first = client.get(f"/c/{ids[0]}/raw").content
+    store(client, first, parent_id)
+    model = lineage(client, ids[0])
     conflicts = {c["operation"]: c for c in model["forks"]["conflicts"]}
     assert "op-open-pr" in conflicts
     assert sorted(conflicts["op-open-pr"]["actionable_in"]) == sorted(ids)
+    assert len(model["forks"]["compared"]) == 2
     assert "actionable in more than one fork" in client.get(f"/c/{ids[0]}/lineage").text
 
 
@@ -81,8 +222,8 @@ def test_expired_checkpoints_leave_the_tree(client, clock):
 
     response = client.post("/api/v1/checkpoints?lifetime=1h", content=PARENT, headers=JSON_TYPE)
     parent = response.json()["storage_id"]
-    child = store(client, CHILD)
+    child = store(client, CHILD, parent)
     clock.advance(timedelta(hours=2))
-    model = client.get(f"/c/{child}/lineage.json").json()
+    model = lineage(client, child)
     assert parent not in {e["storage_id"] for e in model["entries"]}
     assert client.get(f"/c/{parent}/lineage").status_code == 410
