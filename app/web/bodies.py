@@ -47,15 +47,15 @@ _FORM_TYPES = (b"multipart/form-data", b"application/x-www-form-urlencoded")
 
 def body_limit(path: str, content_type: bytes, max_document: int) -> int:
     """The largest body a request to ``path`` may send: one document for the raw API, two
-    and a form's framing for the forms that carry a parent, the base64 of one for Share, and
+    and a form's framing for the forms that carry a parent, the base64 of two for Share, and
     a small form for everything else (deleting, a GET that sends a body anyway)."""
     kind = content_type.split(b";")[0].strip().lower()
     if path in _RAW_DOCUMENT and kind not in _FORM_TYPES:
         return max_document
     if path in _PAIR_FORMS:
         return 2 * max_document + FORM_OVERHEAD
-    if path == "/share":
-        return 4 * (max_document + 2) // 3 + FORM_OVERHEAD
+    if path == "/share":  # a checkpoint and its parent, each base64
+        return 2 * (4 * (max_document + 2) // 3) + FORM_OVERHEAD
     return FORM_OVERHEAD
 
 

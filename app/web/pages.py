@@ -98,6 +98,15 @@ def page_from_view(
         # The exact bytes for the Share form: base64, as a textarea would turn line breaks
         # into CRLF.
         "source_b64": base64.b64encode(result.data).decode() if share == "form" else None,
+        # … and the parent's, so sharing stores both and the child links its parent
+        "parent_b64": (
+            base64.b64encode(result.parent.data).decode()
+            if share == "form"
+            and result.parent is not None
+            and not result.parent.secrets
+            and result.parent.document is not None
+            else None
+        ),
         "upload_token_required": upload_token_required,
         # what the form's handling says of the submission (which input was checked)
         "notes": list(notes),

@@ -276,23 +276,37 @@ async def share(request: Request) -> Response:
         raise BadRequest("send the share form from a checkpoint page", status_code=415)
     limit = settings_of(request).limits.max_bytes
     try:
-        form = await request.form(max_files=0, max_fields=8, max_part_size=2 * limit)
+        form = await request.form(max_files=0, max_fields=8, max_part_size=2 * limit + 8)
     except Exception:
         raise BadRequest("the form could not be read; send it again from the page") from None
     _check_upload_token(request, _text(form.get("upload_token")))
-    try:
-        data = base64.b64decode(_text(form.get("checkpoint_b64")) or "", validate=True)
-    except ValueError:
-        raise BadRequest("the shared document was damaged on the way; share it again") from None
+    data = _decoded(form.get("checkpoint_b64"))
     if not data:
         raise BadRequest("there is no checkpoint to share; check one first")
+    parent_data = _decoded(form.get("parent_b64"))
     lifetime = _lifetime(_text(form.get("lifetime")), store_of(request))
-    created = await _store(request, data, lifetime)
+    shared = []
+    parent_id = None
+    if parent_data:
+        # The parent first: the child is then stored with its proven link, so its page links
+        # the parent and the diff.
+        parent = await _store(request, parent_data, lifetime)
+        parent_id = parent.storage_id
+        shared.append({**created_dict(request, parent), "role": "parent"})
+    created = await _store(request, data, lifetime, parent_id)
+    shared.insert(0, {**created_dict(request, created), "role": "checkpoint"})
     return HTMLResponse(
-        render("shared.html", created=created_dict(request, created)),
+        render("shared.html", created=shared[0], shared=shared),
         status_code=201,
         headers=NO_STORE,
     )
+
+
+def _decoded(value: object) -> bytes:
+    try:
+        return base64.b64decode(_text(value) or "", validate=True)
+    except ValueError:
+        raise BadRequest("the shared document was damaged on the way; share it again") from None
 
 
 def bearer_challenge(scope: str) -> dict[str, str]:

@@ -178,3 +178,26 @@ def test_the_share_result_can_be_copied_and_deleted(client):
     assert html.count("data-copy-text=") == 3  # permalink, raw, token
     storage_id = re.search(r'href="/c/([A-Za-z0-9_-]+)"', html).group(1)
     assert f'href="/c/{storage_id}/delete"' in html
+
+
+def test_sharing_a_checkpoint_checked_with_its_parent_stores_both(client):
+    import base64
+
+    child = (CONFORMANCE / "valid-coding-refactor-child.ocp.json").read_bytes()
+    page = client.post(
+        "/view",
+        files={
+            "checkpoint_file": ("child.ocp.json", child, "application/json"),
+            "parent_file": ("parent.ocp.json", VALID, "application/json"),
+        },
+    ).text
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page))
+    assert base64.b64decode(fields["parent_b64"]) == VALID
+    shared = client.post("/share", files={name: (None, value) for name, value in fields.items()})
+    assert shared.status_code == 201
+    assert shared.text.count("Deletion token (shown only now)") == 2
+    child_id, parent_id = re.findall(r'<a href="/c/([A-Za-z0-9_-]+)">http', shared.text)
+    twin = client.get(f"/c/{child_id}.json").json()
+    assert twin["stored"]["parent"]["state"] == "linked"
+    assert twin["stored"]["parent"]["link"] == f"/c/{parent_id}"
+    assert client.get(f"/c/{child_id}/diff").status_code == 200
