@@ -271,6 +271,7 @@ class Pair:
     digest: DigestCheck  # the child's parent.digest against the parent's bytes
     # why the lineage rules did not run (None when they did)
     skipped: str | None = None
+    notes: tuple[Finding, ...] = ()  # the lineage checks' notes, kept apart from findings
 
     @property
     def errors(self) -> int:
@@ -294,7 +295,9 @@ def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = No
     redaction = child.redaction.joined(parent.redaction)
     if redaction.active:
         placed = redaction.findings(placed)
-    return Pair(child, parent, tuple(placed), digest)
+    findings = tuple(f for f in placed if f.severity != "note")
+    notes = tuple(f for f in placed if f.severity == "note")
+    return Pair(child, parent, findings, digest, notes=notes)
 
 
 def _why_not_compared(child: Analysis, parent: Analysis) -> str | None:
@@ -326,6 +329,11 @@ class LintResult:
             return list(self.analysis.findings)
         merged = [*self.analysis.findings, *self.pair.findings]
         return sorted(merged, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+
+    @property
+    def notes(self) -> tuple[Finding, ...]:
+        """The lineage checks' notes (app/findings.py): beside the findings, never counted."""
+        return self.pair.notes if self.pair is not None else ()
 
     @property
     def parent(self) -> Analysis | None:

@@ -251,7 +251,7 @@ def format_diff(name: str, diff: dict) -> str:
         f"{name}:{f['line']}:{f['column']}: {f['severity']} {f['code']} {v(f['message'])}"
         if f.get("line")
         else f"{name}: {f['severity']} {f['code']} {v(f['message'])}"
-        for f in diff["lineage_findings"]
+        for f in [*diff["lineage_findings"], *diff["lineage_notes"]]
     ]
     summary = diff["summary"]
     lines.append(

@@ -802,6 +802,7 @@ def diff_checkpoints(compared: Pair) -> dict:
                         "dropped": [{"id", "type", "type_name", "what", "parent_pointer"}],
                         "dropped_reported", "note"},
          "lineage_findings": [finding],      # OCP-T001, OCP-T002, digest, lineage-*
+         "lineage_notes": [finding],         # the lineage checks' notes
          "findings": {"new": [finding], "fixed": [finding], "persisting": n, "matched_by"},
          "patch": [RFC 6902 operation] or None,
          "patch_withheld": why there is no patch, or None}
@@ -892,6 +893,8 @@ def _diff(compared: Pair) -> dict:
         "statement_identity_changes": _identity_changes(pairs_of["statements"]),
         "compaction": _compaction(child_cp, parent_cp),
         "lineage_findings": [_finding(f, _owner(f.path, child_owners)) for f in compared.findings],
+        # advice of the lineage checks, beside the findings and never counted (app/findings.py)
+        "lineage_notes": [_finding(f, _owner(f.path, child_owners)) for f in compared.notes],
         "findings": _new_and_fixed(parent, child, parent_cp, child_cp),
         "patch": patch,
         "patch_withheld": withheld,
@@ -929,6 +932,7 @@ def _failed(parent: Analysis, child: Analysis) -> dict:
         "statement_identity_changes": [],
         "compaction": None,
         "lineage_findings": [],
+        "lineage_notes": [],
         "findings": {"new": [], "fixed": [], "persisting": 0, "matched_by": None},
         "patch": None,
         "patch_withheld": "these documents could not be compared",

@@ -3,7 +3,10 @@
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-Severity = Literal["error", "warning"]
+# A note is advice beside the report's findings: the project's lineage checks that rest on
+# what the linter cannot read exactly (an omission's words, a rewrite's intent). Notes never
+# count towards validity and are kept apart from `findings` in the JSON report (`notes`).
+Severity = Literal["error", "warning", "note"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -670,16 +670,18 @@ def _findings(ctx: _Context) -> dict:
         "errors": result.errors,
         "warnings": result.warnings,
         "items": [_finding(ctx, i, f) for i, f in enumerate(result.findings)],
+        # the lineage checks' notes (with a parent): advice beside the findings
+        "notes": [_finding(ctx, i, f, "note") for i, f in enumerate(result.notes)],
     }
 
 
-def _finding(ctx: _Context, index: int, finding: Finding) -> dict:
+def _finding(ctx: _Context, index: int, finding: Finding, prefix: str = "finding") -> dict:
     """One finding, linked to its rule page, the local object it concerns and its line.
     Paths are redacted too: a flagged member name is part of its own path."""
     object_id, object_anchor = _innermost_object(ctx, finding.path)
     return {
         "index": index,
-        "anchor": f"finding-{index}",
+        "anchor": f"{prefix}-{index}",
         "code": finding.code,
         "severity": finding.severity,
         "message": finding.message,  # redacted by the lint (app/redaction.py)

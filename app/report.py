@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
+from app.findings import Finding
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -60,6 +61,8 @@ def result_dict(file: str, result: LintResult) -> dict:
         "findings": [f.to_dict() for f in result.findings],
     }
     if result.pair is not None:
+        # the project's lineage notes: advice beside the findings, never part of the verdict
+        out["notes"] = [f.to_dict() for f in result.notes]
         parent = result.pair.parent
         out["parent"] = {
             "digest": parent.digest,
@@ -101,7 +104,7 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
         if r.result is None:
             continue  # the CLI says on stderr why it could not be read
         name = visible(r.file)
-        for f in r.result.findings:
+        for f in _shown(r.result):
             place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
             where = f" [{visible(f.path)}]" if f.path else ""
             lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
@@ -128,14 +131,24 @@ def format_github(
                 f"{_gh_data(f'{r.file} cannot be read: {r.error}')}"
             )
             continue
-        for f in r.result.findings:
+        for f in _shown(r.result):
             props = [f"file={_gh_property(r.file)}"]
             if f.line is not None:
                 props += [f"line={f.line}", f"col={f.column}"]
             props.append(f"title={_gh_property(f.code)}")
             message = f.message + (f" ({f.path})" if f.path else "")
-            lines.append(f"::{f.severity} {','.join(props)}::{_gh_data(message)}")
+            command = "notice" if f.severity == "note" else f.severity
+            lines.append(f"::{command} {','.join(props)}::{_gh_data(message)}")
     return "".join(line + "\n" for line in lines)
+
+
+def _shown(result: LintResult) -> list[Finding]:
+    """What the text and annotation formats list: the findings and, with a parent, the lineage
+    notes, in document order."""
+    if not result.notes:
+        return result.findings
+    merged = [*result.findings, *result.notes]
+    return sorted(merged, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
 
 
 def _gh_data(value: str) -> str:
@@ -171,7 +184,7 @@ def format_sarif(
             continue
         artifact_index = len(artifacts)
         artifacts.append({"location": {"uri": r.file}, "hashes": {"sha-256": r.result.digest[8:]}})
-        for f in r.result.findings:
+        for f in _shown(r.result):
             location: dict = {
                 "physicalLocation": {
                     "artifactLocation": {"uri": r.file, "index": artifact_index},

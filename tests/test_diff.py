@@ -26,7 +26,27 @@ from tests.conftest import CONFORMANCE, manifest
 # registered codes, so this module takes them out again at import and registers them only while
 # its own tests run; once the package imports the module itself, nothing is taken out.
 
-NEW_CODES = ("lineage-kind", "lineage-verification", "lineage-dropped", "lineage-compaction")
+NEW_CODES = (
+    "lineage-kind",
+    "lineage-verification",
+    "lineage-dropped",
+    "lineage-compaction",
+    "lineage-weakened",
+    "lineage-repeat",
+    "lineage-rewritten",
+    "lineage-omission",
+    "lineage-evidence",
+)
+# What each is: certain and able to mislead a destination (errors), resting on what the linter
+# reads with less than certainty (notes), the rest warnings.
+SEVERITIES = {
+    "lineage-kind": "error",
+    "lineage-weakened": "error",
+    "lineage-repeat": "error",
+    "lineage-rewritten": "note",
+    "lineage-omission": "note",
+    "lineage-evidence": "note",
+}
 # --- helpers ------------------------------------------------------------------------------------
 
 PARENT_FILE = CONFORMANCE / "valid-coding-refactor.ocp.json"
@@ -637,10 +657,10 @@ OMISSION = [{"description": "something", "reason": "size"}]
 TRANSFORMATION = [{"description": "condensed"}]
 
 
-def test_the_new_codes_are_lineage_warnings_with_their_rule_text():
+def test_the_lineage_codes_have_their_severities_and_rule_text():
     for code in NEW_CODES:
         rule = RULES[code]
-        assert rule.severity == "warning" and rule.level == "lineage"
+        assert rule.severity == SEVERITIES.get(code, "warning") and rule.level == "lineage"
         assert rule.check is not None and "§" in (rule.check.__doc__ or "")
 
 

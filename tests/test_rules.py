@@ -55,6 +55,8 @@ def test_every_specified_rule_is_registered_with_its_text():
     expected = {f"OCP-S00{i}" for i in range(1, 10)} | {f"OCP-W00{i}" for i in range(1, 5)}
     expected |= {"OCP-T001", "OCP-T002", "digest", "json", "version", "schema", "secret"}
     expected |= {"lineage-kind", "lineage-verification", "lineage-dropped", "lineage-compaction"}
+    expected |= {"lineage-weakened", "lineage-repeat", "lineage-rewritten", "lineage-omission"}
+    expected |= {"lineage-evidence"}
     assert set(RULES) == expected
     for code, rule in RULES.items():
         assert rule.summary and rule.description, code
@@ -594,3 +596,24 @@ def test_rules_tolerate_malformed_documents():
     weird["task"] = "x"
     codes(weird)
     lineage_codes(weird, weird)
+
+
+def test_s003_an_id_held_by_several_objects_is_wrong_only_when_none_is_allowed():
+    """OCP-S001 reports the duplicate; OCP-S003 must not also report a reference that one of
+    the holders satisfies, and names every holder when none does."""
+    requirement = {"id": "dup", "kind": "tool", "description": "d", "necessity": "required"}
+    resource = {"id": "dup", "uri": "https://example.com/x"}
+    step = {"description": "Use it.", "requires": ["dup"]}
+    satisfied = doc(
+        resources=[resource],
+        continuation={"requirements": [requirement]},
+        progress={"next": [step]},
+    )
+    found = {code for code, _ in codes(satisfied)}
+    assert "OCP-S003" not in found and "OCP-S001" in found
+    statement_dup = statement("dup")
+    unsatisfied = doc(resources=[resource], statements=[statement_dup], progress={"next": [step]})
+    result = lint(json.dumps(unsatisfied).encode())
+    (s003,) = [f for f in result.findings if f.code == "OCP-S003"]
+    assert "held by 2 objects" in s003.message
+    assert "/resources/0" in s003.message and "/statements/0" in s003.message

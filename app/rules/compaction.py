@@ -3,11 +3,13 @@ must not change, raise or drop relative to its parent.
 
 The specification states these as producer requirements and gives them no OCP code, so they are
 the project's own codes, in its lowercase style: `lineage-kind`, `lineage-verification`,
-`lineage-dropped` and `lineage-compaction`. All four are warnings (docs/rules/lineage-*.md say
-why for each): validity is what §8.2 defines, and a validator that invented errors beyond it would
-disagree with every other conforming validator about which documents are valid; and each check
-rests on evidence the linter cannot make exact (local ids are stable only by recommendation, §4.1;
-a checked_at is the producer's claim; an omission's description cannot be matched to ids).
+`lineage-dropped`, `lineage-rewritten`, `lineage-weakened`, `lineage-repeat` and
+`lineage-compaction`. Three are errors, like OCP-T001 beside them, because what they find is
+certain and lets a destination act against what the parent records: a statement whose kind or
+origin changed (third-party text become a user's instruction), a stop condition weakened, a
+completed call planned again. The others are warnings: each rests on evidence the linter cannot
+make exact (a checked_at is the producer's claim; an omission's description is free text).
+Validity of a single document stays what §8.2 defines; these apply only with both documents.
 
 Every check compares the child with the supplied parent only when the child names it: a child
 whose `parent.id` names another checkpoint is OCP-T002's finding, and comparing it with a stranger
@@ -21,10 +23,12 @@ shared with the diff (app/diff.py), so the page and the findings never disagree.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from app import layout
+from app.calls import Call, repeats
 from app.checkpoint import TERMINAL_STATUSES, Checkpoint, parse_instant
 from app.pointer import Path, to_pointer
 from app.rules import Parent, Violation, rule
@@ -161,6 +165,74 @@ def dropped_protected(child: Checkpoint, parent: Checkpoint) -> list[Protected]:
     return dropped
 
 
+# The words an omission's description may use for what it covers, by the protected object's
+# kind (statements) or type.
+_COVERING_WORDS = {
+    "instruction": ("instruction", "statement"),
+    "constraint": ("constraint", "statement"),
+    "decision": ("decision", "statement"),
+    "question": ("question", "statement"),
+    "operation": ("operation", "approval", "action", "request", "wait"),
+    "stop_condition": ("stop condition",),
+}
+
+
+def covered_by_omission(obj: Protected, descriptions: list[object]) -> bool:
+    """Whether some omission's description can be read as covering ``obj``: it names the
+    object's id, or the word for its kind or type ("the open questions", "two stop
+    conditions"). An omission about something else ("editor state") does not cover it."""
+    kind = obj.value.get("kind") if obj.type == "statement" else obj.type
+    words = _COVERING_WORDS.get(kind if isinstance(kind, str) else "", ())
+    for description in descriptions:
+        if not isinstance(description, str):
+            continue
+        if obj.id is not None and obj.id in description:
+            return True
+        lowered = description.lower()
+        if any(re.search(rf"\b{re.escape(word)}s?\b", lowered) for word in words):
+            return True
+    return False
+
+
+def withdrawn_preserved(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, str, str]]:
+    """Active instructions, constraints and decisions of the parent that the child carries but
+    retracts (same id): (child index, id, what, the child's status). Superseded is a
+    replacement, recorded as such; retracted is a withdrawal a compaction may not make."""
+    before = _by_id(parent.statements())
+    out = []
+    for i, statement in child.statements():
+        object_id = statement.get("id")
+        if not isinstance(object_id, str) or object_id not in before:
+            continue
+        _, old = before[object_id]
+        kind = old.get("kind")
+        if (
+            kind not in ("instruction", "constraint", "decision")
+            or old.get("status", "active") != "active"
+        ):
+            continue
+        if statement.get("status") == "retracted":
+            out.append((i, object_id, PRESERVED_KINDS[str(kind)], "retracted"))
+    return out
+
+
+def lifted(child: Checkpoint, obj: Protected) -> bool:
+    """A stop condition with an until whose every entry the child records as reached (the
+    operation has that status in the child): lifted, as far as the checkpoint says, so a
+    compaction that drops it drops nothing in force."""
+    if obj.type != "stop_condition":
+        return False
+    entries = _until_entries(obj.value)
+    if not entries:
+        return False
+    statuses = {
+        op.get("id"): op.get("status")
+        for _, op in child.operations()
+        if isinstance(op.get("id"), str)
+    }
+    return all(isinstance(op, str) and statuses.get(op) == status for op, status in entries)
+
+
 def child_array_path(child: Checkpoint, type_: str) -> Path:
     """Where a finding about a dropped object of ``type_`` points: the child's array, or the
     whole document when the child has none."""
@@ -229,7 +301,7 @@ def raised_verifications(child: Checkpoint, parent: Checkpoint) -> list[Raised]:
 
 @rule(
     "lineage-kind",
-    "warning",
+    "error",
     "A statement carried into a derived checkpoint keeps its kind and its origin type (§6.5, "
     "§9.2, §9.3).",
     needs_parent=True,
@@ -271,11 +343,70 @@ def statement_kind_or_origin_changed(child: Checkpoint, parent: Parent) -> Itera
             )
 
 
+def evidence_not_carried(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, list[str]]]:
+    """Statements verified in the parent and still verified in the child (same id) whose
+    parent evidence the child no longer cites, or no longer carries as a resource, with no
+    check after the parent (checked_at later than its created_at): (child index, id, the
+    evidence ids not carried)."""
+    before = _by_id(parent.statements())
+    resources = {obj.id for obj in child.local_objects if obj.type == "resource"}
+    parent_created = parent.created_at
+    out = []
+    for i, statement in child.statements():
+        object_id = statement.get("id")
+        if not isinstance(object_id, str) or object_id not in before:
+            continue
+        _, old = before[object_id]
+        if _state(old) != "verified" or _state(statement) != "verified":
+            continue
+        cited = set(_strings(statement.get("evidence")))
+        missing = [e for e in _strings(old.get("evidence")) if e not in cited or e not in resources]
+        if not missing:
+            continue
+        verification = statement.get("verification")
+        checked = parse_instant(
+            verification.get("checked_at") if isinstance(verification, dict) else None
+        )
+        if checked and parent_created and checked > parent_created:
+            continue  # checked again after the parent: its own evidence now
+        out.append((i, object_id, list(dict.fromkeys(missing))))
+    return out
+
+
+def outcomes_without_evidence(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, str]]:
+    """Operations uncertain in the parent and completed or failed in the child (same id), whose
+    child names no record resource observed after the parent was captured: an outcome settled
+    without looking it up (§10.3). (child index, id, the child's status)."""
+    before = _by_id(parent.operations())
+    resources = {obj.id: obj.value for obj in child.local_objects if obj.type == "resource"}
+    parent_created = parent.created_at
+    out = []
+    for i, operation in child.operations():
+        object_id, status = operation.get("id"), operation.get("status")
+        if not isinstance(object_id, str) or object_id not in before:
+            continue
+        if before[object_id][1].get("status") != "uncertain" or status not in (
+            "completed",
+            "failed",
+        ):
+            continue
+        record = (
+            resources.get(operation.get("record"))
+            if isinstance(operation.get("record"), str)
+            else None
+        )
+        observed = parse_instant(record.get("observed_at")) if isinstance(record, dict) else None
+        if observed and parent_created and observed > parent_created:
+            continue
+        out.append((i, object_id, str(status)))
+    return out
+
+
 @rule(
     "lineage-verification",
     "warning",
-    "A derived checkpoint does not raise a statement's verification state to `verified` without "
-    "new evidence (§9.1, §9.2).",
+    "A derived checkpoint does not raise a verification state, or settle an uncertain "
+    "operation, without new evidence (§9.1, §9.2, §10.3).",
     needs_parent=True,
 )
 def verification_raised_without_evidence(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
@@ -298,6 +429,13 @@ def verification_raised_without_evidence(child: Checkpoint, parent: Parent) -> I
             "evidence and no checked_at after the parent was captured; record the check that "
             "verified it (evidence and checked_at), or keep the parent's state",
         )
+    for index, object_id, status in outcomes_without_evidence(child, parent.checkpoint):
+        yield (
+            ("operations", index, "status"),
+            f"operation {object_id!r} is uncertain in the parent and {status} here, with no "
+            "record observed after the parent was captured; record where its outcome was checked "
+            "(its record, with an observed_at after the parent), or keep it uncertain",
+        )
 
 
 @rule(
@@ -318,24 +456,33 @@ def preserved_object_dropped(child: Checkpoint, parent: Parent) -> Iterator[Viol
     and "MUST record what it dropped in derivation.omissions" (§9.2); a fork removes an operation
     only "recording the removal in derivation.omissions" (§9.3).
 
-    When the child records any omission, no object is reported: an omission's description is
-    free text that cannot be matched to ids, so the linter cannot tell which objects it covers
-    (the diff still lists every such object as dropped, for a person to check). One finding per
-    dropped object, at the child's array (/statements, /operations,
-    /continuation/stop_conditions) or at the whole document when the child has no such array,
-    naming the parent's id and pointer."""
+    When the child records omissions, an omission's description is free text the linter cannot
+    match to ids with certainty: a dropped object that no omission names is then the note
+    `lineage-omission`, not this warning. An active instruction, constraint or decision the
+    child carries but retracts is not preserved either. One finding per dropped object, at the
+    child's array (/statements, /operations, /continuation/stop_conditions) or at the whole
+    document when the child has no such array, naming the parent's id and pointer; one per
+    retracted statement, at its /statements/N/status."""
     method = derivation_method(child)
-    if method not in DERIVED_METHODS:
+    if method not in DERIVED_METHODS or not names_parent(child, parent.checkpoint):
         return
-    if omissions_recorded(child) or not names_parent(child, parent.checkpoint):
-        return
-    for obj in dropped_protected(child, parent.checkpoint):
-        name = repr(obj.id) if obj.id is not None else "without an id"
+    if not omissions_recorded(child):
+        for obj in dropped_protected(child, parent.checkpoint):
+            if lifted(child, obj):
+                continue
+            name = repr(obj.id) if obj.id is not None else "without an id"
+            yield (
+                child_array_path(child, obj.type),
+                f"the parent's {obj.what} {name} (at {obj.pointer}) is not in this {method} "
+                "checkpoint, and derivation.omissions records nothing; carry it forward, or "
+                "record its removal in derivation.omissions",
+            )
+    for index, object_id, what, status in withdrawn_preserved(child, parent.checkpoint):
         yield (
-            child_array_path(child, obj.type),
-            f"the parent's {obj.what} {name} (at {obj.pointer}) is not in this {method} "
-            "checkpoint, and derivation.omissions records nothing; carry it forward, or record "
-            "its removal in derivation.omissions",
+            ("statements", index, "status"),
+            f"the parent's {what} {object_id!r} is {status} here; a {method} checkpoint keeps "
+            "the parent's active instructions, constraints and decisions: keep it active, and "
+            "record a new statement (its own id, its actual origin) if it was changed",
         )
 
 
@@ -369,4 +516,262 @@ def compaction_without_record(child: Checkpoint, parent: Parent) -> Iterator[Vio
             f"this checkpoint was compacted but records no {' and no '.join(missing)}; list "
             "what the compaction dropped (omissions, with where it can be recovered) and what it "
             "condensed (transformations, with the objects that carry the result)",
+        )
+
+
+# --- what the checks above did not see ------------------------------------------------------
+
+
+def _stop_conditions_by_id(checkpoint: Checkpoint) -> dict[str, tuple[int, dict]]:
+    return _by_id(checkpoint.stop_conditions())
+
+
+def _until_entries(stop: dict) -> list[tuple[object, object]] | None:
+    until = stop.get("until")
+    if not isinstance(until, list):
+        return None
+    return [
+        (entry.get("operation"), entry.get("status")) for entry in until if isinstance(entry, dict)
+    ]
+
+
+def weakened_stop_conditions(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, str]]:
+    """Stop conditions of the parent (matched by id) that the child keeps in a weaker form:
+    (child index, id, what changed). Weaker: an operation the parent's applies_to forbids is no
+    longer named; a stop condition without until (it applies for the whole continuation, §6.8)
+    gains one; an until entry of the parent is gone or changed (each lifts it only together)."""
+    before = _stop_conditions_by_id(parent)
+    out = []
+    for i, stop in child.stop_conditions():
+        object_id = stop.get("id")
+        if not isinstance(object_id, str) or object_id not in before:
+            continue
+        _, old = before[object_id]
+        lost = [
+            x for x in _strings(old.get("applies_to")) if x not in _strings(stop.get("applies_to"))
+        ]
+        if lost:
+            out.append(
+                (i, object_id, f"its applies_to no longer names {', '.join(map(repr, lost))}")
+            )
+        old_until, new_until = _until_entries(old), _until_entries(stop)
+        if old_until is None and new_until:
+            out.append(
+                (
+                    i,
+                    object_id,
+                    "it gains an until: in the parent it applies for the whole continuation",
+                )
+            )
+        elif old_until is not None:
+            gone = [entry for entry in old_until if entry not in (new_until or [])]
+            if gone:
+                names = ", ".join(f"{op!r} reaching {status!r}" for op, status in gone)
+                out.append((i, object_id, f"its until no longer waits for {names}"))
+    return out
+
+
+@rule(
+    "lineage-weakened",
+    "error",
+    "A compacted or forked checkpoint keeps each stop condition of its parent at least as strict: "
+    "the same operations forbidden, no new until, every until entry kept (§6.8, §9.2).",
+    needs_parent=True,
+)
+def stop_condition_weakened(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
+    """A stop condition the parent has (same local id) forbids, in a compacted or forked child,
+    at least what it forbade: every operation of the parent's applies_to is still named, a stop
+    condition without until (which "applies for the whole continuation", §6.8) gains none, and
+    every until entry (operation and status) of the parent is still there. A compacting producer
+    "MUST preserve ... stop conditions" (§9.2): a weakened one lets a destination do what the
+    parent forbade. Reported at the child's stop condition, one finding per change."""
+    if derivation_method(child) not in DERIVED_METHODS or not names_parent(
+        child, parent.checkpoint
+    ):
+        return
+    for index, object_id, change in weakened_stop_conditions(child, parent.checkpoint):
+        yield (
+            ("continuation", "stop_conditions", index),
+            f"stop condition {object_id!r} is weaker than in the parent: {change}; keep the "
+            "parent's stop condition as it was, and record a new one with its own id if a person "
+            "decided otherwise",
+        )
+
+
+def _text_of(statement: dict) -> object:
+    return statement.get("text")
+
+
+def rewritten_statements(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, object]]:
+    """Statements of the parent (same id) whose text the child changed: (child index, id, the
+    parent's kind)."""
+    before = _by_id(parent.statements())
+    out = []
+    for i, statement in child.statements():
+        object_id = statement.get("id")
+        if not isinstance(object_id, str) or object_id not in before:
+            continue
+        _, old = before[object_id]
+        if _text_of(statement) != _text_of(old):
+            out.append((i, object_id, old.get("kind")))
+    return out
+
+
+def transformed_ids(child: Checkpoint) -> set[str]:
+    """Ids that derivation.transformations names in affected."""
+    out: set[str] = set()
+    for _, transformation in child.array("derivation", "transformations"):
+        out.update(_strings(transformation.get("affected")))
+    return out
+
+
+@rule(
+    "lineage-rewritten",
+    "note",
+    "A compacted checkpoint records each statement it rewrites in derivation.transformations; a "
+    "fork adds changed statements as new ones instead of editing the parent's (§9.2, §9.3).",
+    needs_parent=True,
+)
+def statement_rewritten(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
+    """A statement the parent has (same local id) keeps its text in a forked child: "MUST add
+    changed statements as new statements with their actual origin rather than editing the
+    parent's statements" (§9.3). In a compacted child its text may be condensed, but "MUST
+    record ... what it condensed in derivation.transformations" (§9.2): a transformation names
+    it in affected. An instruction rewritten silently changes what a destination is told the
+    user asked. A note: a transformation may describe the rewrite in words without naming the
+    statement. Reported at the child's /statements/N/text."""
+    method = derivation_method(child)
+    if method not in DERIVED_METHODS or not names_parent(child, parent.checkpoint):
+        return
+    recorded = transformed_ids(child) if method == "compacted" else set()
+    for index, object_id, kind in rewritten_statements(child, parent.checkpoint):
+        if object_id in recorded:
+            continue
+        what = f"{kind} {object_id!r}" if isinstance(kind, str) else f"statement {object_id!r}"
+        if method == "forked":
+            advice = (
+                "a fork adds a changed statement as a new statement with its own id and actual "
+                "origin, and keeps the parent's"
+            )
+        else:
+            advice = (
+                "record the rewrite in derivation.transformations, naming it in affected, or "
+                "keep the parent's text"
+            )
+        yield (
+            ("statements", index, "text"),
+            f"the text of {what} differs from the parent's, and no transformation records the "
+            f"change; {advice}",
+        )
+
+
+def _called_operations(
+    checkpoint: Checkpoint, statuses: tuple[str, ...]
+) -> list[tuple[int, dict, Call]]:
+    out = []
+    for i, operation in checkpoint.operations():
+        status = operation.get("status")
+        call = Call.of(operation.get("call"))
+        if call is not None and isinstance(status, str) and status in statuses:
+            out.append((i, operation, call))
+    return out
+
+
+_OPEN_OR_FAILED = ("planned", "awaiting", "uncertain", "failed")
+
+
+@rule(
+    "lineage-repeat",
+    "error",
+    "A checkpoint does not plan again a call its parent records as completed (§6.6, §10.3).",
+    needs_parent=True,
+)
+def completed_call_repeated(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
+    """No operation of the child that is not terminal (planned, awaiting, uncertain or failed)
+    records a call that repeats the call of an operation the parent records as completed: "a
+    call to the same tool whose arguments include every recorded argument with an equal value
+    is a repeat of the operation, so a consumer can refuse to repeat a completed operation"
+    (§6.6). A child that plans it again under a new id would have a destination repeat a side
+    effect that is settled (a second payment). Reported at the child's operation."""
+    if not names_parent(child, parent.checkpoint):
+        return
+    completed = _called_operations(parent.checkpoint, ("completed",))
+    if not completed:
+        return
+    for index, operation, call in _called_operations(child, _OPEN_OR_FAILED):
+        for _, done, done_call in completed:
+            if done.get("id") == operation.get("id"):
+                continue  # the same operation reopened: OCP-T001's finding
+            if repeats(call, done_call):
+                yield (
+                    ("operations", index),
+                    f"operation {operation.get('id')!r} ({operation.get('status')}) repeats the "
+                    f"call of {done.get('id')!r}, which the parent records as completed: the "
+                    f"same tool {call.tool!r} with every argument it recorded; do not plan a "
+                    "completed call again: verify its outcome at its record, and remove this "
+                    "operation or record why it must be repeated",
+                )
+                break
+
+
+# --- notes: what the linter reads with less than certainty ---------------------------------
+
+
+@rule(
+    "lineage-omission",
+    "note",
+    "Each object a compacted or forked checkpoint drops from its parent is named by an omission "
+    "(§9.2, §9.3).",
+    needs_parent=True,
+)
+def dropped_without_naming_omission(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
+    """In a compacted or forked child that records omissions, each of the parent's active
+    instructions, constraints and decisions, open questions, non-terminal operations and stop
+    conditions that the child no longer carries is named by an omission: its id, or the word
+    for its kind or type ("the open questions", "two stop conditions"), appears in an omission's
+    description. One unrelated omission ("editor state") does not account for a dropped stop
+    condition. A note, not a warning: a description may cover an object in words this check
+    does not read. Reported at the child's array, naming the parent's id and pointer."""
+    method = derivation_method(child)
+    if method not in DERIVED_METHODS or not names_parent(child, parent.checkpoint):
+        return
+    if not omissions_recorded(child):
+        return  # lineage-dropped's warning
+    omissions = [o.get("description") for _, o in child.array("derivation", "omissions")]
+    for obj in dropped_protected(child, parent.checkpoint):
+        if covered_by_omission(obj, omissions) or lifted(child, obj):
+            continue
+        name = repr(obj.id) if obj.id is not None else "without an id"
+        yield (
+            child_array_path(child, obj.type),
+            f"the parent's {obj.what} {name} (at {obj.pointer}) is not in this {method} "
+            "checkpoint, and no omission names it (by its id, or by the word for what it is); "
+            "check that an omission accounts for it, and name it there",
+        )
+
+
+@rule(
+    "lineage-evidence",
+    "note",
+    "A statement a derived checkpoint keeps as verified keeps the evidence it cited in the "
+    "parent, or is marked stale (§9.2, §10.4).",
+    needs_parent=True,
+)
+def verified_without_its_evidence(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
+    """A statement verified in the parent and still verified in the child (same local id)
+    cites the parent's evidence resources in the child and carries them as resources, or was
+    checked again after the parent (verification.checked_at later than the parent's
+    created_at). A compacting producer "MUST mark statements whose evidence it did not carry
+    forward, or could not re-check, as stale with an appropriate revalidate" (§9.2). A note: the
+    evidence may live on in another resource the check cannot match. Reported at the child's
+    /statements/N/verification/state."""
+    if not names_parent(child, parent.checkpoint):
+        return
+    for index, object_id, missing in evidence_not_carried(child, parent.checkpoint):
+        yield (
+            ("statements", index, "verification", "state"),
+            f"statement {object_id!r} is still verified here, but the evidence it cited in the "
+            f"parent ({', '.join(map(repr, missing))}) is not carried forward; mark it stale "
+            "with a revalidate (§9.2), or carry the evidence, or re-check it (checked_at after "
+            "the parent)",
         )

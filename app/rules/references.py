@@ -46,17 +46,27 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterator[Violation]:
     recoverable_from name resources; superseded_by a statement; depends_on, applies_to and
     an until entry's operation name operations; requires names requirements; blocked_by
     names statements, operations, resources or requirements; refs and affected may name any
-    local object. Reported at the reference value."""
+    local object. Reported at the reference value.
+
+    An id that several objects hold (OCP-S001's finding) may mean any of them: the reference is
+    of the wrong type only when none of its holders has an allowed type, and the message names
+    every holder."""
     for ref in checkpoint.references:
-        target = checkpoint.by_id.get(ref.target)
-        if target is None or not ref.allowed or target.type in ref.allowed:
+        holders = checkpoint.holders.get(ref.target, [])
+        if not holders or not ref.allowed or any(h.type in ref.allowed for h in holders):
             continue
         allowed = " or ".join(sorted(TYPE_NAMES[t] for t in ref.allowed))
+        if len(holders) == 1:
+            (target,) = holders
+            found = f"{_article(TYPE_NAMES[target.type])} (at {target.pointer})"
+        else:
+            found = f"held by {len(holders)} objects, none {_article(allowed)}: " + ", ".join(
+                f"{_article(TYPE_NAMES[h.type])} at {h.pointer}" for h in holders
+            )
         yield (
             ref.path,
-            f"{ref.field} must name {_article(allowed)}, but {ref.target!r} is "
-            f"{_article(TYPE_NAMES[target.type])} (at {target.pointer}); point it at the "
-            f"{allowed} it means",
+            f"{ref.field} must name {_article(allowed)}, but {ref.target!r} is {found}; point "
+            f"it at the {allowed} it means",
         )
 
 

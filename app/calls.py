@@ -1,0 +1,60 @@
+"""The call an action operation stands for, and when another call repeats it (§6.6).
+
+"A call to the same tool whose arguments include every recorded argument with an equal value
+is a repeat of the operation." Equal as JSON values are equal: numbers by value (1 and 1.0
+are one number), strings exactly, true and false only as themselves (true is not 1), arrays
+element by element in order, objects member by member in any order. Extra arguments in the
+new call do not make it a different call: the recorded ones identify it.
+
+One definition for the lineage check of a repeated completed call, the page's advice and the
+call guard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    tool: str
+    arguments: dict[str, Any]
+
+    @classmethod
+    def of(cls, value: object) -> Call | None:
+        """The call an operation records (its ``call`` member), or None when there is none a
+        consumer could compare: no tool, or arguments that are not an object."""
+        if not isinstance(value, dict):
+            return None
+        tool = value.get("tool")
+        arguments = value.get("arguments", {})
+        if not isinstance(tool, str) or not tool or not isinstance(arguments, dict):
+            return None
+        return cls(tool, arguments)
+
+
+def same_value(a: object, b: object) -> bool:
+    """JSON equality: numbers by value, booleans only as booleans, objects unordered."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    return a is None and b is None
+
+
+def repeats(proposed: Call, recorded: Call) -> bool:
+    """Whether ``proposed`` is a repeat of the operation that recorded ``recorded`` (§6.6):
+    the same tool, and every recorded argument present with an equal value."""
+    if proposed.tool != recorded.tool:
+        return False
+    return all(
+        name in proposed.arguments and same_value(proposed.arguments[name], value)
+        for name, value in recorded.arguments.items()
+    )
