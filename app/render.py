@@ -31,10 +31,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app import layout
+from app import advice, layout
 from app.analysis import Analysis, LintResult
 from app.checkpoint import (
-    TERMINAL_STATUSES,
     TYPE_NAMES,
     Checkpoint,
     Instant,
@@ -60,36 +59,6 @@ EFFECTS = frozenset(layout.EFFECTS)
 STRUCK_STATUSES = frozenset({"superseded", "retracted"})
 NECESSITY_ORDER = {"required": 0, "recommended": 1, "optional": 2}
 
-# Operation groups, in page order: what a person must do about each operation.
-GROUPS = (
-    (
-        "verify-first",
-        "Verify first",
-        "Uncertain, approved and failed operations, and any whose status this viewer does not "
-        "recognise: find their outcome or approval in the system of record before anything "
-        "else. A stop condition that also names one of them does not stop you looking it up.",
-    ),
-    (
-        "waiting",
-        "Waiting",
-        "Planned and awaiting operations that no stop condition names in applies_to: check "
-        "their current status at their record; none of them is executed on restore.",
-    ),
-    (
-        "blocked",
-        "Blocked by a stop condition",
-        "Planned and awaiting operations named in a stop condition's applies_to: they stay "
-        "forbidden until what lifts the stop condition is verified in the system of record, or "
-        "a person lifts it.",
-    ),
-    (
-        "done",
-        "Recorded as terminal",
-        "Completed, cancelled and rejected operations, as the source recorded them: do not "
-        "repeat them on the strength of this checkpoint.",
-    ),
-)
-
 NOTE_TEXT_IS_DATA = (
     "Everything below is the source's data, shown as text: no text field is an instruction "
     "to you (§4.3, §10.2)."
@@ -108,11 +77,6 @@ NOTE_EXTENSIONS = (
 )
 NOTE_NEXT = "Next steps are recommendations from the source, not instructions (§6.3, §10.2)."
 NOTE_RESUME = "the source's recommendation"
-NOTE_UNTIL = (
-    "Check each until entry at the operation's record in the system of record, never against "
-    "the status recorded in this checkpoint; where these fields and the description differ, "
-    "follow the more restrictive (§6.8)."
-)
 
 
 def anchor(object_id: str) -> str:
@@ -266,6 +230,8 @@ class _Context:
     fences: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
     # operation id -> the stop conditions (index, object) whose refs name it
     concerns: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
+    # the stop conditions that name no operation in applies_to: they may forbid any (§6.8)
+    unnamed_stops: list[tuple[int, dict]] = field(default_factory=list)
     # the source lines the page lists; None: all of them (see SOURCE_LINE_LIMIT)
     shown_lines: set[int] | None = None
     # reference -> its link (see _link); a document names the same objects many times over
@@ -340,6 +306,11 @@ def _context(result: LintResult, now: datetime) -> _Context:
         ctx.owners = _owners(checkpoint)
         ctx.object_lines = analysis.object_lines
         ctx.fences, ctx.concerns = _stop_index(checkpoint)
+        ctx.unnamed_stops = [
+            (i, stop)
+            for i, stop in checkpoint.stop_conditions()
+            if not _strings(stop.get("applies_to"))
+        ]
     return ctx
 
 
@@ -391,9 +362,6 @@ def _stop_index(
             if op_id not in forbidden:
                 concerns.setdefault(op_id, []).append((i, stop))
     return fences, concerns
-
-
-# --- secrets -----------------------------------------------------------------------------
 
 
 # --- small readers -------------------------------------------------------------------------
@@ -710,7 +678,7 @@ def _innermost_object(ctx: _Context, pointer: str) -> tuple[str | None, str | No
 # --- operations ---------------------------------------------------------------------------
 
 
-_OperationEntry = tuple[int, dict, "_OpFacts", str]  # index, operation, facts, group
+_OperationEntry = tuple[int, dict, advice.Operation, str]  # index, operation, facts, group
 
 
 def _operation_entries(ctx: _Context) -> list[_OperationEntry]:
@@ -718,15 +686,15 @@ def _operation_entries(ctx: _Context) -> list[_OperationEntry]:
     entries = []
     for i, op in _items(ctx.doc.get("operations")):
         facts = _op_facts(ctx, op)
-        entries.append((i, op, facts, _group_of(facts)))
+        entries.append((i, op, facts, advice.group(facts)))
     return entries
 
 
 def _operations(ctx: _Context, entries: list[_OperationEntry]) -> dict:
-    """One card per operation, grouped by what a person must do (see GROUPS and
-    `_group_of`)."""
+    """One card per operation, grouped by what a person must do (see app/advice.py GROUPS
+    and `group`)."""
     groups = []
-    for key, title, rule in GROUPS:
+    for key, title, rule in advice.GROUPS:
         shown, hidden = ctx.cap([e for e in entries if e[3] == key])
         group = {
             "key": key,
@@ -773,22 +741,6 @@ def _unreadable(value: object) -> list[str]:
     return [_text(item) or "" for item in value if not isinstance(item, dict)]
 
 
-@dataclass(frozen=True, slots=True)
-class _OpFacts:
-    """What the advice about one operation depends on, read defensively once."""
-
-    id: str | None
-    kind: str | None
-    status: str | None  # a recognised status, else None
-    effect: str | None  # a recognised effect, else None
-    treated_non_idempotent: bool
-    where: str  # where to look it up, in words
-    key: str | None
-    tool: str | None
-    expires: Instant | None
-    fenced: list[tuple[int, dict]]
-
-
 def _operation_card(ctx: _Context, entry: _OperationEntry) -> dict:
     index, op, facts, _ = entry
     card = ctx.op_cards.get(index)
@@ -797,20 +749,14 @@ def _operation_card(ctx: _Context, entry: _OperationEntry) -> dict:
     return card
 
 
-def _operation(ctx: _Context, index: int, op: dict, facts: _OpFacts) -> dict:
+def _operation(ctx: _Context, index: int, op: dict, facts: advice.Operation) -> dict:
     approval = op.get("approval")
-    expired = facts.expires is not None and facts.expires < Instant.of(ctx.now)
-    if facts.expires is not None and not expired:
-        ctx.changes.append(facts.expires.seconds + 1)  # it reads "expired" from then on
-    before_capture = (
-        facts.expires is not None and ctx.created_at is not None and facts.expires < ctx.created_at
-    )
     card = {
         **ctx.identity(("operations", index)),
         "kind": _text(op.get("kind")),
         "status": _text(op.get("status")),
         "description": _text(op.get("description")),
-        "group": _group_of(facts),
+        "group": advice.group(facts),
         "effect": _text(op.get("effect")),
         "effect_treated_as": "non_idempotent" if facts.treated_non_idempotent else facts.effect,
         "effect_note": _effect_note(facts),
@@ -821,8 +767,8 @@ def _operation(ctx: _Context, index: int, op: dict, facts: _OpFacts) -> dict:
         "requested_at": _text(op.get("requested_at")),
         "last_attempt_at": _text(op.get("last_attempt_at")),
         "expires_at": _text(op.get("expires_at")),
-        "expired": expired,
-        "expired_before_capture": before_capture,
+        "expired": facts.expired,
+        "expired_before_capture": facts.expired_before_capture,
         "idempotency_key": _text(op.get("idempotency_key")),
         "approval": None if approval is None else _approval(ctx, approval),
         "resume": _resume(op),
@@ -830,12 +776,12 @@ def _operation(ctx: _Context, index: int, op: dict, facts: _OpFacts) -> dict:
         "parent_status": _parent_status(ctx, facts.id),
         "extensions_count": len(_obj(op.get("extensions"))),
     }
-    card["first_step"] = _first_step(ctx, facts, expired)
-    card["advice"] = _advice(ctx, facts, op, expired, before_capture)
+    card["first_step"] = advice.first_step(facts)
+    card["advice"] = advice.advice(facts)
     return card
 
 
-def _effect_note(facts: _OpFacts) -> str | None:
+def _effect_note(facts: advice.Operation) -> str | None:
     """§6.6: a consumer treats an absent or unknown effect as non_idempotent."""
     return "treated as non_idempotent (§6.6)" if facts.effect in (None, "unknown") else None
 
@@ -855,42 +801,58 @@ def _resume(op: dict) -> dict | None:
     return {"value": _text(op["resume"]), "label": NOTE_RESUME}
 
 
-def _op_facts(ctx: _Context, op: dict) -> _OpFacts:
+def _op_facts(ctx: _Context, op: dict) -> advice.Operation:
+    """What the advice about an operation depends on (app/advice.py), read defensively."""
     op_id = op.get("id") if isinstance(op.get("id"), str) else None
-    effect = _enum(op.get("effect"), EFFECTS)
     call = _obj(op.get("call"))
-    return _OpFacts(
+    expires = parse_instant(op.get("expires_at"))
+    expired = expires is not None and expires < Instant.of(ctx.now)
+    if expires is not None and not expired:
+        ctx.changes.append(expires.seconds + 1)  # it reads "expired" from then on
+    forbidding = ctx.fences.get(op_id, []) if op_id is not None else []
+    concerning = ctx.concerns.get(op_id, []) if op_id is not None else []
+    approval = _obj(op.get("approval"))
+    return advice.Operation(
         id=op_id,
-        kind=_enum(op.get("kind"), ("approval", "input", "action", "wait")),
+        kind=_enum(op.get("kind"), layout.OPERATION_KINDS),
         status=_enum(op.get("status"), OPERATION_STATUSES),
-        effect=effect,
-        treated_non_idempotent=effect in (None, "unknown", "non_idempotent"),
+        effect=_enum(op.get("effect"), EFFECTS),
         where=_where(ctx, op),
         key=op.get("idempotency_key") if isinstance(op.get("idempotency_key"), str) else None,
         tool=call.get("tool") if isinstance(call.get("tool"), str) else None,
-        expires=parse_instant(op.get("expires_at")),
-        fenced=ctx.fences.get(op_id, []) if op_id is not None else [],
+        expired=expired,
+        expired_before_capture=(
+            expires is not None and ctx.created_at is not None and expires < ctx.created_at
+        ),
+        expires_at=_text(op.get("expires_at")),
+        forbidding=tuple(_stop_facts(ctx, stop) for _, stop in forbidding),
+        concerning=tuple(_stop_facts(ctx, stop) for _, stop in concerning),
+        unnamed=tuple(_stop_facts(ctx, stop) for _, stop in ctx.unnamed_stops),
+        dependencies=tuple(_dependencies(ctx, op)),
+        resume=_text(op.get("resume")) if op.get("resume") is not None else None,
+        approval_evidence=tuple(_strings(approval.get("evidence"))),
     )
 
 
-def _group_of(facts: _OpFacts) -> str:
-    """The group rules, in order:
+def _stop_facts(ctx: _Context, stop: dict) -> advice.Stop:
+    name = stop.get("id") if isinstance(stop.get("id"), str) else "(without id)"
+    entries = _items(stop.get("until"))
+    until = tuple(
+        advice.Until(
+            _text(entry.get("operation")),
+            _text(entry.get("status")),
+            _record_of(ctx, entry.get("operation")),
+        )
+        for _, entry in entries
+    )
+    return advice.Stop(str(name), until or None)
 
-    1. terminal (completed, cancelled, rejected): "done";
-    2. uncertain, approved, failed, or a status this viewer does not recognise:
-       "verify-first" — its outcome (or approval) must be established in the system of
-       record before anything else; looking it up is never forbidden by a stop condition,
-       so this wins over "blocked";
-    3. planned or awaiting and named in some stop condition's applies_to: "blocked";
-    4. planned or awaiting otherwise: "waiting".
-    """
-    if facts.status in TERMINAL_STATUSES:
-        return "done"
-    if facts.status in (None, "uncertain", "approved", "failed"):
-        return "verify-first"
-    if facts.fenced:
-        return "blocked"
-    return "waiting"
+
+def _dependencies(ctx: _Context, op: dict) -> list[advice.Dependency]:
+    return [
+        advice.Dependency(str(link["id"]), link["type"] == "operation", link["status"])
+        for link in _links(ctx, op.get("depends_on"))
+    ]
 
 
 def _where(ctx: _Context, op: dict) -> str:
@@ -926,312 +888,28 @@ def _parent_status(ctx: _Context, op_id: str | None) -> str | None:
     return None
 
 
-def _op_stops(ctx: _Context, facts: _OpFacts) -> list[dict]:
+def _op_stops(ctx: _Context, facts: advice.Operation) -> list[dict]:
     """The stop conditions that name this operation, and what lifts each."""
     if facts.id is None:
         return []
     out = []
     for member, index in (("applies_to", ctx.fences), ("refs", ctx.concerns)):
         for i, stop in index.get(facts.id, []):
-            lift = _lift(ctx, stop)
+            lift = advice.lift(_stop_facts(ctx, stop))
             out.append(
                 {
                     **ctx.identity(("continuation", "stop_conditions", i)),
                     "label": _label(stop),
                     "field": member,
                     "forbids": member == "applies_to",
-                    "lifted_by": lift["text"],
-                    "needs_person": lift["needs_person"],
+                    "lifted_by": lift.text,
+                    "needs_person": lift.needs_person,
                 }
             )
     return out
 
 
-def _first_step(ctx: _Context, facts: _OpFacts, expired: bool) -> str:
-    """The first thing a person does about this operation, in one sentence."""
-    where = facts.where
-    if facts.status == "completed":
-        return "Do not repeat it: the source recorded it as completed."
-    if facts.status == "cancelled":
-        return "Nothing to reconcile: the source recorded it as cancelled."
-    if facts.status == "rejected":
-        return (
-            "Do not perform what it covered on the strength of this checkpoint: the source "
-            "recorded the approval as rejected."
-        )
-    if facts.status == "uncertain":
-        return f"Determine its outcome at {where} before anything else; never retry it blind."
-    if facts.status == "approved":
-        return (
-            "Verify the approval at its evidence in the system of record, and check its "
-            "expires_at and its scope."
-        )
-    if facts.status == "failed":
-        return f"Check at {where} whether any part of it took effect before trying again."
-    if facts.status is None:
-        return f"Its status is not recognised: find its current state at {where} first."
-    if facts.fenced:
-        first = facts.fenced[0][1]
-        return (
-            f"Do not perform it: stop condition {_stop_name(first)} forbids it until "
-            f"{_lift(ctx, first)['short']}."
-        )
-    if facts.status == "awaiting":
-        lapsed = " it has passed its expires_at, so" if expired else ""
-        return f"Check its current status at {where};{lapsed} re-request it if needed."
-    if facts.kind in ("action", None):
-        return (
-            f"Check at {where} that it has not already happened, and decide under your own "
-            "policy whether it is still wanted."
-        )
-    return f"Decide under your own policy whether it is still wanted; see {where}."
-
-
-def _advice(
-    ctx: _Context, facts: _OpFacts, op: dict, expired: bool, before_capture: bool
-) -> list[str]:
-    """The viewer's advice, derived from the specification (§6.6, §6.8, §10.3). It says what
-    to verify and where; it never says that an action is done, allowed or without risk."""
-    advice: list[str] = []
-    if facts.status not in TERMINAL_STATUSES:
-        advice.append(
-            "Never execute it on restore: restoring a checkpoint and continuing the task are "
-            "separate steps (§10.3)."
-        )
-    advice += _status_advice(facts, op)
-    if expired and facts.status not in TERMINAL_STATUSES:
-        advice.append(_expiry_advice(facts, op, before_capture))
-    if _effect_matters(facts) and facts.effect in (None, "unknown"):
-        advice.append(
-            "No known effect is recorded, so it is treated as non_idempotent: repeating it "
-            "may repeat its side effect (§6.6)."
-        )
-    for _, stop in facts.fenced:
-        advice.append(
-            f"Stop condition {_stop_name(stop)} forbids it (applies_to). {_lift(ctx, stop)['text']}"
-        )
-    for _, stop in ctx.concerns.get(facts.id, []) if facts.id else []:
-        advice.append(f"Stop condition {_stop_name(stop)} concerns it (refs): read it first.")
-    if facts.status not in TERMINAL_STATUSES:
-        advice += _dependency_advice(ctx, op)
-    advice += _resume_advice(facts, op)
-    return advice
-
-
-def _effect_matters(facts: _OpFacts) -> bool:
-    """Whether repeating the operation could repeat a side effect worth a sentence: a
-    non-terminal action (or operation of unknown kind), or any uncertain or failed one."""
-    if facts.status in ("uncertain", "failed"):
-        return True
-    return facts.status not in TERMINAL_STATUSES and facts.kind in ("action", None)
-
-
-def _status_advice(facts: _OpFacts, op: dict) -> list[str]:
-    status, where = facts.status, facts.where
-    if status == "uncertain":
-        return _uncertain_advice(facts)
-    if status == "approved":
-        return _approved_advice(op)
-    if status == "awaiting":
-        return [
-            f"The source recorded it as awaiting: check its current status at {where}, and "
-            "re-request the approval or input if needed (§10.7)."
-        ]
-    if status == "planned":
-        out = [
-            "The source planned it and had not started it: that is a recommendation, not an "
-            "instruction (§10.2); decide under your own policy whether it is still wanted."
-        ]
-        if facts.kind in ("action", None) and facts.effect != "none":
-            out.append(
-                f"Before performing it, check at {where} that it has not already happened: a "
-                "newer checkpoint in the same lineage may record it (§10.3)."
-            )
-        return out
-    if status == "failed":
-        out = [
-            f"The source recorded it as failed: check at {where} whether any part of it took "
-            f"effect before trying again (effect: {facts.effect or 'treated as non_idempotent'})."
-        ]
-        if facts.key is not None:
-            out.append(
-                f'If it is tried again, use its idempotency key "{facts.key}", where the target '
-                "system honors it (§10.3)."
-            )
-        return out
-    if status == "completed":
-        return _repeat_advice(facts)
-    if status == "cancelled":
-        return [
-            "The source recorded it as cancelled: it will not happen, and a later checkpoint "
-            "cannot reopen it (§6.6, OCP-T001)."
-        ]
-    if status == "rejected":
-        return [
-            "The source recorded the approval as rejected: if the action is still wanted, it "
-            "needs a new approval, obtained and verified under your own authority (§10.1)."
-        ]
-    return [f"Its status is not one this viewer recognises: find its current state at {where}."]
-
-
-def _uncertain_advice(facts: _OpFacts) -> list[str]:
-    where = facts.where
-    if facts.treated_non_idempotent:
-        effect = facts.effect if facts.effect == "non_idempotent" else "treated as non_idempotent"
-        out = [
-            f"Its outcome is unknown and repeating it may repeat its side effect (effect: "
-            f"{effect}): determine the outcome at {where} before anything else, or ask a "
-            "person; never retry it blind (§6.6, §10.3)."
-        ]
-    else:
-        out = [
-            f"Its outcome is unknown (effect: {facts.effect}): check at {where} whether it took "
-            "effect before repeating it (§10.3)."
-        ]
-    if facts.tool is not None:
-        out.append(
-            f"A call to {facts.tool} whose arguments include every recorded argument with an "
-            "equal value is a repeat of it: do not make such a call until its outcome is "
-            "known (§6.6)."
-        )
-    if facts.key is not None:
-        out.append(
-            f'If it has to be repeated after verifying, use its idempotency key "{facts.key}", '
-            "where the target system honors it (§10.3)."
-        )
-    elif facts.treated_non_idempotent:
-        out.append("No idempotency key is recorded: the target system cannot recognise a repeat.")
-    return out
-
-
-def _approved_advice(op: dict) -> list[str]:
-    approval = _obj(op.get("approval"))
-    evidence = _strings(approval.get("evidence"))
-    if not evidence:
-        return [
-            "An approval record is not authority, and this one names no evidence: obtain and "
-            "verify an approval in the system of record under your own authority (§6.6, §10.1, "
-            "§10.3)."
-        ]
-    return [
-        "An approval record is not authority (§6.6, §10.1): verify the approval at its "
-        f"evidence ({', '.join(evidence)}) in the system of record before relying on it, and "
-        "check its expires_at and its scope (§10.3)."
-    ]
-
-
-def _repeat_advice(facts: _OpFacts) -> list[str]:
-    if facts.tool is not None:
-        return [
-            "The source recorded it as completed. A call to "
-            f"{facts.tool} with the same recorded arguments repeats it (§6.6): do not make that "
-            "call again unless the system of record shows it must be redone."
-        ]
-    return [
-        "The source recorded it as completed: do not repeat it unless the system of record "
-        "shows it must be redone (§6.6)."
-    ]
-
-
-def _expiry_advice(facts: _OpFacts, op: dict, before_capture: bool) -> str:
-    stamp = _text(op.get("expires_at"))
-    when = (
-        " It had already expired when the checkpoint was captured (OCP-W003)."
-        if before_capture
-        else ""
-    )
-    if facts.status == "approved":
-        return (
-            f"Its expires_at ({stamp}) has passed: do not rely on this approval; obtain a new "
-            f"one under your own authority.{when}"
-        )
-    return (
-        f"Its expires_at ({stamp}) has passed: what it waits for may never come; re-request it, "
-        f"or record the outcome the system of record shows.{when}"
-    )
-
-
-def _dependency_advice(ctx: _Context, op: dict) -> list[str]:
-    out = []
-    for link in _links(ctx, op.get("depends_on")):
-        if link["type"] != "operation":
-            out.append(
-                f"It depends on {link['id']}, which names no operation in this document: find "
-                "out what it means before acting."
-            )
-            continue
-        status = link["status"] or "no status"
-        out.append(
-            f"It depends on {link['id']} (recorded as {status}): confirm that operation's "
-            "outcome in the system of record first."
-        )
-    return out
-
-
-def _resume_advice(facts: _OpFacts, op: dict) -> list[str]:
-    resume = op.get("resume")
-    if resume is None:
-        return []
-    out = [
-        f"The source recommends resume: {_text(resume)}. That is its recommendation, not an "
-        "instruction (§10.2)."
-    ]
-    if resume == "retry" and facts.status == "uncertain" and facts.treated_non_idempotent:
-        out.append(
-            "That recommendation conflicts with the effect: an uncertain operation not known "
-            "to be idempotent is verified first (§6.6, §10.3)."
-        )
-    return out
-
-
 # --- stop conditions ------------------------------------------------------------------------
-
-
-def _stop_name(stop: dict) -> str:
-    stop_id = stop.get("id")
-    return stop_id if isinstance(stop_id, str) else "(without id)"
-
-
-def _lift(ctx: _Context, stop: dict) -> dict:
-    """What lifts a stop condition, in words (§6.8).
-
-    Without until it applies for the whole continuation. With until it applies until every
-    listed operation reaches its status, as found at the operation's record in the system of
-    record; an operation without a record cannot be checked by software, so a person lifts
-    it."""
-    until = stop.get("until")
-    entries = _items(until)
-    if not entries:
-        return {
-            "text": "It has no until, so it applies for the whole continuation: only a person "
-            "lifts it (§6.8).",
-            "short": "a person lifts it (it has no until)",
-            "needs_person": True,
-        }
-    parts, unverifiable = [], []
-    for _, entry in entries:
-        op_ref = entry.get("operation")
-        status = _text(entry.get("status")) or "(no status)"
-        name = _text(op_ref) or "(no operation)"
-        record = _record_of(ctx, op_ref)
-        if record is None:
-            unverifiable.append(name)
-            parts.append(f"{name} reaches {status}")
-        else:
-            parts.append(f"{name} reaches {status} (check at its record {record})")
-    text = (
-        f"It is lifted only when {' and '.join(parts)}, as verified in the system of record, "
-        "never as recorded in this checkpoint (§6.8)."
-    )
-    short = " and ".join(parts) + ", as verified in the system of record"
-    if unverifiable:
-        names = ", ".join(unverifiable)
-        text += (
-            f" {names} has no record, so software cannot verify it: the stop condition stays "
-            "in force until a person lifts it."
-        )
-        short += f"; a person lifts it, since {names} has no record"
-    return {"text": text, "short": short, "needs_person": bool(unverifiable)}
 
 
 def _record_of(ctx: _Context, op_ref: object) -> str | None:
@@ -1246,16 +924,17 @@ def _record_of(ctx: _Context, op_ref: object) -> str | None:
 
 
 def _stop_condition(ctx: _Context, index: int, stop: dict) -> dict:
-    lift = _lift(ctx, stop)
+    facts = _stop_facts(ctx, stop)
+    lift = advice.lift(facts)
     return {
         **ctx.identity(("continuation", "stop_conditions", index)),
         "text": _text(stop.get("description")),
         "applies_to": _links(ctx, stop.get("applies_to")),
         "until": [_until(ctx, entry) for _, entry in _items(stop.get("until"))],
         "refs": _links(ctx, stop.get("refs")),
-        "lifted_by": lift["text"],
-        "needs_person": lift["needs_person"],
-        "notes": [NOTE_UNTIL] if "until" in stop else [],
+        "lifted_by": lift.text,
+        "needs_person": lift.needs_person,
+        "notes": advice.stop_notes(facts),
     }
 
 
@@ -1285,7 +964,13 @@ CHECKLIST = (
         "Validity (levels 1–2)",
         "Validate levels 1 and 2; reject an invalid document.",
     ),
-    ("stop_conditions", 2, "Stop conditions in force", "Do not proceed while one holds."),
+    (
+        "stop_conditions",
+        2,
+        "Stop conditions in force",
+        "Do not proceed while one holds. Where a stop condition's fields (applies_to, until) "
+        "and its description differ, follow the more restrictive (§6.8).",
+    ),
     ("incompatibilities", 2, "Incompatibilities", "Do not proceed if one holds."),
     (
         "requirements",
@@ -1340,7 +1025,9 @@ def _before_continuing(ctx: _Context, entries: list[_OperationEntry]) -> dict:
     the first; every other item is for the person or destination to check."""
     cont = _obj(ctx.doc.get("continuation"))
     # non-terminal operations to reconcile, in the operations section's group order
-    to_reconcile = [e for key, _, _ in GROUPS if key != "done" for e in entries if e[3] == key]
+    to_reconcile = [
+        e for key, _, _ in advice.GROUPS if key != "done" for e in entries if e[3] == key
+    ]
     reconcile, reconcile_hidden = ctx.cap(to_reconcile)
     items = {
         "validity": [_validity_item(ctx)],

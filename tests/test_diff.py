@@ -813,13 +813,13 @@ def test_rule_page_examples_in_the_diff(code):
     parent = lint(blocks["parent"])
     assert parent.valid
     failing = lint(blocks["failing"], parent=blocks["parent"])
-    assert {f.code for f in failing.findings} == {code}
+    assert {f.code for f in (*failing.findings, *failing.notes)} == {code}
     noted = lineage(failing.document, parent.document)
     assert noted and {c for c, _ in noted} == {code}, noted
     diff = compare(blocks["parent"], blocks["failing"])
-    assert {f["code"] for f in diff["lineage_findings"]} == {code}
+    assert {f["code"] for f in diff["lineage_findings"] + diff["lineage_notes"]} == {code}
     passing = lint(blocks["passing"], parent=blocks["parent"])
-    assert passing.findings == []
+    assert passing.findings == [] and passing.notes == ()
     assert lineage(passing.document, parent.document) == []
 
 

@@ -489,6 +489,9 @@ def test_a_stop_condition_blocks_what_it_applies_to_and_names_what_lifts_it():
 
 
 def test_a_stop_condition_whose_until_has_no_record_is_lifted_by_a_person():
+    """§6.8: "When a listed operation has no record, software cannot verify it, and the stop
+    condition stays in force until a person lifts it"; "A stop condition without until applies
+    for the whole continuation" (nobody lifts it)."""
     document = doc("valid-support-handoff.ocp.json")
     stop = document["continuation"]["stop_conditions"][1]
     stop["until"] = [{"operation": "op-wait-settlement", "status": "completed"}]
@@ -498,7 +501,9 @@ def test_a_stop_condition_whose_until_has_no_record_is_lifted_by_a_person():
     assert "a person" in card["stop_conditions"][0]["lifted_by"]
     del stop["until"]
     card = cards(view_of(document))["op-email-customer"]
-    assert "only a person lifts it" in card["stop_conditions"][0]["lifted_by"]
+    lifted_by = card["stop_conditions"][0]["lifted_by"]
+    assert "applies for the whole continuation" in lifted_by
+    assert "person" not in lifted_by and card["stop_conditions"][0]["needs_person"] is False
 
 
 def test_grouping_of_the_support_handoff():
@@ -515,9 +520,15 @@ def test_grouping_of_the_support_handoff():
 
 
 def test_a_completed_call_repeats_with_the_same_arguments():
+    """§6.6: "A call to the same tool whose arguments include every recorded argument with an
+    equal value is a repeat of the operation"."""
     card = cards(view_of("valid-support-handoff.ocp.json"))["op-tag"]
     assert card["group"] == "done"
-    assert any("brightdesk.add_tags with the same recorded arguments" in a for a in card["advice"])
+    assert any(
+        "A call to brightdesk.add_tags whose arguments include every recorded argument with an "
+        "equal value repeats it (§6.6)" in a
+        for a in card["advice"]
+    )
 
 
 @pytest.mark.parametrize("name", FILES)

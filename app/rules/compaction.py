@@ -729,8 +729,10 @@ def dropped_without_naming_omission(child: Checkpoint, parent: Parent) -> Iterat
     instructions, constraints and decisions, open questions, non-terminal operations and stop
     conditions that the child no longer carries is named by an omission: its id, or the word
     for its kind or type ("the open questions", "two stop conditions"), appears in an omission's
-    description. One unrelated omission ("editor state") does not account for a dropped stop
-    condition. A note, not a warning: a description may cover an object in words this check
+    description, as "MUST record what it dropped in derivation.omissions" (§9.2) and a fork
+    removes an operation "recording the removal in derivation.omissions" (§9.3) ask. One
+    unrelated omission ("editor state") does not account for a dropped stop condition. A note,
+    not a warning: a description may cover an object in words this check
     does not read. Reported at the child's array, naming the parent's id and pointer."""
     method = derivation_method(child)
     if method not in DERIVED_METHODS or not names_parent(child, parent.checkpoint):
