@@ -256,7 +256,8 @@ def format_diff(name: str, diff: dict) -> str:
     summary = diff["summary"]
     lines.append(
         f"{summary['added']} added, {summary['removed']} removed, {summary['changed']} changed, "
-        f"{summary['unchanged']} unchanged objects; {summary['fields_changed']} fields changed"
+        f"{summary['moved']} moved, {summary['unchanged']} unchanged objects; "
+        f"{summary['fields_changed']} fields changed"
     )
     for section in diff["sections"]:
         for verb, items in (("+", section["added"]), ("-", section["removed"])):
@@ -266,6 +267,12 @@ def format_diff(name: str, diff: dict) -> str:
             fields = ", ".join(v(c["pointer"]) or "(whole)" for c in item["changes"])
             lines.append(
                 f"  ~ {section['type_name']} {v(item['id'] or item['child_pointer'])}: {fields}"
+            )
+        for item in section["moved"]:
+            name = v(item["id"] or f"#{item['parent_position']}")
+            lines.append(
+                f"  ^ {section['type_name']} {name}: moved from position "
+                f"{item['parent_position']} to {item['child_position']} (the order matters)"
             )
     for t in diff["operation_transitions"]:
         mark = "  (leaves a terminal status)" if t["leaves_terminal"] else ""

@@ -79,6 +79,7 @@ SECTIONS: tuple[tuple[str, str, Path, str], ...] = tuple(
 )
 _SECTION_AT = {path: key for key, _, path, _ in SECTIONS if layout.EVERY not in path}
 _CONTAINERS = layout.CONTAINERS
+_ORDERED = frozenset(a.key for a in layout.OBJECT_ARRAYS if a.ordered)
 _MISSING = object()
 
 
@@ -451,6 +452,8 @@ def _diff_section(
     for new in after:
         if new.key not in matched_keys:
             added.append(_listed(new, new.path))
+    ordered = key in _ORDERED
+    moved = _moved(pairs) if ordered else []
     section = {
         "key": key,
         "title": title,
@@ -462,14 +465,53 @@ def _diff_section(
         "removed": removed,
         "changed": changed,
         "unchanged": unchanged,
+        # an ordered list (layout.ObjectArray.ordered): the objects that changed place
+        "ordered": ordered,
+        "moved": moved,
         "counts": {
             "added": len(added),
             "removed": len(removed),
             "changed": len(changed),
             "unchanged": unchanged,
+            "moved": len(moved),
         },
     }
     return section, pairs
+
+
+def _moved(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
+    """The objects of an ordered list that changed place: those outside the longest run that
+    keeps the parent's order (so one object moved to the front is one move, not a shift of
+    all the others). Each with its position in the parent's and the child's array."""
+    in_child_order = sorted(pairs, key=lambda pair: pair[1].index)
+    kept = _longest_increasing([old.index for old, _ in in_child_order])
+    return [
+        {**_identity(old), "parent_position": old.index, "child_position": new.index}
+        for n, (old, new) in enumerate(in_child_order)
+        if n not in kept
+    ]
+
+
+def _longest_increasing(values: list[int]) -> set[int]:
+    """The positions (in ``values``) of a longest strictly increasing subsequence: n·log n."""
+    tails: list[int] = []  # tails[k]: position of the smallest value ending a run of k + 1
+    tail_values: list[int] = []
+    previous: list[int] = []
+    for position, value in enumerate(values):
+        k = bisect.bisect_left(tail_values, value)
+        previous.append(tails[k - 1] if k else -1)
+        if k == len(tails):
+            tails.append(position)
+            tail_values.append(value)
+        else:
+            tails[k] = position
+            tail_values[k] = value
+    out: set[int] = set()
+    position = tails[-1] if tails else -1
+    while position >= 0:
+        out.add(position)
+        position = previous[position]
+    return out
 
 
 def _identity(item: _Item) -> dict:
@@ -884,6 +926,7 @@ def _diff(compared: Pair) -> dict:
             "removed": sum(sec["counts"]["removed"] for sec in sections),
             "changed": sum(sec["counts"]["changed"] for sec in sections),
             "unchanged": sum(sec["counts"]["unchanged"] for sec in sections),
+            "moved": sum(sec["counts"]["moved"] for sec in sections),
             "fields_changed": len(fields["changed"]),
         },
         "fields": fields,

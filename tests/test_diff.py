@@ -264,7 +264,13 @@ def test_added_removed_changed_at_field_level():
         {"pointer": "/evidence", "op": "remove", "before": ["r-1"]},
         {"pointer": "/extensions/com.example~1x/a", "op": "replace", "before": 1, "after": 2},
     ]
-    assert statements["counts"] == {"added": 1, "removed": 1, "changed": 1, "unchanged": 1}
+    assert statements["counts"] == {
+        "added": 1,
+        "removed": 1,
+        "changed": 1,
+        "unchanged": 1,
+        "moved": 0,
+    }
 
 
 def test_singleton_fields_and_extensions_by_key():
@@ -830,3 +836,54 @@ def test_conformance_cases_get_no_new_finding(case):
     result = lint(data, parent=parent)
     assert not [f.to_dict() for f in result.findings if f.code in NEW_CODES]
     assert result.valid == case["valid"]
+
+
+# --- ordered lists ----------------------------------------------------------------------------
+
+
+def test_reordering_an_ordered_list_is_a_change():
+    """§6.3: next steps are "in suggested order", completed steps "oldest first"; §6.8: recovery
+    actions "in order". Reordering them changes what a destination does first."""
+    parent = doc(
+        progress={
+            "next": [
+                {"id": "n-1", "description": "Verify the refund."},
+                {"id": "n-2", "description": "Email the customer."},
+                {"id": "n-3", "description": "Close the case."},
+            ]
+        },
+        continuation={
+            "recovery": [
+                {"id": "rec-1", "description": "Check the payment record."},
+                {"id": "rec-2", "description": "Re-read the thread."},
+            ]
+        },
+    )
+    child = copy.deepcopy(parent)
+    child["progress"]["next"] = [
+        child["progress"]["next"][1],
+        child["progress"]["next"][0],
+        child["progress"]["next"][2],
+    ]
+    child["continuation"]["recovery"].reverse()
+    diff = pair(parent, child)
+    nexts = section(diff, "next")
+    assert nexts["ordered"] and nexts["counts"]["moved"] == 1
+    (moved,) = nexts["moved"]
+    assert moved["id"] in ("n-1", "n-2")
+    assert section(diff, "recovery")["counts"]["moved"] == 1
+    assert diff["summary"]["moved"] == 2
+    # an unordered list: the same shuffle is no change
+    statements = [statement("s-a"), statement("s-b")]
+    unordered = pair(doc(statements=statements), doc(statements=statements[::-1]))
+    assert section(unordered, "statements")["moved"] == []
+    assert unordered["summary"]["moved"] == 0
+
+
+def test_one_object_moved_to_the_front_is_one_move():
+    steps = [{"id": f"n-{i}", "description": f"Step {i}."} for i in range(6)]
+    parent = doc(progress={"next": steps})
+    child = doc(progress={"next": [steps[5], *steps[:5]]})
+    moved = section(pair(parent, child), "next")["moved"]
+    assert [m["id"] for m in moved] == ["n-5"]
+    assert moved[0] == {"id": "n-5", "matched_by": "id", "parent_position": 5, "child_position": 0}

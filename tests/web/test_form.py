@@ -201,3 +201,30 @@ def test_sharing_a_checkpoint_checked_with_its_parent_stores_both(client):
     assert twin["stored"]["parent"]["state"] == "linked"
     assert twin["stored"]["parent"]["link"] == f"/c/{parent_id}"
     assert client.get(f"/c/{child_id}/diff").status_code == 200
+
+
+def test_a_pasted_parent_with_crlf_line_ends_is_checked_as_sent(client):
+    """A browser sends a textarea's line breaks as CRLF whatever the document had; the viewer
+    reads pasted text with LF. parent.digest is checked against both, and the page says which
+    matched: no false tamper warning for a parent file that had CRLF line ends."""
+    import hashlib
+
+    parent = VALID.decode().replace("\n", "\r\n")  # a parent file written with CRLF
+    child = json.loads((CONFORMANCE / "valid-coding-refactor-child.ocp.json").read_text())
+    child["parent"]["digest"] = "sha-256:" + hashlib.sha256(parent.encode()).hexdigest()
+    page = client.post(
+        "/view", data={"checkpoint": json.dumps(child, indent=2), "parent": parent}
+    ).text
+    assert "matches parent.digest (the pasted text's bytes as your browser sent them)" in page
+    twin = client.post(
+        "/view.json", data={"checkpoint": json.dumps(child), "parent": parent}
+    ).json()
+    assert "digest" not in {f["code"] for f in twin["report"]["findings"]}
+    assert twin["report"]["parent"]["digest_check"] == "match"
+    # and a parent that had LF, pasted (so sent with CRLF), matches as read
+    lf_child = json.loads((CONFORMANCE / "valid-coding-refactor-child.ocp.json").read_text())
+    page = client.post(
+        "/view",
+        data={"checkpoint": json.dumps(lf_child), "parent": VALID.decode().replace("\n", "\r\n")},
+    ).text
+    assert "matches parent.digest (the pasted text with its line ends made LF)" in page
