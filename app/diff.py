@@ -59,6 +59,7 @@ import copy
 import json
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from app import layout
 from app.analysis import Analysis, LintResult, Pair
@@ -68,6 +69,10 @@ from app.pointer import Path, parse_pointer, resolve, to_pointer
 from app.redaction import REDACTED
 from app.rules import compaction
 from app.rules.compaction import Raised
+
+# A part of the render model or of the diff: plain JSON-like data (the JSON twin serializes it as
+# is; templates read it by key).
+Data = dict[str, Any]
 
 MODEL = "ocp-viewer/diff"
 MODEL_VERSION = 1
@@ -100,7 +105,7 @@ def json_equal(a: object, b: object) -> bool:
     return a == b
 
 
-def json_patch(parent_doc: object, child_doc: object) -> list[dict]:
+def json_patch(parent_doc: object, child_doc: object) -> list[Data]:
     """An RFC 6902 JSON Patch (add, remove and replace operations, RFC 6901 paths with ``~`` and
     ``/`` escaped) that turns ``parent_doc`` into ``child_doc`` when applied in order.
 
@@ -109,7 +114,7 @@ def json_patch(parent_doc: object, child_doc: object) -> list[dict]:
     remove and an edited one is patched in place; unaligned elements are patched by position.
     Indices are those of the array as it stands when each operation applies. Values are copies.
     """
-    ops: list[dict] = []
+    ops: list[Data] = []
     _patch(parent_doc, child_doc, (), ops)
     return ops
 
@@ -118,7 +123,7 @@ def json_patch(parent_doc: object, child_doc: object) -> list[dict]:
 _ALIGN_BUDGET = 2_000_000
 
 
-def _patch(a: object, b: object, path: Path, ops: list[dict]) -> None:
+def _patch(a: object, b: object, path: Path, ops: list[Data]) -> None:
     if json_equal(a, b):
         return
     if isinstance(a, dict) and isinstance(b, dict):
@@ -138,7 +143,7 @@ def _patch(a: object, b: object, path: Path, ops: list[dict]) -> None:
     ops.append({"op": "replace", "path": to_pointer(path), "value": _copy(b)})
 
 
-def _patch_array(a: list, b: list, path: Path, ops: list[dict]) -> None:
+def _patch_array(a: list[Any], b: list[Any], path: Path, ops: list[Data]) -> None:
     """Matched elements (see `_align`) are patched in place; between two matches the old
     elements are patched position by position into the new ones, the surplus removed or the
     rest added. ``at`` is where the next old element sits in the array as patched so far."""
@@ -220,7 +225,7 @@ def _increasing(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return run[::-1]
 
 
-def _align_keys(items: list) -> list[str]:
+def _align_keys(items: list[Any]) -> list[str]:
     """What makes two elements "the same" for alignment: the local id of an object that has
     one (its content may have changed), else the element's canonical JSON."""
     keys = []
@@ -237,7 +242,7 @@ def _copy(value: object) -> object:
     return copy.deepcopy(value)
 
 
-def apply_patch(doc: object, patch: Iterable[dict]) -> object:
+def apply_patch(doc: object, patch: Iterable[Data]) -> object:
     """Apply an RFC 6902 patch of add, remove and replace operations to a copy of ``doc`` and
     return it; ``doc`` is not changed. Raises ValueError for an operation that does not apply
     (a missing member, an index out of range, another operation)."""
@@ -326,13 +331,13 @@ def _plain(value: object) -> object:
 # --- field-level changes -----------------------------------------------------------------------
 
 
-def _changes(before: object, after: object, path: Path = ()) -> list[dict]:
+def _changes(before: object, after: object, path: Path = ()) -> list[Data]:
     """Field-level changes from ``before`` to ``after``: objects member by member (in the
     parent's member order, then the child's new members), anything else as a whole value."""
     if json_equal(before, after):
         return []
     if isinstance(before, dict) and isinstance(after, dict):
-        out: list[dict] = []
+        out: list[Data] = []
         for key in _keys(before, after):
             if key not in after:
                 out.append(
@@ -352,7 +357,7 @@ def _changes(before: object, after: object, path: Path = ()) -> list[dict]:
 class _Item:
     __slots__ = ("id", "index", "key", "path", "value")
 
-    def __init__(self, key: tuple, path: Path, value: object, index: int) -> None:
+    def __init__(self, key: tuple[Any, ...], path: Path, value: object, index: int) -> None:
         self.key = key  # ("id", id, occurrence) or ("position", scope, ordinal)
         self.path = path
         self.value = value
@@ -377,7 +382,7 @@ def _items(array: object, path: Path, scope: object = None) -> list[_Item]:
         if isinstance(object_id, str):
             occurrence = seen.get(object_id, 0)
             seen[object_id] = occurrence + 1
-            key: tuple = ("id", object_id, occurrence)
+            key: tuple[Any, ...] = ("id", object_id, occurrence)
         else:
             key = ("position", scope, idless)
             idless += 1
@@ -415,7 +420,7 @@ def _comparable(section: str, value: object) -> object:
 
 def _diff_section(
     key: str, title: str, path: Path, type_: str, parent_doc: object, child_doc: object
-) -> tuple[dict, list[tuple[_Item, _Item]]]:
+) -> tuple[Data, list[tuple[_Item, _Item]]]:
     if key == "drafts":
         as_objects = _list_or_missing(
             _get(parent_doc, ("application_context",))
@@ -479,7 +484,7 @@ def _diff_section(
     return section, pairs
 
 
-def _moved(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
+def _moved(pairs: list[tuple[_Item, _Item]]) -> list[Data]:
     """The objects of an ordered list that changed place: those outside the longest run that
     keeps the parent's order (so one object moved to the front is one move, not a shift of
     all the others). Each with its position in the parent's and the child's array."""
@@ -514,14 +519,14 @@ def _longest_increasing(values: list[int]) -> set[int]:
     return out
 
 
-def _identity(item: _Item) -> dict:
-    out: dict = {"id": item.id, "matched_by": item.matched_by}
+def _identity(item: _Item) -> Data:
+    out: Data = {"id": item.id, "matched_by": item.matched_by}
     if item.key[0] == "position":
         out["position"] = item.key[2]
     return out
 
 
-def _listed(item: _Item, path: Path) -> dict:
+def _listed(item: _Item, path: Path) -> Data:
     entry = _identity(item)
     entry["pointer"] = to_pointer(path)
     entry["value"] = item.value
@@ -554,7 +559,7 @@ def _field_paths(parent_doc: object, child_doc: object) -> list[Path]:
     return paths
 
 
-def _diff_fields(parent_doc: object, child_doc: object) -> dict:
+def _diff_fields(parent_doc: object, child_doc: object) -> Data:
     changed = []
     unchanged = 0
     for path in _field_paths(parent_doc, child_doc):
@@ -563,7 +568,7 @@ def _diff_fields(parent_doc: object, child_doc: object) -> dict:
             unchanged += 1
             continue
         change = "added" if before is _MISSING else "removed" if after is _MISSING else "changed"
-        entry: dict = {
+        entry: Data = {
             "pointer": to_pointer(path),
             "change": change,
             "before": _plain(before),
@@ -578,7 +583,7 @@ def _diff_fields(parent_doc: object, child_doc: object) -> dict:
 # --- lineage views -----------------------------------------------------------------------------
 
 
-def _transitions(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
+def _transitions(pairs: list[tuple[_Item, _Item]]) -> list[Data]:
     out = []
     for old, new in pairs:
         if not (isinstance(old.value, dict) and isinstance(new.value, dict)):
@@ -601,21 +606,21 @@ def _transitions(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
     return out
 
 
-def _verification(statement: dict) -> dict | None:
+def _verification(statement: Data) -> Data | None:
     verification = statement.get("verification")
     if not isinstance(verification, dict):
         return None if verification is None else {"state": None, "checked_at": None}
     return {"state": verification.get("state"), "checked_at": verification.get("checked_at")}
 
 
-def _evidence(statement: dict) -> list:
+def _evidence(statement: Data) -> list[Any]:
     evidence = statement.get("evidence")
     return evidence if isinstance(evidence, list) else []
 
 
 def _verification_changes(
     pairs: list[tuple[_Item, _Item]], raised: dict[str, Raised]
-) -> list[dict]:
+) -> list[Data]:
     out = []
     for old, new in pairs:
         if not (isinstance(old.value, dict) and isinstance(new.value, dict)):
@@ -642,12 +647,12 @@ def _verification_changes(
     return out
 
 
-def _origin_type(statement: dict) -> object:
+def _origin_type(statement: Data) -> object:
     origin = statement.get("origin", _MISSING)
     return origin.get("type", _MISSING) if isinstance(origin, dict) else origin
 
 
-def _identity_changes(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
+def _identity_changes(pairs: list[tuple[_Item, _Item]]) -> list[Data]:
     out = []
     for old, new in pairs:
         if not (isinstance(old.value, dict) and isinstance(new.value, dict)):
@@ -674,7 +679,7 @@ def _identity_changes(pairs: list[tuple[_Item, _Item]]) -> list[dict]:
     return out
 
 
-def _compaction(child: Checkpoint, parent: Checkpoint) -> dict:
+def _compaction(child: Checkpoint, parent: Checkpoint) -> Data:
     method = compaction.derivation_method(child)
     omissions = compaction.omissions_recorded(child)
     dropped = compaction.dropped_protected(child, parent)
@@ -707,7 +712,7 @@ def _compaction(child: Checkpoint, parent: Checkpoint) -> dict:
     }
 
 
-def _parent_link(child: Checkpoint, parent: Checkpoint, compared: Pair) -> dict:
+def _parent_link(child: Checkpoint, parent: Checkpoint, compared: Pair) -> Data:
     named = child.get("parent", "id")
     return {
         "child_names_parent": named == parent.get("id") and named is not None,
@@ -739,7 +744,7 @@ def _owner(path: str, owners: dict[str, str]) -> str | None:
 
 def _keyed(
     findings: Iterable[Finding], index: Checkpoint
-) -> list[tuple[tuple, Finding, str | None]]:
+) -> list[tuple[tuple[Any, ...], Finding, str | None]]:
     owners = _owner_index(index)
     out = []
     for f in findings:
@@ -751,18 +756,18 @@ def _keyed(
 
 def _new_and_fixed(
     parent: Analysis, child: Analysis, parent_index: Checkpoint, child_index: Checkpoint
-) -> dict:
+) -> Data:
     """Each document's own findings (an analysis has no lineage findings), matched."""
     before = _keyed(parent.findings, parent_index)
     after = _keyed(child.findings, child_index)
-    count_before: dict[tuple, int] = {}
-    count_after: dict[tuple, int] = {}
+    count_before: dict[tuple[Any, ...], int] = {}
+    count_after: dict[tuple[Any, ...], int] = {}
     for key, _, _ in before:
         count_before[key] = count_before.get(key, 0) + 1
     for key, _, _ in after:
         count_after[key] = count_after.get(key, 0) + 1
     new, fixed = [], []
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple[Any, ...], int] = {}
     for key, finding, owner in after:
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > count_before.get(key, 0):
@@ -780,7 +785,7 @@ def _new_and_fixed(
     }
 
 
-def _finding(finding: Finding, owner: str | None = None) -> dict:
+def _finding(finding: Finding, owner: str | None = None) -> Data:
     out = finding.to_dict()
     out["object_id"] = owner
     return out
@@ -789,7 +794,7 @@ def _finding(finding: Finding, owner: str | None = None) -> dict:
 # --- the diff ----------------------------------------------------------------------------------
 
 
-def _side(result: Analysis, compared: Pair | None = None) -> dict:
+def _side(result: Analysis, compared: Pair | None = None) -> Data:
     """One document's header; the child's verdict and counts take the pair's findings in."""
     checked = LintResult(result, compared)
     document = result.document
@@ -810,7 +815,7 @@ def _side(result: Analysis, compared: Pair | None = None) -> dict:
     }
 
 
-def diff_checkpoints(compared: Pair) -> dict:
+def diff_checkpoints(compared: Pair) -> Data:
     """The semantic diff from ``compared.parent`` to ``compared.child`` as plain data (see the
     module docstring).
 
@@ -858,7 +863,7 @@ def diff_checkpoints(compared: Pair) -> dict:
         return _failed(compared.parent, compared.child)
 
 
-def _diff(compared: Pair) -> dict:
+def _diff(compared: Pair) -> Data:
     parent, child = compared.parent, compared.child
     notes: list[str] = []
     for name, result in (("parent", parent), ("child", child)):
@@ -876,8 +881,8 @@ def _diff(compared: Pair) -> dict:
     # diff shows is then redacted with both documents' credentials (app/redaction.py): no value
     # it lists, no member name and no pointer repeats one, even where the other document
     # quotes it.
-    parent_doc: dict = parent.document if isinstance(parent.document, dict) else {}
-    child_doc: dict = child.document if isinstance(child.document, dict) else {}
+    parent_doc: Data = parent.document if isinstance(parent.document, dict) else {}
+    child_doc: Data = child.document if isinstance(child.document, dict) else {}
     parent_cp = parent.checkpoint or Checkpoint(parent_doc)
     child_cp = child.checkpoint or Checkpoint(child_doc)
 
@@ -947,9 +952,9 @@ def _diff(compared: Pair) -> dict:
     return shown
 
 
-def _failed(parent: Analysis, child: Analysis) -> dict:
+def _failed(parent: Analysis, child: Analysis) -> Data:
     """What is left when the diff itself failed: the two sides' headers, nothing of the text."""
-    sides = {}
+    sides: dict[str, Data | None] = {}
     for name, result in (("parent", parent), ("child", child)):
         try:
             sides[name] = {

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from app import advice, layout
 from app.analysis import Analysis, LintResult
@@ -44,10 +44,94 @@ from app.digests import DigestCheck
 from app.findings import Finding
 from app.pointer import to_pointer
 from app.redaction import REDACTED
-from app.report import VALIDITY_NOTE
+from app.report import VALIDITY_NOTE, VERDICT_INVALID, VERDICT_VALID
 
-VERDICT_VALID = "valid (levels 1–2)"
-VERDICT_INVALID = "invalid"
+# A part of the render model or of the diff: plain JSON-like data (the JSON twin serializes it as
+# is; templates read it by key).
+Model = dict[str, Any]
+
+
+class FindingItem(TypedDict):
+    """One finding (or lineage note) as the page lists it."""
+
+    index: int
+    anchor: str  # "finding-N" or "note-N"
+    code: str
+    severity: str
+    message: str
+    path: str
+    line: int | None
+    column: int | None
+    rule_url: str
+    object_id: str | None
+    object_anchor: str | None
+    line_anchor: str | None
+
+
+class FindingsSection(TypedDict):
+    anchor: str
+    title: str
+    count: int
+    errors: int
+    warnings: int
+    items: list[FindingItem]
+    notes: list[FindingItem]
+
+
+class SourceLine(TypedDict):
+    number: int
+    anchor: str
+    text: str
+    findings: list[Model]
+    hidden_before: int  # lines left out just before this one
+
+
+class SourceSection(TypedDict):
+    anchor: str
+    title: str
+    line_count: int
+    utf8: bool
+    note: str | None
+    redacted: bool
+    lines: list[SourceLine]
+    hidden_after: int
+    complete: bool
+
+
+class SectionRef(TypedDict):
+    key: str
+    anchor: str
+    title: str
+
+
+class CheckpointView(TypedDict):
+    """The render model of the checkpoint page, in page order. The document's sections are
+    None when there is no document to interpret (bytes that are not JSON, a refused
+    version)."""
+
+    model: str
+    model_version: int
+    digest: str
+    has_document: bool
+    version_refused: bool
+    redacted: str
+    header: Model
+    findings: FindingsSection
+    before_continuing: Model | None
+    statements: Model | None
+    operations: Model | None
+    progress: Model | None
+    resources: Model | None
+    application_context: Model | None
+    continuation: Model | None
+    derivation: Model | None
+    extensions: Model | None
+    session_refs: Model | None
+    source: SourceSection
+    sections: list[SectionRef]
+    changes_at: str | None
+
+
 MODEL_VERSION = 1
 
 KINDS = layout.STATEMENT_KINDS
@@ -92,7 +176,7 @@ def build_view(
     *,
     now: datetime,
     list_limit: int | None = None,
-) -> dict:
+) -> CheckpointView:
     """The whole page as plain data, sections in page order.
 
     Works for any result: a valid document, a schema-invalid one of any shape, and one with
@@ -107,43 +191,61 @@ def build_view(
     as the JSON twin has it. Counts and the statement matrix always count every item."""
     ctx = _context(result, now)
     ctx.limit = list_limit
-    view: dict[str, Any] = {
-        "model": "ocp-viewer/checkpoint-page",
-        "model_version": MODEL_VERSION,
-        "digest": result.digest,
-        "has_document": ctx.document is not None,
-        # a document of a version this viewer does not implement is shown, not read (§5.1)
-        "version_refused": result.version_error is not None,
-        "redacted": REDACTED,
-    }
-    view["header"] = _header(ctx)
-    view["findings"] = _findings(ctx)
+    header = _header(ctx)
+    findings = _findings(ctx)
+    sections: dict[str, Model | None] = dict.fromkeys(_DOCUMENT_SECTIONS)
     if ctx.document is not None:
         operations = _operation_entries(ctx)
-        view["before_continuing"] = _before_continuing(ctx, operations)
-        view["statements"] = _statements(ctx)
-        view["operations"] = _operations(ctx, operations)
-        view["progress"] = _progress(ctx)
-        view["resources"] = _resources(ctx)
-        view["application_context"] = _application_context(ctx)
-        view["continuation"] = _continuation(ctx)
-        view["derivation"] = _derivation(ctx)
-        view["extensions"] = _extensions(ctx)
-        view["session_refs"] = _session_refs(ctx)
-    else:
-        for key in _DOCUMENT_SECTIONS:
-            view[key] = None
-    view["source"] = _source(ctx)
+        sections.update(
+            before_continuing=_before_continuing(ctx, operations),
+            statements=_statements(ctx),
+            operations=_operations(ctx, operations),
+            progress=_progress(ctx),
+            resources=_resources(ctx),
+            application_context=_application_context(ctx),
+            continuation=_continuation(ctx),
+            derivation=_derivation(ctx),
+            extensions=_extensions(ctx),
+            session_refs=_session_refs(ctx),
+        )
+    source = _source(ctx)
     if ctx.limit is not None and ctx.document is not None:
-        _mark_unlisted(ctx, view)
-    view["sections"] = [
-        {"key": key, "anchor": view[key]["anchor"], "title": view[key]["title"]}
-        for key in _PAGE_ORDER
-        if view.get(key) is not None
-    ]
-    # When the page, rendered again, would read differently (caches keep it no longer).
-    view["changes_at"] = _iso_seconds(min(ctx.changes)) if ctx.changes else None
-    return view
+        _mark_unlisted(ctx, sections)
+    every: dict[str, Mapping[str, Any] | None] = {
+        "header": header,
+        "findings": findings,
+        **sections,
+        "source": source,
+    }
+    return CheckpointView(
+        model="ocp-viewer/checkpoint-page",
+        model_version=MODEL_VERSION,
+        digest=result.digest,
+        has_document=ctx.document is not None,
+        # a document of a version this viewer does not implement is shown, not read (§5.1)
+        version_refused=result.version_error is not None,
+        redacted=REDACTED,
+        header=header,
+        findings=findings,
+        before_continuing=sections["before_continuing"],
+        statements=sections["statements"],
+        operations=sections["operations"],
+        progress=sections["progress"],
+        resources=sections["resources"],
+        application_context=sections["application_context"],
+        continuation=sections["continuation"],
+        derivation=sections["derivation"],
+        extensions=sections["extensions"],
+        session_refs=sections["session_refs"],
+        source=source,
+        sections=[
+            SectionRef(key=key, anchor=str(part["anchor"]), title=str(part["title"]))
+            for key in _PAGE_ORDER
+            if (part := every[key]) is not None
+        ],
+        # When the page, rendered again, would read differently (caches keep it no longer).
+        changes_at=_iso_seconds(min(ctx.changes)) if ctx.changes else None,
+    )
 
 
 def _iso_seconds(epoch: int) -> str | None:
@@ -157,9 +259,9 @@ def _iso_seconds(epoch: int) -> str | None:
 _LIMITED_CARD = re.compile(r"/(?:operations|statements|resources|progress/(?:completed|next))/\d+")
 
 
-def _mark_unlisted(ctx: _Context, view: dict) -> None:
+def _mark_unlisted(ctx: _Context, view: Mapping[str, Any]) -> None:
     """Mark what links to a card the list limit left out (``"unlisted": True``), so the page
-    names the object instead of linking to nothing."""
+    names the object instead of linking to nothing. ``view``: the document's sections."""
     listed = {c["anchor"] for g in view["operations"]["groups"] for c in g["items"]}
     for group in view["statements"]["groups"]:
         listed.update(s["anchor"] for o in group["by_origin"] for s in o["items"])
@@ -216,30 +318,30 @@ class _Context:
     result: LintResult
     now: datetime
     # redacted copy; None when intake found no document, or its version is refused
-    document: dict | None
+    document: Model | None
     checkpoint: Checkpoint | None  # the index of the redacted document
     created_at: Instant | None
     parent: Analysis | None
-    parent_document: dict | None
+    parent_document: Model | None
     digest: DigestCheck | None  # parent.digest against the supplied parent
     # pointer of each local object -> its anchor (duplicates of an id get a "dup-" anchor)
     owners: dict[str, tuple[str, str]] = field(default_factory=dict)
     # pointer of each local object -> its 1-based line in the submitted text
     object_lines: dict[str, int] = field(default_factory=dict)
     # operation id -> the stop conditions (index, object) whose applies_to names it
-    fences: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
+    fences: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
     # operation id -> the stop conditions (index, object) whose refs name it
-    concerns: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
+    concerns: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
     # the stop conditions that name no operation in applies_to: they may forbid any (§6.8)
-    unnamed_stops: list[tuple[int, dict]] = field(default_factory=list)
+    unnamed_stops: list[tuple[int, Model]] = field(default_factory=list)
     # the source lines the page lists; None: all of them (see SOURCE_LINE_LIMIT)
     shown_lines: set[int] | None = None
     # reference -> its link (see _link); a document names the same objects many times over
-    links: dict[str, dict] = field(default_factory=dict)
+    links: dict[str, Model] = field(default_factory=dict)
     # items built per list; None: all (see build_view)
     limit: int | None = None
     # operation index -> its card, built once for the operations and the checklist
-    op_cards: dict[int, dict] = field(default_factory=dict)
+    op_cards: dict[int, Model] = field(default_factory=dict)
     # the document's `opencheckpoint` text, shown also when the version is refused
     format_version: str | None = None
     # epoch seconds after ``now`` at which a time-dependent sentence of the page changes (an
@@ -253,14 +355,14 @@ class _Context:
         self.changes.append(age_changes_at(then, self.now))
         return age_in_words(then, self.now)
 
-    def cap(self, entries: list) -> tuple[list, int]:
+    def cap(self, entries: list[Any]) -> tuple[list[Any], int]:
         """The entries to build, and how many are left out."""
         if self.limit is None or len(entries) <= self.limit:
             return entries, 0
         return entries[: self.limit], len(entries) - self.limit
 
     @property
-    def doc(self) -> dict:
+    def doc(self) -> Model:
         """The redacted document; empty for the sections that only run when there is one."""
         return self.document if self.document is not None else {}
 
@@ -268,7 +370,7 @@ class _Context:
     def by_id(self) -> dict[str, LocalObject]:
         return self.checkpoint.by_id if self.checkpoint is not None else {}
 
-    def identity(self, path: tuple[str | int, ...]) -> dict:
+    def identity(self, path: tuple[str | int, ...]) -> Model:
         """id, anchor, pointer and source line anchor of the object at ``path``."""
         pointer = to_pointer(path)
         owner = self.owners.get(pointer)
@@ -349,11 +451,11 @@ def _owners(checkpoint: Checkpoint) -> dict[str, tuple[str, str]]:
 
 def _stop_index(
     checkpoint: Checkpoint,
-) -> tuple[dict[str, list[tuple[int, dict]]], dict[str, list[tuple[int, dict]]]]:
+) -> tuple[dict[str, list[tuple[int, Model]]], dict[str, list[tuple[int, Model]]]]:
     """Which stop conditions name each operation: in applies_to (they forbid it) and in refs
     (they concern it)."""
-    fences: dict[str, list[tuple[int, dict]]] = {}
-    concerns: dict[str, list[tuple[int, dict]]] = {}
+    fences: dict[str, list[tuple[int, Model]]] = {}
+    concerns: dict[str, list[tuple[int, Model]]] = {}
     for i, stop in checkpoint.stop_conditions():
         forbidden = dict.fromkeys(_strings(stop.get("applies_to")))
         for op_id in forbidden:
@@ -367,11 +469,11 @@ def _stop_index(
 # --- small readers -------------------------------------------------------------------------
 
 
-def _obj(value: object) -> dict:
+def _obj(value: object) -> Model:
     return value if isinstance(value, dict) else {}
 
 
-def _items(value: object) -> list[tuple[int, dict]]:
+def _items(value: object) -> list[tuple[int, Model]]:
     """(index, object) for every object in an array; anything else yields nothing."""
     if not isinstance(value, list):
         return []
@@ -421,7 +523,7 @@ def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _label(value: dict) -> str | None:
+def _label(value: Model) -> str | None:
     """A short name for an object: its title, name, text, description or application."""
     for key in ("title", "name", "text", "description", "application"):
         candidate = value.get(key)
@@ -438,7 +540,7 @@ def _statement_status(value: object) -> str:
 # --- links --------------------------------------------------------------------------------
 
 
-def _link(ctx: _Context, ref: object) -> dict:
+def _link(ctx: _Context, ref: object) -> Model:
     """A reference as a link: the id, its anchor, the target's type and a short label. An
     unresolved reference keeps its text and has no anchor. One dict per reference, shared by
     every place that names it: the model is read, never changed."""
@@ -450,7 +552,7 @@ def _link(ctx: _Context, ref: object) -> dict:
     return _new_link(ctx, ref)
 
 
-def _new_link(ctx: _Context, ref: object) -> dict:
+def _new_link(ctx: _Context, ref: object) -> Model:
     obj = ctx.by_id.get(ref) if isinstance(ref, str) else None
     if obj is None:
         return {
@@ -467,7 +569,7 @@ def _new_link(ctx: _Context, ref: object) -> dict:
         status = _statement_status(status)
     return {
         "id": obj.id,
-        "anchor": anchor(ref),
+        "anchor": anchor(obj.id),
         "type": obj.type,
         "type_name": TYPE_NAMES.get(obj.type, obj.type),
         "label": _label(obj.value),
@@ -476,7 +578,7 @@ def _new_link(ctx: _Context, ref: object) -> dict:
     }
 
 
-def _links(ctx: _Context, value: object) -> list[dict]:
+def _links(ctx: _Context, value: object) -> list[Model]:
     """Links for a list of references; a lone value (schema-invalid) becomes one link."""
     if value is None:
         return []
@@ -485,7 +587,7 @@ def _links(ctx: _Context, value: object) -> list[dict]:
     return [_link(ctx, ref) for ref in value]
 
 
-def _optional_link(ctx: _Context, value: object) -> dict | None:
+def _optional_link(ctx: _Context, value: object) -> Model | None:
     return None if value is None else _link(ctx, value)
 
 
@@ -535,7 +637,7 @@ def age_changes_at(then: Instant, now: datetime) -> int:
 # --- header -------------------------------------------------------------------------------
 
 
-def _header(ctx: _Context) -> dict:
+def _header(ctx: _Context) -> Model:
     """What the checkpoint is and what the linter found, with the limits of that verdict.
 
     The verdict is "valid (levels 1–2)" or "invalid", never a word about safety or
@@ -575,7 +677,7 @@ def _header(ctx: _Context) -> dict:
     }
 
 
-def _criteria(ctx: _Context, value: object) -> list[dict]:
+def _criteria(ctx: _Context, value: object) -> list[Model]:
     return [
         {
             **ctx.identity(("task", "success_criteria", i)),
@@ -587,7 +689,7 @@ def _criteria(ctx: _Context, value: object) -> list[dict]:
     ]
 
 
-def _lineage(ctx: _Context) -> dict:
+def _lineage(ctx: _Context) -> Model:
     """The recorded parent, and, when the parent was supplied, whether it matches."""
     recorded = _obj((ctx.document or {}).get("parent"))
     out: dict[str, Any] = {
@@ -629,7 +731,7 @@ def _digest_matches(check: DigestCheck | None) -> bool | None:
 # --- findings -----------------------------------------------------------------------------
 
 
-def _findings(ctx: _Context) -> dict:
+def _findings(ctx: _Context) -> FindingsSection:
     result = ctx.result
     return {
         "anchor": "findings",
@@ -643,7 +745,7 @@ def _findings(ctx: _Context) -> dict:
     }
 
 
-def _finding(ctx: _Context, index: int, finding: Finding, prefix: str = "finding") -> dict:
+def _finding(ctx: _Context, index: int, finding: Finding, prefix: str = "finding") -> FindingItem:
     """One finding, linked to its rule page, the local object it concerns and its line.
     Paths are redacted too: a flagged member name is part of its own path."""
     object_id, object_anchor = _innermost_object(ctx, finding.path)
@@ -678,7 +780,7 @@ def _innermost_object(ctx: _Context, pointer: str) -> tuple[str | None, str | No
 # --- operations ---------------------------------------------------------------------------
 
 
-_OperationEntry = tuple[int, dict, advice.Operation, str]  # index, operation, facts, group
+_OperationEntry = tuple[int, Model, advice.Operation, str]  # index, operation, facts, group
 
 
 def _operation_entries(ctx: _Context) -> list[_OperationEntry]:
@@ -690,7 +792,7 @@ def _operation_entries(ctx: _Context) -> list[_OperationEntry]:
     return entries
 
 
-def _operations(ctx: _Context, entries: list[_OperationEntry]) -> dict:
+def _operations(ctx: _Context, entries: list[_OperationEntry]) -> Model:
     """One card per operation, grouped by what a person must do (see app/advice.py GROUPS
     and `group`)."""
     groups = []
@@ -724,7 +826,7 @@ def hidden_key(list_name: str) -> str:
     return "hidden" if list_name == "items" else f"{list_name}_hidden"
 
 
-def _with_hidden(container: dict, list_name: str, hidden: int) -> dict:
+def _with_hidden(container: Model, list_name: str, hidden: int) -> Model:
     """Record that ``hidden`` items of a list were not built (see build_view)."""
     if hidden:
         container[hidden_key(list_name)] = hidden
@@ -741,7 +843,7 @@ def _unreadable(value: object) -> list[str]:
     return [_text(item) or "" for item in value if not isinstance(item, dict)]
 
 
-def _operation_card(ctx: _Context, entry: _OperationEntry) -> dict:
+def _operation_card(ctx: _Context, entry: _OperationEntry) -> Model:
     index, op, facts, _ = entry
     card = ctx.op_cards.get(index)
     if card is None:
@@ -749,7 +851,7 @@ def _operation_card(ctx: _Context, entry: _OperationEntry) -> dict:
     return card
 
 
-def _operation(ctx: _Context, index: int, op: dict, facts: advice.Operation) -> dict:
+def _operation(ctx: _Context, index: int, op: Model, facts: advice.Operation) -> Model:
     approval = op.get("approval")
     card = {
         **ctx.identity(("operations", index)),
@@ -786,7 +888,7 @@ def _effect_note(facts: advice.Operation) -> str | None:
     return "treated as non_idempotent (§6.6)" if facts.effect in (None, "unknown") else None
 
 
-def _call(op: dict) -> dict | None:
+def _call(op: Model) -> Model | None:
     """The recorded call: the tool, and its arguments as JSON text (indent 2)."""
     if "call" not in op:
         return None
@@ -794,14 +896,14 @@ def _call(op: dict) -> dict | None:
     return {"tool": _text(call.get("tool")), "arguments_json": _json_text(call.get("arguments"))}
 
 
-def _resume(op: dict) -> dict | None:
+def _resume(op: Model) -> Model | None:
     """The source's own resume, labelled as its recommendation (§6.6)."""
     if op.get("resume") is None:
         return None
     return {"value": _text(op["resume"]), "label": NOTE_RESUME}
 
 
-def _op_facts(ctx: _Context, op: dict) -> advice.Operation:
+def _op_facts(ctx: _Context, op: Model) -> advice.Operation:
     """What the advice about an operation depends on (app/advice.py), read defensively."""
     op_id = op.get("id") if isinstance(op.get("id"), str) else None
     call = _obj(op.get("call"))
@@ -834,7 +936,7 @@ def _op_facts(ctx: _Context, op: dict) -> advice.Operation:
     )
 
 
-def _stop_facts(ctx: _Context, stop: dict) -> advice.Stop:
+def _stop_facts(ctx: _Context, stop: Model) -> advice.Stop:
     name = stop.get("id") if isinstance(stop.get("id"), str) else "(without id)"
     entries = _items(stop.get("until"))
     until = tuple(
@@ -848,14 +950,14 @@ def _stop_facts(ctx: _Context, stop: dict) -> advice.Stop:
     return advice.Stop(str(name), until or None)
 
 
-def _dependencies(ctx: _Context, op: dict) -> list[advice.Dependency]:
+def _dependencies(ctx: _Context, op: Model) -> list[advice.Dependency]:
     return [
         advice.Dependency(str(link["id"]), link["type"] == "operation", link["status"])
         for link in _links(ctx, op.get("depends_on"))
     ]
 
 
-def _where(ctx: _Context, op: dict) -> str:
+def _where(ctx: _Context, op: Model) -> str:
     """Where to look an operation up, in words: its record, else its target."""
     for member in ("record", "target"):
         ref = op.get(member)
@@ -864,7 +966,7 @@ def _where(ctx: _Context, op: dict) -> str:
     return "the system it concerns (no record or target is named)"
 
 
-def _approval(ctx: _Context, approval: object) -> dict:
+def _approval(ctx: _Context, approval: object) -> Model:
     record = _obj(approval)
     return {
         "decided_by": _text(record.get("decided_by")),
@@ -888,7 +990,7 @@ def _parent_status(ctx: _Context, op_id: str | None) -> str | None:
     return None
 
 
-def _op_stops(ctx: _Context, facts: advice.Operation) -> list[dict]:
+def _op_stops(ctx: _Context, facts: advice.Operation) -> list[Model]:
     """The stop conditions that name this operation, and what lifts each."""
     if facts.id is None:
         return []
@@ -923,7 +1025,7 @@ def _record_of(ctx: _Context, op_ref: object) -> str | None:
     return record if isinstance(record, str) and record in ctx.by_id else None
 
 
-def _stop_condition(ctx: _Context, index: int, stop: dict) -> dict:
+def _stop_condition(ctx: _Context, index: int, stop: Model) -> Model:
     facts = _stop_facts(ctx, stop)
     lift = advice.lift(facts)
     return {
@@ -938,7 +1040,7 @@ def _stop_condition(ctx: _Context, index: int, stop: dict) -> dict:
     }
 
 
-def _until(ctx: _Context, entry: dict) -> dict:
+def _until(ctx: _Context, entry: Model) -> Model:
     record = _record_of(ctx, entry.get("operation"))
     return {
         "operation": _link(ctx, entry.get("operation")),
@@ -1018,7 +1120,7 @@ CHECKLIST = (
 )
 
 
-def _before_continuing(ctx: _Context, entries: list[_OperationEntry]) -> dict:
+def _before_continuing(ctx: _Context, entries: list[_OperationEntry]) -> Model:
     """The restoration checklist, in the order of §10.7: validity; stop conditions and
     incompatibilities; requirements; resources and the statements to re-check; preconditions;
     operations to reconcile; continuing from progress; reporting. The viewer establishes only
@@ -1070,7 +1172,7 @@ def _before_continuing(ctx: _Context, entries: list[_OperationEntry]) -> dict:
     }
 
 
-def _validity_item(ctx: _Context) -> dict:
+def _validity_item(ctx: _Context) -> Model:
     result = ctx.result
     if result.valid:
         text = (
@@ -1093,14 +1195,14 @@ def _validity_item(ctx: _Context) -> dict:
     }
 
 
-def _incompatibility(ctx: _Context, index: int, item: dict) -> dict:
+def _incompatibility(ctx: _Context, index: int, item: Model) -> Model:
     return {
         **ctx.identity(("continuation", "incompatibilities", index)),
         "text": _text(item.get("description")),
     }
 
 
-def _requirement(ctx: _Context, index: int, item: dict) -> dict:
+def _requirement(ctx: _Context, index: int, item: Model) -> Model:
     necessity = _text(item.get("necessity"))
     kind = _text(item.get("kind"))
     notes = []
@@ -1133,7 +1235,7 @@ def _requirement(ctx: _Context, index: int, item: dict) -> dict:
     }
 
 
-def _requirements_in_order(ctx: _Context, cont: dict) -> list[dict]:
+def _requirements_in_order(ctx: _Context, cont: Model) -> list[Model]:
     """Required first, then recommended, then optional (marked), each in document order."""
     items = [_requirement(ctx, i, r) for i, r in _items(cont.get("requirements"))]
     return sorted(items, key=lambda r: NECESSITY_ORDER.get(r["necessity"] or "", 3))
@@ -1152,7 +1254,7 @@ def _dependents(ctx: _Context) -> dict[str, list[str]]:
     return out
 
 
-def _resources_to_check(ctx: _Context) -> list[dict]:
+def _resources_to_check(ctx: _Context) -> list[Model]:
     """Resources with a recorded revision or digest: re-check them before relying on them
     (§10.4), with the statements that depend on them."""
     dependents = _dependents(ctx)
@@ -1185,7 +1287,7 @@ def _resources_to_check(ctx: _Context) -> list[dict]:
     return out
 
 
-def _statements_to_check(ctx: _Context) -> list[dict]:
+def _statements_to_check(ctx: _Context) -> list[Model]:
     """Statements still in force (not superseded or retracted) that must be re-checked:
     revalidate before_use or before_action, or verification stale or disputed."""
     out = []
@@ -1211,7 +1313,7 @@ def _statements_to_check(ctx: _Context) -> list[dict]:
     return out
 
 
-def _recheck_reasons(verification: dict) -> list[str]:
+def _recheck_reasons(verification: Model) -> list[str]:
     reasons = []
     revalidate = verification.get("revalidate")
     if revalidate == "before_use":
@@ -1226,7 +1328,7 @@ def _recheck_reasons(verification: dict) -> list[str]:
     return reasons
 
 
-def _precondition(ctx: _Context, index: int, item: dict) -> dict:
+def _precondition(ctx: _Context, index: int, item: Model) -> Model:
     on_failure = _text(item.get("on_failure"))
     follow = {
         "halt": "If it does not hold: halt.",
@@ -1242,7 +1344,7 @@ def _precondition(ctx: _Context, index: int, item: dict) -> dict:
     }
 
 
-def _reconcile_item(card: dict) -> dict:
+def _reconcile_item(card: Model) -> Model:
     return {
         "id": card["id"],
         "anchor": card["anchor"],
@@ -1256,7 +1358,7 @@ def _reconcile_item(card: dict) -> dict:
     }
 
 
-def _continue_item(ctx: _Context) -> dict:
+def _continue_item(ctx: _Context) -> Model:
     progress = _obj(ctx.doc.get("progress"))
     focus = _obj(progress.get("focus"))
     return {
@@ -1288,7 +1390,7 @@ def cell_anchor(kind: str, origin_type: str) -> str:
     return f"kind-{kind}-origin-{origin_type}"
 
 
-def _statements(ctx: _Context) -> dict:
+def _statements(ctx: _Context) -> Model:
     """An overview matrix (kinds × origin types, every statement counted once, unknown ones
     in "other"), then the statements per kind, grouped by origin type."""
     raw = ctx.doc.get("statements")
@@ -1319,8 +1421,8 @@ def _axis(known: tuple[str, ...], seen: Iterable[str]) -> tuple[str, ...]:
 
 
 def _matrix(
-    kinds: tuple[str, ...], origins: tuple[str, ...], cells: dict[tuple[str, str], list]
-) -> dict:
+    kinds: tuple[str, ...], origins: tuple[str, ...], cells: dict[tuple[str, str], list[Any]]
+) -> Model:
     rows = [
         {
             "kind": kind,
@@ -1344,7 +1446,12 @@ def _matrix(
     return {"rows": rows, "columns": columns, "total": sum(r["total"] for r in rows)}
 
 
-def _kind_group(ctx: _Context, kind: str, origins: tuple[str, ...], cells: dict) -> dict:
+def _kind_group(
+    ctx: _Context,
+    kind: str,
+    origins: tuple[str, ...],
+    cells: dict[tuple[str, str], list[tuple[int, object]]],
+) -> Model:
     by_origin = []
     for origin in origins:
         entries = cells[(kind, origin)]
@@ -1366,7 +1473,7 @@ def _kind_group(ctx: _Context, kind: str, origins: tuple[str, ...], cells: dict)
     }
 
 
-def _statement(ctx: _Context, index: int, statement: object) -> dict:
+def _statement(ctx: _Context, index: int, statement: object) -> Model:
     """One statement card. A non-object entry (schema-invalid) is shown as JSON text."""
     if not isinstance(statement, dict):
         return {
@@ -1409,7 +1516,7 @@ def _statement(ctx: _Context, index: int, statement: object) -> dict:
     }
 
 
-def _verification(value: object) -> dict:
+def _verification(value: object) -> Model:
     verification = _obj(value)
     state = verification.get("state")
     return {
@@ -1426,7 +1533,7 @@ def _verification(value: object) -> dict:
 # --- progress -----------------------------------------------------------------------------
 
 
-def _progress(ctx: _Context) -> dict:
+def _progress(ctx: _Context) -> Model:
     """Completed steps as a timeline, the focus, and the next steps with what blocks them."""
     progress = _obj(ctx.doc.get("progress"))
     focus = progress.get("focus")
@@ -1463,7 +1570,7 @@ def _progress(ctx: _Context) -> dict:
     return _with_hidden(section, "next", next_hidden)
 
 
-def _focus(ctx: _Context, focus: object) -> dict:
+def _focus(ctx: _Context, focus: object) -> Model:
     return {
         "description": _text(_obj(focus).get("description")),
         "refs": _links(ctx, _obj(focus).get("refs")),
@@ -1485,7 +1592,7 @@ def _is_web_link(uri: object) -> bool:
     return match is not None and match.group(1).lower() in ("http", "https")
 
 
-def _resources(ctx: _Context) -> dict:
+def _resources(ctx: _Context) -> Model:
     raw = ctx.doc.get("resources")
     shown, hidden = ctx.cap(_items(raw))
     section = {
@@ -1502,7 +1609,7 @@ def _resources(ctx: _Context) -> dict:
     return _with_hidden(section, "items", hidden)
 
 
-def _resource(ctx: _Context, index: int, res: dict) -> dict:
+def _resource(ctx: _Context, index: int, res: Model) -> Model:
     uri = res.get("uri")
     locator = res.get("locator")
     link = _is_web_link(uri)
@@ -1527,7 +1634,7 @@ def _resource(ctx: _Context, index: int, res: dict) -> dict:
     }
 
 
-def _locator(value: object) -> dict:
+def _locator(value: object) -> Model:
     locator = _obj(value)
     return {
         "system": _text(locator.get("system")),
@@ -1540,7 +1647,7 @@ def _locator(value: object) -> dict:
 # --- application context -----------------------------------------------------------------
 
 
-def _application_context(ctx: _Context) -> dict:
+def _application_context(ctx: _Context) -> Model:
     raw = ctx.doc.get("application_context")
     return {
         "anchor": "application-context",
@@ -1555,7 +1662,7 @@ def _application_context(ctx: _Context) -> dict:
     }
 
 
-def _app_entry(ctx: _Context, index: int, entry: dict) -> dict:
+def _app_entry(ctx: _Context, index: int, entry: Model) -> Model:
     path = ("application_context", index)
     return {
         **ctx.identity(path),
@@ -1590,7 +1697,7 @@ def _app_entry(ctx: _Context, index: int, entry: dict) -> dict:
 # --- continuation -------------------------------------------------------------------------
 
 
-def _continuation(ctx: _Context) -> dict:
+def _continuation(ctx: _Context) -> Model:
     cont = _obj(ctx.doc.get("continuation"))
     return {
         "anchor": "continuation",
@@ -1621,7 +1728,7 @@ def _continuation(ctx: _Context) -> dict:
 # --- derivation -----------------------------------------------------------------------------
 
 
-def _derivation(ctx: _Context) -> dict:
+def _derivation(ctx: _Context) -> Model:
     derivation = _obj(ctx.doc.get("derivation"))
     return {
         "anchor": "derivation",
@@ -1663,7 +1770,7 @@ _EXTENSION_MEMBERS = ("source", "task", "progress", "continuation")
 _EXTENSION_ARRAYS = ("statements", "resources", "application_context", "operations")
 
 
-def _extension_holders(document: dict) -> Iterator[tuple[tuple[str | int, ...], object]]:
+def _extension_holders(document: Model) -> Iterator[tuple[tuple[str | int, ...], object]]:
     """(path of the holder, its extensions value) for every object that may carry
     extensions (§7), in page order: the document, then source, task, progress, statements,
     resources, application context entries, operations and continuation."""
@@ -1682,7 +1789,7 @@ def _extension_holders(document: dict) -> Iterator[tuple[tuple[str | int, ...], 
         yield ("continuation",), holder["extensions"]
 
 
-def _extensions(ctx: _Context) -> dict:
+def _extensions(ctx: _Context) -> Model:
     """Every extension value with its path, pretty-printed, marked as not understood, and
     linked to the continuation requirement of kind extension that names its key, if any."""
     required = _extension_requirements(ctx)
@@ -1738,7 +1845,7 @@ def _extension_requirements(ctx: _Context) -> dict[str, list[str]]:
 # --- the document's source member ----------------------------------------------------------
 
 
-def _session_refs(ctx: _Context) -> dict:
+def _session_refs(ctx: _Context) -> Model:
     """The document's `source` member: producer, agent, model and session references. It is
     informational and confers nothing (§6.1); the references point into history kept
     elsewhere, which a reader never needs to understand the checkpoint (§5.2)."""
@@ -1766,7 +1873,7 @@ def _session_refs(ctx: _Context) -> dict:
 # --- source text --------------------------------------------------------------------------
 
 
-def _source(ctx: _Context) -> dict:
+def _source(ctx: _Context) -> SourceSection:
     """The submitted text as numbered lines, each with the findings that start on it: the
     analysis's `shown_text`, redacted keeping the line count, so anchors stay right."""
     analysis = ctx.result.analysis
@@ -1778,20 +1885,20 @@ def _source(ctx: _Context) -> dict:
         raw_lines.pop()
     at_line = _findings_by_line(ctx)
     shown = ctx.shown_lines
-    lines = []
+    lines: list[SourceLine] = []
     hidden = 0
     for number, raw in enumerate(raw_lines, start=1):
         if shown is not None and number not in shown:
             hidden += 1
             continue
         lines.append(
-            {
-                "number": number,
-                "anchor": f"L{number}",
-                "text": raw.removesuffix("\r"),
-                "findings": at_line.get(number, []),
-                "hidden_before": hidden,
-            }
+            SourceLine(
+                number=number,
+                anchor=f"L{number}",
+                text=raw.removesuffix("\r"),
+                findings=at_line.get(number, []),
+                hidden_before=hidden,
+            )
         )
         hidden = 0
     return {
@@ -1813,8 +1920,8 @@ def _source(ctx: _Context) -> dict:
     }
 
 
-def _findings_by_line(ctx: _Context) -> dict[int, list[dict]]:
-    out: dict[int, list[dict]] = {}
+def _findings_by_line(ctx: _Context) -> dict[int, list[Model]]:
+    out: dict[int, list[Model]] = {}
     for index, finding in enumerate(ctx.result.findings):
         if isinstance(finding.line, int):
             out.setdefault(finding.line, []).append(

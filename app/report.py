@@ -16,6 +16,10 @@ from app.rules import RULES
 from app.visible import visible
 
 TOOL_NAME = "ocp-viewer"
+# The only two verdicts (report-contract.md "Words"): nothing says safe, authorized or
+# resumable.
+VERDICT_VALID = "valid (levels 1–2)"
+VERDICT_INVALID = "invalid"
 VALIDITY_NOTE = (
     "valid means levels 1–2 only: well-formed and internally consistent (spec §8.1); it does "
     "not mean the resources are available, the next actions are authorized, or that "
@@ -31,6 +35,11 @@ class FileResult:
     file: str  # the name as the user gave it
     result: LintResult | None = None
     error: str | None = None  # "no such file", "permission denied", …
+
+
+def verdict(valid: bool) -> str:
+    """The verdict of a document, in the report's words, wherever one is shown."""
+    return VERDICT_VALID if valid else VERDICT_INVALID
 
 
 def tool_info() -> dict:
@@ -108,9 +117,8 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
             place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
             where = f" [{visible(f.path)}]" if f.path else ""
             lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
-        verdict = "valid (levels 1–2)" if r.result.valid else "invalid"
         lines.append(
-            f"{name}: {verdict}: {_count(r.result.errors, 'error')}, "
+            f"{name}: {verdict(r.result.valid)}: {_count(r.result.errors, 'error')}, "
             f"{_count(r.result.warnings, 'warning')}"
         )
     return "\n".join(lines) + "\n"

@@ -7,38 +7,43 @@ import base64
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from markupsafe import Markup
 
 from app.analysis import LintResult
 from app.parse import DEFAULT_LIMITS, Limits
-from app.render import build_view, hidden_key
+from app.render import CheckpointView, build_view, hidden_key
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.resources import static_text
 from app.web.templating import render
 
+# A part of the render model or of the diff: plain JSON-like data (the JSON twin serializes it as
+# is; templates read it by key).
+Model = dict[str, Any]
+
 
 def checkpoint_json(
     name: str, result: LintResult, limits: Limits = DEFAULT_LIMITS, *, now: datetime | None = None
-) -> dict:
+) -> Model:
     """The JSON twin of the checkpoint page: the lint report and the page's render model,
     with every item of every list."""
     return {
         "tool": tool_info(),
         "note": VALIDITY_NOTE,
         "report": result_dict(name, result),
-        "view": _view(result, limits, now=now),
+        "view": _view(result, now=now),
     }
 
 
-def page_view(result: LintResult, limits: Limits, *, now: datetime | None = None) -> dict:
+def page_view(result: LintResult, limits: Limits, *, now: datetime | None = None) -> CheckpointView:
     """The render model as the HTML page shows it (lists cut to PAGE_LIST_LIMIT)."""
-    return _view(result, limits, list_limit=PAGE_LIST_LIMIT, now=now)
+    return _view(result, list_limit=PAGE_LIST_LIMIT, now=now)
 
 
 def _view(
-    result: LintResult, limits: Limits, list_limit: int | None = None, now: datetime | None = None
-) -> dict:
+    result: LintResult, list_limit: int | None = None, now: datetime | None = None
+) -> CheckpointView:
     moment = now if now is not None else datetime.now(UTC)
     return build_view(result, now=moment, list_limit=list_limit)
 
@@ -50,8 +55,8 @@ def checkpoint_html(
     *,
     standalone: bool = False,
     public_url: str | None = None,
-    stored: dict | None = None,
-    preview: dict | None = None,
+    stored: Model | None = None,
+    preview: Model | None = None,
     upload_token_required: bool = False,
     notes: Sequence[str] = (),
 ) -> str:
@@ -73,22 +78,22 @@ def checkpoint_html(
 
 def page_from_view(
     name: str,
-    view: dict,
+    view: CheckpointView,
     result: LintResult,
     *,
     standalone: bool = False,
     public_url: str | None = None,
-    stored: dict | None = None,
-    preview: dict | None = None,
+    stored: Model | None = None,
+    preview: Model | None = None,
     upload_token_required: bool = False,
     notes: Sequence[str] = (),
 ) -> str:
     """The templates' part of the page, from a render model already built."""
-    view = for_page(view)
+    shown = for_page(view)
     share = share_state(result, standalone=standalone, stored=stored is not None)
-    context: dict = {
+    context: Model = {
         "name": name,
-        "view": view,
+        "view": shown,
         # Where the site's links point: this service (""), a service named for a standalone
         # file, or nowhere (None: a file written with no service to link to).
         "link_base": (public_url.rstrip("/") if public_url else None) if standalone else "",
@@ -142,13 +147,13 @@ def share_state(result: LintResult, *, standalone: bool, stored: bool) -> str | 
 PAGE_LIST_LIMIT = 150
 
 
-def for_page(view: dict) -> dict:
+def for_page(view: CheckpointView) -> Model:
     """The render model with each long list cut to PAGE_LIST_LIMIT, and the number left out
     recorded beside it as ``<name>_hidden`` (``hidden`` for a list called ``items``).
 
     A model built with ``list_limit`` already has its operations, statements, progress and
     resources cut that way (building them is most of the model's cost); this cuts the rest."""
-    out = dict(view)
+    out: Model = dict(view)
     for key, lists in _LISTS.items():
         section = out.get(key)
         if isinstance(section, dict):
@@ -157,7 +162,7 @@ def for_page(view: dict) -> dict:
 
 
 # section -> the lists it holds; a (name, lists) pair descends into each element of a list.
-_LISTS: dict[str, tuple] = {
+_LISTS: dict[str, tuple[Any, ...]] = {
     "findings": ("items",),
     "before_continuing": (("groups", ("items",)),),
     "statements": (("groups", (("by_origin", ("items",)),)),),
@@ -177,7 +182,7 @@ _LISTS: dict[str, tuple] = {
 }
 
 
-def _cut(container: dict, lists: tuple) -> dict:
+def _cut(container: Model, lists: tuple[Any, ...]) -> Model:
     out = dict(container)
     for spec in lists:
         if isinstance(spec, tuple):

@@ -31,6 +31,7 @@ from app.analysis import Analysis, LintResult, analyze, pair
 from app.digests import check_digest
 from app.layout import TASK_STATUSES
 from app.redaction import redact_pointer
+from app.report import verdict
 from app.store import (
     Created,
     DeleteOutcome,
@@ -568,11 +569,11 @@ def preview_tags(request: Request, meta: Meta, result: LintResult) -> dict:
     """Open Graph / Twitter card values: the verdict (with the lineage checks against the
     resolved parent), the task status and the counts only, never document text, so a link
     preview leaks nothing of the checkpoint."""
-    verdict = "valid (levels 1–2)" if result.valid else "invalid"
+    shown = verdict(result.valid)
     status = meta.task_status if meta.task_status in TASK_STATUSES else "unknown"
     errors, warnings = result.errors, result.warnings
     return {
-        "title": f"OpenCheckpoint · {verdict} · task {status}",
+        "title": f"OpenCheckpoint · {shown} · task {status}",
         "description": f"{errors} error{'s' * (errors != 1)}, "
         f"{warnings} warning{'s' * (warnings != 1)}. Checked by ocp-viewer at "
         "levels 1–2 only: valid never means authorized.",

@@ -10,6 +10,7 @@ import json
 import jinja2
 
 from app import __version__
+from app.report import verdict
 from app.resources import TEMPLATES_PACKAGE
 from app.web import fragments
 
@@ -39,6 +40,7 @@ def environment() -> jinja2.Environment:
         auto_reload=False,
     )
     env.globals["version"] = __version__
+    env.globals["verdict"] = verdict  # the one wording of a verdict (app/report.py)
     env.filters["json_text"] = json_text
     env.filters["txt"] = fragments.txt
     env.globals["frag"] = fragments
