@@ -25,6 +25,7 @@ serve: setup
 lint: setup
 	$(BIN)/ruff check app tests bench
 	$(BIN)/ruff format --check app tests bench
+	$(BIN)/mypy
 
 test: setup system-deps lint
 	$(BIN)/pytest

@@ -29,7 +29,7 @@ from typing import Literal
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
 from app.findings import Finding
-from app.parse import DEFAULT_LIMITS, Intake, Limits, parse
+from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
 from app.positions import offsets
 from app.redaction import Redaction, redacted_unparsed
 from app.rules import Parent, check_document, check_lineage
@@ -111,7 +111,7 @@ class Analysis:
     timings: Mapping[str, float] = field(default_factory=dict)
 
     @property
-    def document(self) -> dict | None:
+    def document(self) -> Document | None:
         return self.intake.document
 
     @property
@@ -124,7 +124,7 @@ class Analysis:
         return self.intake.document is not None and self.version_error is None
 
     @cached_property
-    def redacted(self) -> dict | None:
+    def redacted(self) -> Document | None:
         """The document with every apparent credential withheld (app/redaction.py): what a
         page, a diff or a model is shown. The document itself when it holds none."""
         return self.redaction.document(self.intake.document)
@@ -348,7 +348,7 @@ class LintResult:
         return self.analysis.intake
 
     @property
-    def document(self) -> dict | None:
+    def document(self) -> Document | None:
         return self.analysis.document
 
     @property

@@ -14,6 +14,7 @@ from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from app import layout
+from app.parse import Document, JsonObject
 from app.pointer import Path, to_pointer
 
 # The layout is app/layout.py's; these names are kept for the modules that read them here.
@@ -21,7 +22,7 @@ TERMINAL_STATUSES = layout.TERMINAL_STATUSES
 TYPE_NAMES = layout.TYPE_NAMES
 
 
-def is_open_side_effect(operation: dict) -> bool:
+def is_open_side_effect(operation: JsonObject) -> bool:
     """A non-terminal operation of kind action whose effect is not none: one that would act
     on an outside system if anyone carried it out (§9.3). An absent effect counts as not none:
     a consumer treats it as non_idempotent (§6.6)."""
@@ -38,7 +39,7 @@ class LocalObject:
     id: str
     type: str
     path: Path
-    value: dict
+    value: JsonObject
 
     @property
     def pointer(self) -> str:
@@ -60,7 +61,7 @@ class Reference:
 class Checkpoint:
     """A parsed document, with its derived indexes computed on first use."""
 
-    def __init__(self, document: dict) -> None:
+    def __init__(self, document: Document) -> None:
         self.document = document
 
     def get(self, *keys: str) -> object:
@@ -71,7 +72,7 @@ class Checkpoint:
             node = node.get(key)
         return node
 
-    def array(self, *keys: str) -> list[tuple[int, dict]]:
+    def array(self, *keys: str) -> list[tuple[int, JsonObject]]:
         """(index, object) for each object in the array at ``keys``; empty when absent."""
         value = self.get(*keys)
         if not isinstance(value, list):
@@ -149,13 +150,13 @@ class Checkpoint:
     def created_at(self) -> Instant | None:
         return parse_instant(self.get("created_at"))
 
-    def operations(self) -> list[tuple[int, dict]]:
+    def operations(self) -> list[tuple[int, JsonObject]]:
         return self.array("operations")
 
-    def statements(self) -> list[tuple[int, dict]]:
+    def statements(self) -> list[tuple[int, JsonObject]]:
         return self.array("statements")
 
-    def stop_conditions(self) -> list[tuple[int, dict]]:
+    def stop_conditions(self) -> list[tuple[int, JsonObject]]:
         return self.array("continuation", "stop_conditions")
 
 

@@ -11,12 +11,16 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
 from app.report import FORMATS, FileResult
 from app.visible import visible
+
+if TYPE_CHECKING:
+    from app.diff import Data  # the module itself is imported only when a diff is asked for
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -127,7 +131,7 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         try:
             parent = analyze(read_input(args.parent, limit), settings.limits)
         except InputError as exc:
-            problem = f"the parent cannot be read: {exc}"
+            problem: str | None = f"the parent cannot be read: {exc}"
         else:
             problem = _unusable_parent(args.parent, parent)
         if problem is not None:
@@ -242,7 +246,7 @@ def run_diff(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_INVALID if errors else EXIT_VALID
 
 
-def format_diff(name: str, diff: dict) -> str:
+def format_diff(name: str, diff: Data) -> str:
     """The diff in a few lines a person reads in a terminal, findings in GNU style. Every
     text from the documents (ids, pointers, statuses, messages) goes through `visible`."""
     v = visible

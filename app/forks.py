@@ -15,9 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from app.checkpoint import Checkpoint, is_open_side_effect
+from app.parse import Document, JsonObject
+
+# One conflict of `fork_conflicts`: plain data, as its docstring shows.
+Conflict = dict[str, Any]
 
 
-def _objects(value: object) -> list[dict]:
+def _objects(value: object) -> list[JsonObject]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
@@ -36,10 +40,10 @@ def fenced_operations(document: object) -> frozenset[str]:
     return Checkpoint(document).fenced if isinstance(document, dict) else frozenset()
 
 
-def side_effecting_actions(document: object) -> dict[str, dict]:
+def side_effecting_actions(document: object) -> dict[str, JsonObject]:
     """id -> operation for every operation that `is_open_side_effect` (as OCP-W004 judges
     them). The first operation with each id (a duplicate id is OCP-S001's business)."""
-    out: dict[str, dict] = {}
+    out: dict[str, JsonObject] = {}
     for operation in _objects(_member(document, "operations")):
         object_id = operation.get("id")
         if isinstance(object_id, str) and is_open_side_effect(operation):
@@ -59,7 +63,7 @@ def _parent_operation_ids(parent: object) -> set[str] | None:
     return set(inherited_order(parent)) if isinstance(parent, dict) else None
 
 
-def fork_conflicts(parent: dict | None, forks: list[tuple[str, dict]]) -> list[dict]:
+def fork_conflicts(parent: Document | None, forks: list[tuple[str, Document]]) -> list[Conflict]:
     """Every side-effecting action (see `side_effecting_actions`) that is actionable, that is
     not named by a stop condition's refs or applies_to, in more than one of ``forks``.
 
@@ -85,9 +89,9 @@ def fork_conflicts(parent: dict | None, forks: list[tuple[str, dict]]) -> list[d
         return []
 
 
-def _conflicts(parent: dict | None, forks: list[tuple[str, dict]]) -> list[dict]:
+def _conflicts(parent: Document | None, forks: list[tuple[str, Document]]) -> list[Conflict]:
     inherited = _parent_operation_ids(parent)
-    per_fork: list[tuple[str, dict[str, dict], set[str]]] = []
+    per_fork: list[tuple[str, dict[str, JsonObject], frozenset[str]]] = []
     for label, document in forks:
         actions = side_effecting_actions(document)
         if inherited is not None:
@@ -98,16 +102,16 @@ def _conflicts(parent: dict | None, forks: list[tuple[str, dict]]) -> list[dict]
     for _, actions, _ in per_fork:
         order.update(dict.fromkeys(actions))
 
-    parent_operations: dict[str, dict] = {}
+    parent_operations: dict[str, JsonObject] = {}
     if isinstance(parent, dict):
         for op in _objects(parent.get("operations")):
             if isinstance(op.get("id"), str):
                 parent_operations.setdefault(op["id"], op)
-    conflicts: list[dict[str, Any]] = []
+    conflicts: list[Conflict] = []
     for op_id in order:
         actionable, fenced, absent = [], [], []
         statuses: dict[str, object] = {}
-        first: dict | None = None  # the operation in the first fork that leaves it actionable
+        first: JsonObject | None = None  # the operation in the first fork that leaves it actionable
         for label, actions, fences in per_fork:
             operation = actions.get(op_id)
             if operation is None:

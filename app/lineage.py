@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 NODE_WIDTH = 264  # room for a 30-character label at 13px and the relation line
 NODE_HEIGHT = 64
 GAP_X = 28
 GAP_Y = 44
 MARGIN = 12
+
+# Plain data for the template: a node's box (its coordinates and texts), an edge, the drawing.
+Box = dict[str, Any]
+Edge = dict[str, Any]
+Drawing = dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -62,11 +68,11 @@ def _order(node: LineageNode) -> tuple[str, str]:
     return (node.created_at or "", node.key)
 
 
-def layout(roots: list[LineageNode]) -> dict:
+def layout(roots: list[LineageNode]) -> Drawing:
     """Coordinates for every node (leaves left to right, parents centred over their children)
     and the edges between them, with the size of the drawing."""
-    placed: list[dict] = []
-    edges: list[dict] = []
+    placed: list[Box] = []
+    edges: list[Edge] = []
     next_x = [MARGIN]
     depth_max = [0]
 
@@ -100,14 +106,15 @@ def layout(roots: list[LineageNode]) -> dict:
     return {"width": round(width), "height": round(height), "nodes": placed, "edges": edges}
 
 
-def _centre_of(placed: list[dict], key: str) -> float:
+def _centre_of(placed: list[Box], key: str) -> float:
     for box in placed:
         if box["key"] == key:
-            return box["x"] + NODE_WIDTH / 2
+            x: float = box["x"]
+            return x + NODE_WIDTH / 2
     raise KeyError(key)
 
 
-def _box(node: LineageNode, x: float, y: float) -> dict:
+def _box(node: LineageNode, x: float, y: float) -> Box:
     verdict = "valid" if node.valid else "invalid" if node.valid is not None else "unknown"
     return {
         "key": node.key,

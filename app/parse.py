@@ -17,12 +17,23 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
-from json.decoder import scanstring
+from typing import Any
 
-from app.findings import Finding
-from app.pointer import to_pointer
+from app.findings import Finding, Severity
+from app.pointer import Path, to_pointer
+
+# A parsed JSON object: member names to values of any JSON type. A checkpoint document is
+# one (spec §3), and so is each object inside it.
+JsonObject = dict[str, Any]
+Document = JsonObject
+
+# The standard library's string scanner, the one json.loads runs (C where available): it
+# exists at run time in json.decoder, but typeshed does not declare it there.
+ScanString = Callable[[str, int, bool], tuple[str, int]]  # (text, end, strict) -> (value, end)
+scanstring: ScanString = json.decoder.scanstring  # type: ignore[attr-defined]
 
 MIB = 1024 * 1024
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -52,7 +63,7 @@ class Intake:
     """What intake made of the bytes. ``document`` is None when any `json` error was found."""
 
     text: str | None  # the decoded text (None when it is not UTF-8)
-    document: dict | None
+    document: Document | None
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -111,7 +122,7 @@ class _Decline(Exception):
     """The fast path saw something only the strict parser may judge."""
 
 
-def _unique_pairs(pairs: list[tuple[str, object]]) -> dict:
+def _unique_pairs(pairs: list[tuple[str, object]]) -> JsonObject:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         raise _Decline
@@ -186,7 +197,7 @@ _NOT_JSON_WORDS = (
 class _Frame:
     __slots__ = ("closer", "container", "key", "kind", "path", "seen")
 
-    def __init__(self, container: object, path: tuple) -> None:
+    def __init__(self, container: list[object] | JsonObject, path: Path) -> None:
         self.container = container
         self.path = path
         self.key: str = ""
@@ -199,7 +210,7 @@ class _Frame:
         if isinstance(self.container, list):
             self.container.append(value)
         else:
-            self.container[self.key] = value  # type: ignore[index]
+            self.container[self.key] = value
 
 
 class _SyntaxStop(Exception):
@@ -239,13 +250,14 @@ class _StrictParser:
             if self.utf8
             else text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         )
-        if self.errors:
+        # A top level that is not an object is an error: without errors, the document is one.
+        if self.errors or not isinstance(document, dict):
             return Intake(decoded, None, self.findings)
         return Intake(decoded, document, self.findings)
 
     # findings
 
-    def _add(self, severity: str, offset: int, path: tuple, message: str) -> None:
+    def _add(self, severity: Severity, offset: int, path: Path, message: str) -> None:
         if severity == "error":
             self.errors += 1
         if len(self.findings) < MAX_FINDINGS:
@@ -254,12 +266,12 @@ class _StrictParser:
             # or bytes that were not UTF-8): shown as U+FFFD, so every report encodes.
             pointer = _SURROGATE.sub("\ufffd", to_pointer(path))
             message = _SURROGATE.sub("\ufffd", message)
-            self.findings.append(Finding("json", severity, pointer, message, line, column))  # type: ignore[arg-type]
+            self.findings.append(Finding("json", severity, pointer, message, line, column))
 
-    def _error(self, offset: int, path: tuple, message: str) -> None:
+    def _error(self, offset: int, path: Path, message: str) -> None:
         self._add("error", offset, path, message)
 
-    def _stop(self, offset: int, path: tuple, message: str) -> None:
+    def _stop(self, offset: int, path: Path, message: str) -> None:
         self._error(offset, path, message)
         raise _SyntaxStop
 
@@ -268,7 +280,7 @@ class _StrictParser:
     def _value(self, pos: int) -> tuple[object, int]:
         text = self.text
         stack: list[_Frame] = []
-        path: tuple = ()
+        path: Path = ()
         while True:
             value, pos, opened = self._scalar_or_open(pos, path, len(stack))
             if opened is not None:
@@ -297,7 +309,7 @@ class _StrictParser:
             else:
                 return value, pos
 
-    def _slot(self, frame: _Frame, pos: int) -> tuple[int, tuple]:
+    def _slot(self, frame: _Frame, pos: int) -> tuple[int, Path]:
         """Position and path of the next element, or of the next member's value."""
         text = self.text
         pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
@@ -332,7 +344,9 @@ class _StrictParser:
         pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
         return pos, member_path
 
-    def _scalar_or_open(self, pos: int, path: tuple, depth: int) -> tuple[object, int, object]:
+    def _scalar_or_open(
+        self, pos: int, path: Path, depth: int
+    ) -> tuple[object, int, list[object] | JsonObject | None]:
         """A scalar or an empty container as (value, end, None); a non-empty container as
         (None, position after its opening bracket, the new container)."""
         text = self.text
@@ -347,7 +361,7 @@ class _StrictParser:
                 )
             closer = "}" if char == "{" else "]"
             after = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
-            container: object = {} if char == "{" else []
+            container: list[object] | JsonObject = {} if char == "{" else []
             if text[after : after + 1] == closer:
                 return container, after + 1, None
             return None, pos + 1, container
@@ -371,7 +385,7 @@ class _StrictParser:
         self._stop(pos, path, f"expected a JSON value, found {_describe(char)}")
         raise AssertionError  # unreachable: _stop raises
 
-    def _number(self, match: re.Match[str], path: tuple) -> int | float:
+    def _number(self, match: re.Match[str], path: Path) -> int | float:
         literal = match.group()
         pos = match.start()
         if match.group(1) is None and match.group(2) is None:
@@ -397,7 +411,7 @@ class _StrictParser:
             return 0.0
         return value_f
 
-    def _string(self, pos: int, path: tuple, *, is_key: bool) -> tuple[str, int]:
+    def _string(self, pos: int, path: Path, *, is_key: bool) -> tuple[str, int]:
         text = self.text
         what = "member name" if is_key else "string"
         try:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from json.decoder import JSONDecoder, scanstring
+from json.decoder import JSONDecoder
 
-from app.parse import line_col
+from app.parse import line_col, scanstring
 from app.pointer import parse_pointer
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -50,7 +50,9 @@ def offsets(text: str, pointers: Iterable[str]) -> dict[str, int]:
     return found
 
 
-def _walk(text: str, pos: int, pointer: str, trie: Trie, wanted: set[str], out: dict) -> int:
+def _walk(
+    text: str, pos: int, pointer: str, trie: Trie, wanted: set[str], out: dict[str, int]
+) -> int:
     """Record ``pos`` if wanted, descend where the trie leads; return the end of the value."""
     if pointer in wanted:
         out[pointer] = pos

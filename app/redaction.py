@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from app.findings import Finding
+from app.parse import Document, JsonObject
 from app.pointer import parse_pointer, to_pointer
 from app.secrets import URI_PASSWORD, USERINFO, SecretHit, redact, scan_text
 
@@ -27,6 +28,9 @@ MIN_QUOTED = 8
 # A document with more flagged texts than this is not an accident; the texts past it are still
 # withheld where they were found, only not searched for elsewhere (each costs a pass).
 MAX_QUOTED = 64
+
+# Flagged pointers as a trie of their tokens (see `_trie`).
+_Trie = dict[str, "_Trie | None"]
 
 
 def redact_text(text: str) -> str:
@@ -114,7 +118,7 @@ class Redaction:
             out.append(finding)
         return out
 
-    def document(self, document: object) -> dict | None:
+    def document(self, document: object) -> Document | None:
         """The document with every value at or under a flagged pointer replaced by REDACTED, a
         flagged member name that itself looks like a credential renamed to REDACTED, and each
         known credential text replaced wherever else it appears. Only the containers that
@@ -147,7 +151,7 @@ class Redaction:
             shown = self.pointer(value) if key in _POINTER_KEYS else self.text(value)
             return value if shown == value else shown
         if isinstance(value, dict):
-            out: dict = {}
+            out: dict[object, object] = {}
             n = 2
             for name, item in value.items():
                 new_name = self._data(name, None) if isinstance(name, str) else name
@@ -244,7 +248,7 @@ def _redact_quoted(node: object, pattern: re.Pattern[str]) -> object:
         return pattern.sub(REDACTED, node) if pattern.search(node) else node
     if isinstance(node, dict):
         changed = False
-        out: dict = {}
+        out: JsonObject = {}
         n = 2  # numbering of renamed members that clash; it never restarts (linear)
         for key, value in node.items():
             new_key = key
@@ -263,10 +267,10 @@ def _redact_quoted(node: object, pattern: re.Pattern[str]) -> object:
     return node
 
 
-def _trie(pointers: Iterable[str]) -> dict | None:
+def _trie(pointers: Iterable[str]) -> _Trie | None:
     """A trie of pointer tokens; a None child marks a flagged path (it covers all below).
     Returns None when the whole document is flagged."""
-    root: dict = {}
+    root: _Trie = {}
     for pointer in pointers:
         try:
             tokens = parse_pointer(pointer)
@@ -274,7 +278,7 @@ def _trie(pointers: Iterable[str]) -> dict | None:
             continue
         if not tokens:
             return None
-        node: dict | None = root
+        node: _Trie | None = root
         for token in tokens[:-1]:
             assert node is not None
             child = node.setdefault(token, {})
@@ -287,7 +291,7 @@ def _trie(pointers: Iterable[str]) -> dict | None:
     return root
 
 
-def _redact_node(node: object, trie: dict | None) -> object:
+def _redact_node(node: object, trie: _Trie | None) -> object:
     if trie is None:
         return REDACTED
     if isinstance(node, dict):
@@ -308,10 +312,10 @@ def _redact_node(node: object, trie: dict | None) -> object:
     return node
 
 
-def _rename_keys(obj: dict, renamed: set[str]) -> dict:
+def _rename_keys(obj: JsonObject, renamed: set[str]) -> JsonObject:
     """Rename flagged member names to REDACTED, keeping member order; numbered on a clash
     ("… (2)", "… (3)"). Linear: the numbering never restarts."""
-    out: dict = {}
+    out: JsonObject = {}
     n = 1
     for key, value in obj.items():
         if key in renamed:

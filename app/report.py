@@ -7,6 +7,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
@@ -26,6 +27,11 @@ VALIDITY_NOTE = (
     "continuing will succeed"
 )
 
+# The report, and each part of it, as plain data: the JSON of report-contract.md.
+Report = dict[str, Any]
+# An object of a SARIF 2.1.0 log, as plain data.
+SarifObject = dict[str, Any]
+
 
 @dataclass(frozen=True, slots=True)
 class FileResult:
@@ -42,11 +48,11 @@ def verdict(valid: bool) -> str:
     return VERDICT_VALID if valid else VERDICT_INVALID
 
 
-def tool_info() -> dict:
+def tool_info() -> Report:
     return {"name": TOOL_NAME, "version": __version__, "spec_version": SPEC_VERSION}
 
 
-def file_result_dict(r: FileResult) -> dict:
+def file_result_dict(r: FileResult) -> Report:
     if r.result is not None:
         return result_dict(r.file, r.result)
     return {
@@ -60,7 +66,7 @@ def file_result_dict(r: FileResult) -> dict:
     }
 
 
-def result_dict(file: str, result: LintResult) -> dict:
+def result_dict(file: str, result: LintResult) -> Report:
     out = {
         "file": file,
         "valid": result.valid,
@@ -82,10 +88,10 @@ def result_dict(file: str, result: LintResult) -> dict:
     return out
 
 
-def report_dict(results: Sequence[FileResult], problems: Sequence[str] = ()) -> dict:
+def report_dict(results: Sequence[FileResult], problems: Sequence[str] = ()) -> Report:
     """The report; ``problems`` are errors of the run itself (an unreadable --parent), as
     ``errors``, a member present only when there are some."""
-    out: dict = {
+    out: Report = {
         "tool": tool_info(),
         "note": VALIDITY_NOTE,
         "results": [file_result_dict(r) for r in results],
@@ -183,8 +189,8 @@ def format_sarif(
     index = {code: i for i, code in enumerate(codes)}
     base = base_url.rstrip("/") if base_url else None
     rules = [_sarif_rule(code, base) for code in codes]
-    sarif_results = []
-    artifacts = []
+    sarif_results: list[SarifObject] = []
+    artifacts: list[SarifObject] = []
     notifications = [_notification(problem) for problem in problems]
     for r in results:
         if r.result is None:
@@ -193,7 +199,7 @@ def format_sarif(
         artifact_index = len(artifacts)
         artifacts.append({"location": {"uri": r.file}, "hashes": {"sha-256": r.result.digest[8:]}})
         for f in _shown(r.result):
-            location: dict = {
+            location: SarifObject = {
                 "physicalLocation": {
                     "artifactLocation": {"uri": r.file, "index": artifact_index},
                 },
@@ -247,17 +253,17 @@ def format_sarif(
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
 
 
-def _notification(text: str, uri: str | None = None) -> dict:
-    out: dict = {"level": "error", "message": {"text": text}}
+def _notification(text: str, uri: str | None = None) -> SarifObject:
+    out: SarifObject = {"level": "error", "message": {"text": text}}
     if uri is not None:
         out["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": uri}}}]
     return out
 
 
-def _sarif_rule(code: str, base: str | None) -> dict:
+def _sarif_rule(code: str, base: str | None) -> SarifObject:
     rule = RULES[code]
     markdown = rule_markdown(code)
-    out: dict = {
+    out: SarifObject = {
         "id": code,
         "name": _rule_name(code),
         "shortDescription": {"text": rule.summary},

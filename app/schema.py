@@ -79,7 +79,8 @@ def _python_regex(pattern: str) -> re.Pattern[str]:
 def _ecma_pattern(
     validator: Any, pattern: str, instance: object, schema: object
 ) -> Iterator[ValidationError]:
-    if validator.is_type(instance, "string") and not _python_regex(pattern).search(instance):
+    # a "string" to Draft 2020-12's type checker is a str
+    if isinstance(instance, str) and not _python_regex(pattern).search(instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
@@ -87,7 +88,9 @@ def _ecma_pattern(
 def _reference_validator() -> Any:
     # Draft 2020-12 as jsonschema implements it, except that patterns follow ECMA-262 as the
     # field model requires, so that both validators accept exactly the same documents.
-    cls = jsonschema.validators.extend(
+    # types-jsonschema leaves extend unannotated (it makes a class at run time): the class it
+    # returns is used untyped, as Any.
+    cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
         jsonschema.Draft202012Validator, validators={"pattern": _ecma_pattern}
     )
     return cls(load_schema())
@@ -107,10 +110,11 @@ class _RawError:
 def _raw_from_rust(error: jsonschema_rs.ValidationError) -> _RawError:
     instance_path = tuple(error.instance_path)
     message = _clip(error.message, _RAW_LIMIT)
-    if error.kind.name == "propertyNames":
+    kind = error.kind
+    if isinstance(kind, jsonschema_rs.ValidationErrorKind.PropertyNames):
         # jsonschema-rs reports a propertyNames failure with the key's own subschema as its
         # evaluation path; the absolute keyword location still reaches the right subschema.
-        inner = error.kind.error.instance
+        inner = kind.error.instance
         key = inner if isinstance(inner, str) else None
         return _RawError(instance_path, tuple(error.schema_path), message, key)
     # schema_path is the keyword's place inside $defs; the evaluation path follows each $ref from
@@ -251,7 +255,8 @@ def _walk(schema_path: SchemaPath) -> _Walk:
             index += token == "$ref"
             continue
         width = 2 if token in _NAMED or token in _INDEXED else 1 if token in _SINGLE else 0
-        if width == 0 or index + width >= len(schema_path):
+        # an int token is an index, never a keyword (its width is 0)
+        if width == 0 or not isinstance(token, str) or index + width >= len(schema_path):
             keyword = str(token)  # the keyword that failed, e.g. anyOf, not, additionalProperties
             break
         try:

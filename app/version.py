@@ -6,12 +6,13 @@ import json
 import re
 
 from app.findings import Finding
+from app.parse import Document
 
 IMPLEMENTED = "0.1"
 _MAJOR_MINOR = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$")
 
 
-def check_version(document: dict) -> Finding | None:
+def check_version(document: Document) -> Finding | None:
     if "opencheckpoint" not in document:
         return _finding(
             "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck
@@ -17,6 +18,9 @@ from app.findings import Finding, Severity
 from app.pointer import Path, to_pointer
 
 Violation = tuple[Path, str]
+# A check: (checkpoint) or, for a lineage rule, (checkpoint, parent) -> violations.
+Check = Callable[..., Iterable[Violation]]
+_C = TypeVar("_C", bound=Check)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +39,7 @@ class Rule:
     level: str  # "syntax", "semantics" or "lineage"
     summary: str  # the rule in one sentence, as the specification states it
     description: str  # what the linter checks, at which path (the check's docstring)
-    check: Callable[..., Iterable[Violation]] | None = None
+    check: Check | None = None
 
     @property
     def help_url(self) -> str:
@@ -58,10 +62,10 @@ def rule(
     summary: str,
     *,
     needs_parent: bool = False,
-) -> Callable:
-    """Register the decorated function as the check of ``code``."""
+) -> Callable[[_C], _C]:
+    """Register the decorated function as the check of ``code``; it is returned as it is."""
 
-    def decorate(check: Callable[..., Iterable[Violation]]) -> Callable[..., Iterable[Violation]]:
+    def decorate(check: _C) -> _C:
         register(
             Rule(
                 code,

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from app import layout
 from app.calls import Call, repeats
 from app.checkpoint import TERMINAL_STATUSES, Checkpoint, parse_instant
+from app.parse import JsonObject
 from app.pointer import Path, to_pointer
 from app.rules import Parent, Violation, rule
 
@@ -55,9 +56,9 @@ def names_parent(child: Checkpoint, parent: Checkpoint) -> bool:
     return named is None or named == parent.get("id")
 
 
-def _by_id(items: list[tuple[int, dict]]) -> dict[str, tuple[int, dict]]:
+def _by_id(items: list[tuple[int, JsonObject]]) -> dict[str, tuple[int, JsonObject]]:
     """The first object with each string id: later duplicates are OCP-S001's business."""
-    out: dict[str, tuple[int, dict]] = {}
+    out: dict[str, tuple[int, JsonObject]] = {}
     for index, item in items:
         object_id = item.get("id")
         if isinstance(object_id, str):
@@ -65,7 +66,7 @@ def _by_id(items: list[tuple[int, dict]]) -> dict[str, tuple[int, dict]]:
     return out
 
 
-def _origin_type(statement: dict) -> object:
+def _origin_type(statement: JsonObject) -> object:
     origin = statement.get("origin")
     return origin.get("type") if isinstance(origin, dict) else None
 
@@ -74,7 +75,7 @@ def _strings(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def _state(statement: dict) -> object:
+def _state(statement: JsonObject) -> object:
     verification = statement.get("verification")
     return verification.get("state") if isinstance(verification, dict) else None
 
@@ -90,7 +91,7 @@ class Protected:
     type: str  # "statement", "operation" or "stop_condition"
     what: str  # "active instruction", "open question", "non-terminal operation", "stop condition"
     path: Path  # in the parent
-    value: dict
+    value: JsonObject
 
     @property
     def pointer(self) -> str:
@@ -104,8 +105,12 @@ def protected_objects(parent: Checkpoint) -> list[Protected]:
     for i, statement in parent.statements():
         kind, status = statement.get("kind"), statement.get("status", "active")
         object_id = statement.get("id")
-        preserved = isinstance(kind, str) and kind in PRESERVED_KINDS and status == "active"
-        if preserved and isinstance(object_id, str):
+        if (
+            isinstance(kind, str)
+            and kind in PRESERVED_KINDS
+            and status == "active"
+            and isinstance(object_id, str)
+        ):
             found.append(
                 Protected(
                     object_id, "statement", PRESERVED_KINDS[kind], ("statements", i), statement
@@ -390,11 +395,8 @@ def outcomes_without_evidence(child: Checkpoint, parent: Checkpoint) -> list[tup
             "failed",
         ):
             continue
-        record = (
-            resources.get(operation.get("record"))
-            if isinstance(operation.get("record"), str)
-            else None
-        )
+        record_id = operation.get("record")
+        record = resources.get(record_id) if isinstance(record_id, str) else None
         observed = parse_instant(record.get("observed_at")) if isinstance(record, dict) else None
         if observed and parent_created and observed > parent_created:
             continue
@@ -522,11 +524,11 @@ def compaction_without_record(child: Checkpoint, parent: Parent) -> Iterator[Vio
 # --- what the checks above did not see ------------------------------------------------------
 
 
-def _stop_conditions_by_id(checkpoint: Checkpoint) -> dict[str, tuple[int, dict]]:
+def _stop_conditions_by_id(checkpoint: Checkpoint) -> dict[str, tuple[int, JsonObject]]:
     return _by_id(checkpoint.stop_conditions())
 
 
-def _until_entries(stop: dict) -> list[tuple[object, object]] | None:
+def _until_entries(stop: JsonObject) -> list[tuple[object, object]] | None:
     until = stop.get("until")
     if not isinstance(until, list):
         return None
@@ -598,7 +600,7 @@ def stop_condition_weakened(child: Checkpoint, parent: Parent) -> Iterator[Viola
         )
 
 
-def _text_of(statement: dict) -> object:
+def _text_of(statement: JsonObject) -> object:
     return statement.get("text")
 
 
@@ -667,7 +669,7 @@ def statement_rewritten(child: Checkpoint, parent: Parent) -> Iterator[Violation
 
 def _called_operations(
     checkpoint: Checkpoint, statuses: tuple[str, ...]
-) -> list[tuple[int, dict, Call]]:
+) -> list[tuple[int, JsonObject, Call]]:
     out = []
     for i, operation in checkpoint.operations():
         status = operation.get("status")

@@ -145,9 +145,9 @@ class NotOpenYet(Store):
     def _unavailable(self, *args: object, **kwargs: object) -> NoReturn:
         raise StoreUnavailable("the store could not be opened yet; the service keeps trying")
 
-    put = get = delete = purge_expired = _unavailable  # type: ignore[assignment]
-    by_checkpoint_id = children = list_lineage = ping = _unavailable  # type: ignore[assignment]
-    by_digest = derived_from = claiming_digest = meta = _unavailable  # type: ignore[assignment]
+    put = get = delete = purge_expired = _unavailable
+    by_checkpoint_id = children = list_lineage = ping = _unavailable
+    by_digest = derived_from = claiming_digest = meta = _unavailable
 
     def close(self) -> None:
         pass

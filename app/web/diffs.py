@@ -9,20 +9,20 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app.analysis import Analysis, analyze, pair
-from app.diff import diff_checkpoints
+from app.diff import Data, diff_checkpoints
 from app.store import Found
 from app.stored_lineage import resolve_parent
 from app.web.errors import wants_json
-from app.web.stored import analysis_of, fetch, settings_of, store_call
+from app.web.stored import analysis_of, fetch, store_call
 from app.web.templating import render
-from app.web.views import read_form
+from app.web.views import read_form, settings_of
 
 
-def compare(parent: Analysis, child: Analysis, parent_as_sent: bytes | None = None) -> dict:
+def compare(parent: Analysis, child: Analysis, parent_as_sent: bytes | None = None) -> Data:
     return diff_checkpoints(pair(child, parent, parent_as_sent=parent_as_sent))
 
 
-def respond(request: Request, model: dict, title: str, links: dict) -> Response:
+def respond(request: Request, model: Data, title: str, links: dict[str, str]) -> Response:
     path = request.url.path
     if path.endswith(".patch"):
         if model["patch"] is None:
@@ -60,7 +60,7 @@ async def any_two(request: Request) -> Response:
 
 
 async def _diff_records(request: Request, parent: Found, child: Found) -> Response:
-    def work() -> dict:
+    def work() -> Data:
         return compare(analysis_of(request, parent), analysis_of(request, child))
 
     model = await run_in_threadpool(work)
@@ -81,7 +81,7 @@ async def pasted(request: Request) -> Response:
     limits = settings_of(request).limits
     parent_data = submission.parent
 
-    def work() -> dict:
+    def work() -> Data:
         child = analyze(submission.checkpoint, limits)
         return compare(analyze(parent_data, limits), child, submission.parent_as_sent)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -21,7 +22,10 @@ _RULE_LINK = re.compile(r"^(?:\./)?([A-Za-z0-9-]+)\.md(#.*)?$")
 def _markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
-    default_link_open = md.renderer.rules.get("link_open")
+    # The default renderer_cls makes a RendererHTML; MarkdownIt types it as the protocol any
+    # renderer meets, which has no rules.
+    renderer = cast(RendererHTML, md.renderer)
+    default_link_open = renderer.rules.get("link_open")
 
     # markdown-it-py binds a render rule to the renderer: it is called as a method.
     def link_open(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -42,7 +43,7 @@ def wants_json(request: Request) -> bool:
 
 
 def error_response(
-    request: Request, status: int, detail: str, extra: dict | None = None
+    request: Request, status: int, detail: str, extra: dict[str, Any] | None = None
 ) -> Response:
     advice = ADVICE.get(status, "")
     extra = extra or {}

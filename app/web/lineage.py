@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -19,6 +20,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from app.analysis import Analysis, LintResult, pair
 from app.forks import fork_conflicts
 from app.lineage import LineageNode, build_tree, layout
+from app.parse import Document
 from app.store import Found, Meta, Store
 from app.store.base import LINEAGE_DEPTH
 from app.stored_lineage import ParentResolution, parent_sentence, resolve_parent
@@ -30,6 +32,9 @@ MAX_NODES = 64  # stored entries walked per view
 MAX_CHECKED = 16  # documents read and analysed per view
 MAX_CHECKED_BYTES = 32 * 1024 * 1024
 MAX_FORKS_COMPARED = 16
+
+# The page's model, and each part of it, as plain data for the template and the JSON twin.
+Model = dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -108,7 +113,7 @@ def _check_order(component: Component) -> list[Meta]:
     return [component.members[s] for s in ordered]
 
 
-def lineage_model(request: Request, component: Component) -> dict:
+def lineage_model(request: Request, component: Component) -> Model:
     """Everything the page shows: metadata of the proven lineage, each member's verdict
     against its proven parent where both were read, the focus's parent by evidence, and the
     sibling forks compared."""
@@ -202,7 +207,7 @@ def _node(meta: Meta, focus: Meta, result: LintResult | None) -> LineageNode:
     )
 
 
-def _forks(component: Component, analyses: dict[str, Analysis]) -> dict:
+def _forks(component: Component, analyses: dict[str, Analysis]) -> Model:
     """Sibling forks of the focus's proven parent, compared for actions actionable in more
     than one (§9.3); two stored copies of the same bytes are one fork."""
     focus = component.focus
@@ -212,7 +217,7 @@ def _forks(component: Component, analyses: dict[str, Analysis]) -> dict:
     for meta in component.members.values():
         if meta.parent_storage_id == focus.parent_storage_id and meta.derivation_method == "forked":
             siblings.setdefault(meta.digest, meta)
-    documents: list[tuple[str, dict]] = []
+    documents: list[tuple[str, Document]] = []
     for meta in list(siblings.values())[:MAX_FORKS_COMPARED]:
         shown = analyses[meta.storage_id].redacted if meta.storage_id in analyses else None
         if isinstance(shown, dict):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from typing import cast
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
@@ -35,7 +36,8 @@ class BadRequest(HTTPException):
 
 
 def settings_of(request: Request) -> Settings:
-    return request.app.state.settings
+    # Starlette's app state is untyped; create_app sets the settings there.
+    return cast(Settings, request.app.state.settings)
 
 
 def media_type(request: Request) -> str:
