@@ -112,6 +112,13 @@ def page_from_view(
             and result.parent.document is not None
             else None
         ),
+        # A child shared alone can still be linked to a parent shared before: its uploader
+        # gives the parent's permalink, which proves they hold it.
+        "asks_parent_link": (
+            share == "form"
+            and isinstance((result.document or {}).get("parent"), dict)
+            and (result.parent is None or result.parent.document is None)
+        ),
         "upload_token_required": upload_token_required,
         # what the form's handling says of the submission (which input was checked)
         "notes": list(notes),

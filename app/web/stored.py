@@ -12,13 +12,14 @@ import functools
 import gzip
 import hmac
 import json
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from threading import Lock
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from starlette.concurrency import run_in_threadpool
@@ -42,6 +43,7 @@ from app.store import (
     Store,
     StoreUnavailable,
 )
+from app.store.ids import is_storage_id
 from app.stored_lineage import (
     Descendants,
     ParentResolution,
@@ -71,9 +73,14 @@ UNLISTED_NOTE = (
     "until it expires or you delete it."
 )
 
+# Plain data for a JSON body or a template: a stored checkpoint's metadata and links, a share
+# result, preview tags.
+Data = dict[str, Any]
+
 
 def store_of(request: Request) -> Store:
-    return request.app.state.store
+    # Starlette's app state is untyped; the lifespan of create_app sets the store there.
+    return cast(Store, request.app.state.store)
 
 
 async def store_call(
@@ -124,7 +131,7 @@ async def readyz(request: Request) -> Response:
 def _lifetime(value: str | None, store: Store) -> timedelta | None:
     if value in (None, ""):
         return None
-    lifetime = LIFETIMES.get(value)  # type: ignore[arg-type]
+    lifetime = LIFETIMES.get(value)
     if lifetime is None:
         raise BadRequest(f"lifetime must be one of {', '.join(LIFETIMES)}")
     return min(lifetime, store.retention)
@@ -169,7 +176,7 @@ async def _store(
     if parent_storage_id is not None:
         await _check_parent(request, analysis, parent_storage_id)
     try:
-        return await store_call(
+        created: Created = await store_call(
             request,
             "put",
             data,
@@ -177,6 +184,7 @@ async def _store(
             lifetime=lifetime,
             parent_storage_id=parent_storage_id,
         )
+        return created
     except NotStorable as exc:  # the store checks again, whatever the caller did
         raise Unprocessable(str(exc), [], [redact_pointer(p) for p in exc.paths]) from None
 
@@ -213,7 +221,7 @@ async def _check_parent(request: Request, child: Analysis, parent_storage_id: st
 
 
 class Unprocessable(HTTPException):
-    def __init__(self, detail: str, findings: list[dict], secret_paths: list[str]) -> None:
+    def __init__(self, detail: str, findings: list[Data], secret_paths: list[str]) -> None:
         super().__init__(422, detail)
         self.findings = findings
         self.secret_paths = secret_paths
@@ -236,7 +244,7 @@ def refuse_unstorable(result: Analysis | LintResult) -> None:
         )
 
 
-def created_dict(request: Request, created: Created) -> dict:
+def created_dict(request: Request, created: Created) -> Data:
     base = public_base(request)
     return {
         "storage_id": created.storage_id,
@@ -287,7 +295,7 @@ async def share(request: Request) -> Response:
     parent_data = _decoded(form.get("parent_b64"))
     lifetime = _lifetime(_text(form.get("lifetime")), store_of(request))
     shared = []
-    parent_id = None
+    parent_id = storage_id_in_link(_text(form.get("parent_link")))
     if parent_data:
         # The parent first: the child is then stored with its proven link, so its page links
         # the parent and the diff.
@@ -301,6 +309,26 @@ async def share(request: Request) -> Response:
         status_code=201,
         headers=NO_STORE,
     )
+
+
+_PERMALINK_ID = re.compile(r"(?:.*/)?c/([A-Za-z0-9_-]+)/?(?:[?#].*)?|([A-Za-z0-9_-]+)")
+
+
+def storage_id_in_link(text: str | None) -> str | None:
+    """The storage id in a permalink pasted into the share form (any host: the same store
+    may be served under several names), or a bare storage id; None for an empty field."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    match = _PERMALINK_ID.fullmatch(text[:512])
+    storage_id = match and (match.group(1) or match.group(2))
+    if not is_storage_id(storage_id):
+        raise BadRequest(
+            "the parent's permalink is not a link to a stored checkpoint: paste the link its "
+            "share page gave (…/c/ followed by 24 letters, digits, - or _), or leave it empty",
+            status_code=422,
+        )
+    return storage_id
 
 
 def _decoded(value: object) -> bytes:
@@ -328,10 +356,10 @@ class PageCache:
 
     def __init__(self, size: int = 256, ttl: float = 60.0) -> None:
         self.size, self.ttl = size, ttl
-        self._items: OrderedDict[tuple[str, ...], tuple[float, object]] = OrderedDict()
+        self._items: OrderedDict[tuple[str, ...], tuple[float, CachedPage]] = OrderedDict()
         self._lock = Lock()
 
-    def get(self, key: tuple[str, ...]) -> object | None:
+    def get(self, key: tuple[str, ...]) -> CachedPage | None:
         with self._lock:
             item = self._items.get(key)
             if item is None or time.monotonic() - item[0] > self.ttl:
@@ -340,7 +368,7 @@ class PageCache:
             self._items.move_to_end(key)
             return item[1]
 
-    def put(self, key: tuple[str, ...], value: object) -> None:
+    def put(self, key: tuple[str, ...], value: CachedPage) -> None:
         with self._lock:
             self._items[key] = (time.monotonic(), value)
             self._items.move_to_end(key)
@@ -495,7 +523,7 @@ def stored_dict(
     meta: Meta,
     lineage: StoredLineage | None = None,
     result: LintResult | None = None,
-) -> dict:
+) -> Data:
     """The stored checkpoint's metadata and links, and what its lineage is by evidence. Links
     only where the uploader proved it holds the other document (a storage id is the read
     capability); verified and claimed relations are named, never linked."""
@@ -529,7 +557,7 @@ def stored_dict(
     return out
 
 
-def _newer_dict(descendants: Descendants) -> dict:
+def _newer_dict(descendants: Descendants) -> Data:
     """Newer checkpoints derived from this one (§10.3): linked ones with their links, the
     others counted by the evidence for them."""
     linked = [
@@ -565,7 +593,7 @@ def _newer_dict(descendants: Descendants) -> dict:
     }
 
 
-def preview_tags(request: Request, meta: Meta, result: LintResult) -> dict:
+def preview_tags(request: Request, meta: Meta, result: LintResult) -> Data:
     """Open Graph / Twitter card values: the verdict (with the lineage checks against the
     resolved parent), the task status and the counts only, never document text, so a link
     preview leaks nothing of the checkpoint."""
@@ -641,7 +669,7 @@ async def _delete(request: Request, storage_id: str, token: str) -> DeleteOutcom
             "give the deletion token you received when you shared it",
             headers=bearer_challenge("delete"),
         )
-    outcome = await store_call(request, "delete", storage_id, token)
+    outcome: DeleteOutcome = await store_call(request, "delete", storage_id, token)
     if outcome == DeleteOutcome.WRONG_TOKEN:
         raise HTTPException(403, "that is not the deletion token of this checkpoint")
     if outcome == DeleteOutcome.NOT_FOUND:
@@ -665,5 +693,5 @@ async def api_list(request: Request) -> Response:
     return JSONResponse({"checkpoint_id": checkpoint_id, "entries": [m.to_dict() for m in entries]})
 
 
-def _iso(moment) -> str:  # type: ignore[no-untyped-def]
+def _iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")

@@ -257,10 +257,12 @@ def submit_text(page: Page, text: str) -> None:
         page.click("#intake button[type=submit]")
 
 
-def store(page: Page, document: dict) -> dict:
-    """Store `document` through the API; the 201 answer (storage_id, deletion_token, ...)."""
+def store(page: Page, document: dict, parent: str | None = None) -> dict:
+    """Store `document` through the API; the 201 answer (storage_id, deletion_token, ...).
+    `parent` is the storage id of its stored parent: holding it is what links the two, so
+    the child gets a diff page and its lineage tree shows the link."""
     response = page.request.post(
-        "/api/v1/checkpoints",
+        "/api/v1/checkpoints" + (f"?parent={parent}" if parent else ""),
         data=json.dumps(document).encode(),
         headers={"content-type": "application/json"},
     )

@@ -107,7 +107,8 @@ def test_the_pages_of_stored_checkpoints_have_no_serious_violations(
     form and the gone and not-found pages."""
     page = open_page(make_context(bypass_csp=True, color_scheme=scheme))
     parent_document, child_document = own_lineage()
-    parent, child = store(page, parent_document), store(page, child_document)
+    parent = store(page, parent_document)
+    child = store(page, child_document, parent=parent["storage_id"])
     gone = store(page, json.loads(conformance("valid-support-handoff.ocp.json")))
     deleted = page.request.delete(
         f"/api/v1/checkpoints/{gone['storage_id']}",

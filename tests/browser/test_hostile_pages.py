@@ -54,8 +54,10 @@ def test_stored_pages_lineage_diff_and_gone(open_page, problems):
     parent = hostile(json.loads(conformance("valid-coding-refactor.ocp.json")), "parent")
     child = hostile(json.loads(conformance("valid-coding-refactor-child.ocp.json")), "child")
     child["parent"] = {"id": parent["id"]}
-    parent_created, child_created = store(page, parent), store(page, child)
-    parent_id, child_id = parent_created["storage_id"], child_created["storage_id"]
+    parent_created = store(page, parent)
+    parent_id = parent_created["storage_id"]
+    child_created = store(page, child, parent=parent_id)
+    child_id = child_created["storage_id"]
 
     for path in (
         f"/c/{child_id}",

@@ -79,7 +79,9 @@ def test_screenshots_of_the_main_page_states(open_page, make_context):
     expect(page.locator("pre.token")).to_be_visible()
     shot(page, "11-shared-with-deletion-token")
 
-    stored = [store(page, document)["storage_id"] for document in own_lineage()]
+    parent_document, child_document = own_lineage()
+    parent_id = store(page, parent_document)["storage_id"]
+    stored = [parent_id, store(page, child_document, parent=parent_id)["storage_id"]]
     page.goto(f"/c/{stored[1]}/lineage")
     expect(page.locator("svg a.node")).to_have_count(2)
     shot(page, "12-lineage-tree")

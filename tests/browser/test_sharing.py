@@ -10,10 +10,14 @@ from tests.browser.conftest import conformance, submit_file
 pytestmark = pytest.mark.browser
 
 
-def share_through_the_page(page, data: bytes, name: str) -> str:
+def share_through_the_page(page, data: bytes, name: str, parent_link: str | None = None) -> str:
     submit_file(page, data, name)
     assert "unlisted, not private" in page.inner_text("aside.share")
     page.select_option("#lifetime", "7d")
+    if parent_link is not None:  # the parent shared before: its link proves we hold it
+        page.get_by_label("Its parent’s permalink (optional)").fill(
+            page.url.split("/view")[0] + parent_link
+        )
     with page.expect_navigation(url="**/share"):
         page.click("aside.share button[type=submit]")
     assert "Deletion token (shown only now)" in page.inner_text("main")
@@ -30,7 +34,7 @@ def test_share_permalink_lineage_parent_and_diff(open_page):
         page, conformance("valid-coding-refactor.ocp.json"), "parent.ocp.json"
     )
     child_link = share_through_the_page(
-        page, conformance("valid-coding-refactor-child.ocp.json"), "child.ocp.json"
+        page, conformance("valid-coding-refactor-child.ocp.json"), "child.ocp.json", parent_link
     )
 
     page.goto(child_link)

@@ -19,6 +19,7 @@ from app.web import create_app
 from tests.conftest import CONFORMANCE
 
 VALID = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
+HANDOFF = (CONFORMANCE / "valid-support-handoff.ocp.json").read_bytes()
 INVALID = (CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json").read_bytes()
 TOKEN = "ghp_" + "".join(random.Random(11).choices(string.ascii_letters + string.digits, k=36))
 
@@ -228,3 +229,48 @@ def test_a_pasted_parent_with_crlf_line_ends_is_checked_as_sent(client):
         data={"checkpoint": json.dumps(lf_child), "parent": VALID.decode().replace("\n", "\r\n")},
     ).text
     assert "matches parent.digest (the pasted text with its line ends made LF)" in page
+
+
+def test_a_child_shared_alone_is_linked_by_its_parents_permalink(client):
+    """A parent shared earlier, then its child alone: the share form asks for the parent's
+    link (holding it is the proof), and the child's page then links the parent and the diff.
+    A link that is not a permalink, or one to another checkpoint, is refused, saying why."""
+    import base64
+
+    parent = client.post(
+        "/api/v1/checkpoints", content=VALID, headers={"content-type": "application/json"}
+    ).json()
+    child = (CONFORMANCE / "valid-coding-refactor-child.ocp.json").read_bytes()
+    page = client.post(
+        "/view", files={"checkpoint_file": ("child.ocp.json", child, "application/json")}
+    ).text
+    assert 'name="parent_link"' in page and '<label for="parent_link">' in page
+    encoded = base64.b64encode(child).decode()
+
+    def share(link: str):
+        return client.post("/share", data={"checkpoint_b64": encoded, "parent_link": link})
+
+    refused = share("https://example.org/not-a-permalink")
+    assert refused.status_code == 422
+    assert "not a link to a stored checkpoint" in refused.text
+    other = client.post(
+        "/api/v1/checkpoints",
+        content=HANDOFF,
+        headers={"content-type": "application/json"},
+    ).json()
+    wrong = share(other["permalink"])
+    assert wrong.status_code == 422 and "not the one this checkpoint names" in wrong.text
+
+    shared = share(f"  {parent['permalink']}  ")
+    assert shared.status_code == 201
+    child_id = re.search(r'<a href="/c/([A-Za-z0-9_-]+)">http', shared.text).group(1)
+    twin = client.get(f"/c/{child_id}.json").json()
+    assert twin["stored"]["parent"]["state"] == "linked"
+    assert twin["stored"]["parent"]["link"] == f"/c/{parent['storage_id']}"
+    assert client.get(f"/c/{child_id}/diff").status_code == 200
+    # a document that names no parent is not asked for one
+    alone = client.post(
+        "/view",
+        files={"checkpoint_file": ("h.ocp.json", HANDOFF, "application/json")},
+    ).text
+    assert 'name="parent_link"' not in alone
