@@ -1,6 +1,6 @@
 """What the page tells a person to do about each operation and stop condition: pure functions
 from plain facts to sentences, each following the section of the specification its docstring
-names. Nothing here reads a document; the render model (app/render.py) gathers the facts.
+names. Nothing here reads a document; the render model (app/render/) gathers the facts.
 
 Every sentence says what to verify and where. None says that an action is done, allowed or
 without risk: a checkpoint grants no authority and settles no side effect (§10.1, §10.3).

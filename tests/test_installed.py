@@ -110,6 +110,13 @@ def test_the_wheel_carries_every_runtime_file(dist: dict[str, Path]) -> None:
     rule_pages = {n for n in names if n.startswith("app/docs/rules/") and n.endswith(".md")}
     assert len(rule_pages) >= 24
     assert not [n for n in names if n.startswith("tests/")], "the tests do not ship"
+    # every module of the checkout's app/ package tree, so a new subpackage is never left out
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "app").rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
+    assert not sorted(modules - names), "the wheel lacks modules of app/"
 
 
 def test_the_sdist_carries_the_sources_of_every_runtime_file(dist: dict[str, Path]) -> None:

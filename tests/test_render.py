@@ -1,4 +1,4 @@
-"""The render model of the checkpoint page (app/render.py): plain, JSON-serializable data for
+"""The render model of the checkpoint page (app/render/): plain, JSON-serializable data for
 every lint result, redacted, and worded within what levels 1–2 establish (§8.1, §10)."""
 
 import copy
@@ -14,8 +14,8 @@ import pytest
 from app.analysis import LintResult, lint
 from app.pointer import resolve
 from app.redaction import REDACTED
-from app.render import VERDICT_INVALID, VERDICT_VALID, age_in_words, anchor, build_view
-from app.report import VALIDITY_NOTE
+from app.render import age_in_words, anchor, build_view
+from app.report import VALIDITY_NOTE, VERDICT_INVALID, VERDICT_VALID
 from tests.conftest import CONFORMANCE, ROOT, manifest
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

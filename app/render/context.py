@@ -1,0 +1,383 @@
+"""What every builder reads: the redacted document and its indexes, read through helpers that
+never raise, links to local objects, and ages in words."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from app.analysis import Analysis, LintResult
+from app.checkpoint import (
+    TYPE_NAMES,
+    Checkpoint,
+    Instant,
+    LocalObject,
+)
+from app.digests import DigestCheck
+from app.pointer import to_pointer
+from app.render.model import Model, anchor
+
+
+@dataclass(slots=True)
+class Context:
+    """What every builder needs, derived once: the redacted document and its indexes."""
+
+    result: LintResult
+    now: datetime
+    # redacted copy; None when intake found no document, or its version is refused
+    document: Model | None
+    checkpoint: Checkpoint | None  # the index of the redacted document
+    created_at: Instant | None
+    parent: Analysis | None
+    parent_document: Model | None
+    digest: DigestCheck | None  # parent.digest against the supplied parent
+    # pointer of each local object -> its anchor (duplicates of an id get a "dup-" anchor)
+    owners: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # pointer of each local object -> its 1-based line in the submitted text
+    object_lines: dict[str, int] = field(default_factory=dict)
+    # operation id -> the stop conditions (index, object) whose applies_to names it
+    fences: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
+    # operation id -> the stop conditions (index, object) whose refs name it
+    concerns: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
+    # the stop conditions that name no operation in applies_to: they may forbid any (§6.8)
+    unnamed_stops: list[tuple[int, Model]] = field(default_factory=list)
+    # the source lines the page lists; None: all of them (see SOURCE_LINE_LIMIT)
+    shown_lines: set[int] | None = None
+    # reference -> its link (see link_to); a document names the same objects many times over
+    links: dict[str, Model] = field(default_factory=dict)
+    # items built per list; None: all (see build_view)
+    limit: int | None = None
+    # operation index -> its card, built once for the operations and the checklist
+    op_cards: dict[int, Model] = field(default_factory=dict)
+    # the document's `opencheckpoint` text, shown also when the version is refused
+    format_version: str | None = None
+    # epoch seconds after ``now`` at which a time-dependent sentence of the page changes (an
+    # age in words, an operation that expires): the page is fresh until the earliest
+    changes: list[int] = field(default_factory=list)
+
+    def age(self, then: Instant | None) -> str | None:
+        """`age_in_words`, noting when those words will change."""
+        if then is None:
+            return None
+        self.changes.append(age_changes_at(then, self.now))
+        return age_in_words(then, self.now)
+
+    def cap(self, entries: list[Any]) -> tuple[list[Any], int]:
+        """The entries to build, and how many are left out."""
+        if self.limit is None or len(entries) <= self.limit:
+            return entries, 0
+        return entries[: self.limit], len(entries) - self.limit
+
+    @property
+    def doc(self) -> Model:
+        """The redacted document; empty for the sections that only run when there is one."""
+        return self.document if self.document is not None else {}
+
+    @property
+    def by_id(self) -> dict[str, LocalObject]:
+        return self.checkpoint.by_id if self.checkpoint is not None else {}
+
+    def identity(self, path: tuple[str | int, ...]) -> Model:
+        """id, anchor, pointer and source line anchor of the object at ``path``."""
+        pointer = to_pointer(path)
+        owner = self.owners.get(pointer)
+        line = self.object_lines.get(pointer)
+        if line and self.shown_lines is not None and line not in self.shown_lines:
+            line = None  # not listed on the page: no link to nowhere
+        return {
+            "id": owner[0] if owner else None,
+            "anchor": owner[1] if owner else None,
+            "pointer": pointer,
+            "source_anchor": f"L{line}" if line else None,
+        }
+
+
+def new_context(result: LintResult, now: datetime) -> Context:
+    analysis = result.analysis
+    # A version this viewer does not implement means nothing it knows (§5.1: reject it, never
+    # report it valid): its sections are not built, as for bytes that are not JSON.
+    document = analysis.redacted if analysis.interpretable else None
+    checkpoint = analysis.shown if analysis.interpretable else None
+    parent = result.parent
+    ctx = Context(
+        result=result,
+        now=_aware(now),
+        document=document,
+        checkpoint=checkpoint,
+        created_at=checkpoint.created_at if checkpoint is not None else None,
+        parent=parent,
+        parent_document=parent.redacted if parent is not None else None,
+        digest=result.pair.digest if result.pair is not None else None,
+    )
+    ctx.shown_lines = _shown_lines(result)
+    ctx.format_version = text_of(as_object(analysis.redacted).get("opencheckpoint"))
+    if checkpoint is not None:
+        ctx.owners = _owners(checkpoint)
+        ctx.object_lines = analysis.object_lines
+        ctx.fences, ctx.concerns = _stop_index(checkpoint)
+        ctx.unnamed_stops = [
+            (i, stop)
+            for i, stop in checkpoint.stop_conditions()
+            if not string_list(stop.get("applies_to"))
+        ]
+    return ctx
+
+
+# Past this many lines the source listing keeps its head and the lines around findings: a
+# reviewer reads those, and listing every line of a megabyte document costs seconds.
+SOURCE_LINE_LIMIT = 3000
+_SOURCE_HEAD = 40
+_SOURCE_CONTEXT = 3
+
+
+def _shown_lines(result: LintResult) -> set[int] | None:
+    if result.analysis.source.line_count <= SOURCE_LINE_LIMIT:
+        return None
+    shown = set(range(1, _SOURCE_HEAD + 1))
+    for finding in result.findings:
+        if isinstance(finding.line, int):
+            line = finding.line
+            shown.update(range(max(1, line - _SOURCE_CONTEXT), line + _SOURCE_CONTEXT + 1))
+    return shown
+
+
+def _aware(moment: datetime) -> datetime:
+    """``now`` as an aware instant; a naive one is taken as UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def _owners(checkpoint: Checkpoint) -> dict[str, tuple[str, str]]:
+    """pointer -> (id, anchor) of every local object. The first object with an id owns
+    "obj-<id>"; a later duplicate (OCP-S001) gets "dup-<pointer>", so HTML ids stay unique."""
+    out: dict[str, tuple[str, str]] = {}
+    for obj in checkpoint.local_objects:
+        first = checkpoint.by_id.get(obj.id)
+        out[obj.pointer] = (obj.id, anchor(obj.id) if first is obj else f"dup-{obj.pointer}")
+    return out
+
+
+def _stop_index(
+    checkpoint: Checkpoint,
+) -> tuple[dict[str, list[tuple[int, Model]]], dict[str, list[tuple[int, Model]]]]:
+    """Which stop conditions name each operation: in applies_to (they forbid it) and in refs
+    (they concern it)."""
+    fences: dict[str, list[tuple[int, Model]]] = {}
+    concerns: dict[str, list[tuple[int, Model]]] = {}
+    for i, stop in checkpoint.stop_conditions():
+        forbidden = dict.fromkeys(string_list(stop.get("applies_to")))
+        for op_id in forbidden:
+            fences.setdefault(op_id, []).append((i, stop))
+        for op_id in dict.fromkeys(string_list(stop.get("refs"))):
+            if op_id not in forbidden:
+                concerns.setdefault(op_id, []).append((i, stop))
+    return fences, concerns
+
+
+# --- small readers -------------------------------------------------------------------------
+
+
+def as_object(value: object) -> Model:
+    return value if isinstance(value, dict) else {}
+
+
+def object_items(value: object) -> list[tuple[int, Model]]:
+    """(index, object) for every object in an array; anything else yields nothing."""
+    if not isinstance(value, list):
+        return []
+    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+
+
+def string_list(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, str)]
+
+
+def text_of(value: object) -> str | None:
+    """A value for display: strings as they are, anything else as compact JSON text (a
+    schema-invalid document may hold a number or an object where text belongs)."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def texts_of(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return [] if value is None else [text_of(value) or ""]
+    return [text_of(item) or "" for item in value]
+
+
+def json_text(value: object) -> str | None:
+    """Free-form JSON (call arguments, extensions, filters, state) pretty-printed, indent 2,
+    member order kept, non-ASCII kept."""
+    if value is None:
+        return None
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def enum_value(value: object, allowed: Iterable[str]) -> str | None:
+    """``value`` when it is one of the ``allowed`` strings, else None."""
+    return value if isinstance(value, str) and value in allowed else None
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def label_of(value: Model) -> str | None:
+    """A short name for an object: its title, name, text, description or application."""
+    for key in ("title", "name", "text", "description", "application"):
+        candidate = value.get(key)
+        if isinstance(candidate, str) and candidate:
+            return _short(candidate)
+    return None
+
+
+def statement_status(value: object) -> str:
+    """A statement's status; absent means active, the one defaulted field (§4.4)."""
+    return "active" if value is None else text_of(value) or "active"
+
+
+# --- links --------------------------------------------------------------------------------
+
+
+def link_to(ctx: Context, ref: object) -> Model:
+    """A reference as a link: the id, its anchor, the target's type and a short label. An
+    unresolved reference keeps its text and has no anchor. One dict per reference, shared by
+    every place that names it: the model is read, never changed."""
+    if isinstance(ref, str):
+        link = ctx.links.get(ref)
+        if link is None:
+            link = ctx.links[ref] = _new_link(ctx, ref)
+        return link
+    return _new_link(ctx, ref)
+
+
+def _new_link(ctx: Context, ref: object) -> Model:
+    obj = ctx.by_id.get(ref) if isinstance(ref, str) else None
+    if obj is None:
+        return {
+            "id": text_of(ref),
+            "anchor": None,
+            "type": None,
+            "type_name": None,
+            "label": None,
+            "status": None,
+            "resolves": False,
+        }
+    status = obj.value.get("status")
+    if obj.type == "statement":
+        status = statement_status(status)
+    return {
+        "id": obj.id,
+        "anchor": anchor(obj.id),
+        "type": obj.type,
+        "type_name": TYPE_NAMES.get(obj.type, obj.type),
+        "label": label_of(obj.value),
+        "status": text_of(status) if isinstance(status, str) else None,
+        "resolves": True,
+    }
+
+
+def links_to(ctx: Context, value: object) -> list[Model]:
+    """Links for a list of references; a lone value (schema-invalid) becomes one link."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return [link_to(ctx, value)]
+    return [link_to(ctx, ref) for ref in value]
+
+
+def optional_link(ctx: Context, value: object) -> Model | None:
+    return None if value is None else link_to(ctx, value)
+
+
+# --- time ---------------------------------------------------------------------------------
+
+_UNITS = (
+    (365 * 86400, "year"),
+    (30 * 86400, "month"),
+    (86400, "day"),
+    (3600, "hour"),
+    (60, "minute"),
+)
+
+
+def age_in_words(then: Instant | datetime | None, now: datetime) -> str | None:
+    """How long before ``now`` an instant was, in words ("3 days ago"); "in the future" when
+    it is later than ``now``; None when it is not a timestamp."""
+    if then is None:
+        return None
+    if isinstance(then, datetime):
+        then = Instant.of(then)
+    seconds = Instant.of(now).seconds - then.seconds
+    if seconds < 0:
+        return "in the future"
+    for size, unit in _UNITS:
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'' if n == 1 else 's'} ago"
+    return "less than a minute ago"
+
+
+def age_changes_at(then: Instant, now: datetime) -> int:
+    """The epoch second at which `age_in_words` (then, now) first says something else."""
+    now_seconds = Instant.of(now).seconds
+    seconds = now_seconds - then.seconds
+    if seconds < 0:
+        return then.seconds
+    larger = None
+    for size, _ in _UNITS:
+        if seconds >= size:
+            step = (seconds // size + 1) * size
+            return then.seconds + (min(step, larger) if larger else step)
+        larger = size
+    return then.seconds + 60
+
+
+# --- lists and links out ------------------------------------------------------------------
+
+
+def hidden_key(list_name: str) -> str:
+    """Where a container records how many items of its list ``list_name`` the page leaves
+    out: ``hidden`` beside ``items``, ``<name>_hidden`` beside any other list."""
+    return "hidden" if list_name == "items" else f"{list_name}_hidden"
+
+
+def with_hidden(container: Model, list_name: str, hidden: int) -> Model:
+    """Record that ``hidden`` items of a list were not built (see build_view)."""
+    if hidden:
+        container[hidden_key(list_name)] = hidden
+    return container
+
+
+def unreadable(value: object) -> list[str]:
+    """Entries of an array that are not objects (schema-invalid), shown as JSON text; a
+    member that is not an array at all is shown whole."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return [text_of(value) or ""]
+    return [text_of(item) or "" for item in value if not isinstance(item, dict)]
+
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+
+
+def is_web_link(uri: object) -> bool:
+    """True only for a uri whose scheme is exactly http or https (any case): any other
+    scheme (javascript:, data:, file:, mailto:, a private one) is shown as text only."""
+    if not isinstance(uri, str):
+        return False
+    match = _SCHEME.match(uri)
+    return match is not None and match.group(1).lower() in ("http", "https")

@@ -1,0 +1,276 @@
+"""Operation cards and stop conditions, from the advice policy in app.advice."""
+
+from __future__ import annotations
+
+from app import advice, layout
+from app.checkpoint import (
+    Instant,
+    parse_instant,
+)
+from app.render.context import (
+    Context,
+    as_object,
+    enum_value,
+    json_text,
+    label_of,
+    link_to,
+    links_to,
+    object_items,
+    optional_link,
+    string_list,
+    text_of,
+    unreadable,
+    with_hidden,
+)
+from app.render.model import EFFECTS, NOTE_RESUME, OPERATION_STATUSES, Model
+
+OperationEntry = tuple[int, Model, advice.Operation, str]  # index, operation, facts, group
+
+
+def operation_entries(ctx: Context) -> list[OperationEntry]:
+    """Every operation with its facts and group, in document order: cheap next to a card."""
+    entries = []
+    for i, op in object_items(ctx.doc.get("operations")):
+        facts = _op_facts(ctx, op)
+        entries.append((i, op, facts, advice.group(facts)))
+    return entries
+
+
+def build_operations(ctx: Context, entries: list[OperationEntry]) -> Model:
+    """One card per operation, grouped by what a person must do (see app/advice.py GROUPS
+    and `group`)."""
+    groups = []
+    for key, title, rule in advice.GROUPS:
+        shown, hidden = ctx.cap([e for e in entries if e[3] == key])
+        group = {
+            "key": key,
+            "anchor": f"ops-{key}",
+            "title": title,
+            "rule": rule,
+            "items": [operation_card(ctx, entry) for entry in shown],
+        }
+        groups.append(with_hidden(group, "items", hidden))
+    return {
+        "anchor": "operations",
+        "title": "Operations",
+        "present": "operations" in ctx.doc,
+        "count": len(entries),
+        "note": (
+            "Operations are never executed on restore (§10.3). The viewer's advice says what "
+            "to verify and where; the source's own resume is shown as its recommendation."
+        ),
+        "groups": groups,
+        "unreadable": unreadable(ctx.doc.get("operations")),
+    }
+
+
+def operation_card(ctx: Context, entry: OperationEntry) -> Model:
+    index, op, facts, _ = entry
+    card = ctx.op_cards.get(index)
+    if card is None:
+        card = ctx.op_cards[index] = _operation(ctx, index, op, facts)
+    return card
+
+
+def _operation(ctx: Context, index: int, op: Model, facts: advice.Operation) -> Model:
+    approval = op.get("approval")
+    card = {
+        **ctx.identity(("operations", index)),
+        "kind": text_of(op.get("kind")),
+        "status": text_of(op.get("status")),
+        "description": text_of(op.get("description")),
+        "group": advice.group(facts),
+        "effect": text_of(op.get("effect")),
+        "effect_treated_as": "non_idempotent" if facts.treated_non_idempotent else facts.effect,
+        "effect_note": _effect_note(facts),
+        "target": optional_link(ctx, op.get("target")),
+        "record": optional_link(ctx, op.get("record")),
+        "call": _call(op),
+        "depends_on": links_to(ctx, op.get("depends_on")),
+        "requested_at": text_of(op.get("requested_at")),
+        "last_attempt_at": text_of(op.get("last_attempt_at")),
+        "expires_at": text_of(op.get("expires_at")),
+        "expired": facts.expired,
+        "expired_before_capture": facts.expired_before_capture,
+        "idempotency_key": text_of(op.get("idempotency_key")),
+        "approval": None if approval is None else _approval(ctx, approval),
+        "resume": _resume(op),
+        "stop_conditions": _op_stops(ctx, facts),
+        "parent_status": _parent_status(ctx, facts.id),
+        "extensions_count": len(as_object(op.get("extensions"))),
+    }
+    card["first_step"] = advice.first_step(facts)
+    card["advice"] = advice.advice(facts)
+    return card
+
+
+def _effect_note(facts: advice.Operation) -> str | None:
+    """§6.6: a consumer treats an absent or unknown effect as non_idempotent."""
+    return "treated as non_idempotent (§6.6)" if facts.effect in (None, "unknown") else None
+
+
+def _call(op: Model) -> Model | None:
+    """The recorded call: the tool, and its arguments as JSON text (indent 2)."""
+    if "call" not in op:
+        return None
+    call = as_object(op["call"])
+    return {"tool": text_of(call.get("tool")), "arguments_json": json_text(call.get("arguments"))}
+
+
+def _resume(op: Model) -> Model | None:
+    """The source's own resume, labelled as its recommendation (§6.6)."""
+    if op.get("resume") is None:
+        return None
+    return {"value": text_of(op["resume"]), "label": NOTE_RESUME}
+
+
+def _op_facts(ctx: Context, op: Model) -> advice.Operation:
+    """What the advice about an operation depends on (app/advice.py), read defensively."""
+    op_id = op.get("id") if isinstance(op.get("id"), str) else None
+    call = as_object(op.get("call"))
+    expires = parse_instant(op.get("expires_at"))
+    expired = expires is not None and expires < Instant.of(ctx.now)
+    if expires is not None and not expired:
+        ctx.changes.append(expires.seconds + 1)  # it reads "expired" from then on
+    forbidding = ctx.fences.get(op_id, []) if op_id is not None else []
+    concerning = ctx.concerns.get(op_id, []) if op_id is not None else []
+    approval = as_object(op.get("approval"))
+    return advice.Operation(
+        id=op_id,
+        kind=enum_value(op.get("kind"), layout.OPERATION_KINDS),
+        status=enum_value(op.get("status"), OPERATION_STATUSES),
+        effect=enum_value(op.get("effect"), EFFECTS),
+        where=_where(ctx, op),
+        key=op.get("idempotency_key") if isinstance(op.get("idempotency_key"), str) else None,
+        tool=call.get("tool") if isinstance(call.get("tool"), str) else None,
+        expired=expired,
+        expired_before_capture=(
+            expires is not None and ctx.created_at is not None and expires < ctx.created_at
+        ),
+        expires_at=text_of(op.get("expires_at")),
+        forbidding=tuple(_stop_facts(ctx, stop) for _, stop in forbidding),
+        concerning=tuple(_stop_facts(ctx, stop) for _, stop in concerning),
+        unnamed=tuple(_stop_facts(ctx, stop) for _, stop in ctx.unnamed_stops),
+        dependencies=tuple(_dependencies(ctx, op)),
+        resume=text_of(op.get("resume")) if op.get("resume") is not None else None,
+        approval_evidence=tuple(string_list(approval.get("evidence"))),
+    )
+
+
+def _stop_facts(ctx: Context, stop: Model) -> advice.Stop:
+    name = stop.get("id") if isinstance(stop.get("id"), str) else "(without id)"
+    entries = object_items(stop.get("until"))
+    until = tuple(
+        advice.Until(
+            text_of(entry.get("operation")),
+            text_of(entry.get("status")),
+            _record_of(ctx, entry.get("operation")),
+        )
+        for _, entry in entries
+    )
+    return advice.Stop(str(name), until or None)
+
+
+def _dependencies(ctx: Context, op: Model) -> list[advice.Dependency]:
+    return [
+        advice.Dependency(str(link["id"]), link["type"] == "operation", link["status"])
+        for link in links_to(ctx, op.get("depends_on"))
+    ]
+
+
+def _where(ctx: Context, op: Model) -> str:
+    """Where to look an operation up, in words: its record, else its target."""
+    for member in ("record", "target"):
+        ref = op.get(member)
+        if isinstance(ref, str) and ref in ctx.by_id:
+            return f"its {member} {ref} in the system of record"
+    return "the system it concerns (no record or target is named)"
+
+
+def _approval(ctx: Context, approval: object) -> Model:
+    record = as_object(approval)
+    return {
+        "decided_by": text_of(record.get("decided_by")),
+        "decided_at": text_of(record.get("decided_at")),
+        "evidence": links_to(ctx, record.get("evidence")),
+        "note": (
+            "An approval record documents a decision and grants no authority; verify it in "
+            "the system of record named by its evidence (§6.6, §10.1, §10.3)."
+        ),
+        "unreadable": None if isinstance(approval, dict) else text_of(approval),
+    }
+
+
+def _parent_status(ctx: Context, op_id: str | None) -> str | None:
+    """The operation's status in the supplied parent, when there is one."""
+    if op_id is None or ctx.parent_document is None:
+        return None
+    for _, op in object_items(ctx.parent_document.get("operations")):
+        if op.get("id") == op_id:
+            return text_of(op.get("status"))
+    return None
+
+
+def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
+    """The stop conditions that name this operation, and what lifts each."""
+    if facts.id is None:
+        return []
+    out = []
+    for member, index in (("applies_to", ctx.fences), ("refs", ctx.concerns)):
+        for i, stop in index.get(facts.id, []):
+            lift = advice.lift(_stop_facts(ctx, stop))
+            out.append(
+                {
+                    **ctx.identity(("continuation", "stop_conditions", i)),
+                    "label": label_of(stop),
+                    "field": member,
+                    "forbids": member == "applies_to",
+                    "lifted_by": lift.text,
+                    "needs_person": lift.needs_person,
+                }
+            )
+    return out
+
+
+# --- stop conditions ------------------------------------------------------------------------
+
+
+def _record_of(ctx: Context, op_ref: object) -> str | None:
+    """The id of the resource recording an operation's status, when it resolves."""
+    if not isinstance(op_ref, str):
+        return None
+    obj = ctx.by_id.get(op_ref)
+    if obj is None or obj.type != "operation":
+        return None
+    record = obj.value.get("record")
+    return record if isinstance(record, str) and record in ctx.by_id else None
+
+
+def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:
+    facts = _stop_facts(ctx, stop)
+    lift = advice.lift(facts)
+    return {
+        **ctx.identity(("continuation", "stop_conditions", index)),
+        "text": text_of(stop.get("description")),
+        "applies_to": links_to(ctx, stop.get("applies_to")),
+        "until": [_until(ctx, entry) for _, entry in object_items(stop.get("until"))],
+        "refs": links_to(ctx, stop.get("refs")),
+        "lifted_by": lift.text,
+        "needs_person": lift.needs_person,
+        "notes": advice.stop_notes(facts),
+    }
+
+
+def _until(ctx: Context, entry: Model) -> Model:
+    record = _record_of(ctx, entry.get("operation"))
+    return {
+        "operation": link_to(ctx, entry.get("operation")),
+        "status": text_of(entry.get("status")),
+        "record": link_to(ctx, record) if record else None,
+        "verifiable": record is not None,
+        "text": (
+            "Check the status at its record in the system of record."
+            if record
+            else "No record: software cannot verify it; a person lifts this stop condition."
+        ),
+    }

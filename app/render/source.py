@@ -1,0 +1,68 @@
+"""The submitted text, redacted, with line numbers and the findings at their lines."""
+
+from __future__ import annotations
+
+from app.render.context import Context
+from app.render.model import Model, SourceLine, SourceSection
+
+
+def build_source(ctx: Context) -> SourceSection:
+    """The submitted text as numbered lines, each with the findings that start on it: the
+    analysis's `shown_text`, redacted keeping the line count, so anchors stay right."""
+    analysis = ctx.result.analysis
+    text = analysis.shown_text
+    submitted = analysis.text if analysis.text is not None else None
+    flagged = bool(analysis.secrets) or (submitted is not None and text != submitted)
+    raw_lines = text.split("\n")
+    if len(raw_lines) > 1 and raw_lines[-1] == "":
+        raw_lines.pop()
+    at_line = _findings_by_line(ctx)
+    shown = ctx.shown_lines
+    lines: list[SourceLine] = []
+    hidden = 0
+    for number, raw in enumerate(raw_lines, start=1):
+        if shown is not None and number not in shown:
+            hidden += 1
+            continue
+        lines.append(
+            SourceLine(
+                number=number,
+                anchor=f"L{number}",
+                text=raw.removesuffix("\r"),
+                findings=at_line.get(number, []),
+                hidden_before=hidden,
+            )
+        )
+        hidden = 0
+    return {
+        "anchor": "source",
+        "title": "Source",
+        "line_count": len(raw_lines),
+        "utf8": ctx.result.text is not None,
+        "note": (
+            None
+            if ctx.result.text is not None
+            else "The bytes could not be read as UTF-8 text; they are shown with U+FFFD where "
+            "they could not be decoded."
+        ),
+        "redacted": bool(flagged),
+        "lines": lines,
+        # lines left out of `lines` after the last listed one (see SOURCE_LINE_LIMIT)
+        "hidden_after": hidden,
+        "complete": shown is None,
+    }
+
+
+def _findings_by_line(ctx: Context) -> dict[int, list[Model]]:
+    out: dict[int, list[Model]] = {}
+    for index, finding in enumerate(ctx.result.findings):
+        if isinstance(finding.line, int):
+            out.setdefault(finding.line, []).append(
+                {
+                    "index": index,
+                    "code": finding.code,
+                    "severity": finding.severity,
+                    "anchor": f"finding-{index}",
+                }
+            )
+    return out

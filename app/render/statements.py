@@ -1,0 +1,180 @@
+"""Statements by kind and origin (§6.2), and their verification."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from app.render.context import (
+    Context,
+    as_object,
+    links_to,
+    optional_link,
+    statement_status,
+    text_of,
+    with_hidden,
+)
+from app.render.model import (
+    KINDS,
+    NOTE_EXTERNAL,
+    NOTE_TEXT_IS_DATA,
+    ORIGIN_TYPES,
+    OTHER,
+    STRUCK_STATUSES,
+    Model,
+)
+
+
+def _kind_key(statement: object) -> str:
+    kind = statement.get("kind") if isinstance(statement, dict) else None
+    return kind if isinstance(kind, str) and kind in KINDS else OTHER
+
+
+def _origin_key(statement: object) -> str:
+    origin = as_object(statement.get("origin")) if isinstance(statement, dict) else {}
+    kind = origin.get("type")
+    return kind if isinstance(kind, str) and kind in ORIGIN_TYPES else OTHER
+
+
+def cell_anchor(kind: str, origin_type: str) -> str:
+    return f"kind-{kind}-origin-{origin_type}"
+
+
+def build_statements(ctx: Context) -> Model:
+    """An overview matrix (kinds × origin types, every statement counted once, unknown ones
+    in "other"), then the statements per kind, grouped by origin type."""
+    raw = ctx.doc.get("statements")
+    entries = list(enumerate(raw)) if isinstance(raw, list) else []
+    kinds = _axis(KINDS, (_kind_key(s) for _, s in entries))
+    origins = _axis(ORIGIN_TYPES, (_origin_key(s) for _, s in entries))
+    cells: dict[tuple[str, str], list[tuple[int, object]]] = {
+        (k, o): [] for k in kinds for o in origins
+    }
+    for i, statement in entries:
+        cells[(_kind_key(statement), _origin_key(statement))].append((i, statement))
+    return {
+        "anchor": "statements",
+        "title": "Statements",
+        "present": "statements" in ctx.doc,
+        "count": len(entries),
+        "kinds": list(kinds),
+        "origin_types": list(origins),
+        "matrix": _matrix(kinds, origins, cells),
+        "groups": [_kind_group(ctx, kind, origins, cells) for kind in kinds],
+        "unreadable": [] if isinstance(raw, list) or raw is None else [text_of(raw)],
+        "note": NOTE_TEXT_IS_DATA,
+    }
+
+
+def _axis(known: tuple[str, ...], seen: Iterable[str]) -> tuple[str, ...]:
+    return (*known, OTHER) if OTHER in set(seen) else known
+
+
+def _matrix(
+    kinds: tuple[str, ...], origins: tuple[str, ...], cells: dict[tuple[str, str], list[Any]]
+) -> Model:
+    rows = [
+        {
+            "kind": kind,
+            "anchor": f"kind-{kind}",
+            "cells": [
+                {
+                    "origin_type": origin,
+                    "count": len(cells[(kind, origin)]),
+                    "anchor": cell_anchor(kind, origin),
+                }
+                for origin in origins
+            ],
+            "total": sum(len(cells[(kind, origin)]) for origin in origins),
+        }
+        for kind in kinds
+    ]
+    columns = [
+        {"origin_type": origin, "total": sum(len(cells[(kind, origin)]) for kind in kinds)}
+        for origin in origins
+    ]
+    return {"rows": rows, "columns": columns, "total": sum(r["total"] for r in rows)}
+
+
+def _kind_group(
+    ctx: Context,
+    kind: str,
+    origins: tuple[str, ...],
+    cells: dict[tuple[str, str], list[tuple[int, object]]],
+) -> Model:
+    by_origin = []
+    for origin in origins:
+        entries = cells[(kind, origin)]
+        if not entries:
+            continue
+        shown, hidden = ctx.cap(entries)
+        group = {
+            "origin_type": origin,
+            "anchor": cell_anchor(kind, origin),
+            "items": [_statement(ctx, i, statement) for i, statement in shown],
+        }
+        by_origin.append(with_hidden(group, "items", hidden))
+    return {
+        "kind": kind,
+        "anchor": f"kind-{kind}",
+        "count": sum(len(cells[(kind, origin)]) for origin in origins),
+        "note": NOTE_EXTERNAL if kind == "external" else None,
+        "by_origin": by_origin,
+    }
+
+
+def _statement(ctx: Context, index: int, statement: object) -> Model:
+    """One statement card. A non-object entry (schema-invalid) is shown as JSON text."""
+    if not isinstance(statement, dict):
+        return {
+            **ctx.identity(("statements", index)),
+            "kind": OTHER,
+            "text": text_of(statement),
+            "unreadable": True,
+            "origin": None,
+            "status": None,
+            "struck": False,
+            "external": False,
+            "external_note": None,
+        }
+    origin = as_object(statement.get("origin"))
+    status = statement_status(statement.get("status"))
+    verification = statement.get("verification")
+    external = statement.get("kind") == "external" or origin.get("type") == "external"
+    return {
+        **ctx.identity(("statements", index)),
+        "kind": text_of(statement.get("kind")),
+        "text": text_of(statement.get("text")),
+        "unreadable": False,
+        "origin": {
+            "type": text_of(origin.get("type")),
+            "name": text_of(origin.get("name")),
+            "ref": optional_link(ctx, origin.get("ref")),
+        },
+        "status": status,
+        "status_recorded": "status" in statement,
+        "struck": status in STRUCK_STATUSES,
+        "superseded_by": optional_link(ctx, statement.get("superseded_by")),
+        "verification": None if verification is None else _verification(verification),
+        "evidence": links_to(ctx, statement.get("evidence")),
+        "rationale": text_of(statement.get("rationale")),
+        "resolution": text_of(statement.get("resolution")),
+        "recorded_at": text_of(statement.get("recorded_at")),
+        "external": external,
+        "external_note": NOTE_EXTERNAL if external else None,
+        "extensions_count": len(as_object(statement.get("extensions"))),
+    }
+
+
+def _verification(value: object) -> Model:
+    verification = as_object(value)
+    state = verification.get("state")
+    return {
+        "state": text_of(state),
+        "checked_at": text_of(verification.get("checked_at")),
+        "method": text_of(verification.get("method")),
+        "revalidate": text_of(verification.get("revalidate")),
+        "attention": state in ("stale", "disputed")
+        or verification.get("revalidate") in ("before_use", "before_action"),
+        "unreadable": None if isinstance(value, dict) else text_of(value),
+    }

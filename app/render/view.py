@@ -1,0 +1,164 @@
+"""The page as plain data: every section built once from the analysis, in page order."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from app.analysis import LintResult
+from app.redaction import REDACTED
+from app.render.checklist import build_before_continuing
+from app.render.context import Context, new_context
+from app.render.header import build_findings, build_header
+from app.render.model import MODEL_VERSION, CheckpointView, Model, SectionRef
+from app.render.operations import build_operations, operation_entries
+from app.render.sections import (
+    build_application_context,
+    build_continuation,
+    build_derivation,
+    build_extensions,
+    build_progress,
+    build_resources,
+    build_session_refs,
+)
+from app.render.source import build_source
+from app.render.statements import build_statements
+
+
+def build_view(
+    result: LintResult,
+    *,
+    now: datetime,
+    list_limit: int | None = None,
+) -> CheckpointView:
+    """The whole page as plain data, sections in page order.
+
+    Works for any result: a valid document, a schema-invalid one of any shape, and one with
+    no document at all (a `json` error), which has only the header, findings and source
+    sections (the others are None). ``now`` dates the header's age and expiry checks. With a
+    parent (``result.pair``), the header's lineage line and each operation's status in the
+    parent come from it. Everything is read from the analyses: no stage runs again here.
+
+    ``list_limit``: build at most this many operation, statement, progress and resource
+    items per list, and record how many were left out as ``hidden`` (``<list>_hidden``
+    for a list not called ``items``), as the HTML page shows them; None builds everything,
+    as the JSON twin has it. Counts and the statement matrix always count every item."""
+    ctx = new_context(result, now)
+    ctx.limit = list_limit
+    header = build_header(ctx)
+    findings = build_findings(ctx)
+    sections: dict[str, Model | None] = dict.fromkeys(_DOCUMENT_SECTIONS)
+    if ctx.document is not None:
+        operations = operation_entries(ctx)
+        sections.update(
+            before_continuing=build_before_continuing(ctx, operations),
+            statements=build_statements(ctx),
+            operations=build_operations(ctx, operations),
+            progress=build_progress(ctx),
+            resources=build_resources(ctx),
+            application_context=build_application_context(ctx),
+            continuation=build_continuation(ctx),
+            derivation=build_derivation(ctx),
+            extensions=build_extensions(ctx),
+            session_refs=build_session_refs(ctx),
+        )
+    source = build_source(ctx)
+    if ctx.limit is not None and ctx.document is not None:
+        _mark_unlisted(ctx, sections)
+    every: dict[str, Mapping[str, Any] | None] = {
+        "header": header,
+        "findings": findings,
+        **sections,
+        "source": source,
+    }
+    return CheckpointView(
+        model="ocp-viewer/checkpoint-page",
+        model_version=MODEL_VERSION,
+        digest=result.digest,
+        has_document=ctx.document is not None,
+        # a document of a version this viewer does not implement is shown, not read (§5.1)
+        version_refused=result.version_error is not None,
+        redacted=REDACTED,
+        header=header,
+        findings=findings,
+        before_continuing=sections["before_continuing"],
+        statements=sections["statements"],
+        operations=sections["operations"],
+        progress=sections["progress"],
+        resources=sections["resources"],
+        application_context=sections["application_context"],
+        continuation=sections["continuation"],
+        derivation=sections["derivation"],
+        extensions=sections["extensions"],
+        session_refs=sections["session_refs"],
+        source=source,
+        sections=[
+            SectionRef(key=key, anchor=str(part["anchor"]), title=str(part["title"]))
+            for key in _PAGE_ORDER
+            if (part := every[key]) is not None
+        ],
+        # When the page, rendered again, would read differently (caches keep it no longer).
+        changes_at=_iso_seconds(min(ctx.changes)) if ctx.changes else None,
+    )
+
+
+def _iso_seconds(epoch: int) -> str | None:
+    try:
+        return datetime.fromtimestamp(epoch, UTC).isoformat().replace("+00:00", "Z")
+    except (OverflowError, ValueError, OSError):
+        return None  # past year 9999: never, as far as a cache is concerned
+
+
+# Local objects whose cards the page lists only up to build_view's list_limit.
+_LIMITED_CARD = re.compile(r"/(?:operations|statements|resources|progress/(?:completed|next))/\d+")
+
+
+def _mark_unlisted(ctx: Context, view: Mapping[str, Any]) -> None:
+    """Mark what links to a card the list limit left out (``"unlisted": True``), so the page
+    names the object instead of linking to nothing. ``view``: the document's sections."""
+    listed = {c["anchor"] for g in view["operations"]["groups"] for c in g["items"]}
+    for group in view["statements"]["groups"]:
+        listed.update(s["anchor"] for o in group["by_origin"] for s in o["items"])
+    listed.update(r["anchor"] for r in view["resources"]["items"])
+    progress = view["progress"]
+    listed.update(s["anchor"] for s in [*progress["completed"], *progress["next"]])
+    unlisted = {
+        anchor
+        for pointer, (_, anchor) in ctx.owners.items()
+        if _LIMITED_CARD.fullmatch(pointer) and anchor not in listed
+    }
+    if unlisted:
+        _mark(view, unlisted)
+
+
+def _mark(node: object, unlisted: set[str]) -> None:
+    """Every dict under ``node`` that links to an unlisted anchor (a reference, a checklist
+    entry, an extension's holder) gets ``"unlisted": True``. The cards that own those
+    anchors are not in the page model, so nothing else carries them."""
+    if isinstance(node, dict):
+        if node.get("anchor") in unlisted:
+            node["unlisted"] = True
+        for value in node.values():
+            if isinstance(value, (dict, list)):
+                _mark(value, unlisted)
+    elif isinstance(node, list):
+        for value in node:
+            if isinstance(value, (dict, list)):
+                _mark(value, unlisted)
+
+
+_DOCUMENT_SECTIONS = (
+    "before_continuing",
+    "statements",
+    "operations",
+    "progress",
+    "resources",
+    "application_context",
+    "continuation",
+    "derivation",
+    "extensions",
+    "session_refs",
+)
+_PAGE_ORDER = ("header", "findings", *_DOCUMENT_SECTIONS, "source")
