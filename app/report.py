@@ -17,8 +17,8 @@ from app.rules import RULES
 from app.visible import visible
 
 TOOL_NAME = "ocp-viewer"
-# The only two verdicts (report-contract.md "Words"): nothing says safe, authorized or
-# resumable.
+# The only two verdicts (report-contract.md "Words"): neither claims more than levels 1–2
+# (§8.1).
 VERDICT_VALID = "valid (levels 1–2)"
 VERDICT_INVALID = "invalid"
 VALIDITY_NOTE = (

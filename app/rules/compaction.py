@@ -56,6 +56,18 @@ def names_parent(child: Checkpoint, parent: Checkpoint) -> bool:
     return named is None or named == parent.get("id")
 
 
+def _kept_statements(
+    child: Checkpoint, parent: Checkpoint
+) -> Iterator[tuple[int, str, JsonObject, JsonObject]]:
+    """The child's statements that the parent has under the same id: (child index, id, the
+    child's statement, the parent's)."""
+    before = _by_id(parent.statements())
+    for i, statement in child.statements():
+        object_id = statement.get("id")
+        if isinstance(object_id, str) and object_id in before:
+            yield i, object_id, statement, before[object_id][1]
+
+
 def _by_id(items: list[tuple[int, JsonObject]]) -> dict[str, tuple[int, JsonObject]]:
     """The first object with each string id: later duplicates are OCP-S001's business."""
     out: dict[str, tuple[int, JsonObject]] = {}
@@ -203,13 +215,8 @@ def withdrawn_preserved(child: Checkpoint, parent: Checkpoint) -> list[tuple[int
     """Active instructions, constraints and decisions of the parent that the child carries but
     retracts (same id): (child index, id, what, the child's status). Superseded is a
     replacement, recorded as such; retracted is a withdrawal a compaction may not make."""
-    before = _by_id(parent.statements())
     out = []
-    for i, statement in child.statements():
-        object_id = statement.get("id")
-        if not isinstance(object_id, str) or object_id not in before:
-            continue
-        _, old = before[object_id]
+    for i, object_id, statement, old in _kept_statements(child, parent):
         kind = old.get("kind")
         if (
             kind not in ("instruction", "constraint", "decision")
@@ -276,16 +283,11 @@ def raised_verifications(child: Checkpoint, parent: Checkpoint) -> list[Raised]:
     parent (unverified, disputed, stale, or no verification at all), with what the child shows
     as new evidence: evidence ids the parent's statement did not cite, and whether
     verification.checked_at is later than the parent's created_at."""
-    before = _by_id(parent.statements())
     parent_created = parent.created_at
     out: list[Raised] = []
-    for i, statement in child.statements():
-        object_id = statement.get("id")
-        if not isinstance(object_id, str) or object_id not in before:
-            continue
+    for i, object_id, statement, old in _kept_statements(child, parent):
         if _state(statement) != "verified":
             continue
-        _, old = before[object_id]
         old_state = _state(old)
         if old_state == "verified":
             continue
@@ -353,15 +355,10 @@ def evidence_not_carried(child: Checkpoint, parent: Checkpoint) -> list[tuple[in
     parent evidence the child no longer cites, or no longer carries as a resource, with no
     check after the parent (checked_at later than its created_at): (child index, id, the
     evidence ids not carried)."""
-    before = _by_id(parent.statements())
     resources = {obj.id for obj in child.local_objects if obj.type == "resource"}
     parent_created = parent.created_at
     out = []
-    for i, statement in child.statements():
-        object_id = statement.get("id")
-        if not isinstance(object_id, str) or object_id not in before:
-            continue
-        _, old = before[object_id]
+    for i, object_id, statement, old in _kept_statements(child, parent):
         if _state(old) != "verified" or _state(statement) != "verified":
             continue
         cited = set(_strings(statement.get("evidence")))
@@ -607,13 +604,8 @@ def _text_of(statement: JsonObject) -> object:
 def rewritten_statements(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, object]]:
     """Statements of the parent (same id) whose text the child changed: (child index, id, the
     parent's kind)."""
-    before = _by_id(parent.statements())
     out = []
-    for i, statement in child.statements():
-        object_id = statement.get("id")
-        if not isinstance(object_id, str) or object_id not in before:
-            continue
-        _, old = before[object_id]
+    for i, object_id, statement, old in _kept_statements(child, parent):
         if _text_of(statement) != _text_of(old):
             out.append((i, object_id, old.get("kind")))
     return out
