@@ -1150,6 +1150,16 @@ def find_secrets(document: object) -> list[SecretHit]:
     return [entry[3] for entry in found]
 
 
+def first_secret(document: object) -> SecretHit | None:
+    """The first apparent credential found in `document`, or None when it holds none.
+
+    For a caller that refuses a document as soon as one credential is certain (the share
+    route): it need not know where the others are.
+    """
+    hits = find_secrets(document)
+    return hits[0] if hits else None
+
+
 def _scan_members(
     layout: _Layout,
     record: Record,
