@@ -28,7 +28,7 @@ from typing import Literal
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
-from app.findings import Finding
+from app.findings import Finding, Omitted, capped, merge_omitted
 from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
 from app.positions import offsets
 from app.redaction import Redaction, redacted_unparsed
@@ -109,6 +109,8 @@ class Analysis:
     digest: str  # sha-256 of the exact bytes
     redaction: Redaction = field(default_factory=Redaction)  # what to withhold (§10.5)
     timings: Mapping[str, float] = field(default_factory=dict)
+    # findings counted, not listed: beyond MAX_PER_CODE of one code (app/findings.py)
+    omitted: tuple[Omitted, ...] = ()
 
     @property
     def document(self) -> Document | None:
@@ -161,15 +163,15 @@ class Analysis:
 
     @property
     def valid(self) -> bool:
-        return self.syntax == "pass" and not any(f.severity == "error" for f in self.findings)
+        return self.syntax == "pass" and self.errors == 0
 
     @property
     def errors(self) -> int:
-        return sum(f.severity == "error" for f in self.findings)
+        return _tally("error", self.findings, self.omitted)
 
     @property
     def warnings(self) -> int:
-        return sum(f.severity == "warning" for f in self.findings)
+        return _tally("warning", self.findings, self.omitted)
 
     def levels(self) -> dict[str, LevelState]:
         return {"syntax": self.syntax, "semantics": self.semantics}
@@ -222,6 +224,7 @@ def analyze(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Analysis:
         redaction = Redaction.of(document, hits)
     if not version_error:
         findings.extend(secrets)
+    findings, omitted = capped(findings)
 
     with stage("positions"):
         # One walk finds the findings and the credentials a page withholds; the local objects'
@@ -246,7 +249,14 @@ def analyze(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Analysis:
         digest,
         redaction,
         timings,
+        tuple(omitted),
     )
+
+
+def _tally(severity: str, findings: Sequence[Finding], omitted: Sequence[Omitted]) -> int:
+    """How many findings of ``severity`` a report has: those listed and those only counted."""
+    listed = sum(f.severity == severity for f in findings)
+    return listed + sum(o.count for o in omitted if o.severity == severity)
 
 
 def _positioned(findings: Sequence[Finding], source: SourceMap) -> list[Finding]:
@@ -272,10 +282,11 @@ class Pair:
     # why the lineage rules did not run (None when they did)
     skipped: str | None = None
     notes: tuple[Finding, ...] = ()  # the lineage checks' notes, kept apart from findings
+    omitted: tuple[Omitted, ...] = ()  # lineage findings and notes counted, not listed
 
     @property
     def errors(self) -> int:
-        return sum(f.severity == "error" for f in self.findings)
+        return _tally("error", self.findings, self.omitted)
 
 
 def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = None) -> Pair:
@@ -290,14 +301,16 @@ def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = No
     skipped = _why_not_compared(child, parent)
     if skipped is not None or child.checkpoint is None or parent.checkpoint is None:
         return Pair(child, parent, (), digest, skipped or "both documents must parse")
-    found = check_lineage(child.checkpoint, Parent(parent.checkpoint, parent.data, digest))
+    found, omitted = capped(
+        check_lineage(child.checkpoint, Parent(parent.checkpoint, parent.data, digest))
+    )
     placed = _positioned(found, child.source)
     redaction = child.redaction.joined(parent.redaction)
     if redaction.active:
         placed = redaction.findings(placed)
     findings = tuple(f for f in placed if f.severity != "note")
     notes = tuple(f for f in placed if f.severity == "note")
-    return Pair(child, parent, findings, digest, notes=notes)
+    return Pair(child, parent, findings, digest, notes=notes, omitted=tuple(omitted))
 
 
 def _why_not_compared(child: Analysis, parent: Analysis) -> str | None:
@@ -334,6 +347,13 @@ class LintResult:
     def notes(self) -> tuple[Finding, ...]:
         """The lineage checks' notes (app/findings.py): beside the findings, never counted."""
         return self.pair.notes if self.pair is not None else ()
+
+    @cached_property
+    def omitted(self) -> tuple[Omitted, ...]:
+        """The findings counted but not listed, the child's own and the pair's."""
+        if self.pair is None or not self.pair.omitted:
+            return self.analysis.omitted
+        return merge_omitted(self.analysis.omitted, self.pair.omitted)
 
     @property
     def parent(self) -> Analysis | None:
@@ -383,15 +403,15 @@ class LintResult:
 
     @property
     def valid(self) -> bool:
-        return self.syntax == "pass" and not any(f.severity == "error" for f in self.findings)
+        return self.syntax == "pass" and self.errors == 0
 
     @property
     def errors(self) -> int:
-        return sum(f.severity == "error" for f in self.findings)
+        return _tally("error", self.findings, self.omitted)
 
     @property
     def warnings(self) -> int:
-        return sum(f.severity == "warning" for f in self.findings)
+        return _tally("warning", self.findings, self.omitted)
 
     def levels(self) -> dict[str, LevelState]:
         return {"syntax": self.syntax, "semantics": self.semantics}

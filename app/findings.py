@@ -1,5 +1,6 @@
 """A finding: one problem, at one place, in words a person can act on."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -41,3 +42,47 @@ class Finding:
             out["related_errors"] = len(self.related)
             out["related"] = list(self.related)
         return out
+
+
+# A document may hold any number of problems of one kind (480,000 unresolved references fit in
+# 5 MB); a report lists the first of each code, in the order found, and counts the rest, so
+# its size and the work of placing and showing it stay bounded by the codes, not the input.
+MAX_PER_CODE = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Omitted:
+    """The findings of one code and severity a report counts but does not list."""
+
+    code: str
+    severity: Severity
+    count: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "severity": self.severity, "count": self.count}
+
+
+def capped(
+    findings: Iterable[Finding], per_code: int = MAX_PER_CODE
+) -> tuple[list[Finding], list[Omitted]]:
+    """The first ``per_code`` findings of each code and severity, and a count of the rest."""
+    kept: list[Finding] = []
+    seen: dict[tuple[str, Severity], int] = {}
+    for finding in findings:
+        key = (finding.code, finding.severity)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        if n < per_code:
+            kept.append(finding)
+    omitted = [Omitted(code, sev, n - per_code) for (code, sev), n in seen.items() if n > per_code]
+    return kept, omitted
+
+
+def merge_omitted(*groups: Iterable[Omitted]) -> tuple[Omitted, ...]:
+    """One count per code and severity across several reports' omissions (a child's own and
+    its lineage findings)."""
+    totals: dict[tuple[str, Severity], int] = {}
+    for group in groups:
+        for o in group:
+            totals[(o.code, o.severity)] = totals.get((o.code, o.severity), 0) + o.count
+    return tuple(Omitted(code, sev, n) for (code, sev), n in totals.items())

@@ -11,7 +11,7 @@ from typing import Any
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
-from app.findings import Finding
+from app.findings import MAX_PER_CODE, Finding, Omitted
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -62,6 +62,7 @@ def file_result_dict(r: FileResult) -> Report:
         "levels": {"syntax": "not_run", "semantics": "not_run"},
         "counts": {"errors": 0, "warnings": 0},
         "findings": [],
+        "omitted": [],
         "error": r.error,
     }
 
@@ -74,6 +75,8 @@ def result_dict(file: str, result: LintResult) -> Report:
         "levels": result.levels(),
         "counts": {"errors": result.errors, "warnings": result.warnings},
         "findings": [f.to_dict() for f in result.findings],
+        # counted in `counts`, not listed: beyond the first MAX_PER_CODE of a code
+        "omitted": [o.to_dict() for o in result.omitted],
     }
     if result.pair is not None:
         # the project's lineage notes: advice beside the findings, never part of the verdict
@@ -123,6 +126,7 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
             place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
             where = f" [{visible(f.path)}]" if f.path else ""
             lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
+        lines.extend(f"{name}: {omitted_sentence(o)}" for o in r.result.omitted)
         lines.append(
             f"{name}: {verdict(r.result.valid)}: {_count(r.result.errors, 'error')}, "
             f"{_count(r.result.warnings, 'warning')}"
@@ -153,6 +157,9 @@ def format_github(
             message = f.message + (f" ({f.path})" if f.path else "")
             command = "notice" if f.severity == "note" else f.severity
             lines.append(f"::{command} {','.join(props)}::{_gh_data(message)}")
+        for o in r.result.omitted:
+            where = f"file={_gh_property(r.file)},title={_gh_property(o.code)}"
+            lines.append(f"::notice {where}::{_gh_data(omitted_sentence(o))}")
     return "".join(line + "\n" for line in lines)
 
 
@@ -163,6 +170,15 @@ def _shown(result: LintResult) -> list[Finding]:
         return result.findings
     merged = [*result.findings, *result.notes]
     return sorted(merged, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+
+
+def omitted_sentence(omitted: Omitted) -> str:
+    """What a report says of the findings of one code it counts but does not list."""
+    noun = omitted.severity if omitted.count == 1 else f"{omitted.severity}s"
+    return (
+        f"{omitted.count:,} more {omitted.code} {noun} not listed: a report lists the first "
+        f"{MAX_PER_CODE:,} of each code; fix those and lint again"
+    )
 
 
 def _gh_data(value: str) -> str:
@@ -225,6 +241,10 @@ def format_sarif(
                     "properties": {"path": f.path},
                 }
             )
+        notifications.extend(
+            _notification(f"{r.file}: {omitted_sentence(o)}", r.file, level="note")
+            for o in r.result.omitted
+        )
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -241,7 +261,7 @@ def format_sarif(
                 },
                 "invocations": [
                     {
-                        "executionSuccessful": not notifications,
+                        "executionSuccessful": all(n["level"] != "error" for n in notifications),
                         "toolExecutionNotifications": notifications,
                     }
                 ],
@@ -253,8 +273,8 @@ def format_sarif(
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
 
 
-def _notification(text: str, uri: str | None = None) -> SarifObject:
-    out: SarifObject = {"level": "error", "message": {"text": text}}
+def _notification(text: str, uri: str | None = None, *, level: str = "error") -> SarifObject:
+    out: SarifObject = {"level": level, "message": {"text": text}}
     if uri is not None:
         out["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": uri}}}]
     return out

@@ -8,7 +8,7 @@ from app.digests import DigestCheck
 from app.findings import Finding
 from app.render.context import Context, as_object, links_to, object_items, text_of, texts_of
 from app.render.model import NOTE_SOURCE_MEMBER, FindingItem, FindingsSection, Model
-from app.report import VALIDITY_NOTE, VERDICT_INVALID, VERDICT_VALID
+from app.report import VALIDITY_NOTE, VERDICT_INVALID, VERDICT_VALID, omitted_sentence
 
 
 def build_header(ctx: Context) -> Model:
@@ -116,6 +116,8 @@ def build_findings(ctx: Context) -> FindingsSection:
         "items": [_finding(ctx, i, f) for i, f in enumerate(result.findings)],
         # the lineage checks' notes (with a parent): advice beside the findings
         "notes": [_finding(ctx, i, f, "note") for i, f in enumerate(result.notes)],
+        # findings counted, not listed (beyond the first of each code): one sentence a code
+        "omitted": [omitted_sentence(o) for o in result.omitted],
     }
 
 

@@ -35,6 +35,7 @@ class FindingsSection(TypedDict):
     warnings: int
     items: list[FindingItem]
     notes: list[FindingItem]
+    omitted: list[str]  # one sentence a code whose findings are counted, not listed
 
 
 class SourceLine(TypedDict):
