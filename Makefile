@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup system-deps serve test lint conformance bench clean constraints
+.PHONY: setup system-deps serve test lint conformance bench bench-worst clean constraints
 
 $(BIN)/ocp: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ conformance: setup
 bench: setup
 	$(BIN)/python bench/lint.py
 	$(BIN)/python bench/render.py
+
+# The worst cases of issue 11 beside a benign document of the same size (minutes; --quick: 100 KB)
+bench-worst: setup
+	$(BIN)/python bench/worst.py
 
 # Pin what the ranges in pyproject.toml resolve to today.
 constraints:

@@ -1,0 +1,359 @@
+"""The worst cases of issue 11 beside a benign checkpoint of the same size: is every stage linear?
+
+    .venv/bin/python bench/worst.py [--quick] [--sizes 400KB,4MB] [--cases a,b] [--json FILE]
+
+For each case of bench/worst_cases.py, generated at each size (default 400 KB and 4 MB; ``--quick``
+100 KB), two stages are timed, each in a fresh subprocess with a timeout so the benchmark
+finishes even while some stage is still quadratic:
+
+- ``ocp lint``: `app.cli.main(["lint", FILE])` in-process, the text report included (the lineage
+  case with ``--parent``);
+- ``POST /view``: the form's multipart post (the pasted ``checkpoint``, and ``parent``) to
+  `app.web.create_app` through Starlette's TestClient, reading the whole page.
+
+Each figure is the median of a few runs (fewer at large sizes), beside the benign document's
+(the lineage case beside a benign child of an unchanged parent): the ratio's target is ≤ 3×.
+Memory is the growth of the subprocess's peak RSS over its warmed-up peak (`getrusage`), cheap
+and coarse. The page's size is shown against the document's, and against the benign page's
+ratio. A benchmark, never a test: it asserts nothing about time; lines over target are marked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import ExitStack, redirect_stdout
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# Not bench/ itself (Python puts a script's folder first): its modules' names (secrets.py)
+# would shadow the standard library's.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+from bench.worst_cases import BASELINES, CASES, Case, dump, grow, skeleton  # noqa: E402
+
+TARGET = 3.0  # no input costs more than 3× a benign document of its size (issue 11)
+DEFAULT_SIZES = "400KB,4MB"
+LARGE = 1_000_000  # from here on: fewer runs, a longer timeout
+STAGES = ("lint", "view")
+
+
+# --- the measuring subprocess -------------------------------------------------------------------
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def _lint_once(path: str, parent: str | None) -> tuple[int, str]:
+    """What `ocp lint [--parent P] FILE` does and prints, in this process."""
+    from app.cli import main
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = main(["lint", *(["--parent", parent] if parent else []), path])
+    return status, out.getvalue()
+
+
+def _measure(stage: str, path: str, parent: str | None, runs: int, budget: float) -> None:
+    """Time ``stage`` on the file at ``path``; print one JSON line of figures."""
+    warm = Path(path).with_name("warm.ocp.json")
+    warm.write_bytes(dump(skeleton("bench/worst.py: warm-up")))
+    figures: dict[str, Any] = {}
+    cleanup = ExitStack()
+    once: Callable[[], None]
+    if stage == "lint":
+        _lint_once(str(warm), None)  # imports, the validator, caches
+
+        def once() -> None:
+            status, report = _lint_once(path, parent)
+            figures["exit"] = status
+            figures["report_lines"] = report.count("\n")
+
+    else:
+        os.environ["OCP_DATABASE_URL"] = str(Path(path).with_name("bench.sqlite3"))
+        from starlette.testclient import TestClient
+
+        from app.config import Settings
+        from app.web import create_app
+
+        text = Path(path).read_text(encoding="utf-8")
+        form: dict[str, tuple[None, str]] = {"checkpoint": (None, text)}
+        if parent:
+            form["parent"] = (None, Path(parent).read_text(encoding="utf-8"))
+        client = cleanup.enter_context(TestClient(create_app(Settings.from_env())))
+        client.post("/view", files={"checkpoint": (None, warm.read_text())}).raise_for_status()
+
+        def once() -> None:
+            response = client.post("/view", files=form)
+            figures["status"] = response.status_code
+            figures["page_bytes"] = len(response.content)  # decoded, as a browser holds it
+
+    warmed = _peak_mb()
+    times: list[float] = []
+    start = time.perf_counter()
+    while True:
+        elapsed = time.perf_counter() - start
+        # at least ``runs`` runs while within the budget; more, up to 50, while under a second
+        # (a few milliseconds vary by half from run to run, and the benign figure divides)
+        if times and (elapsed > budget or len(times) >= (runs if elapsed > 1 else 50)):
+            break
+        t0 = time.perf_counter()
+        once()
+        times.append(time.perf_counter() - t0)
+    cleanup.close()
+    figures.update(
+        seconds=statistics.median(times),
+        runs=len(times),
+        peak_mb=_peak_mb(),
+        growth_mb=_peak_mb() - warmed,
+    )
+    print(json.dumps(figures), flush=True)
+
+
+# --- the driver ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    case: str
+    label: str
+    target_bytes: int
+    bytes: int
+    n: int
+    baseline: str
+    stages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    ratios: dict[str, float | None] = field(default_factory=dict)
+
+
+def parse_size(text: str) -> tuple[str, int]:
+    """``400KB`` → ("400 KB", 400_000); decimal units, as the issue's figures are."""
+    units = {"KB": 1_000, "MB": 1_000_000, "B": 1}
+    clean = text.strip().upper().replace(" ", "")
+    for unit, factor in units.items():
+        if clean.endswith(unit) and clean[: -len(unit)].replace(".", "", 1).isdigit():
+            number = float(clean[: -len(unit)])
+            return f"{number:g} {unit}", int(number * factor)
+    if clean.isdigit():
+        return f"{int(clean):,} B", int(clean)
+    raise argparse.ArgumentTypeError(f"not a size: {text!r} (write 400KB, 4MB or bytes)")
+
+
+def run_stage(
+    stage: str, path: Path, parent: Path | None, size: int, timeout: float
+) -> dict[str, Any]:
+    runs = 3 if size >= LARGE else 5
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--measure",
+        stage,
+        str(path),
+        "--runs",
+        str(runs),
+        "--budget",
+        str(timeout / 3),
+    ]
+    if parent is not None:
+        command += ["--parent-file", str(parent)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"timeout": timeout}
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return {"error": (done.stderr.strip().splitlines() or ["no output"])[-1][:200]}
+    figures: dict[str, Any] = json.loads(lines[-1])
+    return figures
+
+
+def measure_case(case: Case, label: str, size: int, folder: Path, timeout: float) -> Row:
+    n, data = grow(case.build, size)
+    path = folder / f"{case.name}.ocp.json"
+    path.write_bytes(data)
+    parent_path = None
+    if case.parent is not None:
+        parent_path = folder / f"{case.name}.parent.ocp.json"
+        parent_path.write_bytes(case.parent(n))
+    row = Row(case.name, label, size, len(data), n, case.baseline)
+    for stage in STAGES:
+        if stage == "view" and "timeout" in row.stages["lint"]:
+            row.stages[stage] = {"skipped": "the lint timed out; the page runs the lint too"}
+            continue
+        row.stages[stage] = run_stage(stage, path, parent_path, size, timeout)
+    return row
+
+
+def _seconds(figures: dict[str, Any]) -> float | None:
+    value = figures.get("seconds")
+    return float(value) if value is not None else None
+
+
+def compare(row: Row, base: Row) -> None:
+    for stage in STAGES:
+        mine, theirs = _seconds(row.stages[stage]), _seconds(base.stages[stage])
+        row.ratios[stage] = mine / theirs if mine is not None and theirs else None
+    page, base_page = row.stages["view"].get("page_bytes"), base.stages["view"].get("page_bytes")
+    if page is not None and base_page:
+        row.ratios["page"] = (page / row.bytes) / (base_page / base.bytes)
+
+
+def _cell(figures: dict[str, Any], ratio: float | None) -> tuple[str, str, str]:
+    if "timeout" in figures:
+        return f"timeout>{figures['timeout']:.0f}s", "OVER", ""
+    if "skipped" in figures:
+        return "skipped", "", ""
+    if "error" in figures:
+        return "error", "", ""
+    seconds = f"{figures['seconds']:.3f}"
+    mark = "" if ratio is None else f"{ratio:.1f}×" + (" OVER" if ratio > TARGET else "")
+    return seconds, mark, f"{figures.get('growth_mb', 0):.0f}"
+
+
+HEADER = (
+    f"{'case':<22} {'size':>7} {'bytes':>10} {'lint s':>11} {'÷ benign':>10} {'MB':>5} "
+    f"{'view s':>11} {'÷ benign':>10} {'MB':>5} {'page bytes':>11} {'page÷doc':>9} "
+    f"{'÷ benign':>10}"
+)
+
+
+def format_row(row: Row) -> str:
+    lint_s, lint_r, lint_mb = _cell(row.stages["lint"], row.ratios.get("lint"))
+    view_s, view_r, view_mb = _cell(row.stages["view"], row.ratios.get("view"))
+    page = row.stages["view"].get("page_bytes")
+    page_cells = f"{'':>11} {'':>9} {'':>10}"
+    if page is not None:
+        page_ratio = row.ratios.get("page")
+        mark = (
+            ""
+            if page_ratio is None
+            else f"{page_ratio:.1f}×" + (" OVER" if page_ratio > TARGET else "")
+        )
+        page_cells = f"{page:>11,} {page / row.bytes:>8.1f}× {mark:>10}"
+    extra = ""
+    for stage in STAGES:
+        problem = row.stages[stage].get("error")
+        if problem:
+            extra += f"  [{stage} failed: {problem}]"
+        status = row.stages[stage].get("status")
+        if status not in (None, 200):
+            extra += f"  [{stage}: HTTP {status}]"
+    return (
+        f"{row.case:<22} {row.label:>7} {row.bytes:>10,} {lint_s:>11} {lint_r:>10} "
+        f"{lint_mb:>5} {view_s:>11} {view_r:>10} {view_mb:>5} {page_cells}{extra}"
+    )
+
+
+def over_target(row: Row) -> list[str]:
+    found = []
+    for stage in STAGES:
+        if "timeout" in row.stages[stage]:
+            found.append(f"{row.case} at {row.label}: {stage} timed out")
+        ratio = row.ratios.get(stage)
+        if ratio is not None and ratio > TARGET:
+            found.append(f"{row.case} at {row.label}: {stage} {ratio:.1f}× the {row.baseline}")
+    page_ratio = row.ratios.get("page")
+    if page_ratio is not None and page_ratio > TARGET:
+        found.append(f"{row.case} at {row.label}: page {page_ratio:.1f}× the benign page per byte")
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated, e.g. 400KB,4MB")
+    parser.add_argument("--quick", action="store_true", help="100 KB only")
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--timeout", type=float, help="seconds per measurement (default 60, 120 from 1 MB)"
+    )
+    parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    # the measuring subprocess
+    parser.add_argument("--measure", choices=STAGES, help=argparse.SUPPRESS)
+    parser.add_argument("file", nargs="?", help=argparse.SUPPRESS)
+    parser.add_argument("--parent-file", help=argparse.SUPPRESS)
+    parser.add_argument("--runs", type=int, default=3, help=argparse.SUPPRESS)
+    parser.add_argument("--budget", type=float, default=30.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.measure:
+        _measure(args.measure, args.file, args.parent_file, args.runs, args.budget)
+        return
+    if args.list:
+        for case in CASES.values():
+            print(f"{case.name:<22} {case.attack}")
+        return
+    sizes = [parse_size("100KB")] if args.quick else [parse_size(s) for s in args.sizes.split(",")]
+    names = args.cases.split(",") if args.cases else list(CASES)
+    unknown = [name for name in names if name not in CASES]
+    if unknown:
+        parser.error(f"unknown case(s): {', '.join(unknown)}; see --list")
+
+    print(
+        f"bench/worst.py: {len(names)} cases × {len(sizes)} sizes; target: each ratio ≤ "
+        f"{TARGET:g}× the benign document of the same size ({platform.python_version()}, "
+        f"{os.cpu_count()} CPUs)"
+    )
+    rows: list[Row] = []
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="ocp-worst-") as tmp:
+        folder = Path(tmp)
+        for label, size in sizes:
+            timeout = args.timeout or (120.0 if size >= LARGE else 60.0)
+            print(f"\n{label} (timeout {timeout:.0f} s per measurement)\n{HEADER}", flush=True)
+            needed = {"benign"} | {CASES[name].baseline for name in names}
+            bases = {}
+            for base_name in sorted(needed):
+                base = measure_case(BASELINES[base_name], label, size, folder, timeout)
+                bases[base_name] = base
+                rows.append(base)
+                print(format_row(base), flush=True)
+            for name in names:
+                case = CASES[name]
+                row = measure_case(case, label, size, folder, timeout)
+                compare(row, bases[case.baseline])
+                rows.append(row)
+                problems += over_target(row)
+                print(format_row(row), flush=True)
+    print(
+        "\nlint s, view s: median seconds (lint: `ocp lint` with its text report; view: POST "
+        "/view, the whole page read); ÷ benign: the ratio to the benign document of the same "
+        "size (lineage: to a benign child of an unchanged parent); MB: growth of the peak RSS "
+        "over the warmed-up process; page÷doc: page bytes per document byte, and ÷ benign "
+        "that against the benign page's."
+    )
+    if problems:
+        print(f"\nover target ({len(problems)}):")
+        for problem in problems:
+            print(f"  OVER {problem}")
+    else:
+        print("\nevery ratio within target")
+    if args.json:
+        report = {
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "target_ratio": TARGET,
+            "rows": [row.__dict__ for row in rows],
+            "over_target": problems,
+        }
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        print(f"figures written to {args.json}")
+
+
+if __name__ == "__main__":
+    main()

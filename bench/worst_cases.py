@@ -1,0 +1,567 @@
+"""Generators of the worst cases of issue 11, each beside a benign checkpoint of the same size.
+
+Every case is a function from a count ``n`` (of its repeated unit) to the document's bytes;
+`grow` finds the ``n`` that brings a case to a target size (within ±5%). Each document is valid
+JSON and, where the attack allows, a checkpoint that passes the schema, so every later stage
+(rules, secret scan, redaction, the page) runs on it. Every credential here is fake: fixed
+prefixes followed by filler that no service issued.
+
+The benign document is what a real checkpoint grown large looks like: statements of every kind,
+resources with digests and excerpts, operations with calls, progress steps, all references
+resolving, ordinary prose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Doc = dict[str, Any]
+Builder = Callable[[int], bytes]
+
+# The deepest nesting the intake accepts by default (OCP_MAX_DEPTH); the top object is level 1.
+MAX_DEPTH = 64
+PEM_HEADER = "-----BEGIN RSA PRIVATE KEY-----"
+PUTTY_HEADER = "PuTTY-User-Key-File-2: "
+PASSWORD_RUN = "password: a "
+# The anchors the secret scan looks for, each with no valid tail after it.
+TOKEN_PREFIXES = (
+    "ghp_",
+    "gho_",
+    "github_pat_",
+    "glpat-",
+    "AKIA",
+    "ASIA",
+    "eyJ",
+    "xoxb-",
+    "xoxp-",
+    "sk-",
+    "sk_live_",
+    "whsec_",
+    "AIza",
+    "ya29.",
+    "npm_",
+    "pypi-",
+    "hf_",
+    "SG.",
+    "shpat_",
+    "dop_v1_",
+    "hvs.",
+    "AGE-SECRET-KEY-",
+    "PMAK-",
+    "lin_api_",
+    "dapi",
+    "Bearer ",
+    "Basic ",
+    "https://a:",
+    "https://hooks.slack.com/",
+    "?sig=",
+    "&X-Amz-Signature=",
+)
+BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+LONG_RUN = 20_000
+# Astral characters, combining marks, right-to-left scripts and a right-to-left override.
+UNICODE_TEXT = (
+    "𝕮𝖍𝖊𝖈𝖐 😀🧾🏦 a\u0301e\u0301o\u0308\u0323\u0323 שלום עולם مرحبا بالعالم "
+    "\u202eevil\u202c 𐍈𐌰𐌹 漢字かなカナ 👩‍👩‍👧‍👦 Z\u0351\u0362a\u0337\u0316l\u0334g\u0335o "
+)
+
+
+_FILLER = "".join(random.Random(11).choices(BASE64_ALPHABET, k=1 << 16))
+
+
+def _pseudo_base64(seed: int, length: int) -> str:
+    """Deterministic base64-alphabet filler: looks random, is not a key."""
+    start = (seed * 7919) % len(_FILLER)
+    text = _FILLER[start:] + _FILLER[:start]
+    while len(text) < length:
+        text += text
+    return text[:length]
+
+
+def _unbroken(seed: int, length: int) -> str:
+    """One word of ``length`` letters and digits: no space anywhere to break a line at."""
+    unit = f"Unbroken{seed:05d}runOfLettersAndDigitsWithoutAnySpace"
+    return (unit * (length // len(unit) + 1))[:length]
+
+
+def skeleton(producer: str, *, doc_id: int = 1) -> Doc:
+    """The required members of a checkpoint, and one statement so the document has content."""
+    return {
+        "opencheckpoint": "0.1",
+        "id": f"urn:uuid:019a8000-0000-7000-8000-{doc_id:012x}",
+        "created_at": "2026-11-20T08:00:00Z",
+        "source": {"producer": producer, "agent": "bench-agent", "model": "bench-model"},
+        "task": {
+            "objective": "Reconcile the quarterly ledger against the bank statements.",
+            "status": "active",
+        },
+        "statements": [
+            {
+                "id": "s-goal",
+                "kind": "instruction",
+                "text": "Reconcile every account before the period closes.",
+                "origin": {"type": "user", "name": "Controller"},
+            }
+        ],
+    }
+
+
+def dump(doc: Doc, *, indent: int | None = 2) -> bytes:
+    """As a producer writes it: UTF-8, characters as themselves (not \\u escapes)."""
+    if indent is None:
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+    return json.dumps(doc, ensure_ascii=False, indent=indent).encode()
+
+
+# --- the benign document ------------------------------------------------------------------------
+
+_KINDS = ("instruction", "constraint", "decision", "observation", "hypothesis", "question")
+_ORIGINS = {"instruction": "user", "constraint": "system"}
+
+
+def benign_doc(n: int, *, doc_id: int = 1, wording: str = "") -> Doc:
+    """``n`` units of a realistic checkpoint: a resource, a statement, an operation, a completed
+    step and a next step each, every reference resolving. ``wording`` changes every
+    statement's text (the lineage case's child)."""
+    doc = skeleton("bench/worst.py", doc_id=doc_id)
+    doc["task"]["success_criteria"] = [
+        {"id": "crit-0", "description": "Every account reconciled.", "status": "unmet"}
+    ]
+    statements, resources, operations = doc["statements"], [], []
+    completed, upcoming = [], []
+    for i in range(n):
+        account = 4000 + i
+        rid, sid, oid = f"r-{i}", f"s-{i}", f"op-{i}"
+        resources.append(
+            {
+                "id": rid,
+                "kind": "record",
+                "title": f"Ledger account {account} statement for October 2026",
+                "uri": f"https://erp.example.com/ledger/accounts/{account}?period=2026-10",
+                "revision": f"rev-{i:06d}",
+                "digest": "sha-256:" + f"{i:064x}",
+                "observed_at": "2026-11-20T07:00:00Z",
+                "availability": "available",
+                "excerpt": "Opening balance 1,204.35 EUR; 14 postings; closing 1,310.00 EUR.",
+            }
+        )
+        kind = _KINDS[i % len(_KINDS)]
+        statement: Doc = {
+            "id": sid,
+            "kind": kind,
+            "text": f"Account {account}: the October postings match the bank statement except "
+            f"for a 12.40 EUR fee booked on the 31st, which belongs to November.{wording}",
+            "origin": {"type": _ORIGINS.get(kind, "agent"), "name": "reconciler"},
+            "evidence": [rid],
+            "recorded_at": "2026-11-20T07:30:00Z",
+        }
+        if kind == "decision":
+            statement["rationale"] = "The bank books fees on the value date, not the posting date."
+        if kind == "observation":
+            statement["verification"] = {
+                "state": "verified",
+                "checked_at": "2026-11-20T07:31:00Z",
+                "revalidate": "before_use",
+            }
+        statements.append(statement)
+        operations.append(
+            {
+                "id": oid,
+                "kind": "action",
+                "status": "planned",
+                "description": f"Post the correcting journal entry for account {account}.",
+                "target": rid,
+                "effect": "non_idempotent",
+                "resume": "verify_first",
+                "idempotency_key": f"je-{i:06d}",
+                "call": {
+                    "tool": "erp.post_journal_entry",
+                    "arguments": {"account": account, "amount": "12.40", "currency": "EUR"},
+                },
+            }
+        )
+        completed.append(
+            {
+                "id": f"step-{i}",
+                "description": f"Matched postings of account {account}.",
+                "completed_at": "2026-11-20T07:45:00Z",
+                "evidence": [rid],
+            }
+        )
+        upcoming.append(
+            {"id": f"next-{i}", "description": f"Confirm entry for {account}.", "blocked_by": [oid]}
+        )
+    doc["progress"] = {"completed": completed, "next": upcoming}
+    doc["resources"] = resources
+    doc["operations"] = operations
+    return doc
+
+
+def benign(n: int) -> bytes:
+    return dump(benign_doc(n))
+
+
+# --- secrets ------------------------------------------------------------------------------------
+
+
+def _with_text(texts: list[str]) -> Doc:
+    """A checkpoint whose statements hold ``texts`` (observations an agent recorded)."""
+    doc = skeleton("bench/worst.py: secrets")
+    doc["statements"].extend(
+        {
+            "id": f"s-{i}",
+            "kind": "hypothesis",
+            "text": text,
+            "origin": {"type": "agent", "name": "scanner"},
+        }
+        for i, text in enumerate(texts)
+    )
+    return doc
+
+
+def pem_one_long(n: int) -> bytes:
+    """One unterminated PEM header, then ``n`` lines of base64 in the same string."""
+    body = "\n".join(_pseudo_base64(i, 64) for i in range(n))
+    return dump(_with_text([f"{PEM_HEADER}\n{body}"]))
+
+
+def pem_repeated(n: int) -> bytes:
+    """``n`` unterminated PEM headers in one string, each followed by a line of base64."""
+    text = "".join(f"{PEM_HEADER}\n{_pseudo_base64(i, 64)}\n" for i in range(n))
+    return dump(_with_text([text]))
+
+
+def pem_many_strings(n: int) -> bytes:
+    """``n`` strings, each an unterminated PEM header and four lines of base64."""
+    texts = [
+        PEM_HEADER + "\n" + "\n".join(_pseudo_base64(i * 4 + j, 64) for j in range(4))
+        for i in range(n)
+    ]
+    return dump(_with_text(texts))
+
+
+def putty_headers(n: int) -> bytes:
+    """``n`` PuTTY key-file headers in one string, none with its Private-MAC line."""
+    unit = f"{PUTTY_HEADER}ssh-rsa\nEncryption: none\nComment: imported-key\n"
+    return dump(_with_text([unit * n]))
+
+
+def password_runs(n: int) -> bytes:
+    """``password: a `` repeated ``n`` times in one string."""
+    return dump(_with_text([PASSWORD_RUN * n]))
+
+
+def token_prefixes(n: int) -> bytes:
+    """Every token prefix the scanner anchors on, ``n`` times over in one string, none followed
+    by a valid tail."""
+    unit = " ".join(TOKEN_PREFIXES) + " "
+    return dump(_with_text([unit * n]))
+
+
+def base64_run(n: int) -> bytes:
+    """One string of ``n`` × 1,000 base64-alphabet characters, no space."""
+    return dump(_with_text(["".join(_pseudo_base64(i, 1000) for i in range(n))]))
+
+
+def _fake_aws_key_id(i: int) -> str:
+    return f"AKIA{i:08d}EXAMPLE"[:20].ljust(20, "X")
+
+
+def _fake_github_token(i: int) -> str:
+    return "ghp_" + _pseudo_base64(i, 36).replace("+", "a").replace("/", "b")
+
+
+def _with_arguments(arguments: Doc) -> Doc:
+    doc = skeleton("bench/worst.py: credential-shaped member names")
+    doc["operations"] = [
+        {
+            "id": "op-configure",
+            "kind": "action",
+            "status": "planned",
+            "description": "Configure the deployment.",
+            "effect": "idempotent",
+            "call": {"tool": "deploy.configure", "arguments": arguments},
+        }
+    ]
+    return doc
+
+
+def aws_key_names(n: int) -> bytes:
+    """One object with ``n`` members named like AWS access key ids, with fake token values."""
+    return dump(_with_arguments({_fake_aws_key_id(i): _fake_github_token(i) for i in range(n)}))
+
+
+def api_key_names(n: int) -> bytes:
+    """One object with ``n`` members named ``api_key_N``, with fake token values."""
+    return dump(_with_arguments({f"api_key_{i}": _fake_github_token(i) for i in range(n)}))
+
+
+# --- positions and findings ---------------------------------------------------------------------
+
+
+def _unresolved(n: int) -> Doc:
+    """``n`` references to ids that no object holds, in evidence lists of 1,000."""
+    doc = skeleton("bench/worst.py: unresolved references")
+    doc["statements"].extend(
+        {
+            "id": f"s-{block}",
+            "kind": "question",
+            "text": "Which postings are missing?",
+            "origin": {"type": "user"},
+            "evidence": [f"m{i}" for i in range(block * 1000, min(n, (block + 1) * 1000))],
+        }
+        for block in range((n + 999) // 1000)
+    )
+    return doc
+
+
+def unresolved_one_line(n: int) -> bytes:
+    """``n`` unresolved references (OCP-S002), the whole document on one line."""
+    return dump(_unresolved(n), indent=None)
+
+
+def unresolved_many_newlines(n: int) -> bytes:
+    """``n`` unresolved references, each after 40 blank lines: line numbers in the millions."""
+    compact = dump(_unresolved(n), indent=None)
+    return compact.replace(b',"m', b"," + b"\n" * 40 + b'"m')
+
+
+def many_codes(n: int) -> bytes:
+    """``n`` units, each breaking several rules: a duplicate id (OCP-S001), an unresolved
+    reference (S002), evidence naming an operation (S003), a step completed after the
+    checkpoint was created (S005), userinfo in a resource URI (S008), an agent observation
+    without evidence (W002)."""
+    doc = benign_doc(0)
+    doc["resources"], doc["operations"] = [], []
+    doc["progress"] = {"completed": []}
+    for i in range(n):
+        doc["resources"].append(
+            {"id": f"r-{i}", "kind": "file", "uri": f"https://user@files.example.com/{i}"}
+        )
+        doc["resources"].append({"id": f"r-{i}", "kind": "file", "uri": f"file:///tmp/{i}"})
+        doc["operations"].append(
+            {
+                "id": f"op-{i}",
+                "kind": "action",
+                "status": "planned",
+                "description": "Read it.",
+                "effect": "none",
+            }
+        )
+        doc["statements"].append(
+            {
+                "id": f"s-{i}",
+                "kind": "observation",
+                "text": f"Account {4000 + i} looks reconciled.",
+                "origin": {"type": "agent"},
+            }
+        )
+        doc["statements"].append(
+            {
+                "id": f"s-ev-{i}",
+                "kind": "hypothesis",
+                "text": "The fee belongs to November.",
+                "origin": {"type": "agent"},
+                "evidence": [f"op-{i}", f"missing-{i}"],
+            }
+        )
+        doc["progress"]["completed"].append(
+            {
+                "id": f"step-{i}",
+                "description": "Matched the postings.",
+                "completed_at": "2026-11-21T09:00:00Z",
+            }
+        )
+    return dump(doc)
+
+
+def schema_errors(n: int) -> bytes:
+    """``n`` statements each failing the schema twice (an unknown kind, no origin)."""
+    doc = skeleton("bench/worst.py: schema errors")
+    doc["statements"].extend(
+        {"id": f"s-{i}", "kind": "rumour", "text": "Heard in the hallway."} for i in range(n)
+    )
+    return dump(doc)
+
+
+# --- shapes -------------------------------------------------------------------------------------
+
+
+def deep_nesting(n: int) -> bytes:
+    """``n`` call arguments nested to the depth limit: root 1, operations 2, the operation 3,
+    call 4, arguments 5, then alternating objects and arrays down to level 64."""
+    chain: Any = "bottom"
+    for level in range(MAX_DEPTH, 5, -1):
+        chain = {"k": chain} if level % 2 else [chain]
+    doc = skeleton("bench/worst.py: deep nesting")
+    doc["operations"] = [
+        {
+            "id": f"op-{i}",
+            "kind": "action",
+            "status": "planned",
+            "description": "Read the nested configuration.",
+            "effect": "none",
+            "call": {"tool": "config.read", "arguments": {"tree": chain}},
+        }
+        for i in range(n)
+    ]
+    return dump(doc, indent=None)
+
+
+def long_strings(n: int) -> bytes:
+    """``n`` × 1,000 characters of text in 20,000-character unbroken runs, one run per free-text
+    field (the objective, resource titles and URIs, statement texts, origin names); the last
+    run is shorter."""
+    runs = [LONG_RUN] * (n * 1000 // LONG_RUN) + ([n * 1000 % LONG_RUN] if n % 20 else [])
+    texts = iter(_unbroken(i, length) for i, length in enumerate(runs))
+    doc = skeleton("bench/worst.py: long strings")
+    doc["task"]["objective"] = next(texts, "Read the long fields.")
+    doc["resources"] = []
+    for i, text in enumerate(texts):
+        if i % 4 == 0:
+            doc["resources"].append(
+                {"id": f"r-{i}", "kind": "file", "title": text, "uri": "https://example.com/"}
+            )
+        elif i % 4 == 1:
+            doc["resources"].append(
+                {"id": f"r-{i}", "kind": "file", "uri": "https://files.example.com/" + text}
+            )
+        else:
+            name = text if i % 4 == 3 else "reader"
+            doc["statements"].append(
+                {
+                    "id": f"s-{i}",
+                    "kind": "question",
+                    "text": text if i % 4 == 2 else "Which file holds the answer?",
+                    "origin": {"type": "user", "name": name},
+                }
+            )
+    if not doc["resources"]:
+        del doc["resources"]
+    return dump(doc)
+
+
+def tiny_statements(n: int) -> bytes:
+    """``n`` statements as small as the schema allows."""
+    doc = skeleton("bench/worst.py: tiny statements")
+    doc["statements"].extend(
+        {"id": f"s{i}", "kind": "question", "text": "?", "origin": {"type": "user"}}
+        for i in range(n)
+    )
+    return dump(doc, indent=None)
+
+
+def unicode_heavy(n: int) -> bytes:
+    """The benign document with astral characters, combining marks and right-to-left text
+    (with an override) in every statement, resource title and step."""
+    doc = benign_doc(n)
+    for statement in doc["statements"]:
+        statement["text"] = UNICODE_TEXT * 3 + statement["text"]
+    for resource in doc["resources"]:
+        resource["title"] = UNICODE_TEXT + resource["title"]
+    for step in doc["progress"]["completed"]:
+        step["description"] = UNICODE_TEXT + step["description"]
+    return dump(doc)
+
+
+# --- lineage ------------------------------------------------------------------------------------
+
+
+def lineage_parent(n: int) -> bytes:
+    return dump(benign_doc(n, doc_id=2))
+
+
+def _child_of(parent: bytes, doc: Doc) -> bytes:
+    parent_id = json.loads(parent)["id"]
+    doc["parent"] = {"id": parent_id, "digest": "sha-256:" + hashlib.sha256(parent).hexdigest()}
+    doc["created_at"] = "2026-11-20T09:00:00Z"
+    return dump(doc)
+
+
+def lineage_all_changed(n: int) -> bytes:
+    """The child of `lineage_parent` (n): every statement's text changed."""
+    return _child_of(lineage_parent(n), benign_doc(n, doc_id=3, wording=" Rechecked today."))
+
+
+def lineage_unchanged(n: int) -> bytes:
+    """The benign pair: the child of `lineage_parent` (n) with nothing changed but its id."""
+    return _child_of(lineage_parent(n), benign_doc(n, doc_id=3))
+
+
+# --- the registry -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    build: Builder
+    attack: str  # what the document holds that a scanner or a locator could choke on
+    parent: Builder | None = None  # for `ocp lint --parent`: built from the same n
+    baseline: str = "benign"  # the benign case it is compared with
+
+
+CASES: dict[str, Case] = {
+    case.name: case
+    for case in (
+        Case("pem-one-long", pem_one_long, "one unterminated PEM header, then base64 lines"),
+        Case("pem-repeated", pem_repeated, "unterminated PEM headers repeated in one string"),
+        Case("pem-many-strings", pem_many_strings, "an unterminated PEM header in every string"),
+        Case("putty-headers", putty_headers, "PuTTY key headers with no MAC, in one string"),
+        Case("password-runs", password_runs, "'password: a ' repeated in one string"),
+        Case("token-prefixes", token_prefixes, "every token prefix, no valid tail"),
+        Case("base64-run", base64_run, "one unbroken run of the base64 alphabet"),
+        Case("aws-key-names", aws_key_names, "member names like AWS key ids, token values"),
+        Case("api-key-names", api_key_names, "member names api_key_N, token values"),
+        Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),
+        Case(
+            "unresolved-newlines",
+            unresolved_many_newlines,
+            "unresolved references, 40 newlines apart",
+        ),
+        Case("many-codes", many_codes, "findings of many codes (S001-S008, W002)"),
+        Case("schema-errors", schema_errors, "two schema findings per statement"),
+        Case("deep-nesting", deep_nesting, "arguments nested to the depth limit, repeated"),
+        Case("long-strings", long_strings, "20,000-character unbroken runs in every field"),
+        Case("tiny-statements", tiny_statements, "the smallest statements, many of them"),
+        Case("unicode-heavy", unicode_heavy, "astral, combining, right-to-left text"),
+        Case(
+            "lineage-all-changed",
+            lineage_all_changed,
+            "a parent whose every statement the child changed",
+            parent=lineage_parent,
+            baseline="benign-pair",
+        ),
+    )
+}
+BASELINES: dict[str, Case] = {
+    "benign": Case("benign", benign, "a realistic checkpoint"),
+    "benign-pair": Case(
+        "benign-pair",
+        lineage_unchanged,
+        "a realistic checkpoint and its unchanged parent",
+        parent=lineage_parent,
+    ),
+}
+
+
+def grow(build: Builder, target: int, tolerance: float = 0.05) -> tuple[int, bytes]:
+    """The count ``n`` and the document of ``build`` nearest ``target`` bytes (within
+    ``tolerance``): every case grows about linearly in ``n``, so a secant converges fast."""
+    low_n, low = 1, len(build(1))
+    high_n = 16
+    high = len(build(high_n))
+    n = high_n
+    data = build(n)
+    for _ in range(12):
+        per = max((high - low) / (high_n - low_n), 1.0)
+        n = max(1, round(high_n + (target - high) / per))
+        data = build(n)
+        if abs(len(data) - target) <= tolerance * target / 2 or n == high_n:
+            break
+        low_n, low, high_n, high = high_n, high, n, len(data)
+    return n, data
