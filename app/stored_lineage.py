@@ -9,7 +9,10 @@ parent of a stored child is, in order of evidence:
   same document, but nobody proved access to it, so the child's page applies its checks and
   gives no link to it;
 * **claimed**: without a digest, the one stored document (by content) whose `id` is the
-  child's `parent.id`: only claimed, and labelled so;
+  child's `parent.id`: only claimed, labelled so, and never compared: a document id is not a
+  secret, so the lineage findings against a claimed parent (its statement and operation ids,
+  their kinds and statuses) would read that document out to anyone who stores a child naming
+  its id;
 * **ambiguous**: without a digest, several different stored documents claim that id: none is
   chosen, and no lineage check is applied;
 * **unmatched**: a digest is recorded and no stored document has those bytes (documents that
@@ -19,7 +22,10 @@ parent of a stored child is, in order of evidence:
 Newer checkpoints of the lineage (§10.3: a destination should check whether one exists) are the
 stored documents derived from this one: linked (their uploaders proved they hold this one),
 verified (their `parent.digest` is this document's digest) or claimed (their `parent.id` is this
-document's id), each labelled. Only linked relations are followed to a storage id.
+document's id), each labelled. Only linked relations are followed to a storage id: the
+**proven component** of a stored document (`proven_component`) is what its proven links reach,
+up to its topmost linked ancestor and down from there, and it is all that the holder of one
+member's storage id may be shown.
 
 Plain data from the store's metadata and the exact bytes of at most a few documents; nothing
 here imports a web framework.
@@ -27,12 +33,13 @@ here imports a web framework.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from app.digests import digest_with
-from app.store import Found, Meta, Store
+from app.store import LINEAGE_DEPTH, Found, Meta, Store
 
 ParentState = Literal[
     "none", "linked", "verified", "claimed", "ambiguous", "unmatched", "not_stored"
@@ -42,6 +49,8 @@ ParentState = Literal[
 MAX_HASHED = 8
 # How many newer documents of each kind a page lists.
 MAX_NEWER = 20
+# How many stored entries one walk of proven links visits.
+MAX_COMPONENT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +97,8 @@ def resolve_parent(store: Store, child: Meta) -> ParentResolution:
         return ParentResolution("not_stored", parent_id=parent_id)
     if len(distinct) > 1:
         return ParentResolution("ambiguous", None, len(distinct), parent_id)
-    record = store.get(distinct[0].storage_id)
-    if not isinstance(record, Found):
-        return ParentResolution("not_stored", parent_id=parent_id)
-    return ParentResolution("claimed", record, 1, parent_id)
+    # Claimed: named and counted, never read, so never compared (see the module).
+    return ParentResolution("claimed", None, 1, parent_id)
 
 
 def _claimants(store: Store, parent_id: str | None, child: Meta) -> list[Meta]:
@@ -121,6 +128,42 @@ def _by_digest(store: Store, digest: str, claimants: Sequence[Meta]) -> Found | 
         if isinstance(record, Found) and digest_with(algorithm, record.data) == digest:
             return record
     return None
+
+
+@dataclass(slots=True)
+class ProvenComponent:
+    """The stored entries connected to ``focus`` by proven links, by storage id."""
+
+    focus: Meta
+    members: dict[str, Meta] = field(default_factory=dict)
+    truncated: bool = False  # more entries are linked than the walk's bound
+
+
+def proven_component(store: Store, focus: Meta, limit: int = MAX_COMPONENT) -> ProvenComponent:
+    """Ancestors up the proven links (at most LINEAGE_DEPTH), then every entry derived from the
+    topmost one down the proven links, breadth first: metadata only, at most ``limit``
+    entries. Claims (parent.id, parent.digest) are never followed."""
+    component = ProvenComponent(focus, {focus.storage_id: focus})
+    top = focus
+    for _ in range(min(LINEAGE_DEPTH, limit - 1)):
+        if top.parent_storage_id is None:
+            break
+        parent = store.meta(top.parent_storage_id)
+        if parent is None or parent.storage_id in component.members:
+            break
+        component.members[parent.storage_id] = parent
+        top = parent
+    queue = deque([top.storage_id])
+    while queue and not component.truncated:
+        for child in store.derived_from(queue.popleft(), limit=limit):
+            if child.storage_id in component.members:
+                continue
+            if len(component.members) >= limit:
+                component.truncated = True
+                break
+            component.members[child.storage_id] = child
+            queue.append(child.storage_id)
+    return component
 
 
 NewerKind = Literal["linked", "verified", "claimed"]
@@ -193,8 +236,8 @@ def parent_sentence(resolution: ParentResolution, digest_state: str | None) -> s
     if state == "claimed":
         return (
             "One stored document claims the id parent.id names. Nothing verifies that it is the "
-            "parent (there is no parent.digest): " + checks + " as claimed, and this page does "
-            "not link it."
+            "parent (there is no parent.digest), so no lineage check applies against it and this "
+            "page does not link it: a claim is not evidence."
         )
     if state == "ambiguous":
         return (

@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -301,6 +301,13 @@ class Store(ABC):
     @abstractmethod
     def claiming_digest(self, digest: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
         """Live entries whose parent.digest is ``digest``, newest first."""
+
+    @abstractmethod
+    def deletion_token_holder(self, storage_ids: Sequence[str], token: str) -> str | None:
+        """Which of the live entries ``storage_ids`` was stored with the deletion token
+        ``token`` (None for none): every entry's hash is compared, each in constant time, so
+        the answer takes as long whichever matches. Only named entries are compared: the
+        hashes are not indexed, and a token is never looked up across the store."""
 
     @abstractmethod
     def list_lineage(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:

@@ -141,6 +141,10 @@ WHERE {_LIVE}
 ORDER BY stored_at DESC, storage_id
 LIMIT ?
 """
+TOKEN_HASHES = (
+    "SELECT storage_id, deletion_token_hash FROM checkpoints WHERE storage_id IN ({ids}) AND "
+    + _LIVE
+)
 PING = "SELECT 1"
 
 
@@ -372,6 +376,19 @@ class SqlStore(Store):
         with self._read() as conn:
             rows = conn.execute(self._sql(LINEAGE), params).fetchall()
         return [self._meta(row) for row in rows]
+
+    def deletion_token_holder(self, storage_ids: Sequence[str], token: str) -> str | None:
+        wanted = sorted({s for s in storage_ids if ids.is_storage_id(s)})
+        if not wanted:
+            return None
+        sql = TOKEN_HASHES.format(ids=", ".join("?" * len(wanted)))
+        with self._read() as conn:
+            rows = conn.execute(self._sql(sql), (*wanted, self._to_db(self.now()))).fetchall()
+        holder = None
+        for storage_id, token_hash in rows:  # no early exit: every row costs the same
+            if ids.token_matches(token, bytes(token_hash)):
+                holder = storage_id
+        return holder
 
     def ping(self) -> None:
         with self._read() as conn:

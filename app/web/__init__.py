@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from app.config import Settings
 from app.store import Store, StoreUnavailable, open_store
-from app.web import assets, diffs, lineage, stored, views
+from app.web import assets, diffs, lineage, listing, stored, views
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
@@ -47,7 +47,7 @@ def create_app(
         Route("/share", stored.share, methods=["POST"], name="share"),
         Route("/api/v1/lint", views.api_lint, methods=["POST"], name="api_lint"),
         by_method(
-            "/api/v1/checkpoints", "api_checkpoints", POST=stored.api_store, GET=stored.api_list
+            "/api/v1/checkpoints", "api_checkpoints", POST=stored.api_store, GET=listing.api_list
         ),
         Route(
             "/api/v1/checkpoints/{storage_id}",
@@ -147,7 +147,7 @@ class NotOpenYet(Store):
 
     put = get = delete = purge_expired = _unavailable
     by_checkpoint_id = children = list_lineage = ping = _unavailable
-    by_digest = derived_from = claiming_digest = meta = _unavailable
+    by_digest = derived_from = claiming_digest = meta = deletion_token_holder = _unavailable
 
     def close(self) -> None:
         pass

@@ -3,17 +3,22 @@ links (each uploader gave the storage id of the parent it held), as a server-sid
 each with its verdict against its parent; what only claims a relation is counted, never linked
 (a storage id is the read capability); and the sibling forks compared (§9.3).
 
-Bounded work per view: at most MAX_NODES stored entries are walked (metadata only, on a store
-thread), at most MAX_CHECKED documents are read and analysed (analyses are kept by digest; the
-analysing runs on the worker threads, never holding one of the store's slots)."""
+Bounded work per view, in two steps. On one of the store's slots: at most MAX_NODES stored
+entries walked (metadata only) and the bytes of at most MAX_CHECKED documents, MAX_CHECKED_BYTES
+in all, read; the slot is released as soon as the reads are done. Then, off the store's slots
+and on at most LINEAGE_ANALYSES threads per instance (however many views run at once, the
+other routes keep their threads): the analyses (kept by digest, app/web/analyses.py), each
+member's verdict against its parent and the fork comparison (kept by the digests they were
+computed from, app/web/lineage_results.py), so a second view of the same lineage analyses
+nothing."""
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
+import anyio
+from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
@@ -22,16 +27,18 @@ from app.forks import fork_conflicts
 from app.lineage import LineageNode, build_tree, layout
 from app.parse import Document
 from app.store import Found, Meta, Store
-from app.store.base import LINEAGE_DEPTH
-from app.stored_lineage import ParentResolution, parent_sentence, resolve_parent
+from app.stored_lineage import ParentResolution, parent_sentence, proven_component, resolve_parent
+from app.web.analyses import AnalysisCache
 from app.web.errors import wants_json
-from app.web.stored import analysis_of, fetch, store_call
+from app.web.lineage_results import LineageResults, Verdict
+from app.web.stored import fetch, store_call
 from app.web.templating import render
 
 MAX_NODES = 64  # stored entries walked per view
 MAX_CHECKED = 16  # documents read and analysed per view
 MAX_CHECKED_BYTES = 32 * 1024 * 1024
 MAX_FORKS_COMPARED = 16
+LINEAGE_ANALYSES = 2  # lineage views analysing at once, per instance
 
 # The page's model, and each part of it, as plain data for the template and the JSON twin.
 Model = dict[str, Any]
@@ -50,48 +57,28 @@ class Component:
     records: dict[str, Found] = field(default_factory=dict)  # the documents to analyse
 
 
-def walk_component(store: Store, focus: Meta) -> Component:
-    """Ancestors up the proven links, then every entry derived from the topmost one, down the
-    proven links: breadth first, at most MAX_NODES entries; then the bytes of the documents
-    to analyse (the focus, its parent, its children and its siblings first)."""
-    component = Component(focus, {focus.storage_id: focus})
-    top = focus
-    for _ in range(LINEAGE_DEPTH):
-        if top.parent_storage_id is None:
-            break
-        parent = store.meta(top.parent_storage_id)
-        if parent is None or parent.storage_id in component.members:
-            break
-        component.members[parent.storage_id] = parent
-        top = parent
-    queue = deque([top.storage_id])
-    while queue and len(component.members) < MAX_NODES:
-        for child in store.derived_from(queue.popleft(), limit=MAX_NODES):
-            if child.storage_id not in component.members:
-                component.members[child.storage_id] = child
-                queue.append(child.storage_id)
-                if len(component.members) >= MAX_NODES:
-                    component.truncated = True
-                    break
-    component.resolution = resolve_parent(store, focus)
+def walk_component(store: Store, focus: Found) -> Component:
+    """Run on a store thread: the proven component of the focus (app/stored_lineage.py), its
+    parent by evidence, the claims counted, then the bytes of the documents to analyse (the
+    focus, its parent, its children and its siblings first), within the view's bounds."""
+    proven = proven_component(store, focus.meta, MAX_NODES)
+    component = Component(focus.meta, proven.members, proven.truncated)
+    component.resolution = resolve_parent(store, focus.meta)
     linked = set(component.members)
-    if focus.parent_id is not None:
-        component.claimed_parents = len(
-            {
-                m.digest
-                for m in store.by_checkpoint_id(focus.parent_id)
-                if m.storage_id not in linked
-            }
-        )
-    if focus.checkpoint_id is not None:
-        component.claimed_children = len(
-            {m.digest for m in store.children(focus.checkpoint_id) if m.storage_id not in linked}
-        )
+    if focus.meta.parent_id is not None:
+        claimants = store.by_checkpoint_id(focus.meta.parent_id)
+        component.claimed_parents = len({m.digest for m in claimants if m.storage_id not in linked})
+    if focus.meta.checkpoint_id is not None:
+        children = store.children(focus.meta.checkpoint_id)
+        component.claimed_children = len({m.digest for m in children if m.storage_id not in linked})
+    known = {focus.meta.storage_id: focus}
+    if component.resolution.linked and component.resolution.parent is not None:
+        known[component.resolution.parent.meta.storage_id] = component.resolution.parent
     budget = MAX_CHECKED_BYTES
     for meta in _check_order(component):
         if len(component.records) >= MAX_CHECKED or meta.size > budget:
             break
-        record = store.get(meta.storage_id)
+        record = known.get(meta.storage_id) or store.get(meta.storage_id)
         if isinstance(record, Found):
             component.records[meta.storage_id] = record
             budget -= meta.size
@@ -113,20 +100,34 @@ def _check_order(component: Component) -> list[Meta]:
     return [component.members[s] for s in ordered]
 
 
-def lineage_model(request: Request, component: Component) -> Model:
+class Analysed:
+    """The analyses of the documents read in one view, made only when a result must be
+    computed (a kept verdict or fork comparison needs none)."""
+
+    def __init__(self, cache: AnalysisCache, records: dict[str, Found]) -> None:
+        self.cache = cache
+        self.records = records
+        self._done: dict[str, Analysis] = {}
+
+    def __call__(self, storage_id: str) -> Analysis:
+        if storage_id not in self._done:
+            record = self.records[storage_id]
+            self._done[storage_id] = self.cache.get(record.meta.digest, record.data)
+        return self._done[storage_id]
+
+
+def lineage_model(analyses: AnalysisCache, results: LineageResults, component: Component) -> Model:
     """Everything the page shows: metadata of the proven lineage, each member's verdict
     against its proven parent where both were read, the focus's parent by evidence, and the
     sibling forks compared."""
     focus = component.focus
-    analyses: dict[str, Analysis] = {
-        sid: analysis_of(request, record) for sid, record in component.records.items()
-    }
-    verdicts = {sid: _verdict(sid, component, analyses) for sid in analyses}
+    analysed = Analysed(analyses, component.records)
+    verdicts = {sid: _verdict(sid, component, analysed, results) for sid in component.records}
     nodes = [_node(m, focus, verdicts.get(m.storage_id)) for m in component.members.values()]
     drawing = layout(build_tree(nodes))
     resolution = component.resolution or ParentResolution("none")
-    focus_result = verdicts.get(focus.storage_id)
-    digest = focus_result.pair.digest.state if focus_result and focus_result.pair else None
+    focus_verdict = verdicts.get(focus.storage_id)
+    digest = focus_verdict.digest if focus_verdict is not None else None
     return {
         "focus": focus.to_dict(),
         "drawing": drawing,
@@ -160,22 +161,33 @@ def lineage_model(request: Request, component: Component) -> Model:
             "parents": component.claimed_parents,
             "children": component.claimed_children,
         },
-        "forks": _forks(component, analyses),
+        "forks": _forks(component, analysed, results),
     }
 
 
-def _verdict(sid: str, component: Component, analyses: dict[str, Analysis]) -> LintResult:
-    """A member's report, with the lineage checks against its proven parent when both were
-    read in this view."""
-    child = analyses[sid]
-    parent = analyses.get(component.members[sid].parent_storage_id or "")
-    return LintResult(child, pair(child, parent) if parent is not None else None)
+def _verdict(
+    sid: str, component: Component, analysed: Analysed, results: LineageResults
+) -> Verdict:
+    """A member's verdict, with the lineage checks against its proven parent when both were
+    read in this view; kept by the two digests."""
+    parent_sid = component.members[sid].parent_storage_id or ""
+    parent = component.records.get(parent_sid)
+    key = (component.records[sid].meta.digest, parent.meta.digest if parent else None)
+
+    def judge() -> Verdict:
+        child = analysed(sid)
+        if parent is None:
+            return Verdict(LintResult(child).valid, False, None)
+        checked = pair(child, analysed(parent_sid))
+        return Verdict(LintResult(child, checked).valid, True, checked.digest.state)
+
+    return results.verdicts.get(key, judge)
 
 
-def _checked_with_parent(result: LintResult | None) -> bool | None:
-    if result is None:
+def _checked_with_parent(verdict: Verdict | None) -> bool | None:
+    if verdict is None:
         return None  # not read in this view: the verdict is the one stored with it
-    return result.pair is not None
+    return verdict.with_parent
 
 
 def _relation(other: Meta, focus: Meta) -> str:
@@ -190,7 +202,7 @@ def _relation(other: Meta, focus: Meta) -> str:
     return "lineage"
 
 
-def _node(meta: Meta, focus: Meta, result: LintResult | None) -> LineageNode:
+def _node(meta: Meta, focus: Meta, verdict: Verdict | None) -> LineageNode:
     return LineageNode(
         key=meta.storage_id,
         parent_key=meta.parent_storage_id,
@@ -199,7 +211,7 @@ def _node(meta: Meta, focus: Meta, result: LintResult | None) -> LineageNode:
         created_at=meta.created_at,
         label=meta.checkpoint_id or meta.storage_id,
         status=meta.task_status,
-        valid=result.valid if result is not None else meta.valid,
+        valid=verdict.valid if verdict is not None else meta.valid,
         method=meta.derivation_method,
         href=f"/c/{meta.storage_id}",
         focus=meta.storage_id == focus.storage_id,
@@ -207,9 +219,10 @@ def _node(meta: Meta, focus: Meta, result: LintResult | None) -> LineageNode:
     )
 
 
-def _forks(component: Component, analyses: dict[str, Analysis]) -> Model:
+def _forks(component: Component, analysed: Analysed, results: LineageResults) -> Model:
     """Sibling forks of the focus's proven parent, compared for actions actionable in more
-    than one (§9.3); two stored copies of the same bytes are one fork."""
+    than one (§9.3); two stored copies of the same bytes are one fork. Kept by the parent's
+    digest and the forks' storage ids and digests (the conflicts name forks by storage id)."""
     focus = component.focus
     if focus.parent_storage_id is None:
         return {"compared": [], "conflicts": [], "truncated": False}
@@ -217,25 +230,46 @@ def _forks(component: Component, analyses: dict[str, Analysis]) -> Model:
     for meta in component.members.values():
         if meta.parent_storage_id == focus.parent_storage_id and meta.derivation_method == "forked":
             siblings.setdefault(meta.digest, meta)
-    documents: list[tuple[str, Document]] = []
-    for meta in list(siblings.values())[:MAX_FORKS_COMPARED]:
-        shown = analyses[meta.storage_id].redacted if meta.storage_id in analyses else None
-        if isinstance(shown, dict):
-            documents.append((meta.storage_id, shown))
-    parent = analyses.get(focus.parent_storage_id)
-    parent_document = parent.redacted if parent is not None else None
-    return {
-        "compared": [label for label, _ in documents],
-        "conflicts": fork_conflicts(parent_document, documents) if len(documents) > 1 else [],
-        "truncated": len(siblings) > len(documents),
-    }
+    read = [
+        m for m in list(siblings.values())[:MAX_FORKS_COMPARED] if m.storage_id in analysed.records
+    ]
+    parent = analysed.records.get(focus.parent_storage_id)
+    key = (parent.meta.digest if parent else None, tuple((m.storage_id, m.digest) for m in read))
+
+    def compare() -> Model:
+        documents: list[tuple[str, Document]] = []
+        for meta in read:
+            shown = analysed(meta.storage_id).redacted
+            if isinstance(shown, dict):
+                documents.append((meta.storage_id, shown))
+        parent_document = analysed(parent.meta.storage_id).redacted if parent else None
+        conflicts = fork_conflicts(parent_document, documents) if len(documents) > 1 else []
+        return {"compared": [label for label, _ in documents], "conflicts": conflicts}
+
+    compared = (
+        results.forks.get(key, compare) if len(read) > 1 else {"compared": [], "conflicts": []}
+    )
+    return {**compared, "truncated": len(siblings) > len(compared["compared"])}
+
+
+def _kept(state: State) -> tuple[anyio.CapacityLimiter, LineageResults]:
+    """This instance's bound on lineage analyses at once, and its kept results (made on the
+    first view: the event loop runs one request's code at a time, so it is made once)."""
+    if getattr(state, "lineage_analysing", None) is None:
+        state.lineage_analysing = anyio.CapacityLimiter(LINEAGE_ANALYSES)
+        state.lineage_results = LineageResults.new()
+    return state.lineage_analysing, state.lineage_results
 
 
 async def lineage_page(request: Request) -> Response:
     """GET /c/{id}/lineage (and .json)."""
     record = await fetch(request, request.path_params["storage_id"])
-    component = await store_call(request, walk_component, record.meta)
-    model = await run_in_threadpool(lineage_model, request, component)
+    component: Component = await store_call(request, walk_component, record)
+    limiter, results = _kept(request.app.state)
+    analyses: AnalysisCache = request.app.state.analyses
+    model = await anyio.to_thread.run_sync(
+        lineage_model, analyses, results, component, limiter=limiter
+    )
     if wants_json(request):
         return JSONResponse(model)
     return HTMLResponse(render("lineage.html", model=model))

@@ -680,18 +680,5 @@ async def _delete(request: Request, storage_id: str, token: str) -> DeleteOutcom
     return outcome
 
 
-# --- listing --------------------------------------------------------------------------------
-
-
-async def api_list(request: Request) -> Response:
-    """GET /api/v1/checkpoints?checkpoint_id=…: secret-free metadata of one checkpoint id and
-    its lineage. Without a checkpoint id there is no listing: ids are not enumerable."""
-    checkpoint_id = request.query_params.get("checkpoint_id", "")
-    if not checkpoint_id:
-        raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')
-    entries = await store_call(request, "list_lineage", checkpoint_id)
-    return JSONResponse({"checkpoint_id": checkpoint_id, "entries": [m.to_dict() for m in entries]})
-
-
 def _iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")

@@ -173,3 +173,31 @@ def test_odd_query_values_match_nothing(
     assert store.by_checkpoint_id(value) == []
     assert store.children(value) == []
     assert store.list_lineage(value) == []
+
+
+def test_a_deletion_token_names_its_own_entry_among_those_given(
+    store: Store, family: dict[str, Created]
+) -> None:
+    among = [c.storage_id for c in family.values()]
+    for created in family.values():
+        assert store.deletion_token_holder(among, created.deletion_token) == created.storage_id
+    child = family["child"]
+    # only the entries named are compared: a token is never looked up across the store
+    assert store.deletion_token_holder([family["parent"].storage_id], child.deletion_token) is None
+    assert store.deletion_token_holder([], child.deletion_token) is None
+    for wrong in ("", child.deletion_token[:-1], child.deletion_token + "x", "\x00", "é" * 43):
+        assert store.deletion_token_holder(among, wrong) is None
+    assert store.deletion_token_holder(["not a storage id", "'; --"], child.deletion_token) is None
+
+
+def test_a_deletion_token_of_an_expired_or_deleted_entry_names_nothing(
+    store: Store, clock: FakeClock
+) -> None:
+    brief = put(store, clock, "valid-coding-refactor.ocp.json", lifetime=timedelta(hours=1))
+    kept = put(store, clock, "valid-coding-refactor-child.ocp.json")
+    among = [brief.storage_id, kept.storage_id]
+    assert store.deletion_token_holder(among, brief.deletion_token) == brief.storage_id
+    clock.advance(timedelta(hours=2))
+    assert store.deletion_token_holder(among, brief.deletion_token) is None
+    store.delete(kept.storage_id, kept.deletion_token)
+    assert store.deletion_token_holder(among, kept.deletion_token) is None

@@ -149,7 +149,11 @@ def test_without_a_digest_two_different_claimants_are_ambiguous(client):
     child = store(client, reopening_child(PARENT, digest=False))
     twin = stored(client, child)
     assert twin["stored"]["parent"]["state"] == "claimed"
-    assert "OCP-T001" in {f["code"] for f in twin["report"]["findings"]}
+    # A claim is not evidence: the claimed parent is not compared, so its content (here, the
+    # completed operation the child reopens) is not read out to whoever names its id.
+    assert not {"OCP-T001", "OCP-T002"} & {f["code"] for f in twin["report"]["findings"]}
+    assert twin["stored"]["parent"]["compared"] is False
+    assert "no lineage check applies" in twin["stored"]["parent"]["sentence"]
     impostor = copy.deepcopy(parent_doc)
     impostor["task"]["objective"] = "Another document under the same id."
     store(client, json.dumps(impostor).encode())

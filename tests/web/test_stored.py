@@ -197,14 +197,14 @@ def test_crawlers_change_nothing(client):
 
 
 def test_listing_needs_a_checkpoint_id_and_returns_metadata_only(client):
-    share(client)
-    share(client, CHILD)
+    held = share(client)["storage_id"]
+    share(client, CHILD)  # names VALID's id as its parent, without a proven link: not listed
     assert client.get("/api/v1/checkpoints").status_code == 400
     listing = client.get(
-        "/api/v1/checkpoints", params={"checkpoint_id": json.loads(VALID)["id"]}
+        "/api/v1/checkpoints", params={"checkpoint_id": json.loads(VALID)["id"], "holding": held}
     ).json()
     entries = listing["entries"]
-    assert len(entries) == 2
+    assert len(entries) == 1
     for entry in entries:
         assert "data" not in entry and "objective" not in json.dumps(entry)
         assert {"storage_id", "checkpoint_id", "expires_at", "digest", "valid"} <= set(entry)

@@ -1,0 +1,162 @@
+"""GET /api/v1/checkpoints?checkpoint_id=…: what is stored under a document id, shown by what
+the caller proves it holds.
+
+A document id is not a secret (it travels as another document's `parent.id`, in tickets and
+logs, and is often guessable), while a storage id is the capability to read. So the listing
+names storage ids, links and digests only to a caller who proves it holds a member of that
+lineage, and then only the members of that member's proven component
+(app/stored_lineage.py `proven_component`: what proven links reach, never claims):
+
+* ``?holding=STORAGE_ID``: the storage id of a member (the caller can read it already, and
+  its lineage page links the same component);
+* ``Authorization: Bearer DELETION_TOKEN``: the deletion token of a stored entry with that id
+  or naming it as its parent.id (a header: a token never goes in a URL, where logs, history
+  and Referer keep it). Compared in constant time with each candidate's hash.
+
+The member must be connected to an entry with that id by proven links: a forged child that
+merely names the id as its parent.id is a member of its own component only.
+
+Without proof the answer is what anyone can already learn on a deployment where anyone may
+store (by storing a document naming the id and reading its own page): how many distinct
+stored documents carry the id and how many name it as their parent.id. No storage id, link or
+digest (a digest would let anyone store a child that names it and so be compared with that
+document). Where storing needs an upload token (OCP_UPLOAD_TOKENS), outsiders cannot learn even
+that, so an unproven listing is refused there (401); proof works without an upload token,
+which is a right to store, never to read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from app.store import Meta, Store
+from app.store.ids import is_storage_id
+from app.stored_lineage import ProvenComponent, proven_component
+from app.web.stored import bearer_challenge, store_call
+from app.web.urls import public_base
+from app.web.views import BadRequest, settings_of
+
+# Entries with the id, and entries naming it as parent.id, whose deletion tokens are compared
+# with the one presented (and counted in an unproven answer): a bound on one request's work.
+MAX_CANDIDATES = 256
+NO_STORE = {"cache-control": "no-store", "vary": "Authorization"}
+HOLDING_NOTE = (
+    "Storage ids are shown only to a caller that proves it holds a member of this lineage: "
+    "give its storage id as ?holding=, or its deletion token as Authorization: Bearer."
+)
+
+Data = dict[str, Any]
+
+
+class Listing:
+    """What one listing request found, on a store thread: counts of the stored entries that
+    carry the id or name it as their parent, and the proven component of the member the
+    caller holds (None without proof)."""
+
+    def __init__(self, documents: int, naming: int, truncated: bool) -> None:
+        self.documents = documents
+        self.naming = naming
+        self.truncated = truncated
+        self.component: ProvenComponent | None = None
+
+
+def gather(store: Store, checkpoint_id: str, holding: str | None, token: str | None) -> Listing:
+    """Run on a store thread: metadata only, and at most one comparison per candidate."""
+    with_id = store.by_checkpoint_id(checkpoint_id, limit=MAX_CANDIDATES + 1)
+    naming = store.children(checkpoint_id, limit=MAX_CANDIDATES + 1)
+    listing = Listing(
+        len({m.digest for m in with_id[:MAX_CANDIDATES]}),
+        len({m.digest for m in naming[:MAX_CANDIDATES]}),
+        len(with_id) > MAX_CANDIDATES or len(naming) > MAX_CANDIDATES,
+    )
+    held: Meta | None = None
+    if holding is not None:
+        held = store.meta(holding)
+    elif token:
+        candidates = [m.storage_id for m in [*with_id, *naming][: 2 * MAX_CANDIDATES]]
+        holder = store.deletion_token_holder(candidates, token)
+        held = store.meta(holder) if holder is not None else None
+    if held is not None:
+        component = proven_component(store, held)
+        if any(m.checkpoint_id == checkpoint_id for m in component.members.values()):
+            listing.component = component
+    return listing
+
+
+async def api_list(request: Request) -> Response:
+    """GET /api/v1/checkpoints?checkpoint_id=…[&holding=STORAGE_ID] (see the module). Without
+    a checkpoint id there is no listing: nothing here is enumerable."""
+    checkpoint_id = request.query_params.get("checkpoint_id", "")
+    if not checkpoint_id:
+        raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')
+    holding = request.query_params.get("holding") or None
+    if holding is not None and not is_storage_id(holding):
+        raise BadRequest(
+            "holding must be the storage id of a stored checkpoint you hold: the 24 letters, "
+            "digits, - or _ after /c/ in its permalink"
+        )
+    token = _bearer(request)
+    presented = holding is not None or token is not None
+    if not presented and settings_of(request).upload_tokens:
+        raise HTTPException(
+            401,
+            "this deployment lists what is stored under a checkpoint id only to a caller that "
+            "holds one of them: " + HOLDING_NOTE.split(": ", 1)[1],
+            headers=bearer_challenge("lineage"),
+        )
+    listing: Listing = await store_call(request, gather, checkpoint_id, holding, token)
+    body = _answer(request, checkpoint_id, listing, presented)
+    return JSONResponse(body, headers=NO_STORE)
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    return token or None
+
+
+def _answer(request: Request, checkpoint_id: str, listing: Listing, presented: bool) -> Data:
+    component = listing.component
+    members = component.members.values() if component is not None else []
+    base = public_base(request)
+    entries = [
+        {
+            **meta.to_dict(),
+            "permalink": f"{base}/c/{meta.storage_id}",
+            "lineage": f"/c/{meta.storage_id}/lineage",
+        }
+        for meta in sorted(members, key=lambda m: (m.stored_at, m.storage_id), reverse=True)
+    ]
+    proof = "member" if component is not None else "not_a_member" if presented else "none"
+    return {
+        "checkpoint_id": checkpoint_id,
+        "proof": proof,
+        "entries": entries,
+        "truncated": component.truncated if component is not None else False,
+        "stored": {
+            "documents": listing.documents,
+            "naming_it_as_parent": listing.naming,
+            "at_least": listing.truncated,
+        },
+        "note": _note(proof),
+    }
+
+
+def _note(proof: str) -> str:
+    if proof == "member":
+        return (
+            "The stored checkpoints linked by proof to the one you hold: each was stored with "
+            "the storage id of its parent. Documents that only claim this id are counted, "
+            "not listed."
+        )
+    if proof == "not_a_member":
+        return (
+            "What you presented is not a stored checkpoint linked by proof to one with this "
+            "id (a document that only names the id as its parent.id is not), so only the "
+            "counts are shown. " + HOLDING_NOTE
+        )
+    return "Only the counts are shown. " + HOLDING_NOTE
