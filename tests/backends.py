@@ -28,7 +28,7 @@ from tests.conftest import CONFORMANCE, ROOT
 
 SCRIPT = ROOT / "scripts" / "pg-throwaway.sh"
 START = datetime(2026, 12, 1, 12, 0, 0, 123456, tzinfo=UTC)
-PG_TABLES = ("checkpoint_bytes", "checkpoints", "schema_version")
+PG_TABLES = ("checkpoint_bytes", "checkpoints", "schema_version", "write_counters", "store_usage")
 
 
 class FakeClock:

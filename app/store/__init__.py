@@ -21,11 +21,16 @@ from app.store.base import (
     Gone,
     Meta,
     NotStorable,
+    RateLimited,
     Store,
     StoreConfigError,
     StoreError,
+    StoreFull,
     StoreUnavailable,
+    Usage,
 )
+from app.store.limits import WriteLimits, client_key
+from app.store.reserve import DEFAULT_RESERVE_BYTES
 
 __all__ = [
     "DEFAULT_RETENTION",
@@ -39,10 +44,15 @@ __all__ = [
     "Gone",
     "Meta",
     "NotStorable",
+    "RateLimited",
     "Store",
     "StoreConfigError",
     "StoreError",
+    "StoreFull",
     "StoreUnavailable",
+    "Usage",
+    "WriteLimits",
+    "client_key",
     "open_store",
     "store_backend",
 ]
@@ -58,6 +68,7 @@ def open_store(
     tombstone_ttl: timedelta = DEFAULT_TOMBSTONE_TTL,
     timeout: float = 5.0,
     pool_size: int = 10,
+    reserve_bytes: int = DEFAULT_RESERVE_BYTES,
 ) -> Store:
     """Open (and migrate) the store named by ``database_url``.
 
@@ -65,7 +76,8 @@ def open_store(
     ``sqlite://ocp.db`` relative. ``timeout`` bounds how long a call waits for the database
     (SQLite's busy timeout, the pool's wait) before StoreUnavailable. Raises StoreConfigError
     for settings the store cannot start with (retention over 30 days among them) and
-    StoreUnavailable when the database cannot be reached.
+    StoreUnavailable when the database cannot be reached. ``reserve_bytes``: the disk SQLite
+    holds back so that deleting works on a full disk (app/store/reserve.py).
     """
     options = {"clock": clock, "retention": retention, "tombstone_ttl": tombstone_ttl}
     backend, location = store_backend(database_url)
@@ -75,7 +87,14 @@ def open_store(
         return PostgresStore(location, timeout=timeout, pool_size=pool_size, **options)
     from app.store.sqlite import SqliteStore
 
-    return SqliteStore(location, timeout=timeout, **options)
+    return SqliteStore(
+        location,
+        timeout=timeout,
+        reserve_bytes=reserve_bytes,
+        clock=clock,
+        retention=retention,
+        tombstone_ttl=tombstone_ttl,
+    )
 
 
 def store_backend(database_url: str) -> tuple[str, str]:

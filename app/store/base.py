@@ -14,6 +14,8 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 from app.config import ConfigError
+from app.store.limits import WriteLimits
+from app.store.storable import not_a_checkpoint
 
 if TYPE_CHECKING:
     from app.analysis import Analysis
@@ -43,12 +45,38 @@ class StoreUnavailable(StoreError):
     """The database cannot be reached or is too busy right now; try again later (HTTP 503)."""
 
 
+class RateLimited(StoreError):
+    """This client has written its share for this minute (HTTP 429 with Retry-After)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many writes from this client; try again in {retry_after} s")
+        self.retry_after = retry_after  # whole seconds until the next window
+
+
+FullReason = Literal["quota", "disk"]
+
+
+class StoreFull(StoreError):
+    """Nothing more can be stored (HTTP 507): the deployment's quota is used up, or the
+    database's disk is full. Reading and deleting still work."""
+
+    def __init__(self, reason: FullReason, detail: str = "") -> None:
+        what = (
+            "the store has reached its quota (OCP_MAX_STORE_BYTES)"
+            if reason == "quota"
+            else "the store's disk is full"
+        )
+        super().__init__(f"{what}{': ' + detail if detail else ''}")
+        self.reason: FullReason = reason
+
+
 class StoreConfigError(ConfigError):
     """The store cannot start with these settings (a bad URL, a retention over 30 days…)."""
 
 
 class NotStorable(ValueError):
-    """A document the store refuses: not JSON at all, or carrying an apparent credential."""
+    """A document the store refuses: not JSON, not a checkpoint (the version gate, the top
+    level of §6), or carrying an apparent credential."""
 
     def __init__(self, message: str, paths: tuple[str, ...] = ()) -> None:
         super().__init__(message)
@@ -130,6 +158,18 @@ class DeleteOutcome(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Usage:
+    """How full the store is: the bytes of the documents it keeps (what the quota counts),
+    and whether its last write found the disk full (cleared by the next write that succeeds)."""
+
+    stored_bytes: int
+    disk_full: bool
+
+    def full(self, limits: WriteLimits) -> bool:
+        return self.disk_full or self.stored_bytes >= limits.max_store_bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Described:
     """What put records about a document, taken from its lint result."""
 
@@ -155,6 +195,9 @@ def describe(data: bytes, result: Analysis) -> Described:
         why = [f for f in result.findings if f.severity == "error"]
         detail = f": {why[0].message}" if why else ""
         raise NotStorable(f"the document is not JSON{detail}", tuple(f.path for f in why))
+    refusal = not_a_checkpoint(document, result.version_error)
+    if refusal is not None:
+        raise NotStorable(refusal)
     secrets = tuple(f.path for f in result.secrets)
     if secrets:
         raise NotStorable("the document contains apparent credentials", secrets)
@@ -257,11 +300,18 @@ class Store(ABC):
         *,
         lifetime: timedelta | None = None,
         parent_storage_id: str | None = None,
+        client: str | None = None,
+        limits: WriteLimits | None = None,
     ) -> Created:
         """Store ``data`` (whose lint result is ``result``) atomically; raise NotStorable for a
-        non-JSON document or one with apparent credentials, ValueError for a lifetime longer
-        than the retention. ``parent_storage_id``: the stored parent the uploader showed it
-        holds (the caller has checked that it is this document's parent)."""
+        document that is not a checkpoint or has apparent credentials, ValueError for a
+        lifetime longer than the retention. ``parent_storage_id``: the stored parent the
+        uploader showed it holds (the caller has checked that it is this document's parent).
+
+        ``limits`` with ``client`` (app.store.limits.client_key): RateLimited when that client
+        is over its rate this minute; with or without a client, StoreFull("quota") when the
+        document would take the store past ``limits.max_store_bytes``. StoreFull("disk") when
+        the database's disk is full."""
 
     @abstractmethod
     def get(self, storage_id: str) -> Found | Gone | None:
@@ -313,6 +363,10 @@ class Store(ABC):
     def list_lineage(self, checkpoint_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
         """Live entries of ``checkpoint_id``, its ancestors and its descendants (transitively,
         through live entries, at most LINEAGE_DEPTH generations each way), newest first."""
+
+    @abstractmethod
+    def usage(self) -> Usage:
+        """The bytes stored and whether the disk was found full (for readiness)."""
 
     @abstractmethod
     def ping(self) -> None:

@@ -19,7 +19,7 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolClosed
 
-from app.store.base import StoreConfigError, StoreUnavailable, utc_now
+from app.store.base import StoreConfigError, StoreFull, StoreUnavailable, utc_now
 from app.store.sql import SqlStore
 
 logger = logging.getLogger(__name__)
@@ -83,6 +83,26 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             " (parent_storage_id, stored_at) WHERE gone_at IS NULL",
         ],
     ),
+    (
+        # Writing bounded (app/store/limits.py): each client's writes per minute, and the bytes
+        # stored, counted from the bytes already kept.
+        3,
+        [
+            """CREATE TABLE write_counters (
+                client text NOT NULL,
+                window_number bigint NOT NULL,
+                writes integer NOT NULL,
+                bytes bigint NOT NULL,
+                PRIMARY KEY (client, window_number)
+            )""",
+            """CREATE TABLE store_usage (
+                id integer PRIMARY KEY CHECK (id = 1),
+                stored_bytes bigint NOT NULL
+            )""",
+            "INSERT INTO store_usage (id, stored_bytes)"
+            " SELECT 1, coalesce(sum(length(data)), 0) FROM checkpoint_bytes",
+        ],
+    ),
 ]
 
 
@@ -142,6 +162,9 @@ class PostgresStore(SqlStore):
             # discarded by the pool rather than handed out again.
             with self._pool.connection() as conn:
                 yield conn
+        except pg_errors.DiskFull as exc:  # 53100: the server answers, but cannot write
+            self._disk_full = True
+            raise StoreFull("disk", "the PostgreSQL server has no space left") from exc
         except (psycopg.OperationalError, PoolClosed) as exc:  # PoolTimeout is Operational
             raise StoreUnavailable(f"PostgreSQL store unavailable: {exc}") from exc
 

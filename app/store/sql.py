@@ -6,6 +6,10 @@ Two tables: ``checkpoints`` holds one row per storage id (live, expired or a tom
 bytes apart means listings never touch them, and a tombstone is the metadata row with
 everything but its id, instants and reason cleared, and no bytes row.
 
+Two more keep writing bounded (app/store/limits.py): ``write_counters``, one row per client
+per minute, and ``store_usage``, one row with the bytes of every bytes row, changed in the
+same transaction as the bytes themselves (put, delete, the sweep).
+
 Every SQL text here uses ``?`` placeholders; a dialect may rewrite them (``_sql``).
 """
 
@@ -26,10 +30,14 @@ from app.store.base import (
     Found,
     Gone,
     Meta,
+    RateLimited,
     Store,
+    StoreFull,
+    Usage,
     describe,
     meta_text,
 )
+from app.store.limits import UNLIMITED, WriteLimits, seconds_to_next_window, window_of
 
 if TYPE_CHECKING:
     from app.analysis import Analysis
@@ -90,7 +98,21 @@ TOMBSTONE_EXPIRED = (
     "SELECT storage_id FROM checkpoints WHERE gone_at IS NULL AND expires_at <= ? LIMIT ?) "
     "RETURNING storage_id"
 )
-DELETE_BYTES = "DELETE FROM checkpoint_bytes WHERE storage_id = ?"
+DELETE_BYTES = "DELETE FROM checkpoint_bytes WHERE storage_id = ? RETURNING length(data)"
+# One statement counts a client's write in this minute's window and returns the new totals:
+# concurrent writers (threads, instances) each see their own increment.
+COUNT_WRITE = (
+    "INSERT INTO write_counters (client, window_number, writes, bytes) VALUES (?, ?, 1, ?) "
+    "ON CONFLICT (client, window_number) DO UPDATE SET writes = write_counters.writes + 1, "
+    "bytes = write_counters.bytes + excluded.bytes RETURNING writes, bytes"
+)
+SWEEP_COUNTERS = "DELETE FROM write_counters WHERE window_number < ?"
+# The quota, checked and taken in one statement: no row changed means it would overflow.
+TAKE_USAGE = (
+    "UPDATE store_usage SET stored_bytes = stored_bytes + ? WHERE id = 1 AND stored_bytes + ? <= ?"
+)
+GIVE_USAGE = "UPDATE store_usage SET stored_bytes = stored_bytes - ? WHERE id = 1"
+SELECT_USAGE = "SELECT stored_bytes FROM store_usage WHERE id = 1"
 PURGE_TOMBSTONES = (
     "DELETE FROM checkpoints WHERE gone_at IS NOT NULL AND gone_at <= ? AND storage_id IN ("
     "SELECT storage_id FROM checkpoints WHERE gone_at IS NOT NULL AND gone_at <= ? LIMIT ?)"
@@ -191,6 +213,9 @@ class SqlStore(Store):
 
     _lock_for_update = ""  # appended to the row read before a delete
 
+    # Set when a write finds the disk full, cleared by the next document stored (readiness).
+    _disk_full = False
+
     # writing
 
     def put(
@@ -200,10 +225,13 @@ class SqlStore(Store):
         *,
         lifetime: timedelta | None = None,
         parent_storage_id: str | None = None,
+        client: str | None = None,
+        limits: WriteLimits | None = None,
     ) -> Created:
         data = bytes(data)
         described = describe(data, result)
         life = self.lifetime(lifetime)
+        limits = limits or UNLIMITED
         token = ids.new_deletion_token()
         for _ in range(ID_ATTEMPTS):
             stored_at = self.now()
@@ -226,12 +254,17 @@ class SqlStore(Store):
             )
             try:
                 with self._write() as conn:
+                    if client is not None:
+                        self._count_write(conn, client, len(data), stored_at, limits)
                     self._insert_meta(conn, meta, ids.token_hash(token))
                     self._insert_bytes(conn, meta.storage_id, data)
+                    # Last: the one row every write changes is held only until the commit.
+                    self._take_quota(conn, len(data), limits)
             except self.integrity_errors as exc:
                 if self._is_id_collision(exc):
                     continue
                 raise
+            self._disk_full = False
             return Created(
                 storage_id=meta.storage_id,
                 deletion_token=token,
@@ -269,6 +302,35 @@ class SqlStore(Store):
     def _insert_bytes(self, conn: Connection, storage_id: str, data: bytes) -> None:
         conn.execute(self._sql(INSERT_BYTES), (storage_id, data))
 
+    def _count_write(
+        self, conn: Connection, client: str, size: int, at: datetime, limits: WriteLimits
+    ) -> None:
+        """Count this write against the client's minute; over the rate, the transaction is
+        rolled back (RateLimited), so a refused write is not counted."""
+        writes, written = conn.execute(
+            self._sql(COUNT_WRITE), (client, window_of(at), size)
+        ).fetchone()
+        if limits.over_rate(writes, written):
+            raise RateLimited(seconds_to_next_window(at))
+
+    def _take_quota(self, conn: Connection, size: int, limits: WriteLimits) -> None:
+        taken = conn.execute(self._sql(TAKE_USAGE), (size, size, limits.max_store_bytes))
+        if taken.rowcount != 1:
+            raise StoreFull(
+                "quota",
+                f"{limits.max_store_bytes} bytes of checkpoints are stored; space comes back "
+                "as checkpoints expire or are deleted",
+            )
+
+    def _delete_bytes(self, conn: Connection, storage_ids: Sequence[str]) -> None:
+        """Delete these bytes rows and give their bytes back to the quota."""
+        freed = 0
+        for storage_id in storage_ids:
+            row = conn.execute(self._sql(DELETE_BYTES), (storage_id,)).fetchone()
+            freed += row[0] if row is not None else 0
+        if freed:
+            conn.execute(self._sql(GIVE_USAGE), (freed,))
+
     def delete(self, storage_id: str, token: str) -> DeleteOutcome:
         if not ids.is_storage_id(storage_id):
             return DeleteOutcome.NOT_FOUND
@@ -288,7 +350,7 @@ class SqlStore(Store):
                 return DeleteOutcome.GONE
             if not ids.token_matches(token, token_hash):
                 return DeleteOutcome.WRONG_TOKEN
-            conn.execute(self._sql(DELETE_BYTES), (storage_id,))
+            self._delete_bytes(conn, [storage_id])
             changed = conn.execute(self._sql(TOMBSTONE_DELETED), (self._to_db(now), storage_id))
             return DeleteOutcome.DELETED if changed.rowcount == 1 else DeleteOutcome.GONE
 
@@ -299,8 +361,7 @@ class SqlStore(Store):
         while True:
             with self._write() as conn:
                 rows = conn.execute(self._sql(TOMBSTONE_EXPIRED), (at, at, PURGE_BATCH)).fetchall()
-                for (storage_id,) in rows:
-                    conn.execute(self._sql(DELETE_BYTES), (storage_id,))
+                self._delete_bytes(conn, [storage_id for (storage_id,) in rows])
             expired += len(rows)
             if len(rows) < PURGE_BATCH:
                 break
@@ -312,6 +373,8 @@ class SqlStore(Store):
                 ).rowcount
             if purged < PURGE_BATCH:
                 break
+        with self._write() as conn:
+            conn.execute(self._sql(SWEEP_COUNTERS), (window_of(now),))
         return expired
 
     # reading
@@ -393,6 +456,11 @@ class SqlStore(Store):
     def ping(self) -> None:
         with self._read() as conn:
             conn.execute(self._sql(PING)).fetchone()
+
+    def usage(self) -> Usage:
+        with self._read() as conn:
+            row = conn.execute(self._sql(SELECT_USAGE)).fetchone()
+        return Usage(stored_bytes=int(row[0]) if row else 0, disk_full=self._disk_full)
 
     def _list(self, sql: str, value: str, limit: int) -> list[Meta]:
         # An id that could never have been recorded matches nothing; the database is spared a

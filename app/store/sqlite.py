@@ -4,10 +4,18 @@ Starlette runs the store's calls in a thread pool, so every thread gets its own 
 (WAL lets readers proceed while one writer commits). Writes take the write lock up front
 (BEGIN IMMEDIATE): a deferred transaction that upgrades from read to write can fail with
 "database is locked" at once, ignoring the busy timeout.
+
+Space comes back: a new file is created with ``auto_vacuum = INCREMENTAL`` (it can only be set
+before the first table), the sweep moves free pages to the end of the file and cuts them off
+(``reclaim``, a bounded number of pages per step), and a file made before that is converted
+once at start-up by a VACUUM when it is small enough (``CONVERT_LIMIT``; a larger one is named
+in the log with the command that converts it). A full disk is StoreFull (507), never "not
+answering"; deleting still works on it, through the disk reserve (app/store/reserve.py).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
@@ -16,8 +24,28 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from app.store.base import StoreConfigError, StoreUnavailable, utc_now
+from app.store.base import (
+    DeleteOutcome,
+    StoreConfigError,
+    StoreError,
+    StoreFull,
+    StoreUnavailable,
+    Usage,
+    utc_now,
+)
+from app.store.reserve import DEFAULT_RESERVE_BYTES, DiskReserve
 from app.store.sql import SqlStore
+
+log = logging.getLogger(__name__)
+
+# A file made without auto_vacuum is converted at start-up (a VACUUM rewrites it whole, and
+# needs that much free space) only up to this size.
+CONVERT_LIMIT = 256 * 1024 * 1024
+# Pages one reclaim step moves and cuts off (4 MiB at SQLite's default 4 KiB pages): a step
+# is one write transaction, so it never holds the write lock long.
+RECLAIM_PAGES = 1024
+# Steps per sweep: what one sweep gives back at most (1 GiB); the next sweep goes on.
+RECLAIM_STEPS = 256
 
 # Each entry: (version, statements). Append new versions; never edit an applied one.
 MIGRATIONS: list[tuple[int, list[str]]] = [
@@ -74,6 +102,26 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             " (parent_storage_id, stored_at) WHERE gone_at IS NULL",
         ],
     ),
+    (
+        # Writing bounded (app/store/limits.py): each client's writes per minute, and the bytes
+        # stored, counted from the bytes already kept.
+        3,
+        [
+            """CREATE TABLE write_counters (
+                client TEXT NOT NULL,
+                window_number INTEGER NOT NULL,
+                writes INTEGER NOT NULL,
+                bytes INTEGER NOT NULL,
+                PRIMARY KEY (client, window_number)
+            )""",
+            """CREATE TABLE store_usage (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                stored_bytes INTEGER NOT NULL
+            )""",
+            "INSERT INTO store_usage (id, stored_bytes)"
+            " SELECT 1, coalesce(sum(length(data)), 0) FROM checkpoint_bytes",
+        ],
+    ),
 ]
 
 
@@ -92,7 +140,14 @@ class SqliteStore(SqlStore):
     backend = "sqlite"
     integrity_errors = (sqlite3.IntegrityError,)
 
-    def __init__(self, path: str, *, timeout: float = 5.0, **options: object) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        timeout: float = 5.0,
+        reserve_bytes: int = DEFAULT_RESERVE_BYTES,
+        **options: object,
+    ) -> None:
         super().__init__(**options)  # type: ignore[arg-type]
         if not path or path == ":memory:" or path.startswith("file:"):
             # Each thread has its own connection, and each in-memory connection its own database.
@@ -106,7 +161,10 @@ class SqliteStore(SqlStore):
         self._connections: list[sqlite3.Connection] = []
         self._guard = threading.Lock()
         self._closed = False
+        self._reserve = DiskReserve(path + "-reserve", reserve_bytes)
         self._migrate()
+        self._convert_to_incremental_vacuum()
+        self._reserve.ensure()
 
     # connections
 
@@ -168,7 +226,10 @@ class SqliteStore(SqlStore):
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:
-            # "database is locked" once busy_timeout ran out, I/O errors, a full disk…
+            if _is_disk_full(exc):
+                self._disk_full = True
+                raise StoreFull("disk", "SQLite could not write its file") from exc
+            # "database is locked" once busy_timeout ran out, I/O errors…
             raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
 
     def _migrate(self) -> None:
@@ -178,7 +239,11 @@ class SqliteStore(SqlStore):
         deadline = time.monotonic() + self._timeout
         while True:
             try:
-                self._connection().execute("PRAGMA journal_mode = WAL")
+                conn = self._connection()
+                if conn.execute("PRAGMA page_count").fetchone()[0] == 0:
+                    # A new file: free pages can be given back only if it is made so now.
+                    conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                conn.execute("PRAGMA journal_mode = WAL")
                 break
             except sqlite3.OperationalError as exc:
                 if time.monotonic() >= deadline or "locked" not in str(exc):
@@ -205,6 +270,113 @@ class SqliteStore(SqlStore):
                     (version, self._to_db(utc_now())),
                 )
 
+    def _convert_to_incremental_vacuum(self) -> None:
+        """A file made before auto_vacuum: VACUUM it once into INCREMENTAL mode if small."""
+        conn = self._connection()
+        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 0:
+            return
+        size = os.path.getsize(self.path)
+        if size > CONVERT_LIMIT:
+            log.warning(
+                "the SQLite store %s (%d bytes) does not give deleted space back; stop the "
+                "service and run: sqlite3 FILE 'PRAGMA auto_vacuum = INCREMENTAL; VACUUM'",
+                os.path.basename(self.path),
+                size,
+            )
+            return
+        lock = _write_lock(self.path)
+        if not lock.acquire(timeout=self._timeout):
+            return
+        try:
+            conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            conn.execute("VACUUM")
+            log.info("the SQLite store now gives deleted space back (auto_vacuum)")
+        except sqlite3.OperationalError as exc:  # busy, or no room to rewrite it: next start
+            log.warning("could not convert the SQLite store to auto_vacuum: %s", exc)
+        finally:
+            lock.release()
+
+    # space
+
+    def reclaim(self, steps: int = RECLAIM_STEPS) -> int:
+        """Give free pages back to the file system, ``RECLAIM_PAGES`` per write transaction,
+        at most ``steps`` transactions; then checkpoint the log into the file, which is when
+        the file shrinks. Returns the pages freed. StoreFull when the disk has no room even
+        for that (the caller releases the reserve)."""
+        freed = 0
+        lock = _write_lock(self.path)
+        for _ in range(steps):
+            if not lock.acquire(timeout=self._timeout):
+                break
+            try:
+                conn = self._connection()
+                before = conn.execute("PRAGMA freelist_count").fetchone()[0]
+                if before == 0:
+                    break
+                # The pragma frees one page per step of its statement; executescript steps it
+                # to the end (execute would stop after the first).
+                script = f"BEGIN IMMEDIATE; PRAGMA incremental_vacuum({RECLAIM_PAGES}); COMMIT;"
+                try:
+                    conn.executescript(script)
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+                freed += before - conn.execute("PRAGMA freelist_count").fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                if _is_disk_full(exc):
+                    raise StoreFull("disk", "no room to give free pages back") from exc
+                raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
+            finally:
+                lock.release()
+        try:
+            self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.OperationalError as exc:  # readers in the way: the next sweep
+            log.info("the SQLite checkpoint after a reclaim did not complete: %s", exc)
+        return freed
+
+    def delete(self, storage_id: str, token: str) -> DeleteOutcome:
+        """Delete, also on a full disk: when there is no room for the log, the reserve is
+        released for the delete, the freed pages are given back, and the reserve is taken
+        again."""
+        try:
+            outcome = super().delete(storage_id, token)
+        except StoreFull:
+            if not self._reserve.release():
+                raise
+            outcome = super().delete(storage_id, token)
+        if outcome == DeleteOutcome.DELETED:
+            self._give_back(steps=1)
+        return outcome
+
+    def purge_expired(self) -> int:
+        try:
+            expired = super().purge_expired()
+        except StoreFull:
+            if not self._reserve.release():
+                raise
+            expired = super().purge_expired()
+        self._give_back(steps=RECLAIM_STEPS)
+        return expired
+
+    def _give_back(self, steps: int) -> None:
+        """Reclaim after a delete or a sweep, which has committed: a failure here is logged,
+        never the caller's answer; the next sweep tries again."""
+        try:
+            try:
+                self.reclaim(steps)
+            except StoreFull:
+                self._reserve.release()
+                self.reclaim(steps)
+        except StoreError as exc:
+            log.warning("could not give free pages back yet: %s", exc)
+        self._reserve.ensure()
+
+    def usage(self) -> Usage:
+        stored = super().usage()
+        # A reserve that cannot be allocated again means the disk has no room left.
+        return Usage(stored.stored_bytes, stored.disk_full or self._reserve.missing)
+
     # dialect
 
     def _is_id_collision(self, exc: Exception) -> bool:
@@ -223,3 +395,11 @@ class SqliteStore(SqlStore):
             connections, self._connections = self._connections, []
         for conn in connections:
             conn.close()
+
+
+def _is_disk_full(exc: sqlite3.Error) -> bool:
+    # SQLITE_FULL, and its extended codes (the low byte is the primary code).
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF == sqlite3.SQLITE_FULL
+    return "database or disk is full" in str(exc)

@@ -148,6 +148,7 @@ class NotOpenYet(Store):
     put = get = delete = purge_expired = _unavailable
     by_checkpoint_id = children = list_lineage = ping = _unavailable
     by_digest = derived_from = claiming_digest = meta = deletion_token_holder = _unavailable
+    usage = _unavailable
 
     def close(self) -> None:
         pass

@@ -19,6 +19,7 @@ from app.store.postgres import MIGRATIONS as PG_MIGRATIONS
 from app.store.sql import SqlStore
 from app.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from tests.backends import (
+    PG_TABLES,
     Backend,
     Cluster,
     PostgresServer,
@@ -257,7 +258,7 @@ def test_postgres_recovers_after_a_restart(postgres_server: PostgresServer) -> N
     assert cluster is not None
     url = cluster.url if own else postgres_server.url
     if not own:
-        pg_execute(url, "DROP TABLE IF EXISTS checkpoint_bytes, checkpoints, schema_version")
+        pg_execute(url, f"DROP TABLE IF EXISTS {', '.join(PG_TABLES)}")
     store = open_store(url, timeout=1.0)
     try:
         data, result = linted("valid-coding-refactor.ocp.json")

@@ -1,0 +1,61 @@
+"""What the store keeps: checkpoints, and nothing else.
+
+Any JSON object used to be kept for 30 days, so the store was free space for anyone's data.
+Now a document is stored only when it passes the version gate and has the top level of a
+checkpoint (§6: the REQUIRED members ``opencheckpoint``, ``id``, ``created_at``, ``source`` and
+``task``). A checkpoint that fails the schema or the rules in other ways (an id that is not a
+string, a missing objective) is still kept: sharing one to have it reviewed is what the service
+is for, and its page says what is wrong with it. The quota and the rate bound the rest.
+
+These checks are the cheap ones: they read the parsed top level only, so a document that is
+not a checkpoint is refused before the schema, the rules and the secret scan run.
+"""
+
+from __future__ import annotations
+
+from app.findings import Finding
+from app.parse import Document
+from app.version import check_version
+
+# Beside "opencheckpoint", which the version gate reads.
+REQUIRED_MEMBERS = ("id", "created_at", "source", "task")
+WHAT_TO_DO = (
+    "only OpenCheckpoint checkpoints are stored; to check any other JSON, use the linter "
+    "(POST /api/v1/lint) without storing it"
+)
+
+
+def not_a_checkpoint(document: Document, version_error: Finding | None = None) -> str | None:
+    """Why ``document`` (a parsed JSON object) is not a checkpoint the store keeps, as a
+    sentence saying what is missing and what to do; None when it is one.
+
+    ``version_error``: the version gate's finding when the caller ran it already."""
+    # The version gate's own message quotes the value; this one never repeats document text.
+    if (version_error or check_version(document)) is not None:
+        if "opencheckpoint" not in document:
+            why = 'it has no "opencheckpoint" member (a v0.1 checkpoint starts with '
+            why += '"opencheckpoint": "0.1")'
+        else:
+            why = 'its "opencheckpoint" is not "0.1", the version this service implements (§5.1)'
+        return f"this document is not a checkpoint, so it is not stored: {why}. " + _capital(
+            WHAT_TO_DO
+        )
+    missing = [name for name in REQUIRED_MEMBERS if name not in document]
+    if missing:
+        return (
+            f"this document is not a checkpoint, so it is not stored: it has no "
+            f"{_listed(missing)} at the top level, which every checkpoint has (§6). "
+            f"{_capital(WHAT_TO_DO)}"
+        )
+    return None
+
+
+def _listed(names: list[str]) -> str:
+    quoted = [f'"{name}"' for name in names]
+    if len(quoted) == 1:
+        return quoted[0] + " member"
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1] + " members"
+
+
+def _capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
