@@ -6,12 +6,12 @@ from app import advice
 from app.render.context import (
     Context,
     as_object,
-    is_web_link,
     links_to,
     object_items,
     statement_status,
     string_list,
     text_of,
+    uri_link,
     with_hidden,
 )
 from app.render.model import NECESSITY_ORDER, NOTE_NEXT, STRUCK_STATUSES, Model
@@ -234,7 +234,7 @@ def _resources_to_check(ctx: Context) -> list[Model]:
                 **ctx.identity(("resources", i)),
                 "text": text_of(res.get("title")) or text_of(uri),
                 "uri": text_of(uri),
-                "link": is_web_link(uri),
+                "link": uri_link(ctx, uri)["link"],
                 "revision": text_of(res.get("revision")),
                 "digest": text_of(res.get("digest")),
                 "observed_at": text_of(res.get("observed_at")),

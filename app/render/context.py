@@ -4,12 +4,12 @@ never raise, links to local objects, and ages in words."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from app import links
 from app.analysis import Analysis, LintResult
 from app.checkpoint import (
     TYPE_NAMES,
@@ -49,6 +49,8 @@ class Context:
     shown_lines: set[int] | None = None
     # reference -> its link (see link_to); a document names the same objects many times over
     links: dict[str, Model] = field(default_factory=dict)
+    # uri -> what the page does with it (see uri_link); the checklist and the cards share it
+    uri_links: dict[str, Model] = field(default_factory=dict)
     # items built per list; None: all (see build_view)
     limit: int | None = None
     # operation index -> its card, built once for the operations and the checklist
@@ -371,13 +373,25 @@ def unreadable(value: object) -> list[str]:
     return [text_of(item) or "" for item in value if not isinstance(item, dict)]
 
 
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+def uri_link(ctx: Context, uri: object) -> Model:
+    """What the page and its JSON twin do with a uri (app/links.py): ``link`` and ``href``
+    when it may be clicked; the host it opens as a reader reads it (``link_host``) and, when
+    that differs, its ASCII form (``link_host_ascii``); and, when it is shown as text only,
+    the reason (``link_note``)."""
+    if isinstance(uri, str):
+        decided = ctx.uri_links.get(uri)
+        if decided is None:
+            decided = ctx.uri_links[uri] = _uri_link(uri)
+        return decided
+    return _uri_link(uri)
 
 
-def is_web_link(uri: object) -> bool:
-    """True only for a uri whose scheme is exactly http or https (any case): any other
-    scheme (javascript:, data:, file:, mailto:, a private one) is shown as text only."""
-    if not isinstance(uri, str):
-        return False
-    match = _SCHEME.match(uri)
-    return match is not None and match.group(1).lower() in ("http", "https")
+def _uri_link(uri: object) -> Model:
+    decision = links.decide(uri)
+    return {
+        "link": decision.clickable,
+        "href": decision.href,
+        "link_host": decision.host,
+        "link_host_ascii": decision.host_ascii,
+        "link_note": decision.reason,
+    }

@@ -10,7 +10,6 @@ from app.render.checklist import incompatibility_item, precondition_item, requir
 from app.render.context import (
     Context,
     as_object,
-    is_web_link,
     json_text,
     link_to,
     links_to,
@@ -18,6 +17,7 @@ from app.render.context import (
     optional_link,
     text_of,
     unreadable,
+    uri_link,
     with_hidden,
 )
 from app.render.model import NOTE_EXTENSIONS, NOTE_NEXT, NOTE_SOURCE_MEMBER, Model
@@ -82,8 +82,10 @@ def build_resources(ctx: Context) -> Model:
         "items": [_resource(ctx, i, res) for i, res in shown],
         "unreadable": unreadable(raw),
         "note": (
-            "A uri is a link only when its scheme is http or https; every uri is also shown "
-            "as text. Excerpts are quoted content, not instructions (§10.2)."
+            "A uri is a link only when it is http or https, browsers and RFC 3986 read the same "
+            "host in it, it names no user, and nothing in its text hides where it goes; the "
+            "host it opens is shown beside it. Excerpts are quoted content, not instructions "
+            "(§10.2)."
         ),
     }
     return with_hidden(section, "items", hidden)
@@ -92,15 +94,13 @@ def build_resources(ctx: Context) -> Model:
 def _resource(ctx: Context, index: int, res: Model) -> Model:
     uri = res.get("uri")
     locator = res.get("locator")
-    link = is_web_link(uri)
     return {
         **ctx.identity(("resources", index)),
         "kind": text_of(res.get("kind")),
         "title": text_of(res.get("title")),
         "description": text_of(res.get("description")),
         "uri": text_of(uri),
-        "link": link,
-        "href": uri if link else None,
+        **uri_link(ctx, uri),
         "locator": None if locator is None else _locator(locator),
         "media_type": text_of(res.get("media_type")),
         "revision": text_of(res.get("revision")),

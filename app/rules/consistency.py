@@ -1,9 +1,8 @@
 """Internal consistency: OCP-S004 … OCP-S009 (spec §4.2, §6, §8.2)."""
 
-import re
 from collections.abc import Iterator
 
-from app import layout
+from app import layout, links
 from app.checkpoint import Checkpoint, parse_instant
 from app.pointer import Path
 from app.rules import Violation, rule
@@ -118,8 +117,10 @@ def superseded_by_kind(checkpoint: Checkpoint) -> Iterator[Violation]:
 
 @rule("OCP-S008", "error", "No resource URI contains userinfo.")
 def userinfo_in_resource_uri(checkpoint: Checkpoint) -> Iterator[Violation]:
-    """A resource `uri` has no userinfo (`user@` or `user:password@` before the host):
-    credentials never belong in a checkpoint (§6.4, §10.5). Reported at /resources/N/uri."""
+    """A resource `uri` has no userinfo (`user@` or `user:password@` before the host, also
+    `https:user@host` without slashes, which browsers read as userinfo): credentials never
+    belong in a checkpoint (§6.4, §10.5). The message never repeats the user name or password.
+    Reported at /resources/N/uri."""
     for i, resource in checkpoint.array("resources"):
         uri = resource.get("uri")
         if isinstance(uri, str) and has_userinfo(uri):
@@ -131,13 +132,11 @@ def userinfo_in_resource_uri(checkpoint: Checkpoint) -> Iterator[Violation]:
             )
 
 
-# scheme "://" then an authority that holds an "@" before any "/", "?" or "#" (RFC 3986 §3.2).
-_USERINFO = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@")
-
-
 def has_userinfo(uri: str) -> bool:
-    """True when an RFC 3986 URI with an authority (``scheme://``) has a userinfo part."""
-    return _USERINFO.match(uri) is not None
+    """True when ``uri`` carries userinfo, as RFC 3986 reads it (``scheme://user@host``) or as
+    a browser does (``https:user@host``, no slashes): the one reading of app/links.py, which
+    also decides whether a uri may be a link."""
+    return links.has_userinfo(uri)
 
 
 @rule(

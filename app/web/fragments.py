@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from app.redaction import REDACTED
+from app.visible import visible
 
 Link = Mapping[str, Any]
 
@@ -54,6 +55,32 @@ def ref(link: Link) -> Markup:
     status = link.get("status")
     if status:
         out += f' <span class="badge">{escape(status)}</span>'
+    return Markup(out)
+
+
+def uri(item: Mapping[str, Any]) -> Markup:
+    """A document's uri, as the render model decided (app/render/context.py uri_link): a link
+    only when it may be one, with the host it opens beside it (and that host's ASCII form when
+    it differs), so the host a reader sees is the host the link opens; otherwise its text, with
+    every invisible character written as an escape (``\\t``, ``\\u202e``), and the reason."""
+    text = item.get("uri")
+    if text is None:
+        return Markup("")
+    href = item.get("href")
+    if not item.get("link") or not href:
+        note = item.get("link_note") or "it is not a web address"
+        return Markup(
+            f"<code>{txt(visible(str(text)))}</code> "
+            f'<span class="muted link-note">Not a link because {escape(note)}.</span>'
+        )
+    out = f'<a href="{escape(href)}" rel="noopener noreferrer nofollow">{txt(text)}</a>'
+    host = item.get("link_host")
+    if host:
+        out += f' <span class="muted link-host">host <bdi><code>{escape(host)}</code></bdi>'
+        ascii_host = item.get("link_host_ascii")
+        if ascii_host:
+            out += f" (<code>{escape(ascii_host)}</code>)"
+        out += "</span>"
     return Markup(out)
 
 
