@@ -97,7 +97,7 @@ class Analysis:
     intake: Intake
     findings: tuple[Finding, ...]  # the report's, positioned, in document order, redacted
     # every apparent credential, also after a version error, unredacted: what `redacted`
-    # withholds; show their paths only through app.redaction.redact_pointer
+    # withholds; show their paths only as `secret_paths` gives them
     secrets: tuple[Finding, ...]
     syntax: LevelState
     semantics: LevelState
@@ -124,6 +124,12 @@ class Analysis:
     def interpretable(self) -> bool:
         """A document of the version this tool implements: its fields mean what §6 says."""
         return self.intake.document is not None and self.version_error is None
+
+    @property
+    def secret_paths(self) -> list[str]:
+        """Where each apparent credential is, its pointer withheld where it names one (a
+        flagged member name goes whole): what a refusal may say."""
+        return [self.redaction.pointer(f.path) for f in self.secrets]
 
     @cached_property
     def redacted(self) -> Document | None:
@@ -378,6 +384,10 @@ class LintResult:
     @property
     def secrets(self) -> tuple[Finding, ...]:
         return self.analysis.secrets
+
+    @property
+    def secret_paths(self) -> list[str]:
+        return self.analysis.secret_paths
 
     @property
     def version_error(self) -> Finding | None:

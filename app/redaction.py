@@ -42,13 +42,6 @@ def redact_text(text: str) -> str:
         return REDACTED
 
 
-def looks_secret(text: str) -> bool:
-    try:
-        return redact(text, REDACTED) != text
-    except Exception:  # a heuristic that fails must not break the page; assume the worst
-        return True
-
-
 def redact_pointer(pointer: str) -> str:
     """A pointer with each token redacted on its own, so an escaped "/" in a flagged member
     name cannot split a credential into parts the scanner would miss."""
@@ -68,20 +61,31 @@ class Redaction:
     paths: tuple[str, ...] = ()
     quoted: frozenset[str] = frozenset()
     values: frozenset[str] = frozenset()
+    # member names the scanner flagged: each withheld whole wherever it is a name or a pointer
+    # token, never only the part that matched ("AKIA…:<secret>" holds more than the key id)
+    names: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, document: object, hits: Sequence[SecretHit]) -> Redaction:
+        """Built from the scan's hits alone: what was flagged is known, nothing is scanned
+        again (a document of 40,000 flagged names costs one scan, not four)."""
         if not hits:
             return cls()
         paths = tuple(dict.fromkeys(hit.path for hit in hits))
-        values = frozenset(_flagged_strings(document, paths))
+        names = frozenset(_flagged_names(hits))
+        values = frozenset(_flagged_strings(document, paths, names))
         quoted = {t for t in values if len(t) >= MIN_QUOTED}
         quoted.update(_quoted_texts(document, hits))
-        return cls(paths, frozenset(quoted), values)
+        return cls(paths, frozenset(quoted), values, names)
 
     def joined(self, other: Redaction) -> Redaction:
         """Both documents' credentials, for what shows the two side by side (a diff)."""
-        return Redaction(self.paths, self.quoted | other.quoted, self.values | other.values)
+        return Redaction(
+            self.paths,
+            self.quoted | other.quoted,
+            self.values | other.values,
+            self.names | other.names,
+        )
 
     @property
     def active(self) -> bool:
@@ -103,20 +107,38 @@ class Redaction:
             tokens = parse_pointer(pointer)
         except ValueError:
             return self.text(pointer)
-        return to_pointer(self.text(token) for token in tokens)
+        return to_pointer(self.token(token) for token in tokens)
+
+    def token(self, token: str) -> str:
+        """One pointer token or member name: a flagged name withheld whole."""
+        return REDACTED if token in self.names else self.text(token)
 
     def findings(self, findings: Sequence[Finding]) -> list[Finding]:
         """Every finding's message, path and related texts with credentials withheld. Run once,
         by the analysis, after positions are found (they need the real path)."""
         out = []
         for finding in findings:
-            message = self.text(finding.message)
+            message = self.text(self._names_in(finding.message, finding.path))
             path = self.pointer(finding.path)
             related = tuple(self.text(text) for text in finding.related)
             if message != finding.message or path != finding.path or related != finding.related:
                 finding = replace(finding, message=message, path=path, related=related)
             out.append(finding)
         return out
+
+    def _names_in(self, message: str, path: str) -> str:
+        """A message with the flagged member names of its own path withheld: a message that
+        quotes a member name quotes one on its path."""
+        if not self.names:
+            return message
+        try:
+            tokens = parse_pointer(path)
+        except ValueError:
+            return message
+        for token in tokens:
+            if token in self.names and token in message:
+                message = message.replace(token, REDACTED)
+        return message
 
     def document(self, document: object) -> Document | None:
         """The document with every value at or under a flagged pointer replaced by REDACTED, a
@@ -130,7 +152,7 @@ class Redaction:
         trie = _trie(self.paths)
         if trie is None:
             return {}
-        redacted = _redact_node(document, trie) if trie else document
+        redacted = _redact_node(document, trie, self.names) if trie else document
         pattern = self._pattern
         if pattern is not None:
             redacted = _redact_quoted(redacted, pattern)
@@ -154,7 +176,7 @@ class Redaction:
             out: dict[object, object] = {}
             n = 2
             for name, item in value.items():
-                new_name = self._data(name, None) if isinstance(name, str) else name
+                new_name = self._name(name) if isinstance(name, str) else name
                 base = new_name
                 while new_name in out:  # two withheld names: keep both members
                     new_name = f"{base} ({n})"
@@ -165,10 +187,15 @@ class Redaction:
             return [self._data(item, None) for item in value]
         return value
 
+    def _name(self, name: str) -> object:
+        if name in self.names:
+            return REDACTED
+        return self._data(name, None)
+
     def source(self, text: str, flagged: Mapping[str, int]) -> str:
         """The submitted text as a page lists it: the raw JSON of each flagged value (see
         `redacted_source`), then every known credential text, keeping the line count."""
-        text = redacted_source(text, flagged)
+        text = redacted_source(text, flagged, self.names)
         pattern = self._pattern
         if pattern is None:
             return text
@@ -179,15 +206,29 @@ class Redaction:
 _POINTER_KEYS = frozenset({"pointer", "path", "parent_pointer", "child_pointer"})
 
 
-def _flagged_strings(document: object, paths: Sequence[str]) -> Iterable[str]:
+def _flagged_names(hits: Iterable[SecretHit]) -> Iterator[str]:
+    """The member names the scanner flagged (a hit in a key is at that member's pointer)."""
+    for hit in hits:
+        if hit.in_key:
+            try:
+                tokens = parse_pointer(hit.path)
+            except ValueError:
+                continue
+            if tokens:
+                yield tokens[-1]
+
+
+def _flagged_strings(
+    document: object, paths: Sequence[str], names: frozenset[str]
+) -> Iterable[str]:
     """Every string at or under each flagged pointer (member names included), and the flagged
-    member's own name when it looks like a credential."""
+    member's own name when the scanner flagged it."""
     for path in paths:
         try:
             tokens = parse_pointer(path)
         except ValueError:
             continue
-        if tokens and looks_secret(tokens[-1]):
+        if tokens and tokens[-1] in names:
             yield tokens[-1]
         yield from _strings(_at(document, tokens))
 
@@ -291,7 +332,7 @@ def _trie(pointers: Iterable[str]) -> _Trie | None:
     return root
 
 
-def _redact_node(node: object, trie: _Trie | None) -> object:
+def _redact_node(node: object, trie: _Trie | None, names: frozenset[str]) -> object:
     if trie is None:
         return REDACTED
     if isinstance(node, dict):
@@ -299,15 +340,15 @@ def _redact_node(node: object, trie: _Trie | None) -> object:
         renamed = set()
         for key, sub in trie.items():
             if key in out:
-                out[key] = _redact_node(out[key], sub)
-                if sub is None and looks_secret(key):
+                out[key] = _redact_node(out[key], sub, names)
+                if sub is None and key in names:
                     renamed.add(key)
         return _rename_keys(out, renamed) if renamed else out
     if isinstance(node, list):
         items = list(node)
         for token, sub in trie.items():
             if token.isdigit() and int(token) < len(items):
-                items[int(token)] = _redact_node(items[int(token)], sub)
+                items[int(token)] = _redact_node(items[int(token)], sub, names)
         return items
     return node
 
@@ -336,9 +377,11 @@ def _rename_keys(obj: JsonObject, renamed: set[str]) -> JsonObject:
 _DECODER = json.JSONDecoder()
 
 
-def redacted_source(text: str, flagged: Mapping[str, int]) -> str:
+def redacted_source(
+    text: str, flagged: Mapping[str, int], names: frozenset[str] = frozenset()
+) -> str:
     """``text`` with the raw JSON text of each flagged value replaced by the quoted REDACTED,
-    and its member name too when that name itself looks like a credential. ``flagged`` maps
+    and its member name too when the scanner flagged that name (``names``). ``flagged`` maps
     each flagged pointer to the offset of its value in ``text`` (the analysis's source map)."""
     spans = []
     for pointer, start in flagged.items():
@@ -348,30 +391,57 @@ def redacted_source(text: str, flagged: Mapping[str, int]) -> str:
             end = text.find("\n", start)
             end = len(text) if end < 0 else end
         spans.append((start, end))
-        key_span = _member_name_span(text, start)
-        if key_span is not None and looks_secret(parse_pointer(pointer)[-1] if pointer else ""):
-            spans.append(key_span)
+        if pointer and parse_pointer(pointer)[-1] in names:
+            key_span = _member_name_span(text, start)
+            if key_span is not None:
+                spans.append(key_span)
     return _blank_spans(text, spans)
 
 
 def redacted_unparsed(text: str) -> str:
     """Text that did not parse, with every span the secret scanner finds in it replaced by
     REDACTED plus the line breaks it covered (a credential may spread over several lines of
-    text that is not JSON); when the scanner fails, the whole text goes (never a leak)."""
+    text that is not JSON), and every string literal whose escapes hide one (``\\u0067hp_…``
+    reads as a GitHub token once decoded) withheld whole; when the scanner fails, the whole
+    text goes (never a leak)."""
     try:
-        spans = scan_text(text)
+        spans = [(start, end) for start, end, _ in scan_text(text)]
+        spans.extend(_escaped_credentials(text))
     except Exception:
         return "\n".join(REDACTED for _ in text.split("\n"))
     if not spans:
         return text
     parts = []
     last = 0
-    for start, end, _ in spans:
+    for start, end in _merged(spans):
         parts.append(text[last:start])
         parts.append(REDACTED + "\n" * text.count("\n", start, end))
         last = end
     parts.append(text[last:])
     return "".join(parts)
+
+
+# A JSON string literal that holds an escape, up to the end of its line when unterminated:
+# the text did not parse, so a literal may be broken anywhere.
+_ESCAPED_LITERAL = re.compile(r'"(?=[^"\n]*\\)(?:[^"\\\n]|\\.)*"?')
+_ESCAPE = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|.)")
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+
+
+def _escaped_credentials(text: str) -> Iterator[tuple[int, int]]:
+    """The span of each string literal with escapes whose decoded text the scanner flags.
+    Each literal is decoded and scanned once: linear in the text."""
+    for match in _ESCAPED_LITERAL.finditer(text):
+        decoded = _ESCAPE.sub(_unescape, match.group())
+        if scan_text(decoded):
+            yield match.start(), match.end()
+
+
+def _unescape(match: re.Match[str]) -> str:
+    escape = match.group()
+    if escape[1] == "u":
+        return chr(int(escape[2:], 16))
+    return _SIMPLE_ESCAPES.get(escape[1], escape[1])
 
 
 def _member_name_span(text: str, value_start: int) -> tuple[int, int] | None:

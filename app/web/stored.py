@@ -31,7 +31,6 @@ from app import SPEC_VERSION, __version__
 from app.analysis import Analysis, LintResult, analyze, pair
 from app.digests import check_digest
 from app.layout import TASK_STATUSES
-from app.redaction import redact_pointer
 from app.report import verdict
 from app.store import (
     Created,
@@ -40,10 +39,16 @@ from app.store import (
     Gone,
     Meta,
     NotStorable,
+    RateLimited,
     Store,
+    StoreFull,
     StoreUnavailable,
+    Usage,
+    WriteLimits,
+    client_key,
 )
 from app.store.ids import is_storage_id
+from app.store.storable import early_refusal, not_a_checkpoint
 from app.stored_lineage import (
     Descendants,
     ParentResolution,
@@ -106,23 +111,81 @@ async def store_call(
         # Once it runs, the call is bounded by the store's own timeout, and is never cut off
         # halfway: a write that committed is answered as such.
         return await anyio.to_thread.run_sync(call, limiter=state.store_threads)
+    except RateLimited as exc:
+        raise TooManyWrites(request, exc) from None
+    except StoreFull as exc:
+        raise StorageFull(exc) from None
     finally:
         state.store_slots.release()
 
 
+class TooManyWrites(HTTPException):
+    """429: this client's writes this minute are used; Retry-After says when they come back."""
+
+    def __init__(self, request: Request, exc: RateLimited) -> None:
+        limits = write_limits(request)
+        allowed = [
+            f"{limits.writes_per_minute} documents" if limits.writes_per_minute else "",
+            f"{limits.bytes_per_minute:,} bytes" if limits.bytes_per_minute else "",
+        ]
+        super().__init__(
+            429,
+            "you have stored as much as one client may in a minute here "
+            f"({' or '.join(a for a in allowed if a)}); nothing was stored. Try again in "
+            f"{exc.retry_after} seconds",
+            headers={"retry-after": str(exc.retry_after)},
+        )
+
+
+class StorageFull(HTTPException):
+    """507: the quota is used, or the disk is full. Reading and deleting still work."""
+
+    def __init__(self, exc: StoreFull) -> None:
+        if exc.reason == "quota":
+            detail = (
+                "the checkpoint store is full: it keeps a fixed amount of checkpoints and that "
+                "is used, so nothing was stored. Space comes back as stored checkpoints expire "
+                "or are deleted"
+            )
+        else:
+            detail = (
+                "the checkpoint store's disk is full, so nothing was stored. Stored "
+                "checkpoints can still be read and deleted"
+            )
+        super().__init__(507, detail)
+        self.reason = exc.reason
+
+
+def write_limits(request: Request) -> WriteLimits:
+    settings = settings_of(request)
+    return WriteLimits(settings.write_rate, settings.write_rate_bytes, settings.max_store_bytes)
+
+
 async def readyz(request: Request) -> Response:
     """Readiness: 200 when the store answers, 503 (with Retry-After) while it does not, so a
-    load balancer sends store traffic elsewhere. Linting works either way."""
+    load balancer sends store traffic elsewhere. Linting works either way.
+
+    A full store (its quota used, or its disk full) is still ready: 200 with ``"storage":
+    "full"`` and ``"writable": false``. Reading, linting and deleting work, and deleting is
+    how space comes back; every instance shares the one store, so a 503 would take them all
+    out of the balancer and turn a full disk into an outage of everything."""
     body = {"version": __version__, "spec_version": SPEC_VERSION}
     try:
-        await store_call(request, "ping")
+        usage: Usage = await store_call(request, "usage")
     except StoreUnavailable as exc:
         return JSONResponse(
             {**body, "status": "unavailable", "store": str(exc)},
             status_code=503,
             headers={"retry-after": "30", "cache-control": "no-store"},
         )
-    return JSONResponse({**body, "status": "ready"}, headers={"cache-control": "no-store"})
+    limits = write_limits(request)
+    full = usage.full(limits)
+    storage = {"storage": "full" if full else "ok", "writable": not full}
+    if full:
+        storage["full_because"] = "disk" if usage.disk_full else "quota"
+    return JSONResponse(
+        {**body, "status": "ready", **storage}, headers={"cache-control": "no-store"}
+    )
 
 
 # --- storing --------------------------------------------------------------------------------
@@ -137,12 +200,13 @@ def _lifetime(value: str | None, store: Store) -> timedelta | None:
     return min(lifetime, store.retention)
 
 
-def _check_upload_token(request: Request, offered: str | None) -> None:
+def _check_upload_token(request: Request, offered: str | None) -> str | None:
     """Private deployments list upload tokens (OCP_UPLOAD_TOKENS); each is compared in
-    constant time, so timing tells nothing about a near miss."""
+    constant time, so timing tells nothing about a near miss. Returns the token used (None
+    where none is needed): its holder is the client the write rate counts."""
     tokens = settings_of(request).upload_tokens
     if not tokens:
-        return
+        return None
     header = request.headers.get("authorization", "")
     candidate = offered or (header[7:].strip() if header.lower().startswith("bearer ") else "")
     matched = False
@@ -154,6 +218,7 @@ def _check_upload_token(request: Request, offered: str | None) -> None:
             "this deployment stores checkpoints only with an upload token",
             headers=bearer_challenge("upload"),
         )
+    return candidate
 
 
 def analysis_of(request: Request, record: Found) -> Analysis:
@@ -167,10 +232,20 @@ async def _store(
     data: bytes,
     lifetime: timedelta | None,
     parent_storage_id: str | None = None,
+    upload_token: str | None = None,
 ) -> Created:
     """Store ``data``; with ``parent_storage_id``, the stored parent the uploader holds (its
-    link is the proof), checked to be the parent the document names."""
+    link is the proof), checked to be the parent the document names.
+
+    The gates run cheapest first: the body limit (while it streams), the intake, the version
+    gate and the top level of a checkpoint, the first apparent credential; only then the
+    whole analysis; the store counts the write against the client's rate and the quota in the
+    transaction that stores it (429, 507)."""
     settings = settings_of(request)
+    refusal = await run_in_threadpool(early_refusal, data, settings.limits)
+    if refusal is not None:
+        findings = [f.to_dict() for f in refusal.findings]
+        raise Unprocessable(refusal.message, findings, list(refusal.secret_paths))
     analysis = await run_in_threadpool(analyze, data, settings.limits)
     refuse_unstorable(analysis)
     if parent_storage_id is not None:
@@ -183,10 +258,13 @@ async def _store(
             analysis,
             lifetime=lifetime,
             parent_storage_id=parent_storage_id,
+            client=client_key(request.client.host if request.client else None, upload_token),
+            limits=write_limits(request),
         )
         return created
     except NotStorable as exc:  # the store checks again, whatever the caller did
-        raise Unprocessable(str(exc), [], [redact_pointer(p) for p in exc.paths]) from None
+        withheld = analysis.redaction.pointer
+        raise Unprocessable(str(exc), [], [withheld(p) for p in exc.paths]) from None
 
 
 async def _check_parent(request: Request, child: Analysis, parent_storage_id: str) -> None:
@@ -234,7 +312,10 @@ def refuse_unstorable(result: Analysis | LintResult) -> None:
             [f.to_dict() for f in result.findings],
             [],
         )
-    secret_paths = [redact_pointer(f.path) for f in result.secrets]
+    not_stored = not_a_checkpoint(result.document, result.version_error)
+    if not_stored is not None:
+        raise Unprocessable(not_stored, [], [])
+    secret_paths = result.secret_paths
     if secret_paths:
         raise Unprocessable(
             "the document appears to contain credentials, so it is never stored (§10.5); "
@@ -264,7 +345,7 @@ async def api_store(request: Request) -> Response:
     """POST /api/v1/checkpoints: the raw document as the body; ?lifetime=1h|1d|7d|30d;
     ?parent=STORAGE_ID: the stored parent (its storage id proves you hold it), so the child's
     page links it and its diff."""
-    _check_upload_token(request, None)
+    upload_token = _check_upload_token(request, None)
     if media_type(request) not in CHECKPOINT_TYPES:
         raise BadRequest(
             f"send the checkpoint as application/json or {OCP_MEDIA_TYPE}", status_code=415
@@ -273,7 +354,7 @@ async def api_store(request: Request) -> Response:
     lifetime = _lifetime(request.query_params.get("lifetime"), store)
     data = await request.body()
     parent = request.query_params.get("parent") or None
-    created = await _store(request, data, lifetime, parent)
+    created = await _store(request, data, lifetime, parent, upload_token)
     body = created_dict(request, created)
     # The deletion token is in this answer, once: no cache may keep it.
     return JSONResponse(body, status_code=201, headers={"location": body["permalink"], **NO_STORE})
@@ -288,7 +369,7 @@ async def share(request: Request) -> Response:
         form = await request.form(max_files=0, max_fields=8, max_part_size=2 * limit + 8)
     except Exception:
         raise BadRequest("the form could not be read; send it again from the page") from None
-    _check_upload_token(request, _text(form.get("upload_token")))
+    upload_token = _check_upload_token(request, _text(form.get("upload_token")))
     data = _decoded(form.get("checkpoint_b64"))
     if not data:
         raise BadRequest("there is no checkpoint to share; check one first")
@@ -299,10 +380,10 @@ async def share(request: Request) -> Response:
     if parent_data:
         # The parent first: the child is then stored with its proven link, so its page links
         # the parent and the diff.
-        parent = await _store(request, parent_data, lifetime)
+        parent = await _store(request, parent_data, lifetime, upload_token=upload_token)
         parent_id = parent.storage_id
         shared.append({**created_dict(request, parent), "role": "parent"})
-    created = await _store(request, data, lifetime, parent_id)
+    created = await _store(request, data, lifetime, parent_id, upload_token)
     shared.insert(0, {**created_dict(request, created), "role": "checkpoint"})
     return HTMLResponse(
         render("shared.html", created=shared[0], shared=shared),
