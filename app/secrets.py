@@ -25,7 +25,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from itertools import accumulate, count, islice
+from itertools import accumulate, count
 from urllib.parse import unquote
 
 from app.findings import Finding
@@ -77,6 +77,27 @@ LINEAR = "a Linear API key"
 DATABRICKS = "a Databricks token"
 SQUARE = "a Square access token"
 ATLASSIAN = "an Atlassian API token"
+DOCKER_HUB = "a Docker Hub access token"
+TWILIO = "a Twilio API key"
+MAILGUN = "a Mailgun API key"
+MAILCHIMP = "a Mailchimp API key"
+DISCORD = "a Discord bot token"
+TELEGRAM = "a Telegram bot token"
+NEW_RELIC = "a New Relic key"
+ALIBABA = "an Alibaba Cloud access key id"
+DOPPLER = "a Doppler token"
+TERRAFORM = "a Terraform Cloud token"
+PULUMI = "a Pulumi access token"
+ARTIFACTORY = "a JFrog Artifactory token"
+BRAINTREE = "a Braintree access token"
+CLOUDFLARE_CA = "a Cloudflare origin CA key"
+GOOGLE_REFRESH = "a Google OAuth refresh token"
+HEROKU = "a Heroku API key"
+SENDINBLUE = "a Brevo (Sendinblue) API key"
+PLANETSCALE = "a PlanetScale token"
+RUBYGEMS = "a RubyGems API key"
+SENTRY = "a Sentry token"
+MAPBOX = "a Mapbox secret token"
 JWT = "a JSON Web Token"
 BEARER = "a bearer token"
 BASIC = "HTTP Basic credentials"
@@ -157,7 +178,8 @@ _TYPE_NAME = re.compile(
 )
 _NUMBERISH = re.compile(r"[\d\s+\-.,:/_%]+")
 _MASK_CHARS = "*xX#?._- \t\u2022\u00b7\u2026\u25cf"
-_PARTIAL_MASKS = ("***", "xxxxx", "XXXXX", "\u2022\u2022", "\u25cf\u25cf", "\u2026")
+# partly masked, e.g. sk-****abcd (one character repeated, not XxXX)
+_PARTIAL_MASK = re.compile("\\*\\*\\*|xxxxx|XXXXX|\u2022\u2022|\u25cf\u25cf|\u2026")
 _WHITESPACE = re.compile(r"\s")
 
 
@@ -167,8 +189,8 @@ def _is_placeholder(value: str) -> bool:
         return True
     if not value.strip(_MASK_CHARS):  # ****, xxxx, ..., ----
         return True
-    if any(mask in value for mask in _PARTIAL_MASKS):
-        return True  # partly masked, e.g. sk-****abcd (one character repeated, not XxXX)
+    if _PARTIAL_MASK.search(value):
+        return True
     if value[0] in "<[{(" and value[-1] in ">]})":
         return True  # <redacted>, [REDACTED], {{token}}, (hidden)
     if value.startswith(("${", "$(", "{{", "%(")):
@@ -182,27 +204,33 @@ def _not_a_credential(value: str) -> bool:
     """Placeholders, flags, numbers, dates, e-mail addresses, code, references to a store."""
     if _is_placeholder(value):
         return True
-    if _NUMBERISH.fullmatch(value) and any(c.isdigit() for c in value):
+    if _NUMBERISH.fullmatch(value) and _ANY_DIGIT.search(value):
         return True
     return bool(
         _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value)
     )
 
 
+# Character tests done by the regex engine and str methods rather than a Python loop over every
+# character: a hostile document may hand thousands of long candidate values to these.
+_ANY_DIGIT = re.compile(r"\d")
+_ANY_LETTER = re.compile(r"[^\W\d_]")
+_ANY_SYMBOL = re.compile(r"[^\w.\-]")  # neither a word character nor "." or "-"
+
+
+def _has_lower(value: str) -> bool:
+    return value != value.upper()
+
+
+def _has_upper(value: str) -> bool:
+    return value != value.lower()
+
+
 def _complex(value: str) -> bool:
     """Random-looking enough for a token: a digit, an inner capital, or a symbol."""
-    has_lower = has_inner_upper = False
-    for i, c in enumerate(value):
-        if c.isdigit():
-            return True
-        if c.islower():
-            has_lower = True
-        elif c.isupper():
-            if i:
-                has_inner_upper = True
-        elif c not in "-_.":
-            return True
-    return has_lower and has_inner_upper
+    if _ANY_DIGIT.search(value) or _ANY_SYMBOL.search(value):
+        return True
+    return _has_lower(value) and _has_upper(value[1:])
 
 
 def _random_looking(value: str) -> bool:
@@ -211,19 +239,9 @@ def _random_looking(value: str) -> bool:
     Punctuation alone proves nothing: "--username=", "*(optional)*" and "ParseResults):" are
     what code and prose put after a credential's name.
     """
-    has_digit = has_alpha = has_lower = has_inner_upper = False
-    for i, c in enumerate(value):
-        if c.isdigit():
-            has_digit = True
-        elif c.isalpha():
-            has_alpha = True
-            if c.islower():
-                has_lower = True
-            elif i:
-                has_inner_upper = True
-    if has_digit and has_alpha:
+    if _ANY_DIGIT.search(value) and _ANY_LETTER.search(value):
         return True
-    if len(value) >= 16 and has_lower and has_inner_upper:
+    if len(value) >= 16 and _has_lower(value) and _has_upper(value[1:]):
         return True
     return len(value) >= 24 and value.isalnum()
 
@@ -411,6 +429,8 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return AUTHORIZATION if _plausible_authorization(value) else None
     if cls == _C_COOKIE:
         return COOKIE if _plausible_cookie(value) else None
+    if len(value) < (4 if cls in (_C_PASSWORD, _C_SECRET) else 8):
+        return None  # shorter than any credential of its class: the cheapest test first
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
     if cls == _C_AWS_SECRET and _AWS_SECRET_VALUE.fullmatch(value):
@@ -556,32 +576,55 @@ _PEM_BODY = re.compile(
 _PEM_RUN = re.compile(r"(?:[A-Za-z0-9+/=]|[ \t\r\n]|\\[rnt])*+")
 
 
+# The largest private keys in PEM (16384-bit RSA, a PGP block with several subkeys) fit in this
+# many characters after their BEGIN line: the END line is looked for no further, and never past
+# the next BEGIN line, so a run of BEGIN lines with no END costs one pass, not one per line.
+_PEM_WINDOW = 65536
+_PEM_HEADERS_WINDOW = 4096
+
+
 def _pem(text: str) -> Iterator[Span]:
     pos = 0
     while (m := _PEM_BEGIN.search(text, pos)) is not None:
         pos = m.end()
-        body = _PEM_BODY.match(text, m.end())
+        body = _PEM_BODY.match(text, m.end(), min(len(text), m.end() + _PEM_HEADERS_WINDOW))
         if body is None:
             continue  # the armour line alone, e.g. prose about key files, holds no key
-        end_marker = re.compile(
-            r"-----?[ ]?END[ ]" + re.escape(m.group("label")) + r"[ ]?-----?"
-        ).search(text, body.end())
-        run = _PEM_RUN.match(text, body.end())  # a truncated excerpt: take the base64 run
+        limit = min(len(text), body.end() + _PEM_WINDOW)
+        following = _PEM_BEGIN.search(text, body.end(), limit)
+        if following is not None:
+            limit = following.start()
+        end_marker = _pem_end(m.group("label")).search(text, body.end(), limit)
+        run = _PEM_RUN.match(text, body.end(), limit)  # a truncated excerpt: the base64 run
         end = end_marker.end() if end_marker else run.end() if run else body.end()
         yield m.start(), end, PEM_KEY
         pos = end
+
+
+@lru_cache(maxsize=64)
+def _pem_end(label: str) -> re.Pattern[str]:
+    return re.compile(r"-----?[ ]?END[ ]" + re.escape(label) + r"[ ]?-----?")
 
 
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:")
 _PUTTY_END = re.compile(r"Private-MAC:[ \t]*[0-9a-fA-F]+")
 
 
+# A PuTTY key file (a 16384-bit RSA key included) fits in this many characters after its header;
+# its parts are looked for no further, and never past the next header.
+_PUTTY_WINDOW = 16384
+
+
 def _putty(text: str) -> Iterator[Span]:
     for m in _PUTTY.finditer(text):
-        lines = text.find("Private-Lines:", m.end())
+        limit = min(len(text), m.end() + _PUTTY_WINDOW)
+        following = _PUTTY.search(text, m.end(), limit)
+        if following is not None:
+            limit = following.start()
+        lines = text.find("Private-Lines:", m.end(), limit)
         if lines != -1:
-            mac = _PUTTY_END.search(text, lines)
-            yield m.start(), mac.end() if mac else len(text), PUTTY_KEY
+            mac = _PUTTY_END.search(text, lines, limit)
+            yield m.start(), mac.end() if mac else limit, PUTTY_KEY
 
 
 _JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*+(?:\.[A-Za-z0-9_\-]*+){0,4}")
@@ -688,10 +731,144 @@ def _azure_ad_secret(text: str) -> Iterator[Span]:
         yield m.start(), m.end(), AZURE_CLIENT_SECRET
 
 
+# Formats whose fixed part is in the middle or at the end: the literal is found first, and the
+# few characters before it are checked in place, so each occurrence costs a bounded amount.
+_B64URL_RUN = frozenset(_WORD_DASH)
+_HEX_LOWER = frozenset("0123456789abcdef")
+_DIGITS = frozenset("0123456789")
+
+
+def _run_before(text: str, end: int, alphabet: frozenset[str], longest: int) -> int:
+    """Start of the run of `alphabet` characters ending at `end`, looking back at most
+    `longest + 1` characters (a longer run is reported as `end - longest - 1`)."""
+    start = end
+    floor = max(0, end - longest - 1)
+    while start > floor and text[start - 1] in alphabet:
+        start -= 1
+    return start
+
+
+_DISCORD_MIDDLE = re.compile(r"\.[A-Za-z0-9_\-]{6}\.(?P<tail>[A-Za-z0-9_\-]*+)")
+
+
+def _discord_bot(text: str) -> Iterator[Span]:
+    """id.timestamp.hmac, the id being the bot's numeric user id in base64."""
+    for m in _DISCORD_MIDDLE.finditer(text):
+        if not 27 <= len(m.group("tail")) <= 38:
+            continue
+        start = _run_before(text, m.start(), _B64URL_RUN, 28)
+        head = text[start : m.start()]
+        if not 23 <= len(head) <= 27 or head[0] not in "MNO":
+            continue
+        try:
+            user_id = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
+        except (ValueError, binascii.Error):
+            continue
+        if user_id.isdigit() and len(user_id) >= 17:
+            yield start, m.end(), DISCORD
+
+
+_TELEGRAM = re.compile(r":(?P<tail>A[A-Za-z0-9_\-]*+)")
+
+
+def _telegram_bot(text: str) -> Iterator[Span]:
+    """The bot's numeric id, a colon, then 35 characters starting with A."""
+    for m in _TELEGRAM.finditer(text):
+        if len(m.group("tail")) != 35 or not _complex(m.group("tail")):
+            continue
+        start = _run_before(text, m.start(), _DIGITS, 16)
+        if 5 <= m.start() - start <= 16 and _left_ok(text, start, _WORD_DASH):
+            yield start, m.end(), TELEGRAM
+
+
+_MAILCHIMP = re.compile(r"-us[0-9]{1,2}+(?![A-Za-z0-9])")
+
+
+def _mailchimp(text: str) -> Iterator[Span]:
+    """32 hexadecimal digits, then the data centre: -us6."""
+    for m in _MAILCHIMP.finditer(text):
+        start = _run_before(text, m.start(), _HEX_LOWER, 32)
+        if (
+            m.start() - start == 32
+            and _left_ok(text, start, _WORD_DASH)
+            and _ANY_LETTER.search(text, start, m.start())
+        ):
+            yield start, m.end(), MAILCHIMP
+
+
+_TERRAFORM = re.compile(r"\.atlasv1\.(?P<tail>[A-Za-z0-9_=\-]*+)")
+
+
+def _terraform(text: str) -> Iterator[Span]:
+    """14 characters, ".atlasv1.", then 60 to 70 more."""
+    for m in _TERRAFORM.finditer(text):
+        if not 60 <= len(m.group("tail")) <= 70:
+            continue
+        start = _run_before(text, m.start(), _WORD, 14)
+        if m.start() - start == 14 and _left_ok(text, start, _WORD_DASH):
+            yield start, m.end(), TERRAFORM
+
+
+# .netrc: "machine HOST login USER password PASSWORD" (also "default ..."), on one line or
+# several. A file's tokens, newlines real or JSON-escaped; the entry is read no further than
+# this many characters, and a password is a value with letters and digits, because the same
+# words make sentences ("the machine learning login page password reset").
+_NETRC_WINDOW = 1024
+_NETRC_ENTRY = re.compile(
+    r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[rnt]))(?:machine|default)(?=[ \t\r\n]|\\[rnt])"
+)
+_NETRC_TOKEN = re.compile(r"(?:[^\s\\\"']|\\[^rnt\s])++")
+_NETRC_KEYWORDS = frozenset({"login", "password", "account", "port"})
+
+
+def _netrc(text: str) -> Iterator[Span]:
+    pos = 0
+    while (m := _NETRC_ENTRY.search(text, pos)) is not None:
+        pos = m.end()
+        tokens = _NETRC_TOKEN.finditer(text, m.end(), min(len(text), m.end() + _NETRC_WINDOW))
+        if m.group() == "machine" and next(tokens, None) is None:
+            continue  # machine needs its host name
+        seen_login = False
+        for keyword in tokens:
+            word = keyword.group()
+            value = next(tokens, None)
+            if word not in _NETRC_KEYWORDS or value is None:
+                break
+            pos = value.end()  # an entry's tokens are read once
+            if word == "login":
+                seen_login = True
+            elif word == "password" and seen_login:
+                if _credential_value(_C_PASSWORD, value.group(), prose=True):
+                    yield value.start(), value.end(), PASSWORD
+                break
+
+
+# https:user:pass@host - a special scheme (RFC 3986 says nothing of it; the WHATWG URL parser,
+# what browsers run, reads any run of slashes or backslashes after it, none included, as the
+# start of an authority). "://" itself is _userinfo's.
+_SPECIAL_AUTHORITY = re.compile(
+    r"(?i)(?<![A-Za-z0-9+.\-])(?:https?|wss?|ftp):(?P<slashes>[/\\]{0,16}+)"
+    r"(?P<auth>[^\s/\\?#\"'<>]{1,1024}+)"
+)
+
+
+def _special_userinfo(text: str) -> Iterator[Span]:
+    for m in _SPECIAL_AUTHORITY.finditer(text):
+        if m.group("slashes") in ("//", "\\/\\/"):
+            continue
+        auth = m.group("auth")
+        at = auth.rfind("@")
+        if at <= 0 or at == len(auth) - 1:
+            continue
+        _user, colon, password = auth[:at].partition(":")
+        start = m.start("auth")
+        yield start, start + at, URI_PASSWORD if colon and password else USERINFO
+
+
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
 
 _NAME_OP = re.compile(
-    r"""(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?)
+    r"""(?<![A-Za-z0-9_.\-])(?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?)
         (?P<sp1>[ \t]*)(?P<op>[:=])(?P<sp2>[ \t]*)""",
     re.X,
 )
@@ -790,12 +967,18 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     return start, end, kind or "", resume
 
 
+_LEAD_WINDOW = 256
+
+
 def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value_end: int) -> bool:
     """Is this name/value pair data (JSON, YAML, .env, a query) rather than running prose?"""
     if query or m.group("q") or (m.group("op") == "=" and not m.group("sp1") + m.group("sp2")):
         return True
-    line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
-    lead = text[line_start : m.start()]
+    # Only the last characters before the name tell prose from data, and looking no further
+    # back keeps a megabyte-long line of "password: a " linear.
+    window = max(0, m.start() - _LEAD_WINDOW)
+    newline = max(text.rfind("\n", window, m.start()), text.rfind("\r", window, m.start()))
+    lead = text[newline + 1 if newline >= 0 else window : m.start()]
     if lead.strip(" \t-*") and not lead.endswith("\\n"):
         return False  # mid-sentence: "the password: see the vault"
     if quoted:
@@ -821,6 +1004,75 @@ def _password_in_prose(text: str) -> Iterator[Span]:
         if _prose_password(value) and not _is_placeholder(value):
             start = m.start("value")
             yield start, start + len(value), PASSWORD
+
+
+# --- credentials inside an encoding: percent-encoded, base64-wrapped -----------------------------
+
+# A run of URL characters holding percent escapes, e.g. a query value ?key=%41%4B%49%41...
+# or ?token=ghp%5F...: decoded once (ASCII escapes only: credentials are ASCII), scanned by
+# every other detector, and each hit mapped back to the characters it came from.
+_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@]|%[0-9A-Fa-f]{2})++")
+_PERCENT_ESCAPE = re.compile(r"%([0-7][0-9A-Fa-f])")
+
+
+def _percent_encoded(text: str) -> Iterator[Span]:
+    for run in _PERCENT_RUN.finditer(text):
+        raw = run.group()
+        if "%" not in raw:
+            continue
+        decoded: list[str] = []
+        origin: list[int] = []  # where each decoded character starts in `text`
+        pos = 0
+        for esc in _PERCENT_ESCAPE.finditer(raw):
+            decoded.append(raw[pos : esc.start()])
+            origin.extend(range(run.start() + pos, run.start() + esc.start()))
+            decoded.append(chr(int(esc.group(1), 16)))
+            origin.append(run.start() + esc.start())
+            pos = esc.end()
+        if not pos:
+            continue
+        decoded.append(raw[pos:])
+        origin.extend(range(run.start() + pos, run.end()))
+        origin.append(run.end())
+        plain = "".join(decoded)
+        for start, end, kind in _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS):
+            yield origin[start], origin[end], kind
+
+
+# A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
+# Kubernetes secret, a token in a config blob. Runs long enough to hold one are decoded once, in
+# chunks of bounded size, and kept only when they decode to text; a hit anywhere in the text
+# flags the whole run. Base64 of base64 is not unwrapped again.
+_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24,}+={0,2}")
+_BASE64_CHUNK = 65536  # characters, a multiple of 4
+_URLSAFE = str.maketrans("-_", "+/")
+_TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+
+
+def _base64_wrapped(text: str) -> Iterator[Span]:
+    for run in _BASE64_RUN.finditer(text):
+        blob = run.group().rstrip("=")
+        if not (_has_lower(blob) and _has_upper(blob)):
+            continue  # base64 of text always mixes cases; hex, words and paths do not
+        for offset in range(0, len(blob), _BASE64_CHUNK):
+            plain = _decoded_text(blob[offset : offset + _BASE64_CHUNK])
+            if plain is None:
+                break
+            hits = _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS)
+            if hits:
+                yield run.start(), run.end(), hits[0][2]
+                break
+
+
+def _decoded_text(blob: str) -> str | None:
+    blob = blob.translate(_URLSAFE)
+    blob = blob[: len(blob) - len(blob) % 4] if len(blob) % 4 == 1 else blob
+    try:
+        raw = binascii.a2b_base64(blob + "=" * (-len(blob) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    plain = raw.decode("utf-8", "replace")
+    return None if _TEXT_CONTROLS.search(plain) else plain
 
 
 # --- which detectors a string needs: literal anchors -------------------------------------------
@@ -862,6 +1114,80 @@ _LINEAR = _token_rule(r"lin_api_(?P<tail>[A-Za-z0-9]*+)", LINEAR, tail=(32, 64))
 _DATABRICKS = _token_rule(r"dapi(?P<tail>[a-f0-9]*+)", DATABRICKS, tail=(32, 32))
 _SQUARE = _token_rule(r"sq0(?:atp|csp)-(?P<tail>[A-Za-z0-9_\-]*+)", SQUARE, tail=(22, 128))
 _ATLASSIAN = _token_rule(r"ATATT3(?P<tail>[A-Za-z0-9_\-=]*+)", ATLASSIAN, tail=(100, 512))
+_DOCKER_HUB = _token_rule(
+    r"dckr_(?:pat|oat)_(?P<tail>[A-Za-z0-9_\-]*+)", DOCKER_HUB, tail=(24, 64), check=_complex
+)
+
+
+def _hex_key(tail: str) -> bool:
+    """Random hexadecimal: digits and letters, all of one case."""
+    return (
+        all(c in _HEX_LOWER for c in tail.lower())
+        and (tail.islower() or tail.isupper())
+        and bool(_ANY_DIGIT.search(tail))
+        and bool(_ANY_LETTER.search(tail))
+    )
+
+
+def _braintree_tail(tail: str) -> bool:
+    merchant, dollar, key = tail.partition("$")
+    return bool(dollar) and len(merchant) == 16 and len(key) == 32 and _hex_key(key)
+
+
+_TWILIO = _token_rule(r"SK(?P<tail>[0-9A-Za-z]*+)", TWILIO, tail=(32, 32), check=_hex_key)
+_MAILGUN = _token_rule(r"key-(?P<tail>[0-9A-Za-z]*+)", MAILGUN, tail=(32, 32), check=_hex_key)
+_SQUARE_TOKEN = _token_rule(
+    r"EAAA(?P<tail>[A-Za-z0-9_\-]*+)", SQUARE, tail=(22, 96), check=_random_looking
+)
+_NEW_RELIC = _token_rule(
+    r"NR(?:AK|JS|II|AA|IQ|RA)-(?P<tail>[A-Za-z0-9\-]*+)", NEW_RELIC, tail=(19, 64), check=_complex
+)
+_ALIBABA = _token_rule(
+    r"LTAI(?P<tail>[A-Za-z0-9]*+)", ALIBABA, tail=(12, 30), check=_random_looking
+)
+_DOPPLER = _token_rule(
+    r"dp\.(?:pt|st|ct|sa|scim|audit)\.(?P<tail>[A-Za-z0-9]*+)", DOPPLER, tail=(40, 64)
+)
+_PULUMI = _token_rule(r"pul-(?P<tail>[0-9A-Za-z]*+)", PULUMI, tail=(40, 40), check=_hex_key)
+_ARTIFACTORY = _token_rule(
+    r"AKCp(?P<tail>[A-Za-z0-9]*+)", ARTIFACTORY, tail=(60, 80), check=_random_looking
+)
+_ARTIFACTORY_REFERENCE = _token_rule(
+    r"cmVmd(?P<tail>[A-Za-z0-9]*+)", ARTIFACTORY, tail=(59, 59), check=_random_looking
+)
+_BRAINTREE = _token_rule(
+    r"access_token\$(?:production|sandbox)\$(?P<tail>[0-9a-z$]*+)",
+    BRAINTREE,
+    tail=(49, 49),
+    check=_braintree_tail,
+)
+_CLOUDFLARE_CA = _token_rule(
+    r"v1\.0-(?P<tail>[0-9a-f]{24}-[0-9a-f]*+)", CLOUDFLARE_CA, tail=(171, 171)
+)
+_GOOGLE_REFRESH = _token_rule(
+    r"1//0(?P<tail>[0-9A-Za-z_\-]*+)",
+    GOOGLE_REFRESH,
+    tail=(38, 512),
+    boundary=_WORD_DASH | {"/"},
+    check=_complex,
+)
+_HEROKU = _token_rule(r"HRKU-AA(?P<tail>[0-9A-Za-z_\-]*+)", HEROKU, tail=(58, 58))
+_SENDINBLUE = _token_rule(
+    r"xkeysib-(?P<tail>[a-f0-9]{64}-[A-Za-z0-9]*+)", SENDINBLUE, tail=(81, 81)
+)
+_PLANETSCALE = _token_rule(
+    r"pscale_(?:tkn|oauth|pw)_(?P<tail>[A-Za-z0-9_.=\-]*+)",
+    PLANETSCALE,
+    tail=(32, 64),
+    check=_complex,
+)
+_RUBYGEMS = _token_rule(r"rubygems_(?P<tail>[0-9a-z]*+)", RUBYGEMS, tail=(48, 48), check=_hex_key)
+_SENTRY = _token_rule(
+    r"sntr[ysu]_(?P<tail>[A-Za-z0-9+/=_\-]*+)", SENTRY, tail=(40, 512), check=_complex
+)
+_MAPBOX = _token_rule(
+    r"sk\.eyJ(?P<tail>[A-Za-z0-9_\-.]*+)", MAPBOX, tail=(60, 512), check=lambda t: "." in t
+)
 
 _NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
 
@@ -871,21 +1197,49 @@ _NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
 # by that first character because one pass per group costs what one pass per literal does.
 _ANCHOR_TABLE: list[tuple[str, bool, tuple[Detector, ...]]] = [
     (
-        r"A(?:KIA|SIA|3T|BIA|CCA|Iza|GE-SECRET-KEY-1|TATT3)",
+        r"A(?:KIA|SIA|3T|BIA|CCA|Iza|GE-SECRET-KEY-1|TATT3|KCp)",
         False,
-        (_aws_key_id, _GOOGLE_KEY, _AGE, _ATLASSIAN),
+        (_aws_key_id, _GOOGLE_KEY, _AGE, _ATLASSIAN, _ARTIFACTORY),
     ),
     (r"P(?:RIVATE KEY|uTTY-User-Key-File-|MAK-)", False, (_pem, _putty, _POSTMAN)),
     (r"G(?:OCSPX-|R1348941)", False, (_GOOGLE_SECRET, _GITLAB_RUNNER)),
+    (r"S(?:G\.|K[0-9a-fA-F]{32})", False, (_SENDGRID, _TWILIO)),
+    (r"EAAA", False, (_SQUARE_TOKEN,)),
+    (r"NR(?:AK|JS|II|AA|IQ|RA)-", False, (_NEW_RELIC,)),
+    (r"LTAI", False, (_ALIBABA,)),
+    (r"HRKU-AA", False, (_HEROKU,)),
+    (r"key-[0-9a-fA-F]{32}", False, (_MAILGUN,)),
+    (r"p(?:ul-|scale_)", False, (_PULUMI, _PLANETSCALE)),
+    (r"cmVmd", False, (_ARTIFACTORY_REFERENCE,)),
+    (r"access_token\$", False, (_BRAINTREE,)),
+    (r"v1\.0-", False, (_CLOUDFLARE_CA,)),
+    (r"1//0", False, (_GOOGLE_REFRESH,)),
+    (r"rubygems_", False, (_RUBYGEMS,)),
+    (r"\.[A-Za-z0-9_\-]{6}\.", False, (_discord_bot,)),
+    (r"\.atlasv1\.", False, (_terraform,)),
+    (r":A[A-Za-z0-9_\-]{34}", False, (_telegram_bot,)),
+    (r"-us[0-9]", False, (_mailchimp,)),
+    (r"(?:machine|default)(?:[ \t\r\n]|\\[rnt])", False, (_netrc,)),
+    (r"(?:https?|wss?|ftp):(?!//|\\/\\/)", True, (_special_userinfo,)),
+    (r"%[0-7][0-9A-Fa-f]", False, (_percent_encoded,)),
+    (r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24}", False, (_base64_wrapped,)),
     (
         r"g(?:h[pousr]_|ithub_pat_|l[a-z]{1,6}[-_])",
         False,
         (_GITHUB, _GITHUB_PAT, _GITLAB, _GRAFANA_SA, _GRAFANA_CLOUD),
     ),
-    (r"x(?:ox[abprse]-|app-)", False, (_SLACK, _SLACK_APP)),
+    (r"x(?:ox[abprse]-|app-|keysib-)", False, (_SLACK, _SLACK_APP, _SENDINBLUE)),
     (r"h(?:ooks\.slack\.com/|f_|v[sb]\.)", False, (_webhooks, _HUGGING_FACE, _VAULT)),
-    (r"s(?:k_|k-|hp|q0)", False, (_STRIPE, _SK, _SHOPIFY, _SQUARE)),
-    (r"d(?:api|iscord)", False, (_DATABRICKS, _webhooks)),
+    (
+        r"s(?:k_|k-|k\.eyJ|hp|q0|ntr[ysu]_)",
+        False,
+        (_STRIPE, _SK, _MAPBOX, _SHOPIFY, _SQUARE, _SENTRY),
+    ),
+    (
+        r"d(?:api|iscord|ckr_|p\.(?:pt|st|ct|sa|scim|audit)\.)",
+        False,
+        (_DATABRICKS, _webhooks, _DOCKER_HUB, _DOPPLER),
+    ),
     (r"rk_", False, (_STRIPE,)),
     (r"whsec_", False, (_STRIPE_WEBHOOK,)),
     (r"npm_", False, (_NPM,)),
@@ -915,6 +1269,8 @@ _ANCHOR_TABLE: list[tuple[str, bool, tuple[Detector, ...]]] = [
 _DETECTORS: list[Detector] = list(dict.fromkeys(d for _, _, ds in _ANCHOR_TABLE for d in ds))
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
 _NAMED_BIT = _BIT[_named_in_text]
+# Detectors that decode and scan again: never run on what they decoded (decode once).
+_DECODING_BITS = _BIT[_percent_encoded] | _BIT[_base64_wrapped]
 _ANCHORS: list[tuple[re.Pattern[str], bool, int]] = [
     (re.compile(anchor), folded, sum(_BIT[d] for d in ds)) for anchor, folded, ds in _ANCHOR_TABLE
 ]
@@ -1034,6 +1390,7 @@ class _Layout:
         self.flat = flat
         self.seg_start = seg_start
         self.names = names
+        self._keys: dict[int, list[object]] = {}
         self._pointers: dict[int, tuple[str, tuple[int, ...]]] = {0: ("", ())}
         self._child_index: dict[int, dict[int, tuple[object, int]]] = {}
 
@@ -1043,7 +1400,10 @@ class _Layout:
         ordinal = i - self.seg_start[c]
         obj = self.conts[c]
         if isinstance(obj, dict):
-            return c, next(islice(iter(obj), ordinal, None)), ordinal
+            keys = self._keys.get(c)
+            if keys is None:  # listed once: many hits in one object must not walk it each time
+                keys = self._keys[c] = list(obj)
+            return c, keys[ordinal], ordinal
         return c, ordinal, ordinal
 
     def pointer(self, c: int) -> tuple[str, tuple[int, ...]]:
