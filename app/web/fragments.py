@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from app.redaction import REDACTED
+from app.render.classes import css_class
 from app.visible import visible
 
 Link = Mapping[str, Any]
@@ -30,6 +31,12 @@ def txt(value: object) -> Markup:
     if REDACTED not in text:
         return escape(text)
     return Markup(_REDACTED_HTML.join(escape(part) for part in text.split(REDACTED)))
+
+
+def cls(family: str, value: object) -> str:
+    """The class name of a value the page styles, from the fixed mapping of
+    app/render/classes.py: ``frag.cls("operation-status", op.status)``. Never the value's text."""
+    return css_class(family, value)
 
 
 def copy(anchor: str) -> Markup:
