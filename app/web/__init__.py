@@ -25,6 +25,7 @@ from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
+from app.web.work import CpuLanes
 
 SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schema's $id
 STORE_RETRY = 1.0  # seconds between attempts to open a store that was unavailable at start-up
@@ -122,6 +123,7 @@ def create_app(
     app.state.settings = settings
     app.state.page_cache = stored.PageCache()
     app.state.analyses = AnalysisCache(settings.limits)
+    app.state.cpu_lanes = CpuLanes()
     return app
 
 

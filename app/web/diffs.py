@@ -3,7 +3,6 @@ checkpoints, or a pasted pair. HTML, JSON, and the RFC 6902 JSON Patch."""
 
 from __future__ import annotations
 
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -16,6 +15,7 @@ from app.web.errors import wants_json
 from app.web.stored import analysis_of, fetch, store_call
 from app.web.templating import render
 from app.web.views import read_form, settings_of
+from app.web.work import run_cpu
 
 
 def compare(parent: Analysis, child: Analysis, parent_as_sent: bytes | None = None) -> Data:
@@ -63,7 +63,7 @@ async def _diff_records(request: Request, parent: Found, child: Found) -> Respon
     def work() -> Data:
         return compare(analysis_of(request, parent), analysis_of(request, child))
 
-    model = await run_in_threadpool(work)
+    model = await run_cpu(request, max(parent.meta.size, child.meta.size), work)
     links = {
         "from": f"/c/{parent.meta.storage_id}",
         "to": f"/c/{child.meta.storage_id}",
@@ -85,5 +85,5 @@ async def pasted(request: Request) -> Response:
         child = analyze(submission.checkpoint, limits)
         return compare(analyze(parent_data, limits), child, submission.parent_as_sent)
 
-    model = await run_in_threadpool(work)
+    model = await run_cpu(request, submission.size, work)
     return respond(request, model, "Changes from the parent", {})

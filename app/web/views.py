@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import cast
 
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
@@ -25,6 +24,7 @@ from app.web.docs import rule_page_html
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
 from app.web.templating import render
+from app.web.work import run_cpu
 
 CHECKPOINT_TYPES = ("application/json", "application/vnd.opencheckpoint+json")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -79,6 +79,11 @@ class Submission:
     notes: tuple[str, ...] = ()
     # a pasted parent as the browser sent it (parent.digest is checked against both)
     parent_as_sent: bytes | None = None
+
+    @property
+    def size(self) -> int:
+        """The bytes the work is about: the larger of the checkpoint and its parent."""
+        return max(len(self.checkpoint), len(self.parent or b""))
 
     def check(self, limits: Limits) -> LintResult:
         """The checkpoint's analysis and, with a parent, the pair: each stage once."""
@@ -170,13 +175,16 @@ async def view(request: Request) -> Response:
     submission = await read_form(request)
     limits = settings_of(request).limits
     # Linting and rendering are CPU work: off the event loop, so one large document does not
-    # stall every other request.
-    result = await run_in_threadpool(submission.check, limits)
+    # stall every other request, and in the lane of its size (app/web/work.py).
+    size = submission.size
+    result = await run_cpu(request, size, submission.check, limits)
     if wants_json(request):
-        model = await run_in_threadpool(checkpoint_json, submission.name, result, limits)
+        model = await run_cpu(request, size, checkpoint_json, submission.name, result, limits)
         model["submission"] = {"checked": submission.checked, "notes": list(submission.notes)}
         return JSONResponse(model)
-    html = await run_in_threadpool(
+    html = await run_cpu(
+        request,
+        size,
         partial(
             checkpoint_html,
             submission.name,
@@ -184,7 +192,7 @@ async def view(request: Request) -> Response:
             limits,
             upload_token_required=bool(settings_of(request).upload_tokens),
             notes=submission.notes,
-        )
+        ),
     )
     return HTMLResponse(html)
 
@@ -203,7 +211,7 @@ async def live_panel(request: Request) -> Response:
             render("_live.html", result=None, submission=None, message=f"Not checked: {detail}."),
             headers=headers,
         )
-    result = await run_in_threadpool(submission.check, settings_of(request).limits)
+    result = await run_cpu(request, submission.size, submission.check, settings_of(request).limits)
     return HTMLResponse(render("_live.html", result=result, submission=submission, message=None))
 
 
@@ -224,7 +232,7 @@ async def api_lint(request: Request) -> Response:
             "(or multipart/form-data with checkpoint and parent parts)",
             status_code=415,
         )
-    result = await run_in_threadpool(submission.check, limits)
+    result = await run_cpu(request, submission.size, submission.check, limits)
     return JSONResponse(report_dict([FileResult("-", result)]))
 
 
