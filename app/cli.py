@@ -291,27 +291,17 @@ def format_diff(name: str, diff: Data) -> str:
 
 
 def run_serve(args: argparse.Namespace, settings: Settings) -> int:
-    import uvicorn
-
     from app.store import StoreConfigError, store_backend
     from app.web import create_app
-    from app.web.logs import log_config
+    from app.web.server import capacity, descriptor_limit, serve
 
     try:
         store_backend(settings.database_url)
     except StoreConfigError as exc:
         raise ConfigError(f"OCP_DATABASE_URL: {exc}") from None
-    forwarded = args.forwarded_allow_ips
-    uvicorn.run(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
-        # X-Forwarded-* only from the proxies named: from anyone else they could name any host
-        proxy_headers=bool(forwarded),
-        forwarded_allow_ips=forwarded or None,
-        log_config=log_config(),
-        server_header=False,
-    )
+    # Before anything starts: too few descriptors for OCP_MAX_CONNECTIONS is a usage error.
+    room = capacity(settings, descriptor_limit())
+    serve(create_app(settings), settings, room, args.host, args.port, args.forwarded_allow_ips)
     return 0
 
 

@@ -14,6 +14,11 @@ DEFAULT_DATABASE_URL = "ocp-viewer.sqlite3"
 # Stored checkpoints live 30 days at most (runtime-checkpoints-background.txt): a deployment
 # may shorten the window, never lengthen it.
 MAX_RETENTION_HOURS = 30 * 24
+# Writes each client may make per minute, and bytes it may store per minute (0: no per-client
+# limit), and the bytes of checkpoints the store keeps at most (app/store/limits.py).
+DEFAULT_WRITE_RATE = 60
+DEFAULT_WRITE_RATE_BYTES = 32 * MIB
+DEFAULT_MAX_STORE_BYTES = 1024 * MIB
 
 
 class ConfigError(ValueError):
@@ -35,8 +40,18 @@ class Settings:
     store_pool_size: int = 10  # PostgreSQL connections per instance
     purge_interval: float = 600.0  # seconds between sweeps of expired checkpoints
     body_timeout: float = 30.0  # seconds a request body may take to arrive (408 after)
+    # Seconds a client may take to send a request's line and headers, on a new connection and
+    # between requests on a kept-alive one; a slower one is closed (a slowloris holds nothing).
+    header_timeout: float = 10.0
+    keep_alive_timeout: int = 5  # seconds an idle kept-alive connection stays open
+    # Connections served at once; None: 1,000, or fewer when the file-descriptor limit leaves
+    # room for fewer (app/web/server.py works it out when the service starts).
+    max_connections: int | None = None
     # Bearer tokens that may store checkpoints; empty: anyone may (a public deployment).
     upload_tokens: frozenset[str] = frozenset()
+    write_rate: int = DEFAULT_WRITE_RATE  # documents stored per client per minute; 0: no limit
+    write_rate_bytes: int = DEFAULT_WRITE_RATE_BYTES  # bytes per client per minute; 0: no limit
+    max_store_bytes: int = DEFAULT_MAX_STORE_BYTES  # the store's quota: 507 once it is used
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -63,9 +78,34 @@ class Settings:
                 "OCP_STORE_TIMEOUT_SECONDS, OCP_DB_POOL_SIZE, OCP_PURGE_INTERVAL_SECONDS and "
                 "OCP_BODY_TIMEOUT_SECONDS must be positive"
             )
+        header_timeout = _float(env, "OCP_HEADER_TIMEOUT_SECONDS", 10.0)
+        keep_alive = _int(env, "OCP_KEEP_ALIVE_SECONDS", 5)
+        max_connections = (
+            _int(env, "OCP_MAX_CONNECTIONS", 0) if env.get("OCP_MAX_CONNECTIONS") else None
+        )
+        if not 0 < header_timeout <= 3600 or not 1 <= keep_alive <= 3600:
+            raise ConfigError(
+                "OCP_HEADER_TIMEOUT_SECONDS must be more than 0 and OCP_KEEP_ALIVE_SECONDS at "
+                "least 1, both at most 3600"
+            )
+        if max_connections is not None and max_connections < 1:
+            raise ConfigError("OCP_MAX_CONNECTIONS must be positive (unset: worked out)")
         tokens = frozenset(
             t.strip() for t in env.get("OCP_UPLOAD_TOKENS", "").split(",") if t.strip()
         )
+        write_rate = _int(env, "OCP_WRITE_RATE", DEFAULT_WRITE_RATE)
+        write_rate_bytes = _int(env, "OCP_WRITE_RATE_BYTES", DEFAULT_WRITE_RATE_BYTES)
+        max_store_bytes = _int(env, "OCP_MAX_STORE_BYTES", DEFAULT_MAX_STORE_BYTES)
+        if write_rate < 0 or not (write_rate_bytes == 0 or write_rate_bytes >= limits.max_bytes):
+            raise ConfigError(
+                "OCP_WRITE_RATE must be 0 (no limit) or positive, and OCP_WRITE_RATE_BYTES 0 "
+                f"or at least OCP_MAX_BYTES ({limits.max_bytes}): a client must be able to "
+                "store one document of the largest size"
+            )
+        if max_store_bytes < limits.max_bytes:
+            raise ConfigError(
+                f"OCP_MAX_STORE_BYTES must be at least OCP_MAX_BYTES ({limits.max_bytes})"
+            )
         return cls(
             limits=limits,
             public_url=parse_base_url(env.get("OCP_PUBLIC_URL")),
@@ -76,6 +116,12 @@ class Settings:
             purge_interval=interval,
             upload_tokens=tokens,
             body_timeout=body_timeout,
+            write_rate=write_rate,
+            write_rate_bytes=write_rate_bytes,
+            max_store_bytes=max_store_bytes,
+            header_timeout=header_timeout,
+            keep_alive_timeout=keep_alive,
+            max_connections=max_connections,
         )
 
 
