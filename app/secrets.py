@@ -21,11 +21,11 @@ import binascii
 import json
 import operator
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from itertools import accumulate, count
+from itertools import accumulate, chain, count
 from urllib.parse import unquote
 
 from app.findings import Finding
@@ -733,7 +733,6 @@ def _azure_ad_secret(text: str) -> Iterator[Span]:
 
 # Formats whose fixed part is in the middle or at the end: the literal is found first, and the
 # few characters before it are checked in place, so each occurrence costs a bounded amount.
-_B64URL_RUN = frozenset(_WORD_DASH)
 _HEX_LOWER = frozenset("0123456789abcdef")
 _DIGITS = frozenset("0123456789")
 
@@ -748,24 +747,22 @@ def _run_before(text: str, end: int, alphabet: frozenset[str], longest: int) -> 
     return start
 
 
-_DISCORD_MIDDLE = re.compile(r"\.[A-Za-z0-9_\-]{6}\.(?P<tail>[A-Za-z0-9_\-]*+)")
+_DISCORD_BOT = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?P<id>[MNO][A-Za-z0-9_\-]{22,26})\.[A-Za-z0-9_\-]{6}\."
+    r"[A-Za-z0-9_\-]{27,38}(?![A-Za-z0-9_\-])"
+)
 
 
 def _discord_bot(text: str) -> Iterator[Span]:
     """id.timestamp.hmac, the id being the bot's numeric user id in base64."""
-    for m in _DISCORD_MIDDLE.finditer(text):
-        if not 27 <= len(m.group("tail")) <= 38:
-            continue
-        start = _run_before(text, m.start(), _B64URL_RUN, 28)
-        head = text[start : m.start()]
-        if not 23 <= len(head) <= 27 or head[0] not in "MNO":
-            continue
+    for m in _DISCORD_BOT.finditer(text):
+        head = m.group("id")
         try:
             user_id = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
         except (ValueError, binascii.Error):
             continue
         if user_id.isdigit() and len(user_id) >= 17:
-            yield start, m.end(), DISCORD
+            yield m.start(), m.end(), DISCORD
 
 
 _TELEGRAM = re.compile(r":(?P<tail>A[A-Za-z0-9_\-]*+)")
@@ -881,6 +878,10 @@ _LINE_REST = re.compile(r"[^\r\n\"']{0,1024}+")
 _NAME_HEAD_ANCHOR = re.compile(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess")
 
 
+# How many rejected values are read again for names inside them, per text.
+_REREAD_LIMIT = 100
+
+
 def _named_in_text(text: str) -> Iterator[Span]:
     if ":" not in text and "=" not in text:
         return
@@ -911,7 +912,7 @@ def _named_in_text(text: str) -> Iterator[Span]:
                 pos = max(pos, span[3])
             else:
                 rejected += 1
-                if rejected > 1000:
+                if rejected > _REREAD_LIMIT:
                     pos = max(pos, span[3])
 
 
@@ -962,6 +963,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
             value, end = value[:cut], start + cut
     if query:
         value = unquote(value)
+    if len(value.strip()) < 4:
+        return start, end, "", resume  # shorter than any credential
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
@@ -1008,35 +1011,50 @@ def _password_in_prose(text: str) -> Iterator[Span]:
 
 # --- credentials inside an encoding: percent-encoded, base64-wrapped -----------------------------
 
-# A run of URL characters holding percent escapes, e.g. a query value ?key=%41%4B%49%41...
-# or ?token=ghp%5F...: decoded once (ASCII escapes only: credentials are ASCII), scanned by
-# every other detector, and each hit mapped back to the characters it came from.
-_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@]|%[0-9A-Fa-f]{2})++")
-_PERCENT_ESCAPE = re.compile(r"%([0-7][0-9A-Fa-f])")
+# A run of URL characters holding percent escapes, e.g. a query ?key=%41%4B%49%41... or
+# ?token=ghp%5F...: decoded once (ASCII escapes only: credentials are ASCII), scanned by every
+# other detector, and each hit mapped back to the characters it came from. The run takes the
+# query's "?", "&" and "#" so that a parameter's name stays beside its decoded value.
+_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@?&#]|%[0-9A-Fa-f]{2})++")
+_PERCENT_SPLIT = re.compile(r"%([0-7][0-9A-Fa-f])")
 
 
 def _percent_encoded(text: str) -> Iterator[Span]:
+    # Every run of a text is decoded into one text, a line each, and scanned once. The hex
+    # digits of all escapes are decoded at once (bytes.fromhex); a decoded offset maps back by
+    # counting the escapes before it (each is two characters longer in `text`).
+    pieces: list[str] = []
+    runs: list[tuple[int, int, list[int]]] = []  # decoded start, start in text, escapes' places
+    length = 0
     for run in _PERCENT_RUN.finditer(text):
-        raw = run.group()
-        if "%" not in raw:
+        if "%" not in run.group():
             continue
-        decoded: list[str] = []
-        origin: list[int] = []  # where each decoded character starts in `text`
-        pos = 0
-        for esc in _PERCENT_ESCAPE.finditer(raw):
-            decoded.append(raw[pos : esc.start()])
-            origin.extend(range(run.start() + pos, run.start() + esc.start()))
-            decoded.append(chr(int(esc.group(1), 16)))
-            origin.append(run.start() + esc.start())
-            pos = esc.end()
-        if not pos:
+        parts = _PERCENT_SPLIT.split(run.group())
+        if len(parts) == 1:
             continue
-        decoded.append(raw[pos:])
-        origin.extend(range(run.start() + pos, run.end()))
-        origin.append(run.end())
-        plain = "".join(decoded)
-        for start, end, kind in _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS):
-            yield origin[start], origin[end], kind
+        literals = parts[0::2]
+        chars = bytes.fromhex("".join(parts[1::2])).decode("ascii")
+        places = list(map(operator.add, accumulate(map(len, literals[:-1])), count()))
+        pieces.extend(chain.from_iterable(zip(literals, chars, strict=False)))
+        pieces.append(literals[-1] + "\n")
+        runs.append((length, run.start(), places))
+        length += len(run.group()) - 2 * len(chars) + 1
+    if not runs:
+        return
+    plain = "".join(pieces)
+    starts = [r[0] for r in runs]
+
+    def back(offset: int) -> tuple[int, int]:
+        """Where decoded character `offset` starts in `text`, and its width there."""
+        decoded_start, text_start, places = runs[bisect_right(starts, offset) - 1]
+        inside = offset - decoded_start
+        before = bisect_left(places, inside)
+        escaped = before < len(places) and places[before] == inside
+        return text_start + inside + 2 * before, 3 if escaped else 1
+
+    for start, end, kind in _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS):
+        last, width = back(end - 1)
+        yield back(start)[0], last + width, kind
 
 
 # A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
@@ -1050,6 +1068,11 @@ _TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
 def _base64_wrapped(text: str) -> Iterator[Span]:
+    # As for percent escapes: every run's text decoded into one text, a line each, scanned once.
+    decoded: list[str] = []
+    ends: list[int] = []  # where each run's decoded lines end in the decoded text
+    runs: list[tuple[int, int]] = []
+    length = 0
     for run in _BASE64_RUN.finditer(text):
         blob = run.group().rstrip("=")
         if not (_has_lower(blob) and _has_upper(blob)):
@@ -1058,10 +1081,19 @@ def _base64_wrapped(text: str) -> Iterator[Span]:
             plain = _decoded_text(blob[offset : offset + _BASE64_CHUNK])
             if plain is None:
                 break
-            hits = _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS)
-            if hits:
-                yield run.start(), run.end(), hits[0][2]
-                break
+            decoded.append(plain + "\n")
+            length += len(plain) + 1
+            ends.append(length)
+            runs.append(run.span())
+    if not decoded:
+        return
+    plain = "".join(decoded)
+    flagged: set[int] = set()
+    for start, _end, kind in _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS):
+        i = bisect_right(ends, start)
+        if runs[i][0] not in flagged:
+            flagged.add(runs[i][0])
+            yield runs[i][0], runs[i][1], kind
 
 
 def _decoded_text(blob: str) -> str | None:
