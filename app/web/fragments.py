@@ -91,8 +91,21 @@ def uri(item: Mapping[str, Any]) -> Markup:
     return Markup(out)
 
 
+# References one field of one object lists on a page; the JSON view lists every one. A field
+# may hold any number (an attacker's 160,000 unresolved ids made a 45 MB page).
+REFS_SHOWN = 50
+
+
 def refs(links: Iterable[Link]) -> Markup:
-    return Markup('<ul class="refs">' + "".join(f"<li>{ref(x)}</li>" for x in links) + "</ul>")
+    items = list(links)
+    shown = "".join(f"<li>{ref(x)}</li>" for x in items[:REFS_SHOWN])
+    rest = len(items) - REFS_SHOWN
+    if rest > 0:
+        shown += (
+            f'<li class="more">and {rest:,} more, not shown on this page; the JSON view lists '
+            "every one</li>"
+        )
+    return Markup(f'<ul class="refs">{shown}</ul>')
 
 
 def field(label: str, value: object, cls: str = "text") -> Markup:
