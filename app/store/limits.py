@@ -17,9 +17,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 WINDOW_SECONDS = 60
-DEFAULT_WRITES_PER_MINUTE = 60
-DEFAULT_BYTES_PER_MINUTE = 32 * 1024 * 1024
-DEFAULT_MAX_STORE_BYTES = 1024 * 1024 * 1024
 # IPv6 hands each subscriber at least a /64: counting single addresses would give one client
 # 2^64 separate limits.
 IPV6_CLIENT_PREFIX = 64
@@ -27,12 +24,13 @@ IPV6_CLIENT_PREFIX = 64
 
 @dataclass(frozen=True, slots=True)
 class WriteLimits:
-    """What one write may use. 0 for a per-client figure: no per-client limit (a private
-    deployment, a benchmark); the quota always applies."""
+    """What one write may use (the service's defaults are in app/config.py). 0 for a
+    per-client figure: no per-client limit (a private deployment, a benchmark); the quota
+    always applies."""
 
-    writes_per_minute: int = DEFAULT_WRITES_PER_MINUTE
-    bytes_per_minute: int = DEFAULT_BYTES_PER_MINUTE
-    max_store_bytes: int = DEFAULT_MAX_STORE_BYTES
+    writes_per_minute: int
+    bytes_per_minute: int
+    max_store_bytes: int
 
     def __post_init__(self) -> None:
         if self.writes_per_minute < 0 or self.bytes_per_minute < 0:

@@ -13,8 +13,12 @@ not a checkpoint is refused before the schema, the rules and the secret scan run
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from app.findings import Finding
-from app.parse import Document
+from app.parse import Document, Limits, parse
+from app.redaction import Redaction
+from app.secrets import first_secret
 from app.version import check_version
 
 # Beside "opencheckpoint", which the version gate reads.
@@ -59,3 +63,37 @@ def _listed(names: list[str]) -> str:
 
 def _capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a document is refused before it is analysed, in the words of a 422."""
+
+    message: str
+    findings: tuple[Finding, ...] = ()  # the intake's json findings, when it is not JSON
+    secret_paths: tuple[str, ...] = ()  # where an apparent credential is, pointer redacted
+
+
+NOT_JSON = "the document is not JSON, so it cannot be stored; fix the json finding first"
+HOLDS_CREDENTIALS = (
+    "the document appears to contain credentials, so it is never stored (§10.5); remove them "
+    "(and rotate them if they are real), then share again"
+)
+
+
+def early_refusal(data: bytes, limits: Limits) -> Refusal | None:
+    """The cheap gates before storing, cheapest first (the size is the body limit's): strict
+    intake, the version gate and the top level, then the first apparent credential (the scan
+    stops there). None: the document goes on to the full analysis, which checks again."""
+    intake = parse(data, limits)
+    document = intake.document
+    if document is None:
+        return Refusal(NOT_JSON, findings=tuple(intake.findings))
+    why = not_a_checkpoint(document)
+    if why is not None:
+        return Refusal(why)
+    hit = first_secret(document)
+    if hit is not None:
+        withheld = Redaction.of(document, [hit]).pointer(hit.path)
+        return Refusal(HOLDS_CREDENTIALS, secret_paths=(withheld,))
+    return None

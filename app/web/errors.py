@@ -26,6 +26,8 @@ ADVICE = {
     410: "Ask whoever shared the link for the checkpoint again, or for a new link.",
     415: "Send the checkpoint as application/json or application/vnd.opencheckpoint+json.",
     422: "Fix what is listed, then try again.",
+    429: "Wait the number of seconds the Retry-After header gives, then send it again.",
+    507: "Nothing more can be stored for now; reading, checking and deleting still work.",
     503: "The checkpoint store is not answering; try again in a minute. Checking a checkpoint "
     "without storing it still works.",
     500: "Something went wrong on our side; nothing you sent was stored.",
