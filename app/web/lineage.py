@@ -230,9 +230,9 @@ def _forks(component: Component, analysed: Analysed, results: LineageResults) ->
     for meta in component.members.values():
         if meta.parent_storage_id == focus.parent_storage_id and meta.derivation_method == "forked":
             siblings.setdefault(meta.digest, meta)
-    read = [
-        m for m in list(siblings.values())[:MAX_FORKS_COMPARED] if m.storage_id in analysed.records
-    ]
+    # In one order whichever member is viewed, so every view of the lineage keeps one result.
+    first = sorted(siblings.values(), key=lambda m: m.storage_id)[:MAX_FORKS_COMPARED]
+    read = [m for m in first if m.storage_id in analysed.records]
     parent = analysed.records.get(focus.parent_storage_id)
     key = (parent.meta.digest if parent else None, tuple((m.storage_id, m.digest) for m in read))
 

@@ -20,13 +20,15 @@ Without proof the answer is what anyone can already learn on a deployment where 
 store (by storing a document naming the id and reading its own page): how many distinct
 stored documents carry the id and how many name it as their parent.id. No storage id, link or
 digest (a digest would let anyone store a child that names it and so be compared with that
-document). Where storing needs an upload token (OCP_UPLOAD_TOKENS), outsiders cannot learn even
-that, so an unproven listing is refused there (401); proof works without an upload token,
-which is a right to store, never to read.
+document). Where storing needs an upload token (OCP_UPLOAD_TOKENS), only an uploader could
+learn even that, so there an unproven listing needs an upload token as the bearer (else 401);
+proof works without one, and an upload token proves nothing: it is a right to store, never to
+read.
 """
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -73,18 +75,24 @@ def gather(store: Store, checkpoint_id: str, holding: str | None, token: str | N
         len({m.digest for m in naming[:MAX_CANDIDATES]}),
         len(with_id) > MAX_CANDIDATES or len(naming) > MAX_CANDIDATES,
     )
-    held: Meta | None = None
     if holding is not None:
-        held = store.meta(holding)
-    elif token:
+        listing.component = _member_of(store, store.meta(holding), checkpoint_id)
+    if listing.component is None and token:
         candidates = [m.storage_id for m in [*with_id, *naming][: 2 * MAX_CANDIDATES]]
         holder = store.deletion_token_holder(candidates, token)
         held = store.meta(holder) if holder is not None else None
-    if held is not None:
-        component = proven_component(store, held)
-        if any(m.checkpoint_id == checkpoint_id for m in component.members.values()):
-            listing.component = component
+        listing.component = _member_of(store, held, checkpoint_id)
     return listing
+
+
+def _member_of(store: Store, held: Meta | None, checkpoint_id: str) -> ProvenComponent | None:
+    """The proven component of ``held`` when it holds an entry with ``checkpoint_id``."""
+    if held is None:
+        return None
+    component = proven_component(store, held)
+    if any(m.checkpoint_id == checkpoint_id for m in component.members.values()):
+        return component
+    return None
 
 
 async def api_list(request: Request) -> Response:
@@ -100,15 +108,17 @@ async def api_list(request: Request) -> Response:
             "digits, - or _ after /c/ in its permalink"
         )
     token = _bearer(request)
-    presented = holding is not None or token is not None
-    if not presented and settings_of(request).upload_tokens:
+    listing: Listing = await store_call(request, gather, checkpoint_id, holding, token)
+    upload_tokens = settings_of(request).upload_tokens
+    if listing.component is None and upload_tokens and not _one_of(token, upload_tokens):
         raise HTTPException(
             401,
-            "this deployment lists what is stored under a checkpoint id only to a caller that "
-            "holds one of them: " + HOLDING_NOTE.split(": ", 1)[1],
+            "this deployment shows what is stored under a checkpoint id only to a caller that "
+            "holds one of its lineage (give its storage id as ?holding=, or its deletion token "
+            "as Authorization: Bearer) or an upload token",
             headers=bearer_challenge("lineage"),
         )
-    listing: Listing = await store_call(request, gather, checkpoint_id, holding, token)
+    presented = holding is not None or token is not None
     body = _answer(request, checkpoint_id, listing, presented)
     return JSONResponse(body, headers=NO_STORE)
 
@@ -117,6 +127,16 @@ def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     token = header[7:].strip() if header.lower().startswith("bearer ") else ""
     return token or None
+
+
+def _one_of(token: str | None, tokens: frozenset[str]) -> bool:
+    """Whether ``token`` is one of ``tokens``, each compared in constant time (all of them,
+    so the time tells nothing of which one, or of a near miss)."""
+    offered = (token or "").encode()
+    matched = False
+    for candidate in tokens:
+        matched |= hmac.compare_digest(offered, candidate.encode())
+    return matched
 
 
 def _answer(request: Request, checkpoint_id: str, listing: Listing, presented: bool) -> Data:

@@ -5,12 +5,18 @@ child's permalink checked against its parent (§8.2: with both documents, OCP-T0
 import copy
 import hashlib
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from starlette.testclient import TestClient
 
+import app.web.analyses
+import app.web.lineage
 from app.config import Settings
 from app.web import create_app
+from app.web.analyses import AnalysisCache
+from app.web.lineage import LINEAGE_ANALYSES, MAX_CHECKED
 from tests.conftest import CONFORMANCE
 
 PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
@@ -231,3 +237,124 @@ def test_expired_checkpoints_leave_the_tree(client, clock):
     model = lineage(client, child)
     assert parent not in {e["storage_id"] for e in model["entries"]}
     assert client.get(f"/c/{parent}/lineage").status_code == 410
+
+
+def forks_of(client, parent_bytes: bytes, parent: str, count: int) -> list[str]:
+    """``count`` distinct forks of the stored parent, each stored with its link."""
+    doc = json.loads(parent_bytes)
+    stored_ids = []
+    for n in range(count):
+        fork = copy.deepcopy(doc)
+        fork["id"] = f"urn:x:fork-{n}"
+        fork["parent"] = {"id": doc["id"]}
+        fork["derivation"] = {
+            "method": "forked",
+            "inputs": [{"kind": "checkpoint", "id": doc["id"]}],
+        }
+        stored_ids.append(store(client, json.dumps(fork).encode(), parent))
+    return stored_ids
+
+
+class Counted:
+    """Counts calls of a function replaced in a module for one test."""
+
+    def __init__(self, monkeypatch, module, name: str) -> None:
+        self.calls = 0
+        original = getattr(module, name)
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+
+
+def test_a_second_view_of_the_same_lineage_analyses_nothing(client, monkeypatch):
+    parent = store(client, PARENT)
+    child = store(client, CHILD, parent)
+    forks = forks_of(client, PARENT, parent, 3)
+    client.app.state.analyses = AnalysisCache(client.app.state.settings.limits)  # none kept
+    analyses = Counted(monkeypatch, app.web.analyses, "analyze")
+    pairs = Counted(monkeypatch, app.web.lineage, "pair")
+    comparisons = Counted(monkeypatch, app.web.lineage, "fork_conflicts")
+    first = lineage(client, forks[0])
+    assert analyses.calls == 5 and pairs.calls == 4 and comparisons.calls == 1
+    assert len(first["forks"]["compared"]) == 3
+    verdicts = {e["storage_id"]: e["valid"] for e in first["entries"]}
+    for focus in (forks[0], forks[1], child, parent):  # the same lineage, seen from anywhere
+        again = lineage(client, focus)
+        assert {e["storage_id"]: e["valid"] for e in again["entries"]} == verdicts
+    # forks[1]'s view compares the same three forks; the child's and parent's have none
+    assert analyses.calls == 5 and pairs.calls == 4 and comparisons.calls == 1
+    # the analyses kept by digest do not even need to be there: the verdicts are kept apart
+    client.app.state.analyses = AnalysisCache(client.app.state.settings.limits)
+    again = lineage(client, forks[2])
+    assert {e["storage_id"]: e["valid"] for e in again["entries"]} == verdicts
+    assert again["forks"] == first["forks"]
+    assert analyses.calls == 5
+
+
+def test_a_view_reads_a_bounded_number_of_documents(client, monkeypatch):
+    parent = store(client, PARENT)
+    forks = forks_of(client, PARENT, parent, MAX_CHECKED + 4)
+    reads = Counted(monkeypatch, client.app.state.store, "get")
+    model = lineage(client, forks[0])
+    assert reads.calls <= MAX_CHECKED
+    assert len(model["entries"]) == MAX_CHECKED + 5  # every member is listed from metadata
+    unread = [e for e in model["entries"] if e["checked_with_parent"] is None]
+    assert len(unread) == 5
+
+
+class HeldAnalyses(AnalysisCache):
+    """Analyses that wait until the test lets them go, and count how many wait at once."""
+
+    def __init__(self, limits) -> None:
+        super().__init__(limits)
+        self.release = threading.Event()
+        self.entered = threading.Semaphore(0)
+        self.inside = self.most = 0
+        self._count = threading.Lock()
+
+    def get(self, digest, data):
+        with self._count:
+            self.inside += 1
+            self.most = max(self.most, self.inside)
+        self.entered.release()
+        try:
+            self.release.wait(30)
+            return super().get(digest, data)
+        finally:
+            with self._count:
+                self.inside -= 1
+
+
+def test_concurrent_lineage_views_leave_the_store_and_other_routes_free(backend, clock):
+    """With two store slots, eight lineage views at once, their analyses held: every store
+    route and the linter still answer, and no more than LINEAGE_ANALYSES views analyse."""
+    settings = Settings(database_url=backend.url, store_pool_size=2, store_timeout=5.0)
+    with TestClient(create_app(settings, clock=clock)) as client:
+        parent = store(client, PARENT)
+        child = store(client, CHILD, parent)
+        forks = forks_of(client, PARENT, parent, 2)
+        held = client.app.state.analyses = HeldAnalyses(settings.limits)
+        try:
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                views = [
+                    pool.submit(client.get, f"/c/{sid}/lineage.json")
+                    for sid in [parent, child, *forks] * 2
+                ]
+                for _ in range(LINEAGE_ANALYSES):
+                    assert held.entered.acquire(timeout=10)  # analysing, off the store
+                listing = f"/api/v1/checkpoints?checkpoint_id=urn:x:fork-0&holding={forks[0]}"
+                for path in (f"/c/{child}/raw", f"/c/{forks[0]}/delete", listing, "/readyz"):
+                    assert client.get(path).status_code == 200, path
+                another = store(client, FORK)  # a write (with ?parent= it would analyse)
+                assert client.get(f"/c/{another}/raw").status_code == 200
+                lint = client.post("/api/v1/lint", content=CHILD, headers=JSON_TYPE)
+                assert lint.status_code == 200
+                assert not any(v.done() for v in views)
+                held.release.set()
+                assert [v.result(timeout=60).status_code for v in views] == [200] * 8
+        finally:
+            held.release.set()
+        assert held.most == LINEAGE_ANALYSES
