@@ -115,16 +115,36 @@ class Redaction:
 
     def findings(self, findings: Sequence[Finding]) -> list[Finding]:
         """Every finding's message, path and related texts with credentials withheld. Run once,
-        by the analysis, after positions are found (they need the real path)."""
+        by the analysis, after positions are found (they need the real path).
+
+        The scan already read every value and member name: a path is withheld by the names it
+        flagged, and only the messages of findings at, above or below a flagged place (they
+        quote the values there) are scanned again; every message loses the known credential
+        texts. A document with thousands of findings is not scanned thousands of times."""
+        flagged = _trie(self.paths)
         out = []
         for finding in findings:
-            message = self.text(self._names_in(finding.message, finding.path))
-            path = self.pointer(finding.path)
-            related = tuple(self.text(text) for text in finding.related)
+            near = flagged is None or _near(flagged, finding.path)
+            shown = self.text if near else self._known
+            message = shown(self._names_in(finding.message, finding.path))
+            path = self._known_pointer(finding.path)
+            related = tuple(shown(text) for text in finding.related)
             if message != finding.message or path != finding.path or related != finding.related:
                 finding = replace(finding, message=message, path=path, related=related)
             out.append(finding)
         return out
+
+    def _known(self, text: str) -> str:
+        """A text with the known credential texts withheld (no scan)."""
+        pattern = self._pattern
+        return pattern.sub(REDACTED, text) if pattern is not None else text
+
+    def _known_pointer(self, pointer: str) -> str:
+        try:
+            tokens = parse_pointer(pointer)
+        except ValueError:
+            return self.text(pointer)
+        return to_pointer(REDACTED if t in self.names else self._known(t) for t in tokens)
 
     def _names_in(self, message: str, path: str) -> str:
         """A message with the flagged member names of its own path withheld: a message that
@@ -330,6 +350,22 @@ def _trie(pointers: Iterable[str]) -> _Trie | None:
         if node is not None:
             node[tokens[-1]] = None
     return root
+
+
+def _near(trie: _Trie, pointer: str) -> bool:
+    """Whether ``pointer`` is a flagged path, or lies under one, or above one."""
+    try:
+        tokens = parse_pointer(pointer)
+    except ValueError:
+        return True
+    node: _Trie | None = trie
+    for token in tokens:
+        if node is None:
+            return True  # under a flagged path
+        if token not in node:
+            return False
+        node = node[token]
+    return True  # the flagged path itself, or one below it
 
 
 def _redact_node(node: object, trie: _Trie | None, names: frozenset[str]) -> object:
