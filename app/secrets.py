@@ -202,8 +202,11 @@ def _is_placeholder(value: str) -> bool:
 
 def _not_a_credential(value: str) -> bool:
     """Placeholders, flags, numbers, dates, e-mail addresses, code, references to a store."""
-    if _is_placeholder(value):
-        return True
+    return _is_placeholder(value) or _not_a_credential_shape(value)
+
+
+def _not_a_credential_shape(value: str) -> bool:
+    """Numbers, dates, e-mail addresses, code, references to a store (not placeholders)."""
     if _NUMBERISH.fullmatch(value) and _ANY_DIGIT.search(value):
         return True
     return bool(
@@ -435,7 +438,7 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return None
     if cls == _C_AWS_SECRET and _AWS_SECRET_VALUE.fullmatch(value):
         return AWS_SECRET  # checked first: base64 may start with "/" and pass for a path
-    if _not_a_credential(value):
+    if _not_a_credential_shape(value):  # (placeholders were ruled out above)
         return None
     if cls in (_C_TOKEN, _C_CREDENTIAL, _C_API_KEY) and _REFERENCE_NUMBER.fullmatch(value):
         return None
@@ -916,6 +919,11 @@ def _named_in_text(text: str) -> Iterator[Span]:
                     pos = max(pos, span[3])
 
 
+@lru_cache(maxsize=4096)
+def _query_name(name: str) -> str:
+    return "_".join(_name_parts(name))
+
+
 def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | None:
     """(start, end, kind, end of the value) when a credential's name is assigned a value.
 
@@ -926,7 +934,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     query = op == "=" and before != "" and before in "?&#;"
     cls = _classify_name(name)
     if query:
-        joined = "_".join(_name_parts(name))
+        joined = _query_name(name)
         if joined in _SIGNING_PARAMS:
             cls = _C_SIGNING  # X-Amz-Credential in a query is part of a signed URL
         elif cls is None:
@@ -939,6 +947,9 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") is not None else "bare"
     start, end = v.span(group)
     resume = v.end()
+    header_line = cls in (_C_HEADER, _C_COOKIE) and group == "bare" and op == ":"
+    if end - start < 4 and not header_line:
+        return start, end, "", resume  # shorter than any credential
     value = v.group(group)
     while group == "bare" and value[-1] in ",;:.)]}":
         # f(api_key=self.api_key), password=None): punctuation and a call's closing bracket
@@ -949,7 +960,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         end -= 1
         if not value:
             return None
-    if cls in (_C_HEADER, _C_COOKIE) and group == "bare" and op == ":":
+    if header_line:
         # header syntax, "Authorization: Token abc" or "Cookie: a=1; b=2": the value is the line
         line = _LINE_REST.match(text, start)
         end = line.end() if line else end
