@@ -113,7 +113,9 @@ class GuardedH11Protocol(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
-            # Part of a pipelined request is already buffered: its deadline runs from now.
+            # Part of a pipelined request is already buffered: not idle, so the header
+            # deadline (from now) rather than uvicorn's keep-alive timer applies.
+            self._unset_keepalive_if_required()
             self._arm_header_deadline()
         self._track()
 

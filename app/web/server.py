@@ -4,7 +4,9 @@
   app/web/connections.py; asyncio's selector loop), so what is tested is what runs.
 * Connections are capped below the file-descriptor limit, with room kept for the store, the
   log and the connections accepted but not yet turned away (asyncio accepts up to `backlog`
-  at a time), so descriptors never run out because of clients.
+  at a time, which is therefore small when descriptors are few), so descriptors never run out
+  because of clients. The kernel's listen queue, which costs no descriptor of ours, stays
+  long (LISTEN_QUEUE), so a burst of connections waits there instead of being dropped.
 * Should accept() fail anyway (EMFILE, ENFILE: descriptors taken elsewhere, or a limit lowered
   under the running process), asyncio stops watching the socket for a second and tries again,
   which is right, but it goes on calling accept() for the rest of the batch, logging a
@@ -48,6 +50,7 @@ _RESOURCE_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.E
 # Shorter than asyncio's retry delay (constants.ACCEPT_RETRY_DELAY, 1 s), so that each retry
 # makes one real attempt.
 ACCEPT_PAUSE = 0.5
+LISTEN_QUEUE = 2048  # uvicorn's default backlog; the kernel caps it at net.core.somaxconn
 
 
 def reserved_descriptors(pool_size: int) -> int:
@@ -61,16 +64,16 @@ def reserved_descriptors(pool_size: int) -> int:
 class Capacity:
     descriptors: int  # the process's limit (RLIMIT_NOFILE, soft)
     max_connections: int
-    backlog: int  # the listen queue, and how many asyncio accepts in one go
+    accept_batch: int  # how many connections asyncio accepts in one go (uvicorn's backlog)
 
 
 def capacity(settings: Settings, descriptors: int) -> Capacity:
     """How many connections fit in ``descriptors``; ConfigError when OCP_MAX_CONNECTIONS asks
     for more than fit, or none do."""
     spare = descriptors - reserved_descriptors(settings.store_pool_size)
-    backlog = max(8, min(128, spare // 8))
-    # Accepted connections count until they are turned away: a few batches of `backlog`.
-    fit = spare - 3 * backlog
+    batch = max(8, min(128, spare // 8))
+    # Accepted connections count until they are turned away: a few batches.
+    fit = spare - 3 * batch
     wanted = settings.max_connections
     if wanted is None:
         if fit < 1:
@@ -79,14 +82,14 @@ def capacity(settings: Settings, descriptors: int) -> Capacity:
                 f"connections beside the store; raise it to at least "
                 f"{descriptors - fit + 16:,}"
             )
-        return Capacity(descriptors, min(DEFAULT_MAX_CONNECTIONS, fit), backlog)
+        return Capacity(descriptors, min(DEFAULT_MAX_CONNECTIONS, fit), batch)
     if wanted > fit:
         raise ConfigError(
             f"OCP_MAX_CONNECTIONS is {wanted:,}, but with {descriptors:,} file descriptors "
             f"(ulimit -n) at most {max(fit, 0):,} connections fit beside the store; lower it or "
             "raise the limit"
         )
-    return Capacity(descriptors, wanted, backlog)
+    return Capacity(descriptors, wanted, batch)
 
 
 def descriptor_limit() -> int:
@@ -106,13 +109,18 @@ def descriptor_limit() -> int:
 
 class ListeningSocket(socket.socket):
     """The listening socket: after an accept() that failed for want of resources, further
-    attempts within ACCEPT_PAUSE say "nothing to accept" (EAGAIN) without trying."""
+    attempts within ACCEPT_PAUSE say "nothing to accept" (EAGAIN) without trying; its listen
+    queue is LISTEN_QUEUE long, whatever batch asyncio accepts at a time."""
 
     _paused_until = 0.0
 
     @classmethod
     def taking_over(cls, sock: socket.socket) -> ListeningSocket:
         return cls(sock.family, sock.type, sock.proto, fileno=sock.detach())
+
+    def listen(self, backlog: int = LISTEN_QUEUE) -> None:
+        # asyncio passes its accept batch here too; the queue itself costs us no descriptor.
+        super().listen(max(backlog, LISTEN_QUEUE))
 
     def accept(self) -> tuple[socket.socket, Any]:
         if time.monotonic() < self._paused_until:
@@ -172,7 +180,7 @@ def serve(
         http=guarded_protocol(ConnectionLimits(settings.header_timeout, room.max_connections)),
         ws="none",
         loop=f"{__name__}:event_loop",
-        backlog=room.backlog,
+        backlog=room.accept_batch,
         timeout_keep_alive=settings.keep_alive_timeout,
         # X-Forwarded-* only from the proxies named: from anyone else they could name any host
         proxy_headers=bool(forwarded),
