@@ -1508,12 +1508,50 @@ Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool], None]
 
 def find_secrets(document: object) -> list[SecretHit]:
     """Every apparent credential in a parsed checkpoint (any JSON value), in document order."""
+    found = sorted(_hits(document), key=lambda entry: entry[0])
+    return [hit for _, hit in found]
+
+
+def first_secret(document: object) -> SecretHit | None:
+    """An apparent credential in `document` (the first one found, not necessarily the first in
+    document order), or None when it holds none.
+
+    For a caller that refuses a document as soon as one credential is certain (the share
+    route): the scan stops at the first hit, so a document with a key near its start is
+    refused without reading the rest.
+    """
+    for _, hit in _hits(document):
+        return hit
+    return None
+
+
+_SortKey = tuple[tuple[int, ...], int, int]
+# String values are scanned in batches of about this many characters: the anchors are looked
+# for in one batch at a time, so first_secret stops after the batch of its first hit.
+_BATCH_CHARS = 1 << 18
+
+
+def _batches(strings: list[str]) -> Iterator[tuple[int, int]]:
+    start = total = 0
+    for i, text in enumerate(strings):
+        total += len(text)
+        if total >= _BATCH_CHARS:
+            yield start, i + 1
+            start, total = i + 1, 0
+    if start < len(strings):
+        yield start, len(strings)
+
+
+def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
+    """Every hit with its place in document order, values first, then member names."""
     if isinstance(document, str):
-        return [SecretHit("", k, s, e, False) for s, e, k in scan_text(document)]
+        for s, e, k in scan_text(document):
+            yield ((), 1, s), SecretHit("", k, s, e, False)
+        return
     if not isinstance(document, dict | list):
-        return []
+        return
     layout = _Layout(document)
-    found: list[tuple[tuple[int, ...], int, int, SecretHit]] = []
+    pending: list[tuple[_SortKey, SecretHit]] = []
 
     def record(
         c: int, tail: tuple[object, ...], order: tuple[int, ...], span: Span, in_key: bool
@@ -1523,15 +1561,18 @@ def find_secrets(document: object) -> list[SecretHit]:
         hit = SecretHit(path, span[2], span[0], span[1], in_key)
         # document order: by place (a member before anything inside its value), then a member's
         # name before its value, then by position in the string
-        found.append(((*corder, *order), 0 if in_key else 1, span[0], hit))
+        pending.append((((*corder, *order), 0 if in_key else 1, span[0]), hit))
 
-    for i, bits in _candidates(layout.flat, newline=False).items():
-        text = layout.flat[i]
-        spans = _scan(text, bits) if text else []
-        if spans:
-            c, token, ordinal = layout.locate(i)
-            for span in spans:
-                record(c, (token,), (ordinal,), span, False)
+    for first, last in _batches(layout.flat):
+        for i, bits in _candidates(layout.flat[first:last], newline=False).items():
+            text = layout.flat[first + i]
+            spans = _scan(text, bits) if text else []
+            if spans:
+                c, token, ordinal = layout.locate(first + i)
+                for span in spans:
+                    record(c, (token,), (ordinal,), span, False)
+                yield from pending
+                pending.clear()
 
     # Member names: scan each distinct name once, then find where the few that matter occur.
     names = list(layout.names)
@@ -1548,19 +1589,7 @@ def find_secrets(document: object) -> list[SecretHit]:
                 credential_names[names[i]] = cls
     if name_spans or credential_names or "value" in layout.names:
         _scan_members(layout, record, name_spans, credential_names)
-
-    found.sort(key=lambda entry: entry[:3])
-    return [entry[3] for entry in found]
-
-
-def first_secret(document: object) -> SecretHit | None:
-    """The first apparent credential found in `document`, or None when it holds none.
-
-    For a caller that refuses a document as soon as one credential is certain (the share
-    route): it need not know where the others are.
-    """
-    hits = find_secrets(document)
-    return hits[0] if hits else None
+    yield from pending
 
 
 def _scan_members(
