@@ -46,6 +46,9 @@ CONVERT_LIMIT = 256 * 1024 * 1024
 RECLAIM_PAGES = 1024
 # Steps per sweep: what one sweep gives back at most (1 GiB); the next sweep goes on.
 RECLAIM_STEPS = 256
+# Free bytes on the database's file system after which a full disk counts as having room
+# again (for readiness; the next write is the real test).
+ROOM_AGAIN = 8 * 1024 * 1024
 
 # Each entry: (version, statements). Append new versions; never edit an applied one.
 MIGRATIONS: list[tuple[int, list[str]]] = [
@@ -304,6 +307,10 @@ class SqliteStore(SqlStore):
         the file shrinks. Returns the pages freed. StoreFull when the disk has no room even
         for that (the caller releases the reserve)."""
         freed = 0
+        if not self._room_to_checkpoint():
+            # Moving pages would only lengthen the log, eating the room a delete was given.
+            log.info("SQLite reclaim postponed: the disk has no room to checkpoint yet")
+            return freed
         lock = _write_lock(self.path)
         for _ in range(steps):
             if not lock.acquire(timeout=self._timeout):
@@ -329,11 +336,30 @@ class SqliteStore(SqlStore):
                 raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
             finally:
                 lock.release()
+        self._checkpoint()
+        return freed
+
+    def _checkpoint(self) -> None:
+        """Copy the log into the file and empty the log: the file shrinks to its pages.
+        Skipped while there is no room for it (``_room_to_checkpoint``)."""
+        if not self._room_to_checkpoint():
+            log.info("SQLite checkpoint postponed: the disk has no room for it yet")
+            return
         try:
             self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         except sqlite3.OperationalError as exc:  # readers in the way: the next sweep
             log.info("the SQLite checkpoint after a reclaim did not complete: %s", exc)
-        return freed
+
+    def _room_to_checkpoint(self) -> bool:
+        """Whether the file may grow to hold every page the log has for it. A checkpoint cut
+        short by a full disk leaves the file grown and the log whole: the room a delete was
+        given is gone. (The sweep checkpoints at start-up and every interval, so the log is
+        short and this holds but on a disk filled to the last byte.)"""
+        conn = self._connection()
+        pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
+        page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        growth = pages * page_size - os.path.getsize(self.path)
+        return growth <= _free_bytes(self.path)
 
     def delete(self, storage_id: str, token: str) -> DeleteOutcome:
         """Delete, also on a full disk: when there is no room for the log, the reserve is
@@ -374,8 +400,10 @@ class SqliteStore(SqlStore):
 
     def usage(self) -> Usage:
         stored = super().usage()
+        if self._disk_full and _free_bytes(self.path) >= ROOM_AGAIN:
+            self._disk_full = False  # someone made room since the last write failed
         # A reserve that cannot be allocated again means the disk has no room left.
-        return Usage(stored.stored_bytes, stored.disk_full or self._reserve.missing)
+        return Usage(stored.stored_bytes, self._disk_full or self._reserve.missing)
 
     # dialect
 
@@ -395,6 +423,14 @@ class SqliteStore(SqlStore):
             connections, self._connections = self._connections, []
         for conn in connections:
             conn.close()
+
+
+def _free_bytes(path: str) -> int:
+    try:
+        stat = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return 0
+    return stat.f_bavail * stat.f_frsize
 
 
 def _is_disk_full(exc: sqlite3.Error) -> bool:
