@@ -1226,7 +1226,7 @@ _PLANETSCALE = _token_rule(
 )
 _RUBYGEMS = _token_rule(r"rubygems_(?P<tail>[0-9a-z]*+)", RUBYGEMS, tail=(48, 48), check=_hex_key)
 _SENTRY = _token_rule(
-    r"sntr[ysu]_(?P<tail>[A-Za-z0-9+/=_\-]*+)", SENTRY, tail=(40, 512), check=_complex
+    r"sntry[su]_(?P<tail>[A-Za-z0-9+/=_\-]*+)", SENTRY, tail=(40, 512), check=_complex
 )
 _MAPBOX = _token_rule(
     r"sk\.eyJ(?P<tail>[A-Za-z0-9_\-.]*+)", MAPBOX, tail=(60, 512), check=lambda t: "." in t
@@ -1274,7 +1274,7 @@ _ANCHOR_TABLE: list[tuple[str, bool, tuple[Detector, ...]]] = [
     (r"x(?:ox[abprse]-|app-|keysib-)", False, (_SLACK, _SLACK_APP, _SENDINBLUE)),
     (r"h(?:ooks\.slack\.com/|f_|v[sb]\.)", False, (_webhooks, _HUGGING_FACE, _VAULT)),
     (
-        r"s(?:k_|k-|k\.eyJ|hp|q0|ntr[ysu]_)",
+        r"s(?:k_|k-|k\.eyJ|hp|q0|ntry[su]_)",
         False,
         (_STRIPE, _SK, _MAPBOX, _SHOPIFY, _SQUARE, _SENTRY),
     ),
@@ -1564,7 +1564,9 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         pending.append((((*corder, *order), 0 if in_key else 1, span[0]), hit))
 
     for first, last in _batches(layout.flat):
-        for i, bits in _candidates(layout.flat[first:last], newline=False).items():
+        # newline-separated, so that no anchor runs on from one string into the next (the
+        # base64 anchor starts only where a run does)
+        for i, bits in _candidates(layout.flat[first:last], newline=True).items():
             text = layout.flat[first + i]
             spans = _scan(text, bits) if text else []
             if spans:

@@ -1,0 +1,240 @@
+"""Recall of the secret scan: every credential format in every place a checkpoint can hold it.
+
+Formats × placements (issue 11): each format is a generated fake credential of the right shape
+(assembled at run time from pieces, never a real one), in the text around it that its format
+needs (a netrc entry, an .npmrc line), and each is placed where a checkpoint holds text: a
+string value, a member name, a resource excerpt, an operation's arguments, an extension member,
+a percent-encoded query value inside a URL, and base64-wrapped. Every one must be found at the
+place it was put, and the finding must not repeat it.
+"""
+
+import base64
+import string
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from app.pointer import escape_token, resolve
+from app.secrets import find_secrets, first_secret, redact, secret_findings
+from tests.test_secrets import DETECTORS, rnd
+
+HEX = "0123456789abcdef"
+B64URL = string.ascii_letters + string.digits + "-_"
+Make = Callable[[], str]
+
+
+def _discord() -> str:
+    user_id = base64.urlsafe_b64encode(rnd(18, string.digits).encode()).decode().rstrip("=")
+    return f"{user_id}.{rnd(6, B64URL)}.{rnd(27, B64URL)}"
+
+
+def _netrc_file() -> str:
+    return f"machine api.example.com\n  login deploy\n  password {rnd(16)}\n"
+
+
+def _netrc_line() -> str:
+    return f"machine git.example.com login ci password {rnd(20)}"
+
+
+# The formats issue 11 found never caught, then every detector's own positive (test_secrets).
+NEW_FORMATS: list[tuple[str, Make]] = [
+    ("twilio", lambda: "S" + "K" + rnd(32, HEX)),
+    ("mailgun", lambda: "key" + "-" + rnd(32, HEX)),
+    ("mailchimp", lambda: rnd(32, HEX) + "-us" + rnd(1, "123456789")),
+    ("docker-hub-pat", lambda: "dckr" + "_pat_" + rnd(27, B64URL)),
+    ("docker-hub-oat", lambda: "dckr" + "_oat_" + rnd(32, B64URL)),
+    ("discord-bot", _discord),
+    ("telegram-bot", lambda: rnd(10, string.digits) + ":AA" + rnd(33, B64URL)),
+    ("square-access-token", lambda: "EAAA" + rnd(60, B64URL)),
+    ("square-oauth-secret", lambda: "sq0" + "csp-" + rnd(43, B64URL)),
+    ("new-relic-user-key", lambda: "NRAK" + "-" + rnd(27, string.ascii_uppercase + string.digits)),
+    ("new-relic-insert-key", lambda: "NRII" + "-" + rnd(32, string.ascii_letters + string.digits + "-")),
+    ("new-relic-browser-key", lambda: "NRJS" + "-" + rnd(19, HEX)),
+    ("alibaba-access-key-id", lambda: "LTAI" + rnd(20)),
+    ("doppler-personal", lambda: "dp.pt." + rnd(43)),
+    ("doppler-service", lambda: "dp.st." + rnd(43)),
+    ("terraform-cloud", lambda: rnd(14) + ".atlasv1." + rnd(67, B64URL)),
+    ("pulumi", lambda: "pul" + "-" + rnd(40, HEX)),
+    ("artifactory-api-key", lambda: "AKCp" + rnd(69)),
+    ("artifactory-reference", lambda: "cmVmd" + rnd(59)),
+    (
+        "braintree",
+        lambda: "access_token$production$"
+        + rnd(16, string.ascii_lowercase + string.digits)
+        + "$"
+        + rnd(32, HEX),
+    ),
+    ("cloudflare-origin-ca", lambda: "v1.0-" + rnd(24, HEX) + "-" + rnd(146, HEX)),
+    ("google-refresh-token", lambda: "1//0" + rnd(1, "49g") + rnd(98, B64URL)),
+    ("heroku-v2", lambda: "HRKU" + "-AA" + rnd(58, B64URL)),
+    ("brevo", lambda: "xkeysib" + "-" + rnd(64, HEX) + "-" + rnd(16)),
+    ("planetscale", lambda: "pscale" + "_tkn_" + rnd(43)),
+    ("rubygems", lambda: "rubygems" + "_" + rnd(48, HEX)),
+    ("sentry-user", lambda: "sntryu" + "_" + rnd(64, HEX)),
+    ("npmrc-auth-token", lambda: "//registry.npmjs.org/:_authToken=" + rnd(36)),
+    (
+        "npmrc-auth-token-uuid",
+        lambda: "//npm.example.com/:_authToken="
+        + "-".join(rnd(n, HEX) for n in (8, 4, 4, 4, 12)),
+    ),
+    (
+        "npmrc-auth",
+        lambda: "_auth=" + base64.b64encode(f"ci:{rnd(16)}".encode()).decode(),
+    ),
+    ("npmrc-password", lambda: "//npm.example.com/:_password=" + rnd(20)),
+    ("netrc-file", _netrc_file),
+    ("netrc-line", _netrc_line),
+    ("https-userinfo-no-slashes", lambda: f"https:svc:{rnd(14)}@db.example.com/ledger"),
+    ("https-userinfo-one-slash", lambda: f"https:/svc:{rnd(14)}@db.example.com/ledger"),
+    ("https-userinfo-backslashes", lambda: f"https:\\\\svc:{rnd(14)}@db.example.com/ledger"),
+]
+FORMATS: list[tuple[str, Make]] = [
+    *NEW_FORMATS,
+    *((name, lambda make=make: make()[0]) for name, make, _kind, _negative in DETECTORS),
+]
+
+
+def _document() -> dict[str, Any]:
+    return {
+        "opencheckpoint": "0.1",
+        "id": "urn:uuid:019a8000-0000-7000-8000-000000000011",
+        "created_at": "2026-11-20T08:00:00Z",
+        "source": {"producer": "tests/test_secrets_recall.py"},
+        "task": {"objective": "Rotate the ledger service's credentials.", "status": "active"},
+        "statements": [
+            {
+                "id": "s-1",
+                "kind": "observation",
+                "text": "The deploy log was read.",
+                "origin": {"type": "agent"},
+            }
+        ],
+        "resources": [{"id": "r-log", "kind": "file", "locator": "deploy.log"}],
+        "operations": [
+            {
+                "id": "op-1",
+                "kind": "action",
+                "status": "planned",
+                "description": "Call the deploy tool.",
+                "call": {"tool": "deploy.run", "arguments": {"target": "staging"}},
+            }
+        ],
+        "extensions": {"dev.example.agent/trace": {"step": 3}},
+    }
+
+
+def _fully_percent_encoded(text: str) -> str:
+    return "".join(f"%{b:02X}" for b in text.encode())
+
+
+# placement -> (put the credential text into a document, the JSON Pointer it must be found at,
+# whether the hit is on a member name)
+Place = Callable[[dict[str, Any], str], tuple[str, bool]]
+
+
+def _in_value(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    doc["statements"][0]["text"] = f"The deploy log showed {secret} before the retry."
+    return "/statements/0/text", False
+
+
+def _as_member_name(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    doc["extensions"]["dev.example.agent/trace"][secret] = True
+    return "/extensions/dev.example.agent~1trace/" + escape_token(secret), True
+
+
+def _in_excerpt(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    doc["resources"][0]["excerpt"] = f"08:01 deploy started\n{secret}\n08:02 deploy failed\n"
+    return "/resources/0/excerpt", False
+
+
+def _in_arguments(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    doc["operations"][0]["call"]["arguments"]["input"] = secret
+    return "/operations/0/call/arguments/input", False
+
+
+def _in_extension(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    doc["extensions"]["dev.example.agent/trace"]["x-debug"] = secret
+    return "/extensions/dev.example.agent~1trace/x-debug", False
+
+
+def _percent_encoded_in_query(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    url = f"https://app.example.com/callback?state=41&value={_fully_percent_encoded(secret)}&n=2"
+    doc["resources"][0]["uri"] = url
+    return "/resources/0/uri", False
+
+
+def _partly_percent_encoded_in_query(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # what a URL encoder does: only the reserved characters escaped (_ and - kept or not)
+    encoded = quote(secret, safe="").replace("_", "%5F").replace("-", "%2D")
+    doc["resources"][0]["uri"] = f"https://app.example.com/callback?value={encoded}"
+    return "/resources/0/uri", False
+
+
+def _base64_wrapped(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    blob = base64.b64encode(f"config:\n{secret}\n".encode()).decode()
+    doc["operations"][0]["call"]["arguments"]["config_b64"] = blob
+    return "/operations/0/call/arguments/config_b64", False
+
+
+PLACEMENTS: dict[str, Place] = {
+    "value": _in_value,
+    "member-name": _as_member_name,
+    "excerpt": _in_excerpt,
+    "arguments": _in_arguments,
+    "extension": _in_extension,
+    "percent-encoded": _percent_encoded_in_query,
+    "partly-percent-encoded": _partly_percent_encoded_in_query,
+    "base64": _base64_wrapped,
+}
+
+
+def test_the_corpus_covers_the_formats_issue_11_named() -> None:
+    assert len(FORMATS) >= 92
+    assert len(PLACEMENTS) >= 7
+    assert len({name for name, _ in FORMATS}) == len(FORMATS)
+
+
+def test_a_clean_document_has_no_finding() -> None:
+    assert find_secrets(_document()) == []
+
+
+@pytest.mark.parametrize("placement", list(PLACEMENTS))
+@pytest.mark.parametrize(("name", "make"), FORMATS, ids=[name for name, _ in FORMATS])
+def test_every_format_is_found_in_every_placement(name: str, make: Make, placement: str) -> None:
+    secret = make()
+    doc = _document()
+    path, in_key = PLACEMENTS[placement](doc, secret)
+    resolve(doc, path)  # the placement put it where it says
+    hits = find_secrets(doc)
+    assert [(h.path, h.in_key) for h in hits if h.path == path] != [], (name, placement, hits)
+    assert {h.path for h in hits} == {path}, "found elsewhere too"
+    assert any(h.in_key == in_key for h in hits)
+    first = first_secret(doc)
+    assert first is not None and first.path == path
+    for finding in secret_findings(doc):
+        for piece in (secret, secret[-12:], secret[:16]):
+            if len(piece) >= 8 and piece.strip():
+                assert piece not in finding.message
+
+
+def test_an_encoded_token_is_redacted_whole() -> None:
+    """A token found percent-encoded or base64-wrapped is withheld whole, encoded as it was:
+    nothing of it stays beside the redaction."""
+    tokens = [(n, make) for n, make in NEW_FORMATS if not set(make()) & set(" \n=@:/")]
+    assert len(tokens) >= 20
+    for name, make in tokens:
+        secret = make()
+        for placement in ("percent-encoded", "partly-percent-encoded", "base64"):
+            doc = _document()
+            path, _ = PLACEMENTS[placement](doc, secret)
+            value = resolve(doc, path)
+            assert isinstance(value, str)
+            out = redact(value)
+            assert "[redacted: looks like a credential]" in out, (name, placement)
+            if placement == "percent-encoded":
+                assert _fully_percent_encoded(secret[-4:]) not in out, (name, out)
+                assert _fully_percent_encoded(secret[:4]) not in out, (name, out)
+            if placement == "base64":
+                assert out.endswith("[redacted: looks like a credential]"), (name, out)
