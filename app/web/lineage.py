@@ -54,16 +54,24 @@ class Component:
     resolution: ParentResolution | None = None
     claimed_parents: int = 0  # stored entries claiming the focus's parent.id, not linked
     claimed_children: int = 0  # stored entries naming the focus's id as parent.id, not linked
-    records: dict[str, Found] = field(default_factory=dict)  # the documents to analyse
+    checked: dict[str, Meta] = field(default_factory=dict)  # the members judged in this view
+    records: dict[str, Found] = field(default_factory=dict)  # the bytes a missing result needs
 
 
-def walk_component(store: Store, focus: Found) -> Component:
+def walk_component(store: Store, focus: Found, results: LineageResults) -> Component:
     """Run on a store thread: the proven component of the focus (app/stored_lineage.py), its
-    parent by evidence, the claims counted, then the bytes of the documents to analyse (the
-    focus, its parent, its children and its siblings first), within the view's bounds."""
+    parent by evidence, the claims counted, the members to judge chosen from their metadata
+    (the focus, its parent, its children and its siblings first, within the view's bounds),
+    then the bytes of only those documents whose results are not kept."""
     proven = proven_component(store, focus.meta, MAX_NODES)
     component = Component(focus.meta, proven.members, proven.truncated)
-    component.resolution = resolve_parent(store, focus.meta)
+    if focus.meta.parent_storage_id in component.members:
+        # Linked, and live: the metadata says so; the parent's bytes are read below if needed.
+        component.resolution = ParentResolution(
+            "linked", parent_id=focus.meta.parent_id, recorded_digest=focus.meta.parent_digest
+        )
+    else:
+        component.resolution = resolve_parent(store, focus.meta)
     linked = set(component.members)
     if focus.meta.parent_id is not None:
         claimants = store.by_checkpoint_id(focus.meta.parent_id)
@@ -71,17 +79,16 @@ def walk_component(store: Store, focus: Found) -> Component:
     if focus.meta.checkpoint_id is not None:
         children = store.children(focus.meta.checkpoint_id)
         component.claimed_children = len({m.digest for m in children if m.storage_id not in linked})
-    known = {focus.meta.storage_id: focus}
-    if component.resolution.linked and component.resolution.parent is not None:
-        known[component.resolution.parent.meta.storage_id] = component.resolution.parent
     budget = MAX_CHECKED_BYTES
     for meta in _check_order(component):
-        if len(component.records) >= MAX_CHECKED or meta.size > budget:
+        if len(component.checked) >= MAX_CHECKED or meta.size > budget:
             break
-        record = known.get(meta.storage_id) or store.get(meta.storage_id)
+        component.checked[meta.storage_id] = meta
+        budget -= meta.size
+    for storage_id in _needed(component, results):
+        record = focus if storage_id == focus.meta.storage_id else store.get(storage_id)
         if isinstance(record, Found):
-            component.records[meta.storage_id] = record
-            budget -= meta.size
+            component.records[storage_id] = record
     return component
 
 
@@ -98,6 +105,61 @@ def _check_order(component: Component) -> list[Meta]:
     ]
     ordered = list(dict.fromkeys(m.storage_id for m in [*near, *component.members.values()]))
     return [component.members[s] for s in ordered]
+
+
+def _judged_parent(component: Component, storage_id: str) -> Meta | None:
+    """The member's proven parent, when it is judged in this view too."""
+    return component.checked.get(component.members[storage_id].parent_storage_id or "")
+
+
+def _verdict_key(component: Component, storage_id: str) -> tuple[str, str | None]:
+    parent = _judged_parent(component, storage_id)
+    return component.members[storage_id].digest, parent.digest if parent else None
+
+
+@dataclass(frozen=True, slots=True)
+class ForkPlan:
+    """The sibling forks to compare (two stored copies of the same bytes are one fork, in one
+    order whichever member is viewed, so every view of the lineage keeps one result), their
+    parent when judged, and the key their comparison is kept under."""
+
+    forks: list[Meta]
+    parent: Meta | None
+    more: bool  # more forks than compared
+
+    @property
+    def key(self) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+        digest = self.parent.digest if self.parent else None
+        return digest, tuple((m.storage_id, m.digest) for m in self.forks)
+
+
+def _fork_plan(component: Component) -> ForkPlan | None:
+    focus = component.focus
+    if focus.parent_storage_id is None:
+        return None
+    siblings: dict[str, Meta] = {}
+    for meta in component.members.values():
+        if meta.parent_storage_id == focus.parent_storage_id and meta.derivation_method == "forked":
+            siblings.setdefault(meta.digest, meta)
+    first = sorted(siblings.values(), key=lambda m: m.storage_id)[:MAX_FORKS_COMPARED]
+    forks = [m for m in first if m.storage_id in component.checked]
+    parent = component.checked.get(focus.parent_storage_id)
+    return ForkPlan(forks, parent, len(siblings) > len(forks))
+
+
+def _needed(component: Component, results: LineageResults) -> list[str]:
+    """The documents whose bytes a result not kept needs: a member and its judged parent for a
+    verdict, the forks and their parent for the comparison."""
+    needed: list[str] = []
+    for storage_id in component.checked:
+        if not results.verdicts.holds(_verdict_key(component, storage_id)):
+            parent = _judged_parent(component, storage_id)
+            needed += [storage_id, *([parent.storage_id] if parent else [])]
+    plan = _fork_plan(component)
+    if plan is not None and len(plan.forks) > 1 and not results.forks.holds(plan.key):
+        needed += [m.storage_id for m in plan.forks]
+        needed += [plan.parent.storage_id] if plan.parent else []
+    return list(dict.fromkeys(needed))
 
 
 class Analysed:
@@ -118,11 +180,12 @@ class Analysed:
 
 def lineage_model(analyses: AnalysisCache, results: LineageResults, component: Component) -> Model:
     """Everything the page shows: metadata of the proven lineage, each member's verdict
-    against its proven parent where both were read, the focus's parent by evidence, and the
+    against its proven parent where both were judged, the focus's parent by evidence, and the
     sibling forks compared."""
     focus = component.focus
     analysed = Analysed(analyses, component.records)
-    verdicts = {sid: _verdict(sid, component, analysed, results) for sid in component.records}
+    judged = {sid: _verdict(sid, component, analysed, results) for sid in component.checked}
+    verdicts = {sid: v for sid, v in judged.items() if v is not None}
     nodes = [_node(m, focus, verdicts.get(m.storage_id)) for m in component.members.values()]
     drawing = layout(build_tree(nodes))
     resolution = component.resolution or ParentResolution("none")
@@ -152,8 +215,8 @@ def lineage_model(analyses: AnalysisCache, results: LineageResults, component: C
             "sentence": parent_sentence(resolution, digest),
             "digest": digest,
             "link": (
-                f"/c/{resolution.parent.meta.storage_id}"
-                if resolution.linked and resolution.parent is not None
+                f"/c/{focus.parent_storage_id}"
+                if resolution.linked and focus.parent_storage_id is not None
                 else None
             ),
         },
@@ -167,18 +230,21 @@ def lineage_model(analyses: AnalysisCache, results: LineageResults, component: C
 
 def _verdict(
     sid: str, component: Component, analysed: Analysed, results: LineageResults
-) -> Verdict:
-    """A member's verdict, with the lineage checks against its proven parent when both were
-    read in this view; kept by the two digests."""
-    parent_sid = component.members[sid].parent_storage_id or ""
-    parent = component.records.get(parent_sid)
-    key = (component.records[sid].meta.digest, parent.meta.digest if parent else None)
+) -> Verdict | None:
+    """A member's verdict, with the lineage checks against its proven parent when both are
+    judged in this view; kept by the two digests. None when it was not kept and its bytes
+    were not read (it was dropped from the kept results after the walk looked)."""
+    parent = _judged_parent(component, sid)
+    needs = [sid, *([parent.storage_id] if parent else [])]
+    key = _verdict_key(component, sid)
+    if not all(n in analysed.records for n in needs):
+        return results.verdicts.kept(key)
 
     def judge() -> Verdict:
         child = analysed(sid)
         if parent is None:
             return Verdict(LintResult(child).valid, False, None)
-        checked = pair(child, analysed(parent_sid))
+        checked = pair(child, analysed(parent.storage_id))
         return Verdict(LintResult(child, checked).valid, True, checked.digest.state)
 
     return results.verdicts.get(key, judge)
@@ -221,35 +287,31 @@ def _node(meta: Meta, focus: Meta, verdict: Verdict | None) -> LineageNode:
 
 def _forks(component: Component, analysed: Analysed, results: LineageResults) -> Model:
     """Sibling forks of the focus's proven parent, compared for actions actionable in more
-    than one (§9.3); two stored copies of the same bytes are one fork. Kept by the parent's
-    digest and the forks' storage ids and digests (the conflicts name forks by storage id)."""
-    focus = component.focus
-    if focus.parent_storage_id is None:
-        return {"compared": [], "conflicts": [], "truncated": False}
-    siblings: dict[str, Meta] = {}
-    for meta in component.members.values():
-        if meta.parent_storage_id == focus.parent_storage_id and meta.derivation_method == "forked":
-            siblings.setdefault(meta.digest, meta)
-    # In one order whichever member is viewed, so every view of the lineage keeps one result.
-    first = sorted(siblings.values(), key=lambda m: m.storage_id)[:MAX_FORKS_COMPARED]
-    read = [m for m in first if m.storage_id in analysed.records]
-    parent = analysed.records.get(focus.parent_storage_id)
-    key = (parent.meta.digest if parent else None, tuple((m.storage_id, m.digest) for m in read))
+    than one (§9.3); kept by the parent's digest and the forks' storage ids and digests (the
+    conflicts name forks by storage id)."""
+    plan = _fork_plan(component)
+    nothing: Model = {"compared": [], "conflicts": []}
+    if plan is None:
+        return {**nothing, "truncated": False}
+    needs = [m.storage_id for m in plan.forks] + ([plan.parent.storage_id] if plan.parent else [])
 
     def compare() -> Model:
         documents: list[tuple[str, Document]] = []
-        for meta in read:
+        for meta in plan.forks:
             shown = analysed(meta.storage_id).redacted
             if isinstance(shown, dict):
                 documents.append((meta.storage_id, shown))
-        parent_document = analysed(parent.meta.storage_id).redacted if parent else None
-        conflicts = fork_conflicts(parent_document, documents) if len(documents) > 1 else []
+        parent = analysed(plan.parent.storage_id).redacted if plan.parent else None
+        conflicts = fork_conflicts(parent, documents) if len(documents) > 1 else []
         return {"compared": [label for label, _ in documents], "conflicts": conflicts}
 
-    compared = (
-        results.forks.get(key, compare) if len(read) > 1 else {"compared": [], "conflicts": []}
-    )
-    return {**compared, "truncated": len(siblings) > len(compared["compared"])}
+    if len(plan.forks) < 2:
+        compared = nothing
+    elif all(n in analysed.records for n in needs):
+        compared = results.forks.get(plan.key, compare)
+    else:
+        compared = results.forks.kept(plan.key) or nothing
+    return {**compared, "truncated": plan.more}
 
 
 def _kept(state: State) -> tuple[anyio.CapacityLimiter, LineageResults]:
@@ -264,8 +326,8 @@ def _kept(state: State) -> tuple[anyio.CapacityLimiter, LineageResults]:
 async def lineage_page(request: Request) -> Response:
     """GET /c/{id}/lineage (and .json)."""
     record = await fetch(request, request.path_params["storage_id"])
-    component: Component = await store_call(request, walk_component, record)
     limiter, results = _kept(request.app.state)
+    component: Component = await store_call(request, walk_component, record, results)
     analyses: AnalysisCache = request.app.state.analyses
     model = await anyio.to_thread.run_sync(
         lineage_model, analyses, results, component, limiter=limiter

@@ -33,6 +33,15 @@ class Kept(Generic[Value]):
         self._items: OrderedDict[Hashable, Value] = OrderedDict()
         self._lock = Lock()
 
+    def holds(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._items
+
+    def kept(self, key: Hashable) -> Value | None:
+        """The value kept under ``key``, or None: never computed here."""
+        with self._lock:
+            return self._items.get(key)
+
     def get(self, key: Hashable, compute: Callable[[], Value]) -> Value:
         """The value kept under ``key``, else ``compute()`` (outside the lock: it may take a
         while; two views computing the same value at once both keep the same answer)."""

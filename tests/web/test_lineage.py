@@ -281,6 +281,7 @@ def test_a_second_view_of_the_same_lineage_analyses_nothing(client, monkeypatch)
     assert analyses.calls == 5 and pairs.calls == 4 and comparisons.calls == 1
     assert len(first["forks"]["compared"]) == 3
     verdicts = {e["storage_id"]: e["valid"] for e in first["entries"]}
+    reads = Counted(monkeypatch, client.app.state.store, "get")
     for focus in (forks[0], forks[1], child, parent):  # the same lineage, seen from anywhere
         again = lineage(client, focus)
         assert {e["storage_id"]: e["valid"] for e in again["entries"]} == verdicts
@@ -292,6 +293,7 @@ def test_a_second_view_of_the_same_lineage_analyses_nothing(client, monkeypatch)
     assert {e["storage_id"]: e["valid"] for e in again["entries"]} == verdicts
     assert again["forks"] == first["forks"]
     assert analyses.calls == 5
+    assert reads.calls == 5  # each view read its own document's bytes, and no other
 
 
 def test_a_view_reads_a_bounded_number_of_documents(client, monkeypatch):
