@@ -160,13 +160,15 @@ class DeleteOutcome(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Usage:
     """How full the store is: the bytes of the documents it keeps (what the quota counts),
-    and whether its last write found the disk full (cleared by the next write that succeeds)."""
+    whether its last write found the disk full (cleared by the next write that succeeds), and
+    whether the quota refused a write since space was last freed."""
 
     stored_bytes: int
     disk_full: bool
+    quota_refused: bool = False
 
     def full(self, limits: WriteLimits) -> bool:
-        return self.disk_full or self.stored_bytes >= limits.max_store_bytes
+        return self.disk_full or self.quota_refused or self.stored_bytes >= limits.max_store_bytes
 
 
 @dataclass(frozen=True, slots=True)

@@ -215,6 +215,8 @@ class SqlStore(Store):
 
     # Set when a write finds the disk full, cleared by the next document stored (readiness).
     _disk_full = False
+    # Set when the quota refuses a write, cleared when a write succeeds or space is freed.
+    _quota_refused = False
 
     # writing
 
@@ -264,7 +266,7 @@ class SqlStore(Store):
                 if self._is_id_collision(exc):
                     continue
                 raise
-            self._disk_full = False
+            self._disk_full = self._quota_refused = False
             return Created(
                 storage_id=meta.storage_id,
                 deletion_token=token,
@@ -316,6 +318,7 @@ class SqlStore(Store):
     def _take_quota(self, conn: Connection, size: int, limits: WriteLimits) -> None:
         taken = conn.execute(self._sql(TAKE_USAGE), (size, size, limits.max_store_bytes))
         if taken.rowcount != 1:
+            self._quota_refused = True
             raise StoreFull(
                 "quota",
                 f"{limits.max_store_bytes} bytes of checkpoints are stored; space comes back "
@@ -330,6 +333,7 @@ class SqlStore(Store):
             freed += row[0] if row is not None else 0
         if freed:
             conn.execute(self._sql(GIVE_USAGE), (freed,))
+            self._quota_refused = False  # (a rollback after this only delays the next write)
 
     def delete(self, storage_id: str, token: str) -> DeleteOutcome:
         if not ids.is_storage_id(storage_id):
@@ -460,7 +464,8 @@ class SqlStore(Store):
     def usage(self) -> Usage:
         with self._read() as conn:
             row = conn.execute(self._sql(SELECT_USAGE)).fetchone()
-        return Usage(stored_bytes=int(row[0]) if row else 0, disk_full=self._disk_full)
+        stored = int(row[0]) if row else 0
+        return Usage(stored, disk_full=self._disk_full, quota_refused=self._quota_refused)
 
     def _list(self, sql: str, value: str, limit: int) -> list[Meta]:
         # An id that could never have been recorded matches nothing; the database is spared a

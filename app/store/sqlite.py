@@ -403,7 +403,8 @@ class SqliteStore(SqlStore):
         if self._disk_full and _free_bytes(self.path) >= ROOM_AGAIN:
             self._disk_full = False  # someone made room since the last write failed
         # A reserve that cannot be allocated again means the disk has no room left.
-        return Usage(stored.stored_bytes, self._disk_full or self._reserve.missing)
+        disk_full = self._disk_full or self._reserve.missing
+        return Usage(stored.stored_bytes, disk_full, stored.quota_refused)
 
     # dialect
 

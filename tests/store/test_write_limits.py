@@ -116,13 +116,15 @@ def test_the_quota_refuses_what_would_overflow_it_and_stores_nothing(
     rule = limits(quota=2 * size + size // 2)
     put(store, 0, None, rule)
     put(store, 1, None, rule)
+    assert not store.usage().full(rule)
+    assert store.usage().full(limits(quota=2 * size))
     with pytest.raises(StoreFull) as full:
         put(store, 2, ALICE, rule)
     assert full.value.reason == "quota"
     assert backend.count("checkpoints") == 2 == backend.count("checkpoint_bytes")
     assert store.usage().stored_bytes == 2 * size
-    assert store.usage().full(limits(quota=2 * size))
-    assert not store.usage().full(rule)
+    # Half a document is left: full for readiness until space is freed.
+    assert store.usage().quota_refused and store.usage().full(rule)
 
 
 def test_deleting_and_expiry_give_the_quota_back(store: Store, clock: FakeClock) -> None:
@@ -135,6 +137,7 @@ def test_deleting_and_expiry_give_the_quota_back(store: Store, clock: FakeClock)
         put(store, 2, None, rule)
     store.delete(kept.storage_id, kept.deletion_token)
     assert store.usage().stored_bytes == size
+    assert not store.usage().quota_refused
     put(store, 3, None, rule)
     clock.advance(timedelta(hours=2))
     store.purge_expired()
