@@ -28,7 +28,7 @@ from typing import Literal
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
-from app.findings import Finding, Omitted, capped, merge_omitted
+from app.findings import MAX_PER_CODE, Finding, Omitted, capped, merge_omitted
 from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
 from app.positions import offsets
 from app.redaction import Redaction, redacted_unparsed
@@ -210,7 +210,8 @@ def analyze(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Analysis:
 
     with stage("schema"):
         version_error = check_version(document)
-        schema_findings = [] if version_error else check_schema(document)
+        # messages for as many as a report lists; the rest are counted (`capped` below)
+        schema_findings = [] if version_error else check_schema(document, MAX_PER_CODE)
     if version_error:
         findings.append(version_error)
     findings.extend(schema_findings)

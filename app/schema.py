@@ -103,23 +103,28 @@ def _reference_validator() -> Any:
 class _RawError:
     instance_path: InstancePath
     schema_path: SchemaPath  # from the root, through $ref (written or, as jsonschema does, not)
-    message: str
+    # the validator's own message, read only for the findings a report lists: thousands of
+    # errors are counted, not shown, and reading each message costs more than the rest
+    source: Any
     key: str | None = None  # the offending member name of a propertyNames failure
+
+    @property
+    def message(self) -> str:
+        return _clip(str(self.source.message), _RAW_LIMIT)
 
 
 def _raw_from_rust(error: jsonschema_rs.ValidationError) -> _RawError:
     instance_path = tuple(error.instance_path)
-    message = _clip(error.message, _RAW_LIMIT)
     kind = error.kind
     if isinstance(kind, jsonschema_rs.ValidationErrorKind.PropertyNames):
         # jsonschema-rs reports a propertyNames failure with the key's own subschema as its
         # evaluation path; the absolute keyword location still reaches the right subschema.
         inner = kind.error.instance
         key = inner if isinstance(inner, str) else None
-        return _RawError(instance_path, tuple(error.schema_path), message, key)
+        return _RawError(instance_path, tuple(error.schema_path), error, key)
     # schema_path is the keyword's place inside $defs; the evaluation path follows each $ref from
     # the root, which is what tells how far below the document each subschema applies.
-    return _RawError(instance_path, tuple(error.evaluation_path), message)
+    return _RawError(instance_path, tuple(error.evaluation_path), error)
 
 
 def _raw_from_reference(error: ValidationError) -> _RawError:
@@ -127,14 +132,16 @@ def _raw_from_reference(error: ValidationError) -> _RawError:
     key = None
     if _walk(schema_path).through_property_names and isinstance(error.instance, str):
         key = error.instance
-    return _RawError(tuple(error.absolute_path), schema_path, _clip(error.message, _RAW_LIMIT), key)
+    return _RawError(tuple(error.absolute_path), schema_path, error, key)
 
 
 # --- the public checks ----------------------------------------------------------------------
 
 
-def check_schema(document: object) -> list[Finding]:
-    """Level-1 findings for a parsed document; ``[]`` when it conforms to the schema."""
+def check_schema(document: object, limit: int | None = None) -> list[Finding]:
+    """Level-1 findings for a parsed document, in document order; ``[]`` when it conforms to
+    the schema. With ``limit``, the findings past the first ``limit`` are there to be counted
+    and have no message (a report lists at most that many: app/findings.py `capped`)."""
     # Integers of any size (2**80, 10**300) convert exactly. One too long for str() arrives as
     # null, which no constrained member accepts, and free-form members accept anything: the
     # verdict holds, and messages quote the document's own value, never the validator's copy.
@@ -148,7 +155,7 @@ def check_schema(document: object) -> list[Finding]:
         # (UnicodeEncodeError), or a very deep value that an error must carry back ("Recursion
         # limit reached"). The reference validator takes every Python value.
         return check_schema_reference(document)
-    return _humanize(document, raw)
+    return _humanize(document, raw, limit)
 
 
 def check_schema_reference(document: object) -> list[Finding]:
@@ -236,7 +243,14 @@ def _resolve_ref(root: Mapping[str, Any], ref: str) -> Mapping[str, Any] | None:
 
 
 @functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)
 def _walk(schema_path: SchemaPath) -> _Walk:
+    """The subschemas along ``schema_path``. A document's errors repeat a few schema paths
+    thousands of times: each is walked once."""
+    return _walk_uncached(schema_path)
+
+
+def _walk_uncached(schema_path: SchemaPath) -> _Walk:
     root = load_schema()
     node: Mapping[str, Any] = root
     frames = [_Frame(root, 0)]
@@ -273,6 +287,12 @@ def _walk(schema_path: SchemaPath) -> _Walk:
     return _Walk(tuple(frames), keyword, through_names)
 
 
+@functools.lru_cache(maxsize=4096)
+def _rule_of(schema_path: SchemaPath) -> _Frame | None:
+    """The innermost rule along a schema path, found once per path."""
+    return _innermost_rule(_walk(schema_path))
+
+
 def _innermost_rule(walk: _Walk) -> _Frame | None:
     for frame in reversed(walk.frames):
         if isinstance(frame.node.get("x-ocp-message"), str):
@@ -305,8 +325,9 @@ def _object_schema_at(walk: _Walk, depth: int) -> Mapping[str, Any] | None:
 @dataclass(slots=True)
 class _Group:
     path: InstancePath
-    message: str
-    related: list[str] = field(default_factory=list)
+    order: str  # among the findings at one path: a fixed text, known without the message
+    message: Callable[[], str]  # built only for the findings a report lists
+    related: list[_RawError] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,56 +371,78 @@ class _Site:
         return " or leave the member out" if self.optional else ""
 
 
-Explained = tuple[tuple[Any, ...], InstancePath, str]
+# (group key, path, what orders it among the findings at that path, its message when needed)
+Explained = tuple[tuple[Any, ...], InstancePath, str, Callable[[], str]]
 
 
-def _humanize(document: object, errors: Iterable[_RawError]) -> list[Finding]:
+def _humanize(
+    document: object, errors: Iterable[_RawError], limit: int | None = None
+) -> list[Finding]:
+    """One finding a problem, in document order. With ``limit``, only the first ``limit``
+    findings get their message (the rest are only counted: see `check_schema_capped`), and
+    the others have an empty one."""
     groups: dict[tuple[Any, ...], _Group] = {}
     for error in errors:
-        for key, path, message in _explain(document, error):
-            group = groups.setdefault(key, _Group(path, message))
-            group.related.append(error.message)
+        for key, path, order, message in _explain(document, error):
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = _Group(path, order, message)
+            group.related.append(error)
     positions: dict[int, dict[str, int]] = {}
     ordered = sorted(
-        groups.values(),
-        key=lambda group: (_document_order(document, group.path, positions), group.message),
+        groups.items(),
+        key=lambda item: (_document_order(document, item[1].path, positions), item[1].order),
     )
-    return [
+    listed = ordered if limit is None else ordered[:limit]
+    findings = [
         Finding(
             code="schema",
             severity="error",
             path=to_pointer(group.path),
-            message=group.message,
-            related=tuple(group.related),
+            message=group.message(),
+            related=tuple(error.message for error in group.related),
         )
-        for group in ordered
+        for _, group in listed
     ]
+    counted = Finding(code="schema", severity="error", path="", message="")
+    return findings + [counted] * (len(ordered) - len(listed))
 
 
 def _explain(document: object, error: _RawError) -> list[Explained]:
     """The findings one raw error belongs to, each as (group key, path, message)."""
     walk = _walk(error.schema_path)
-    rule = _innermost_rule(walk)
+    rule = _rule_of(error.schema_path)
     if rule is not None:
         # An if/then or anyOf rule fails as a cascade of inner errors: all of them are the one
         # problem the rule names, at the object the rule applies to.
         where = error.instance_path[: rule.depth]
-        return [(("rule", id(rule.node), where), where, rule.node["x-ocp-message"])]
+        text: str = rule.node["x-ocp-message"]
+        return [(("rule", id(rule.node), where), where, text, lambda: text)]
     if error.key is not None:
         path = (*error.instance_path, error.key)
-        return [(("key", path), path, _key_message(walk, error.key))]
-    site = _site(document, error, walk)
+        key_name = error.key
+        return [(("key", path), path, key_name, lambda: _key_message(walk, key_name))]
     if walk.keyword == "additionalProperties":
+        site = _site(document, error, walk)
         unknown = _unknown_members(site)
         if unknown:
             # Reported at the closed object, which is what breaks the rule; the member's name
             # is in the message. (An unknown top-level member is a finding on the document.)
             return [
-                (("unknown", (*site.path, m)), site.path, _unknown_message(site, m))
+                (
+                    ("unknown", (*site.path, m)),
+                    site.path,
+                    m,
+                    functools.partial(_unknown_message, site, m),
+                )
                 for m in unknown
             ]
-    key = ("keyword", id(site.node), walk.keyword, error.instance_path)
-    return [(key, error.instance_path, _keyword_message(walk.keyword, site))]
+    key = ("keyword", id(walk.frames[-1].node), walk.keyword, error.instance_path)
+
+    def message() -> str:
+        return _keyword_message(walk.keyword, _site(document, error, walk))
+
+    return [(key, error.instance_path, walk.keyword, message)]
 
 
 def _site(document: object, error: _RawError, walk: _Walk) -> _Site:
