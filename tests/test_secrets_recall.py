@@ -50,7 +50,10 @@ NEW_FORMATS: list[tuple[str, Make]] = [
     ("square-access-token", lambda: "EAAA" + rnd(60, B64URL)),
     ("square-oauth-secret", lambda: "sq0" + "csp-" + rnd(43, B64URL)),
     ("new-relic-user-key", lambda: "NRAK" + "-" + rnd(27, string.ascii_uppercase + string.digits)),
-    ("new-relic-insert-key", lambda: "NRII" + "-" + rnd(32, string.ascii_letters + string.digits + "-")),
+    (
+        "new-relic-insert-key",
+        lambda: "NRII" + "-" + rnd(32, string.ascii_letters + string.digits + "-"),
+    ),
     ("new-relic-browser-key", lambda: "NRJS" + "-" + rnd(19, HEX)),
     ("alibaba-access-key-id", lambda: "LTAI" + rnd(20)),
     ("doppler-personal", lambda: "dp.pt." + rnd(43)),
@@ -61,10 +64,12 @@ NEW_FORMATS: list[tuple[str, Make]] = [
     ("artifactory-reference", lambda: "cmVmd" + rnd(59)),
     (
         "braintree",
-        lambda: "access_token$production$"
-        + rnd(16, string.ascii_lowercase + string.digits)
-        + "$"
-        + rnd(32, HEX),
+        lambda: (
+            "access_token$production$"
+            + rnd(16, string.ascii_lowercase + string.digits)
+            + "$"
+            + rnd(32, HEX)
+        ),
     ),
     ("cloudflare-origin-ca", lambda: "v1.0-" + rnd(24, HEX) + "-" + rnd(146, HEX)),
     ("google-refresh-token", lambda: "1//0" + rnd(1, "49g") + rnd(98, B64URL)),
@@ -76,8 +81,7 @@ NEW_FORMATS: list[tuple[str, Make]] = [
     ("npmrc-auth-token", lambda: "//registry.npmjs.org/:_authToken=" + rnd(36)),
     (
         "npmrc-auth-token-uuid",
-        lambda: "//npm.example.com/:_authToken="
-        + "-".join(rnd(n, HEX) for n in (8, 4, 4, 4, 12)),
+        lambda: "//npm.example.com/:_authToken=" + "-".join(rnd(n, HEX) for n in (8, 4, 4, 4, 12)),
     ),
     (
         "npmrc-auth",

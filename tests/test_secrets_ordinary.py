@@ -1,0 +1,220 @@
+"""Precision of the secret scan: plausible non-secrets are never flagged, wherever they are.
+
+The kinds of ordinary content an attacker's corpus used against the scanner (issue 11): UUIDs,
+git SHAs, digests, base64 of ordinary text and of binary digests, ticket ids, URLs without
+credentials (percent-encoded ones included), prose about passwords and tokens, file paths,
+version strings, idempotency keys, dates, hostnames, e-mail addresses, and the words a
+credential's name holds used for something else. Each is checked alone, in every placement the
+recall corpus uses (tests/test_secrets_recall.py), percent-encoded and base64-wrapped.
+"""
+
+import base64
+import hashlib
+import random
+import uuid
+
+import pytest
+
+from app.secrets import find_secrets, first_secret, scan_text
+from tests.test_secrets import ORDINARY
+from tests.test_secrets_recall import PLACEMENTS, _document
+
+_rng = random.Random(20261201)
+
+
+def _hex(n: int) -> str:
+    return "".join(_rng.choice("0123456789abcdef") for _ in range(n))
+
+
+def _uuid4() -> str:
+    return str(uuid.UUID(int=_rng.getrandbits(128), version=4))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+NOTES = [
+    "The quarterly ledger is reconciled; see the notes in the ticket.",
+    "Reset the password through the self-service portal, never by e-mail.",
+    "Rotate the API key after the migration and update the runbook.",
+    "The token expired at 09:00; the user signed in again.",
+    "Deploy to staging first, then to production after the approval.",
+    '{"account": 6300, "period": "2026-10", "status": "reconciled"}',
+    "machine learning models need a login page and a password reset flow",
+]
+
+PLAUSIBLE: list[str] = [
+    # identifiers
+    *(_uuid4() for _ in range(6)),
+    "urn:uuid:019a8000-0000-7000-8000-000000000011",
+    "019a7c33-1e16-7b52-84d8-1f9a2b3c4d04",
+    *(str(uuid.UUID(int=_rng.getrandbits(128))).replace("-", "") for _ in range(3)),
+    # git SHAs and digests
+    *(_hex(40) for _ in range(5)),
+    "3f9e1c2",
+    "a1b2c3d4e5f6",
+    *(_sha256(note) for note in NOTES[:4]),
+    *("sha256:" + _sha256(note) for note in NOTES[4:]),
+    "sha-256:" + _sha256("ledger"),
+    "sha512-" + base64.b64encode(hashlib.sha512(b"pkg").digest()).decode(),
+    "sha256-" + base64.b64encode(hashlib.sha256(b"script").digest()).decode(),
+    base64.b64encode(hashlib.sha256(b"a file").digest()).decode(),
+    base64.urlsafe_b64encode(hashlib.sha256(b"another file").digest()).decode().rstrip("="),
+    "md5:" + hashlib.md5(b"x", usedforsecurity=False).hexdigest(),
+    "docker.io/library/postgres@sha256:" + _sha256("postgres"),
+    # base64 of ordinary text
+    *(_b64(note) for note in NOTES),
+    base64.urlsafe_b64encode(NOTES[0].encode()).decode().rstrip("="),
+    "data:text/plain;base64," + _b64("hello, world, nothing to see here"),
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    # tickets, ids, keys that are not credentials
+    "INC0012345",
+    "CHG0034567",
+    "JIRA-812",
+    "LEDGER-4411",
+    "APR-0049121",
+    "PO-2026-10-0042",
+    "je-draft-6300-2026-10-porto",
+    "idem-2026-11-20-refund-4411",
+    "op-refund-4411-retry-2",
+    "req_01HZX3Q9K8M2N4P6R8T0V2W4Y6",
+    "evt-318",
+    "asp-session-5d2c",
+    "run-20261120-0841",
+    "order_2026_11_20_000123",
+    "cus_NffrFeUfNV2Hib",
+    "pi_3QxL1aFz2eZvKYlo0abcDEF1",
+    "ch_3QxL1a",
+    "txn-7d1f9b2c",
+    "batch-000123-of-000456",
+    # URLs and URIs without credentials
+    "https://github.com/acme/ledger-service/pull/412",
+    "https://github.com/acme/ledger-service/pulls?q=head%3Arefactor%2Fmoney-type",
+    "https://www.google.com/search?q=how%20to%20rotate%20an%20api%20key",
+    "https://docs.example.com/auth/tokens?version=2#refresh-token",
+    "https://erp.example.com/fiori#PurchaseOrder-manage?account=6300&period=2026-10",
+    "https://example.com/login?next=%2Fdashboard%3Ftab%3Dsettings",
+    "https://example.com/search?q=password%20reset%20policy&page=2",
+    "https://example.com/a%20b/c%2Fd?x=%E2%9C%93",
+    "https://maps.example.com/@37.7749,-122.4194,15z",
+    "https://medium.com/@alice/why-tokens-expire-3f9e1c2a7b4d",
+    "https:example.com/docs",
+    "http:/relative/path/only",
+    "s3://acme-ledger-archive/2026/10/ledger.csv",
+    "gs://acme-exports/ledger/2026-10.parquet",
+    "arn:aws:iam::123456789012:role/ledger-reader",
+    "arn:aws:s3:::acme-ledger-archive",
+    "git@github.com:acme/ledger-service.git",
+    "mailto:ap@vendor.example.pt",
+    "mid:20260915.8812.ap@vendor.example.pt",
+    "file:///workspace/ledger-service/README.md",
+    "postgres://db.example.com:5432/ledger",
+    "redis://cache.internal:6379/0",
+    # prose about credentials
+    "The token expired; ask the user to reset the password before retrying.",
+    "Rotate the API key and the client secret after the migration.",
+    "password: see the ops vault entry",
+    "Secret: the vendor contract is confidential",
+    "The password is rotated monthly; the passcode was 12 digits long.",
+    "Bearer tokens are accepted; Basic authentication is disabled.",
+    "Never paste a private key into a ticket.",
+    "The secret key lives in the KMS, not in the repository.",
+    "login with SSO, then open the password manager",
+    "the default machine image has no password set",
+    "auth: oauth2 with PKCE; token lifetime 1h",
+    "api_key=${API_KEY} and password=<redacted> in the template",
+    "DB_PASSWORD_FILE=/run/secrets/db",
+    "max_tokens=4096, temperature=0.2",
+    "Tokens: 1204 input, 311 output.",
+    "-----BEGIN PUBLIC KEY----- blocks are fine to share",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGbM2rY7cWq0p6z1Gr0b6mWJk7M9m1rVtX2n3r4s5t6u ci@build",
+    # paths, versions, dates, hosts, addresses
+    "/workspace/ledger-service/ledger/money.py",
+    "/home/svc/.ssh/id_ed25519.pub",
+    "C:\\Users\\svc\\AppData\\Local\\ledger\\config.json",
+    "~/.config/gh/hosts.yml",
+    "./node_modules/.bin/eslint",
+    "ledger/tests/test_invoice_totals_with_mixed_currencies.py",
+    "v2.14.3-rc.1",
+    "1.0.0+build.20261120",
+    "3.11.7",
+    "0.1",
+    "2026.11.1",
+    "v1.0-beta",
+    "2026-11-20T08:00:00Z",
+    "2026-11-20",
+    "20261120T083000Z",
+    "Thu, 20 Nov 2026 08:00:00 GMT",
+    "1700000000",
+    "1700000000123",
+    "db.internal",
+    "ledger-api.prod.eu-west-1.example.com",
+    "10.0.12.4",
+    "fe80::1ff:fe23:4567:890a",
+    "controller-emea@northwind.example",
+    "ap@vendor.example.pt",
+    # code that names credentials
+    "password = os.environ['DB_PASSWORD']",
+    "const apiKey = process.env.API_KEY;",
+    "token = request.headers.get('Authorization')",
+    "secret = secrets.token_hex(32)",
+    "def verify_password(plain: str, hashed: str) -> bool:",
+    "SECRET_KEY = env('DJANGO_SECRET_KEY')",
+    # near-misses of the new formats
+    "key-value store",
+    "key-" + "rotation-schedule-2026",
+    "machine api.example.com login deploy",
+    "1//comment in a config",
+    "v1.0-" + "release-notes",
+    "dp.pt." + "short",
+    "NRAK-" + "short",
+    "LTAI" + "short",
+    "EAAA" + "short",
+    "abc.atlasv1." + "short",
+    "12345:A" + "short",
+    "cafe-us1",
+    "SK" + "U-20261120",
+    "pul-" + "request-template",
+    "dckr_pat_" + "short",
+    "access_token$" + "sandbox",
+    "the Discord server and the Telegram channel",
+    "%41%42%43 percent escapes of ordinary letters",
+    "user%40example.com",
+    "kubernetes.io/service-account-token is the type, not the token",
+    "npm_config_cache=/tmp/npm",
+    "Set-Cookie: theme=dark; Path=/",
+    "x-request-id: 7d1f9b2c-4e5a-4b6c-8d7e-9f0a1b2c3d4e",
+    'ETag: W/"' + _hex(32) + '"',
+    "Content-MD5: "
+    + base64.b64encode(hashlib.md5(b"body", usedforsecurity=False).digest()).decode(),
+]
+
+
+def test_the_corpus_is_large_enough() -> None:
+    assert len(PLAUSIBLE) >= 150
+    assert len(set(PLAUSIBLE)) == len(PLAUSIBLE)
+
+
+@pytest.mark.parametrize("text", PLAUSIBLE + ORDINARY)
+def test_a_plausible_non_secret_is_never_flagged(text: str) -> None:
+    assert scan_text(text) == [], [text[s:e] for s, e, _ in scan_text(text)]
+    for placement, place in PLACEMENTS.items():
+        doc = _document()
+        place(doc, text)
+        assert find_secrets(doc) == [], placement
+        assert first_secret(doc) is None
+
+
+def test_all_of_them_in_one_document() -> None:
+    doc = _document()
+    doc["statements"] = [
+        {"id": f"s-{i}", "kind": "observation", "text": t, "origin": {"type": "agent"}}
+        for i, t in enumerate(PLAUSIBLE)
+    ]
+    doc["extensions"]["dev.example.agent/trace"] = dict.fromkeys(PLAUSIBLE, "")
+    assert find_secrets(doc) == []
