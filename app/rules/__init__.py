@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck
-from app.findings import Finding, Severity
+from app.findings import MAX_PER_CODE, Finding, Severity
 from app.pointer import Path, to_pointer
 
 Violation = tuple[Path, str]
@@ -94,11 +94,18 @@ def check_lineage(checkpoint: Checkpoint, parent: Parent) -> list[Finding]:
 
 
 def _run(rules: list[Rule], *args: object) -> list[Finding]:
+    """Each rule's findings in the order found. Past the first MAX_PER_CODE of a rule, which
+    is all a report lists (app/findings.py `capped`), each is only counted: one shared
+    placeholder, no pointer built."""
     findings = []
     for r in rules:
         assert r.check is not None
-        for path, message in r.check(*args):
-            findings.append(Finding(r.code, r.severity, to_pointer(path), message))
+        counted = Finding(r.code, r.severity, "", "")
+        for n, (path, message) in enumerate(r.check(*args)):
+            if n < MAX_PER_CODE:
+                findings.append(Finding(r.code, r.severity, to_pointer(path), message))
+            else:
+                findings.append(counted)
     return findings
 
 
