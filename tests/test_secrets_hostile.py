@@ -1,0 +1,142 @@
+"""The secret scan on hostile text: what it reports for each detector's worst case (issue 11).
+
+Each input is a detector's anchor repeated with no valid tail, or a long run of its tail's
+alphabet, at a size where rescanning the rest of the string from every match (what the scanner
+once did: 21-32 s per MB for unterminated PEM armour) would take minutes; the scan is linear, so
+each test takes a fraction of a second. Nothing here is timed (bench/secrets.py measures): the
+tests assert what a user sees, the right findings, and the same ones at every size.
+"""
+
+import base64
+import string
+
+import pytest
+
+import app.secrets as scanner
+from app.secrets import find_secrets, first_secret, scan_text
+from tests.test_secrets import pem, rnd
+
+SIZE = 400_000
+
+
+def _repeat(unit: str, size: int = SIZE) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+BEGIN = "-----BEGIN RSA " + "PRIVATE KEY-----"
+
+# (name, hostile text with no credential in it)
+NOTHING_TO_FIND = [
+    ("pem armour alone", _repeat(BEGIN)),
+    ("pem END lines", _repeat(BEGIN.replace("BEGIN", "END") + "\n")),
+    ("putty headers", _repeat("PuTTY-User-Key-File-2: ssh-rsa\n")),
+    ("password: a", _repeat("password: a ")),
+    ("password=a&", _repeat("password=a&")),
+    ("api_key= with no value", _repeat("api_key=")),
+    ("api_key=letters only", _repeat("api_key=abcdefgh&")),
+    ("placeholders", _repeat("password=${ABC}&")),
+    ("password is a", _repeat("password is a ")),
+    ("token prefixes", _repeat("ghp_glpat-xoxb-sk-npm_hf_AIzaAKIAdckr_pat_pul-dp.pt.NRAK-LTAI")),
+    ("eyJ segments, a header without alg", _repeat("eyJ0eXAiOiJ4In0.eyJ.")),
+    ("Bearer a", _repeat("Bearer a ")),
+    ("userinfo anchors", _repeat("://a@")),
+    ("special schemes", _repeat("https:")),
+    ("Q~ near-misses", _repeat("abc1Q~")),
+    ("lone percent signs", _repeat("%")),
+    ("percent escapes of letters", "?q=" + _repeat("%41")),
+    ("base64 of random bytes", base64.b64encode(bytes(range(256)) * (SIZE // 342)).decode()),
+    ("netrc keywords", _repeat("machine a login b password ")),
+    ("telegram near-misses", _repeat("12345:A")),
+    ("mailchimp near-misses", _repeat("abc-us1 ")),
+    ("discord near-misses", _repeat("MTIzNDU2Nzg5MDEyMzQ1Njc4.abcdef.")),
+    ("terraform near-misses", _repeat("abc.atlasv1.")),
+    ("alphanumeric run", rnd(SIZE)),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), NOTHING_TO_FIND, ids=[n for n, _ in NOTHING_TO_FIND])
+def test_a_worst_case_with_nothing_to_find(name: str, text: str) -> None:
+    assert scan_text(text) == []
+    assert find_secrets({"excerpt": text}) == []
+
+
+def test_unterminated_armour_lines_are_each_a_key_ending_before_the_next() -> None:
+    """A BEGIN line with a body and no END: each is a key, and none reaches past the next
+    BEGIN line (the END is looked for no further)."""
+    unit = BEGIN + "\nMIIEowIBAAKCAQEA\n"
+    text = _repeat(unit, 2_000 * len(unit))
+    spans = scan_text(text)
+    assert len(spans) == 2_000
+    assert all(text[s:e].strip() == unit.strip() for s, e, _ in spans)
+
+
+def test_a_key_after_a_megabyte_of_hostile_armour_is_still_found() -> None:
+    key = pem("OPENSSH ")
+    text = _repeat(BEGIN, 1_000_000) + "\n" + key
+    spans = scan_text(text)
+    assert [text[s:e] for s, e, _ in spans] == [key]
+
+
+def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:
+    key = (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\n"
+        + rnd(64)
+        + "\nPrivate-Lines: 1\n"
+        + rnd(44)
+        + "\nPrivate-MAC: "
+        + rnd(64, "0123456789abcdef")
+    )
+    text = _repeat("PuTTY-User-Key-File-2: ssh-rsa\n", 300_000) + key + "\nafter"
+    (span,) = scan_text(text)
+    assert text[span[0] : span[1]] == key
+
+
+def test_many_hits_in_one_object_are_all_reported_in_order() -> None:
+    tokens = [f"ghp_{rnd(36)}" for _ in range(10_000)]
+    document = {"x": {f"k{i}": t for i, t in enumerate(tokens)}}
+    hits = find_secrets(document)
+    assert [h.path for h in hits] == [f"/x/k{i}" for i in range(len(tokens))]
+
+
+def test_many_credential_shaped_member_names() -> None:
+    document = {"x": {f"ghp_{rnd(36)}": 1 for _ in range(10_000)}}
+    hits = find_secrets(document)
+    assert len(hits) == 10_000 and all(h.in_key for h in hits)
+
+
+def test_a_value_after_hostile_decoys_is_found() -> None:
+    """The decoys do not use up the scanner: a real password after 30,000 rejected values."""
+    password = "Wint3r-" + rnd(8, string.ascii_letters + string.digits)
+    text = _repeat("api_key=abcdefgh&", 500_000) + f"&password={password}"
+    spans = scan_text(text)
+    assert [text[s:e] for s, e, _ in spans] == [password]
+
+
+def test_first_secret_stops_at_its_first_hit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document with a credential near its start is refused without reading the rest: the
+    anchors are looked for in the first batch of strings only."""
+    looked_at: list[int] = []
+    candidates = scanner._candidates
+
+    def counting(strings: list[str], newline: bool) -> dict[int, int]:
+        looked_at.append(sum(map(len, strings)))
+        return candidates(strings, newline)
+
+    monkeypatch.setattr(scanner, "_candidates", counting)
+    filler = ["The ledger is reconciled. " * 40] * 2_000  # about 2 MB of ordinary text
+    token = f"ghp_{rnd(36)}"
+    document = {"statements": [{"text": token}, *({"text": t} for t in filler)]}
+    hit = first_secret(document)
+    assert hit is not None and hit.path == "/statements/0/text"
+    assert len(looked_at) == 1 and looked_at[0] < 400_000
+    looked_at.clear()
+    assert [h.path for h in find_secrets(document)] == ["/statements/0/text"]
+    assert sum(looked_at) > 2_000_000  # find_secrets reads everything
+
+
+def test_first_secret_finds_a_credential_only_in_a_member_name() -> None:
+    token = f"ghp_{rnd(36)}"
+    hit = first_secret({"statements": [{"text": "nothing"}], "x": {token: 1}})
+    assert hit is not None and hit.in_key and hit.path == "/x/" + token
+    assert first_secret({"statements": [{"text": "nothing"}]}) is None
+    assert first_secret("plain") is None and first_secret(3) is None
