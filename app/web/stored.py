@@ -22,7 +22,6 @@ from threading import Lock
 from typing import Any, cast
 
 import anyio
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -64,6 +63,7 @@ from app.web.pages import checkpoint_json, page_from_view, page_view
 from app.web.templating import render
 from app.web.urls import public_base
 from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, settings_of
+from app.web.work import run_cpu
 
 OCP_MEDIA_TYPE = CHECKPOINT_TYPES[1]
 LIFETIMES = {
@@ -242,11 +242,11 @@ async def _store(
     whole analysis; the store counts the write against the client's rate and the quota in the
     transaction that stores it (429, 507)."""
     settings = settings_of(request)
-    refusal = await run_in_threadpool(early_refusal, data, settings.limits)
+    refusal = await run_cpu(request, len(data), early_refusal, data, settings.limits)
     if refusal is not None:
         findings = [f.to_dict() for f in refusal.findings]
         raise Unprocessable(refusal.message, findings, list(refusal.secret_paths))
-    analysis = await run_in_threadpool(analyze, data, settings.limits)
+    analysis = await run_cpu(request, len(data), analyze, data, settings.limits)
     refuse_unstorable(analysis)
     if parent_storage_id is not None:
         await _check_parent(request, analysis, parent_storage_id)
@@ -278,7 +278,7 @@ async def _check_parent(request: Request, child: Analysis, parent_storage_id: st
             [],
             [],
         )
-    parent = await run_in_threadpool(analysis_of, request, record)
+    parent = await run_cpu(request, record.meta.size, analysis_of, request, record)
     document = child.document or {}
     named = document.get("parent")
     if not isinstance(named, dict) or named.get("id") != (parent.document or {}).get("id"):
@@ -537,7 +537,9 @@ async def permalink(request: Request) -> Response:
     if not isinstance(page, CachedPage) or now >= page.fresh_until:
         record = await fetch(request, storage_id)
         lineage = await store_call(request, stored_lineage, record.meta)
-        page = await run_in_threadpool(_cached_page, request, record, lineage, as_json, now)
+        page = await run_cpu(
+            request, record.meta.size, _cached_page, request, record, lineage, as_json, now
+        )
         cache.put(key, page)
     gzipped = accepts_gzip(request)
     etag = page.gzip_etag if gzipped else page.etag
