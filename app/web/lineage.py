@@ -3,14 +3,15 @@ links (each uploader gave the storage id of the parent it held), as a server-sid
 each with its verdict against its parent; what only claims a relation is counted, never linked
 (a storage id is the read capability); and the sibling forks compared (§9.3).
 
-Bounded work per view, in two steps. On one of the store's slots: at most MAX_NODES stored
-entries walked (metadata only) and the bytes of at most MAX_CHECKED documents, MAX_CHECKED_BYTES
-in all, read; the slot is released as soon as the reads are done. Then, off the store's slots
-and on at most LINEAGE_ANALYSES threads per instance (however many views run at once, the
-other routes keep their threads): the analyses (kept by digest, app/web/analyses.py), each
-member's verdict against its parent and the fork comparison (kept by the digests they were
-computed from, app/web/lineage_results.py), so a second view of the same lineage analyses
-nothing."""
+Bounded work per view. At most LINEAGE_ANALYSES views per instance are in progress at once
+(MAX_WAITING more may wait; past that a view is 503), so many concurrent views cannot starve
+the other routes of threads, slots or memory. A view in progress, on one of the store's slots:
+walks at most MAX_NODES stored entries (metadata only), chooses at most MAX_CHECKED members,
+MAX_CHECKED_BYTES in all, to judge, and reads the bytes of only those whose results are not
+kept; the slot is released as soon as the reads are done. Then, off the store's slots, on its
+lane's thread: the analyses (kept by digest, app/web/analyses.py), each member's verdict
+against its parent and the fork comparison (kept by the digests they were computed from,
+app/web/lineage_results.py), so a second view of the same lineage analyses nothing."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any
 
 import anyio
 from starlette.datastructures import State
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
@@ -38,7 +40,8 @@ MAX_NODES = 64  # stored entries walked per view
 MAX_CHECKED = 16  # documents read and analysed per view
 MAX_CHECKED_BYTES = 32 * 1024 * 1024
 MAX_FORKS_COMPARED = 16
-LINEAGE_ANALYSES = 2  # lineage views analysing at once, per instance
+LINEAGE_ANALYSES = 2  # lineage views reading and analysing at once, per instance
+MAX_WAITING = 32  # lineage views waiting for one of those lanes, per instance
 
 # The page's model, and each part of it, as plain data for the template and the JSON twin.
 Model = dict[str, Any]
@@ -314,24 +317,48 @@ def _forks(component: Component, analysed: Analysed, results: LineageResults) ->
     return {**compared, "truncated": plan.more}
 
 
-def _kept(state: State) -> tuple[anyio.CapacityLimiter, LineageResults]:
-    """This instance's bound on lineage analyses at once, and its kept results (made on the
-    first view: the event loop runs one request's code at a time, so it is made once)."""
-    if getattr(state, "lineage_analysing", None) is None:
-        state.lineage_analysing = anyio.CapacityLimiter(LINEAGE_ANALYSES)
-        state.lineage_results = LineageResults.new()
-    return state.lineage_analysing, state.lineage_results
+@dataclass(frozen=True, slots=True)
+class Lanes:
+    """This instance's lineage views in progress (reading and analysing), at most
+    LINEAGE_ANALYSES at once, the threads they analyse on, and their kept results."""
+
+    views: anyio.CapacityLimiter
+    threads: anyio.CapacityLimiter
+    results: LineageResults
+
+
+def _lanes(state: State) -> Lanes:
+    # Made on the first view: the event loop runs one request's code at a time, so once.
+    if getattr(state, "lineage_lanes", None) is None:
+        state.lineage_lanes = Lanes(
+            anyio.CapacityLimiter(LINEAGE_ANALYSES),
+            anyio.CapacityLimiter(LINEAGE_ANALYSES),
+            LineageResults.new(),
+        )
+    lanes: Lanes = state.lineage_lanes
+    return lanes
 
 
 async def lineage_page(request: Request) -> Response:
-    """GET /c/{id}/lineage (and .json)."""
+    """GET /c/{id}/lineage (and .json). A view waits for one of the lanes before it reads
+    anything but its own document, so views waiting hold no more than that; past
+    MAX_WAITING views waiting, a view is 503 with Retry-After (the other routes are
+    untouched)."""
     record = await fetch(request, request.path_params["storage_id"])
-    limiter, results = _kept(request.app.state)
-    component: Component = await store_call(request, walk_component, record, results)
-    analyses: AnalysisCache = request.app.state.analyses
-    model = await anyio.to_thread.run_sync(
-        lineage_model, analyses, results, component, limiter=limiter
-    )
+    lanes = _lanes(request.app.state)
+    if lanes.views.statistics().tasks_waiting >= MAX_WAITING:
+        raise HTTPException(
+            503,
+            "too many lineage pages are being prepared right now; try again in a few seconds "
+            "(the checkpoint's own page works meanwhile)",
+            headers={"retry-after": "5"},
+        )
+    async with lanes.views:
+        component: Component = await store_call(request, walk_component, record, lanes.results)
+        analyses: AnalysisCache = request.app.state.analyses
+        model = await anyio.to_thread.run_sync(
+            lineage_model, analyses, lanes.results, component, limiter=lanes.threads
+        )
     if wants_json(request):
         return JSONResponse(model)
     return HTMLResponse(render("lineage.html", model=model))

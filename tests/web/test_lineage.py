@@ -360,3 +360,29 @@ def test_concurrent_lineage_views_leave_the_store_and_other_routes_free(backend,
         finally:
             held.release.set()
         assert held.most == LINEAGE_ANALYSES
+
+
+def test_past_the_waiting_bound_a_lineage_view_is_503_and_nothing_else_is(client, monkeypatch):
+    monkeypatch.setattr(app.web.lineage, "MAX_WAITING", 1)
+    parent = store(client, PARENT)
+    child = store(client, CHILD, parent)
+    held = client.app.state.analyses = HeldAnalyses(client.app.state.settings.limits)
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            views = [pool.submit(client.get, f"/c/{sid}/lineage.json") for sid in (parent, child)]
+            for _ in range(LINEAGE_ANALYSES):
+                assert held.entered.acquire(timeout=10)
+            views.append(pool.submit(client.get, f"/c/{child}/lineage"))
+            lanes = client.app.state.lineage_lanes
+            for _ in range(1000):  # until the third view waits for a lane
+                if lanes.views.statistics().tasks_waiting == 1:
+                    break
+                threading.Event().wait(0.01)
+            refused = client.get(f"/c/{parent}/lineage")
+            assert refused.status_code == 503 and refused.headers["retry-after"] == "5"
+            assert "lineage pages" in refused.text
+            assert client.get(f"/c/{child}/raw").status_code == 200
+            held.release.set()
+            assert [v.result(timeout=60).status_code for v in views] == [200] * 3
+    finally:
+        held.release.set()
