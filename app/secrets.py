@@ -967,12 +967,12 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         value = text[start:end].rstrip().rstrip(",;")
         end = start + len(value)
         resume = max(resume, end)
-    if query and group == "bare":
+    if query and group == "bare" and ("?" in value or "#" in value):
         # a ;path parameter ends where the query or the fragment starts: ;jsessionid=X?a=1
         cut = min((i for i in (value.find("?"), value.find("#")) if i > 0), default=0)
         if cut:
             value, end = value[:cut], start + cut
-    if query:
+    if query and "%" in value:
         value = unquote(value)
     if len(value.strip()) < 4:
         return start, end, "", resume  # shorter than any credential
