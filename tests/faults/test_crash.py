@@ -103,6 +103,7 @@ def test_sigkill_during_uploads_loses_nothing_acknowledged(
             "OCP_DATABASE_URL": backend.url,
             "OCP_STORE_TIMEOUT_SECONDS": "5",
             "OCP_DB_POOL_SIZE": "4",
+            "OCP_WRITE_RATE": "0",  # one client uploading without pause: no per-client rate
         },
     )
     ledger = Ledger()
