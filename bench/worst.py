@@ -241,7 +241,7 @@ def format_row(row: Row) -> str:
         mark = (
             ""
             if page_ratio is None
-            else f"{page_ratio:.1f}×" + (" OVER" if page_ratio > TARGET else "")
+            else f"{page_ratio:.2f}×" + (" OVER" if page_ratio > TARGET else "")
         )
         page_cells = f"{page:>11,} {page / row.bytes:>8.1f}× {mark:>10}"
     extra = ""
