@@ -99,7 +99,7 @@ def _reference_validator() -> Any:
 # --- raw errors, as both validators report them -------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a document may produce thousands, and frozen init is slow
 class _RawError:
     instance_path: InstancePath
     schema_path: SchemaPath  # from the root, through $ref (written or, as jsonschema does, not)
@@ -388,10 +388,10 @@ def _humanize(
             if group is None:
                 group = groups[key] = _Group(path, order, message)
             group.related.append(error)
-    positions: dict[int, dict[str, int]] = {}
+    reading = _DocumentOrder(document)
     ordered = sorted(
         groups.items(),
-        key=lambda item: (_document_order(document, item[1].path, positions), item[1].order),
+        key=lambda item: (reading.of(item[1].path), item[1].order),
     )
     listed = ordered if limit is None else ordered[:limit]
     findings = [
@@ -474,27 +474,45 @@ def _has(node: object, token: Token) -> bool:
     return isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node)
 
 
-def _document_order(
-    document: object, path: InstancePath, positions: dict[int, dict[str, int]]
-) -> tuple[int, ...]:
-    """Findings read top to bottom: members in the order the document wrote them."""
-    order: list[int] = []
-    node = document
-    for token in path:
+class _DocumentOrder:
+    """Sort keys that read findings top to bottom: members in the order the document wrote
+    them. Each path prefix is ordered once, each object's members indexed once: a document's
+    thousands of findings share their objects' paths."""
+
+    def __init__(self, document: object) -> None:
+        self.document = document
+        self._orders: dict[InstancePath, tuple[int, ...]] = {(): ()}
+        self._nodes: dict[InstancePath, object] = {(): document}
+        self._indexes: dict[int, dict[str, int]] = {}
+
+    def of(self, path: InstancePath) -> tuple[int, ...]:
+        known = self._orders.get(path)
+        if known is not None:
+            return known
+        parent_path, token = path[:-1], path[-1]
+        parent = self.of(parent_path)
+        node = self._nodes.get(parent_path)
         if isinstance(node, dict) and isinstance(token, str):
-            # One index per object, not a scan per finding: a document may have many findings.
-            index = positions.get(id(node))
-            if index is None:
-                index = positions[id(node)] = {key: i for i, key in enumerate(node)}
-            order.append(index.get(token, len(index)))
-            node = node.get(token)
+            position = self._position(node, token)
+            child = node.get(token)
         elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
-            order.append(token)
-            node = node[token]
+            position, child = token, node[token]
         else:
-            order.append(token if isinstance(token, int) else 0)
-            node = None
-    return tuple(order)
+            position, child = (token if isinstance(token, int) else 0), None
+        self._nodes[path] = child
+        order = self._orders[path] = (*parent, position)
+        return order
+
+    def _position(self, node: dict[str, object], token: str) -> int:
+        if len(node) <= 16:  # most objects: a look along their few members costs less
+            for i, key in enumerate(node):
+                if key == token:
+                    return i
+            return len(node)
+        index = self._indexes.get(id(node))
+        if index is None:
+            index = self._indexes[id(node)] = {key: i for i, key in enumerate(node)}
+        return index.get(token, len(index))
 
 
 # --- messages ----------------------------------------------------------------------------------
