@@ -1,7 +1,7 @@
 """Slow clients against a real `ocp serve` on loopback: how long half-sent requests are held,
 and what the service does when connections outnumber its file descriptors.
 
-    .venv/bin/python bench/slow_clients.py [--clients 500] [--hold 90] [--nofile 256]
+    .venv/bin/python bench/slow_clients.py [--clients 500] [--hold 90] [--nofile 256] [--ocp PATH]
 
 Two scenarios, each on a fresh `ocp serve` (SQLite in a temporary folder) started with the
 OCP_* settings of the calling environment, so the same command measures the defaults or, say,
@@ -13,7 +13,11 @@ OCP_HEADER_TIMEOUT_SECONDS=2:
   whether a normal client, probing /healthz once a second meanwhile, was served.
 - descriptors: the server runs under ``prlimit --nofile=N:N``; 2N connections are opened (more
   than it has descriptors), held ``--flood`` seconds and closed. Printed: the bytes and lines
-  its log grew by, the probes served during and after the flood.
+  its log grew by (and how many were tracebacks), the probes served during and after the flood.
+- lowered: the limit of a running server is lowered to 48 descriptors (``prlimit --pid``, as
+  when descriptors are taken by something else), 200 connections are opened and held
+  ``--flood`` seconds. Printed: its log's growth, the CPU it used meanwhile, and whether it
+  serves once they are closed.
 
 A benchmark, never a test (tests/hostile/test_slow_clients.py asserts the outcomes).
 """
@@ -49,8 +53,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def service(folder: Path, nofile: int | None = None) -> Iterator[tuple[int, Path]]:
-    """`ocp serve` on a free port (under prlimit when ``nofile`` is given): (port, log)."""
+def service(folder: Path, nofile: int | None = None) -> Iterator[tuple[int, Path, int]]:
+    """`ocp serve` on a free port (under prlimit, which execs it, when ``nofile`` is given):
+    (port, log, process id)."""
     port = free_port()
     log = folder / f"serve-{port}.log"
     env = {**os.environ, "OCP_DATABASE_URL": str(folder / f"db-{port}.sqlite3")}
@@ -65,7 +70,7 @@ def service(folder: Path, nofile: int | None = None) -> Iterator[tuple[int, Path
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"`ocp serve` did not start:\n{log.read_text()[-2000:]}")
             time.sleep(0.1)
-        yield port, log
+        yield port, log, proc.pid
     finally:
         proc.terminate()
         try:
@@ -175,7 +180,7 @@ def half_sent(port: int, clients: int, hold: float, trickle: float) -> None:
 
 
 def descriptors(folder: Path, nofile: int, flood: float) -> None:
-    with service(folder, nofile) as (port, log):
+    with service(folder, nofile) as (port, log, _):
         before = log.stat().st_size
         lines_before = log.read_bytes().count(b"\n")
         socks = open_connections(port, 2 * nofile)
@@ -195,10 +200,46 @@ def descriptors(folder: Path, nofile: int, flood: float) -> None:
             after.run(port)
         grown = log.stat().st_size - before
         lines = log.read_bytes().count(b"\n") - lines_before
+        tracebacks = log.read_bytes()[before:].count(b"Traceback")
     print(f"descriptors: server under prlimit --nofile={nofile}; {len(socks)} connections opened")
     print(f"  and held {flood:g} s, then closed")
-    print(f"  its log grew by {grown:,} bytes, {lines:,} lines")
+    print(f"  its log grew by {grown:,} bytes, {lines:,} lines, {tracebacks:,} tracebacks")
     print(f"  a normal client during the flood: {during}")
+    print(f"  after the flood: {after}")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def lowered(folder: Path, flood: float) -> None:
+    with service(folder) as (port, log, pid):
+        subprocess.run(["prlimit", "--pid", str(pid), "--nofile=48:48"], check=True)
+        before = log.stat().st_size
+        socks = []
+        for _ in range(200):
+            try:
+                socks.append(socket.create_connection((HOST, port), timeout=0.5))
+            except OSError:
+                break
+        cpu = cpu_seconds(pid)
+        time.sleep(flood)
+        used = cpu_seconds(pid) - cpu
+        for sock in socks:
+            sock.close()
+        after = Probes()
+        for _ in range(5):
+            time.sleep(1.0)
+            after.run(port)
+        data = log.read_bytes()[before:]
+    print(f"lowered: a running server's limit lowered to 48; {len(socks)} connections held")
+    print(f"  {flood:g} s, then closed")
+    lines, tracebacks = data.count(b"\n"), data.count(b"Traceback")
+    print(
+        f"  its log grew by {len(data):,} bytes, {lines:,} lines, {tracebacks:,} tracebacks; "
+        f"CPU {used:.2f} s"
+    )
     print(f"  after the flood: {after}")
 
 
@@ -210,18 +251,22 @@ def main() -> None:
     parser.add_argument("--nofile", type=int, default=256)
     parser.add_argument("--flood", type=float, default=20.0, help="seconds the flood lasts")
     parser.add_argument("--skip-descriptors", action="store_true")
+    parser.add_argument("--ocp", type=Path, help="another `ocp` to measure (an older version)")
     args = parser.parse_args()
+    global OCP
+    OCP = args.ocp or OCP
     settings = {k: v for k, v in os.environ.items() if k.startswith("OCP_")}
     print(f"settings: {settings or 'defaults'}")
     with tempfile.TemporaryDirectory(prefix="ocp-slow.") as tmp:
         folder = Path(tmp)
-        with service(folder) as (port, _):
+        with service(folder) as (port, _, _):
             half_sent(port, args.clients, args.hold, args.trickle)
         if not args.skip_descriptors:
             if shutil.which("prlimit") is None:
                 print("descriptors: skipped (no prlimit)")
             else:
                 descriptors(folder, args.nofile, args.flood)
+                lowered(folder, args.flood)
 
 
 if __name__ == "__main__":
