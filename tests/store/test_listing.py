@@ -1,4 +1,5 @@
-"""Listings by checkpoint id, children and lineage: live entries only, metadata only."""
+"""Listings by checkpoint id, children and lineage: live entries only, metadata only; and which
+of the entries named holds a deletion token (compared in constant time, never looked up)."""
 
 from __future__ import annotations
 
