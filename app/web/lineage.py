@@ -213,6 +213,9 @@ def lineage_model(analyses: AnalysisCache, results: LineageResults, component: C
             key=lambda e: (e["created_at"] or "", e["storage_id"]),
         ),
         "truncated": component.truncated,
+        # members not judged in this view: their verdict is the one stored with them
+        "unjudged": len(component.members) - len(verdicts),
+        "max_judged": MAX_CHECKED,
         "parent": {
             "state": resolution.state,
             "sentence": parent_sentence(resolution, digest),

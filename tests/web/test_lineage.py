@@ -304,7 +304,9 @@ def test_a_view_reads_a_bounded_number_of_documents(client, monkeypatch):
     assert reads.calls <= MAX_CHECKED
     assert len(model["entries"]) == MAX_CHECKED + 5  # every member is listed from metadata
     unread = [e for e in model["entries"] if e["checked_with_parent"] is None]
-    assert len(unread) == 5
+    assert len(unread) == model["unjudged"] == 5
+    page = client.get(f"/c/{forks[0]}/lineage").text
+    assert "5 of these stored checkpoints were not checked against their parents" in page
 
 
 class HeldAnalyses(AnalysisCache):
