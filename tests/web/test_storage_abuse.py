@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from app.config import Settings
+from app.config import ConfigError, Settings
 from app.web import create_app
 from tests.backends import Backend, FakeClock
 from tests.conftest import CONFORMANCE
@@ -169,3 +169,19 @@ def test_a_full_disk_is_507_storage_full_and_delete_works(tmp_path: Path, clock:
             deleted = c.delete(f"{API}/{created['storage_id']}", headers=token)
             assert deleted.status_code == 200, deleted.text
             assert c.get(f"/c/{created['storage_id']}/raw").status_code == 410
+
+
+def test_the_write_settings_have_sane_defaults_and_refuse_what_cannot_work() -> None:
+    defaults = Settings.from_env({})
+    assert (defaults.write_rate, defaults.write_rate_bytes) == (60, 32 * 1024 * 1024)
+    assert defaults.max_store_bytes == 1024**3
+    unlimited = Settings.from_env({"OCP_WRITE_RATE": "0", "OCP_WRITE_RATE_BYTES": "0"})
+    assert (unlimited.write_rate, unlimited.write_rate_bytes) == (0, 0)
+    for env in (
+        {"OCP_WRITE_RATE": "-1"},
+        {"OCP_WRITE_RATE_BYTES": "1000"},  # smaller than one document of the largest size
+        {"OCP_MAX_STORE_BYTES": "1000"},
+        {"OCP_MAX_STORE_BYTES": "lots"},
+    ):
+        with pytest.raises(ConfigError):
+            Settings.from_env(env)
