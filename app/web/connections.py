@@ -70,12 +70,15 @@ class ConnectionGuard:
     refusals: Throttle = field(default_factory=lambda: Throttle(_LOG))
 
     def make_room(self) -> bool:
-        """Close the oldest connection between requests; False when there is none."""
-        oldest = next(iter(self.between_requests), None)
-        if oldest is None:
-            return False
-        oldest.give_way()
-        return True
+        """Close the oldest connection between requests; False when there is none. One that
+        was closing already (its keep-alive time was up) is let go and the next one closed."""
+        while self.between_requests:
+            oldest = next(iter(self.between_requests))
+            was_open = not oldest.transport.is_closing()
+            oldest.give_way()
+            if was_open:
+                return True
+        return False
 
 
 class GuardedH11Protocol(H11Protocol):
