@@ -24,7 +24,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache, partial, reduce
 from itertools import accumulate, chain, count
 from urllib.parse import unquote
 
@@ -1234,89 +1234,141 @@ _MAPBOX = _token_rule(
 
 _NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
 
-# (anchor, match it in the lower-cased text?, detectors it calls for). Every detector's match
-# contains one of its anchors, and a detector runs only on strings that hold one. Each anchor
-# starts with a literal character, so finding it is a fast substring search; anchors are grouped
-# by that first character because one pass per group costs what one pass per literal does.
-_ANCHOR_TABLE: list[tuple[str, bool, tuple[Detector, ...]]] = [
+# (literal prefix, match it in the lower-cased text?, [(the rest of an anchor, the detectors
+# it calls for)]). Every detector's match contains one of its anchors, and a detector runs only
+# on strings that hold one. Each anchor starts with a literal character, so finding it is a fast
+# substring search; anchors are grouped by that first character because one pass per group
+# costs what one pass per literal does, and the alternative that matched (a named group) says
+# which detectors a string needs: "sk-" calls for the OpenAI style rule alone, not for every
+# rule whose prefix starts with "s".
+_Alternatives = list[tuple[str, tuple[Detector, ...]]]
+_ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
     (
-        r"A(?:KIA|SIA|3T|BIA|CCA|Iza|GE-SECRET-KEY-1|TATT3|KCp)",
+        "A",
         False,
-        (_aws_key_id, _GOOGLE_KEY, _AGE, _ATLASSIAN, _ARTIFACTORY),
-    ),
-    (r"P(?:RIVATE KEY|uTTY-User-Key-File-|MAK-)", False, (_pem, _putty, _POSTMAN)),
-    (r"G(?:OCSPX-|R1348941)", False, (_GOOGLE_SECRET, _GITLAB_RUNNER)),
-    (r"S(?:G\.|K[0-9a-fA-F]{32})", False, (_SENDGRID, _TWILIO)),
-    (r"EAAA", False, (_SQUARE_TOKEN,)),
-    (r"NR(?:AK|JS|II|AA|IQ|RA)-", False, (_NEW_RELIC,)),
-    (r"LTAI", False, (_ALIBABA,)),
-    (r"HRKU-AA", False, (_HEROKU,)),
-    (r"key-[0-9a-fA-F]{32}", False, (_MAILGUN,)),
-    (r"p(?:ul-|scale_)", False, (_PULUMI, _PLANETSCALE)),
-    (r"cmVmd", False, (_ARTIFACTORY_REFERENCE,)),
-    (r"access_token\$", False, (_BRAINTREE,)),
-    (r"v1\.0-", False, (_CLOUDFLARE_CA,)),
-    (r"1//0", False, (_GOOGLE_REFRESH,)),
-    (r"rubygems_", False, (_RUBYGEMS,)),
-    (r"\.[A-Za-z0-9_\-]{6}\.", False, (_discord_bot,)),
-    (r"\.atlasv1\.", False, (_terraform,)),
-    (r":A[A-Za-z0-9_\-]{34}", False, (_telegram_bot,)),
-    (r"-us[0-9]", False, (_mailchimp,)),
-    (r"(?:machine|default)(?:[ \t\r\n]|\\[rnt])", False, (_netrc,)),
-    (r"(?:https?|wss?|ftp):(?!//|\\/\\/)", True, (_special_userinfo,)),
-    (r"%[0-7][0-9A-Fa-f]", False, (_percent_encoded,)),
-    (r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24}", False, (_base64_wrapped,)),
-    (
-        r"g(?:h[pousr]_|ithub_pat_|l[a-z]{1,6}[-_])",
-        False,
-        (_GITHUB, _GITHUB_PAT, _GITLAB, _GRAFANA_SA, _GRAFANA_CLOUD),
-    ),
-    (r"x(?:ox[abprse]-|app-|keysib-)", False, (_SLACK, _SLACK_APP, _SENDINBLUE)),
-    (r"h(?:ooks\.slack\.com/|f_|v[sb]\.)", False, (_webhooks, _HUGGING_FACE, _VAULT)),
-    (
-        r"s(?:k_|k-|k\.eyJ|hp|q0|ntry[su]_)",
-        False,
-        (_STRIPE, _SK, _MAPBOX, _SHOPIFY, _SQUARE, _SENTRY),
+        [
+            ("KIA|SIA|3T|BIA|CCA", (_aws_key_id,)),
+            ("Iza", (_GOOGLE_KEY,)),
+            ("GE-SECRET-KEY-1", (_AGE,)),
+            ("TATT3", (_ATLASSIAN,)),
+            ("KCp", (_ARTIFACTORY,)),
+        ],
     ),
     (
-        r"d(?:api|iscord|ckr_|p\.(?:pt|st|ct|sa|scim|audit)\.)",
+        "P",
         False,
-        (_DATABRICKS, _webhooks, _DOCKER_HUB, _DOPPLER),
+        [("RIVATE KEY", (_pem,)), ("uTTY-User-Key-File-", (_putty,)), ("MAK-", (_POSTMAN,))],
     ),
-    (r"rk_", False, (_STRIPE,)),
-    (r"whsec_", False, (_STRIPE_WEBHOOK,)),
-    (r"npm_", False, (_NPM,)),
-    (r"pypi-", False, (_PYPI,)),
-    (r"ya29\.", False, (_GOOGLE_OAUTH,)),
-    (r"SG\.", False, (_SENDGRID,)),
-    (r"_v1_", False, (_DIGITALOCEAN,)),
-    (r"lin_api_", False, (_LINEAR,)),
-    (r"Q~", False, (_azure_ad_secret,)),
-    (r"eyJ", False, (_jwt,)),
-    (r"\.webhook\.office\.com/", False, (_webhooks,)),
-    (r"://[^\s/?#@]*@|:\\/\\/[^\s/?#@]*@", False, (_userinfo,)),
-    (r"b(?:earer|asic)", True, (_bearer, _basic, _named_in_text)),
+    ("G", False, [("OCSPX-", (_GOOGLE_SECRET,)), ("R1348941", (_GITLAB_RUNNER,))]),
+    ("S", False, [(r"G\.", (_SENDGRID,)), ("K[0-9a-fA-F]{32}", (_TWILIO,))]),
+    ("EAAA", False, [("", (_SQUARE_TOKEN,))]),
+    ("NR", False, [("(?:AK|JS|II|AA|IQ|RA)-", (_NEW_RELIC,))]),
+    ("LTAI", False, [("", (_ALIBABA,))]),
+    ("HRKU-AA", False, [("", (_HEROKU,))]),
+    ("key-", False, [("[0-9a-fA-F]{32}", (_MAILGUN,))]),
+    ("p", False, [("ul-", (_PULUMI,)), ("scale_", (_PLANETSCALE,)), ("ypi-", (_PYPI,))]),
+    ("cmVmd", False, [("", (_ARTIFACTORY_REFERENCE,))]),
+    (r"access_token\$", False, [("", (_BRAINTREE,))]),
+    (r"v1\.0-", False, [("", (_CLOUDFLARE_CA,))]),
+    ("1//0", False, [("", (_GOOGLE_REFRESH,))]),
+    ("rubygems_", False, [("", (_RUBYGEMS,))]),
+    (r"\.", False, [(r"[A-Za-z0-9_\-]{6}\.", (_discord_bot,)), (r"atlasv1\.", (_terraform,))]),
+    (":A", False, [(r"[A-Za-z0-9_\-]{34}", (_telegram_bot,))]),
+    ("-us", False, [("[0-9]", (_mailchimp,))]),
+    ("", False, [(r"(?:machine|default)(?:[ \t\r\n]|\\[rnt])", (_netrc,))]),
+    ("", True, [(r"(?:https?|wss?|ftp):(?!//|\\/\\/)", (_special_userinfo,))]),
+    ("%", False, [("[0-7][0-9A-Fa-f]", (_percent_encoded,))]),
+    ("", False, [(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24}", (_base64_wrapped,))]),
+    (
+        "g",
+        False,
+        [
+            ("h[pousr]_", (_GITHUB,)),
+            ("ithub_pat_", (_GITHUB_PAT,)),
+            ("ls[a]_", (_GRAFANA_SA, _GITLAB)),
+            ("lc_", (_GRAFANA_CLOUD,)),
+            ("l[a-z]{1,6}[-_]", (_GITLAB,)),
+        ],
+    ),
+    (
+        "x",
+        False,
+        [("ox[abprse]-", (_SLACK,)), ("app-", (_SLACK_APP,)), ("keysib-", (_SENDINBLUE,))],
+    ),
+    (
+        "h",
+        False,
+        [(r"ooks\.slack\.com/", (_webhooks,)), ("f_", (_HUGGING_FACE,)), (r"v[sb]\.", (_VAULT,))],
+    ),
+    (
+        "s",
+        False,
+        [
+            ("k_", (_STRIPE,)),
+            ("k-", (_SK,)),
+            (r"k\.eyJ", (_MAPBOX,)),
+            ("hp", (_SHOPIFY,)),
+            ("q0", (_SQUARE,)),
+            ("ntry[su]_", (_SENTRY,)),
+        ],
+    ),
+    (
+        "d",
+        False,
+        [
+            ("api", (_DATABRICKS,)),
+            ("iscord", (_webhooks,)),
+            ("ckr_", (_DOCKER_HUB,)),
+            (r"p\.(?:pt|st|ct|sa|scim|audit)\.", (_DOPPLER,)),
+        ],
+    ),
+    ("rk_", False, [("", (_STRIPE,))]),
+    ("whsec_", False, [("", (_STRIPE_WEBHOOK,))]),
+    ("npm_", False, [("", (_NPM,))]),
+    (r"ya29\.", False, [("", (_GOOGLE_OAUTH,))]),
+    ("_v1_", False, [("", (_DIGITALOCEAN,))]),
+    ("lin_api_", False, [("", (_LINEAR,))]),
+    ("Q~", False, [("", (_azure_ad_secret,))]),
+    ("eyJ", False, [("", (_jwt,))]),
+    (r"\.webhook\.office\.com/", False, [("", (_webhooks,))]),
+    ("", False, [(r"://[^\s/?#@]*@|:\\/\\/[^\s/?#@]*@", (_userinfo,))]),
+    ("b", True, [("earer", (_bearer, _named_in_text)), ("asic", (_basic, _named_in_text))]),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
     # at the end of the string (the document scan puts a newline after every string).
-    (rf"p(?:ass(?:word|wd|phrase)?|wd?|hrase){_NAME_END}", True, (_named_in_text,)),
-    (rf"sess(?:ion)?[-_]?id{_NAME_END}", True, (_named_in_text,)),
-    (r"p(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was)", True, (_password_in_prose,)),
-    (rf"s(?:ecret|ig(?:nature)?){_NAME_END}", True, (_named_in_text,)),
-    (rf"token{_NAME_END}", True, (_named_in_text,)),
-    (rf"key{_NAME_END}", True, (_named_in_text,)),
-    (rf"auth(?:orization)?{_NAME_END}", True, (_named_in_text,)),
-    (rf"c(?:ookie|red(?:ential)?){_NAME_END}", True, (_named_in_text,)),
-    (rf"jwt{_NAME_END}", True, (_named_in_text,)),
-    (rf"pair[-_]?id{_NAME_END}", True, (_named_in_text,)),
+    ("", True, [(rf"p(?:ass(?:word|wd|phrase)?|wd?|hrase){_NAME_END}", (_named_in_text,))]),
+    ("", True, [(rf"sess(?:ion)?[-_]?id{_NAME_END}", (_named_in_text,))]),
+    ("", True, [(r"p(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was)", (_password_in_prose,))]),
+    ("", True, [(rf"s(?:ecret|ig(?:nature)?){_NAME_END}", (_named_in_text,))]),
+    ("", True, [(rf"token{_NAME_END}", (_named_in_text,))]),
+    ("", True, [(rf"key{_NAME_END}", (_named_in_text,))]),
+    ("", True, [(rf"auth(?:orization)?{_NAME_END}", (_named_in_text,))]),
+    ("", True, [(rf"c(?:ookie|red(?:ential)?){_NAME_END}", (_named_in_text,))]),
+    ("", True, [(rf"jwt{_NAME_END}", (_named_in_text,))]),
+    ("", True, [(rf"pair[-_]?id{_NAME_END}", (_named_in_text,))]),
 ]
-_DETECTORS: list[Detector] = list(dict.fromkeys(d for _, _, ds in _ANCHOR_TABLE for d in ds))
+_DETECTORS: list[Detector] = list(
+    dict.fromkeys(d for _, _, alternatives in _ANCHOR_TABLE for _, ds in alternatives for d in ds)
+)
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
 _NAMED_BIT = _BIT[_named_in_text]
 # Detectors that decode and scan again: never run on what they decoded (decode once).
 _DECODING_BITS = _BIT[_percent_encoded] | _BIT[_base64_wrapped]
-_ANCHORS: list[tuple[re.Pattern[str], bool, int]] = [
-    (re.compile(anchor), folded, sum(_BIT[d] for d in ds)) for anchor, folded, ds in _ANCHOR_TABLE
-]
+
+
+def _compile_anchor(
+    prefix: str, folded: bool, alternatives: _Alternatives
+) -> tuple[re.Pattern[str], bool, int, dict[str, int] | None]:
+    """The anchor's regex, whether it runs on folded text, the bits of all its detectors, and
+    the bits of each alternative by the name of its group (None when it has one)."""
+    bits = [reduce(operator.or_, (_BIT[d] for d in ds)) for _, ds in alternatives]
+    if len(alternatives) == 1:
+        return re.compile(prefix + alternatives[0][0]), folded, bits[0], None
+    groups = "|".join(f"(?P<a{n}>{rest})" for n, (rest, _) in enumerate(alternatives))
+    by_group = {f"a{n}": bit for n, bit in enumerate(bits)}
+    return re.compile(f"{prefix}(?:{groups})"), folded, reduce(operator.or_, bits), by_group
+
+
+_ANCHORS = [_compile_anchor(*entry) for entry in _ANCHOR_TABLE]
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -1329,7 +1381,7 @@ def _folded(text: str) -> str:
 def _anchor_bits(text: str) -> int:
     low = _folded(text)
     bits = 0
-    for rx, folded, bit in _ANCHORS:
+    for rx, folded, bit, _by_group in _ANCHORS:
         if (bits & bit) != bit and rx.search(low if folded else text):
             bits |= bit
     return bits
@@ -1493,13 +1545,18 @@ def _candidates(strings: list[str], newline: bool) -> dict[int, int]:
     low = _folded(hay)
     found: dict[int, int] = {}
     where = partial(bisect_right, ends)
-    for rx, folded, bit in _ANCHORS:
+    for rx, folded, bit, by_group in _ANCHORS:
         # No anchor contains a newline except as its last character, so none reaches into the
         # next string; with no separator, an anchor straddling two strings only makes a
         # harmless extra candidate, and finditer still reports every occurrence inside one.
-        starts = [m.start() for m in rx.finditer(low if folded else hay)]
-        for i in set(map(where, starts)):
-            found[i] = found.get(i, 0) | bit
+        if by_group is None:
+            starts = [m.start() for m in rx.finditer(low if folded else hay)]
+            for i in set(map(where, starts)):
+                found[i] = found.get(i, 0) | bit
+        else:
+            for m in rx.finditer(low if folded else hay):
+                i = where(m.start())
+                found[i] = found.get(i, 0) | by_group[m.lastgroup or ""]
     return found
 
 

@@ -188,7 +188,9 @@ DOCUMENTS: dict[str, Callable[[int], object]] = {
     "one object, a token per member": lambda n: {
         "x": {f"k{i}": f"token {rnd(12)}" for i in range(n // 28)}
     },
-    "many short strings with anchors": lambda n: {"x": ["sk-a ghp_b AKIA key="] * (n // 24)},
+    "many short strings with anchors": lambda n: {
+        "x": [f"sk-{i} ghp_{i} AKIA key=" for i in range(n // 30)]
+    },
 }
 
 
