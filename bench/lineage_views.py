@@ -16,8 +16,13 @@ of about --kb KB (bench/lint.py's generator) with --forks forks stored with its 
   their median and worst latency;
 - the same burst again, every lineage now viewed once (warm).
 
---code PATH runs the service from another checkout's `app/` (for a before/after comparison:
-`git worktree add /tmp/before <commit>`, or `git archive <commit> | tar -x -C /tmp/before`),
+--work prints, instead, the work one view does (in process, counted, no timing): analyses
+run, child-and-parent pairs checked and documents read from the store, for a cold view, the
+same view again, and a view of the same lineage from another member.
+
+--code PATH runs the service (or --work) from another checkout's `app/` (for a before/after
+comparison: `git worktree add /tmp/before <commit>`, or `git archive <commit> | tar -x -C
+/tmp/before`),
 with this checkout's templates. A benchmark, never a test: it prints figures, it asserts
 nothing.
 """
@@ -40,9 +45,20 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The checkout, not this folder: a module here must never stand in for one of the standard
+# library's (bench/secrets.py would for `secrets`); after PYTHONPATH, which --work --code sets
+# to the other checkout (whose process then never imports bench/lint.py: it imports app/).
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(
+    len([p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]), str(ROOT)
+)
 
-from bench.lint import generate  # noqa: E402
+
+def generate(size: int) -> bytes:
+    from bench.lint import generate as generated  # imports this checkout's app/
+
+    return generated(size)
+
 
 HOST = "127.0.0.1"
 JSON = {"content-type": "application/json"}
@@ -125,6 +141,68 @@ def row(name: str, results: list[tuple[int, float]]) -> str:
     )
 
 
+def work_per_view(parent_bytes: bytes, fork_bytes: list[bytes], kb: int) -> None:
+    """Count, in this process, what lineage views of one lineage run (see --work)."""
+    from collections import Counter
+
+    from starlette.testclient import TestClient
+
+    import app.web.analyses
+    import app.web.lineage
+    from app.config import Settings
+    from app.web import create_app
+    from app.web.analyses import AnalysisCache
+
+    counts: Counter[str] = Counter()
+
+    def count(owner: object, name: str, label: str) -> None:
+        original = getattr(owner, name)
+
+        def counted(*args: object, **kwargs: object) -> object:
+            counts[label] += 1
+            return original(*args, **kwargs)
+
+        setattr(owner, name, counted)
+
+    forks = len(fork_bytes)
+    with tempfile.TemporaryDirectory(prefix="ocp-lineage-work-") as folder:
+        settings = Settings(database_url=str(Path(folder) / "ocp.sqlite3"))
+        with TestClient(create_app(settings)) as client:
+
+            def put(data: bytes, parent: str | None = None) -> str:
+                path = "/api/v1/checkpoints" + (f"?parent={parent}" if parent else "")
+                response = client.post(path, content=data, headers=JSON)
+                assert response.status_code == 201, response.text
+                return str(response.json()["storage_id"])
+
+            parent = put(parent_bytes)
+            stored = [put(f, parent) for f in fork_bytes]
+            client.app.state.analyses = AnalysisCache(settings.limits)  # nothing kept yet
+            count(app.web.analyses, "analyze", "analyses")
+            count(app.web.lineage, "pair", "pairs")
+            count(client.app.state.store, "get", "documents read")
+            code = Path(app.web.lineage.__file__).resolve().parent.parent.parent
+            print(
+                f"one lineage: a {kb} KB parent and {forks} forks stored with its link, "
+                f"code: {code}"
+            )
+            print()
+            print("| view | analyses | pairs | documents read | status |")
+            print("|---|---|---|---|---|")
+            for label, focus in (
+                ("cold", stored[0]),
+                ("the same again", stored[0]),
+                ("another member", stored[1]),
+                ("the parent", parent),
+            ):
+                counts.clear()
+                status = client.get(f"/c/{focus}/lineage.json").status_code
+                print(
+                    f"| {label} | {counts['analyses']} | {counts['pairs']} | "
+                    f"{counts['documents read']} | {status} |"
+                )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--views", type=int, default=12)
@@ -132,7 +210,26 @@ def main() -> int:
     parser.add_argument("--kb", type=int, default=200)
     parser.add_argument("--slots", type=int, default=2)
     parser.add_argument("--code", type=Path, help="run the service from this checkout's app/")
+    parser.add_argument("--work", action="store_true", help="count the work of one view")
+    parser.add_argument("--documents", type=Path, help=argparse.SUPPRESS)  # --work --code
     args = parser.parse_args()
+    if args.documents is not None:  # the process --work --code starts
+        documents = json.loads(args.documents.read_text())
+        work_per_view(documents[0].encode(), [d.encode() for d in documents[1:]], args.kb)
+        return 0
+    if args.work:
+        parent_bytes, fork_bytes = lineage_bytes(0, args.kb, args.forks)
+        if args.code is None:
+            work_per_view(parent_bytes, fork_bytes, args.kb)
+            return 0
+        # Again, in a process that imports that checkout's app/ (run from a folder of its
+        # own, so that the current directory is not this checkout).
+        with tempfile.TemporaryDirectory(prefix="ocp-lineage-work-") as folder:
+            documents = Path(folder) / "documents.json"
+            documents.write_text(json.dumps([d.decode() for d in [parent_bytes, *fork_bytes]]))
+            env = {**os.environ, "PYTHONPATH": str(args.code.resolve())}
+            again = [sys.executable, __file__, f"--documents={documents}", f"--kb={args.kb}"]
+            return subprocess.run(again, env=env, cwd=folder, check=False).returncode
 
     with tempfile.TemporaryDirectory(prefix="ocp-lineage-bench-") as folder:
         port = free_port()
@@ -148,7 +245,10 @@ def main() -> int:
             env["PYTHONPATH"] = str(args.code.resolve())
         command = [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)]
         log = open(Path(folder) / "server.log", "wb")  # noqa: SIM115 (closed below)
-        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        # Run from the temporary folder: the current directory comes first on sys.path.
+        server = subprocess.Popen(
+            command, env=env, cwd=folder, stdout=log, stderr=subprocess.STDOUT
+        )
         try:
             deadline = time.monotonic() + 30
             while True:
