@@ -40,10 +40,13 @@ class Settings:
     store_pool_size: int = 10  # PostgreSQL connections per instance
     purge_interval: float = 600.0  # seconds between sweeps of expired checkpoints
     body_timeout: float = 30.0  # seconds a request body may take to arrive (408 after)
-    # Seconds a client may take to send a request's line and headers, on a new connection and
-    # between requests on a kept-alive one; a slower one is closed (a slowloris holds nothing).
+    # Seconds a client may take to send a request's line and headers, from when its connection
+    # opens or from the request's first byte on a kept-alive one; a slower one is closed (a
+    # slowloris holds nothing).
     header_timeout: float = 10.0
     keep_alive_timeout: int = 5  # seconds an idle kept-alive connection stays open
+    # Seconds a client may leave its answer unread (the send buffer full) before it is cut off.
+    send_timeout: float = 30.0
     # Connections served at once; None: 1,000, or fewer when the file-descriptor limit leaves
     # room for fewer (app/web/server.py works it out when the service starts).
     max_connections: int | None = None
@@ -80,13 +83,18 @@ class Settings:
             )
         header_timeout = _float(env, "OCP_HEADER_TIMEOUT_SECONDS", 10.0)
         keep_alive = _int(env, "OCP_KEEP_ALIVE_SECONDS", 5)
+        send_timeout = _float(env, "OCP_SEND_TIMEOUT_SECONDS", 30.0)
         max_connections = (
             _int(env, "OCP_MAX_CONNECTIONS", 0) if env.get("OCP_MAX_CONNECTIONS") else None
         )
-        if not 0 < header_timeout <= 3600 or not 1 <= keep_alive <= 3600:
+        if (
+            not 0 < header_timeout <= 3600
+            or not 0 < send_timeout <= 3600
+            or not 1 <= keep_alive <= 3600
+        ):
             raise ConfigError(
-                "OCP_HEADER_TIMEOUT_SECONDS must be more than 0 and OCP_KEEP_ALIVE_SECONDS at "
-                "least 1, both at most 3600"
+                "OCP_HEADER_TIMEOUT_SECONDS and OCP_SEND_TIMEOUT_SECONDS must be more than 0 and "
+                "OCP_KEEP_ALIVE_SECONDS at least 1, all at most 3600"
             )
         if max_connections is not None and max_connections < 1:
             raise ConfigError("OCP_MAX_CONNECTIONS must be positive (unset: worked out)")
@@ -121,6 +129,7 @@ class Settings:
             max_store_bytes=max_store_bytes,
             header_timeout=header_timeout,
             keep_alive_timeout=keep_alive,
+            send_timeout=send_timeout,
             max_connections=max_connections,
         )
 

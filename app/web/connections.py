@@ -12,6 +12,9 @@
   sending headers); when every connection is busy with a request, the new one gets 503 and is
   closed at once. Connections, and so descriptors, never pass the cap for longer than it takes
   to close the surplus.
+* A send deadline. A client that stops reading its answer (slow read: its receive window
+  shut) keeps the response's task waiting to write, for ever in uvicorn. Here, once the send
+  buffer has stayed full for the send timeout, the connection is dropped.
 
 Request bodies have their own deadline (the body timeout, app/web/bodies.py).
 """
@@ -58,6 +61,7 @@ SERVICE_UNAVAILABLE = _plain_response(
 class ConnectionLimits:
     header_timeout: float  # seconds for a request's line and headers
     max_connections: int
+    send_timeout: float = 30.0  # seconds the send buffer may stay full
 
 
 @dataclass(eq=False)
@@ -87,6 +91,7 @@ class GuardedH11Protocol(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_deadline: asyncio.TimerHandle | None = None
+        self._send_deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         # Counted before this one joins: at the cap, an idle or half-sent connection gives way.
@@ -122,8 +127,20 @@ class GuardedH11Protocol(H11Protocol):
             self._arm_header_deadline()
         self._track()
 
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._send_deadline is None:
+            self._send_deadline = self.loop.call_later(
+                self.guard.limits.send_timeout, self._answer_unread
+            )
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._cancel_send_deadline()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_deadline()
+        self._cancel_send_deadline()
         self.guard.between_requests.pop(self, None)
         super().connection_lost(exc)
 
@@ -152,6 +169,16 @@ class GuardedH11Protocol(H11Protocol):
         if self._header_deadline is not None:
             self._header_deadline.cancel()
             self._header_deadline = None
+
+    def _cancel_send_deadline(self) -> None:
+        if self._send_deadline is not None:
+            self._send_deadline.cancel()
+            self._send_deadline = None
+
+    def _answer_unread(self) -> None:
+        self._send_deadline = None
+        # abort, not close: close would wait for the buffer to drain, which is the problem.
+        self.transport.abort()
 
     def _headers_too_slow(self) -> None:
         self._header_deadline = None

@@ -177,7 +177,9 @@ def serve(
         app,
         host=host,
         port=port,
-        http=guarded_protocol(ConnectionLimits(settings.header_timeout, room.max_connections)),
+        http=guarded_protocol(
+            ConnectionLimits(settings.header_timeout, room.max_connections, settings.send_timeout)
+        ),
         ws="none",
         loop=f"{__name__}:event_loop",
         backlog=room.accept_batch,
@@ -191,11 +193,12 @@ def serve(
     # After Config, which sets up the logging.
     _LOG.info(
         "Connections: at most %s (%s file descriptors); request headers within %g s; idle "
-        "kept-alive connections closed after %d s",
+        "kept-alive connections closed after %d s; an answer left unread cut off after %g s",
         f"{room.max_connections:,}",
         f"{room.descriptors:,}",
         settings.header_timeout,
         settings.keep_alive_timeout,
+        settings.send_timeout,
     )
     server = uvicorn.Server(config)
     listening = ListeningSocket.taking_over(config.bind_socket())
