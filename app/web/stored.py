@@ -114,7 +114,9 @@ async def store_call(
     except RateLimited as exc:
         raise TooManyWrites(request, exc) from None
     except StoreFull as exc:
-        raise StorageFull(exc) from None
+        raise StorageFull(
+            exc, deleting=request.method == "DELETE" or request.url.path.endswith("/delete")
+        ) from None
     finally:
         state.store_slots.release()
 
@@ -140,8 +142,15 @@ class TooManyWrites(HTTPException):
 class StorageFull(HTTPException):
     """507: the quota is used, or the disk is full. Reading and deleting still work."""
 
-    def __init__(self, exc: StoreFull) -> None:
-        if exc.reason == "quota":
+    def __init__(self, exc: StoreFull, *, deleting: bool = False) -> None:
+        if deleting:
+            # Deleting works on a full disk through the store's reserve; this is a disk so full
+            # that the reserve is used up too.
+            detail = (
+                "the checkpoint store's disk is full, even the room kept for deleting, so the "
+                "checkpoint was not deleted; try again once the deployment has made room"
+            )
+        elif exc.reason == "quota":
             detail = (
                 "the checkpoint store is full: it keeps a fixed amount of checkpoints and that "
                 "is used, so nothing was stored. Space comes back as stored checkpoints expire "
