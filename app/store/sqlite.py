@@ -301,11 +301,15 @@ class SqliteStore(SqlStore):
 
     # space
 
-    def reclaim(self, steps: int = RECLAIM_STEPS) -> int:
+    def reclaim(self, steps: int = RECLAIM_STEPS, *, truncate: bool = True) -> int:
         """Give free pages back to the file system, ``RECLAIM_PAGES`` per write transaction,
         at most ``steps`` transactions; then checkpoint the log into the file, which is when
         the file shrinks. Returns the pages freed. StoreFull when the disk has no room even
-        for that (the caller releases the reserve)."""
+        for that (the caller releases the reserve).
+
+        ``truncate``: empty the log file too. That checkpoint waits for readers (up to the
+        busy timeout), so only the sweep and a full disk ask for it; a deletion's passive
+        checkpoint never waits, and leaves the log its size for the next writes."""
         freed = 0
         if not self._room_to_checkpoint():
             # Moving pages would only lengthen the log, eating the room a delete was given.
@@ -336,17 +340,17 @@ class SqliteStore(SqlStore):
                 raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
             finally:
                 lock.release()
-        self._checkpoint()
+        self._checkpoint("TRUNCATE" if truncate else "PASSIVE")
         return freed
 
-    def _checkpoint(self) -> None:
-        """Copy the log into the file and empty the log: the file shrinks to its pages.
-        Skipped while there is no room for it (``_room_to_checkpoint``)."""
+    def _checkpoint(self, mode: str) -> None:
+        """Copy the log into the file (which then shrinks to its pages) and, in TRUNCATE
+        mode, empty the log. Skipped while there is no room for it (``_room_to_checkpoint``)."""
         if not self._room_to_checkpoint():
             log.info("SQLite checkpoint postponed: the disk has no room for it yet")
             return
         try:
-            self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            self._connection().execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
         except sqlite3.OperationalError as exc:  # readers in the way: the next sweep
             log.info("the SQLite checkpoint after a reclaim did not complete: %s", exc)
 
@@ -365,14 +369,16 @@ class SqliteStore(SqlStore):
         """Delete, also on a full disk: when there is no room for the log, the reserve is
         released for the delete, the freed pages are given back, and the reserve is taken
         again."""
+        disk_full = False
         try:
             outcome = super().delete(storage_id, token)
         except StoreFull:
             if not self._reserve.release():
                 raise
+            disk_full = True
             outcome = super().delete(storage_id, token)
         if outcome == DeleteOutcome.DELETED:
-            self._give_back(steps=1)
+            self._give_back(steps=1, truncate=disk_full or self._reserve.missing)
         return outcome
 
     def purge_expired(self) -> int:
@@ -385,15 +391,15 @@ class SqliteStore(SqlStore):
         self._give_back(steps=RECLAIM_STEPS)
         return expired
 
-    def _give_back(self, steps: int) -> None:
+    def _give_back(self, steps: int, truncate: bool = True) -> None:
         """Reclaim after a delete or a sweep, which has committed: a failure here is logged,
         never the caller's answer; the next sweep tries again."""
         try:
             try:
-                self.reclaim(steps)
+                self.reclaim(steps, truncate=truncate)
             except StoreFull:
                 self._reserve.release()
-                self.reclaim(steps)
+                self.reclaim(steps, truncate=True)
         except StoreError as exc:
             log.warning("could not give free pages back yet: %s", exc)
         self._reserve.ensure()
