@@ -112,10 +112,12 @@ class GuardedH11Protocol(H11Protocol):
         self._track()
 
     def data_received(self, data: bytes) -> None:
-        if self.conn.their_state is h11.IDLE:
-            # The first byte of a request on a kept-alive connection starts its deadline.
-            self._arm_header_deadline()
         super().data_received(data)
+        if self.conn.their_state is h11.IDLE:
+            # Part of a request whose headers are not complete: uvicorn has stopped its
+            # keep-alive timer, so the header deadline runs from now. A request that arrives
+            # whole, the usual case, never needs the timer.
+            self._arm_header_deadline()
         self._track()
 
     def on_response_complete(self) -> None:
