@@ -102,8 +102,8 @@ def refs(links: Iterable[Link]) -> Markup:
     rest = len(items) - REFS_SHOWN
     if rest > 0:
         shown += (
-            f'<li class="more">and {rest:,} more, not shown on this page; the JSON view lists '
-            "every one</li>"
+            f'<li class="more">and {escape(format(rest, ","))} more, not shown on this page; '
+            "the JSON view lists every one</li>"
         )
     return Markup(f'<ul class="refs">{shown}</ul>')
 
