@@ -12,6 +12,8 @@ in a temporary folder and the default settings, except where said:
   were stored, the MB stored per second, the median answer time.
 - checkpoint flood: one client sends distinct 20 KB checkpoints back to back for ten seconds.
   Printed: the answers by status, the checkpoints stored per minute.
+- upload speed: with no per-client rate, 200 checkpoints of 20 KB and of 200 KB one after
+  another. Printed: the median answer time and uploads per second.
 - delete all: with no per-client rate, 400 checkpoints of 250 KB (100 MB) are stored and all
   deleted with their tokens, then one sweep runs (``OCP_PURGE_INTERVAL_SECONDS=1``). Printed:
   the file and its log on disk, full, after the deletions and after the sweep.
@@ -156,6 +158,25 @@ def checkpoint_flood(app: Path | None, seconds: float) -> None:
         )
 
 
+def upload_speed(app: Path | None, count: int) -> None:
+    """Sequential uploads with no per-client rate: what the gates and counters cost."""
+    unlimited = {"OCP_WRITE_RATE": "0", "OCP_WRITE_RATE_BYTES": "0"}
+    with tempfile.TemporaryDirectory() as tmp, service(Path(tmp), app, **unlimited) as port:
+        for size in (20_000, 200_000):
+            times = []
+            for number in range(count):
+                data = checkpoint(number, size, f"s{size}")
+                t = time.perf_counter()
+                status, body = call(port, "POST", "/api/v1/checkpoints", data, JSON)
+                times.append(time.perf_counter() - t)
+                assert status == 201, body[:200]
+            print(
+                f"upload speed: {count} checkpoints of {size // 1000} KB one after another: "
+                f"median {statistics.median(times) * 1000:.1f} ms, "
+                f"{count / sum(times):,.1f} per second"
+            )
+
+
 def delete_all(app: Path | None, count: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -262,10 +283,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller counts")
     parser.add_argument("--app", type=Path, help="serve the app package of this checkout")
     args = parser.parse_args()
+    if args.app is not None and not (args.app / "app" / "__init__.py").is_file():
+        parser.error(f"{args.app} has no app package")
     if shutil.which("mount") is None:
         print("(no mount command: the full-disk scenario is skipped)")
     blob_flood(args.app, 30 if args.quick else 100)
     checkpoint_flood(args.app, 3 if args.quick else 10)
+    upload_speed(args.app, 50 if args.quick else 200)
     delete_all(args.app, 80 if args.quick else 400)
     full_disk(args.app)
     if args.app is None:
