@@ -33,6 +33,7 @@ from app.store.base import (
     RateLimited,
     Store,
     StoreFull,
+    StoreUnavailable,
     Usage,
     describe,
     meta_text,
@@ -359,6 +360,14 @@ class SqlStore(Store):
             return DeleteOutcome.DELETED if changed.rowcount == 1 else DeleteOutcome.GONE
 
     def purge_expired(self) -> int:
+        # A full disk stops the sweep, not the service: its caller retries what is
+        # unavailable (the sweep runs again at the next interval).
+        try:
+            return self._sweep()
+        except StoreFull as exc:
+            raise StoreUnavailable(f"the sweep cannot run now: {exc}") from exc
+
+    def _sweep(self) -> int:
         now = self.now()
         at = self._to_db(now)
         expired = 0

@@ -381,13 +381,13 @@ class SqliteStore(SqlStore):
             self._give_back(steps=1, truncate=disk_full or self._reserve.missing)
         return outcome
 
-    def purge_expired(self) -> int:
+    def _sweep(self) -> int:
         try:
-            expired = super().purge_expired()
+            expired = super()._sweep()
         except StoreFull:
             if not self._reserve.release():
                 raise
-            expired = super().purge_expired()
+            expired = super()._sweep()
         self._give_back(steps=RECLAIM_STEPS)
         return expired
 

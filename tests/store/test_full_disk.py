@@ -5,13 +5,14 @@ store says it is full. SQLite on a real tmpfs that runs out; PostgreSQL through 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from app.analysis import analyze
-from app.store import DeleteOutcome, Found, Gone, StoreFull, open_store
-from tests.backends import PostgresServer, pg_execute, with_schema
+from app.store import DeleteOutcome, Found, Gone, StoreFull, StoreUnavailable, open_store
+from tests.backends import FakeClock, PostgresServer, pg_execute, with_schema
 from tests.conftest import CONFORMANCE
 from tests.store.disks import fill, small_disk
 
@@ -68,6 +69,30 @@ def test_without_the_reserve_a_full_disk_cannot_delete(tmp_path: Path) -> None:
             store.close()
 
 
+def test_the_sweep_on_a_full_disk_expires_through_the_reserve_or_waits(tmp_path: Path) -> None:
+    for reserve in (1024 * 1024, 0):
+        clock = FakeClock()
+        with small_disk(tmp_path / f"disk-{reserve}") as disk:
+            store = open_store(
+                str(disk / "ocp.sqlite3"), reserve_bytes=reserve, timeout=2.0, clock=clock
+            )
+            try:
+                for number in range(30):
+                    data = document(number)
+                    store.put(data, analyze(data), lifetime=timedelta(hours=1))
+                fill(disk)
+                clock.advance(timedelta(hours=2))
+                if reserve:
+                    assert store.purge_expired() == 30
+                    assert store.usage().stored_bytes == 0
+                else:
+                    # Never StoreFull out of the sweep: the service's sweep retries this.
+                    with pytest.raises(StoreUnavailable):
+                        store.purge_expired()
+            finally:
+                store.close()
+
+
 def test_the_reserve_is_taken_again_once_a_delete_made_room(tmp_path: Path) -> None:
     with small_disk(tmp_path / "disk") as disk:
         store = open_store(str(disk / "ocp.sqlite3"), reserve_bytes=512 * 1024, timeout=2.0)
@@ -114,6 +139,14 @@ def test_postgres_disk_full_is_storage_full_and_deletes_still_work(
         assert store.usage().stored_bytes == len(document(0))  # the failed write took nothing
         assert store.delete(kept.storage_id, kept.deletion_token) == DeleteOutcome.DELETED
         assert store.usage().stored_bytes == 0
+        # A sweep that cannot write is unavailable for now (retried), never StoreFull.
+        pg_execute(
+            url,
+            "CREATE TRIGGER ocp_test_sweep_full BEFORE DELETE ON write_counters "
+            "FOR EACH STATEMENT EXECUTE FUNCTION ocp_test_disk_full()",
+        )
+        with pytest.raises(StoreUnavailable):
+            store.purge_expired()
     finally:
         store.close()
         pg_execute(postgres_server.base_url, f"DROP SCHEMA {postgres_server.schema}_disk CASCADE")
