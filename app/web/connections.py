@@ -12,6 +12,11 @@
   sending headers); when every connection is busy with a request, the new one gets 503 and is
   closed at once. Connections, and so descriptors, never pass the cap for longer than it takes
   to close the surplus.
+* A deadline for a body nobody reads. When the application answers without reading the
+  request's body (GET /healthz with a Content-Length), uvicorn goes on reading and discarding
+  it to reuse the connection, and every byte restarts its keep-alive timer: a body trickled
+  a byte at a time held the connection for ever. Here the rest must arrive within the body
+  timeout of the answer.
 * A send deadline. A client that stops reading its answer (slow read: its receive window
   shut) keeps the response's task waiting to write, for ever in uvicorn. Here, once the send
   buffer has stayed full for the send timeout, the connection is dropped.
@@ -62,6 +67,7 @@ class ConnectionLimits:
     header_timeout: float  # seconds for a request's line and headers
     max_connections: int
     send_timeout: float = 30.0  # seconds the send buffer may stay full
+    body_timeout: float = 30.0  # seconds for the rest of a body left unread by the application
 
 
 @dataclass(eq=False)
@@ -92,6 +98,7 @@ class GuardedH11Protocol(H11Protocol):
         super().__init__(*args, **kwargs)
         self._header_deadline: asyncio.TimerHandle | None = None
         self._send_deadline: asyncio.TimerHandle | None = None
+        self._leftover_deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         # Counted before this one joins: at the cap, an idle or half-sent connection gives way.
@@ -127,6 +134,11 @@ class GuardedH11Protocol(H11Protocol):
             # deadline (from now) rather than uvicorn's keep-alive timer applies.
             self._unset_keepalive_if_required()
             self._arm_header_deadline()
+        elif self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            # Answered, but the body is still coming: it may not take for ever.
+            self._leftover_deadline = self._leftover_deadline or self.loop.call_later(
+                self.guard.limits.body_timeout, self.transport.close
+            )
         self._track()
 
     def pause_writing(self) -> None:
@@ -143,6 +155,7 @@ class GuardedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_deadline()
         self._cancel_send_deadline()
+        self._cancel_leftover_deadline()
         self.guard.between_requests.pop(self, None)
         super().connection_lost(exc)
 
@@ -156,6 +169,7 @@ class GuardedH11Protocol(H11Protocol):
         between = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
         if between:
             self.guard.between_requests.setdefault(self, None)
+            self._cancel_leftover_deadline()  # the unread body ended: the next request
         else:
             # The headers are complete (or the connection is closing): no deadline of ours.
             self.guard.between_requests.pop(self, None)
@@ -171,6 +185,11 @@ class GuardedH11Protocol(H11Protocol):
         if self._header_deadline is not None:
             self._header_deadline.cancel()
             self._header_deadline = None
+
+    def _cancel_leftover_deadline(self) -> None:
+        if self._leftover_deadline is not None:
+            self._leftover_deadline.cancel()
+            self._leftover_deadline = None
 
     def _cancel_send_deadline(self) -> None:
         if self._send_deadline is not None:

@@ -178,7 +178,12 @@ def serve(
         host=host,
         port=port,
         http=guarded_protocol(
-            ConnectionLimits(settings.header_timeout, room.max_connections, settings.send_timeout)
+            ConnectionLimits(
+                settings.header_timeout,
+                room.max_connections,
+                send_timeout=settings.send_timeout,
+                body_timeout=settings.body_timeout,
+            )
         ),
         ws="none",
         loop=f"{__name__}:event_loop",

@@ -154,9 +154,14 @@ def settings_env(workdir: Path, **settings: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Headers within 1 s, idle kept-alive connections closed after 1 s."""
+    """Headers within 1 s, bodies within 1 s, idle kept-alive connections closed after 1 s."""
     workdir = tmp_path_factory.mktemp("slow-clients")
-    env = settings_env(workdir, OCP_HEADER_TIMEOUT_SECONDS="1", OCP_KEEP_ALIVE_SECONDS="1")
+    env = settings_env(
+        workdir,
+        OCP_HEADER_TIMEOUT_SECONDS="1",
+        OCP_KEEP_ALIVE_SECONDS="1",
+        OCP_BODY_TIMEOUT_SECONDS="1",
+    )
     with Server(workdir, env) as server:
         yield server
 
@@ -239,6 +244,30 @@ def test_the_next_request_on_a_kept_alive_connection_has_the_deadline_too(
     (answer,) = until_closed([sock])
     assert answer is not None and answer.startswith(b"HTTP/1.1 408 ")
     sock.close()
+
+
+def test_a_body_left_unread_and_trickled_after_the_answer_does_not_keep_the_connection(
+    quick: Server,
+) -> None:
+    # /healthz answers without reading the body; the client goes on sending it, a byte at a time.
+    sock = connect(quick.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 60000\r\n\r\n")
+    sock.settimeout(0.2)
+    received = b""
+    closed = False
+    deadline = time.monotonic() + DEADLINE
+    while not closed and time.monotonic() < deadline:
+        try:
+            sock.send(b"a")
+            chunk = sock.recv(65536)
+            closed = chunk == b""
+            received += chunk
+        except TimeoutError:
+            continue
+        except OSError:
+            closed = True
+    sock.close()
+    assert received.startswith(b"HTTP/1.1 200 ")
+    assert closed, "a body trickled after the answer held the connection"
 
 
 def test_a_pipelined_partial_request_has_the_deadline(quick: Server) -> None:
