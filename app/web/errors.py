@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app.store import StoreUnavailable
@@ -101,6 +101,12 @@ async def payload_too_large(request: Request, exc: Exception) -> Response:
     return response
 
 
+async def client_gone(request: Request, exc: Exception) -> Response:
+    """The client closed the connection before its body arrived: nobody to answer, nothing to
+    log beyond the access line (a traceback a request was a cheap way to flood the log)."""
+    return Response(status_code=400, headers={"connection": "close"})
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, loggable_path(request.url.path))
     return error_response(request, 500, "internal error")
@@ -112,5 +118,6 @@ EXCEPTION_HANDLERS = {
     BodyTooSlow: body_too_slow,
     EncodedBody: encoded_body,
     StoreUnavailable: store_unavailable,
+    ClientDisconnect: client_gone,
     Exception: server_error,
 }

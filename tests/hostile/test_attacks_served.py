@@ -146,3 +146,29 @@ def test_credentials_named_as_members_never_come_back(served: Server, tmp_path: 
         assert answer.status in (200, 422), (path, answer.status)
         assert_no_echo(answer.body.decode())
     assert_no_echo(served.log.read_text(errors="replace"))
+
+
+def test_a_client_gone_mid_body_costs_no_traceback(served: Server) -> None:
+    """Closing the connection halfway through a body is free for an attacker: it must not
+    cost the service a traceback in its log each time."""
+    import socket
+    import time
+
+    before = served.log.read_text(errors="replace").count("Traceback")
+    for path, kind in [
+        ("/api/v1/lint", "application/json"),
+        ("/api/v1/checkpoints", "application/json"),
+        ("/view", "application/x-www-form-urlencoded"),
+        ("/live", "application/x-www-form-urlencoded"),
+        ("/share", "application/x-www-form-urlencoded"),
+    ]:
+        with socket.create_connection(("127.0.0.1", served.port), timeout=5) as sock:
+            head = (
+                f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {kind}\r\n"
+                "Content-Length: 100000\r\n\r\n"
+            )
+            sock.sendall(head.encode() + b"{" * 10)
+            time.sleep(0.1)
+    assert request(served.port, "GET", "/healthz").status == 200  # and it still answers
+    time.sleep(0.5)
+    assert served.log.read_text(errors="replace").count("Traceback") == before
