@@ -1242,6 +1242,7 @@ _NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
 # which detectors a string needs: "sk-" calls for the OpenAI style rule alone, not for every
 # rule whose prefix starts with "s".
 _Alternatives = list[tuple[str, tuple[Detector, ...]]]
+_BASE64_ANCHOR = r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24}"
 _ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
     (
         "A",
@@ -1267,18 +1268,33 @@ _ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
     ("HRKU-AA", False, [("", (_HEROKU,))]),
     ("key-", False, [("[0-9a-fA-F]{32}", (_MAILGUN,))]),
     ("p", False, [("ul-", (_PULUMI,)), ("scale_", (_PLANETSCALE,)), ("ypi-", (_PYPI,))]),
-    ("cmVmd", False, [("", (_ARTIFACTORY_REFERENCE,))]),
-    (r"access_token\$", False, [("", (_BRAINTREE,))]),
-    (r"v1\.0-", False, [("", (_CLOUDFLARE_CA,))]),
-    ("1//0", False, [("", (_GOOGLE_REFRESH,))]),
-    ("rubygems_", False, [("", (_RUBYGEMS,))]),
-    (r"\.", False, [(r"[A-Za-z0-9_\-]{6}\.", (_discord_bot,)), (r"atlasv1\.", (_terraform,))]),
-    (":A", False, [(r"[A-Za-z0-9_\-]{34}", (_telegram_bot,))]),
+    ("Vmd", False, [("", (_ARTIFACTORY_REFERENCE,))]),
+    (r"\$", False, [(r"(?:production|sandbox)\$", (_BRAINTREE,))]),
+    ("1", False, [(r"\.0-", (_CLOUDFLARE_CA,)), ("//0", (_GOOGLE_REFRESH,))]),
+    ("r", False, [("ubygems_", (_RUBYGEMS,)), ("k_", (_STRIPE,))]),
+    (
+        r"\.",
+        False,
+        [
+            (r"[A-Za-z0-9_\-]{6}\.", (_discord_bot,)),
+            (r"atlasv1\.", (_terraform,)),
+            (r"webhook\.office\.com/", (_webhooks,)),
+        ],
+    ),
+    (
+        ":",
+        False,
+        [
+            (r"A[A-Za-z0-9_\-]{34}", (_telegram_bot,)),
+            (r"//[^\s/?#@]*@|\\/\\/[^\s/?#@]*@", (_userinfo,)),
+        ],
+    ),
     ("-us", False, [("[0-9]", (_mailchimp,))]),
-    ("", False, [(r"(?:machine|default)(?:[ \t\r\n]|\\[rnt])", (_netrc,))]),
-    ("", True, [(r"(?:https?|wss?|ftp):(?!//|\\/\\/)", (_special_userinfo,))]),
+    ("machine", False, [(r"(?:[ \t\r\n]|\\[rnt])", (_netrc,))]),
+    # an anchor need only lie inside its detector's match: a rare character is a cheap pass
+    ("@", False, [("", (_special_userinfo,))]),
     ("%", False, [("[0-7][0-9A-Fa-f]", (_percent_encoded,))]),
-    ("", False, [(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24}", (_base64_wrapped,))]),
+    ("", False, [(_BASE64_ANCHOR, (_base64_wrapped,))]),
     (
         "g",
         False,
@@ -1320,9 +1336,9 @@ _ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
             ("iscord", (_webhooks,)),
             ("ckr_", (_DOCKER_HUB,)),
             (r"p\.(?:pt|st|ct|sa|scim|audit)\.", (_DOPPLER,)),
+            (r"efault(?:[ \t\r\n]|\\[rnt])", (_netrc,)),
         ],
     ),
-    ("rk_", False, [("", (_STRIPE,))]),
     ("whsec_", False, [("", (_STRIPE_WEBHOOK,))]),
     ("npm_", False, [("", (_NPM,))]),
     (r"ya29\.", False, [("", (_GOOGLE_OAUTH,))]),
@@ -1330,21 +1346,23 @@ _ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
     ("lin_api_", False, [("", (_LINEAR,))]),
     ("Q~", False, [("", (_azure_ad_secret,))]),
     ("eyJ", False, [("", (_jwt,))]),
-    (r"\.webhook\.office\.com/", False, [("", (_webhooks,))]),
-    ("", False, [(r"://[^\s/?#@]*@|:\\/\\/[^\s/?#@]*@", (_userinfo,))]),
     ("b", True, [("earer", (_bearer, _named_in_text)), ("asic", (_basic, _named_in_text))]),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
     # at the end of the string (the document scan puts a newline after every string).
-    ("", True, [(rf"p(?:ass(?:word|wd|phrase)?|wd?|hrase){_NAME_END}", (_named_in_text,))]),
-    ("", True, [(rf"sess(?:ion)?[-_]?id{_NAME_END}", (_named_in_text,))]),
-    ("", True, [(r"p(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was)", (_password_in_prose,))]),
-    ("", True, [(rf"s(?:ecret|ig(?:nature)?){_NAME_END}", (_named_in_text,))]),
+    (
+        "p",
+        True,
+        [
+            (rf"(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id){_NAME_END}", (_named_in_text,)),
+            (r"(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was)", (_password_in_prose,)),
+        ],
+    ),
+    ("s", True, [(rf"(?:ess(?:ion)?[-_]?id|ecret|ig(?:nature)?){_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"token{_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"key{_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"auth(?:orization)?{_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"c(?:ookie|red(?:ential)?){_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"jwt{_NAME_END}", (_named_in_text,))]),
-    ("", True, [(rf"pair[-_]?id{_NAME_END}", (_named_in_text,))]),
 ]
 _DETECTORS: list[Detector] = list(
     dict.fromkeys(d for _, _, alternatives in _ANCHOR_TABLE for _, ds in alternatives for d in ds)
@@ -1534,21 +1552,35 @@ class _Layout:
         return index[id(self.conts[child])]
 
 
-def _candidates(strings: list[str], newline: bool) -> dict[int, int]:
-    """Index of each string that holds an anchor -> the bits of the detectors it needs."""
-    if newline:  # a newline after each string lets a name anchor see where a member name ends
-        hay = "\n".join(strings) + "\n"
-        ends = list(map(operator.add, accumulate(map(len, strings)), count()))
-    else:
-        hay = "".join(strings)
-        ends = list(accumulate(map(len, strings)))
+# The base64 anchor as the document scan runs it: a run starts after a boundary character (the
+# scan puts a newline before every string), a cheaper search than the look-behind.
+_CANDIDATE_ANCHORS = [
+    (
+        re.compile(r"[^A-Za-z0-9+/_\-][A-Za-z0-9+/_\-]{24}")
+        if rx.pattern == _BASE64_ANCHOR
+        else rx,
+        folded,
+        bit,
+        by_group,
+    )
+    for rx, folded, bit, by_group in _ANCHORS
+]
+
+
+def _candidates(strings: list[str]) -> dict[int, int]:
+    """Index of each string that holds an anchor -> the bits of the detectors it needs.
+
+    The strings are searched as one text, each between newlines: a newline after a string lets
+    a name anchor see where a member name ends, and one before it starts the base64 anchor.
+    """
+    hay = "\n" + "\n".join(strings) + "\n"
+    ends = list(map(operator.add, accumulate(map(len, strings)), count(1)))  # each one's "\n"
     low = _folded(hay)
     found: dict[int, int] = {}
     where = partial(bisect_right, ends)
-    for rx, folded, bit, by_group in _ANCHORS:
-        # No anchor contains a newline except as its last character, so none reaches into the
-        # next string; with no separator, an anchor straddling two strings only makes a
-        # harmless extra candidate, and finditer still reports every occurrence inside one.
+    for rx, folded, bit, by_group in _CANDIDATE_ANCHORS:
+        # No anchor contains a newline except as its last character (or, for base64, its
+        # first), so none reaches from one string into the next.
         if by_group is None:
             starts = [m.start() for m in rx.finditer(low if folded else hay)]
             for i in set(map(where, starts)):
@@ -1589,14 +1621,13 @@ _BATCH_CHARS = 1 << 18
 
 
 def _batches(strings: list[str]) -> Iterator[tuple[int, int]]:
-    start = total = 0
-    for i, text in enumerate(strings):
-        total += len(text)
-        if total >= _BATCH_CHARS:
-            yield start, i + 1
-            start, total = i + 1, 0
-    if start < len(strings):
-        yield start, len(strings)
+    ends = list(accumulate(map(len, strings)))
+    start = 0
+    while start < len(strings):
+        floor = ends[start - 1] if start else 0
+        stop = min(len(strings), bisect_left(ends, floor + _BATCH_CHARS, start) + 1)
+        yield start, stop
+        start = stop
 
 
 def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
@@ -1621,9 +1652,7 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         pending.append((((*corder, *order), 0 if in_key else 1, span[0]), hit))
 
     for first, last in _batches(layout.flat):
-        # newline-separated, so that no anchor runs on from one string into the next (the
-        # base64 anchor starts only where a run does)
-        for i, bits in _candidates(layout.flat[first:last], newline=True).items():
+        for i, bits in _candidates(layout.flat[first:last]).items():
             text = layout.flat[first + i]
             spans = _scan(text, bits) if text else []
             if spans:
@@ -1638,7 +1667,7 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     texts = [n if isinstance(n, str) else str(n) for n in names]
     name_spans: dict[object, list[Span]] = {}
     credential_names: dict[object, str] = {}
-    for i, bits in _candidates(texts, newline=True).items():
+    for i, bits in _candidates(texts).items():
         spans = _scan(texts[i], bits)
         if spans:
             name_spans[names[i]] = spans

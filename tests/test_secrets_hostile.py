@@ -118,9 +118,9 @@ def test_first_secret_stops_at_its_first_hit(monkeypatch: pytest.MonkeyPatch) ->
     looked_at: list[int] = []
     candidates = scanner._candidates
 
-    def counting(strings: list[str], newline: bool) -> dict[int, int]:
+    def counting(strings: list[str]) -> dict[int, int]:
         looked_at.append(sum(map(len, strings)))
-        return candidates(strings, newline)
+        return candidates(strings)
 
     monkeypatch.setattr(scanner, "_candidates", counting)
     filler = ["The ledger is reconciled. " * 40] * 2_000  # about 2 MB of ordinary text
