@@ -28,6 +28,11 @@ MIN_QUOTED = 8
 # A document with more flagged texts than this is not an accident; the texts past it are still
 # withheld where they were found, only not searched for elsewhere (each costs a pass).
 MAX_QUOTED = 64
+# Nor longer than this: Python compiles a literal in time quadratic in its length (a 400 KB
+# PEM run took 30 s to compile), and a text this long is not quoted again by accident. Longer
+# ones are withheld where they were found, and their first MAX_QUOTED_LENGTH characters are
+# looked for elsewhere.
+MAX_QUOTED_LENGTH = 256
 
 # Flagged pointers as a trie of their tokens (see `_trie`).
 _Trie = dict[str, "_Trie | None"]
@@ -93,7 +98,8 @@ class Redaction:
 
     @cached_property
     def _pattern(self) -> re.Pattern[str] | None:
-        texts = sorted(self.quoted, key=lambda t: (-len(t), t))[:MAX_QUOTED]
+        heads = {t[:MAX_QUOTED_LENGTH] for t in self.quoted}
+        texts = sorted(heads, key=lambda t: (-len(t), t))[:MAX_QUOTED]
         return re.compile("|".join(map(re.escape, texts))) if texts else None
 
     def text(self, text: str) -> str:

@@ -106,3 +106,26 @@ def test_the_refusals_to_store_name_places_only(client) -> None:
     form = client.post("/share", data={"checkpoint_b64": base64.b64encode(DOCUMENT).decode()})
     assert form.status_code == 422
     assert_no_echo(form.text)
+
+
+def test_long_credential_texts_are_looked_for_by_their_head() -> None:
+    """A flagged value of 400 KB compiled whole into the pattern that looks for it elsewhere
+    took 30 s (Python compiles a literal in quadratic time): only a bounded head is compiled,
+    and the value is still withheld where it is, and its head wherever it is quoted."""
+    from app.analysis import analyze
+    from app.redaction import MAX_QUOTED_LENGTH, REDACTED
+
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    key = "-----BEGIN RSA PRIVATE KEY-----\n" + "QUJD" * 20_000
+    document["task"]["objective"] = key
+    document["task"]["outcome"] = "copied: " + key[:300]
+    analysis = analyze(json.dumps(document).encode())
+    pattern = analysis.redaction._pattern
+    assert pattern is not None
+    assert max(len(alternative) for alternative in pattern.pattern.split("|")) <= (
+        2 * MAX_QUOTED_LENGTH  # re.escape doubles at most
+    )
+    shown = analysis.redacted
+    assert shown is not None
+    assert shown["task"]["objective"] == REDACTED
+    assert "QUJDQUJD" not in shown["task"]["outcome"][:200]
