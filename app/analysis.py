@@ -183,12 +183,22 @@ class Analysis:
         return {"syntax": self.syntax, "semantics": self.semantics}
 
 
-def analyze(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Analysis:
+def analyze(
+    data: bytes,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    intake: Intake | None = None,
+    secret_free: bool = False,
+) -> Analysis:
+    """Every stage once. ``intake``: the parse of ``data`` a gate already made (storing reads
+    it first); ``secret_free``: that gate's scan found no credential in it
+    (`app.secrets.first_secret`, the same scan stopping at its first hit), so none is run."""
     timings: dict[str, float] = {}
     stage = _stopwatch(timings)
 
-    with stage("intake"):
-        intake = parse(data, limits)
+    if intake is None:
+        with stage("intake"):
+            intake = parse(data, limits)
     findings = list(intake.findings)
     document = intake.document
     source = SourceMap(intake.text)
@@ -226,7 +236,7 @@ def analyze(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Analysis:
         semantics = "fail" if any(f.severity == "error" for f in semantic) else "pass"
 
     with stage("secrets"):
-        hits = find_secrets(document)
+        hits = [] if secret_free else find_secrets(document)
         secrets = findings_of(hits)
         redaction = Redaction.of(document, hits)
     if not version_error:

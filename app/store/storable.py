@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.findings import Finding
-from app.parse import Document, Limits, parse
+from app.parse import Document, Intake, Limits, parse
 from app.redaction import Redaction
 from app.secrets import first_secret
 from app.version import check_version
@@ -81,10 +81,12 @@ HOLDS_CREDENTIALS = (
 )
 
 
-def early_refusal(data: bytes, limits: Limits) -> Refusal | None:
+def early_refusal(data: bytes, limits: Limits) -> Refusal | Intake:
     """The cheap gates before storing, cheapest first (the size is the body limit's): strict
     intake, the version gate and the top level, then the first apparent credential (the scan
-    stops there). None: the document goes on to the full analysis, which checks again."""
+    stops there). Otherwise the intake of a checkpoint the scan found no credential in: the
+    full analysis takes it as it is (`analyze(..., intake=, secret_free=True)`), so nothing
+    is parsed or scanned twice; the store checks the analysis again."""
     intake = parse(data, limits)
     document = intake.document
     if document is None:
@@ -96,4 +98,4 @@ def early_refusal(data: bytes, limits: Limits) -> Refusal | None:
     if hit is not None:
         withheld = Redaction.of(document, [hit]).pointer(hit.path)
         return Refusal(HOLDS_CREDENTIALS, secret_paths=(withheld,))
-    return None
+    return intake

@@ -47,7 +47,7 @@ from app.store import (
     client_key,
 )
 from app.store.ids import is_storage_id
-from app.store.storable import early_refusal, not_a_checkpoint
+from app.store.storable import Refusal, early_refusal, not_a_checkpoint
 from app.stored_lineage import (
     Descendants,
     ParentResolution,
@@ -251,11 +251,12 @@ async def _store(
     whole analysis; the store counts the write against the client's rate and the quota in the
     transaction that stores it (429, 507)."""
     settings = settings_of(request)
-    refusal = await run_cpu(request, len(data), early_refusal, data, settings.limits)
-    if refusal is not None:
-        findings = [f.to_dict() for f in refusal.findings]
-        raise Unprocessable(refusal.message, findings, list(refusal.secret_paths))
-    analysis = await run_cpu(request, len(data), analyze, data, settings.limits)
+    gate = await run_cpu(request, len(data), early_refusal, data, settings.limits)
+    if isinstance(gate, Refusal):
+        findings = [f.to_dict() for f in gate.findings]
+        raise Unprocessable(gate.message, findings, list(gate.secret_paths))
+    work = functools.partial(analyze, data, settings.limits, intake=gate, secret_free=True)
+    analysis = await run_cpu(request, len(data), work)
     refuse_unstorable(analysis)
     if parent_storage_id is not None:
         await _check_parent(request, analysis, parent_storage_id)

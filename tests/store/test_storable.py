@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from app.analysis import analyze
-from app.parse import DEFAULT_LIMITS
+from app.parse import DEFAULT_LIMITS, Intake
 from app.store import NotStorable, Store
-from app.store.storable import early_refusal, not_a_checkpoint
+from app.store.storable import Refusal, early_refusal, not_a_checkpoint
 from tests.backends import Backend
 from tests.conftest import CONFORMANCE
 
@@ -74,23 +74,39 @@ def test_an_invalid_checkpoint_is_still_stored(store: Store) -> None:
 
 def test_early_refusal_order_json_then_version_then_credentials() -> None:
     not_json = early_refusal(b'{"a": 1,', DEFAULT_LIMITS)
-    assert not_json is not None and not_json.findings and "not JSON" in not_json.message
+    assert isinstance(not_json, Refusal) and not_json.findings and "not JSON" in not_json.message
     token = "ghp_" + "a1B2c3D4e5" * 4
     # A future version holding a credential: the version gate answers first.
     future = early_refusal(
         encoded({**MINIMAL, "opencheckpoint": "0.2", "note": token}), DEFAULT_LIMITS
     )
-    assert future is not None and "is not stored" in future.message and not future.secret_paths
+    assert isinstance(future, Refusal)
+    assert "is not stored" in future.message and not future.secret_paths
     secret = early_refusal(
         encoded({**MINIMAL, "extensions": {"com.example/x": token}}), DEFAULT_LIMITS
     )
-    assert secret is not None and "credentials" in secret.message
+    assert isinstance(secret, Refusal) and "credentials" in secret.message
     assert secret.secret_paths == ("/extensions/com.example~1x",)
-    assert early_refusal(encoded(MINIMAL), DEFAULT_LIMITS) is None
+    assert isinstance(early_refusal(encoded(MINIMAL), DEFAULT_LIMITS), Intake)
+
+
+@pytest.mark.parametrize(
+    "name", ["valid-support-handoff.ocp.json", "schema-bad-task-status.ocp.json"]
+)
+def test_the_analysis_after_the_gates_is_the_analysis_of_the_bytes(name: str) -> None:
+    """Storing parses and scans once: the gates' intake and their finding of no credential go
+    into the analysis, which must come out as a fresh one would."""
+    data = (CONFORMANCE / name).read_bytes()
+    gate = early_refusal(data, DEFAULT_LIMITS)
+    assert isinstance(gate, Intake)
+    reused = analyze(data, DEFAULT_LIMITS, intake=gate, secret_free=True)
+    fresh = analyze(data, DEFAULT_LIMITS)
+    assert reused.findings == fresh.findings
+    assert (reused.valid, reused.digest, reused.secrets) == (fresh.valid, fresh.digest, ())
 
 
 def test_a_credential_used_as_a_member_name_is_withheld_from_the_refusal() -> None:
     token = "ghp_" + "a1B2c3D4e5" * 4
     refusal = early_refusal(encoded({**MINIMAL, "extensions": {token: 1}}), DEFAULT_LIMITS)
-    assert refusal is not None
+    assert isinstance(refusal, Refusal)
     assert refusal.secret_paths and all(token not in path for path in refusal.secret_paths)
