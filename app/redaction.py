@@ -130,10 +130,14 @@ class Redaction:
         flagged = _trie(self.paths)
         out = []
         for finding in findings:
-            near = flagged is None or _near(flagged, finding.path)
+            try:
+                tokens = parse_pointer(finding.path)
+            except ValueError:
+                tokens = None
+            near = flagged is None or tokens is None or _near(flagged, tokens)
             shown = self.text if near else self._known
-            message = shown(self._names_in(finding.message, finding.path))
-            path = self._known_pointer(finding.path)
+            message = shown(self._names_in(finding.message, tokens or []))
+            path = self._known_pointer(finding.path, tokens)
             related = tuple(shown(text) for text in finding.related)
             if message != finding.message or path != finding.path or related != finding.related:
                 finding = replace(finding, message=message, path=path, related=related)
@@ -145,21 +149,22 @@ class Redaction:
         pattern = self._pattern
         return pattern.sub(REDACTED, text) if pattern is not None else text
 
-    def _known_pointer(self, pointer: str) -> str:
-        try:
-            tokens = parse_pointer(pointer)
-        except ValueError:
+    def _known_pointer(self, pointer: str, tokens: list[str] | None) -> str:
+        """A finding's path: each flagged name withheld whole, the known credential texts
+        withheld; the same string when neither occurs (the common case, no rebuilding)."""
+        if tokens is None:
             return self.text(pointer)
+        pattern = self._pattern
+        if not any(t in self.names for t in tokens) and (
+            pattern is None or not any(pattern.search(t) for t in tokens)
+        ):
+            return pointer
         return to_pointer(REDACTED if t in self.names else self._known(t) for t in tokens)
 
-    def _names_in(self, message: str, path: str) -> str:
+    def _names_in(self, message: str, tokens: list[str]) -> str:
         """A message with the flagged member names of its own path withheld: a message that
         quotes a member name quotes one on its path."""
         if not self.names:
-            return message
-        try:
-            tokens = parse_pointer(path)
-        except ValueError:
             return message
         for token in tokens:
             if token in self.names and token in message:
@@ -358,12 +363,8 @@ def _trie(pointers: Iterable[str]) -> _Trie | None:
     return root
 
 
-def _near(trie: _Trie, pointer: str) -> bool:
-    """Whether ``pointer`` is a flagged path, or lies under one, or above one."""
-    try:
-        tokens = parse_pointer(pointer)
-    except ValueError:
-        return True
+def _near(trie: _Trie, tokens: list[str]) -> bool:
+    """Whether the pointer of ``tokens`` is a flagged path, or lies under one, or above one."""
     node: _Trie | None = trie
     for token in tokens:
         if node is None:
