@@ -1,9 +1,10 @@
 """Each stage runs once per document: a request (or a CLI run) that shows a checkpoint and its
 parent parses, validates, checks and scans each document once, and runs the lineage rules once.
 
-The stages are counted where the analysis calls them (app/analysis.py), so a consumer that
-re-ran one (linting the parent again to render it, rescanning for secrets, re-running the
-lineage rules in the diff) shows up here."""
+The stages are counted where the analysis calls them (app/analysis.py), and where storing's
+gates call them before it (app/store/storable.py), so a consumer that re-ran one (linting the
+parent again to render it, rescanning for secrets, re-running the lineage rules in the diff,
+parsing an upload in the gates and again in the analysis) shows up here."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import app.analysis
+import app.store.storable
 from app.cli import main
 from app.config import Settings
 from app.web import create_app
@@ -30,6 +32,7 @@ STAGES = {
     "check_lineage": "lineage",
     "offsets": "positions",
 }
+GATES = {"parse": "intake", "first_secret": "secrets"}
 
 
 @pytest.fixture
@@ -37,8 +40,10 @@ def stages(monkeypatch):
     """Counts of each stage run, by name; ``positions`` by the text walked."""
     counts: collections.Counter[str] = collections.Counter()
     walks: collections.Counter[int] = collections.Counter()
-    for function, stage in STAGES.items():
-        original = getattr(app.analysis, function)
+    places = [(app.analysis, f, s) for f, s in STAGES.items()]
+    places += [(app.store.storable, f, s) for f, s in GATES.items()]
+    for module, function, stage in places:
+        original = getattr(module, function)
 
         @functools.wraps(original)
         def counted(*args, __original=original, __stage=stage, **kwargs):
@@ -47,7 +52,7 @@ def stages(monkeypatch):
                 walks[hash(args[0])] += 1
             return __original(*args, **kwargs)
 
-        monkeypatch.setattr(app.analysis, function, counted)
+        monkeypatch.setattr(module, function, counted)
     counts.walks = walks  # type: ignore[attr-defined]
     return counts
 
