@@ -46,7 +46,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The checkout, not this folder: a module here must never stand in for one of the standard
-# library's (bench/secrets.py would for `secrets`); after PYTHONPATH, which --work --code sets
+# library's (a module named like one would shadow it); after PYTHONPATH, which --work --code sets
 # to the other checkout (whose process then never imports bench/lint.py: it imports app/).
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-# Not bench/ itself (Python puts a script's folder first): its modules' names (secrets.py)
+# Not bench/ itself (Python puts a script's folder first): a module named like one
 # would shadow the standard library's.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))

@@ -3,7 +3,7 @@
 Each input is a detector's anchor repeated with no valid tail, or a long run of its tail's
 alphabet, at a size where rescanning the rest of the string from every match (what the scanner
 once did: 21-32 s per MB for unterminated PEM armour) would take minutes; the scan is linear, so
-each test takes a fraction of a second. Nothing here is timed (bench/secrets.py measures): the
+each test takes a fraction of a second. Nothing here is timed (bench/secret_scan.py measures): the
 tests assert what a user sees, the right findings, and the same ones at every size.
 """
 

@@ -1,6 +1,6 @@
 """The secret scanner on hostile text: each detector's worst case beside benign text of its size.
 
-    .venv/bin/python bench/secrets.py [--quick] [--scanner PATH] [--only NAME]
+    .venv/bin/python bench/secret_scan.py [--quick] [--scanner PATH] [--only NAME]
 
 For every case the scanner is timed on one string of about 100 KB and about 1 MB, in a
 document (`find_secrets({"excerpt": text})`, what a lint runs) and as raw text (`scan_text`,
