@@ -158,7 +158,9 @@ class SqliteStore(SqlStore):
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise StoreConfigError(f"the folder of the SQLite database does not exist: {folder}")
-        self.path = path
+        # Absolute once: a relative path must name the same file when the working folder
+        # changes later (the store's threads and its sweep outlive any chdir)
+        self.path = path = os.path.abspath(path)
         self._timeout = timeout
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
