@@ -4,10 +4,11 @@ few at a time, and one that gets no turn within the wait is refused with 503 and
 never queued forever."""
 
 import json
+import threading
+from collections.abc import Awaitable, Callable
 
 import anyio
 import httpx
-import pytest
 
 from app.config import Settings
 from app.parse import MIB, Limits
@@ -43,8 +44,34 @@ async def _post(client: httpx.AsyncClient, data: bytes) -> httpx.Response:
     )
 
 
-@pytest.mark.anyio
-async def test_a_small_lint_is_answered_while_every_large_turn_is_taken() -> None:
+def _run(test: Callable[[], Awaitable[None]]) -> None:
+    """Run an async test on an event loop of its own thread: the browser tests' Playwright
+    keeps a loop running in the main thread for the whole session."""
+    failure: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            anyio.run(test)
+        except BaseException as exc:  # reported in the test's own thread below
+            failure.append(exc)
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the test's event loop did not finish"
+    if failure:
+        raise failure[0]
+
+
+def test_a_small_lint_is_answered_while_every_large_turn_is_taken() -> None:
+    _run(_small_while_large_held)
+
+
+def test_large_documents_take_turns_never_more_than_the_lane_at_once() -> None:
+    _run(_large_take_turns)
+
+
+async def _small_while_large_held() -> None:
     """The large lane held (as 45 large uploads hold it), a small document still gets a
     turn: its lane is its own."""
     app = create_app(Settings(limits=Limits(max_bytes=5 * MIB)))
@@ -68,8 +95,7 @@ async def test_a_small_lint_is_answered_while_every_large_turn_is_taken() -> Non
         assert (await _post(client, LARGE)).status_code == 200
 
 
-@pytest.mark.anyio
-async def test_large_documents_take_turns_never_more_than_the_lane_at_once() -> None:
+async def _large_take_turns() -> None:
     app = create_app(Settings(limits=Limits(max_bytes=5 * MIB)))
     app.state.cpu_lanes = lanes = CpuLanes(small=4, large=2, wait=600)
     _, large_lane, _ = lanes.limiters()
