@@ -63,7 +63,7 @@ from app.web.pages import checkpoint_json, page_from_view, page_view
 from app.web.templating import render
 from app.web.urls import public_base
 from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, settings_of
-from app.web.work import run_cpu
+from app.web.work import run_cpu, turn
 
 OCP_MEDIA_TYPE = CHECKPOINT_TYPES[1]
 LIFETIMES = {
@@ -96,29 +96,26 @@ async def store_call(
     when all are stuck on an unreachable database, the request gets 503 instead of queueing
     behind them."""
     state = request.app.state
-    acquired = False
-    with anyio.move_on_after(settings_of(request).store_timeout):
-        await state.store_slots.acquire()
-        acquired = True
-    if not acquired:
-        raise StoreUnavailable("every connection to the checkpoint store is busy or waiting")
-    try:
+
+    def all_busy() -> Exception:
+        return StoreUnavailable("every connection to the checkpoint store is busy or waiting")
+
+    async with turn(state.store_slots, settings_of(request).store_timeout, all_busy):
         store = store_of(request)
         if callable(method):
             call = functools.partial(method, store, *args, **kwargs)
         else:
             call = functools.partial(getattr(store, method), *args, **kwargs)
-        # Once it runs, the call is bounded by the store's own timeout, and is never cut off
-        # halfway: a write that committed is answered as such.
-        return await anyio.to_thread.run_sync(call, limiter=state.store_threads)
-    except RateLimited as exc:
-        raise TooManyWrites(request, exc) from None
-    except StoreFull as exc:
-        raise StorageFull(
-            exc, deleting=request.method == "DELETE" or request.url.path.endswith("/delete")
-        ) from None
-    finally:
-        state.store_slots.release()
+        try:
+            # Once it runs, the call is bounded by the store's own timeout, and is never cut
+            # off halfway: a write that committed is answered as such.
+            return await anyio.to_thread.run_sync(call, limiter=state.store_threads)
+        except RateLimited as exc:
+            raise TooManyWrites(request, exc) from None
+        except StoreFull as exc:
+            raise StorageFull(
+                exc, deleting=request.method == "DELETE" or request.url.path.endswith("/delete")
+            ) from None
 
 
 class TooManyWrites(HTTPException):

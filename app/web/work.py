@@ -9,9 +9,10 @@ a turn within the wait answers 503 with Retry-After instead of queueing without 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
 import anyio
@@ -59,19 +60,29 @@ class CpuLanes:
         return small_lane, large_lane, threads
 
 
+@contextlib.asynccontextmanager
+async def turn(
+    limiter: anyio.CapacityLimiter, wait: float, refusal: Callable[[], Exception]
+) -> AsyncIterator[None]:
+    """One of ``limiter``'s tokens for the block, waited for ``wait`` seconds at most; past
+    that, ``refusal()`` is raised (a 503 of some kind) rather than queueing without end."""
+    acquired = False
+    with anyio.move_on_after(wait):
+        await limiter.acquire()
+        acquired = True
+    if not acquired:
+        raise refusal()
+    try:
+        yield
+    finally:
+        limiter.release()
+
+
 async def run_cpu(request: Request, size: int, fn: Callable[..., T], *args: object) -> T:
     """``fn(*args)`` on a thread, in the lane for a document of ``size`` bytes (the larger of
     a child and its parent); 503 when no turn comes within the lanes' wait."""
     lanes: CpuLanes = request.app.state.cpu_lanes
     small_lane, large_lane, threads = lanes.limiters()
     lane = small_lane if size <= SMALL_DOCUMENT else large_lane
-    acquired = False
-    with anyio.move_on_after(lanes.wait):
-        await lane.acquire()
-        acquired = True
-    if not acquired:
-        raise Busy()
-    try:
+    async with turn(lane, lanes.wait, Busy):
         return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=threads)
-    finally:
-        lane.release()
