@@ -47,16 +47,6 @@ def redact_text(text: str) -> str:
         return REDACTED
 
 
-def redact_pointer(pointer: str) -> str:
-    """A pointer with each token redacted on its own, so an escaped "/" in a flagged member
-    name cannot split a credential into parts the scanner would miss."""
-    try:
-        tokens = parse_pointer(pointer)
-    except ValueError:
-        return redact_text(pointer)
-    return to_pointer(redact_text(token) for token in tokens)
-
-
 @dataclass(frozen=True)
 class Redaction:
     """What to withhold from one document (or a pair: `joined`): the flagged pointers, the
