@@ -8,10 +8,11 @@ Bounded work per view. At most LINEAGE_ANALYSES views per instance are in progre
 the other routes of threads, slots or memory. A view in progress, on one of the store's slots:
 walks at most MAX_NODES stored entries (metadata only), chooses at most MAX_CHECKED members,
 MAX_CHECKED_BYTES in all, to judge, and reads the bytes of only those whose results are not
-kept; the slot is released as soon as the reads are done. Then, off the store's slots, on its
-lane's thread: the analyses (kept by digest, app/web/analyses.py), each member's verdict
-against its parent and the fork comparison (kept by the digests they were computed from,
-app/web/lineage_results.py), so a second view of the same lineage analyses nothing."""
+kept; the slot is released as soon as the reads are done. Then, off the store's slots, in the
+CPU lane of its documents' size (app/web/work.py): the analyses (kept by digest,
+app/web/analyses.py), each member's verdict against its parent and the fork comparison (kept
+by the digests they were computed from, app/web/lineage_results.py), so a second view of the
+same lineage analyses nothing."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from app.web.errors import wants_json
 from app.web.lineage_results import LineageResults, Verdict
 from app.web.stored import fetch, store_call
 from app.web.templating import render
+from app.web.work import run_cpu
 
 MAX_NODES = 64  # stored entries walked per view
 MAX_CHECKED = 16  # documents read and analysed per view
@@ -323,21 +325,16 @@ def _forks(component: Component, analysed: Analysed, results: LineageResults) ->
 @dataclass(frozen=True, slots=True)
 class Lanes:
     """This instance's lineage views in progress (reading and analysing), at most
-    LINEAGE_ANALYSES at once, the threads they analyse on, and their kept results."""
+    LINEAGE_ANALYSES at once, and their kept results."""
 
     views: anyio.CapacityLimiter
-    threads: anyio.CapacityLimiter
     results: LineageResults
 
 
 def _lanes(state: State) -> Lanes:
     # Made on the first view: the event loop runs one request's code at a time, so once.
     if getattr(state, "lineage_lanes", None) is None:
-        state.lineage_lanes = Lanes(
-            anyio.CapacityLimiter(LINEAGE_ANALYSES),
-            anyio.CapacityLimiter(LINEAGE_ANALYSES),
-            LineageResults.new(),
-        )
+        state.lineage_lanes = Lanes(anyio.CapacityLimiter(LINEAGE_ANALYSES), LineageResults.new())
     lanes: Lanes = state.lineage_lanes
     return lanes
 
@@ -359,9 +356,8 @@ async def lineage_page(request: Request) -> Response:
     async with lanes.views:
         component: Component = await store_call(request, walk_component, record, lanes.results)
         analyses: AnalysisCache = request.app.state.analyses
-        model = await anyio.to_thread.run_sync(
-            lineage_model, analyses, lanes.results, component, limiter=lanes.threads
-        )
+        size = sum(record.meta.size for record in component.records.values())
+        model = await run_cpu(request, size, lineage_model, analyses, lanes.results, component)
     if wants_json(request):
         return JSONResponse(model)
     return HTMLResponse(render("lineage.html", model=model))
