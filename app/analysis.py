@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
@@ -89,8 +89,40 @@ class SourceMap:
         return {p: self.line_col(o)[0] for p, o in self.offsets(pointers).items()}
 
 
+class Verdict:
+    """The verdict and the counts of a report, from its findings (those listed and those only
+    counted) and its levels: one reading for a document alone and for a document with its
+    parent. Nothing here but levels 1–2 (§8.1)."""
+
+    if TYPE_CHECKING:  # what each report has, as a field or a property of its own
+
+        @property
+        def syntax(self) -> LevelState: ...
+        @property
+        def semantics(self) -> LevelState: ...
+        @property
+        def findings(self) -> Sequence[Finding]: ...
+        @property
+        def omitted(self) -> Sequence[Omitted]: ...
+
+    @property
+    def valid(self) -> bool:
+        return self.syntax == "pass" and self.errors == 0
+
+    @property
+    def errors(self) -> int:
+        return _tally("error", self.findings, self.omitted)
+
+    @property
+    def warnings(self) -> int:
+        return _tally("warning", self.findings, self.omitted)
+
+    def levels(self) -> dict[str, LevelState]:
+        return {"syntax": self.syntax, "semantics": self.semantics}
+
+
 @dataclass(frozen=True)
-class Analysis:
+class Analysis(Verdict):
     """Everything known about one document's bytes, computed once."""
 
     data: bytes
@@ -166,21 +198,6 @@ class Analysis:
         if not self.redaction.active:
             return text
         return self.redaction.source(text, self.source.offsets(self.redaction.paths))
-
-    @property
-    def valid(self) -> bool:
-        return self.syntax == "pass" and self.errors == 0
-
-    @property
-    def errors(self) -> int:
-        return _tally("error", self.findings, self.omitted)
-
-    @property
-    def warnings(self) -> int:
-        return _tally("warning", self.findings, self.omitted)
-
-    def levels(self) -> dict[str, LevelState]:
-        return {"syntax": self.syntax, "semantics": self.semantics}
 
 
 def analyze(
@@ -346,7 +363,7 @@ def _why_not_compared(child: Analysis, parent: Analysis) -> str | None:
 
 
 @dataclass(frozen=True)
-class LintResult:
+class LintResult(Verdict):
     """What the report shows of one document: its analysis and, with a parent, the pair's
     findings beside its own, in document order."""
 
@@ -421,21 +438,6 @@ class LintResult:
         if self.pair is not None and self.pair.errors and self.analysis.semantics == "pass":
             return "fail"
         return self.analysis.semantics
-
-    @property
-    def valid(self) -> bool:
-        return self.syntax == "pass" and self.errors == 0
-
-    @property
-    def errors(self) -> int:
-        return _tally("error", self.findings, self.omitted)
-
-    @property
-    def warnings(self) -> int:
-        return _tally("warning", self.findings, self.omitted)
-
-    def levels(self) -> dict[str, LevelState]:
-        return {"syntax": self.syntax, "semantics": self.semantics}
 
 
 def lint(
