@@ -33,7 +33,7 @@ from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
 from app.positions import offsets
 from app.redaction import Redaction, redacted_unparsed
 from app.rules import Parent, check_document, check_lineage
-from app.schema import check_schema
+from app.schema import SchemaCheck, check_schema
 from app.secrets import find_secrets, findings_of
 from app.version import check_version
 
@@ -237,12 +237,13 @@ def analyze(
 
     with stage("schema"):
         version_error = check_version(document)
-        # messages for as many as a report lists; the rest are counted (`capped` below)
-        schema_findings = [] if version_error else check_schema(document, MAX_PER_CODE)
+        # messages for as many as a report lists; the rest are counted (`capped` below), some
+        # only as a lower bound (`schema.unlisted`)
+        schema = SchemaCheck() if version_error else check_schema(document, MAX_PER_CODE)
     if version_error:
         findings.append(version_error)
-    findings.extend(schema_findings)
-    syntax: LevelState = "fail" if version_error or schema_findings else "pass"
+    findings.extend(schema.findings)
+    syntax: LevelState = "fail" if version_error or not schema.valid else "pass"
 
     checkpoint = Checkpoint(document)
     semantics: LevelState = "not_run"
@@ -258,12 +259,13 @@ def analyze(
         redaction = Redaction.of(document, hits)
     if not version_error:
         findings.extend(secrets)
-    findings, omitted = capped(findings)
+    findings, counted = capped(findings)
+    omitted = merge_omitted(counted, schema.unlisted)
 
     with stage("positions"):
-        # One walk finds the findings and the credentials a page withholds; the local objects'
-        # lines (for a page's cards) are found once, on first use (`object_lines`).
-        source.offsets([*(f.path for f in findings if f.line is None), *(f.path for f in secrets)])
+        # The findings' places only: the credentials' (a page's source listing withholds
+        # them: `shown_text`) and the local objects' lines (a page's cards: `object_lines`) are
+        # found on first use, so a lint of 10,000 flagged values never looks for them.
         placed = _positioned(findings, source)
     if redaction.active:
         # No report repeats a credential: messages quote values, paths name members. The

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from app.findings import Finding
@@ -59,6 +59,10 @@ class Redaction:
     # member names the scanner flagged: each withheld whole wherever it is a name or a pointer
     # token, never only the part that matched ("AKIA…:<secret>" holds more than the key id)
     names: frozenset[str] = frozenset()
+    # the tokens of each of `paths`, when the scan gave them (else they are parsed from paths)
+    places: Mapping[str, Sequence[str] | None] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @classmethod
     def of(cls, document: object, hits: Sequence[SecretHit]) -> Redaction:
@@ -66,12 +70,13 @@ class Redaction:
         again (a document of 40,000 flagged names costs one scan, not four)."""
         if not hits:
             return cls()
-        paths = tuple(dict.fromkeys(hit.path for hit in hits))
+        # each flagged place once, with its tokens: the scan's own, or parsed from its path
+        places = {hit.path: _tokens_of(hit) for hit in hits}
         names = frozenset(_flagged_names(hits))
-        values = frozenset(_flagged_strings(document, paths, names))
+        values = frozenset(_flagged_strings(document, places, names))
         quoted = {t for t in values if len(t) >= MIN_QUOTED}
         quoted.update(_quoted_texts(document, hits))
-        return cls(paths, frozenset(quoted), values, names)
+        return cls(tuple(places), frozenset(quoted), values, names, places)
 
     def joined(self, other: Redaction) -> Redaction:
         """Both documents' credentials, for what shows the two side by side (a diff)."""
@@ -80,7 +85,15 @@ class Redaction:
             self.quoted | other.quoted,
             self.values | other.values,
             self.names | other.names,
+            self.places,
         )
+
+    @cached_property
+    def _flagged(self) -> _Trie | None:
+        """The flagged pointers as a trie (see `_trie`), built once."""
+        if self.places is not None:
+            return _trie(self.places.values())
+        return _trie(_parsed(p) for p in self.paths)
 
     @property
     def active(self) -> bool:
@@ -117,14 +130,17 @@ class Redaction:
         flagged, and only the messages of findings at, above or below a flagged place (they
         quote the values there) are scanned again; every message loses the known credential
         texts. A document with thousands of findings is not scanned thousands of times."""
-        flagged = _trie(self.paths)
+        flagged = self._flagged
         out = []
         for finding in findings:
             try:
                 tokens = parse_pointer(finding.path)
             except ValueError:
                 tokens = None
-            near = flagged is None or tokens is None or _near(flagged, tokens)
+            # a `secret` finding's message is fixed words (app/secrets.py), never the value's
+            near = finding.code != "secret" and (
+                flagged is None or tokens is None or _near(flagged, tokens)
+            )
             shown = self.text if near else self._known
             message = shown(self._names_in(finding.message, tokens or []))
             path = self._known_pointer(finding.path, tokens)
@@ -170,7 +186,7 @@ class Redaction:
             return None
         if not self.active:
             return document
-        trie = _trie(self.paths)
+        trie = self._flagged
         if trie is None:
             return {}
         redacted = _redact_node(document, trie, self.names) if trie else document
@@ -227,31 +243,41 @@ class Redaction:
 _POINTER_KEYS = frozenset({"pointer", "path", "parent_pointer", "child_pointer"})
 
 
+def _tokens_of(hit: SecretHit) -> Sequence[str] | None:
+    """The tokens of a hit's pointer (None for a pointer that does not parse)."""
+    if hit.tokens is not None:
+        return hit.tokens
+    try:
+        return parse_pointer(hit.path)
+    except ValueError:
+        return None
+
+
 def _flagged_names(hits: Iterable[SecretHit]) -> Iterator[str]:
     """The member names the scanner flagged (a hit in a key is at that member's pointer)."""
     for hit in hits:
         if hit.in_key:
-            try:
-                tokens = parse_pointer(hit.path)
-            except ValueError:
-                continue
+            tokens = _tokens_of(hit)
             if tokens:
                 yield tokens[-1]
 
 
 def _flagged_strings(
-    document: object, paths: Sequence[str], names: frozenset[str]
+    document: object, places: Mapping[str, Sequence[str] | None], names: frozenset[str]
 ) -> Iterable[str]:
     """Every string at or under each flagged pointer (member names included), and the flagged
     member's own name when the scanner flagged it."""
-    for path in paths:
-        try:
-            tokens = parse_pointer(path)
-        except ValueError:
+    for tokens in places.values():
+        if tokens is None:
             continue
         if tokens and tokens[-1] in names:
             yield tokens[-1]
-        yield from _strings(_at(document, tokens))
+        value = _at(document, tokens)
+        if isinstance(value, str):  # most flagged places: a string, no walk below it
+            if value:
+                yield value
+        else:
+            yield from _strings(value)
 
 
 def _strings(value: object) -> Iterator[str]:
@@ -272,15 +298,15 @@ def _quoted_texts(document: object, hits: Sequence[SecretHit]) -> Iterable[str]:
     """The text of each hit's span (and a URI's password alone: it is quoted elsewhere on its
     own), long enough to be looked for elsewhere."""
     for hit in hits:
-        try:
-            tokens = parse_pointer(hit.path)
-        except ValueError:
+        if hit.end <= hit.start:
             continue
-        if hit.in_key:
-            text: object = tokens[-1] if tokens else None
-        else:
-            text = _at(document, tokens)
-        if not isinstance(text, str) or hit.end <= hit.start:
+        text: object = hit.text
+        if text is None:
+            tokens = _tokens_of(hit)
+            if tokens is None:
+                continue
+            text = (tokens[-1] if tokens else None) if hit.in_key else _at(document, tokens)
+        if not isinstance(text, str):
             continue
         span = text[hit.start : hit.end]
         candidates = [span]
@@ -329,14 +355,20 @@ def _redact_quoted(node: object, pattern: re.Pattern[str]) -> object:
     return node
 
 
-def _trie(pointers: Iterable[str]) -> _Trie | None:
-    """A trie of pointer tokens; a None child marks a flagged path (it covers all below).
-    Returns None when the whole document is flagged."""
+def _parsed(pointer: str) -> list[str] | None:
+    try:
+        return parse_pointer(pointer)
+    except ValueError:
+        return None
+
+
+def _trie(places: Iterable[Sequence[str] | None]) -> _Trie | None:
+    """A trie of the flagged pointers' tokens (None: a pointer that did not parse, skipped);
+    a None child marks a flagged path (it covers all below). Returns None when the whole
+    document is flagged."""
     root: _Trie = {}
-    for pointer in pointers:
-        try:
-            tokens = parse_pointer(pointer)
-        except ValueError:
+    for tokens in places:
+        if tokens is None:
             continue
         if not tokens:
             return None

@@ -23,9 +23,9 @@ import operator
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
-from itertools import accumulate, chain, count
+from itertools import accumulate, chain, count, islice
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from app.findings import Finding
@@ -34,13 +34,18 @@ from app.pointer import escape_token
 Span = tuple[int, int, str]  # start, end, kind
 
 
-@dataclass(frozen=True)
-class SecretHit:
+class SecretHit(NamedTuple):
+    # A named tuple, not a dataclass: a document may hold tens of thousands of hits, and a
+    # frozen dataclass's __init__ costs several times a tuple's.
     path: str  # JSON Pointer of the value (for a key: the pointer of that member)
     kind: str  # human name, e.g. "an AWS access key id", "a PEM private key"
     start: int
     end: int  # the span within the string value (or the key) that looks secret
     in_key: bool
+    # the pointer's tokens and the string the span is in (the value, or the member's name):
+    # what a redaction withholds, known without parsing the pointer again or walking to it
+    tokens: tuple[str, ...] | None = None
+    text: str | None = None
 
 
 # --- kinds: fixed phrases, so a message can never echo document content -------------------------
@@ -878,9 +883,20 @@ _VALUE = re.compile(
     re.X,
 )
 _LINE_REST = re.compile(r"[^\r\n\"']{0,1024}+")
+# _NAME_OP where the value after it is long enough to be a credential (4 characters as
+# `_assignment_hit` counts them): past _REREAD_LIMIT rejected values in one text, the regex
+# steps over "password: a" runs by itself instead of handing each to Python. A header line
+# ("Cookie: a=1; b=2") whose first word is shorter is then missed in that text: a producer's
+# text does not hold a hundred short assignments before it.
+_NAME_OP_VALUED = re.compile(
+    _NAME_OP.pattern + r"""(?=\\?"(?:[^"\\\r\n]|\\[^"]){4}|'[^'\r\n]{4}|[^\s"'`,;&<>]{4})""",
+    re.X,
+)
 _NAME_HEAD_ANCHOR = re.compile(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess")
 
 
+# A large text is read around the words of credential names, block by block (characters).
+_HEAD_BLOCK = 1200
 # How many rejected values are read again for names inside them, per text.
 _REREAD_LIMIT = 100
 
@@ -891,17 +907,23 @@ def _named_in_text(text: str) -> Iterator[Span]:
     if len(text) <= 4096:
         windows = [(0, len(text))]
     else:  # large raw text: only look around the words a credential's name contains
+        # Block by block, one search each: a text of "password: a" runs holds a word every
+        # dozen characters, and a window per word would cost a step of Python per word.
+        low = _folded(text)
         windows = []
-        for head in _NAME_HEAD_ANCHOR.finditer(_folded(text)):
-            lo, hi = max(0, head.start() - 130), min(len(text), head.end() + 1200)
+        for b in range(0, len(text), _HEAD_BLOCK):
+            if _NAME_HEAD_ANCHOR.search(low, b, b + _HEAD_BLOCK + 6) is None:  # 6: "cookie"
+                continue
+            lo, hi = max(0, b - 130), min(len(text), b + _HEAD_BLOCK + 6 + 1200)
             if windows and lo <= windows[-1][1]:
                 windows[-1] = (windows[-1][0], hi)
             else:
                 windows.append((lo, hi))
     rejected = 0
+    name_op = _NAME_OP
     for lo, hi in windows:
         pos = lo
-        while (m := _NAME_OP.search(text, pos, hi)) is not None:
+        while (m := name_op.search(text, pos, hi)) is not None:
             # Only a credential's name gets its value read, so a URL's "https:" never swallows
             # its query string. A rejected value is read again for names inside it
             # (password=https://host/?access_token=...), but only so often: hostile text such
@@ -917,6 +939,7 @@ def _named_in_text(text: str) -> Iterator[Span]:
                 rejected += 1
                 if rejected > _REREAD_LIMIT:
                     pos = max(pos, span[3])
+                    name_op = _NAME_OP_VALUED
 
 
 @lru_cache(maxsize=4096)
@@ -1074,7 +1097,7 @@ def _percent_encoded(text: str) -> Iterator[Span]:
 # flags the whole run. Base64 of base64 is not unwrapped again.
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24,}+={0,2}")
 _BASE64_CHUNK = 65536  # characters, a multiple of 4
-_URLSAFE = str.maketrans("-_", "+/")
+_URLSAFE = bytes.maketrans(b"-_", b"+/")
 _TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
@@ -1108,10 +1131,12 @@ def _base64_wrapped(text: str) -> Iterator[Span]:
 
 
 def _decoded_text(blob: str) -> str | None:
-    blob = blob.translate(_URLSAFE)
-    blob = blob[: len(blob) - len(blob) % 4] if len(blob) % 4 == 1 else blob
+    # The run is ASCII (its regex says so): bytes.translate maps through a 256-byte table, where
+    # str.translate looks every character up in a dict.
+    data = blob.encode("ascii").translate(_URLSAFE)
+    data = data[: len(data) - len(data) % 4] if len(data) % 4 == 1 else data
     try:
-        raw = binascii.a2b_base64(blob + "=" * (-len(blob) % 4))
+        raw = binascii.a2b_base64(data + b"=" * (-len(data) % 4))
     except (binascii.Error, ValueError):
         return None
     plain = raw.decode("utf-8", "replace")
@@ -1387,6 +1412,11 @@ def _compile_anchor(
 
 
 _ANCHORS = [_compile_anchor(*entry) for entry in _ANCHOR_TABLE]
+# An anchor's regex -> its prefix and its alternatives' patterns (for `_some_of`).
+_ANCHOR_PARTS = {
+    rx.pattern: (prefix, [rest for rest, _ in alternatives])
+    for (rx, _, _, _), (prefix, _, alternatives) in zip(_ANCHORS, _ANCHOR_TABLE, strict=True)
+}
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -1414,6 +1444,33 @@ def _scan(text: str, bits: int) -> list[Span]:
         bit = bits & -bits  # lowest set bit: visit only the detectors asked for
         spans.extend(_BY_BIT[bit](text))
         bits ^= bit
+    return _merge(spans)
+
+
+# A string value with a credential in it is withheld whole (app/redaction.py), so a document
+# scan needs few of its spans: their kinds for the message, their texts to withhold where
+# they are quoted again. Each detector gives at most this many per string value: a string of
+# 6,000 unterminated PEM headers costs 8 hits, not 6,000 (scan_text, which redacts span by
+# span, still finds all).
+_SPANS_PER_VALUE = 8
+
+
+def _scan_value(text: str, bits: int) -> list[Span]:
+    """The spans of one string value the document scan records (see _SPANS_PER_VALUE). The
+    decoding detectors run only when no other detector flagged the string: what they would
+    add to a string already withheld is one more kind in its message."""
+    spans: list[Span] = []
+    plain = bits & ~_DECODING_BITS
+    while plain:
+        bit = plain & -plain
+        spans.extend(islice(_BY_BIT[bit](text), _SPANS_PER_VALUE))
+        plain ^= bit
+    if not spans and bits & _DECODING_BITS:
+        decoding = bits & _DECODING_BITS
+        while decoding:
+            bit = decoding & -decoding
+            spans.extend(islice(_BY_BIT[bit](text), _SPANS_PER_VALUE))
+            decoding ^= bit
     return _merge(spans)
 
 
@@ -1504,7 +1561,7 @@ class _Layout:
         self.seg_start = seg_start
         self.names = names
         self._keys: dict[int, list[object]] = {}
-        self._pointers: dict[int, tuple[str, tuple[int, ...]]] = {0: ("", ())}
+        self._pointers: dict[int, tuple[str, tuple[int, ...], tuple[str, ...]]] = {0: ("", (), ())}
         self._child_index: dict[int, dict[int, tuple[object, int]]] = {}
 
     def locate(self, i: int) -> tuple[int, object, int]:
@@ -1519,8 +1576,9 @@ class _Layout:
             return c, keys[ordinal], ordinal
         return c, ordinal, ordinal
 
-    def pointer(self, c: int) -> tuple[str, tuple[int, ...]]:
-        """JSON Pointer of container `c` and its ordinals (which sort in document order)."""
+    def pointer(self, c: int) -> tuple[str, tuple[int, ...], tuple[str, ...]]:
+        """JSON Pointer of container `c`, its ordinals (which sort in document order) and its
+        tokens."""
         cached = self._pointers.get(c)
         if cached is None:
             # Walk up rather than cache every ancestor's pointer: on a very deep document
@@ -1531,10 +1589,12 @@ class _Layout:
             while child:
                 parent = self.parents[child]
                 token, ordinal = self._token_in_parent(parent, child)
-                tokens.append("/" + escape_token(str(token)))
+                tokens.append(str(token))
                 order.append(ordinal)
                 child = parent
-            cached = ("".join(reversed(tokens)), tuple(reversed(order)))
+            tokens.reverse()
+            pointer = "".join(["/" + escape_token(t) for t in tokens])
+            cached = (pointer, tuple(reversed(order)), tuple(tokens))
             self._pointers[c] = cached
         return cached
 
@@ -1582,17 +1642,41 @@ def _candidates(strings: list[str]) -> dict[int, int]:
         # No anchor contains a newline except as its last character (or, for base64, its
         # first), so none reaches from one string into the next.
         if by_group is None:
-            starts = [m.start() for m in rx.finditer(low if folded else hay)]
-            for i in set(map(where, starts)):
-                found[i] = found.get(i, 0) | bit
-        else:
-            for m in rx.finditer(low if folded else hay):
+            # One hit tells all this anchor can about a string: the search goes on from the
+            # string's end, so a string holding the anchor 30,000 times costs one step.
+            text = low if folded else hay
+            pos = 0
+            while (m := rx.search(text, pos)) is not None:
                 i = where(m.start())
-                found[i] = found.get(i, 0) | by_group[m.lastgroup or ""]
+                found[i] = found.get(i, 0) | bit
+                pos = ends[i] if i < len(ends) else len(text)
+        else:
+            # The same for an anchor of several alternatives, once the string's other
+            # alternatives are looked for: what is left of them, searched in the string alone.
+            text = low if folded else hay
+            pos = 0
+            while (m := rx.search(text, pos)) is not None:
+                i = where(m.start())
+                end = ends[i] if i < len(ends) else len(text)
+                bits = found.get(i, 0) | by_group[m.lastgroup or ""]
+                rest = frozenset(by_group) - {m.lastgroup}
+                while rest and (n := _some_of(rx, rest).search(text, m.end(), end)) is not None:
+                    bits |= by_group[n.lastgroup or ""]
+                    rest -= {n.lastgroup}
+                found[i] = bits
+                pos = end
     return found
 
 
-Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool], None]
+@lru_cache(maxsize=256)
+def _some_of(rx: re.Pattern[str], groups: frozenset[str | None]) -> re.Pattern[str]:
+    """An anchor of alternatives (see `_compile_anchor`) with only the named ones left."""
+    prefix, alternatives = _ANCHOR_PARTS[rx.pattern]
+    kept = "|".join(f"(?P<a{n}>{rest})" for n, rest in enumerate(alternatives) if f"a{n}" in groups)
+    return re.compile(f"{prefix}(?:{kept})", rx.flags)
+
+
+Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], None]
 
 
 def find_secrets(document: object) -> list[SecretHit]:
@@ -1634,7 +1718,7 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     """Every hit with its place in document order, values first, then member names."""
     if isinstance(document, str):
         for s, e, k in scan_text(document):
-            yield ((), 1, s), SecretHit("", k, s, e, False)
+            yield ((), 1, s), SecretHit("", k, s, e, False, (), document)
         return
     if not isinstance(document, dict | list):
         return
@@ -1642,11 +1726,17 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     pending: list[tuple[_SortKey, SecretHit]] = []
 
     def record(
-        c: int, tail: tuple[object, ...], order: tuple[int, ...], span: Span, in_key: bool
+        c: int,
+        tail: tuple[object, ...],
+        order: tuple[int, ...],
+        span: Span,
+        in_key: bool,
+        text: str,
     ) -> None:
-        ptr, corder = layout.pointer(c)
-        path = ptr + "".join("/" + escape_token(str(t)) for t in tail)
-        hit = SecretHit(path, span[2], span[0], span[1], in_key)
+        ptr, corder, ctokens = layout.pointer(c)
+        tokens = tuple(map(str, tail))
+        path = ptr + "".join(["/" + escape_token(t) for t in tokens])
+        hit = SecretHit(path, span[2], span[0], span[1], in_key, ctokens + tokens, text)
         # document order: by place (a member before anything inside its value), then a member's
         # name before its value, then by position in the string
         pending.append((((*corder, *order), 0 if in_key else 1, span[0]), hit))
@@ -1654,11 +1744,11 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     for first, last in _batches(layout.flat):
         for i, bits in _candidates(layout.flat[first:last]).items():
             text = layout.flat[first + i]
-            spans = _scan(text, bits) if text else []
+            spans = _scan_value(text, bits) if text else []
             if spans:
                 c, token, ordinal = layout.locate(first + i)
                 for span in spans:
-                    record(c, (token,), (ordinal,), span, False)
+                    record(c, (token,), (ordinal,), span, False, text)
                 yield from pending
                 pending.clear()
 
@@ -1668,7 +1758,7 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     name_spans: dict[object, list[Span]] = {}
     credential_names: dict[object, str] = {}
     for i, bits in _candidates(texts).items():
-        spans = _scan(texts[i], bits)
+        spans = _scan_value(texts[i], bits)
         if spans:
             name_spans[names[i]] = spans
         if bits & _NAMED_BIT:
@@ -1699,7 +1789,7 @@ def _scan_members(
             for name in present:
                 ordinal = position[name]
                 for span in name_spans.get(name, ()):
-                    record(c, (name,), (ordinal,), span, True)
+                    record(c, (name,), (ordinal,), span, True, str(name))
                 cls = credential_names.get(name)
                 if cls is not None:
                     _named_member(record, c, name, ordinal, cls, obj[name])
@@ -1713,13 +1803,13 @@ def _named_member(
     if isinstance(value, str):
         kind = _credential_value(cls, value)
         if kind is not None:
-            record(c, (name,), (ordinal,), _whole(value, kind), False)
+            record(c, (name,), (ordinal,), _whole(value, kind), False, value)
     elif isinstance(value, list):  # "api_keys": ["...", "..."]
         for j, item in enumerate(value):
             if isinstance(item, str):
                 kind = _credential_value(cls, item)
                 if kind is not None:
-                    record(c, (name, j), (ordinal, j), _whole(item, kind), False)
+                    record(c, (name, j), (ordinal, j), _whole(item, kind), False, item)
 
 
 def _name_value_pair(record: Record, c: int, obj: dict[object, object]) -> None:
@@ -1736,7 +1826,7 @@ def _name_value_pair(record: Record, c: int, obj: dict[object, object]) -> None:
             kind = _credential_value(cls, value)
             if kind is not None:
                 ordinal = list(obj).index("value")
-                record(c, ("value",), (ordinal,), _whole(value, kind), False)
+                record(c, ("value",), (ordinal,), _whole(value, kind), False, value)
             return
 
 
