@@ -8,6 +8,7 @@ once, in document order, tolerating documents that failed the schema.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -34,8 +35,10 @@ def is_open_side_effect(operation: JsonObject) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class LocalObject:
+class LocalObject(NamedTuple):
+    """A local object, where it is. (A named tuple: made in C, one for each object of a
+    document that may hold tens of thousands.)"""
+
     id: str
     type: str
     path: Path
@@ -56,6 +59,42 @@ class Reference:
     @property
     def pointer(self) -> str:
         return to_pointer(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceSite:
+    """One reference field of one object: a string (``field.many`` false) or a list, whose
+    string items are references (others are the schema's to report)."""
+
+    path: Path  # of the field's value
+    field: layout.ReferenceField
+    value: str | list[object]
+
+    def indexes_in(self, ids: Container[str]) -> list[int | None]:
+        """The references whose target is in ``ids``: list indexes, or None for the field's
+        one reference."""
+        value = self.value
+        if isinstance(value, str):
+            return [None] if value in ids else []
+        return [i for i, target in enumerate(value) if isinstance(target, str) and target in ids]
+
+    def indexes_not_in(self, ids: Container[str]) -> list[int | None]:
+        """The references whose target is not in ``ids`` (as `indexes_in`)."""
+        value = self.value
+        if isinstance(value, str):
+            return [] if value in ids else [None]
+        return [
+            i for i, target in enumerate(value) if isinstance(target, str) and target not in ids
+        ]
+
+    def at(self, index: int | None) -> tuple[Path, str]:
+        """The path and target of one reference (an index from `indexes_in`)."""
+        if index is None:
+            assert isinstance(self.value, str)
+            return self.path, self.value
+        target = self.value[index]
+        assert isinstance(target, str)
+        return (*self.path, index), target
 
 
 class Checkpoint:
@@ -109,30 +148,26 @@ class Checkpoint:
         return index
 
     @cached_property
+    def reference_sites(self) -> list[ReferenceSite]:
+        """Every reference field that holds a reference or a list of them, in the order of
+        the layout's holders (its rules sort their findings by position). A site, not each
+        reference: a list of 1,000 evidence ids is one object, and a path is built only for
+        a reference a rule reports."""
+        walked = layout.walk(self.document, layout.REFERENCE_FIELD_PATTERNS, in_order=False)
+        return [
+            ReferenceSite(path, field, value)
+            for field, path, value in walked
+            if isinstance(value, list if field.many else str)
+        ]
+
+    @property
     def references(self) -> list[Reference]:
-        """Every local reference (its rules sort their findings by position)."""
-        found: list[Reference] = []
-        walked = layout.walk(self.document, layout.HOLDER_PATTERNS, in_order=False)
-        for holder, path, value in walked:
-            if not isinstance(value, dict):
-                continue
-            for field in holder.fields:
-                if field.member not in value:
-                    continue
-                field_value = value[field.member]
-                if field.many and isinstance(field_value, list):
-                    for i, target in enumerate(field_value):
-                        if isinstance(target, str):
-                            found.append(
-                                Reference(
-                                    (*path, field.member, i), field.member, target, field.allowed
-                                )
-                            )
-                elif not field.many and isinstance(field_value, str):
-                    found.append(
-                        Reference((*path, field.member), field.member, field_value, field.allowed)
-                    )
-        return found
+        """Every local reference, one by one, in the order of `reference_sites`."""
+        return [
+            Reference(path, site.field.member, target, site.field.allowed)
+            for site in self.reference_sites
+            for path, target in map(site.at, site.indexes_not_in(()))
+        ]
 
     @cached_property
     def fenced(self) -> frozenset[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -283,59 +283,104 @@ PAST_EVENTS: tuple[Pattern, ...] = (
 _END = ""  # the trie key that marks the end of a pattern
 
 
+class _Node:
+    """One step of a set of patterns: the labels of the patterns that end here, the members
+    that lead on (by name; a document's member named "*" leads where EVERY does, as it always
+    has), and where every array item leads."""
+
+    __slots__ = ("items", "labels", "leaf", "members")
+
+    def __init__(self, trie: dict[str, Any]) -> None:
+        self.labels: tuple[Any, ...] = tuple(trie.get(_END, ()))
+        self.members = {key: _Node(sub) for key, sub in trie.items() if key != _END}
+        self.items = self.members.get(EVERY)
+        # a place with nothing inside: its labels are all there is to it
+        self.leaf = not self.members
+
+
 @functools.cache
-def _trie(patterns: tuple[tuple[Pattern, Any], ...]) -> dict[str, Any]:
+def _compiled(patterns: tuple[tuple[Pattern, Any], ...]) -> _Node:
     root: dict[str, Any] = {}
     for pattern, label in patterns:
         node = root
         for token in pattern:
             node = node.setdefault(token, {})
         node.setdefault(_END, []).append(label)
-    return root
+    return _Node(root)
+
+
+Found = list[tuple[Any, Path, Any]]
 
 
 def walk(
     document: object, patterns: tuple[tuple[Pattern, Any], ...], *, in_order: bool = True
-) -> Iterator[tuple[Any, Path, Any]]:
+) -> Found:
     """(label, path, value) for every place a pattern names that exists in ``document``, a
     place before the places inside it. ``patterns`` pairs each pattern with a label the caller
     chooses (a type, a holder). In document order; with ``in_order`` false, the members of an
     object are visited in the patterns' order instead (array items stay in order), which skips
     reading the members no pattern names: for callers that sort what they find anyway.
-    Iterative: a deep or long document costs no recursion."""
-    stack: list[tuple[object, dict[str, Any], Path]] = [(document, _trie(patterns), ())]
-    while stack:
-        node, trie, path = stack.pop()
-        for label in trie.get(_END, ()):
-            yield label, path, node
-        if isinstance(node, dict):
-            if in_order:
-                children = [
-                    (value, sub, (*path, key))
-                    for key, value in node.items()
-                    if key != _END and (sub := trie.get(key)) is not None
-                ]
-            else:
-                children = [
-                    (node[key], sub, (*path, key))
-                    for key, sub in trie.items()
-                    if key != _END and key in node
-                ]
-            stack.extend(reversed(children))
-        elif isinstance(node, list):
-            sub = trie.get(EVERY)
-            if sub is None:
-                continue
-            if len(sub) == 1 and _END in sub:  # items that are places, with nothing inside
-                for label in sub[_END]:
-                    for index, value in enumerate(node):
-                        yield label, (*path, index), value
-                continue
-            stack.extend((node[i], sub, (*path, i)) for i in range(len(node) - 1, -1, -1))
+    The recursion follows the patterns, a few levels, never the document's own depth; a path
+    is built only for a place that is named or leads on to one."""
+    found: Found = []
+    _visit(document, _compiled(patterns), (), found, in_order)
+    return found
+
+
+def _visit(node: object, step: _Node, path: Path, found: Found, in_order: bool) -> None:
+    for label in step.labels:
+        found.append((label, path, node))
+    if isinstance(node, dict):
+        _members(node, step, path, found, in_order)
+    elif isinstance(node, list):
+        _items(node, step, path, found, in_order)
+
+
+def _members(node: dict[str, Any], step: _Node, path: Path, found: Found, in_order: bool) -> None:
+    """The places in the members of ``node``, the object at ``path``."""
+    members = step.members
+    keys = [key for key in node if key in members] if in_order else members
+    for key in keys:
+        if key not in node:
+            continue
+        sub = members[key]
+        if sub.leaf:  # a named place with nothing inside: no call of its own
+            for label in sub.labels:
+                found.append((label, (*path, key), node[key]))
+        else:
+            _visit(node[key], sub, (*path, key), found, in_order)
+
+
+def _items(node: list[Any], step: _Node, path: Path, found: Found, in_order: bool) -> None:
+    sub = step.items
+    if sub is None:
+        return
+    if sub.leaf:  # items that are places, with nothing inside
+        for label in sub.labels:
+            found.extend([(label, (*path, index), value) for index, value in enumerate(node)])
+        return
+    labels, members = sub.labels, sub.members
+    for index, value in enumerate(node):
+        for label in labels:
+            found.append((label, (*path, index), value))
+        if isinstance(value, dict):
+            # the item's path is built only when a member leads on (most items of a long
+            # array hold nothing a pattern names)
+            if not members.keys().isdisjoint(value):
+                _members(value, sub, (*path, index), found, in_order)
+        elif isinstance(value, list):
+            _items(value, sub, (*path, index), found, in_order)
 
 
 LOCAL_OBJECT_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple(
     (array.items, array.type) for array in OBJECT_ARRAYS
 )
 HOLDER_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple((h.pattern, h) for h in HOLDERS)
+# Each holder's reference fields, as places of their own, so a walk finds only the fields a
+# document has. In the order of HOLDERS and of each holder's fields: a holder comes before
+# the holders inside it, so its fields are visited before theirs, as a walk of the holders
+# and then of each one's fields would.
+REFERENCE_FIELD_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple(
+    ((*h.pattern, f.member), f) for h in HOLDERS for f in h.fields
+)
 PAST_EVENT_PATTERNS: tuple[tuple[Pattern, Any], ...] = tuple((p, p[-1]) for p in PAST_EVENTS)

@@ -8,8 +8,9 @@ A check takes a `Checkpoint` (and, for lineage rules, its `Parent`) and yields
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice, repeat
 from typing import TypeVar
 
 from app.checkpoint import Checkpoint
@@ -18,9 +19,13 @@ from app.findings import MAX_PER_CODE, Finding, Severity
 from app.pointer import Path, to_pointer
 
 Violation = tuple[Path, str]
+# What a check may yield past the first MAX_PER_CODE of its violations: one it only counts
+# (`_run` makes no finding of it), so thousands of them cost no message and no path.
+COUNTED: Violation = ((), "")
 # A check: (checkpoint) or, for a lineage rule, (checkpoint, parent) -> violations.
 Check = Callable[..., Iterable[Violation]]
 _C = TypeVar("_C", bound=Check)
+_H = TypeVar("_H")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,14 @@ def rule(
     return decorate
 
 
+def first_of(hits: Sequence[_H], violation: Callable[[_H], Violation]) -> Iterator[Violation]:
+    """The violation of each of the first MAX_PER_CODE ``hits``, and `COUNTED` for the rest:
+    a check finds its hits cheaply and builds messages and paths only for those reported."""
+    for hit in hits[:MAX_PER_CODE]:
+        yield violation(hit)
+    yield from repeat(COUNTED, len(hits) - MAX_PER_CODE)
+
+
 def check_document(checkpoint: Checkpoint) -> list[Finding]:
     """Level 2: every single-document rule, in code order."""
     return _run([r for r in RULES.values() if r.level == "semantics"], checkpoint)
@@ -96,16 +109,16 @@ def check_lineage(checkpoint: Checkpoint, parent: Parent) -> list[Finding]:
 def _run(rules: list[Rule], *args: object) -> list[Finding]:
     """Each rule's findings in the order found. Past the first MAX_PER_CODE of a rule, which
     is all a report lists (app/findings.py `capped`), each is only counted: one shared
-    placeholder, no pointer built."""
+    placeholder, no pointer built. A check that finds many may yield `COUNTED` past its own
+    first MAX_PER_CODE instead of building their messages."""
     findings = []
     for r in rules:
         assert r.check is not None
+        violations = iter(r.check(*args))
+        for path, message in islice(violations, MAX_PER_CODE):
+            findings.append(Finding(r.code, r.severity, to_pointer(path), message))
         counted = Finding(r.code, r.severity, "", "")
-        for n, (path, message) in enumerate(r.check(*args)):
-            if n < MAX_PER_CODE:
-                findings.append(Finding(r.code, r.severity, to_pointer(path), message))
-            else:
-                findings.append(counted)
+        findings.extend(counted for _ in violations)
     return findings
 
 

@@ -2,8 +2,8 @@
 
 from collections.abc import Iterator
 
-from app.checkpoint import TYPE_NAMES, Checkpoint
-from app.rules import Violation, rule
+from app.checkpoint import TYPE_NAMES, Checkpoint, ReferenceSite
+from app.rules import Violation, first_of, rule
 
 
 @rule("OCP-S001", "error", "Local ids are unique across the document.")
@@ -30,13 +30,21 @@ def unresolved_references(checkpoint: Checkpoint) -> Iterator[Violation]:
     resource, approval evidence, recoverable_from, superseded_by, depends_on, requires,
     blocked_by, applies_to, until operation, refs, affected) holds the id of a local object
     in the same document. Reported at the reference value."""
-    for ref in checkpoint.references:
-        if ref.target not in checkpoint.by_id:
-            yield (
-                ref.path,
-                f"{ref.field} names {ref.target!r}, but no local object has that id; add the "
-                "object it means or correct the id",
-            )
+    known = checkpoint.by_id
+    hits = [
+        (site, index) for site in checkpoint.reference_sites for index in site.indexes_not_in(known)
+    ]
+
+    def violation(hit: tuple[ReferenceSite, int | None]) -> Violation:
+        site, index = hit
+        path, target = site.at(index)
+        return (
+            path,
+            f"{site.field.member} names {target!r}, but no local object has that id; add the "
+            "object it means or correct the id",
+        )
+
+    return first_of(hits, violation)
 
 
 @rule("OCP-S003", "error", "Every reference points to an allowed type.")
@@ -51,23 +59,53 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterator[Violation]:
     An id that several objects hold (OCP-S001's finding) may mean any of them: the reference is
     of the wrong type only when none of its holders has an allowed type, and the message names
     every holder."""
-    for ref in checkpoint.references:
-        holders = checkpoint.holders.get(ref.target, [])
-        if not holders or not ref.allowed or any(h.type in ref.allowed for h in holders):
-            continue
-        allowed = " or ".join(sorted(TYPE_NAMES[t] for t in ref.allowed))
-        if len(holders) == 1:
-            (target,) = holders
+    holders = checkpoint.holders
+    wrong = _WrongTypes(checkpoint)
+    hits = [
+        (site, index)
+        for site in checkpoint.reference_sites
+        if site.field.allowed
+        for index in site.indexes_in(wrong.ids(site.field.allowed))
+    ]
+
+    def violation(hit: tuple[ReferenceSite, int | None]) -> Violation:
+        site, index = hit
+        path, target_id = site.at(index)
+        found_holders = holders[target_id]
+        allowed = " or ".join(sorted(TYPE_NAMES[t] for t in site.field.allowed))
+        if len(found_holders) == 1:
+            (target,) = found_holders
             found = f"{_article(TYPE_NAMES[target.type])} (at {target.pointer})"
         else:
-            found = f"held by {len(holders)} objects, none {_article(allowed)}: " + ", ".join(
-                f"{_article(TYPE_NAMES[h.type])} at {h.pointer}" for h in holders
+            found = f"held by {len(found_holders)} objects, none {_article(allowed)}: " + ", ".join(
+                f"{_article(TYPE_NAMES[h.type])} at {h.pointer}" for h in found_holders
             )
-        yield (
-            ref.path,
-            f"{ref.field} must name {_article(allowed)}, but {ref.target!r} is {found}; point "
-            f"it at the {allowed} it means",
+        return (
+            path,
+            f"{site.field.member} must name {_article(allowed)}, but {target_id!r} is {found}; "
+            f"point it at the {allowed} it means",
         )
+
+    return first_of(hits, violation)
+
+
+class _WrongTypes:
+    """For each set of allowed types, the ids that objects hold but none of an allowed type:
+    found by set operations once per set, not by looking at each reference's holders."""
+
+    def __init__(self, checkpoint: Checkpoint) -> None:
+        self._held = checkpoint.holders.keys()
+        self._of_type: dict[str, set[str]] = {}
+        for obj in checkpoint.local_objects:
+            self._of_type.setdefault(obj.type, set()).add(obj.id)
+        self._wrong: dict[frozenset[str], set[str]] = {}
+
+    def ids(self, allowed: frozenset[str]) -> set[str]:
+        wrong = self._wrong.get(allowed)
+        if wrong is None:
+            right = set().union(*(self._of_type.get(t, ()) for t in allowed))
+            wrong = self._wrong[allowed] = self._held - right
+        return wrong
 
 
 def _article(noun: str) -> str:

@@ -1,0 +1,299 @@
+"""The cheaper ways of finding places (issue 11: per-object and per-finding costs) find exactly
+what the plain ways did: the locator's one pass against a locator that recurses per path, the
+layout's walk against a plain walk of every pattern, each rule's findings past the cap counted
+and the first ones as they were."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from json.decoder import JSONDecoder, scanstring  # type: ignore[attr-defined]
+from typing import Any
+
+import pytest
+
+from app import layout
+from app.analysis import lint
+from app.checkpoint import Checkpoint
+from app.findings import MAX_PER_CODE, Finding
+from app.pointer import parse_pointer, to_pointer
+from app.positions import locate, offsets
+from tests.conftest import CONFORMANCE, manifest
+
+# --- the locator ---------------------------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _reference_offsets(text: str, pointer: str) -> int | None:
+    """The offset of one pointer's value, found the plain way: read the text value by value,
+    the decoder stepping over what the pointer does not lead into."""
+    try:
+        tokens = parse_pointer(pointer)
+    except ValueError:
+        return None
+    if "~" in pointer and to_pointer(tokens) != pointer:
+        return None
+    pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    decoder = JSONDecoder()
+    for token in tokens:
+        char = text[pos]
+        if char not in "{[":
+            return None
+        pos, index, found = pos + 1, 0, None
+        while True:
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if text[pos] in "}]":
+                break
+            if char == "{":
+                key, pos = scanstring(text, pos + 1, True)
+                pos = _WS.match(text, pos).end() + 1  # type: ignore[union-attr]
+                pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            else:
+                key, index = str(index), index + 1
+            if key == token:
+                found = pos  # the last of a repeated name, as a parser keeps it
+            pos = decoder.raw_decode(text, pos)[1]
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if text[pos] == ",":
+                pos += 1
+        if found is None:
+            return None
+        pos = found
+    return pos
+
+
+def _every_pointer(value: Any, path: tuple[str | int, ...] = ()) -> list[str]:
+    found = [to_pointer(path)]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += _every_pointer(child, (*path, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += _every_pointer(child, (*path, index))
+    return found
+
+
+def _agrees(text: str, pointers: list[str]) -> dict[str, int]:
+    found = offsets(text, pointers)
+    expected = {p: o for p in pointers if (o := _reference_offsets(text, p)) is not None}
+    assert found == expected
+    return found
+
+
+ODD = {
+    "a/b": {"~": [1, {"x~1y": "z"}], "": "empty name"},
+    'q"uo\\te': ["\u00e9\u6f22\U0001f600", {"k": None}],
+    "esc\u0041ped": True,
+    "*": {"0": "a member named like an index"},
+    "list": [[], {}, [[["deep"]]], "str", 1.5e3, -0, False],
+}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps(ODD),
+        json.dumps(ODD, indent=2),
+        json.dumps(ODD, indent="\t").replace("\n", "\r\n"),
+        json.dumps(ODD, ensure_ascii=False, separators=(",", ":")),
+        # escaped member names, as the text writes them: \u escapes and an escaped solidus
+        '{"\\u0061\\/b": {"\\u007e": [1, {"x~1y": "z"}]}, "t\\"": [ 1 , 2 ] }',
+    ],
+)
+def test_the_locator_finds_every_value_as_a_plain_reading_does(text: str) -> None:
+    document = json.loads(text)
+    pointers = _every_pointer(document)
+    found = _agrees(text, [*pointers, "/missing", "/list/9", "/list/01", "/a~1b/~2", "/x/"])
+    assert set(found) == set(pointers)
+
+
+def test_the_locator_places_values_in_crlf_text_by_line_and_column() -> None:
+    text = '{\r\n  "statements": [\r\n    {"id": "s1",\r\n'
+    text += '     "text": "\\u00e9t\\u00e9"}\r\n  ]\r\n}'
+    assert locate(text, ["/statements/0/text", "/statements/0", "/statements"]) == {
+        "/statements/0/text": (4, 14),
+        "/statements/0": (3, 5),
+        "/statements": (2, 17),
+    }
+
+
+def test_the_locator_reaches_the_bottom_of_the_deepest_nesting() -> None:
+    depth = 256  # 512 levels: the deepest the intake's limits allow (app/parse.py Limits)
+    text = '{"k": ' + '[{"k": ' * depth + '"bottom"' + "}]" * depth + "}"
+    bottom = "/k" + "/0/k" * depth
+    found = _agrees(text, [bottom, "/k/0/k/0", "/k" + "/0/k" * (depth + 1)])
+    assert text[found[bottom] :].startswith('"bottom"')
+
+
+def test_the_later_of_a_repeated_member_is_the_one_located() -> None:
+    text = '{"a": {"b": 1}, "a": {"b": 2, "c": [3]}, "z": 0}'
+    found = _agrees(text, ["/a", "/a/b", "/a/c/0", "/z"])
+    assert text[found["/a/b"]] == "2"
+
+
+def test_the_locator_agrees_on_every_conformance_document() -> None:
+    for case in manifest():
+        text = (CONFORMANCE / case["file"]).read_text(encoding="utf-8", errors="replace")
+        try:
+            document = json.loads(text)
+        except ValueError:
+            continue
+        _agrees(text, _every_pointer(document))
+
+
+# --- the layout's walk -------------------------------------------------------------------------
+
+
+def _plain_walk(
+    document: object, patterns: tuple[tuple[layout.Pattern, Any], ...], in_order: bool
+) -> list[tuple[Any, tuple[str | int, ...], Any]]:
+    """Every place each pattern names, pattern by pattern, sorted as `walk` promises: a place
+    before the places inside it, items in order, members in the document's order (or, with
+    ``in_order`` false, in the order the patterns first name them)."""
+    rank: dict[tuple[str, ...], dict[str, int]] = {}
+    for pattern, _ in patterns:
+        for depth, token in enumerate(pattern):
+            rank.setdefault(pattern[:depth], {}).setdefault(token, len(rank[pattern[:depth]]))
+    found = []
+    for number, (pattern, label) in enumerate(patterns):
+        places: list[tuple[tuple[str | int, ...], Any, tuple[Any, ...]]] = [((), document, ())]
+        for depth, token in enumerate(pattern):
+            deeper = []
+            for path, node, key in places:
+                order = rank[pattern[:depth]]
+                if isinstance(node, dict):
+                    for position, (name, child) in enumerate(node.items()):
+                        if name == token:
+                            sort = position if in_order else order[token]
+                            deeper.append(((*path, name), child, (*key, sort)))
+                elif isinstance(node, list) and token == layout.EVERY:
+                    for index, child in enumerate(node):
+                        deeper.append(((*path, index), child, (*key, index)))
+            places = deeper
+        found += [(key, number, label, path, node) for path, node, key in places]
+    found.sort(key=lambda place: (place[0], place[1]))
+    return [(label, path, node) for _, _, label, path, node in found]
+
+
+SHAPES: list[dict[str, Any]] = [
+    json.loads((CONFORMANCE / c["file"]).read_text()) for c in manifest() if c["valid"]
+] + [
+    {"statements": "not a list", "operations": {"0": {"id": "x"}}, "progress": []},
+    {"application_context": [{"drafts": [{"id": "d"}], "id": "a"}, [], {"drafts": {}}]},
+    {"statements": [{"id": "s", "origin": {"ref": "r"}, "evidence": ["r", 3, None]}, 7]},
+    {"continuation": {"stop_conditions": [{"until": [{"operation": "o"}], "refs": ["o"]}]}},
+]
+
+
+@pytest.mark.parametrize("in_order", [True, False])
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        layout.LOCAL_OBJECT_PATTERNS,
+        layout.HOLDER_PATTERNS,
+        layout.PAST_EVENT_PATTERNS,
+        layout.REFERENCE_FIELD_PATTERNS,
+    ],
+)
+def test_the_walk_finds_what_a_walk_of_each_pattern_finds(
+    patterns: tuple[tuple[layout.Pattern, Any], ...], in_order: bool
+) -> None:
+    for document in SHAPES:
+        assert layout.walk(document, patterns, in_order=in_order) == _plain_walk(
+            document, patterns, in_order
+        )
+
+
+def test_reference_sites_hold_every_reference_in_the_holders_order() -> None:
+    """Each holder's fields, a holder's before those of the holders inside it: the order
+    every reference was found in when each holder was read field by field."""
+    for document in SHAPES:
+        expected = []
+        for holder, path, value in layout.walk(document, layout.HOLDER_PATTERNS, in_order=False):
+            if not isinstance(value, dict):
+                continue
+            for field in holder.fields:
+                target = value.get(field.member)
+                if field.many and isinstance(target, list):
+                    expected += [
+                        ((*path, field.member, i), t)
+                        for i, t in enumerate(target)
+                        if isinstance(t, str)
+                    ]
+                elif not field.many and isinstance(target, str):
+                    expected.append(((*path, field.member), target))
+        assert [(r.path, r.target) for r in Checkpoint(document).references] == expected
+
+
+# --- findings past the cap -----------------------------------------------------------------------
+
+
+def _document(**members: Any) -> bytes:
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    document.update(members)
+    return json.dumps(document, indent=1).encode()
+
+
+def _statement(i: int, evidence: list[str]) -> dict[str, Any]:
+    return {
+        "id": f"s{i}",
+        "kind": "observation",
+        "text": "seen",
+        "origin": {"type": "tool", "name": "t"},
+        "evidence": evidence,
+    }
+
+
+def _listed(findings: Sequence[Finding], code: str) -> list[Finding]:
+    return [f for f in findings if f.code == code]
+
+
+def test_unresolved_references_past_the_cap_are_counted_and_the_first_listed() -> None:
+    extra = 7
+    n = MAX_PER_CODE + extra
+    # two lists of references, the cap falling inside the second
+    statements = [
+        _statement(0, [f"m{i}" for i in range(600)]),
+        _statement(1, [f"m{i}" for i in range(600, n)]),
+    ]
+    result = lint(_document(statements=statements))
+    listed = _listed(result.findings, "OCP-S002")
+    assert len(listed) == MAX_PER_CODE
+    assert [(o.code, o.count) for o in result.omitted] == [("OCP-S002", extra)]
+    assert result.errors == n
+    assert listed[0].path == "/statements/0/evidence/0"
+    assert listed[0].message == (
+        "evidence names 'm0', but no local object has that id; add the object it means or "
+        "correct the id"
+    )
+    assert listed[-1].path == f"/statements/1/evidence/{MAX_PER_CODE - 601}"
+    assert all(f.line is not None and f.column is not None for f in listed)
+
+
+def test_references_of_the_wrong_type_past_the_cap_are_counted() -> None:
+    extra = 3
+    n = MAX_PER_CODE + extra
+    statements = [_statement(i, ["s0"]) for i in range(n)]
+    result = lint(_document(statements=statements))
+    listed = _listed(result.findings, "OCP-S003")
+    assert len(listed) == MAX_PER_CODE
+    assert [(o.code, o.count) for o in result.omitted] == [("OCP-S003", extra)]
+    assert listed[1].path == "/statements/1/evidence/0"
+    assert listed[1].message == (
+        "evidence must name a resource, but 's0' is a statement (at /statements/0); point it "
+        "at the resource it means"
+    )
+
+
+def test_an_id_held_by_several_objects_is_of_the_wrong_type_only_when_none_fits() -> None:
+    resource = {"id": "x", "kind": "file", "uri": "file:///x"}
+    statements = [_statement(0, ["x"]), {**_statement(1, ["x"]), "id": "x"}]
+    result = lint(_document(statements=statements, resources=[resource]))
+    assert _listed(result.findings, "OCP-S003") == []  # "x" is also a resource
+    result = lint(_document(statements=[_statement(0, ["s1"]), _statement(1, ["s0"])]))
+    assert [f.path for f in _listed(result.findings, "OCP-S003")] == [
+        "/statements/0/evidence/0",
+        "/statements/1/evidence/0",
+    ]
