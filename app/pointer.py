@@ -28,7 +28,10 @@ def parse_pointer(pointer: str) -> list[str]:
         return []
     if not pointer.startswith("/"):
         raise ValueError(f"a JSON Pointer starts with '/': {pointer!r}")
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+    tokens = pointer[1:].split("/")
+    if "~" not in pointer:
+        return tokens  # nothing escaped (the rule): no token to unescape
+    return [t.replace("~1", "/").replace("~0", "~") for t in tokens]
 
 
 def resolve(document: object, pointer: str) -> object:
