@@ -57,9 +57,15 @@ class Omitted:
     code: str
     severity: Severity
     count: int
+    # the count is a lower bound: checking stopped once the listed findings were known, and
+    # what was only counted holds at least this many (app/schema.py, "windows")
+    at_least: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "severity": self.severity, "count": self.count}
+        out: dict[str, Any] = {"code": self.code, "severity": self.severity, "count": self.count}
+        if self.at_least:
+            out["at_least"] = True
+        return out
 
 
 def capped(
@@ -80,9 +86,12 @@ def capped(
 
 def merge_omitted(*groups: Iterable[Omitted]) -> tuple[Omitted, ...]:
     """One count per code and severity across several reports' omissions (a child's own and
-    its lineage findings)."""
+    its lineage findings); a sum with a lower bound in it is a lower bound."""
     totals: dict[tuple[str, Severity], int] = {}
+    bounds: set[tuple[str, Severity]] = set()
     for group in groups:
         for o in group:
             totals[(o.code, o.severity)] = totals.get((o.code, o.severity), 0) + o.count
-    return tuple(Omitted(code, sev, n) for (code, sev), n in totals.items())
+            if o.at_least:
+                bounds.add((o.code, o.severity))
+    return tuple(Omitted(code, sev, n, (code, sev) in bounds) for (code, sev), n in totals.items())

@@ -3,6 +3,7 @@ github. One shape for the CLI, the API and the pages; members are added, never r
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -73,7 +74,7 @@ def result_dict(file: str, result: LintResult) -> Report:
         "valid": result.valid,
         "digest": result.digest,
         "levels": result.levels(),
-        "counts": {"errors": result.errors, "warnings": result.warnings},
+        "counts": _counts(result),
         "findings": [f.to_dict() for f in result.findings],
         # counted in `counts`, not listed: beyond the first MAX_PER_CODE of a code
         "omitted": [o.to_dict() for o in result.omitted],
@@ -89,6 +90,21 @@ def result_dict(file: str, result: LintResult) -> Report:
             "digest_check": result.pair.digest.state,
         }
     return out
+
+
+def _counts(result: LintResult) -> Report:
+    """The totals; ``errors_at_least`` (``warnings_at_least``), a member present only when
+    true, says the total is a lower bound: some findings were only counted as at least."""
+    out: Report = {"errors": result.errors, "warnings": result.warnings}
+    for severity in ("error", "warning"):
+        if _at_least(result.omitted, severity):
+            out[f"{severity}s_at_least"] = True
+    return out
+
+
+def _at_least(omitted: Sequence[Omitted], severity: str) -> str:
+    """``"at least "`` before a total of ``severity`` that is a lower bound, else nothing."""
+    return "at least " if any(o.at_least and o.severity == severity for o in omitted) else ""
 
 
 def report_dict(results: Sequence[FileResult], problems: Sequence[str] = ()) -> Report:
@@ -127,9 +143,11 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
             where = f" [{visible(f.path)}]" if f.path else ""
             lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
         lines.extend(f"{name}: {omitted_sentence(o)}" for o in r.result.omitted)
+        bound = functools.partial(_at_least, r.result.omitted)  # "at least " or nothing
         lines.append(
-            f"{name}: {verdict(r.result.valid)}: {_count(r.result.errors, 'error')}, "
-            f"{_count(r.result.warnings, 'warning')}"
+            f"{name}: {verdict(r.result.valid)}: "
+            f"{bound('error')}{_count(r.result.errors, 'error')}, "
+            f"{bound('warning')}{_count(r.result.warnings, 'warning')}"
         )
     return "\n".join(lines) + "\n"
 
@@ -175,9 +193,11 @@ def _shown(result: LintResult) -> list[Finding]:
 def omitted_sentence(omitted: Omitted) -> str:
     """What a report says of the findings of one code it counts but does not list."""
     noun = omitted.severity if omitted.count == 1 else f"{omitted.severity}s"
+    # a lower bound when checking stopped once the listed ones were known (app/schema.py)
+    bound = "at least " if omitted.at_least else ""
     return (
-        f"{omitted.count:,} more {omitted.code} {noun} not listed: a report lists the first "
-        f"{MAX_PER_CODE:,} of each code; fix those and lint again"
+        f"{bound}{omitted.count:,} more {omitted.code} {noun} not listed: a report lists the "
+        f"first {MAX_PER_CODE:,} of each code; fix those and lint again"
     )
 
 

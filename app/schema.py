@@ -3,22 +3,39 @@
 jsonschema-rs does the checking on the hot path; Python ``jsonschema`` is the reference
 implementation the tests compare it with. Both feed one humanizer, which turns the validators'
 raw errors into one ``Finding`` per problem.
+
+A report lists 1,000 findings of a code, but jsonschema-rs's `iter_errors` builds every error
+before it returns (16,000 for 8,000 failing statements, more than a benign lint's whole
+budget), while `is_valid` stops at the first. So a report's check (``check_schema(document,
+limit)``) is bounded by what it lists ("windows" below): a long array whose schema says only
+``type``, ``minItems`` and ``items`` is checked an item at a time, each item by a validator of
+the items subschema (jsonschema-rs compiles one for a ``$ref`` to it), the rest of the document
+once with those arrays emptied; items are taken in document order until the listing is
+complete, and each item left that fails `is_valid` is counted once: "at least". Per item rather
+than in windows of the document: a window would revalidate the rest (and rebuild its errors)
+each time, and counting needs each item alone anyway. The schema is read once for what would
+make an item's errors depend on anything but the item (keywords relating items to each other or
+to their count; an object around the array that compares or quotes its value): there the
+document is validated whole. Paths and messages are exactly the whole document's, which the
+tests hold it to, on documents of every shape and against the reference.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import jsonschema
 import jsonschema_rs
 from jsonschema.exceptions import ValidationError
 
-from app.findings import Finding
+from app.findings import Finding, Omitted
 from app.pointer import parse_pointer, to_pointer
 from app.resources import SCHEMA_FILE, schema_bytes
 
@@ -113,8 +130,13 @@ class _RawError:
         return _clip(str(self.source.message), _RAW_LIMIT)
 
 
-def _raw_from_rust(error: jsonschema_rs.ValidationError) -> _RawError:
-    instance_path = tuple(error.instance_path)
+def _raw_from_rust(
+    error: jsonschema_rs.ValidationError, at: InstancePath = (), via: SchemaPath = ()
+) -> _RawError:
+    """``at`` and ``via``: where the validated value sits in the document and the evaluation
+    path to the subschema it was validated against, when that is an item of a long array
+    checked on its own (see "windows" below): the paths become the whole document's."""
+    instance_path = (*at, *error.instance_path) if at else tuple(error.instance_path)
     kind = error.kind
     if isinstance(kind, jsonschema_rs.ValidationErrorKind.PropertyNames):
         # jsonschema-rs reports a propertyNames failure with the key's own subschema as its
@@ -123,7 +145,10 @@ def _raw_from_rust(error: jsonschema_rs.ValidationError) -> _RawError:
         key = inner if isinstance(inner, str) else None
         return _RawError(instance_path, tuple(error.schema_path), error, key)
     # schema_path is the keyword's place inside $defs; the evaluation path follows each $ref from
-    # the root, which is what tells how far below the document each subschema applies.
+    # the root, which is what tells how far below the document each subschema applies. An item's
+    # validator starts at the "$ref" to the items subschema: that token is the path to it.
+    if via:
+        return _RawError(instance_path, (*via, *error.evaluation_path[1:]), error)
     return _RawError(instance_path, tuple(error.evaluation_path), error)
 
 
@@ -138,24 +163,58 @@ def _raw_from_reference(error: ValidationError) -> _RawError:
 # --- the public checks ----------------------------------------------------------------------
 
 
-def check_schema(document: object, limit: int | None = None) -> list[Finding]:
+@dataclass(frozen=True, slots=True)
+class SchemaCheck:
+    """Level 1 as a report lists it. ``findings``: in document order, the first ``limit`` with
+    their messages and the rest found there to be counted, with none; ``more``: at least this
+    many findings besides, never built (past the first failing items of a long array, each of
+    the others that fails holds at least one; see "windows" below)."""
+
+    findings: list[Finding] = field(default_factory=list)
+    more: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not self.findings and not self.more
+
+    @property
+    def unlisted(self) -> tuple[Omitted, ...]:
+        """The findings only known to be there, as a report counts them: a lower bound."""
+        if not self.more:
+            return ()
+        return (Omitted("schema", "error", self.more, at_least=True),)
+
+
+@overload
+def check_schema(document: object) -> list[Finding]: ...
+@overload
+def check_schema(document: object, limit: int) -> SchemaCheck: ...
+def check_schema(document: object, limit: int | None = None) -> list[Finding] | SchemaCheck:
     """Level-1 findings for a parsed document, in document order; ``[]`` when it conforms to
-    the schema. With ``limit``, the findings past the first ``limit`` are there to be counted
-    and have no message (a report lists at most that many: app/findings.py `capped`)."""
+    the schema. With ``limit``, as a report lists them (`SchemaCheck`): the work is bounded by
+    the first ``limit`` findings, not by how many the document holds."""
     # Integers of any size (2**80, 10**300) convert exactly. One too long for str() arrives as
     # null, which no constrained member accepts, and free-form members accept anything: the
     # verdict holds, and messages quote the document's own value, never the validator's copy.
     validator = _fast_validator()
     try:
         if validator.is_valid(document):
-            return []
+            return [] if limit is None else SchemaCheck()
+        if limit is not None:
+            return _windowed(_windowing(), document, limit)
         raw = [_raw_from_rust(error) for error in validator.iter_errors(document)]
     except (ValueError, TypeError, OverflowError, RecursionError):
         # jsonschema-rs refuses a few values a JSON parser can produce: an unpaired surrogate
         # (UnicodeEncodeError), or a very deep value that an error must carry back ("Recursion
         # limit reached"). The reference validator takes every Python value.
-        return check_schema_reference(document)
-    return _humanize(document, raw, limit)
+        findings = check_schema_reference(document)
+        return findings if limit is None else SchemaCheck(_counted_past(findings, limit))
+    return _humanize(document, raw)
+
+
+def _counted_past(findings: list[Finding], limit: int) -> list[Finding]:
+    counted = Finding(code="schema", severity="error", path="", message="")
+    return findings[:limit] + [counted] * max(0, len(findings) - limit)
 
 
 def check_schema_reference(document: object) -> list[Finding]:
@@ -177,6 +236,407 @@ def _unreadable_finding() -> Finding:
         message="this document could not be checked against the schema because a value in it is "
         "nested too deeply or is too long a number; simplify that value",
     )
+
+
+# --- windows: level 1 bounded by what a report lists -----------------------------------------
+#
+# jsonschema-rs builds every error before `iter_errors` returns: a document of 8,000 failing
+# statements costs its 16,000 errors, though a report lists 1,000 findings. So a document that
+# fails is checked in parts, in document order, and checking stops once the report's findings
+# are known:
+#
+# - A *long array* (more than LONG items) where the schema says nothing of the array but its
+#   type, its minItems and one items subschema is checked an item at a time, each item by a
+#   validator of that items subschema (its errors' paths prefixed with the item's place and the
+#   evaluation path to the subschema: exactly the whole document's). Nothing relates the items
+#   to one another or to their count there, so an item's errors are its own. Any other keyword
+#   governing the array (maxItems, uniqueItems, contains, prefixItems, unevaluatedItems, a
+#   second subschema from an allOf, an if or a $ref beside it, ...) leaves it whole.
+# - The rest of the document, each long array emptied, is validated once. Emptying changes
+#   no error outside the array: every subschema applying to an object that holds one may read
+#   its members' names but never compare or print its value (no enum, const, not, anyOf,
+#   oneOf, ... there: `_OBJECT_SAFE`), and the one error emptying adds (minItems at the
+#   array) is dropped.
+# - Items are taken in document order, each first with `is_valid` (which stops at the first
+#   error, for almost nothing); a failing item's errors are collected (itself in parts when it
+#   holds long arrays). Once ``limit`` findings lie before the next item, nothing later can
+#   come before them: the listing is complete and exactly the whole document's. Each item left
+#   that fails is counted as one finding (it holds at least one): the report says "at least".
+#   A document checked to the end has its exact count.
+#
+# Errors are grouped into findings as they come (the groups of different items never meet),
+# so counting what lies before the next item is a bisection.
+
+LONG = 32  # an array with more items is checked an item at a time
+_ANNOTATIONS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$defs",
+        "$comment",
+        "$anchor",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "format",  # an annotation only (§8.1)
+    }
+)
+# What may apply to an object holding a long array (or holding one that does): none of these
+# reads a member's value as a whole or quotes the object in a message.
+_OBJECT_SAFE = _ANNOTATIONS | {
+    "$ref",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "allOf",
+    "if",
+    "then",
+    "else",
+}
+# What may govern a long array itself: only its type, its count's floor and its items' shape.
+_ARRAY_SAFE = _ANNOTATIONS | {"type", "minItems", "items"}
+_IN_PLACE_SINGLE = ("if", "then", "else", "not")
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+_IN_PLACE_LIMIT = 256  # subschemas at one place: past it (a $ref cycle), nothing is windowed
+
+
+@dataclass(frozen=True, slots=True)
+class _Applied:
+    """A subschema applying at a place: where it is in the schema and the evaluation path from
+    the root to it, as jsonschema-rs writes it."""
+
+    node: Mapping[str, Any]
+    pointer: tuple[Token, ...]
+    path: SchemaPath
+
+
+def _known(node: Mapping[str, Any], allowed: frozenset[str]) -> bool:
+    return all(key in allowed or key.startswith("x-") for key in node)
+
+
+def _types(node: Mapping[str, Any]) -> tuple[object, ...] | None:
+    kind = node.get("type")
+    if kind is None:
+        return None
+    return tuple(kind) if isinstance(kind, list) else (kind,)
+
+
+class _Place:
+    """What the schema says of one place in a document, as far as windows go: the subschemas
+    applying there, or, for a place it says nothing of, no ``_Place`` at all."""
+
+    def __init__(self, root: Mapping[str, Any], applied: tuple[_Applied, ...]) -> None:
+        self.root = root
+        self.applied = applied
+        # a failing type would quote the object: only where an object is allowed
+        self.object_safe = all(
+            _known(a.node, _OBJECT_SAFE) and "object" in (_types(a.node) or ("object",))
+            for a in applied
+        )
+        self._members: dict[str, _Place | None] = {}
+
+    def member(self, name: str) -> _Place | None:
+        """The place of member ``name`` of an object here; None when it is free-form or not
+        understood (then nothing below it is windowed)."""
+        if name not in self._members:
+            self._members[name] = self._member(name)
+        return self._members[name]
+
+    def _member(self, name: str) -> _Place | None:
+        found: list[_Applied] = []
+        for a in self.applied:
+            node = a.node
+            if "patternProperties" in node or "unevaluatedProperties" in node:
+                return None
+            properties = node.get("properties")
+            if isinstance(properties, Mapping) and name in properties:
+                found.append(
+                    _Applied(
+                        properties[name],
+                        (*a.pointer, "properties", name),
+                        (*a.path, "properties", name),
+                    )
+                )
+            elif isinstance(node.get("additionalProperties"), Mapping):
+                found.append(
+                    _Applied(
+                        node["additionalProperties"],
+                        (*a.pointer, "additionalProperties"),
+                        (*a.path, "additionalProperties"),
+                    )
+                )
+        return _place(self.root, found) if found else None
+
+    @functools.cached_property
+    def array(self) -> tuple[_Place, str, SchemaPath, int] | None:
+        """For an array here whose items may be checked one at a time: their place, the
+        pointer of their subschema, the evaluation path to it and the array's minItems; None
+        otherwise."""
+        # $refs with nothing beside them lead to the one subschema that says something here
+        said = [a for a in self.applied if not _known(a.node, _ANNOTATIONS | {"$ref"})]
+        if len(said) != 1:
+            return None
+        [a] = said
+        node = a.node
+        items = node.get("items")
+        floor = node.get("minItems", 0)
+        if (
+            not _known(node, _ARRAY_SAFE)
+            or "array" not in (_types(node) or ("array",))
+            or not isinstance(items, Mapping)
+            or not isinstance(floor, int)
+        ):
+            return None
+        place = _place(self.root, [_Applied(items, (*a.pointer, "items"), (*a.path, "items"))])
+        if place is None:
+            return None
+        return place, "#" + to_pointer(place.applied[0].pointer), (*a.path, "items"), floor
+
+
+def _place(root: Mapping[str, Any], applied: Iterable[_Applied]) -> _Place | None:
+    """Every subschema applying at a place, following $ref and the in-place applicators
+    (allOf, anyOf, oneOf, if, then, else, not: each might apply); None when one of them is not
+    understood (a boolean schema, a $ref that is not a local pointer, $dynamicRef, ...)."""
+    out: list[_Applied] = []
+    stack = list(applied)
+    while stack:
+        a = stack.pop()
+        node = a.node
+        if not isinstance(node, Mapping) or len(out) >= _IN_PLACE_LIMIT:
+            return None
+        if "$dynamicRef" in node or "$recursiveRef" in node or "dependentSchemas" in node:
+            return None
+        out.append(a)
+        ref = node.get("$ref")
+        if ref is not None:
+            target = _ref_target(root, ref)
+            if target is None:
+                return None
+            pointer, resolved = target
+            stack.append(_Applied(resolved, pointer, (*a.path, "$ref")))
+        for keyword in _IN_PLACE_LISTS:
+            for i, sub in enumerate(node.get(keyword, ())):
+                stack.append(_Applied(sub, (*a.pointer, keyword, i), (*a.path, keyword, i)))
+        for keyword in _IN_PLACE_SINGLE:
+            if keyword in node:
+                sub = node[keyword]
+                stack.append(_Applied(sub, (*a.pointer, keyword), (*a.path, keyword)))
+    return _Place(root, tuple(out))
+
+
+def _ref_target(
+    root: Mapping[str, Any], ref: object
+) -> tuple[tuple[Token, ...], Mapping[str, Any]] | None:
+    if not isinstance(ref, str):
+        return None
+    local = ref[len(SCHEMA_ID) :] if ref.startswith(SCHEMA_ID) else ref
+    if local != "#" and not local.startswith("#/"):
+        return None
+    node = _resolve_ref(root, local)
+    if node is None:
+        return None
+    tokens: tuple[Token, ...] = tuple(parse_pointer(local[1:]))
+    return tokens, node
+
+
+class _Windowing:
+    """The windows of one schema: its places, its whole-document validator and a validator
+    for each items subschema a long array is checked against, made on first use."""
+
+    def __init__(
+        self, schema: Mapping[str, Any], validator: jsonschema_rs.Validator, long: int = LONG
+    ) -> None:
+        self.schema = schema
+        self.validator = validator
+        self.long = long
+        # a $dynamicRef resolves through the places around an item: none is checked alone
+        dynamic = any(word in json.dumps(schema) for word in ('"$dynamicRef"', '"$recursiveRef"'))
+        root = None if dynamic else _place(schema, [_Applied(schema, (), ())])
+        self.root = root or _Place(schema, ())  # says nothing: nothing is windowed
+        self._registry: jsonschema_rs.Registry | None = None
+        self._validators: dict[str, jsonschema_rs.Validator] = {}
+
+    def items_validator(self, pointer: str) -> jsonschema_rs.Validator:
+        validator = self._validators.get(pointer)
+        if validator is None:
+            base = str(self.schema.get("$id", "urn:ocp-viewer:schema"))
+            if self._registry is None:
+                self._registry = jsonschema_rs.Registry([(base, dict(self.schema))])
+            validator = self._validators[pointer] = jsonschema_rs.Draft202012Validator(
+                {"$ref": base + pointer}, registry=self._registry, validate_formats=False
+            )
+        return validator
+
+    def long_arrays(self, place: _Place, value: object) -> list[_LongArray]:
+        """The long arrays in ``value`` (at ``place``) that are checked an item at a time, in
+        document order; none inside another (its items are checked each in turn)."""
+        found: list[_LongArray] = []
+        self._find(place, value, (), found)
+        return found
+
+    def _find(
+        self, place: _Place, value: object, path: InstancePath, found: list[_LongArray]
+    ) -> None:
+        if isinstance(value, dict):
+            if not place.object_safe:
+                return
+            for name, child in value.items():
+                if isinstance(child, dict | list):
+                    below = place.member(name)
+                    if below is not None:
+                        self._find(below, child, (*path, name), found)
+        elif isinstance(value, list):
+            array = place.array
+            if array is None:
+                return
+            items, pointer, via, floor = array
+            if len(value) < floor:
+                return  # its minItems error quotes it whole: nothing in it is emptied
+            if len(value) > self.long:
+                found.append(_LongArray(path, value, items, self.items_validator(pointer), via))
+                return
+            for i, item in enumerate(value):
+                if isinstance(item, dict | list):
+                    self._find(items, item, (*path, i), found)
+
+
+@dataclass(frozen=True, slots=True)
+class _LongArray:
+    path: InstancePath  # below the value it was found in
+    items: list[object]
+    place: _Place  # of each item
+    validator: jsonschema_rs.Validator  # of the items subschema
+    via: SchemaPath  # the evaluation path from the root to it
+
+
+class _Tally:
+    """The findings of raw errors as they come, grouped as `_humanize` groups them; with a
+    limit, whether that many lie before the next item (then the listing is complete).
+
+    Every finding of an item checked lies before the next item; only the findings of the rest
+    of a document (or of an item holding long arrays), validated first, can lie past it. Their
+    places are sorted once (`rest`), so each count is a bisection."""
+
+    def __init__(self, document: object, limit: int | None) -> None:
+        self.document = document
+        self.limit = limit
+        self.groups: dict[tuple[Any, ...], _Group] = {}
+        self.reading = _DocumentOrder(document)
+        self._rests: list[list[tuple[int, ...]]] = []  # the places of each rest being checked
+        self.done = False  # the listing is complete: the rest is only counted
+        self.more = 0  # failing items past that point
+
+    def add(self, errors: Iterable[_RawError]) -> list[InstancePath]:
+        """The places of the findings these errors start."""
+        groups = self.groups
+        started = []
+        for error in errors:
+            for key, path, order, message in _explain(self.document, error):
+                group = groups.get(key)
+                if group is None:
+                    group = groups[key] = _Group(path, order, message)
+                    started.append(path)
+                group.related.append(error)
+        return started
+
+    @contextmanager
+    def rest(self, errors: Iterable[_RawError]) -> Iterator[None]:
+        """The errors of a rest, whose findings count as they lie, while its items are checked."""
+        started = self.add(errors)
+        counting = self.limit is not None
+        self._rests.append(sorted(map(self.reading.of, started)) if counting else [])
+        try:
+            yield
+        finally:
+            self._rests.pop()
+
+    def settle(self, before: InstancePath) -> None:
+        """Done once ``limit`` findings lie before ``before``: nothing checked later can."""
+        if self.limit is None or self.done:
+            return
+        place = self.reading.of(before)
+        past = sum(len(rest) - bisect.bisect_left(rest, place) for rest in self._rests)
+        self.done = len(self.groups) - past >= self.limit
+
+
+@functools.cache
+def _windowing() -> _Windowing:
+    return _Windowing(load_schema(), _fast_validator())
+
+
+def _windowed(windowing: _Windowing, document: object, limit: int | None) -> SchemaCheck:
+    tally = _Tally(document, limit)
+    _collect(windowing, tally, windowing.root, document, (), windowing.validator, ())
+    findings = _listed(document, tally.groups, limit, tally.reading)
+    return SchemaCheck(findings, tally.more)
+
+
+def _collect(
+    windowing: _Windowing,
+    tally: _Tally,
+    place: _Place,
+    value: object,
+    at: InstancePath,
+    validator: jsonschema_rs.Validator,
+    via: SchemaPath,
+) -> None:
+    """Every error of ``value`` (at ``at`` in the document, validated by ``validator`` whose
+    subschema the evaluation path ``via`` reaches) into ``tally``, long arrays an item at a
+    time, until the tally is done; the items left that fail are counted."""
+    arrays = windowing.long_arrays(place, value)
+    if not arrays:
+        tally.add(_raw_from_rust(e, at, via) for e in validator.iter_errors(value))
+        return
+    emptied = {(*at, *array.path) for array in arrays}
+    rest = _emptied(value, [array.path for array in arrays])
+    # emptying a long array adds its minItems error, the only one at its own place
+    errors = (_raw_from_rust(e, at, via) for e in validator.iter_errors(rest))
+    with tally.rest(raw for raw in errors if raw.instance_path not in emptied):
+        _items(windowing, tally, arrays, at)
+
+
+def _items(
+    windowing: _Windowing, tally: _Tally, arrays: list[_LongArray], at: InstancePath
+) -> None:
+    """The items of each long array in turn: a failing one's errors until the tally is done,
+    then only whether it fails."""
+    for array in arrays:
+        base = (*at, *array.path)
+        tally.settle((*base, 0))
+        is_valid = array.validator.is_valid
+        for i, item in enumerate(array.items):
+            if is_valid(item):
+                continue
+            if tally.done:
+                tally.more += 1
+                continue
+            _collect(windowing, tally, array.place, item, (*base, i), array.validator, array.via)
+            tally.settle((*base, i + 1))
+
+
+def _emptied(value: object, paths: list[InstancePath]) -> object:
+    """A copy of ``value`` with the array at each path empty, sharing everything else."""
+    if any(not path for path in paths):
+        return []
+    heads: dict[Token, list[InstancePath]] = {}
+    for path in paths:
+        heads.setdefault(path[0], []).append(path[1:])
+    if isinstance(value, dict):
+        copy: dict[str, object] = dict(value)
+        for token, rest in heads.items():
+            copy[str(token)] = _emptied(copy[str(token)], rest)
+        return copy
+    assert isinstance(value, list)  # the paths were found along the document's containers
+    items = list(value)
+    for token, rest in heads.items():
+        items[int(token)] = _emptied(items[int(token)], rest)
+    return items
 
 
 # --- walking the schema along an error's schema path --------------------------------------
@@ -242,7 +702,6 @@ def _resolve_ref(root: Mapping[str, Any], ref: str) -> Mapping[str, Any] | None:
     return node if isinstance(node, Mapping) else None
 
 
-@functools.lru_cache(maxsize=4096)
 @functools.lru_cache(maxsize=4096)
 def _walk(schema_path: SchemaPath) -> _Walk:
     """The subschemas along ``schema_path``. A document's errors repeat a few schema paths
@@ -375,24 +834,23 @@ class _Site:
 Explained = tuple[tuple[Any, ...], InstancePath, str, Callable[[], str]]
 
 
-def _humanize(
-    document: object, errors: Iterable[_RawError], limit: int | None = None
+def _humanize(document: object, errors: Iterable[_RawError]) -> list[Finding]:
+    """One finding a problem, in document order."""
+    tally = _Tally(document, None)
+    tally.add(errors)
+    return _listed(document, tally.groups, None, tally.reading)
+
+
+def _listed(
+    document: object,
+    groups: Mapping[tuple[Any, ...], _Group],
+    limit: int | None,
+    reading: _DocumentOrder,
 ) -> list[Finding]:
-    """One finding a problem, in document order. With ``limit``, only the first ``limit``
-    findings get their message (the rest are only counted: see `check_schema_capped`), and
-    the others have an empty one."""
-    groups: dict[tuple[Any, ...], _Group] = {}
-    for error in errors:
-        for key, path, order, message in _explain(document, error):
-            group = groups.get(key)
-            if group is None:
-                group = groups[key] = _Group(path, order, message)
-            group.related.append(error)
-    reading = _DocumentOrder(document)
-    ordered = sorted(
-        groups.items(),
-        key=lambda item: (reading.of(item[1].path), item[1].order),
-    )
+    """The findings of ``groups`` in document order. With ``limit``, only the first ``limit``
+    get their message and the validators' texts (the rest are only counted), and the others
+    have an empty one."""
+    ordered = sorted(groups.values(), key=lambda group: (reading.of(group.path), group.order))
     listed = ordered if limit is None else ordered[:limit]
     findings = [
         Finding(
@@ -402,7 +860,7 @@ def _humanize(
             message=group.message(),
             related=tuple(error.message for error in group.related),
         )
-        for _, group in listed
+        for group in listed
     ]
     counted = Finding(code="schema", severity="error", path="", message="")
     return findings + [counted] * (len(ordered) - len(listed))
@@ -423,17 +881,18 @@ def _explain(document: object, error: _RawError) -> list[Explained]:
         key_name = error.key
         return [(("key", path), path, key_name, lambda: _key_message(walk, key_name))]
     if walk.keyword == "additionalProperties":
-        site = _site(document, error, walk)
-        unknown = _unknown_members(site)
+        path = error.instance_path
+        unknown = _unknown_members(_value_at(document, path), walk.frames[-1].node)
         if unknown:
             # Reported at the closed object, which is what breaks the rule; the member's name
             # is in the message. (An unknown top-level member is a finding on the document.)
+            # The site, its titles and the validator's text are read only for a listed one.
             return [
                 (
-                    ("unknown", (*site.path, m)),
-                    site.path,
+                    ("unknown", (*path, m)),
+                    path,
                     m,
-                    functools.partial(_unknown_message, site, m),
+                    functools.partial(_unknown_message_of, document, error, walk, m),
                 )
                 for m in unknown
             ]
@@ -592,11 +1051,15 @@ def _required_message(site: _Site) -> str | None:
     return f"this {site.own or 'object'} is missing its required {noun} {_join_quoted(missing)}"
 
 
-def _unknown_members(site: _Site) -> list[str]:
-    if not isinstance(site.value, dict):
+def _unknown_members(value: object, node: Mapping[str, Any]) -> list[str]:
+    if not isinstance(value, dict):
         return []
-    known = site.node.get("properties", {})
-    return [member for member in site.value if member not in known]
+    known = node.get("properties", {})
+    return [member for member in value if member not in known]
+
+
+def _unknown_message_of(document: object, error: _RawError, walk: _Walk, member: str) -> str:
+    return _unknown_message(_site(document, error, walk), member)
 
 
 def _unknown_message(site: _Site, member: str) -> str:
