@@ -339,14 +339,18 @@ class _Place:
             _known(a.node, _OBJECT_SAFE) and "object" in (_types(a.node) or ("object",))
             for a in applied
         )
-        self._members: dict[str, _Place | None] = {}
+        self._members: dict[str, _Place | None] = {}  # kept for the process: see `member`
 
     def member(self, name: str) -> _Place | None:
         """The place of member ``name`` of an object here; None when it is free-form or not
         understood (then nothing below it is windowed)."""
-        if name not in self._members:
-            self._members[name] = self._member(name)
-        return self._members[name]
+        if name in self._members:
+            return self._members[name]
+        found = self._member(name)
+        if any(name in a.node.get("properties", ()) for a in self.applied):
+            # only the names the schema writes are kept: a document's own are unbounded
+            self._members[name] = found
+        return found
 
     def _member(self, name: str) -> _Place | None:
         found: list[_Applied] = []
