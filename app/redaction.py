@@ -137,13 +137,16 @@ class Redaction:
                 tokens = parse_pointer(finding.path)
             except ValueError:
                 tokens = None
-            # a `secret` finding's message is fixed words (app/secrets.py), never the value's
-            near = finding.code != "secret" and (
-                flagged is None or tokens is None or _near(flagged, tokens)
-            )
+            path = self._known_pointer(finding.path, tokens)
+            if finding.code == "secret":
+                # fixed words (app/secrets.py `_message`): nothing of the document to withhold
+                if path != finding.path:
+                    finding = replace(finding, path=path)
+                out.append(finding)
+                continue
+            near = flagged is None or tokens is None or _near(flagged, tokens)
             shown = self.text if near else self._known
             message = shown(self._names_in(finding.message, tokens or []))
-            path = self._known_pointer(finding.path, tokens)
             related = tuple(shown(text) for text in finding.related)
             if message != finding.message or path != finding.path or related != finding.related:
                 finding = replace(finding, message=message, path=path, related=related)

@@ -22,7 +22,7 @@ import json
 import operator
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache, partial, reduce
 from itertools import accumulate, chain, count, islice
 from typing import NamedTuple
@@ -1654,26 +1654,39 @@ def _candidates(strings: list[str]) -> dict[int, int]:
             # The same for an anchor of several alternatives, once the string's other
             # alternatives are looked for: what is left of them, searched in the string alone.
             text = low if folded else hay
+            others = _OTHERS[rx.pattern]
             pos = 0
             while (m := rx.search(text, pos)) is not None:
                 i = where(m.start())
                 end = ends[i] if i < len(ends) else len(text)
-                bits = found.get(i, 0) | by_group[m.lastgroup or ""]
-                rest = frozenset(by_group) - {m.lastgroup}
-                while rest and (n := _some_of(rx, rest).search(text, m.end(), end)) is not None:
-                    bits |= by_group[n.lastgroup or ""]
-                    rest -= {n.lastgroup}
+                group = m.lastgroup or ""
+                bits = found.get(i, 0) | by_group[group]
+                n = others[group].search(text, m.end(), end)
+                if n is not None:  # rare: two alternatives of one anchor in one string
+                    rest = frozenset(by_group) - {group}
+                    while n is not None:
+                        bits |= by_group[n.lastgroup or ""]
+                        rest -= {n.lastgroup or ""}
+                        n = _some_of(rx, rest).search(text, n.end(), end) if rest else None
                 found[i] = bits
                 pos = end
     return found
 
 
 @lru_cache(maxsize=256)
-def _some_of(rx: re.Pattern[str], groups: frozenset[str | None]) -> re.Pattern[str]:
+def _some_of(rx: re.Pattern[str], groups: frozenset[str]) -> re.Pattern[str]:
     """An anchor of alternatives (see `_compile_anchor`) with only the named ones left."""
     prefix, alternatives = _ANCHOR_PARTS[rx.pattern]
     kept = "|".join(f"(?P<a{n}>{rest})" for n, rest in enumerate(alternatives) if f"a{n}" in groups)
     return re.compile(f"{prefix}(?:{kept})", rx.flags)
+
+
+# For each anchor of alternatives, by the name of each alternative: the anchor with the others.
+_OTHERS = {
+    rx.pattern: {group: _some_of(rx, frozenset(by_group) - {group}) for group in by_group}
+    for rx, _, _, by_group in _CANDIDATE_ANCHORS
+    if by_group is not None
+}
 
 
 Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], None]
@@ -1724,6 +1737,10 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         return
     layout = _Layout(document)
     pending: list[tuple[_SortKey, SecretHit]] = []
+    # (container, tail) -> pointer, tokens, ordinals: built once per place, not per hit (a
+    # member's name and its value share one)
+    places: dict[tuple[int, tuple[object, ...]], tuple[str, tuple[str, ...], tuple[int, ...]]]
+    places = {}
 
     def record(
         c: int,
@@ -1733,13 +1750,17 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         in_key: bool,
         text: str,
     ) -> None:
-        ptr, corder, ctokens = layout.pointer(c)
-        tokens = tuple(map(str, tail))
-        path = ptr + "".join(["/" + escape_token(t) for t in tokens])
-        hit = SecretHit(path, span[2], span[0], span[1], in_key, ctokens + tokens, text)
+        place = places.get((c, tail))
+        if place is None:
+            ptr, corder, ctokens = layout.pointer(c)
+            tokens = tuple(map(str, tail))
+            path = ptr + "".join(["/" + escape_token(t) for t in tokens])
+            place = places[(c, tail)] = (path, ctokens + tokens, (*corder, *order))
+        path, tokens, ordinals = place
+        hit = SecretHit(path, span[2], span[0], span[1], in_key, tokens, text)
         # document order: by place (a member before anything inside its value), then a member's
         # name before its value, then by position in the string
-        pending.append((((*corder, *order), 0 if in_key else 1, span[0]), hit))
+        pending.append(((ordinals, 0 if in_key else 1, span[0]), hit))
 
     for first, last in _batches(layout.flat):
         for i, bits in _candidates(layout.flat[first:last]).items():
@@ -1849,12 +1870,13 @@ def findings_of(hits: Iterable[SecretHit]) -> list[Finding]:
         if hit.kind not in kinds:
             kinds.append(hit.kind)
     return [
-        Finding("secret", "warning", path, _message(key_kinds, value_kinds))
+        Finding("secret", "warning", path, _message(tuple(key_kinds), tuple(value_kinds)))
         for path, (key_kinds, value_kinds) in by_path.items()
     ]
 
 
-def _message(key_kinds: list[str], value_kinds: list[str]) -> str:
+@lru_cache(maxsize=1024)  # a few combinations of kinds, over thousands of places
+def _message(key_kinds: tuple[str, ...], value_kinds: tuple[str, ...]) -> str:
     advice = (
         "; remove the credential from the checkpoint (never store secrets in it, §9.1)"
         " and rotate it if it is real"
@@ -1869,7 +1891,7 @@ def _message(key_kinds: list[str], value_kinds: list[str]) -> str:
     return f"this value looks like {_kinds(value_kinds)}{advice}"
 
 
-def _kinds(kinds: list[str]) -> str:
+def _kinds(kinds: Sequence[str]) -> str:
     specific = [k for k in kinds if k not in _NAMED_KINDS]
     kinds = specific or kinds
     if len(kinds) == 1:
