@@ -11,7 +11,7 @@ def escape_token(token: str | int) -> str:
 
 def to_pointer(path: Iterable[str | int]) -> str:
     """``("statements", 3, "text")`` -> ``"/statements/3/text"``; the empty path is ``""``."""
-    tokens = [str(token) for token in path]
+    tokens = list(map(str, path))
     if not tokens:
         return ""
     joined = "/".join(tokens)

@@ -21,9 +21,14 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 # Inside a container being skipped, only strings and brackets matter.
 _SKIP_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 _SCALAR_END = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^,\]} \t\n\r]*', re.DOTALL)
-# A member name without escapes, its colon and the whitespace around: one match, where a
-# name with an escape takes the decoder's scanstring.
-_PLAIN_MEMBER = re.compile(r'"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
+# A member whose name has no escape (the rule), up to its value; a scalar value with the
+# whitespace and comma after it (group 2). One match a member, where reading it token by token
+# took four; a name with an escape, or a closing bracket, does not match.
+_SCALAR = r'(?:("[^"\\]*(?:\\.[^"\\]*)*"|[-+.0-9A-Za-z]+)[ \t\n\r]*,?)?'
+_MEMBER = re.compile(r'[ \t\n\r]*"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*' + _SCALAR)
+# An array element up to its value, a scalar one with what follows it (group 1); empty
+# before a container or the closing bracket.
+_ELEMENT = re.compile(r"[ \t\n\r]*" + _SCALAR)
 
 _DECODER = JSONDecoder()
 
@@ -88,42 +93,65 @@ def _read(text: str, pos: int, root: _Step, out: dict[str, int]) -> None:
             stack.append((step, "}" if char == "{" else "]", 0))
             pos += 1
         else:
-            pos = _skip(text, pos)
             if not stack:
                 return
-            pos = ws(text, pos).end()  # type: ignore[union-attr]
-            if text[pos : pos + 1] == ",":
-                pos += 1
+            pos = _after(text, _skip(text, pos))
         # the next member or element of the innermost open container that a path leads to
         while True:
             parent, closer, index = stack[-1]
-            pos = ws(text, pos).end()  # type: ignore[union-attr]
-            if text[pos : pos + 1] == closer:
-                stack.pop()
-                if not stack:
-                    return
-                pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
-                if text[pos : pos + 1] == ",":
-                    pos += 1
-                continue
             if closer == "}":
-                member = _PLAIN_MEMBER.match(text, pos)
-                if member is not None:
-                    token, pos = member.group(1), member.end()
+                match = _MEMBER.match(text, pos)
+                if match is not None:
+                    token = match.group(1)
+                    scalar = match.group(2) is not None
+                    start = match.start(2) if scalar else match.end()
                 else:
+                    pos = ws(text, pos).end()  # type: ignore[union-attr]
+                    if text[pos : pos + 1] == "}":
+                        pos = _close(text, pos, stack)
+                        if not stack:
+                            return
+                        continue
+                    # a member name with an escape: the decoder reads it
                     token, pos = scanstring(text, pos + 1, True)
                     pos = ws(text, pos).end() + 1  # type: ignore[union-attr]  # past ':'
-                    pos = ws(text, pos).end()  # type: ignore[union-attr]
+                    start = ws(text, pos).end()  # type: ignore[union-attr]
+                    scalar = False
             else:
+                match = _ELEMENT.match(text, pos)
+                assert match is not None  # it matches the empty string
+                scalar = match.group(1) is not None
+                start = match.start(1) if scalar else match.end()
+                if not scalar and text[start : start + 1] == "]":
+                    pos = _close(text, start, stack)
+                    if not stack:
+                        return
+                    continue
                 token = str(index)
                 stack[-1] = (parent, closer, index + 1)
             following = parent.next.get(token)
-            if following is not None:
-                step = following
+            if scalar:
+                # nothing inside a scalar: record it if asked and read on past its comma
+                if following is not None and following.pointer is not None:
+                    out[following.pointer] = start
+                pos = match.end()  # type: ignore[union-attr]
+            elif following is not None:
+                step, pos = following, start
                 break
-            pos = ws(text, _skip(text, pos)).end()  # type: ignore[union-attr]
-            if text[pos : pos + 1] == ",":
-                pos += 1
+            else:
+                pos = _after(text, _skip(text, start))
+
+
+def _after(text: str, pos: int) -> int:
+    """Past the whitespace and the comma after a value that ends at ``pos``."""
+    pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+    return pos + 1 if text[pos : pos + 1] == "," else pos
+
+
+def _close(text: str, pos: int, stack: list[tuple[_Step, str, int]]) -> int:
+    """Past the closing bracket at ``pos`` (and a comma after it): the container is read."""
+    stack.pop()
+    return _after(text, pos + 1)
 
 
 def _skip(text: str, pos: int) -> int:

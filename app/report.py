@@ -138,10 +138,7 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
         if r.result is None:
             continue  # the CLI says on stderr why it could not be read
         name = visible(r.file)
-        for f in _shown(r.result):
-            place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
-            where = f" [{visible(f.path)}]" if f.path else ""
-            lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
+        lines.extend(_finding_lines(name, _shown(r.result)))
         lines.extend(f"{name}: {omitted_sentence(o)}" for o in r.result.omitted)
         bound = functools.partial(_at_least, r.result.omitted)  # "at least " or nothing
         lines.append(
@@ -150,6 +147,26 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
             f"{bound('warning')}{_count(r.result.warnings, 'warning')}"
         )
     return "\n".join(lines) + "\n"
+
+
+def _finding_lines(name: str, findings: Sequence[Finding]) -> list[str]:
+    """``file:line:col: severity code message [path]`` a finding. The lines are written as
+    they are and read once for anything `visible` escapes: only when something is (rare) is
+    each message and path made visible on its own, two scans a finding."""
+    lines = []
+    for f in findings:
+        place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
+        where = f" [{f.path}]" if f.path else ""
+        lines.append(f"{place}: {f.severity} {f.code} {f.message}{where}")
+    whole = "".join(lines)
+    if visible(whole) == whole:  # escaping is per character: nothing in any line
+        return lines
+    lines = []
+    for f in findings:
+        place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
+        where = f" [{visible(f.path)}]" if f.path else ""
+        lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
+    return lines
 
 
 def format_github(

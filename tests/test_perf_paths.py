@@ -9,12 +9,13 @@ import json
 import re
 from collections.abc import Sequence
 from json.decoder import JSONDecoder, scanstring  # type: ignore[attr-defined]
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from app import layout
-from app.analysis import lint
+from app.analysis import LintResult, lint
 from app.checkpoint import Checkpoint
 from app.findings import MAX_PER_CODE, Finding
 from app.pointer import parse_pointer, to_pointer
@@ -297,3 +298,27 @@ def test_an_id_held_by_several_objects_is_of_the_wrong_type_only_when_none_fits(
         "/statements/0/evidence/0",
         "/statements/1/evidence/0",
     ]
+
+
+# --- the text report -----------------------------------------------------------------------------
+
+
+def test_the_text_report_escapes_what_a_document_holds_and_only_that() -> None:
+    from app.report import FileResult, format_text
+
+    plain = Finding("OCP-S002", "error", "/statements/0/evidence/0", "evidence names 'm0'", 3, 9)
+    hostile = Finding("schema", "error", "/task/x\n::add-mask::y", "name 'x\x1b[2J'", 1, 2)
+    unplaced = Finding("secret", "warning", "", "a whole-document finding")
+    listed = "f\\u202e.json:3:9: error OCP-S002 evidence names 'm0' [/statements/0/evidence/0]"
+    for findings, expected in [
+        ([plain, unplaced], [listed, "f\\u202e.json: warning secret a whole-document finding"]),
+        (
+            [plain, hostile],
+            [listed, "f\\u202e.json:1:2: error schema name 'x\\e[2J' [/task/x\\n::add-mask::y]"],
+        ),
+    ]:
+        result = SimpleNamespace(
+            findings=findings, notes=(), omitted=(), valid=False, errors=2, warnings=0
+        )
+        out = format_text([FileResult("f\u202e.json", cast(LintResult, result))])
+        assert out.splitlines() == [*expected, "f\\u202e.json: invalid: 2 errors, 0 warnings"]
