@@ -34,7 +34,7 @@ from app.positions import offsets
 from app.redaction import Redaction, redacted_unparsed
 from app.rules import Parent, check_document, check_lineage
 from app.schema import SchemaCheck, check_schema
-from app.secrets import find_secrets, findings_of
+from app.secrets import SecretScan, findings_of, scan_document
 from app.version import check_version
 
 LevelState = Literal["pass", "fail", "not_run"]
@@ -254,13 +254,16 @@ def analyze(
         semantics = "fail" if any(f.severity == "error" for f in semantic) else "pass"
 
     with stage("secrets"):
-        hits = [] if secret_free else find_secrets(document)
-        secrets = findings_of(hits)
-        redaction = Redaction.of(document, hits)
+        # past MAX_PER_CODE flagged places the scan stops: the rest are only "more", and the
+        # document is withheld whole (`Redaction.complete`)
+        scan = SecretScan([], True) if secret_free else scan_document(document, MAX_PER_CODE)
+        secrets = findings_of(scan.hits)
+        redaction = Redaction.of(document, scan.hits, complete=scan.complete)
     if not version_error:
         findings.extend(secrets)
     findings, counted = capped(findings)
-    omitted = merge_omitted(counted, schema.unlisted)
+    unscanned = () if scan.complete or version_error else (Omitted("secret", "warning", 0, True),)
+    omitted = merge_omitted(counted, schema.unlisted, unscanned)
 
     with stage("positions"):
         # The findings' places only: the credentials' (a page's source listing withholds

@@ -63,12 +63,16 @@ class Redaction:
     places: Mapping[str, Sequence[str] | None] | None = field(
         default=None, compare=False, repr=False
     )
+    # False when the scan stopped early (app/secrets.py `scan_document`): credentials past it
+    # are unknown, so the whole document is withheld, and every text and pointer shown is
+    # read by the scanner
+    complete: bool = True
 
     @classmethod
-    def of(cls, document: object, hits: Sequence[SecretHit]) -> Redaction:
+    def of(cls, document: object, hits: Sequence[SecretHit], *, complete: bool = True) -> Redaction:
         """Built from the scan's hits alone: what was flagged is known, nothing is scanned
         again (a document of 40,000 flagged names costs one scan, not four)."""
-        if not hits:
+        if not hits and complete:
             return cls()
         # each flagged place once, with its tokens: the scan's own, or parsed from its path
         places = {hit.path: _tokens_of(hit) for hit in hits}
@@ -76,7 +80,12 @@ class Redaction:
         values = frozenset(_flagged_strings(document, places, names))
         quoted = {t for t in values if len(t) >= MIN_QUOTED}
         quoted.update(_quoted_texts(document, hits))
-        return cls(tuple(places), frozenset(quoted), values, names, places)
+        if not complete:
+            # the root flagged: the document goes whole, and so does each of its strings
+            # wherever else it appears (a diff beside its parent)
+            places[""] = []
+            values |= frozenset(_strings(document))
+        return cls(tuple(places), frozenset(quoted), values, names, places, complete)
 
     def joined(self, other: Redaction) -> Redaction:
         """Both documents' credentials, for what shows the two side by side (a diff)."""
@@ -86,6 +95,7 @@ class Redaction:
             self.values | other.values,
             self.names | other.names,
             self.places,
+            self.complete and other.complete,
         )
 
     @cached_property
@@ -131,13 +141,26 @@ class Redaction:
         quote the values there) are scanned again; every message loses the known credential
         texts. A document with thousands of findings is not scanned thousands of times."""
         flagged = self._flagged
+        scanned: dict[str, str] = {}  # each pointer token as shown, when the scan stopped early
+
+        def shown_token(token: str) -> str:
+            shown = scanned.get(token)
+            if shown is None:
+                shown = scanned[token] = self.token(token)
+            return shown
+
         out = []
         for finding in findings:
             try:
                 tokens = parse_pointer(finding.path)
             except ValueError:
                 tokens = None
-            path = self._known_pointer(finding.path, tokens)
+            if self.complete:
+                path = self._known_pointer(finding.path, tokens)
+            elif tokens is None:
+                path = self.text(finding.path)
+            else:  # names past the scan's stop are unknown: each token read, once
+                path = to_pointer([shown_token(t) for t in tokens])
             if finding.code == "secret":
                 # fixed words (app/secrets.py `_message`): nothing of the document to withhold
                 if path != finding.path:

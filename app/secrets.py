@@ -1694,8 +1694,37 @@ Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], N
 
 def find_secrets(document: object) -> list[SecretHit]:
     """Every apparent credential in a parsed checkpoint (any JSON value), in document order."""
-    found = sorted(_hits(document), key=lambda entry: entry[0])
-    return [hit for _, hit in found]
+    return scan_document(document).hits
+
+
+class SecretScan(NamedTuple):
+    hits: list[SecretHit]  # in document order
+    # False when the scan stopped past its limit of flagged places: there are more, unknown
+    complete: bool
+
+
+def scan_document(document: object, limit: int | None = None) -> SecretScan:
+    """The apparent credentials of a parsed checkpoint, in document order; with ``limit``,
+    the scan stops once it has found more than ``limit`` flagged places (the first found,
+    not the first in document order).
+
+    A report lists 1,000 findings of a code: past that many, a document is a dump of
+    credentials, not a checkpoint that holds one by accident, and finding, placing and
+    withholding every one of 10,000 would cost several times what a benign document of its
+    size costs. What stops early says so (`complete`), and what shows the document then
+    withholds all of it (app/redaction.py)."""
+    found: list[tuple[_SortKey, SecretHit]] = []
+    places: set[str] = set()
+    complete = True
+    for entry in _hits(document):
+        found.append(entry)
+        if limit is not None:
+            places.add(entry[1].path)
+            if len(places) > limit:
+                complete = False
+                break
+    found.sort(key=lambda entry: entry[0])
+    return SecretScan([hit for _, hit in found], complete)
 
 
 def first_secret(document: object) -> SecretHit | None:

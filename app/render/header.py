@@ -47,6 +47,8 @@ def build_header(ctx: Context) -> Model:
         "validity_note": VALIDITY_NOTE,
         "digest": result.digest,
         "secrets_redacted": len(result.secrets),
+        # the scan stopped past MAX_PER_CODE flagged places: the document is withheld whole
+        "secrets_withheld_whole": not result.analysis.redaction.complete,
         "lineage": _lineage(ctx),
     }
 

@@ -28,7 +28,7 @@ STAGES = {
     "parse": "intake",
     "check_schema": "schema",
     "check_document": "rules",
-    "find_secrets": "secrets",
+    "scan_document": "secrets",
     "check_lineage": "lineage",
     "offsets": "positions",
 }
