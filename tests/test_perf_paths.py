@@ -322,3 +322,34 @@ def test_the_text_report_escapes_what_a_document_holds_and_only_that() -> None:
         )
         out = format_text([FileResult("f\u202e.json", cast(LintResult, result))])
         assert out.splitlines() == [*expected, "f\\u202e.json: invalid: 2 errors, 0 warnings"]
+
+
+# --- the collector while parsing -----------------------------------------------------------------
+
+
+def test_parsing_leaves_the_collector_as_it_found_it() -> None:
+    import gc
+
+    from app.parse import parse
+
+    data = _document(statements=[_statement(i, ["x"]) for i in range(50)])
+    assert gc.isenabled()
+    assert parse(data).ok and gc.isenabled()
+    assert not parse(b'{"a": 1, "a": 2}').ok and gc.isenabled()  # the strict parser's path
+    gc.disable()
+    try:
+        assert parse(data).ok and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_parses_on_many_threads_leave_the_collector_running() -> None:
+    import gc
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app.parse import parse
+
+    data = _document(statements=[_statement(i, ["x"]) for i in range(500)])
+    with ThreadPoolExecutor(8) as pool:
+        assert all(intake.ok for intake in pool.map(lambda _: parse(data), range(64)))
+    assert gc.isenabled()

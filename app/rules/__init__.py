@@ -25,6 +25,7 @@ COUNTED: Violation = ((), "")
 # A check: (checkpoint) or, for a lineage rule, (checkpoint, parent) -> violations.
 Check = Callable[..., Iterable[Violation]]
 _C = TypeVar("_C", bound=Check)
+_G = TypeVar("_G")
 _H = TypeVar("_H")
 
 
@@ -86,12 +87,33 @@ def rule(
     return decorate
 
 
-def first_of(hits: Sequence[_H], violation: Callable[[_H], Violation]) -> Iterator[Violation]:
-    """The violation of each of the first MAX_PER_CODE ``hits``, and `COUNTED` for the rest:
-    a check finds its hits cheaply and builds messages and paths only for those reported."""
-    for hit in hits[:MAX_PER_CODE]:
-        yield violation(hit)
-    yield from repeat(COUNTED, len(hits) - MAX_PER_CODE)
+@dataclass(frozen=True, slots=True)
+class Capped:
+    """What a check that finds many returns: the violations a report lists and how many more
+    it found. `_run` counts the rest from the number, one at a time by nothing; read as an
+    iterable it is the listed violations, then `COUNTED` for each of the rest."""
+
+    listed: tuple[Violation, ...]
+    rest: int
+
+    def __iter__(self) -> Iterator[Violation]:
+        yield from self.listed
+        yield from repeat(COUNTED, self.rest)
+
+
+def first_of(
+    groups: Iterable[tuple[_G, Sequence[_H]]], violation: Callable[[_G, _H], Violation]
+) -> Capped:
+    """The violations of the first MAX_PER_CODE hits, and a count of the rest. Hits come in
+    groups (a reference field and its unresolved indexes, say): a check finds them cheaply,
+    a group at a time, and builds a message and a path only for those a report lists."""
+    listed: list[Violation] = []
+    total = 0
+    for group, hits in groups:
+        total += len(hits)
+        for hit in hits[: MAX_PER_CODE - len(listed)]:
+            listed.append(violation(group, hit))
+    return Capped(tuple(listed), total - len(listed))
 
 
 def check_document(checkpoint: Checkpoint) -> list[Finding]:
@@ -110,15 +132,17 @@ def _run(rules: list[Rule], *args: object) -> list[Finding]:
     """Each rule's findings in the order found. Past the first MAX_PER_CODE of a rule, which
     is all a report lists (app/findings.py `capped`), each is only counted: one shared
     placeholder, no pointer built. A check that finds many may yield `COUNTED` past its own
-    first MAX_PER_CODE instead of building their messages."""
+    first MAX_PER_CODE instead of building their messages, or return them `Capped`."""
     findings = []
     for r in rules:
         assert r.check is not None
-        violations = iter(r.check(*args))
+        found = r.check(*args)
+        violations = iter(found.listed if isinstance(found, Capped) else found)
         for path, message in islice(violations, MAX_PER_CODE):
             findings.append(Finding(r.code, r.severity, to_pointer(path), message))
         # the rest counted: one placeholder repeated, made in C
-        findings.extend([Finding(r.code, r.severity, "", "")] * len(list(violations)))
+        rest = len(list(violations)) + (found.rest if isinstance(found, Capped) else 0)
+        findings.extend([Finding(r.code, r.severity, "", "")] * rest)
     return findings
 
 

@@ -1,6 +1,6 @@
 """Identity and references: OCP-S001, OCP-S002, OCP-S003 (spec §4.1, §8.2)."""
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from app.checkpoint import TYPE_NAMES, Checkpoint, ReferenceSite
 from app.rules import Violation, first_of, rule
@@ -25,18 +25,15 @@ def duplicate_ids(checkpoint: Checkpoint) -> Iterator[Violation]:
 
 
 @rule("OCP-S002", "error", "Every local reference resolves to a local object.")
-def unresolved_references(checkpoint: Checkpoint) -> Iterator[Violation]:
+def unresolved_references(checkpoint: Checkpoint) -> Iterable[Violation]:
     """Every reference field (evidence, origin.ref, target, record, content_ref, selection
     resource, approval evidence, recoverable_from, superseded_by, depends_on, requires,
     blocked_by, applies_to, until operation, refs, affected) holds the id of a local object
     in the same document. Reported at the reference value."""
     known = checkpoint.by_id
-    hits = [
-        (site, index) for site in checkpoint.reference_sites for index in site.indexes_not_in(known)
-    ]
+    groups = [(site, site.indexes_not_in(known)) for site in checkpoint.reference_sites]
 
-    def violation(hit: tuple[ReferenceSite, int | None]) -> Violation:
-        site, index = hit
+    def violation(site: ReferenceSite, index: int | None) -> Violation:
         path, target = site.at(index)
         return (
             path,
@@ -44,11 +41,11 @@ def unresolved_references(checkpoint: Checkpoint) -> Iterator[Violation]:
             "object it means or correct the id",
         )
 
-    return first_of(hits, violation)
+    return first_of(groups, violation)
 
 
 @rule("OCP-S003", "error", "Every reference points to an allowed type.")
-def wrong_reference_types(checkpoint: Checkpoint) -> Iterator[Violation]:
+def wrong_reference_types(checkpoint: Checkpoint) -> Iterable[Violation]:
     """Each reference names an object of an allowed type: evidence, origin.ref, target,
     content_ref, selection resource, approval evidence, operation record and omission
     recoverable_from name resources; superseded_by a statement; depends_on, applies_to and
@@ -61,15 +58,13 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterator[Violation]:
     every holder."""
     holders = checkpoint.holders
     wrong = _WrongTypes(checkpoint)
-    hits = [
-        (site, index)
+    groups = [
+        (site, site.indexes_in(wrong.ids(site.field.allowed)))
         for site in checkpoint.reference_sites
         if site.field.allowed
-        for index in site.indexes_in(wrong.ids(site.field.allowed))
     ]
 
-    def violation(hit: tuple[ReferenceSite, int | None]) -> Violation:
-        site, index = hit
+    def violation(site: ReferenceSite, index: int | None) -> Violation:
         path, target_id = site.at(index)
         found_holders = holders[target_id]
         allowed = " or ".join(sorted(TYPE_NAMES[t] for t in site.field.allowed))
@@ -86,7 +81,7 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterator[Violation]:
             f"point it at the {allowed} it means",
         )
 
-    return first_of(hits, violation)
+    return first_of(groups, violation)
 
 
 class _WrongTypes:
