@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,6 +150,10 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
     return "\n".join(lines) + "\n"
 
 
+# What `visible` escapes, of the ASCII characters.
+_ASCII_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
 def _finding_lines(name: str, findings: Sequence[Finding]) -> list[str]:
     """``file:line:col: severity code message [path]`` a finding. The lines are written as
     they are and read once for anything `visible` escapes: only when something is (rare) is
@@ -159,7 +164,9 @@ def _finding_lines(name: str, findings: Sequence[Finding]) -> list[str]:
         where = f" [{f.path}]" if f.path else ""
         lines.append(f"{place}: {f.severity} {f.code} {f.message}{where}")
     whole = "".join(lines)
-    if visible(whole) == whole:  # escaping is per character: nothing in any line
+    # escaping is per character: nothing to escape in the whole, nothing in any line (ASCII
+    # text can only hold C0 controls and DEL, looked for by a smaller and faster class)
+    if (whole.isascii() and not _ASCII_CONTROL.search(whole)) or visible(whole) == whole:
         return lines
     lines = []
     for f in findings:

@@ -353,3 +353,11 @@ def test_parses_on_many_threads_leave_the_collector_running() -> None:
     with ThreadPoolExecutor(8) as pool:
         assert all(intake.ok for intake in pool.map(lambda _: parse(data), range(64)))
     assert gc.isenabled()
+
+
+def test_the_ascii_characters_the_text_report_looks_for_are_those_visible_escapes() -> None:
+    from app.report import _ASCII_CONTROL
+    from app.visible import visible
+
+    for char in map(chr, range(128)):
+        assert (visible(char) != char) == bool(_ASCII_CONTROL.match(char)), repr(char)
