@@ -343,12 +343,22 @@ def _members(node: dict[str, Any], step: _Node, path: Path, found: Found, in_ord
     for key in keys:
         if key not in node:
             continue
-        sub = members[key]
+        sub, value = members[key], node[key]
         if sub.leaf:  # a named place with nothing inside: no call of its own
             for label in sub.labels:
-                found.append((label, (*path, key), node[key]))
-        else:
-            _visit(node[key], sub, (*path, key), found, in_order)
+                found.append((label, (*path, key), value))
+        elif sub.labels or not _barren(value, sub):
+            _visit(value, sub, (*path, key), found, in_order)
+
+
+def _barren(value: object, step: _Node) -> bool:
+    """Whether ``value`` holds none of the members or items ``step`` leads to (a statement's
+    origin without a ``ref``): no call, and no path, for it."""
+    if isinstance(value, dict):
+        return step.members.keys().isdisjoint(value)
+    if isinstance(value, list):
+        return step.items is None or not value
+    return True
 
 
 def _items(node: list[Any], step: _Node, path: Path, found: Found, in_order: bool) -> None:
