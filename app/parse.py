@@ -122,21 +122,22 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 # --- the fast path -------------------------------------------------------------------------
 
 # The cyclic garbage collector waits while the fast path builds a document: what json.loads
-# makes holds no cycle, yet every few hundred containers made the collector walks the young
+# makes holds no cycle, yet every few hundred containers made the collector walk the young
 # ones, and the old ones ever more often (4 MB of small nested objects, 600,000 containers:
-# 1.1 s of parsing, 0.45 s with the collector waiting). One count for every thread, as the
-# collector is the process's: the last parse to end lets it run again, if it was running.
+# 1.1 s of parsing, 0.45 s with the collector waiting). The collector is the process's: a
+# parse pauses it only when it runs and no other parse is under way, and lets it run again
+# when that parse ends, whoever else is parsing then. So it never waits longer than one
+# parse, however many overlap (a server parsing on several threads at once).
 _COLLECTOR = threading.Lock()
 _parsing = 0
-_collector_was_enabled = True
 
 
 @contextmanager
 def _collection_paused() -> Iterator[None]:
-    global _parsing, _collector_was_enabled
+    global _parsing
     with _COLLECTOR:
-        if _parsing == 0:
-            _collector_was_enabled = gc.isenabled()
+        pauses = _parsing == 0 and gc.isenabled()
+        if pauses:
             gc.disable()
         _parsing += 1
     try:
@@ -144,14 +145,13 @@ def _collection_paused() -> Iterator[None]:
     finally:
         with _COLLECTOR:
             _parsing -= 1
-            if _parsing == 0:
+            if pauses:
                 # what was made meanwhile joins the oldest generation at once (freezing and
                 # thawing moves it there whole): otherwise the next few collections of the
                 # young generations would each walk the whole document
                 gc.freeze()
                 gc.unfreeze()
-                if _collector_was_enabled:
-                    gc.enable()
+                gc.enable()
 
 
 class _Decline(Exception):

@@ -361,3 +361,28 @@ def test_the_ascii_characters_the_text_report_looks_for_are_those_visible_escape
 
     for char in map(chr, range(128)):
         assert (visible(char) != char) == bool(_ASCII_CONTROL.match(char)), repr(char)
+
+
+def test_the_collector_waits_no_longer_than_the_parse_that_paused_it() -> None:
+    import gc
+
+    from app import parse as intake
+
+    with intake._collection_paused():
+        assert not gc.isenabled()
+        with intake._collection_paused():  # another thread's parse, under way meanwhile
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    outer = intake._collection_paused()
+    outer.__enter__()
+    inner = intake._collection_paused()
+    inner.__enter__()
+    outer.__exit__(None, None, None)  # the first parse ends before the other one
+    assert gc.isenabled()
+    later = intake._collection_paused()
+    later.__enter__()  # a parse that starts while another is under way pauses nothing
+    assert gc.isenabled()
+    later.__exit__(None, None, None)
+    inner.__exit__(None, None, None)
+    assert gc.isenabled() and intake._parsing == 0
