@@ -8,10 +8,12 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from starlette.testclient import TestClient
 
 from app.analysis import lint
+from app.config import Settings
 from app.findings import MAX_PER_CODE, Omitted, merge_omitted
-from app.report import FileResult, format_json, format_sarif, format_text
+from app.report import FileResult, format_github, format_json, format_sarif, format_text
 from app.schema import (
     _collect,
     _fast_validator,
@@ -25,6 +27,7 @@ from app.schema import (
     check_schema_reference,
     load_schema,
 )
+from app.web import create_app
 from tests.conftest import CONFORMANCE
 
 SMALL = 3  # arrays longer than this are windowed by `_small`: small documents show every shape
@@ -232,6 +235,23 @@ def test_the_report_says_at_least(bounded: Any) -> None:
     sarif = json.loads(format_sarif([FileResult("doc.json", bounded)]))
     [note] = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert note["message"]["text"].startswith("doc.json: at least 1,000 more schema errors")
+    github = format_github([FileResult("doc.json", bounded)])
+    assert "::notice file=doc.json,title=schema::at least 1,000 more schema errors" in github
+
+
+def test_the_page_and_the_api_say_at_least() -> None:
+    data = json.dumps(_failing_statements(MAX_PER_CODE + 500))
+    with TestClient(create_app(Settings())) as client:
+        page = client.post("/view", data={"checkpoint": data})
+        assert page.status_code == 200
+        assert "at least 1,000 more schema errors not listed" in page.text
+        api = client.post(
+            "/api/v1/lint", content=data, headers={"content-type": "application/json"}
+        ).json()["results"][0]
+    assert api["counts"] == {"errors": 2000, "warnings": 0, "errors_at_least": True}
+    assert api["omitted"] == [
+        {"code": "schema", "severity": "error", "count": 1000, "at_least": True}
+    ]
 
 
 def test_an_exact_count_says_no_at_least() -> None:
