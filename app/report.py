@@ -98,12 +98,12 @@ def _counts(result: LintResult) -> Report:
     true, says the total is a lower bound: some findings were only counted as at least."""
     out: Report = {"errors": result.errors, "warnings": result.warnings}
     for severity in ("error", "warning"):
-        if _at_least(result.omitted, severity):
+        if at_least(result.omitted, severity):
             out[f"{severity}s_at_least"] = True
     return out
 
 
-def _at_least(omitted: Sequence[Omitted], severity: str) -> str:
+def at_least(omitted: Sequence[Omitted], severity: str) -> str:
     """``"at least "`` before a total of ``severity`` that is a lower bound, else nothing."""
     return "at least " if any(o.at_least and o.severity == severity for o in omitted) else ""
 
@@ -141,7 +141,7 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
         name = visible(r.file)
         lines.extend(_finding_lines(name, _shown(r.result)))
         lines.extend(f"{name}: {omitted_sentence(o)}" for o in r.result.omitted)
-        bound = functools.partial(_at_least, r.result.omitted)  # "at least " or nothing
+        bound = functools.partial(at_least, r.result.omitted)  # "at least " or nothing
         lines.append(
             f"{name}: {verdict(r.result.valid)}: "
             f"{bound('error')}{_count(r.result.errors, 'error')}, "

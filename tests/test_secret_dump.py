@@ -140,3 +140,26 @@ def test_the_page_withholds_the_document_and_says_why(dump: bytes) -> None:
         assert _tokens_in(twin.text, MAX_PER_CODE + 200) == []
         assert KEY_ID_NAME not in twin.text
         assert "Rotate the vault keys." not in twin.text
+
+
+def _schema_flood(n: int) -> bytes:
+    """n statements each failing the schema (an unknown kind, no origin): the schema check
+    stops once a report's 1,000 are known and counts the rest as a lower bound."""
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    document["statements"] = [{"id": f"s{i}", "kind": "rumour", "text": "?"} for i in range(n)]
+    return json.dumps(document).encode()
+
+
+def test_every_total_on_the_page_says_at_least_when_it_is_a_lower_bound() -> None:
+    flood = _schema_flood(MAX_PER_CODE + 300).decode()
+    with TestClient(create_app(Settings(limits=Limits(max_bytes=5 * MIB)))) as client:
+        page = client.post("/view", data={"checkpoint": flood}).text
+        header = page.split('class="verdict', 1)[1].split("</p>", 1)[0]
+        assert "· at least " in header and " errors" in header
+        findings = page.split('id="findings"', 1)[1].split("</p>", 1)[0]
+        assert "at least " in findings
+        live = client.post("/live", data={"checkpoint": flood}).text
+        assert "at least " in live.split('class="verdict', 1)[1].split("</p>", 1)[0]
+        # a document whose count is exact says no such thing
+        exact = client.post("/view", data={"checkpoint": _schema_flood(3).decode()}).text
+        assert "at least" not in exact.split('class="verdict', 1)[1].split("</p>", 1)[0]

@@ -16,7 +16,7 @@ from app.render.context import (
 )
 from app.render.model import NECESSITY_ORDER, NOTE_NEXT, STRUCK_STATUSES, Model
 from app.render.operations import OperationEntry, operation_card, stop_condition_card
-from app.report import VALIDITY_NOTE, VERDICT_INVALID, VERDICT_VALID
+from app.report import VALIDITY_NOTE, VERDICT_INVALID, VERDICT_VALID, at_least
 
 # The restoration procedure of §10.7, in its order: (key, step, title, guidance).
 CHECKLIST = (
@@ -143,7 +143,8 @@ def _validity_item(ctx: Context) -> Model:
         )
     else:
         text = (
-            f"{VERDICT_INVALID}: {result.errors} error{'' if result.errors == 1 else 's'}. A "
+            f"{VERDICT_INVALID}: {at_least(result.omitted, 'error')}{result.errors} "
+            f"error{'' if result.errors == 1 else 's'}. A "
             "destination rejects an invalid "
             "document (§10.7)."
         )

@@ -8,7 +8,13 @@ from app.digests import DigestCheck
 from app.findings import Finding
 from app.render.context import Context, as_object, links_to, object_items, text_of, texts_of
 from app.render.model import NOTE_SOURCE_MEMBER, FindingItem, FindingsSection, Model
-from app.report import VALIDITY_NOTE, VERDICT_INVALID, VERDICT_VALID, omitted_sentence
+from app.report import (
+    VALIDITY_NOTE,
+    VERDICT_INVALID,
+    VERDICT_VALID,
+    at_least,
+    omitted_sentence,
+)
 
 
 def build_header(ctx: Context) -> Model:
@@ -43,6 +49,10 @@ def build_header(ctx: Context) -> Model:
         "valid": result.valid,
         "errors": result.errors,
         "warnings": result.warnings,
+        # "at least " when a count is a lower bound (a check stopped once a report's share
+        # was known), else ""
+        "errors_bound": at_least(result.omitted, "error"),
+        "warnings_bound": at_least(result.omitted, "warning"),
         "levels": dict(result.levels()),
         "validity_note": VALIDITY_NOTE,
         "digest": result.digest,
@@ -115,6 +125,10 @@ def build_findings(ctx: Context) -> FindingsSection:
         "count": len(result.findings),
         "errors": result.errors,
         "warnings": result.warnings,
+        # "at least " when a count is a lower bound (a check stopped once a report's share
+        # was known), else ""
+        "errors_bound": at_least(result.omitted, "error"),
+        "warnings_bound": at_least(result.omitted, "warning"),
         "items": [_finding(ctx, i, f) for i, f in enumerate(result.findings)],
         # the lineage checks' notes (with a parent): advice beside the findings
         "notes": [_finding(ctx, i, f, "note") for i, f in enumerate(result.notes)],

@@ -33,6 +33,8 @@ class FindingsSection(TypedDict):
     count: int
     errors: int
     warnings: int
+    errors_bound: str  # "at least " when the count is a lower bound, else ""
+    warnings_bound: str
     items: list[FindingItem]
     notes: list[FindingItem]
     omitted: list[str]  # one sentence a code whose findings are counted, not listed

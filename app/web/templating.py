@@ -10,7 +10,7 @@ import json
 import jinja2
 
 from app import __version__
-from app.report import omitted_sentence, verdict
+from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
 from app.web import fragments
 
@@ -42,6 +42,7 @@ def environment() -> jinja2.Environment:
     env.globals["version"] = __version__
     env.globals["verdict"] = verdict  # the one wording of a verdict (app/report.py)
     env.globals["omitted_sentence"] = omitted_sentence
+    env.globals["at_least"] = at_least
     env.filters["json_text"] = json_text
     env.filters["txt"] = fragments.txt
     env.globals["frag"] = fragments
