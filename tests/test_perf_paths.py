@@ -386,3 +386,22 @@ def test_the_collector_waits_no_longer_than_the_parse_that_paused_it() -> None:
     later.__exit__(None, None, None)
     inner.__exit__(None, None, None)
     assert gc.isenabled() and intake._parsing == 0
+
+
+def test_userinfo_needs_an_at_sign_in_every_reading() -> None:
+    """OCP-S008 asks the URL parsers only about a uri with an '@' in it."""
+    from app import links
+    from app.rules.consistency import has_userinfo
+    from tests.test_links import CASES
+
+    uris = [case[0] for case in CASES] + [
+        "https://user\uff20evil.example/",  # a fullwidth commercial at is not one
+        "https://user%40evil.example/",
+        "https:user\ufe6bevil.example/",
+        "https://user\u0040evil.example/",
+        "https:\\\\user@evil.example/",
+    ]
+    for uri in uris:
+        assert has_userinfo(uri) == links.has_userinfo(uri), uri
+        if links.has_userinfo(uri):
+            assert "@" in uri, uri

@@ -135,8 +135,9 @@ def userinfo_in_resource_uri(checkpoint: Checkpoint) -> Iterator[Violation]:
 def has_userinfo(uri: str) -> bool:
     """True when ``uri`` carries userinfo, as RFC 3986 reads it (``scheme://user@host``) or as
     a browser does (``https:user@host``, no slashes): the one reading of app/links.py, which
-    also decides whether a uri may be a link."""
-    return links.has_userinfo(uri)
+    also decides whether a uri may be a link. Either reading needs an '@' before the host:
+    without one, the URL parsers are not asked (most URIs of most documents)."""
+    return "@" in uri and links.has_userinfo(uri)
 
 
 @rule(
