@@ -102,6 +102,8 @@ class Checkpoint:
 
     def __init__(self, document: Document) -> None:
         self.document = document
+        # each array read once: several rules go through the statements and the operations
+        self._arrays: dict[tuple[str, ...], list[tuple[int, JsonObject]]] = {}
 
     def get(self, *keys: str) -> object:
         node: object = self.document
@@ -112,11 +114,18 @@ class Checkpoint:
         return node
 
     def array(self, *keys: str) -> list[tuple[int, JsonObject]]:
-        """(index, object) for each object in the array at ``keys``; empty when absent."""
-        value = self.get(*keys)
-        if not isinstance(value, list):
-            return []
-        return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+        """(index, object) for each object in the array at ``keys``; empty when absent. The
+        same list for every caller: read it, never change it."""
+        found = self._arrays.get(keys)
+        if found is None:
+            value = self.get(*keys)
+            found = (
+                []
+                if not isinstance(value, list)
+                else [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
+            )
+            self._arrays[keys] = found
+        return found
 
     @cached_property
     def local_objects(self) -> list[LocalObject]:
