@@ -172,3 +172,22 @@ def test_a_client_gone_mid_body_costs_no_traceback(served: Server) -> None:
     assert request(served.port, "GET", "/healthz").status == 200  # and it still answers
     time.sleep(0.5)
     assert served.log.read_text(errors="replace").count("Traceback") == before
+
+
+def test_a_dump_of_credentials_is_withheld_whole(served: Server) -> None:
+    """5,000 members named like AWS key ids holding GitHub-shaped tokens: past 1,000 flagged
+    places the scan stops, and the page shows none of the document (app/secrets.py
+    `scan_document`), nor does the lint repeat any of it."""
+    _, data = grow(CASES["aws-key-names"].build, SIZE)
+    page = request(served.port, "POST", "/view", _form(data), FORM, timeout=HANG_GUARD)
+    assert page.status == 200, page.body[:300]
+    text = page.body.decode()
+    assert "none of the document's content is shown" in text
+    assert "ghp_" not in text and "AKIA" not in text
+    lint = request(served.port, "POST", "/api/v1/lint", data, JSON, timeout=HANG_GUARD)
+    assert lint.status == 200
+    assert b"ghp_" not in lint.body and b"AKIA" not in lint.body
+    result = json.loads(lint.body)["results"][0]
+    assert {"code": "secret", "severity": "warning", "count": 1, "at_least": True} in result[
+        "omitted"
+    ]
