@@ -19,7 +19,15 @@ from functools import cached_property
 from app.findings import Finding
 from app.parse import Document, JsonObject
 from app.pointer import parse_pointer, to_pointer
-from app.secrets import URI_PASSWORD, USERINFO, SecretHit, redact, scan_text
+from app.secrets import (
+    URI_PASSWORD,
+    USERINFO,
+    SecretHit,
+    redact,
+    redact_spans,
+    scan_text,
+    scan_texts,
+)
 
 REDACTED = "[redacted: looks like a credential]"
 # Credential texts shorter than this are withheld only where they were found: a short one
@@ -149,7 +157,9 @@ class Redaction:
                 shown = scanned[token] = self.token(token)
             return shown
 
-        out = []
+        # (finding, its path as shown, its texts, whether the scanner reads them)
+        shown: list[tuple[Finding, str, list[str], bool]] = []
+        to_scan: list[str] = []
         for finding in findings:
             try:
                 tokens = parse_pointer(finding.path)
@@ -163,17 +173,39 @@ class Redaction:
                 path = to_pointer([shown_token(t) for t in tokens])
             if finding.code == "secret":
                 # fixed words (app/secrets.py `_message`): nothing of the document to withhold
-                if path != finding.path:
-                    finding = replace(finding, path=path)
-                out.append(finding)
+                shown.append((finding, path, [], False))
                 continue
             near = flagged is None or tokens is None or _near(flagged, tokens)
-            shown = self.text if near else self._known
-            message = shown(self._names_in(finding.message, tokens or []))
-            related = tuple(shown(text) for text in finding.related)
+            texts = [self._names_in(finding.message, tokens or []), *finding.related]
+            if near:
+                to_scan.extend(texts)
+            shown.append((finding, path, texts, near))
+        scanned_texts = iter(self.texts(to_scan))
+        out = []
+        for finding, path, texts, near in shown:
+            if texts:
+                texts = (
+                    [next(scanned_texts) for _ in texts] if near else list(map(self._known, texts))
+                )
+                message, related = texts[0], tuple(texts[1:])
+            else:
+                message, related = finding.message, finding.related
             if message != finding.message or path != finding.path or related != finding.related:
                 finding = replace(finding, message=message, path=path, related=related)
             out.append(finding)
+        return out
+
+    def texts(self, texts: Sequence[str]) -> list[str]:
+        """`text` of each of ``texts``, the scanner reading all of them at once."""
+        try:
+            found = scan_texts(texts)
+        except Exception:  # as `redact_text`: on a scanner failure the whole text goes
+            return [REDACTED] * len(texts)
+        pattern = self._pattern
+        out = []
+        for text, spans in zip(texts, found, strict=True):
+            text = redact_spans(text, spans, REDACTED)
+            out.append(pattern.sub(REDACTED, text) if pattern is not None else text)
         return out
 
     def _known(self, text: str) -> str:
@@ -187,8 +219,10 @@ class Redaction:
         if tokens is None:
             return self.text(pointer)
         pattern = self._pattern
-        if not any(t in self.names for t in tokens) and (
-            pattern is None or not any(pattern.search(t) for t in tokens)
+        # one search over the tokens joined (NUL between them: a match across two tokens only
+        # sends the pointer to the rebuilding below, which finds nothing to withhold)
+        if self.names.isdisjoint(tokens) and (
+            pattern is None or pattern.search("\x00".join(tokens)) is None
         ):
             return pointer
         return to_pointer(REDACTED if t in self.names else self._known(t) for t in tokens)

@@ -1500,11 +1500,28 @@ def scan_text(text: str) -> list[tuple[int, int, str]]:
     return _scan(text, _anchor_bits(text))
 
 
+def scan_texts(texts: Sequence[str]) -> list[list[Span]]:
+    """`scan_text` of each of ``texts``, with the anchors looked for in all of them at once: a
+    report's thousand messages cost one search of each anchor, not a thousand. (An anchor that
+    ends at a string's end may send a text to more detectors than `scan_text` would: only more
+    is looked for.)"""
+    found: list[list[Span]] = [[] for _ in texts]
+    for i, bits in _candidates(list(texts)).items():
+        if texts[i]:
+            found[i] = _scan(texts[i], bits)
+    return found
+
+
 def redact(text: str, replacement: str = "[redacted: looks like a credential]") -> str:
     """`text` with every span `scan_text` reports replaced by `replacement`."""
+    return redact_spans(text, scan_text(text), replacement)
+
+
+def redact_spans(text: str, spans: Iterable[Span], replacement: str) -> str:
+    """`text` with each of ``spans`` (sorted, not overlapping) replaced by `replacement`."""
     parts: list[str] = []
     pos = 0
-    for start, end, _kind in scan_text(text):
+    for start, end, _kind in spans:
         parts.append(text[pos:start])
         parts.append(replacement)
         pos = end
