@@ -15,6 +15,9 @@ Each figure is the median of a few runs (fewer at large sizes) of the CPU time o
 process, every thread's (``--clock wall`` for wall-clock time; the machine this runs on is
 shared, and CPU time varies less with its load), beside the benign document's
 (the lineage case beside a benign child of an unchanged parent): the ratio's target is ≤ 3×.
+Each ratio divides by the benign document measured in the same process, a run of it after each
+run of the case: a machine's speed drifts by a third from one minute to the next, and a
+benign figure taken minutes earlier moved every ratio with it.
 Memory is the growth of the subprocess's peak RSS over its warmed-up peak (`getrusage`), cheap
 and coarse. The page's size is shown against the document's, and against the benign page's
 ratio. A benchmark, never a test: it asserts nothing about time; lines over target are marked.
@@ -23,6 +26,7 @@ ratio. A benchmark, never a test: it asserts nothing about time; lines over targ
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -71,13 +75,24 @@ def _lint_once(path: str, parent: str | None) -> tuple[int, str]:
     return status, out.getvalue()
 
 
-def _measure(stage: str, path: str, parent: str | None, runs: int, budget: float) -> None:
-    """Time ``stage`` on the file at ``path``; print one JSON line of figures."""
+def _measure(
+    stage: str,
+    path: str,
+    parent: str | None,
+    runs: int,
+    budget: float,
+    baseline: tuple[str, str | None] | None = None,
+) -> None:
+    """Time ``stage`` on the file at ``path``; print one JSON line of figures. With
+    ``baseline`` (a file and its parent), each run of the case is followed by one of the
+    baseline, and the baseline's medians are printed beside the case's (``baseline_cpu``,
+    ``baseline_wall``): the two are measured in the same moments of the machine."""
     warm = Path(path).with_name("warm.ocp.json")
     warm.write_bytes(dump(skeleton("bench/worst.py: warm-up")))
     figures: dict[str, Any] = {}
     cleanup = ExitStack()
     once: Callable[[], None]
+    other: Callable[[], None] | None = None
     if stage == "lint":
         _lint_once(str(warm), None)  # imports, the validator, caches
 
@@ -85,6 +100,12 @@ def _measure(stage: str, path: str, parent: str | None, runs: int, budget: float
             status, report = _lint_once(path, parent)
             figures["exit"] = status
             figures["report_lines"] = report.count("\n")
+
+        if baseline is not None:
+            base_path, base_parent = baseline
+
+            def other() -> None:
+                _lint_once(base_path, base_parent)
 
     else:
         os.environ["OCP_DATABASE_URL"] = str(Path(path).with_name("bench.sqlite3"))
@@ -105,9 +126,21 @@ def _measure(stage: str, path: str, parent: str | None, runs: int, budget: float
             figures["status"] = response.status_code
             figures["page_bytes"] = len(response.content)  # decoded, as a browser holds it
 
+        if baseline is not None:
+            base_form: dict[str, tuple[None, str]] = {
+                "checkpoint": (None, Path(baseline[0]).read_text(encoding="utf-8"))
+            }
+            if baseline[1]:
+                base_form["parent"] = (None, Path(baseline[1]).read_text(encoding="utf-8"))
+
+            def other() -> None:
+                client.post("/view", files=base_form).raise_for_status()
+
     warmed = _peak_mb()
     times: list[float] = []
     cpu_times: list[float] = []
+    base_times: list[float] = []
+    base_cpu_times: list[float] = []
     start = time.perf_counter()
     while True:
         elapsed = time.perf_counter() - start
@@ -115,10 +148,19 @@ def _measure(stage: str, path: str, parent: str | None, runs: int, budget: float
         # (a few milliseconds vary by half from run to run, and the benign figure divides)
         if times and (elapsed > budget or len(times) >= (runs if elapsed > 1 else 50)):
             break
+        # each run starts from a collected heap: no run pays for the garbage of the one before
+        # (the case's or the baseline's)
+        gc.collect()
         t0, cpu0 = time.perf_counter(), time.process_time()
         once()
         times.append(time.perf_counter() - t0)
         cpu_times.append(time.process_time() - cpu0)  # every thread's, the server's included
+        if other is not None:
+            gc.collect()
+            t0, cpu0 = time.perf_counter(), time.process_time()
+            other()
+            base_times.append(time.perf_counter() - t0)
+            base_cpu_times.append(time.process_time() - cpu0)
     cleanup.close()
     figures.update(
         wall=statistics.median(times),
@@ -127,6 +169,11 @@ def _measure(stage: str, path: str, parent: str | None, runs: int, budget: float
         peak_mb=_peak_mb(),
         growth_mb=_peak_mb() - warmed,
     )
+    if base_times:
+        figures.update(
+            baseline_wall=statistics.median(base_times),
+            baseline_cpu=statistics.median(base_cpu_times),
+        )
     print(json.dumps(figures), flush=True)
 
 
@@ -144,6 +191,7 @@ class Row:
     clock: str  # "cpu" or "wall": which median the table shows and the ratios divide
     stages: dict[str, dict[str, Any]] = field(default_factory=dict)
     ratios: dict[str, float | None] = field(default_factory=dict)
+    files: tuple[Path, Path | None] | None = None  # the document measured, and its parent
 
 
 def parse_size(text: str) -> tuple[str, int]:
@@ -160,7 +208,12 @@ def parse_size(text: str) -> tuple[str, int]:
 
 
 def run_stage(
-    stage: str, path: Path, parent: Path | None, size: int, timeout: float
+    stage: str,
+    path: Path,
+    parent: Path | None,
+    size: int,
+    timeout: float,
+    baseline: tuple[Path, Path | None] | None = None,
 ) -> dict[str, Any]:
     runs = 3 if size >= LARGE else 5
     command = [
@@ -176,6 +229,10 @@ def run_stage(
     ]
     if parent is not None:
         command += ["--parent-file", str(parent)]
+    if baseline is not None:
+        command += ["--baseline-file", str(baseline[0])]
+        if baseline[1] is not None:
+            command += ["--baseline-parent-file", str(baseline[1])]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -188,7 +245,13 @@ def run_stage(
 
 
 def measure_case(
-    case: Case, label: str, size: int, folder: Path, timeout: float, clock: str
+    case: Case,
+    label: str,
+    size: int,
+    folder: Path,
+    timeout: float,
+    clock: str,
+    baseline: tuple[Path, Path | None] | None = None,
 ) -> Row:
     n, data = grow(case.build, size)
     path = folder / f"{case.name}.ocp.json"
@@ -202,7 +265,8 @@ def measure_case(
         if stage == "view" and "timeout" in row.stages["lint"]:
             row.stages[stage] = {"skipped": "the lint timed out; the page runs the lint too"}
             continue
-        row.stages[stage] = run_stage(stage, path, parent_path, size, timeout)
+        row.stages[stage] = run_stage(stage, path, parent_path, size, timeout, baseline)
+    row.files = (path, parent_path)
     return row
 
 
@@ -214,7 +278,11 @@ def _seconds(figures: dict[str, Any], clock: str) -> float | None:
 def compare(row: Row, base: Row) -> None:
     for stage in STAGES:
         mine = _seconds(row.stages[stage], row.clock)
-        theirs = _seconds(base.stages[stage], row.clock)
+        # the baseline run beside this case, in the same process and moments; the baseline's
+        # own line when there is none
+        theirs = _seconds(row.stages[stage], f"baseline_{row.clock}") or _seconds(
+            base.stages[stage], row.clock
+        )
         row.ratios[stage] = mine / theirs if mine is not None and theirs else None
     page, base_page = row.stages["view"].get("page_bytes"), base.stages["view"].get("page_bytes")
     if page is not None and base_page:
@@ -302,12 +370,15 @@ def main() -> None:
     parser.add_argument("--measure", choices=STAGES, help=argparse.SUPPRESS)
     parser.add_argument("file", nargs="?", help=argparse.SUPPRESS)
     parser.add_argument("--parent-file", help=argparse.SUPPRESS)
+    parser.add_argument("--baseline-file", help=argparse.SUPPRESS)
+    parser.add_argument("--baseline-parent-file", help=argparse.SUPPRESS)
     parser.add_argument("--runs", type=int, default=3, help=argparse.SUPPRESS)
     parser.add_argument("--budget", type=float, default=30.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     if args.measure:
-        _measure(args.measure, args.file, args.parent_file, args.runs, args.budget)
+        paired = (args.baseline_file, args.baseline_parent_file) if args.baseline_file else None
+        _measure(args.measure, args.file, args.parent_file, args.runs, args.budget, paired)
         return
     if args.list:
         for case in CASES.values():
@@ -340,8 +411,9 @@ def main() -> None:
                 print(format_row(base), flush=True)
             for name in names:
                 case = CASES[name]
-                row = measure_case(case, label, size, folder, timeout, args.clock)
-                compare(row, bases[case.baseline])
+                base = bases[case.baseline]
+                row = measure_case(case, label, size, folder, timeout, args.clock, base.files)
+                compare(row, base)
                 rows.append(row)
                 problems += over_target(row)
                 print(format_row(row), flush=True)
