@@ -125,9 +125,7 @@ class Redaction:
 
     def text(self, text: str) -> str:
         """A text shown or emitted: the scanner's finds, and the known credential texts."""
-        text = redact_text(text)
-        pattern = self._pattern
-        return pattern.sub(REDACTED, text) if pattern is not None else text
+        return self._known(redact_text(text))
 
     def pointer(self, pointer: str) -> str:
         try:
@@ -201,12 +199,10 @@ class Redaction:
             found = scan_texts(texts)
         except Exception:  # as `redact_text`: on a scanner failure the whole text goes
             return [REDACTED] * len(texts)
-        pattern = self._pattern
-        out = []
-        for text, spans in zip(texts, found, strict=True):
-            text = redact_spans(text, spans, REDACTED)
-            out.append(pattern.sub(REDACTED, text) if pattern is not None else text)
-        return out
+        return [
+            self._known(redact_spans(text, spans, REDACTED))
+            for text, spans in zip(texts, found, strict=True)
+        ]
 
     def _known(self, text: str) -> str:
         """A text with the known credential texts withheld (no scan)."""
@@ -332,12 +328,7 @@ def _flagged_strings(
             continue
         if tokens and tokens[-1] in names:
             yield tokens[-1]
-        value = _at(document, tokens)
-        if isinstance(value, str):  # most flagged places: a string, no walk below it
-            if value:
-                yield value
-        else:
-            yield from _strings(value)
+        yield from _strings(_at(document, tokens))
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -1439,12 +1439,17 @@ _BY_BIT = {bit: d for d, bit in _BIT.items()}
 
 
 def _scan(text: str, bits: int) -> list[Span]:
+    return _merge(_spans(text, bits))
+
+
+def _spans(text: str, bits: int, most: int | None = None) -> list[Span]:
+    """The spans of the detectors ``bits`` names (at most ``most`` from each), unmerged."""
     spans: list[Span] = []
     while bits:
         bit = bits & -bits  # lowest set bit: visit only the detectors asked for
-        spans.extend(_BY_BIT[bit](text))
+        spans.extend(islice(_BY_BIT[bit](text), most))
         bits ^= bit
-    return _merge(spans)
+    return spans
 
 
 # A string value with a credential in it is withheld whole (app/redaction.py), so a document
@@ -1459,18 +1464,9 @@ def _scan_value(text: str, bits: int) -> list[Span]:
     """The spans of one string value the document scan records (see _SPANS_PER_VALUE). The
     decoding detectors run only when no other detector flagged the string: what they would
     add to a string already withheld is one more kind in its message."""
-    spans: list[Span] = []
-    plain = bits & ~_DECODING_BITS
-    while plain:
-        bit = plain & -plain
-        spans.extend(islice(_BY_BIT[bit](text), _SPANS_PER_VALUE))
-        plain ^= bit
-    if not spans and bits & _DECODING_BITS:
-        decoding = bits & _DECODING_BITS
-        while decoding:
-            bit = decoding & -decoding
-            spans.extend(islice(_BY_BIT[bit](text), _SPANS_PER_VALUE))
-            decoding ^= bit
+    spans = _spans(text, bits & ~_DECODING_BITS, _SPANS_PER_VALUE)
+    if not spans:
+        spans = _spans(text, bits & _DECODING_BITS, _SPANS_PER_VALUE)
     return _merge(spans)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.digests import DigestCheck
-from app.findings import Finding
+from app.findings import MAX_PER_CODE, Finding
 from app.render.context import Context, as_object, links_to, object_items, text_of, texts_of
 from app.render.model import NOTE_SOURCE_MEMBER, FindingItem, FindingsSection, Model
 from app.report import (
@@ -57,8 +57,9 @@ def build_header(ctx: Context) -> Model:
         "validity_note": VALIDITY_NOTE,
         "digest": result.digest,
         "secrets_redacted": len(result.secrets),
-        # the scan stopped past MAX_PER_CODE flagged places: the document is withheld whole
-        "secrets_withheld_whole": not result.analysis.redaction.complete,
+        # the number of flagged places the scan stopped past (the document is then withheld
+        # whole), or None when it read the whole document
+        "secrets_scan_stopped_past": (None if result.analysis.redaction.complete else MAX_PER_CODE),
         "lineage": _lineage(ctx),
     }
 
