@@ -46,6 +46,18 @@ def b64url(obj: object) -> str:
     return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
 
 
+def putty_key() -> str:
+    """A whole PuTTY key file (version 3): header, public and private lines, the MAC."""
+    return (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\n"
+        + rnd(64)
+        + "\nPrivate-Lines: 1\n"
+        + rnd(44)
+        + "\nPrivate-MAC: "
+        + rnd(64, "0123456789abcdef")
+    )
+
+
 def pem(label: str, body: str | None = None) -> str:
     armour = "PRIVATE" + " KEY"
     body = (
@@ -211,16 +223,7 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     ),
     (
         "putty",
-        _lazy(
-            lambda: (
-                "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\n"
-                + rnd(64)
-                + "\nPrivate-Lines: 1\n"
-                + rnd(44)
-                + "\nPrivate-MAC: "
-                + rnd(64, "0123456789abcdef")
-            )
-        ),
+        _lazy(putty_key),
         "a PuTTY private key",
         "PuTTY-User-Key-File-3: ssh-ed25519 (public part only)",
     ),

@@ -14,7 +14,7 @@ import pytest
 
 import app.secrets as scanner
 from app.secrets import find_secrets, first_secret, scan_text
-from tests.test_secrets import pem, rnd
+from tests.test_secrets import pem, putty_key, rnd
 
 SIZE = 400_000
 
@@ -78,14 +78,7 @@ def test_a_key_after_a_megabyte_of_hostile_armour_is_still_found() -> None:
 
 
 def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:
-    key = (
-        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\n"
-        + rnd(64)
-        + "\nPrivate-Lines: 1\n"
-        + rnd(44)
-        + "\nPrivate-MAC: "
-        + rnd(64, "0123456789abcdef")
-    )
+    key = putty_key()
     text = _repeat("PuTTY-User-Key-File-2: ssh-rsa\n", 300_000) + key + "\nafter"
     (span,) = scan_text(text)
     assert text[span[0] : span[1]] == key
