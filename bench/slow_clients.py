@@ -119,6 +119,17 @@ class Probes:
         return f"{self.served} served, {self.failed} failed (slowest {slowest:.2f} s)"
 
 
+def close_and_probe(socks: list[socket.socket], port: int) -> Probes:
+    """Close ``socks``, then what a normal client sees in the 5 s after: one probe a second."""
+    for sock in socks:
+        sock.close()
+    after = Probes()
+    for _ in range(5):
+        time.sleep(1.0)
+        after.run(port)
+    return after
+
+
 def open_connections(port: int, count: int) -> list[socket.socket]:
     socks = []
     for _ in range(count):
@@ -192,12 +203,7 @@ def descriptors(folder: Path, nofile: int, flood: float) -> None:
         while time.monotonic() < deadline:
             during.run(port)
             time.sleep(1.0)
-        for sock in socks:
-            sock.close()
-        after = Probes()
-        for _ in range(5):
-            time.sleep(1.0)
-            after.run(port)
+        after = close_and_probe(socks, port)
         grown = log.stat().st_size - before
         lines = log.read_bytes().count(b"\n") - lines_before
         tracebacks = log.read_bytes()[before:].count(b"Traceback")
@@ -226,12 +232,7 @@ def lowered(folder: Path, flood: float) -> None:
         cpu = cpu_seconds(pid)
         time.sleep(flood)
         used = cpu_seconds(pid) - cpu
-        for sock in socks:
-            sock.close()
-        after = Probes()
-        for _ in range(5):
-            time.sleep(1.0)
-            after.run(port)
+        after = close_and_probe(socks, port)
         data = log.read_bytes()[before:]
     print(f"lowered: a running server's limit lowered to 48; {len(socks)} connections held")
     print(f"  {flood:g} s, then closed")
