@@ -28,7 +28,7 @@ from app.checkpoint import Checkpoint
 from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
 from app.findings import MAX_PER_CODE, Finding, Omitted, capped, merge_omitted
 from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
-from app.positions import offsets
+from app.positions import line_cols, offsets
 from app.redaction import Redaction, redacted_unparsed
 from app.rules import Parent, check_document, check_lineage
 from app.schema import SchemaCheck, check_schema
@@ -41,8 +41,7 @@ LevelState = Literal["pass", "fail", "not_run"]
 class SourceMap:
     """Where values sit in the submitted text. Each set of pointers asked for costs one walk
     over the text, and every offset found is remembered; lines are counted between the offsets
-    asked for, in order, so no table of line starts is kept (a document of 3 million lines
-    made one of 3 million entries, most of a lint's time)."""
+    asked for (`app.positions.line_cols`)."""
 
     def __init__(self, text: str | None) -> None:
         self.text = text
@@ -54,22 +53,7 @@ class SourceMap:
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column (in code points) of ``offset``."""
-        return self._places([offset])[offset]
-
-    def _places(self, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
-        """Line and column of each offset, from one pass over the text up to the last: the
-        newlines between one offset and the next are counted in C."""
-        text = self.text or ""
-        out: dict[int, tuple[int, int]] = {}
-        line, pos, line_start = 1, 0, 0
-        for offset in sorted(set(offsets)):
-            newlines = text.count("\n", pos, offset)
-            if newlines:
-                line += newlines
-                line_start = text.rfind("\n", pos, offset) + 1
-            pos = offset
-            out[offset] = (line, offset - line_start + 1)
-        return out
+        return line_cols(self.text or "", [offset])[offset]
 
     def offsets(self, pointers: Iterable[str]) -> dict[str, int]:
         """Offset of the value at each pointer that resolves."""
@@ -91,7 +75,7 @@ class SourceMap:
 
     def locate(self, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
         found = self.offsets(pointers)
-        places = self._places(found.values())
+        places = line_cols(self.text or "", found.values())
         return {p: places[o] for p, o in found.items()}
 
     def lines(self, pointers: Iterable[str]) -> dict[str, int]:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from json.decoder import JSONDecoder
 
-from app.parse import line_col, scanstring
+from app.parse import scanstring
 from app.pointer import escape_token, parse_pointer
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -47,7 +47,25 @@ class _Step:
 def locate(text: str, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
     """Line and column of the value at each pointer that exists in ``text``, a document that
     has already parsed. Pointers that do not resolve are left out."""
-    return {pointer: line_col(text, offset) for pointer, offset in offsets(text, pointers).items()}
+    found = offsets(text, pointers)
+    places = line_cols(text, found.values())
+    return {pointer: places[offset] for pointer, offset in found.items()}
+
+
+def line_cols(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """1-based line and column (in code points) of each offset, from one pass over the text
+    up to the last: the newlines between one offset and the next are counted in C, and no
+    table of line starts is kept (a document of 3 million lines would make one that long)."""
+    out: dict[int, tuple[int, int]] = {}
+    line, pos, line_start = 1, 0, 0
+    for offset in sorted(set(offsets)):
+        newlines = text.count("\n", pos, offset)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", pos, offset) + 1
+        pos = offset
+        out[offset] = (line, offset - line_start + 1)
+    return out
 
 
 def offsets(text: str, pointers: Iterable[str]) -> dict[str, int]:
