@@ -24,7 +24,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache, partial, reduce
-from itertools import accumulate, chain, count, islice
+from itertools import accumulate, chain, compress, count, islice
 from typing import NamedTuple
 from urllib.parse import unquote
 
@@ -1804,12 +1804,17 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         # name before its value, then by position in the string
         pending.append(((ordinals, 0 if in_key else 1, span[0]), hit))
 
-    for first, last in _batches(layout.flat):
-        for i, bits in _candidates(layout.flat[first:last]).items():
-            text = layout.flat[first + i]
-            spans = _scan_value(text, bits) if text else []
+    # Only the non-empty values are searched (selected at C speed): a document of many small
+    # containers has a "" in `flat` for each, and their bookkeeping would cost more than the
+    # search.
+    strings = list(compress(layout.flat, layout.flat))
+    index = list(compress(count(), layout.flat))
+    for first, last in _batches(strings):
+        for i, bits in _candidates(strings[first:last]).items():
+            text = strings[first + i]
+            spans = _scan_value(text, bits)
             if spans:
-                c, token, ordinal = layout.locate(first + i)
+                c, token, ordinal = layout.locate(index[first + i])
                 for span in spans:
                     record(c, (token,), (ordinal,), span, False, text)
                 yield from pending
