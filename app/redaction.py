@@ -155,15 +155,24 @@ class Redaction:
                 shown = scanned[token] = self.token(token)
             return shown
 
+        # Most paths hold no flagged name nor a known credential text: one search over all of
+        # them (unescaped, so a text with a '/' is found too) says whether any is rebuilt.
+        paths_kept = (
+            self.complete
+            and not self.names
+            and not self._quotes_any(
+                "\x00".join([f.path for f in findings]).replace("~1", "/").replace("~0", "~")
+            )
+        )
         # (finding, its path as shown, its texts, whether the scanner reads them)
         shown: list[tuple[Finding, str, list[str], bool]] = []
         to_scan: list[str] = []
+        kept: list[str] = []  # the texts of findings not scanned again
         for finding in findings:
-            try:
-                tokens = parse_pointer(finding.path)
-            except ValueError:
-                tokens = None
-            if self.complete:
+            tokens = _tokens(finding.path) if not paths_kept or flagged else None
+            if paths_kept:
+                path = finding.path
+            elif self.complete:
                 path = self._known_pointer(finding.path, tokens)
             elif tokens is None:
                 path = self.text(finding.path)
@@ -173,18 +182,24 @@ class Redaction:
                 # fixed words (app/secrets.py `_message`): nothing of the document to withhold
                 shown.append((finding, path, [], False))
                 continue
-            near = flagged is None or tokens is None or _near(flagged, tokens)
+            # (a path that is no pointer, and so has no tokens, is read again whole)
+            near = flagged is None or (
+                _near(flagged, tokens) if tokens is not None else not finding.path.startswith("/")
+            )
             texts = [self._names_in(finding.message, tokens or []), *finding.related]
-            if near:
-                to_scan.extend(texts)
+            (to_scan if near else kept).extend(texts)
             shown.append((finding, path, texts, near))
         scanned_texts = iter(self.texts(to_scan))
+        # the texts not scanned lose the known credential texts; one search says whether any
+        # holds one
+        known = self._known if self._quotes_any("\x00".join(kept)) else None
         out = []
         for finding, path, texts, near in shown:
             if texts:
-                texts = (
-                    [next(scanned_texts) for _ in texts] if near else list(map(self._known, texts))
-                )
+                if near:
+                    texts = [next(scanned_texts) for _ in texts]
+                elif known is not None:
+                    texts = list(map(known, texts))
                 message, related = texts[0], tuple(texts[1:])
             else:
                 message, related = finding.message, finding.related
@@ -194,20 +209,28 @@ class Redaction:
         return out
 
     def texts(self, texts: Sequence[str]) -> list[str]:
-        """`text` of each of ``texts``, the scanner reading all of them at once."""
+        """`text` of each of ``texts``, the scanner reading all of them at once, and each
+        distinct one once (a rule's fixed message, repeated at every place it reports)."""
+        distinct = list(dict.fromkeys(texts))
         try:
-            found = scan_texts(texts)
+            found = scan_texts(distinct)
         except Exception:  # as `redact_text`: on a scanner failure the whole text goes
             return [REDACTED] * len(texts)
-        return [
-            self._known(redact_spans(text, spans, REDACTED))
-            for text, spans in zip(texts, found, strict=True)
-        ]
+        shown = {
+            text: self._known(redact_spans(text, spans, REDACTED))
+            for text, spans in zip(distinct, found, strict=True)
+        }
+        return [shown[text] for text in texts]
 
     def _known(self, text: str) -> str:
         """A text with the known credential texts withheld (no scan)."""
         pattern = self._pattern
         return pattern.sub(REDACTED, text) if pattern is not None else text
+
+    def _quotes_any(self, text: str) -> bool:
+        """Whether ``text`` holds a known credential text."""
+        pattern = self._pattern
+        return pattern is not None and pattern.search(text) is not None
 
     def _known_pointer(self, pointer: str, tokens: list[str] | None) -> str:
         """A finding's path: each flagged name withheld whole, the known credential texts
@@ -434,6 +457,14 @@ def _trie(places: Iterable[Sequence[str] | None]) -> _Trie | None:
         if node is not None:
             node[tokens[-1]] = None
     return root
+
+
+def _tokens(pointer: str) -> list[str] | None:
+    """The tokens of ``pointer``, or None when it is no JSON Pointer."""
+    try:
+        return parse_pointer(pointer)
+    except ValueError:
+        return None
 
 
 def _near(trie: _Trie, tokens: list[str]) -> bool:
