@@ -166,7 +166,13 @@ def _finding_lines(name: str, findings: Sequence[Finding]) -> list[str]:
     whole = "".join(lines)
     # escaping is per character: nothing to escape in the whole, nothing in any line (ASCII
     # text can only hold C0 controls and DEL, looked for by a smaller and faster class)
-    if (whole.isascii() and not _ASCII_CONTROL.search(whole)) or visible(whole) == whole:
+    # (every character `visible` escapes is one Unicode calls unprintable: printable text,
+    # checked in C, has none)
+    if (
+        (whole.isascii() and not _ASCII_CONTROL.search(whole))
+        or whole.isprintable()
+        or visible(whole) == whole
+    ):
         return lines
     lines = []
     for f in findings:

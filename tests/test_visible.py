@@ -40,3 +40,11 @@ def test_text_people_write_is_kept():
 
 def test_lone_surrogates_are_escaped_not_crashing():
     assert visible("a\ud800b") == "a\\ud800b"
+
+
+def test_every_escaped_character_is_one_python_calls_unprintable():
+    # The text report skips `visible` for text that str.isprintable() accepts (app/report.py):
+    # that holds only while nothing it escapes is printable.
+    escaped = [chr(c) for c in range(0x110000) if visible(chr(c)) != chr(c)]
+    assert len(escaped) > 2000  # the surrogates, the controls and the marks
+    assert [hex(ord(c)) for c in escaped if c.isprintable()] == []
