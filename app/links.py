@@ -111,7 +111,8 @@ def has_userinfo(uri: str) -> bool:
     """True when ``uri`` carries a user name or password before its host, as RFC 3986 reads it
     (``scheme://user@host``) or as a browser does (``https:user@host``, ``https:\\\\user@host``,
     a tab before the ``@``)."""
-    return _userinfo(uri, _whatwg(uri))
+    # RFC 3986's reading first: it needs no parse, and a URI it finds userinfo in has some
+    return _RFC3986_USERINFO.match(uri) is not None or _userinfo(uri, _whatwg(uri))
 
 
 def _userinfo(uri: str, parsed: ada_url.ada_adapter.ParseAttributes | None) -> bool:
