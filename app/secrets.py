@@ -515,6 +515,10 @@ def _masked(tail: str) -> bool:
     return not tail.strip(_MASK_CHARS + "0") or bool(_TAIL_PLACEHOLDER.search(tail))
 
 
+# A tail that is one run of a character class, ending the pattern.
+_TAIL_RUN = re.compile(r"\(\?P<tail>(\[(?:[^\]\\]|\\.)*\])\*\+\)$")
+
+
 def _token_rule(
     pattern: str,
     kind: str,
@@ -528,10 +532,13 @@ def _token_rule(
 
     Possessive runs never backtrack, and every match is validated here rather than by
     look-arounds, so the regex keeps its fast literal-prefix search and stays linear on
-    hostile input such as "sk-sk-sk-..." repeated for a megabyte.
+    hostile input such as "sk-sk-sk-..." repeated for a megabyte. One look-ahead is the
+    exception: a tail that is one run of a class needs `low` of them, looked for by the regex
+    (at most `low` characters a prefix), so a prefix with too short a tail, the rule in prose
+    ("sk-learn", "a ghp_ token"), costs no step of Python.
     """
-    rx = re.compile(pattern, flags)
     low, high = tail
+    rx = re.compile(_TAIL_RUN.sub(lambda m: f"(?={m[1]}{{{low}}}){m[0]}", pattern), flags)
 
     def find(text: str) -> Iterator[Span]:
         for m in rx.finditer(text):
@@ -929,6 +936,8 @@ def _named_in_text(text: str) -> Iterator[Span]:
             # (password=https://host/?access_token=...), but only so often: hostile text such
             # as "password:" a hundred thousand times then moves on past each value instead.
             pos = m.end()
+            if not _may_name_credential(m.group("name")):
+                continue  # (one lookup: "https:" or "note:" a thousand times is no name)
             span = _assignment_hit(text, m)
             if span is None:
                 continue
@@ -940,6 +949,13 @@ def _named_in_text(text: str) -> Iterator[Span]:
                 if rejected > _REREAD_LIMIT:
                     pos = max(pos, span[3])
                     name_op = _NAME_OP_VALUED
+
+
+@lru_cache(maxsize=4096)
+def _may_name_credential(name: str) -> bool:
+    """False when ``name`` holds none of the words every credential's name (`_classify_name`)
+    and every credential-carrying query parameter holds: its value is not read."""
+    return _NAME_HEAD_ANCHOR.search(name.lower()) is not None
 
 
 @lru_cache(maxsize=4096)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.pointer import resolve
-from app.secrets import SecretHit, find_secrets, redact, scan_text, secret_findings
+from app.secrets import GITHUB, SecretHit, find_secrets, redact, scan_text, secret_findings
 
 SHARED = Path(os.environ.get("OCP_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 CONFORMANCE = SHARED / "conformance"
@@ -974,3 +974,37 @@ def test_big_list_of_naughty_strings_never_crashes() -> None:
     joined = {"statements": [{"text": s} for s in strings], "keys": dict.fromkeys(strings, 1)}
     secret_findings(joined)
     scan_text(json.dumps(joined))
+
+
+def test_every_name_the_scanner_knows_passes_its_cheap_filter() -> None:
+    # Text is read for `NAME: value` only where NAME holds one of a few words (app/secrets.py
+    # `_may_name_credential`, one cached lookup a name): that must let through every name
+    # `_classify_name` gives a class, in every spelling, and every query parameter it reads.
+    from app import secrets
+
+    heads = ["_".join(parts) for parts in secrets._NAME_HEADS]
+    spellings = [
+        spelled
+        for head in heads
+        for spelled in (
+            head,
+            head.upper(),
+            "DB_" + head.upper(),
+            "my" + head.replace("_", "").title(),
+            head + "s",
+        )
+    ]
+    spellings += ["mypassword", "clientsecret", "stripeapikey", "accesstoken", "DB_PWD"]
+    classified = [name for name in spellings if secrets._classify_name(name) is not None]
+    assert len(classified) > len(heads)  # most spellings name a credential
+    assert [n for n in classified if not secrets._may_name_credential(n)] == []
+    parameters = [*secrets._QUERY_PARAMS, *secrets._SIGNING_PARAMS]
+    assert [n for n in parameters if not secrets._may_name_credential(n)] == []
+    assert not secrets._may_name_credential("https")
+    assert not secrets._may_name_credential("note")
+
+
+def test_a_prefix_with_a_short_tail_a_thousand_times_hides_no_token_after_it() -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    text = "see ghp_ and sk- and xoxb- here; " * 1000 + f"then {token} at last"
+    assert [(text[s:e], kind) for s, e, kind in scan_text(text)] == [(token, GITHUB)]
