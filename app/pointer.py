@@ -11,13 +11,13 @@ def escape_token(token: str | int) -> str:
 
 def to_pointer(path: Iterable[str | int]) -> str:
     """``("statements", 3, "text")`` -> ``"/statements/3/text"``; the empty path is ``""``."""
-    tokens = list(map(str, path))
+    tokens = path if isinstance(path, tuple | list) else tuple(path)
     if not tokens:
         return ""
-    joined = "/".join(tokens)
+    joined = "/".join(map(str, tokens))
     if "~" in joined or joined.count("/") != len(tokens) - 1:
         # a token holds "~" or "/": escape each one (rare; the fast join above is the rule)
-        return "".join("/" + escape_token(token) for token in tokens)
+        return "".join(["/" + escape_token(token) for token in tokens])
     return "/" + joined
 
 
