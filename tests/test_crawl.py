@@ -10,9 +10,11 @@ from __future__ import annotations
 import html.parser
 import json
 import re
+import subprocess
 import urllib.parse
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -78,11 +80,21 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
 
 
-def test_crawl(served: Server) -> None:
+@dataclass
+class Crawl:
+    seen: set[str] = field(default_factory=set)
+    problems: list[str] = field(default_factory=list)
+    storage_ids: list[str] = field(default_factory=list)
+    # every HTML answer, by where it was found (a posted form's page under its file's name)
+    pages: dict[str, bytes] = field(default_factory=dict)
+
+
+@pytest.fixture(scope="module")
+def crawl(served: Server) -> Crawl:
     origin = served.base
     queue: deque[tuple[str, str]] = deque([("/", "start")])
-    problems: list[str] = []
-    storage_ids: list[str] = []
+    done = Crawl()
+    problems, storage_ids, seen = done.problems, done.storage_ids, done.seen
 
     def follow(links: list[str], found_on: str) -> None:
         for link in links:
@@ -105,6 +117,7 @@ def test_crawl(served: Server) -> None:
             problems.append(f"{path} (linked from {found_on}) is a dead link: 404")
         kind = reply.headers.get("content-type", "")
         if kind.startswith("text/html"):
+            done.pages[path] = reply.body
             follow(html_links(reply.body), path)
         elif kind.startswith("application/json") and reply.body:
             follow(list(json_links(json.loads(reply.body))), path)
@@ -134,9 +147,8 @@ def test_crawl(served: Server) -> None:
                 timeout=30,
             )
             assert reply.status == 200, (target, case["file"], reply.status)
-            check(target, reply, "start")
+            check(f"{target}?file={case['file']}", reply, "start")
 
-    seen: set[str] = set()
     while queue:
         path, found_on = queue.popleft()
         if path in seen:
@@ -144,7 +156,11 @@ def test_crawl(served: Server) -> None:
         seen.add(path)
         assert len(seen) < MAX_PAGES, "the crawl does not end"
         check(path, request(served.port, "GET", path, timeout=30), found_on)
+    return done
 
+
+def test_crawl(crawl: Crawl, served: Server) -> None:
+    seen, problems, storage_ids = crawl.seen, crawl.problems, crawl.storage_ids
     assert len(seen) > 200, f"the crawl reached only {len(seen)} pages"
     assert not problems, "\n".join(problems[:40])
     # the crawl reached what people reach
@@ -158,3 +174,42 @@ def test_crawl(served: Server) -> None:
     assert '"GET /c/…' in log, "the access log is on and filtered"
     leaked = [sid for sid in storage_ids if sid in log]
     assert not leaked, f"the log names storage ids: {leaked[:3]}"
+
+
+FETCH_VNU = Path(__file__).resolve().parents[1] / "scripts" / "fetch-vnu.sh"
+
+
+def test_every_page_passes_the_w3c_nu_html_checker(crawl: Crawl, tmp_path: Path) -> None:
+    """Every HTML page the crawl reached, and the page of every conformance document posted to
+    the form, checked by the W3C Nu Html Checker (npm vnu-jar, on Java): no error."""
+    jar = subprocess.run(
+        ["sh", str(FETCH_VNU)], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    files: dict[str, str] = {}
+    for n, (path, body) in enumerate(sorted(crawl.pages.items())):
+        page = tmp_path / f"page-{n}.html"
+        page.write_bytes(body)
+        files[page.as_uri()] = path
+    assert len(files) > 150, f"only {len(files)} pages to check"
+    checked = subprocess.run(
+        [
+            "java",
+            "-jar",
+            jar,
+            "--errors-only",
+            "--format",
+            "json",
+            *map(str, sorted(tmp_path.glob("*.html"))),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    messages = json.loads(checked.stderr)["messages"]
+    errors = [
+        f"{files.get(m.get('url', ''), m.get('url'))}:{m.get('lastLine')}: {m['message']}"
+        for m in messages
+        if m.get("type") in ("error", "non-document-error")
+    ]
+    assert not errors, f"{len(errors)} errors:\n" + "\n".join(errors[:40])

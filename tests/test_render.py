@@ -689,10 +689,18 @@ def test_text_is_kept_verbatim_for_the_template_to_escape():
     assert all("&lt;" not in s for s in strings(view))
 
 
-def test_anchor_keeps_the_id_verbatim():
+def test_anchor_keeps_the_id_and_encodes_only_what_an_html_id_cannot_hold():
     assert anchor("op-refund") == "obj-op-refund"
-    assert anchor('a"b<c>') == 'obj-a"b<c>'
+    assert anchor("step template") == "obj-step%20template"
+    assert anchor('a"b<c>') == "obj-a%22b%3Cc%3E"
+    assert anchor("café") == "obj-caf%C3%A9"
+    # injective: "%" is encoded too, and nothing is dropped
+    assert anchor("a%20b") != anchor("a b")
     assert anchor("a.b") != anchor("a-b")
+    ids = ["a b", "a\tb", "a\u00a0b", "a%20b", "a+b", "ünï", "x/y", "x~y", "#x"]
+    anchors = [anchor(i) for i in ids]
+    assert len(set(anchors)) == len(ids)
+    assert not any(c.isspace() for a in anchors for c in a)
 
 
 # --- documents of any shape -------------------------------------------------------------------

@@ -18,8 +18,9 @@ A checkpoint is untrusted input (spec §10). Every builder in this package there
   replaced by `REDACTED`, so no section can leak it, and redacts the submitted text shown in
   the source section as well (§10.5).
 
-Local ids are untrusted text too. They are kept verbatim in anchors ("obj-<id>", see
-`anchor`): sanitizing them could make two ids collide; the template escapes them.
+Local ids are untrusted text too. Anchors keep them as written ("obj-<id>", see `anchor`),
+percent-encoding only what an HTML id or a URL fragment cannot hold: dropping characters could
+make two ids collide; the template escapes them.
 
 The modules, one per part of the page: `view` (the whole page, in order), `context` (what every
 builder reads), `header`, `checklist` (§10.7), `statements`, `operations` (and stop

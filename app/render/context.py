@@ -19,7 +19,7 @@ from app.checkpoint import (
 )
 from app.digests import DigestCheck
 from app.pointer import to_pointer
-from app.render.model import Model, anchor
+from app.render.model import Model, anchor, fragment_safe
 
 
 @dataclass(slots=True)
@@ -158,7 +158,8 @@ def _owners(checkpoint: Checkpoint) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for obj in checkpoint.local_objects:
         first = checkpoint.by_id.get(obj.id)
-        out[obj.pointer] = (obj.id, anchor(obj.id) if first is obj else f"dup-{obj.pointer}")
+        shown = anchor(obj.id) if first is obj else "dup-" + fragment_safe(obj.pointer)
+        out[obj.pointer] = (obj.id, shown)
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, TypedDict
+from urllib.parse import quote
 
 from app import layout
 
@@ -126,8 +127,17 @@ NOTE_RESUME = "the source's recommendation"
 
 
 def anchor(object_id: str) -> str:
-    """The page anchor of the local object with ``object_id``: "obj-<id>", the id verbatim.
+    """The page anchor of the local object with ``object_id``: "obj-<id>", the id as written
+    except for the characters an HTML id or a URL's fragment cannot hold (whitespace, quotes,
+    angle brackets, non-ASCII...), percent-encoded as UTF-8, "%" included.
 
-    Ids are untrusted text; the template escapes the anchor wherever it is written. Keeping
-    the id verbatim means two different ids never share an anchor."""
-    return f"obj-{object_id}"
+    Ids are untrusted text; the template escapes the anchor wherever it is written. Encoding
+    instead of dropping what an anchor cannot hold keeps two different ids from ever sharing
+    one, and `href="#…"` finds the element by its id exactly as written."""
+    return "obj-" + fragment_safe(object_id)
+
+
+def fragment_safe(text: str) -> str:
+    """``text`` with each character outside RFC 3986's fragment characters (and "%")
+    percent-encoded: valid both as an HTML id and as a URL fragment."""
+    return quote(text, safe="!$&'()*+,;=:@/?-._~")

@@ -165,7 +165,10 @@ def notes(items: Iterable[str] | None) -> Markup:
 def json_block(value: object, label: str) -> Markup:
     if value is None:
         return Markup("")
-    return Markup(f'<pre class="json" tabindex="0" aria-label="{escape(label)}">{txt(value)}</pre>')
+    return Markup(
+        '<pre class="json" tabindex="0" role="group" '
+        f'aria-label="{escape(label)}">{txt(value)}</pre>'
+    )
 
 
 def section_head(section: Mapping[str, Any], level: int = 2) -> Markup:
