@@ -45,13 +45,15 @@ def build_statements(ctx: Context) -> Model:
     in "other"), then the statements per kind, grouped by origin type."""
     raw = ctx.doc.get("statements")
     entries = list(enumerate(raw)) if isinstance(raw, list) else []
-    kinds = _axis(KINDS, (_kind_key(s) for _, s in entries))
-    origins = _axis(ORIGIN_TYPES, (_origin_key(s) for _, s in entries))
+    # each statement's cell, read once
+    keys = [(_kind_key(s), _origin_key(s)) for _, s in entries]
+    kinds = _axis(KINDS, (kind for kind, _ in keys))
+    origins = _axis(ORIGIN_TYPES, (origin for _, origin in keys))
     cells: dict[tuple[str, str], list[tuple[int, object]]] = {
         (k, o): [] for k in kinds for o in origins
     }
-    for i, statement in entries:
-        cells[(_kind_key(statement), _origin_key(statement))].append((i, statement))
+    for entry, key in zip(entries, keys, strict=True):
+        cells[key].append(entry)
     return {
         "anchor": "statements",
         "title": "Statements",
