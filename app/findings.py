@@ -1,9 +1,9 @@
 """A finding: one problem, at one place, in words a person can act on."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import groupby
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 # A note is advice beside the report's findings: the project's lineage checks that rest on
 # what the linter cannot read exactly (an omission's words, a rewrite's intent). Notes never
@@ -11,8 +11,11 @@ from typing import Any, Literal
 Severity = Literal["error", "warning", "note"]
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
+    """A value: made once a finding and again when placed (`at`) or redacted, thousands of
+    times for some documents, so a named tuple (made in C) rather than a frozen dataclass
+    (each field set through object.__setattr__: three times the cost)."""
+
     code: str
     severity: Severity
     path: str  # a JSON Pointer into the submitted document; "" is the whole document
@@ -20,11 +23,9 @@ class Finding:
     line: int | None = None  # 1-based, of the value at `path` in the submitted bytes
     column: int | None = None  # 1-based, counted in Unicode code points
     # Lower-level validator errors this finding stands for (schema findings collapse cascades).
-    related: tuple[str, ...] = field(default=())
+    related: tuple[str, ...] = ()
 
     def at(self, line: int | None, column: int | None) -> "Finding":
-        # made directly: dataclasses.replace reads every field by name first (twice the cost,
-        # once for each finding of a report)
         return Finding(
             self.code, self.severity, self.path, self.message, line, column, self.related
         )

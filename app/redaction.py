@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from app.findings import Finding
@@ -204,7 +204,7 @@ class Redaction:
             else:
                 message, related = finding.message, finding.related
             if message != finding.message or path != finding.path or related != finding.related:
-                finding = replace(finding, message=message, path=path, related=related)
+                finding = finding._replace(message=message, path=path, related=related)
             out.append(finding)
         return out
 
