@@ -174,14 +174,6 @@ class Analysis(Verdict):
         return Checkpoint(redacted)
 
     @cached_property
-    def object_lines(self) -> dict[str, int]:
-        """The source line of each local object (a page links each card to it): one walk over
-        the text, the first time a page asks."""
-        if self.checkpoint is None:
-            return {}
-        return self.source.lines(obj.pointer for obj in self.checkpoint.local_objects)
-
-    @cached_property
     def shown_text(self) -> str:
         """The submitted text as a page lists it: every flagged value (and flagged member
         name) withheld, line breaks kept; bytes that are not UTF-8 decoded with U+FFFD. Text
@@ -261,8 +253,9 @@ def analyze(
 
     with stage("positions"):
         # The findings' places only: the credentials' (a page's source listing withholds
-        # them: `shown_text`) and the local objects' lines (a page's cards: `object_lines`) are
-        # found on first use, so a lint of 10,000 flagged values never looks for them.
+        # them: `shown_text`) are found on first use, and the lines of the cards a page shows
+        # by the page (app/render/context.py `place_lines`), so a lint of 10,000 flagged
+        # values never looks for them.
         placed = _positioned(findings, source)
     if redaction.active:
         # No report repeats a credential: messages quote values, paths name members. The

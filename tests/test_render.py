@@ -768,3 +768,19 @@ def test_a_result_without_findings_positions_still_builds(minimal):
     view = build_view(bare, now=NOW)
     assert view["header"]["verdict"] == VERDICT_VALID
     assert copy.deepcopy(view) == view
+
+
+def test_each_card_links_to_the_line_its_object_starts_on():
+    raw = (CONFORMANCE / "valid-support-handoff.ocp.json").read_text()
+    view = view_of(raw.encode())
+    lines = raw.split("\n")
+    cards = [s for g in view["statements"]["groups"] for o in g["by_origin"] for s in o["items"]]
+    cards += [c for g in view["operations"]["groups"] for c in g["items"]]
+    assert len(cards) > 5
+    for card in cards:
+        anchor = card["source_anchor"]
+        assert anchor is not None and anchor.startswith("L"), card["pointer"]
+        # the object's line holds its opening brace, and the id follows within a few lines
+        start = int(anchor[1:]) - 1
+        assert lines[start].strip().startswith("{"), (card["pointer"], lines[start])
+        assert any(f'"id": "{card["id"]}"' in line for line in lines[start : start + 4])

@@ -37,8 +37,10 @@ class Context:
     digest: DigestCheck | None  # parent.digest against the supplied parent
     # pointer of each local object -> its anchor (duplicates of an id get a "dup-" anchor)
     owners: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # pointer of each local object -> its 1-based line in the submitted text
-    object_lines: dict[str, int] = field(default_factory=dict)
+    # the pointers of the object cards built, whose source lines `place_lines` finds in one
+    # walk over the text once every section is built: only the cards a page shows (150 of a
+    # list of 50,000) are looked for
+    unplaced: set[str] = field(default_factory=set)
     # operation id -> the stop conditions (index, object) whose applies_to names it
     fences: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
     # operation id -> the stop conditions (index, object) whose refs name it
@@ -87,14 +89,13 @@ class Context:
         """id, anchor, pointer and source line anchor of the object at ``path``."""
         pointer = to_pointer(path)
         owner = self.owners.get(pointer)
-        line = self.object_lines.get(pointer)
-        if line and self.shown_lines is not None and line not in self.shown_lines:
-            line = None  # not listed on the page: no link to nowhere
+        if owner is not None:
+            self.unplaced.add(pointer)
         return {
             "id": owner[0] if owner else None,
             "anchor": owner[1] if owner else None,
             "pointer": pointer,
-            "source_anchor": f"L{line}" if line else None,
+            "source_anchor": UNPLACED if owner else None,
         }
 
 
@@ -119,7 +120,6 @@ def new_context(result: LintResult, now: datetime) -> Context:
     ctx.format_version = text_of(as_object(analysis.redacted).get("opencheckpoint"))
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)
-        ctx.object_lines = analysis.object_lines
         ctx.fences, ctx.concerns = _stop_index(checkpoint)
         ctx.unnamed_stops = [
             (i, stop)
@@ -150,6 +150,36 @@ def _shown_lines(result: LintResult) -> set[int] | None:
 def _aware(moment: datetime) -> datetime:
     """``now`` as an aware instant; a naive one is taken as UTC."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+class _Unplaced:
+    """The source anchor of a card before `place_lines` finds its line (never shown: the
+    JSON encoder refuses it)."""
+
+
+UNPLACED: Any = _Unplaced()
+
+
+def place_lines(ctx: Context, view: object) -> None:
+    """Fill in the source anchor of every card of ``view`` that `Context.identity` made: the
+    lines of all of them found in one walk over the text. A line the page does not list gets
+    no anchor (no link to nowhere)."""
+    if not ctx.unplaced:
+        return
+    lines = ctx.result.analysis.source.lines(ctx.unplaced)
+    shown = ctx.shown_lines
+    stack: list[object] = [view]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("source_anchor") is UNPLACED:
+                line = lines.get(node["pointer"])
+                listed = line is not None and (shown is None or line in shown)
+                node["source_anchor"] = f"L{line}" if listed else None
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
+    ctx.unplaced.clear()
 
 
 def _owners(checkpoint: Checkpoint) -> dict[str, tuple[str, str]]:

@@ -10,7 +10,7 @@ from typing import Any
 from app.analysis import LintResult
 from app.redaction import REDACTED
 from app.render.checklist import build_before_continuing
-from app.render.context import Context, new_context
+from app.render.context import Context, new_context, place_lines
 from app.render.header import build_findings, build_header
 from app.render.model import MODEL_VERSION, CheckpointView, Model, SectionRef
 from app.render.operations import build_operations, operation_entries
@@ -73,6 +73,7 @@ def build_view(
         **sections,
         "source": source,
     }
+    place_lines(ctx, every)
     return CheckpointView(
         model="ocp-viewer/checkpoint-page",
         model_version=MODEL_VERSION,
