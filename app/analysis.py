@@ -58,21 +58,17 @@ class SourceMap:
 
     def offsets(self, pointers: Iterable[str]) -> dict[str, int]:
         """Offset of the value at each pointer that resolves."""
-        pointers = list(pointers)
-        wanted = [p for p in dict.fromkeys(pointers) if p not in self._offsets]
+        known = self._offsets
+        asked = dict.fromkeys(pointers)
+        wanted = [p for p in asked if p not in known]
         if wanted and self.text:
             try:
                 found = offsets(self.text, wanted)
             except (ValueError, IndexError, RecursionError):
                 found = {}
-            for pointer in wanted:
-                self._offsets[pointer] = found.get(pointer)
-        out = {}
-        for pointer in pointers:
-            offset = self._offsets.get(pointer)
-            if offset is not None:
-                out[pointer] = offset
-        return out
+            known.update(dict.fromkeys(wanted))  # None: no value there
+            known.update(found)
+        return {p: o for p in asked if (o := known.get(p)) is not None}
 
     def locate(self, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
         found = self.offsets(pointers)

@@ -1,6 +1,7 @@
 """Identity and references: OCP-S001, OCP-S002, OCP-S003 (spec §4.1, §8.2)."""
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from app.checkpoint import TYPE_NAMES, Checkpoint, ReferenceSite
 from app.rules import Violation, first_of, rule
@@ -67,7 +68,7 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterable[Violation]:
     def violation(site: ReferenceSite, index: int | None) -> Violation:
         path, target_id = site.at(index)
         found_holders = holders[target_id]
-        allowed = " or ".join(sorted(TYPE_NAMES[t] for t in site.field.allowed))
+        allowed = _type_names(site.field.allowed)
         if len(found_holders) == 1:
             (target,) = found_holders
             found = f"{_article(TYPE_NAMES[target.type])} (at {target.pointer})"
@@ -101,6 +102,12 @@ class _WrongTypes:
             right = set().union(*(self._of_type.get(t, ()) for t in allowed))
             wrong = self._wrong[allowed] = self._held - right
         return wrong
+
+
+@lru_cache(maxsize=64)
+def _type_names(types: frozenset[str]) -> str:
+    """"a resource or a statement": the allowed types of a reference field, once a field."""
+    return " or ".join(sorted(TYPE_NAMES[t] for t in types))
 
 
 def _article(noun: str) -> str:
