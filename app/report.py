@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -150,8 +149,20 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
     return "\n".join(lines) + "\n"
 
 
-# What `visible` escapes, of the ASCII characters.
-_ASCII_CONTROL = re.compile("[\x00-\x1f\x7f]")
+# The Latin-1 characters `visible` keeps, as bytes (most reports are Latin-1: English
+# messages with a "§" in them).
+_LATIN1_KEPT = bytes(c for c in range(256) if visible(chr(c)) == chr(c))
+
+
+def _nothing_to_escape(text: str) -> bool:
+    """Whether `visible` leaves ``text`` as it is, decided in C: Latin-1 text as bytes, whose
+    kept characters are deleted in one pass (what is left would be escaped); other text by
+    str.isprintable (every character `visible` escapes is unprintable: a test holds it)."""
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.isprintable() or visible(text) == text
+    return not raw.translate(None, _LATIN1_KEPT)
 
 
 def _finding_lines(name: str, findings: Sequence[Finding]) -> list[str]:
@@ -163,16 +174,8 @@ def _finding_lines(name: str, findings: Sequence[Finding]) -> list[str]:
         place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
         where = f" [{f.path}]" if f.path else ""
         lines.append(f"{place}: {f.severity} {f.code} {f.message}{where}")
-    whole = "".join(lines)
-    # escaping is per character: nothing to escape in the whole, nothing in any line (ASCII
-    # text can only hold C0 controls and DEL, looked for by a smaller and faster class)
-    # (every character `visible` escapes is one Unicode calls unprintable: printable text,
-    # checked in C, has none)
-    if (
-        (whole.isascii() and not _ASCII_CONTROL.search(whole))
-        or whole.isprintable()
-        or visible(whole) == whole
-    ):
+    # escaping is per character: nothing to escape in the whole, nothing in any line
+    if _nothing_to_escape("".join(lines)):
         return lines
     lines = []
     for f in findings:

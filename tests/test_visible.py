@@ -48,3 +48,18 @@ def test_every_escaped_character_is_one_python_calls_unprintable():
     escaped = [chr(c) for c in range(0x110000) if visible(chr(c)) != chr(c)]
     assert len(escaped) > 2000  # the surrogates, the controls and the marks
     assert [hex(ord(c)) for c in escaped if c.isprintable()] == []
+
+
+def test_the_text_reports_quick_check_agrees_with_visible():
+    # app/report.py decides in C whether a whole report needs `visible`; it must say so
+    # exactly when visible() would change something.
+    import json
+
+    from app.report import _nothing_to_escape
+    from tests.test_secrets import BLNS
+
+    samples = [s for s in json.loads(BLNS.read_text(encoding="utf-8")) if isinstance(s, str)]
+    samples += [chr(c) for c in range(0x3000)] + ["plain §6.4 text", "é\u00ad", "日本\u202e", ""]
+    wrong = [s for s in samples if _nothing_to_escape(s) != (visible(s) == s)]
+    assert len(samples) > 12000
+    assert wrong == []
