@@ -290,7 +290,16 @@ def _positioned(findings: Sequence[Finding], source: SourceMap) -> list[Finding]
     placed = [
         f if f.line is not None else f.at(*places.get(f.path, (None, None))) for f in findings
     ]
-    return sorted(placed, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    # those with a place by line and column (a key read in C), then the rest as they came
+    placed_ones = [f for f in placed if f.line is not None]
+    if any(f.column is None for f in placed_ones):
+        placed_ones.sort(key=lambda f: (f.line, f.column or 0))
+    else:
+        placed_ones.sort(key=_LINE_COLUMN)
+    return placed_ones + [f for f in placed if f.line is None]
+
+
+_LINE_COLUMN = operator.attrgetter("line", "column")
 
 
 # --- a document and its parent -------------------------------------------------------------------

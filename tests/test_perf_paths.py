@@ -355,14 +355,6 @@ def test_parses_on_many_threads_leave_the_collector_running() -> None:
     assert gc.isenabled()
 
 
-def test_the_ascii_characters_the_text_report_looks_for_are_those_visible_escapes() -> None:
-    from app.report import _ASCII_CONTROL
-    from app.visible import visible
-
-    for char in map(chr, range(128)):
-        assert (visible(char) != char) == bool(_ASCII_CONTROL.match(char)), repr(char)
-
-
 def test_the_collector_waits_no_longer_than_the_parse_that_paused_it() -> None:
     import gc
 
