@@ -106,7 +106,8 @@ class _WrongTypes:
 
 @lru_cache(maxsize=64)
 def _type_names(types: frozenset[str]) -> str:
-    """"a resource or a statement": the allowed types of a reference field, once a field."""
+    """The allowed types of a reference field as a message names them ("a resource or a
+    statement"), worded once a field."""
     return " or ".join(sorted(TYPE_NAMES[t] for t in types))
 
 
