@@ -23,6 +23,7 @@ from app.store import Store, StoreUnavailable, open_store
 from app.web import assets, diffs, lineage, listing, stored, views
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
+from app.web.compression import CompressionMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
 from app.web.work import CpuLanes
@@ -110,6 +111,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
+            Middleware(CompressionMiddleware),
             Middleware(SecurityHeadersMiddleware),
             Middleware(
                 BodyLimitMiddleware,
