@@ -16,6 +16,7 @@ from app.parse import DEFAULT_LIMITS, Limits
 from app.render import CheckpointView, build_view, hidden_key
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.resources import static_text
+from app.web.carried import carry
 from app.web.templating import render
 
 # A part of the render model or of the diff: plain JSON-like data (the JSON twin serializes it as
@@ -100,18 +101,10 @@ def page_from_view(
         "stored": stored,
         "preview": preview,
         "share": share,
-        # The exact bytes for the Share form: base64, as a textarea would turn line breaks
-        # into CRLF.
-        "source_b64": base64.b64encode(result.data).decode() if share == "form" else None,
-        # … and the parent's, so sharing stores both and the child links its parent
-        "parent_b64": (
-            base64.b64encode(result.parent.data).decode()
-            if share == "form"
-            and result.parent is not None
-            and not result.parent.secrets
-            and result.parent.document is not None
-            else None
-        ),
+        # The exact bytes for the Share form (app/web/carried.py), and the parent's, so
+        # sharing stores both and the child links its parent
+        "share_fields": _share_fields(result) if share == "form" else [],
+        "shares_parent": share == "form" and _shares_parent(result),
         # A child shared alone can still be linked to a parent shared before: its uploader
         # gives the parent's permalink, which proves they hold it.
         "asks_parent_link": (
@@ -202,3 +195,17 @@ def _cut(container: Model, lists: tuple[Any, ...]) -> Model:
             out[spec] = items[:PAGE_LIST_LIMIT]
             out[hidden_key(spec)] = len(items) - PAGE_LIST_LIMIT
     return out
+
+
+def _shares_parent(result: LintResult) -> bool:
+    parent = result.parent
+    return parent is not None and not parent.secrets and parent.document is not None
+
+
+def _share_fields(result: LintResult) -> list[tuple[str, str]]:
+    """The Share form's hidden fields: the checkpoint's bytes and, when it can be stored with
+    it, its parent's."""
+    fields = [carry("checkpoint", result.data)]
+    if result.parent is not None and _shares_parent(result):
+        fields.append(carry("parent", result.parent.data))
+    return fields

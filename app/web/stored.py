@@ -7,7 +7,6 @@ with 304, and is cached rendered and encoded, so a popular link costs little.
 
 from __future__ import annotations
 
-import base64
 import functools
 import gzip
 import hmac
@@ -15,7 +14,7 @@ import json
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from threading import Lock
@@ -58,6 +57,7 @@ from app.stored_lineage import (
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
+from app.web.carried import CarriedError, carried
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_json, page_from_view, page_view
 from app.web.templating import render
@@ -377,10 +377,10 @@ async def share(request: Request) -> Response:
     except Exception:
         raise BadRequest("the form could not be read; send it again from the page") from None
     upload_token = _check_upload_token(request, _text(form.get("upload_token")))
-    data = _decoded(form.get("checkpoint_b64"))
+    data = _carried(form, "checkpoint", limit)
     if not data:
         raise BadRequest("there is no checkpoint to share; check one first")
-    parent_data = _decoded(form.get("parent_b64"))
+    parent_data = _carried(form, "parent", limit)
     lifetime = _lifetime(_text(form.get("lifetime")), store_of(request))
     shared = []
     parent_id = storage_id_in_link(_text(form.get("parent_link")))
@@ -419,11 +419,11 @@ def storage_id_in_link(text: str | None) -> str | None:
     return storage_id
 
 
-def _decoded(value: object) -> bytes:
+def _carried(form: Mapping[str, object], role: str, limit: int) -> bytes:
     try:
-        return base64.b64decode(_text(value) or "", validate=True)
-    except ValueError:
-        raise BadRequest("the shared document was damaged on the way; share it again") from None
+        return carried(form, role, limit)
+    except CarriedError as exc:
+        raise BadRequest(str(exc), status_code=413 if exc.too_large else 400) from None
 
 
 def bearer_challenge(scope: str) -> dict[str, str]:
