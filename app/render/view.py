@@ -73,7 +73,8 @@ def build_view(
         **sections,
         "source": source,
     }
-    place_lines(ctx, every)
+    # (the findings and the source listing hold no cards: their lines are known already)
+    place_lines(ctx, [part for key, part in every.items() if key not in ("findings", "source")])
     return CheckpointView(
         model="ocp-viewer/checkpoint-page",
         model_version=MODEL_VERSION,
