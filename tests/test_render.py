@@ -784,3 +784,40 @@ def test_each_card_links_to_the_line_its_object_starts_on():
         start = int(anchor[1:]) - 1
         assert lines[start].strip().startswith("{"), (card["pointer"], lines[start])
         assert any(f'"id": "{card["id"]}"' in line for line in lines[start : start + 4])
+
+
+def test_the_summary_names_what_to_verify_first_in_the_support_handoff():
+    view = view_of((CONFORMANCE / "valid-support-handoff.ocp.json").read_bytes())
+    lines = {line["key"]: line for line in view["summary"]["lines"]}
+    assert list(lines) == [
+        "outcome", "stops", "forbidden", "approvals", "questions", "statements",
+        "requirements", "drafts", "resources",
+    ]  # fmt: skip
+    assert [i["id"] for i in lines["outcome"]["items"]] == ["op-refund"]
+    assert lines["outcome"]["items"][0]["anchor"] == "obj-op-refund"
+    assert [i["id"] for i in lines["stops"]["items"]] == ["stop-refund", "stop-email"]
+    assert [i["id"] for i in lines["drafts"]["items"]] == ["d-reply"]
+    assert [i["id"] for i in lines["questions"]["items"]] == ["s-q-refund-status"]
+    assert (view["summary"]["errors"], view["summary"]["warnings"]) == (0, 0)
+    words = " ".join(line["text"] for line in lines.values()) + view["summary"]["note"]
+    for word in ("safe", "authorized", "resumable", "allowed", "may proceed"):
+        assert word not in words.lower()
+
+
+def test_the_summary_counts_past_what_it_names_and_is_empty_for_a_bare_document():
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    assert view_of(document)["summary"]["lines"] == []
+    document["statements"] = [
+        {"id": f"q-{i}", "kind": "question", "text": "Which one?", "origin": {"type": "agent"}}
+        for i in range(7)
+    ] + [
+        {"id": "q-done", "kind": "question", "text": "Which?", "origin": {"type": "agent"},
+         "status": "resolved", "resolution": "The first."}
+    ]  # fmt: skip
+    (questions,) = view_of(document)["summary"]["lines"]
+    assert (questions["key"], questions["count"]) == ("questions", 7)
+    assert [i["id"] for i in questions["items"]] == ["q-0", "q-1", "q-2", "q-3"]
+
+
+def test_a_document_that_is_not_json_has_no_summary():
+    assert view_of(b'{"opencheckpoint": "0.1",')["summary"] is None

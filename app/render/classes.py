@@ -15,6 +15,7 @@ from typing import get_args
 from app import advice, layout
 from app.render.checklist import CHECKLIST
 from app.render.model import OTHER
+from app.render.summary import LINE_KEYS
 from app.stored_lineage import ParentState
 
 
@@ -52,6 +53,7 @@ FAMILIES: dict[str, Family] = {
     "operation-group": _family("op-group-", tuple(key for key, _, _ in advice.GROUPS)),
     "checklist-step": _family("check-", tuple(step[0] for step in CHECKLIST), spell=True),
     "parent-state": _family("parent-", get_args(ParentState)),
+    "summary-line": _family("summary-", LINE_KEYS),
     "severity": _bare("severity", ("error", "warning", "note")),
     "verdict": _bare("verdict", ("valid", "invalid", "unknown")),
     # a diff's field changes, and the operations of a JSON Patch (RFC 6902)

@@ -80,6 +80,8 @@ class CheckpointView(TypedDict):
     version_refused: bool
     redacted: str
     header: Model
+    # what a reviewer must verify first (app/render/summary.py); None without a document
+    summary: Model | None
     findings: FindingsSection
     before_continuing: Model | None
     statements: Model | None

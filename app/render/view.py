@@ -25,6 +25,7 @@ from app.render.sections import (
 )
 from app.render.source import build_source
 from app.render.statements import build_statements
+from app.render.summary import build_summary
 
 
 def build_view(
@@ -64,6 +65,11 @@ def build_view(
             extensions=build_extensions(ctx),
             session_refs=build_session_refs(ctx),
         )
+    summary = (
+        build_summary(ctx, operations, sections["before_continuing"])
+        if ctx.document is not None
+        else None
+    )
     source = build_source(ctx)
     if ctx.limit is not None and ctx.document is not None:
         _mark_unlisted(ctx, sections)
@@ -84,6 +90,7 @@ def build_view(
         version_refused=result.version_error is not None,
         redacted=REDACTED,
         header=header,
+        summary=summary,
         findings=findings,
         before_continuing=sections["before_continuing"],
         statements=sections["statements"],

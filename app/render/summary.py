@@ -1,0 +1,180 @@
+"""What a reviewer must verify before anyone continues, first and at a glance (issue 12).
+
+One line per kind of thing the document records that a person has to check in the system of
+record, each with how many, the first few by id, and a link to where the page shows them. It is
+read from what the other builders found (the checklist, the operations' facts), never worked out
+again, and it says what to verify and where: never that anything may proceed (§10.1).
+"""
+
+from __future__ import annotations
+
+from app.render.context import Context, as_object, object_items, statement_status, text_of
+from app.render.model import Model
+from app.render.operations import OperationEntry
+
+# The lines, in the order they are shown (and the class of each: app/render/classes.py).
+LINE_KEYS = (
+    "outcome",
+    "stops",
+    "forbidden",
+    "approvals",
+    "expired",
+    "questions",
+    "statements",
+    "requirements",
+    "drafts",
+    "resources",
+)
+# The first few of each line are named; the rest are counted (the card list has them all).
+NAMED = 4
+_CLOSED_QUESTION = frozenset({"resolved", "retracted", "superseded"})
+
+
+def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model | None) -> Model:
+    """The summary's lines, most urgent first; none for what the document does not record."""
+    groups = {g["key"]: g for g in checklist["groups"]} if checklist is not None else {}
+    lines: list[Model] = []
+
+    def line(key: str, count: int, one: str, many: str, anchor: str, named: list[Model]) -> None:
+        if count:
+            text = one if count == 1 else many
+            lines.append(
+                {"key": key, "count": count, "text": text, "anchor": anchor, "items": named[:NAMED]}
+            )
+
+    def ops(chosen: list[OperationEntry]) -> list[Model]:
+        return [_named(ctx, ("operations", i), facts.id) for i, _, facts, _ in chosen]
+
+    uncertain = [e for e in entries if e[2].status == "uncertain" and e[2].treated_non_idempotent]
+    line(
+        "outcome",
+        len(uncertain),
+        "operation with an unknown outcome that may repeat: find it at its record first",
+        "operations with unknown outcomes that may repeat: find each at its record first",
+        "check-operations",
+        ops(uncertain),
+    )
+    stops = groups.get("stop_conditions", {}).get("items", [])
+    line(
+        "stops",
+        len(stops),
+        "stop condition: forbidden until what lifts it is verified",
+        "stop conditions: forbidden until what lifts each is verified",
+        "check-stop-conditions",
+        [{"id": s.get("id"), "anchor": s.get("anchor")} for s in stops],
+    )
+    forbidden = [e for e in entries if e[2].forbidding and not e[2].terminal]
+    line(
+        "forbidden",
+        len(forbidden),
+        "operation forbidden by a stop condition",
+        "operations forbidden by a stop condition",
+        "ops-blocked",
+        ops(forbidden),
+    )
+    approvals = [e for e in entries if e[2].kind == "approval" and e[2].status == "approved"]
+    line(
+        "approvals",
+        len(approvals),
+        "approval recorded: verify it at its record",
+        "approvals recorded: verify each at its record",
+        "check-operations",
+        ops(approvals),
+    )
+    expired = [e for e in entries if e[2].status == "awaiting" and e[2].expired]
+    line(
+        "expired",
+        len(expired),
+        "awaiting operation past its expires_at: ask again",
+        "awaiting operations past their expires_at: ask again",
+        "check-operations",
+        ops(expired),
+    )
+    questions = _open_questions(ctx)
+    line(
+        "questions",
+        len(questions),
+        "open question",
+        "open questions",
+        "statements",
+        questions,
+    )
+    to_check = groups.get("statements", {})
+    line(
+        "statements",
+        len(to_check.get("items", [])) + int(to_check.get("hidden", 0) or 0),
+        "statement to re-check before relying on it",
+        "statements to re-check before relying on them",
+        "check-statements",
+        [_item(s) for s in to_check.get("items", [])],
+    )
+    requirements = [
+        r
+        for r in groups.get("requirements", {}).get("items", [])
+        if r.get("necessity") == "required" and r.get("fallback") is None
+    ]
+    line(
+        "requirements",
+        len(requirements),
+        "required requirement without fallback: meet it or stop",
+        "required requirements without fallback: meet each or stop",
+        "check-requirements",
+        [_item(r) for r in requirements],
+    )
+    drafts = _unsaved_drafts(ctx)
+    line(
+        "drafts",
+        len(drafts),
+        "unsaved draft: not sent, not saved",
+        "unsaved drafts: not sent, not saved",
+        "application-context",
+        drafts,
+    )
+    resources = groups.get("resources", {})
+    line(
+        "resources",
+        len(resources.get("items", [])) + int(resources.get("hidden", 0) or 0),
+        "resource to re-check (revision, digest)",
+        "resources to re-check (revision, digest)",
+        "check-resources",
+        [_item(r) for r in resources.get("items", [])],
+    )
+    result = ctx.result
+    return {
+        "anchor": "summary",
+        "title": "Verify before continuing",
+        "lines": lines,
+        "errors": result.errors,
+        "warnings": result.warnings,
+        "valid": result.valid,
+        "note": "Check each in the system of record: a checkpoint grants no authority (§10.1).",
+    }
+
+
+def _named(ctx: Context, path: tuple[str | int, ...], object_id: str | None) -> Model:
+    owner = ctx.owners.get("/" + "/".join(map(str, path)))
+    return {"id": object_id, "anchor": owner[1] if owner else None}
+
+
+def _item(card: Model) -> Model:
+    return {"id": card.get("id"), "anchor": card.get("anchor")}
+
+
+def _open_questions(ctx: Context) -> list[Model]:
+    found = []
+    for i, statement in object_items(ctx.doc.get("statements")):
+        status = statement_status(statement.get("status"))
+        if statement.get("kind") == "question" and status not in _CLOSED_QUESTION:
+            found.append(_named(ctx, ("statements", i), text_of(statement.get("id"))))
+    return found
+
+
+def _unsaved_drafts(ctx: Context) -> list[Model]:
+    found = []
+    contexts = ctx.doc.get("application_context")
+    for i, entry in object_items(contexts):
+        for j, draft in object_items(as_object(entry).get("drafts")):
+            if draft.get("status") == "unsaved":
+                path = ("application_context", i, "drafts", j)
+                found.append(_named(ctx, path, text_of(draft.get("id"))))
+    return found

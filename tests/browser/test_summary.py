@@ -1,0 +1,54 @@
+"""The summary of what to verify first is inside the first screen, at a desktop size and at a
+phone size, for the conformance documents a reviewer reads (issue 12), and each of its lines
+leads to where the page shows what it counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import SCREENSHOTS, conformance, submit_file
+from tests.conftest import manifest
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+# the valid documents of the public conformance set: what a reviewer is handed
+DOCUMENTS = sorted(
+    case["file"]
+    for case in manifest()
+    if case["file"].startswith("valid-") and not case.get("parent")
+)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_summary_fits_in_the_first_screen(open_page, make_context, size: str) -> None:
+    viewport = SIZES[size]
+    page = open_page(make_context(viewport=viewport))
+    assert DOCUMENTS
+    too_low = []
+    for name in DOCUMENTS:
+        submit_file(page, conformance(name), name)
+        summary = page.locator("#summary")
+        assert summary.count() == 1, name
+        box = summary.bounding_box()
+        assert box is not None
+        if box["y"] + box["height"] > viewport["height"]:
+            too_low.append(f"{name}: ends at {box['y'] + box['height']:.0f} px")
+        if name == "valid-support-handoff.ocp.json":
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SCREENSHOTS / f"20-summary-{size}.png")
+    assert not too_low, f"the summary is not in the first {viewport['height']} px: {too_low}"
+
+
+def test_each_line_of_the_summary_leads_to_what_it_counts(open_page) -> None:
+    page = open_page()
+    submit_file(page, conformance("valid-support-handoff.ocp.json"))
+    links = page.locator("#summary a").evaluate_all("(as) => as.map((a) => a.getAttribute('href'))")
+    assert len(links) > 10
+    for href in links:
+        assert href.startswith("#"), href
+        assert page.locator(f"[id='{href[1:]}']").count() == 1, href
+    text = page.locator("#summary").inner_text()
+    assert "op-refund" in text and "stop-refund" in text
+    for word in ("safe", "authorized", "resumable", "allowed"):
+        assert word not in text.lower()
