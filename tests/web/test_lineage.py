@@ -181,6 +181,12 @@ def test_a_stored_checkpoint_says_a_newer_one_is_stored(client):
     page = client.get(f"/c/{parent}").text
     assert "A newer checkpoint of this lineage is stored here" in page
     assert f'href="/c/{child}"' in page
+    # … and the summary at the top says so first
+    summary = page[
+        page.index('id="summary"') : page.index("</section>", page.index('id="summary"'))
+    ]
+    assert "A newer checkpoint</strong> of this lineage is stored here" in summary
+    assert "newer checkpoint" not in client.get(f"/c/{child}").text.split('id="summary"')[1][:3000]
 
 
 def test_a_newer_checkpoint_found_by_digest_is_named_not_linked(client):
