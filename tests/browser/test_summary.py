@@ -52,3 +52,15 @@ def test_each_line_of_the_summary_leads_to_what_it_counts(open_page) -> None:
     assert "op-refund" in text and "stop-refund" in text
     for word in ("safe", "authorized", "resumable", "allowed"):
         assert word not in text.lower()
+
+
+def test_print_keeps_the_summary_findings_and_cards_and_drops_the_forms(open_page) -> None:
+    page = open_page()
+    submit_file(page, conformance("valid-support-handoff.ocp.json"))
+    page.emulate_media(media="print")
+    for shown in ("#summary", "#findings", "#obj-op-refund", "#obj-stop-refund"):
+        assert page.locator(shown).first.is_visible(), shown
+    for hidden in ("aside.share", "#source", "header.site", "nav.toc"):
+        assert not page.locator(hidden).first.is_visible(), hidden
+    page.emulate_media(media="screen")
+    assert page.locator("aside.share").is_visible()
