@@ -25,6 +25,15 @@ def static_file(name: str) -> Traversable:
     return _join(files(STATIC_PACKAGE), name)
 
 
+# The checkpoint the empty form's "Load an example" shows, in `static/examples/`.
+EXAMPLE_FILE = "examples/invoice-handoff.ocp.json"
+
+
+def example_bytes() -> bytes:
+    """The bundled example checkpoint's exact bytes."""
+    return static_file(EXAMPLE_FILE).read_bytes()
+
+
 def schema_file(name: str) -> Traversable:
     return _join(files(SCHEMAS_PACKAGE), name)
 

@@ -35,6 +35,8 @@ RUNTIME_FILES = (
     "app/static/app.js",
     "app/static/favicon.svg",
     "app/static/vendor/htmx-2.0.11.min.js",
+    "app/static/examples/invoice-handoff.ocp.json",
+    "app/templates/_page_summary.html",
     "app/schemas/opencheckpoint-0.1.schema.json",
     "app/docs/rules/OCP-S008.md",
     "app/docs/rules/secret.md",
@@ -196,7 +198,7 @@ def served(installed: Path, workdir: Path) -> Iterator[Server]:
 
 
 def test_serve_answers_its_pages(served: Server) -> None:
-    for path in ("/", "/rules", "/static/app.css", "/static/vendor/htmx-2.0.11.min.js"):
+    for path in ("/", "/rules", "/example", "/static/app.css", "/static/vendor/htmx-2.0.11.min.js"):
         assert request(served.port, "GET", path).status == 200, path
     schema = request(served.port, "GET", "/schema/opencheckpoint-0.1.schema.json")
     assert json.loads(schema.body)["$id"].endswith("opencheckpoint-0.1.schema.json")

@@ -44,6 +44,7 @@ def create_app(
         Route("/healthz", views.healthz, name="healthz"),
         Route("/readyz", stored.readyz, name="readyz"),
         Route("/view", views.view, methods=["POST"], name="view"),
+        Route("/example", views.example, name="example"),
         Route("/view.json", views.view, methods=["POST"], name="view_json"),
         Route("/live", views.live_panel, methods=["POST"], name="live"),
         Route("/share", stored.share, methods=["POST"], name="share"),

@@ -17,7 +17,7 @@ from app.analysis import LintResult, analyze, pair
 from app.config import Settings
 from app.parse import Limits
 from app.report import FileResult, report_dict
-from app.resources import schema_bytes
+from app.resources import example_bytes, schema_bytes
 from app.rules import RULES
 from app.web.bodies import EncodedBody, PayloadTooLarge
 from app.web.docs import rule_page_html
@@ -49,6 +49,13 @@ def media_type(request: Request) -> str:
 
 async def index(request: Request) -> Response:
     return HTMLResponse(render("index.html", limits=settings_of(request).limits))
+
+
+async def example(request: Request) -> Response:
+    """GET /example: the page of the bundled example checkpoint, as the form would show it
+    (a link, so it works without JavaScript; nothing is stored)."""
+    submission = Submission(example_bytes(), None, "example.ocp.json")
+    return await _checkpoint_page(request, submission)
 
 
 async def healthz(request: Request) -> Response:
@@ -172,7 +179,10 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
 
 
 async def view(request: Request) -> Response:
-    submission = await read_form(request)
+    return await _checkpoint_page(request, await read_form(request))
+
+
+async def _checkpoint_page(request: Request, submission: Submission) -> Response:
     limits = settings_of(request).limits
     # Linting and rendering are CPU work: off the event loop, so one large document does not
     # stall every other request, and in the lane of its size (app/web/work.py).
