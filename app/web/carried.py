@@ -30,7 +30,9 @@ class CarriedError(ValueError):
 def carry(role: str, data: bytes) -> tuple[str, str]:
     """The form field (name, value) that carries ``data`` for ``role`` ("checkpoint" or
     "parent")."""
-    packed = gzip.compress(data, compresslevel=6, mtime=0)
+    # level 1: a 4 MB checkpoint in 14 ms to 4.3% of its size, where level 6 took 30 ms for
+    # 3.5%; every unsaved page pays it
+    packed = gzip.compress(data, compresslevel=1, mtime=0)
     if len(packed) < len(data):
         return f"{role}_{GZIPPED}", base64.b64encode(packed).decode()
     return f"{role}_{PLAIN}", base64.b64encode(data).decode()
