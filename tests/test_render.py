@@ -821,3 +821,25 @@ def test_the_summary_counts_past_what_it_names_and_is_empty_for_a_bare_document(
 
 def test_a_document_that_is_not_json_has_no_summary():
     assert view_of(b'{"opencheckpoint": "0.1",')["summary"] is None
+
+
+def test_a_page_clips_a_long_line_of_the_source_and_the_json_twin_keeps_it():
+    from app.render.source import SOURCE_LINE_CHARS
+    from app.web.pages import PAGE_LIST_LIMIT, checkpoint_html
+
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    document["statements"] = [
+        {"id": f"s-{i}", "kind": "observation", "text": "Seen " * 20, "origin": {"type": "agent"}}
+        for i in range(100)
+    ]
+    data = json.dumps(document).encode()  # one line
+    result = lint(data)
+    page_view = build_view(result, now=NOW, list_limit=PAGE_LIST_LIMIT)
+    (line,) = page_view["source"]["lines"]
+    assert len(line["text"]) == SOURCE_LINE_CHARS
+    assert line["clipped"] == len(data) - SOURCE_LINE_CHARS
+    (whole,) = build_view(result, now=NOW)["source"]["lines"]
+    assert whole["text"] == data.decode() and whole["clipped"] == 0
+    html = checkpoint_html("one-line.ocp.json", result)
+    assert f"{len(data) - SOURCE_LINE_CHARS:,} more characters on this line" in html
+    assert data.decode()[SOURCE_LINE_CHARS:][:200] not in html.replace("&#34;", '"')

@@ -48,6 +48,7 @@ class SourceLine(TypedDict):
     text: str
     findings: list[Model]
     hidden_before: int  # lines left out just before this one
+    clipped: int  # characters of the line left out after `text` (see SOURCE_LINE_CHARS)
 
 
 class SourceSection(TypedDict):

@@ -5,6 +5,10 @@ from __future__ import annotations
 from app.render.context import Context
 from app.render.model import Model, SourceLine, SourceSection
 
+# A page lists at most this many characters of a line: a document written on one line (4 MB of
+# JSON without a newline) would otherwise be listed whole, the largest part of its page.
+SOURCE_LINE_CHARS = 2000
+
 
 def build_source(ctx: Context) -> SourceSection:
     """The submitted text as numbered lines, each with the findings that start on it: the
@@ -18,19 +22,24 @@ def build_source(ctx: Context) -> SourceSection:
         raw_lines.pop()
     at_line = _findings_by_line(ctx)
     shown = ctx.shown_lines
+    # a page clips long lines; the JSON twin keeps them whole
+    most = SOURCE_LINE_CHARS if ctx.limit is not None else None
     lines: list[SourceLine] = []
     hidden = 0
     for number, raw in enumerate(raw_lines, start=1):
         if shown is not None and number not in shown:
             hidden += 1
             continue
+        line = raw.removesuffix("\r")
+        clipped = len(line) - most if most is not None and len(line) > most else 0
         lines.append(
             SourceLine(
                 number=number,
                 anchor=f"L{number}",
-                text=raw.removesuffix("\r"),
+                text=line[: len(line) - clipped],
                 findings=at_line.get(number, []),
                 hidden_before=hidden,
+                clipped=clipped,
             )
         )
         hidden = 0

@@ -201,7 +201,16 @@ def source_lines(lines: Iterable[Mapping[str, Any]]) -> Markup:
             out.append(_gap(hidden))
         number = line["number"]
         anchor = f"L{number:d}"  # the model's line anchor, made here from the number alone
-        head = f'<a class="ln" href="#{anchor}">{number:d}</a><code>{txt(line["text"])}</code>'
+        clipped = int(line.get("clipped", 0))
+        rest = (
+            f'<span class="clipped"> … {escape(format(clipped, ","))} more '
+            f"character{'' if clipped == 1 else 's'} on this line</span>"
+            if clipped
+            else ""
+        )
+        head = (
+            f'<a class="ln" href="#{anchor}">{number:d}</a><code>{txt(line["text"])}{rest}</code>'
+        )
         findings = line["findings"]
         if not findings:
             out.append(f'<li id="{anchor}">{head}</li>')
