@@ -8,6 +8,7 @@ again, and it says what to verify and where: never that anything may proceed (§
 
 from __future__ import annotations
 
+from app.pointer import to_pointer
 from app.render.context import Context, as_object, object_items, statement_status, text_of
 from app.render.model import Model
 from app.render.operations import OperationEntry
@@ -61,7 +62,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "stop condition: forbidden until what lifts it is verified",
         "stop conditions: forbidden until what lifts each is verified",
         "check-stop-conditions",
-        [{"id": s.get("id"), "anchor": s.get("anchor")} for s in stops],
+        [_item(s) for s in stops],
     )
     forbidden = [e for e in entries if e[2].forbidding and not e[2].terminal]
     line(
@@ -152,7 +153,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
 
 
 def _named(ctx: Context, path: tuple[str | int, ...], object_id: str | None) -> Model:
-    owner = ctx.owners.get("/" + "/".join(map(str, path)))
+    owner = ctx.owners.get(to_pointer(path))
     return {"id": object_id, "anchor": owner[1] if owner else None}
 
 
