@@ -58,9 +58,9 @@ class CompressionMiddleware:
                 await send(message)
                 return
             if len(body) > THREAD_SIZE:
-                packed = await anyio.to_thread.run_sync(_gzip, body)
+                packed = await anyio.to_thread.run_sync(gzip_body, body)
             else:
-                packed = _gzip(body)
+                packed = gzip_body(body)
             headers = MutableHeaders(scope=held)
             headers["content-encoding"] = "gzip"
             headers["content-length"] = str(len(packed))
@@ -78,6 +78,7 @@ def _compressible(headers: Headers) -> bool:
     return media_type in COMPRESSED_TYPES
 
 
-def _gzip(body: bytes) -> bytes:
-    # mtime 0: the same page gives the same bytes
+def gzip_body(body: bytes) -> bytes:
+    """A response body as this service sends it gzipped (the stored pages' cache too); mtime 0:
+    the same page gives the same bytes."""
     return gzip.compress(body, compresslevel=LEVEL, mtime=0)

@@ -8,7 +8,6 @@ with 304, and is cached rendered and encoded, so a popular link costs little.
 from __future__ import annotations
 
 import functools
-import gzip
 import hmac
 import json
 import re
@@ -58,6 +57,7 @@ from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.carried import CarriedError, carried
+from app.web.compression import gzip_body
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_json, page_from_view, page_view
 from app.web.templating import render
@@ -581,7 +581,7 @@ def _cached_page(
         fresh_until = min(fresh_until, datetime.fromisoformat(changes_at))
     return CachedPage(
         body=body,
-        gzipped=gzip.compress(body, compresslevel=6),
+        gzipped=gzip_body(body),
         etag=etag_of(body),
         gzip_etag=etag_of(body, "gzip"),
         fresh_until=fresh_until,
