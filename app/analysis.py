@@ -60,7 +60,8 @@ class SourceMap:
         """Offset of the value at each pointer that resolves."""
         known = self._offsets
         asked = dict.fromkeys(pointers)
-        wanted = [p for p in asked if p not in known]
+        # the first walk (the findings'): nothing to look up first
+        wanted = [p for p in asked if p not in known] if known else list(asked)
         if wanted and self.text:
             try:
                 found = offsets(self.text, wanted)
@@ -68,6 +69,8 @@ class SourceMap:
                 found = {}
             known.update(dict.fromkeys(wanted))  # None: no value there
             known.update(found)
+            if len(wanted) == len(asked):
+                return found
         return {p: o for p in asked if (o := known.get(p)) is not None}
 
     def locate(self, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
@@ -286,9 +289,11 @@ def _tally(severity: str, findings: Sequence[Finding], omitted: Sequence[Omitted
 
 def _positioned(findings: Sequence[Finding], source: SourceMap) -> list[Finding]:
     """Fill in line and column, and order findings as they appear in the document."""
-    places = source.locate(f.path for f in findings if f.line is None)
+    places = source.locate([f.path for f in findings if f.line is None])
+    at = Finding.at
     placed = [
-        f if f.line is not None else f.at(*places.get(f.path, (None, None))) for f in findings
+        f if f.line is not None or (place := places.get(f.path)) is None else at(f, *place)
+        for f in findings
     ]
     # those with a place by line and column (a key read in C), then the rest as they came
     placed_ones = [f for f in placed if f.line is not None]

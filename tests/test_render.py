@@ -843,3 +843,21 @@ def test_a_page_clips_a_long_line_of_the_source_and_the_json_twin_keeps_it():
     html = checkpoint_html("one-line.ocp.json", result)
     assert f"{len(data) - SOURCE_LINE_CHARS:,} more characters on this line" in html
     assert data.decode()[SOURCE_LINE_CHARS:][:200] not in html.replace("&#34;", '"')
+
+
+def test_a_page_clips_a_long_text_of_a_card_and_the_json_twin_keeps_it():
+    from app.web.fragments import TEXT_CHARS
+    from app.web.pages import checkpoint_html
+
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    long_text = "".join(f"word{i} " for i in range(TEXT_CHARS))  # 6-7 characters each
+    document["statements"] = [
+        {"id": "s-long", "kind": "observation", "text": long_text, "origin": {"type": "agent"}}
+    ]
+    result = lint(json.dumps(document, indent=2).encode())
+    html = checkpoint_html("long.ocp.json", result)
+    assert long_text[:TEXT_CHARS] in html
+    assert long_text[TEXT_CHARS : TEXT_CHARS + 40] not in html
+    left = len(long_text) - TEXT_CHARS
+    assert f"… {left:,} more characters, not shown on this page" in html
+    assert statements_by_id(build_view(result, now=NOW))["s-long"]["text"] == long_text

@@ -204,8 +204,9 @@ def _requirements_in_order(ctx: Context, cont: Model) -> list[Model]:
     return sorted(items, key=lambda r: NECESSITY_ORDER.get(r["necessity"] or "", 3))
 
 
-def _dependents(ctx: Context) -> dict[str, list[str]]:
-    """resource id -> ids of statements citing it as evidence or origin.ref, in order."""
+def _dependents(ctx: Context, wanted: set[str]) -> dict[str, list[str]]:
+    """resource id -> ids of statements citing it as evidence or origin.ref, in order, for the
+    ``wanted`` resource ids."""
     out: dict[str, list[str]] = {}
     for _, statement in object_items(ctx.doc.get("statements")):
         statement_id = statement.get("id")
@@ -215,7 +216,7 @@ def _dependents(ctx: Context) -> dict[str, list[str]]:
             *string_list(statement.get("evidence")),
             as_object(statement.get("origin")).get("ref"),
         ]
-        for resource_id in dict.fromkeys(r for r in cited if isinstance(r, str)):
+        for resource_id in dict.fromkeys(r for r in cited if isinstance(r, str) and r in wanted):
             out.setdefault(resource_id, []).append(statement_id)
     return out
 
@@ -223,11 +224,16 @@ def _dependents(ctx: Context) -> dict[str, list[str]]:
 def _resources_to_check(ctx: Context) -> list[Model]:
     """Resources with a recorded revision or digest: re-check them before relying on them
     (§10.4), with the statements that depend on them."""
-    dependents = _dependents(ctx)
+    checked = [
+        (i, res)
+        for i, res in object_items(ctx.doc.get("resources"))
+        if res.get("revision") is not None or res.get("digest") is not None
+    ]
+    if not checked:  # the statements are not walked for nothing
+        return []
+    dependents = _dependents(ctx, {r["id"] for _, r in checked if isinstance(r.get("id"), str)})
     out = []
-    for i, res in object_items(ctx.doc.get("resources")):
-        if res.get("revision") is None and res.get("digest") is None:
-            continue
+    for i, res in checked:
         res_id = res.get("id")
         uri = res.get("uri")
         out.append(
@@ -258,7 +264,7 @@ def _statements_to_check(ctx: Context) -> list[Model]:
     revalidate before_use or before_action, or verification stale or disputed."""
     out = []
     for i, st in object_items(ctx.doc.get("statements")):
-        if statement_status(st.get("status")) in STRUCK_STATUSES:
+        if "verification" not in st or statement_status(st.get("status")) in STRUCK_STATUSES:
             continue
         verification = as_object(st.get("verification"))
         reasons = _recheck_reasons(verification)

@@ -44,7 +44,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
             )
 
     def ops(chosen: list[OperationEntry]) -> list[Model]:
-        return [_named(ctx, ("operations", i), facts.id) for i, _, facts, _ in chosen]
+        return _named(ctx, [(("operations", i), facts.id) for i, _, facts, _ in chosen[:NAMED]])
 
     uncertain = [e for e in entries if e[2].status == "uncertain" and e[2].treated_non_idempotent]
     line(
@@ -98,7 +98,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "open question",
         "open questions",
         "statements",
-        questions,
+        _named(ctx, questions[:NAMED]),
     )
     to_check = groups.get("statements", {})
     line(
@@ -129,7 +129,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "unsaved draft: not sent, not saved",
         "unsaved drafts: not sent, not saved",
         "application-context",
-        drafts,
+        _named(ctx, drafts[:NAMED]),
     )
     resources = groups.get("resources", {})
     line(
@@ -152,30 +152,38 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     }
 
 
-def _named(ctx: Context, path: tuple[str | int, ...], object_id: str | None) -> Model:
-    owner = ctx.owners.get(to_pointer(path))
-    return {"id": object_id, "anchor": owner[1] if owner else None}
+# where an object is, and its id: a line names only its first few, so only those are looked up
+Spot = tuple[tuple[str | int, ...], str | None]
+
+
+def _named(ctx: Context, spots: list[Spot]) -> list[Model]:
+    named = []
+    for path, object_id in spots:
+        owner = ctx.owners.get(to_pointer(path))
+        named.append({"id": object_id, "anchor": owner[1] if owner else None})
+    return named
 
 
 def _item(card: Model) -> Model:
     return {"id": card.get("id"), "anchor": card.get("anchor")}
 
 
-def _open_questions(ctx: Context) -> list[Model]:
-    found = []
+def _open_questions(ctx: Context) -> list[Spot]:
+    found: list[Spot] = []
     for i, statement in object_items(ctx.doc.get("statements")):
-        status = statement_status(statement.get("status"))
-        if statement.get("kind") == "question" and status not in _CLOSED_QUESTION:
-            found.append(_named(ctx, ("statements", i), text_of(statement.get("id"))))
+        if statement.get("kind") != "question":
+            continue
+        if statement_status(statement.get("status")) not in _CLOSED_QUESTION:
+            found.append((("statements", i), text_of(statement.get("id"))))
     return found
 
 
-def _unsaved_drafts(ctx: Context) -> list[Model]:
-    found = []
+def _unsaved_drafts(ctx: Context) -> list[Spot]:
+    found: list[Spot] = []
     contexts = ctx.doc.get("application_context")
     for i, entry in object_items(contexts):
         for j, draft in object_items(as_object(entry).get("drafts")):
             if draft.get("status") == "unsaved":
                 path = ("application_context", i, "drafts", j)
-                found.append(_named(ctx, path, text_of(draft.get("id"))))
+                found.append((path, text_of(draft.get("id"))))
     return found

@@ -22,15 +22,44 @@ Link = Mapping[str, Any]
 _REDACTED_HTML = f'<span class="redacted">{escape(REDACTED)}</span>'
 
 
+# A page shows at most this many characters of one text value (a few pages of prose); the JSON
+# view keeps every value whole. A 4 MB statement was otherwise shown whole in its card, the
+# largest part of its page, and a document with a 20,000-character run in every field took
+# Chromium most of a minute to lay out (issue 12).
+TEXT_CHARS = 5000
+
+
 def txt(value: object) -> Markup:
     """The `txt` filter: a document text value, escaped, with each redaction marker set apart
-    so a reader sees that a value was withheld."""
+    so a reader sees that a value was withheld; past `TEXT_CHARS`, clipped with a count of the
+    characters left out."""
     if value is None:
         return Markup("")
     text = str(value)
+    rest = Markup("")
+    if len(text) > TEXT_CHARS:
+        text, rest = _clip(text)
     if REDACTED not in text:
-        return escape(text)
-    return Markup(_REDACTED_HTML.join(escape(part) for part in text.split(REDACTED)))
+        return escape(text) + rest
+    return Markup(_REDACTED_HTML.join(escape(part) for part in text.split(REDACTED))) + rest
+
+
+def _clip(text: str) -> tuple[str, Markup]:
+    """The first `TEXT_CHARS` characters of ``text`` (a redaction marker the cut would halve
+    is kept whole) and the note that counts the rest."""
+    end = TEXT_CHARS
+    marker = text.find(REDACTED, end - len(REDACTED) + 1, end + len(REDACTED) - 1)
+    if 0 <= marker < end:
+        end = marker + len(REDACTED)
+    left = len(text) - end
+    if left <= 0:
+        return text, Markup("")
+    note = (
+        f'<span class="clipped"> … {escape(format(left, ","))} more '
+        f"character{'' if left == 1 else 's'}, not shown on this page; the JSON view has the "
+        "whole text</span>"
+    )
+    return text[:end], Markup(note)
 
 
 def cls(family: str, value: object) -> str:

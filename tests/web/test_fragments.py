@@ -80,6 +80,25 @@ def test_a_redaction_marker_is_set_apart_and_the_rest_escaped():
     assert html == f'&lt;b&gt;<span class="redacted">{REDACTED}</span>&lt;/b&gt;'
 
 
+def test_a_long_text_is_clipped_with_a_count_of_the_rest():
+    text = "<" + "a" * (fragments.TEXT_CHARS * 3)
+    html = str(fragments.txt(text))
+    shown = html.split('<span class="clipped">')[0]
+    assert shown == "&lt;" + "a" * (fragments.TEXT_CHARS - 1)
+    left = len(text) - fragments.TEXT_CHARS
+    assert f"… {left:,} more characters, not shown on this page" in html
+    assert str(fragments.txt("b" * fragments.TEXT_CHARS)) == "b" * fragments.TEXT_CHARS
+
+
+def test_a_clip_never_halves_a_redaction_marker():
+    for before in range(fragments.TEXT_CHARS - len(REDACTED) + 1, fragments.TEXT_CHARS):
+        text = "x" * before + REDACTED + "y" * 100
+        html = str(fragments.txt(text))
+        assert html.count('<span class="redacted">') == 1, before
+        assert "[redacted" not in html.replace(f'<span class="redacted">{REDACTED}', ""), before
+        assert "100 more characters" in html, before
+
+
 def test_a_source_line_links_to_itself_and_to_its_findings():
     html = fragments.source_lines(
         [
