@@ -85,6 +85,49 @@
     liveFailed("Not checked: the service could not be reached.");
   });
 
+  // A link into a folded section unfolds it (Chromium does so itself on navigation; this
+  // covers the others, and a page opened at an address with a fragment).
+  function unfold(id) {
+    var target = id ? document.getElementById(id) : null;
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+    return target;
+  }
+  function unfoldHash() {
+    if (location.hash.length > 1) {
+      try { unfold(decodeURIComponent(location.hash.slice(1))); } catch (e) { /* a malformed fragment */ }
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest('a[href^="#"]');
+    if (link) unfold(decodeURIComponent(link.getAttribute("href").slice(1)));
+  });
+  window.addEventListener("hashchange", unfoldHash);
+  unfoldHash();
+  // A printed review has every section the print style sheet keeps.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details.fold").forEach(function (d) { d.open = true; });
+  });
+
+  // Keys: j and k move to the next and the previous finding, as in a code review.
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    if (event.key !== "j" && event.key !== "k") return;
+    var typing = event.target.closest("input, textarea, select, [contenteditable]");
+    if (typing) return;
+    var findings = Array.prototype.slice.call(document.querySelectorAll("ol.findings > li[id]"));
+    if (!findings.length) return;
+    var at = findings.indexOf(document.activeElement ? document.activeElement.closest("ol.findings > li[id]") : null);
+    var next = event.key === "j" ? at + 1 : (at < 0 ? findings.length - 1 : at - 1);
+    if (next < 0 || next >= findings.length) return;
+    var item = findings[next];
+    unfold(item.id);
+    item.setAttribute("tabindex", "-1");
+    item.focus();
+    event.preventDefault();
+  });
+
   // Copy-link buttons do nothing without JavaScript, so they stay hidden until now.
   document.documentElement.classList.add("js");
   var canonicalLink = document.querySelector('link[rel="canonical"]');

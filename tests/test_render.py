@@ -861,3 +861,20 @@ def test_a_page_clips_a_long_text_of_a_card_and_the_json_twin_keeps_it():
     left = len(long_text) - TEXT_CHARS
     assert f"… {left:,} more characters, not shown on this page" in html
     assert statements_by_id(build_view(result, now=NOW))["s-long"]["text"] == long_text
+
+
+def test_what_a_reviewer_reads_starts_unfolded_and_the_bookkeeping_folded():
+    opened = {
+        s["key"]: s["open"] for s in view_of(data("valid-support-handoff.ocp.json"))["sections"]
+    }
+    assert opened["statements"] and opened["operations"] and opened["before_continuing"]
+    assert not opened["source"] and not opened["derivation"] and not opened["extensions"]
+    assert not opened["findings"]  # none to read
+    invalid = {
+        s["key"]: s["open"]
+        for s in view_of(data("rule-S002-unresolved-blocked-by.ocp.json"))["sections"]
+    }
+    assert invalid["findings"]
+    # no document could be read: its text is all there is, unfolded
+    broken = {s["key"]: s["open"] for s in view_of(b'{"opencheckpoint": "0.1",')["sections"]}
+    assert broken["source"] and broken["findings"]

@@ -263,7 +263,9 @@ def enum_value(value: object, allowed: Iterable[str]) -> str | None:
     return value if isinstance(value, str) and value in allowed else None
 
 
-def _short(text: str, limit: int = 80) -> str:
+def short_text(text: str, limit: int = 80) -> str:
+    """A text cut to ``limit`` characters, an ellipsis marking the cut: how one object names
+    another (a reference's label, a checklist entry that links to the card it stands for)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -272,7 +274,7 @@ def label_of(value: Model) -> str | None:
     for key in ("title", "name", "text", "description", "application"):
         candidate = value.get(key)
         if isinstance(candidate, str) and candidate:
-            return _short(candidate)
+            return short_text(candidate)
     return None
 
 

@@ -67,6 +67,9 @@ class SectionRef(TypedDict):
     key: str
     anchor: str
     title: str
+    # whether the page shows the section unfolded (a <details> open): what a reviewer reads
+    # before continuing is, the document's bookkeeping and its source listing are not
+    open: bool
 
 
 class CheckpointView(TypedDict):

@@ -104,13 +104,36 @@ def build_view(
         session_refs=sections["session_refs"],
         source=source,
         sections=[
-            SectionRef(key=key, anchor=str(part["anchor"]), title=str(part["title"]))
+            SectionRef(
+                key=key,
+                anchor=str(part["anchor"]),
+                title=str(part["title"]),
+                open=_opens(key, part, ctx.document is not None),
+            )
             for key in _PAGE_ORDER
             if (part := every[key]) is not None
         ],
         # When the page, rendered again, would read differently (caches keep it no longer).
         changes_at=_iso_seconds(min(ctx.changes)) if ctx.changes else None,
     )
+
+
+# Shown folded: what the document keeps for its own bookkeeping, and its text again.
+_FOLDED = frozenset({"derivation", "extensions", "session_refs", "source"})
+
+
+def _opens(key: str, part: Mapping[str, Any], has_document: bool) -> bool:
+    """Whether a section starts unfolded: every section a reviewer reads before anyone
+    continues, unless it holds nothing (the findings of a document without any); the
+    bookkeeping sections and the source listing start folded. Where no document could be
+    read, the source listing is all there is to read: it starts unfolded."""
+    if key == "source" and not has_document:
+        return True
+    if key in _FOLDED:
+        return False
+    if key == "findings":
+        return bool(part.get("count"))
+    return True
 
 
 def _iso_seconds(epoch: int) -> str | None:

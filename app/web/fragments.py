@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from app.redaction import REDACTED
 from app.render.classes import css_class
+from app.render.context import short_text
 from app.visible import visible
 
 Link = Mapping[str, Any]
@@ -42,6 +43,14 @@ def txt(value: object) -> Markup:
     if REDACTED not in text:
         return escape(text) + rest
     return Markup(_REDACTED_HTML.join(escape(part) for part in text.split(REDACTED))) + rest
+
+
+def label(value: object) -> Markup:
+    """The `label` filter: a document text cut short (`short_text`), for an entry that names
+    an object shown whole in its card and links there."""
+    if value is None:
+        return Markup("")
+    return txt(short_text(str(value)))
 
 
 def _clip(text: str) -> tuple[str, Markup]:
@@ -200,11 +209,15 @@ def json_block(value: object, label: str) -> Markup:
     )
 
 
-def section_head(section: Mapping[str, Any], level: int = 2) -> Markup:
+def section_head(section: Mapping[str, Any], opened: bool = True) -> Markup:
+    """A section's heading as the summary of the ``<details>`` that holds the section (the
+    template closes it): a reader folds what they have read, with or without JavaScript.
+    The copy link sits beside the summary, never in it (a summary holds no control)."""
     anchor, title = escape(section["anchor"]), escape(section["title"])
     return Markup(
-        f'<div class="head section-head"><h{level:d} id="{anchor}-h">{title}</h{level:d}>'
-        f"{copy(section['anchor'])}</div>"
+        f'<details class="fold"{" open" if opened else ""}>'
+        f'<summary class="head section-head"><h2 id="{anchor}-h">{title}</h2></summary>'
+        f'<div class="section-tools">{copy(section["anchor"])}</div>'
     )
 
 

@@ -45,6 +45,7 @@ def environment() -> jinja2.Environment:
     env.globals["at_least"] = at_least
     env.filters["json_text"] = json_text
     env.filters["txt"] = fragments.txt
+    env.filters["label"] = fragments.label
     env.globals["frag"] = fragments
     return env
 

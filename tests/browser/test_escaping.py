@@ -13,6 +13,7 @@ from playwright.sync_api import Page
 
 from app.links import decide
 from app.visible import visible
+from app.web.fragments import TEXT_CHARS
 from app.web.pages import PAGE_LIST_LIMIT
 from tests.browser.conftest import conformance, submit_file
 from tests.conftest import BLNS, manifest
@@ -76,6 +77,18 @@ def shown(s: str) -> str:
     """What the HTML parser makes of `s` as element text: CR LF and CR become LF (input
     preprocessing), U+0000 is dropped in body text (tree construction)."""
     return s.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "")
+
+
+def on_page(s: str) -> str:
+    """`shown` of a text value as a card shows it: past TEXT_CHARS characters, clipped with a
+    count of the rest (the JSON view has it whole)."""
+    left = len(s) - TEXT_CHARS
+    if left <= 0:
+        return shown(s)
+    return (
+        shown(s[:TEXT_CHARS]) + f" … {left:,} more character{'' if left == 1 else 's'}, not "
+        "shown on this page; the JSON view has the whole text"
+    )
 
 
 def shown_attr(s: str) -> str:
@@ -297,7 +310,7 @@ def test_naughty_strings_in_every_text_field_are_shown_literally(open_page, chun
         m.check(label, actual, expected, under(pointer, flagged))
 
     text = [(i, RENDERABLE[i]) for i in chunk if RENDERABLE[i]]
-    whole = shown(joined(text))
+    whole = on_page(joined(text))
     check("task.objective", texts["objective"], whole, "/task/objective")
     check("task.outcome", texts["outcome"], whole, "/task/outcome")
     check("progress.focus.description", texts["focus"], whole, "/progress/focus/description")
