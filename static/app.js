@@ -110,6 +110,41 @@
     document.querySelectorAll("details.fold").forEach(function (d) { d.open = true; });
   });
 
+  // Times: each <time class="when"> holds a timestamp as the document recorded it and, in its
+  // datetime, the same instant in UTC; shown in the reader's local time, with the UTC value
+  // beside it and its age (unless the page states it: data-aged). The recorded text stays
+  // in the title.
+  var units = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400],
+    ["hour", 3600], ["minute", 60], ["second", 1]];
+  function age(seconds) {
+    if (!window.Intl || !Intl.RelativeTimeFormat) return "";
+    var words = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+    for (var i = 0; i < units.length; i++) {
+      if (Math.abs(seconds) >= units[i][1] || units[i][0] === "second") {
+        return words.format(-Math.round(seconds / units[i][1]), units[i][0]);
+      }
+    }
+    return "";
+  }
+  document.querySelectorAll("time.when[datetime]").forEach(function (el) {
+    var moment = new Date(el.getAttribute("datetime"));
+    if (isNaN(moment.getTime()) || !window.Intl) return;
+    var recorded = el.textContent;
+    var local = new Intl.DateTimeFormat(undefined, {
+      year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+      timeZoneName: "short"
+    }).format(moment);
+    var utc = moment.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    // the UTC value beside the local one, unless the reader's time is UTC at that moment
+    var text = moment.getTimezoneOffset() === 0 ? local : local + " (" + utc + ")";
+    if (!el.hasAttribute("data-aged")) {
+      var words = age((Date.now() - moment.getTime()) / 1000);
+      if (words) text += ", " + words;
+    }
+    el.textContent = text;
+    el.title = "as recorded: " + recorded;
+  });
+
   // Keys: j and k move to the next and the previous finding, as in a code review.
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;

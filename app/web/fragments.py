@@ -9,10 +9,12 @@ given, labels included, and returns Markup only of what it built itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from markupsafe import Markup, escape
 
+from app.checkpoint import parse_instant
 from app.redaction import REDACTED
 from app.render.classes import css_class
 from app.render.context import short_text
@@ -69,6 +71,43 @@ def _clip(text: str) -> tuple[str, Markup]:
         "whole text</span>"
     )
     return text[:end], Markup(note)
+
+
+def when(value: object, aged: bool = False) -> Markup:
+    """The `when` filter: a document's timestamp as recorded, in a ``<time>`` whose datetime
+    is the same instant in UTC, so a reader's browser can show it in local time with the UTC
+    value beside it and its age (static/app.js); ``aged``: the page states the age already.
+    Text that is no RFC 3339 timestamp is shown as text, as every other value."""
+    if value is None:
+        return Markup("")
+    utc = utc_text(value)
+    if utc is None:
+        return txt(value)
+    return Markup(
+        f'<time class="when" datetime="{escape(utc)}"{" data-aged" if aged else ""}>'
+        f"{txt(value)}</time>"
+    )
+
+
+def utc_text(value: object) -> str | None:
+    """An RFC 3339 timestamp as the same instant in UTC (``2026-11-12T13:20:00Z``); None for
+    anything else, or an instant no browser date holds (before year 1)."""
+    instant = parse_instant(value)
+    if instant is None:
+        return None
+    try:
+        moment = datetime.fromtimestamp(instant.seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    fraction = "." + instant.fraction[:3] if instant.fraction else ""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z"
+
+
+def time_field(label: str, value: object) -> Markup:
+    """A ``<dt>``/``<dd>`` pair for a document timestamp (`when`); nothing when absent."""
+    if value is None:
+        return Markup("")
+    return Markup(f"<dt>{escape(label)}</dt><dd>{when(value)}</dd>")
 
 
 def cls(family: str, value: object) -> str:

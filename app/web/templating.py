@@ -46,6 +46,7 @@ def environment() -> jinja2.Environment:
     env.filters["json_text"] = json_text
     env.filters["txt"] = fragments.txt
     env.filters["label"] = fragments.label
+    env.filters["when"] = fragments.when
     env.globals["frag"] = fragments
     return env
 

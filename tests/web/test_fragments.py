@@ -26,6 +26,9 @@ def obj(value: str) -> dict:
 
 CALLS = {
     "txt": lambda v: fragments.txt(v),
+    "when": lambda v: fragments.when(v),
+    "time_field": lambda v: fragments.time_field(v, v),
+    "label": lambda v: fragments.label(v),
     "copy": lambda v: fragments.copy(v),
     "ref": lambda v: fragments.ref(link(v)),
     "ref, unresolved": lambda v: fragments.ref({"id": v, "anchor": None}),
@@ -80,6 +83,18 @@ def test_a_redaction_marker_is_set_apart_and_the_rest_escaped():
     assert html == f'&lt;b&gt;<span class="redacted">{REDACTED}</span>&lt;/b&gt;'
 
 
+def test_a_timestamp_carries_its_instant_in_utc_and_its_text_as_recorded():
+    html = str(fragments.when("2026-11-12T14:20:00.5+01:00"))
+    assert html == (
+        '<time class="when" datetime="2026-11-12T13:20:00.5Z">2026-11-12T14:20:00.5+01:00</time>'
+    )
+    assert "data-aged" in str(fragments.when("2026-11-12T13:20:00Z", aged=True))
+    # not a timestamp (or none a browser can hold): text, as every other value
+    assert str(fragments.when("next Tuesday <b>")) == "next Tuesday &lt;b&gt;"
+    assert str(fragments.when("0000-01-01T00:00:00Z")) == "0000-01-01T00:00:00Z"
+    assert fragments.time_field("Observed at", None) == ""
+
+
 def test_a_long_text_is_clipped_with_a_count_of_the_rest():
     text = "<" + "a" * (fragments.TEXT_CHARS * 3)
     html = str(fragments.txt(text))
@@ -120,7 +135,7 @@ def test_a_source_line_links_to_itself_and_to_its_findings():
     assert '<a class="mark error" href="#finding-0">error OCP-S002</a>' in lines[2]
 
 
-ALLOWED = {"escape", "txt", "copy", "ref", "refs", "source_link", "_gap"}
+ALLOWED = {"escape", "txt", "copy", "ref", "refs", "source_link", "_gap", "when"}
 
 
 def test_every_interpolation_in_the_fragments_is_escaped_or_a_number():
