@@ -145,6 +145,37 @@
     el.title = "as recorded: " + recorded;
   });
 
+  // The statement filter, at once: a choice hides the listed statements that do not match.
+  // Its button still asks the service, which also lists those past a list's first 150.
+  var filters = document.querySelector("form.filters");
+  if (filters) {
+    var said = filters.querySelector(".filter-status");
+    filters.addEventListener("change", function () {
+      var want = {};
+      filters.querySelectorAll("select[data-filter]").forEach(function (select) {
+        want[select.getAttribute("data-filter")] = select.value;
+      });
+      var shown = 0, listed = 0;
+      document.querySelectorAll("#statements section.origin").forEach(function (section) {
+        var off = (want.kind && section.getAttribute("data-kind") !== want.kind) ||
+          (want.origin && section.getAttribute("data-origin") !== want.origin);
+        var here = 0;
+        section.querySelectorAll("li.statement").forEach(function (card) {
+          var hide = off || (want.status && card.getAttribute("data-status") !== want.status);
+          card.classList.toggle("filtered-out", !!hide);
+          listed++;
+          if (!hide) here++;
+        });
+        section.classList.toggle("filtered-out", here === 0);
+        shown += here;
+      });
+      document.querySelectorAll("#statements section.kind").forEach(function (kind) {
+        kind.classList.toggle("filtered-out", !kind.querySelector("section.origin:not(.filtered-out)"));
+      });
+      if (said) said.textContent = shown + " of the " + listed + " statements listed on this page match.";
+    });
+  }
+
   // Keys: j and k move to the next and the previous finding, as in a code review.
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;

@@ -20,6 +20,7 @@ from app.checkpoint import (
 from app.digests import DigestCheck
 from app.pointer import to_pointer
 from app.render.model import Model, anchor, fragment_safe
+from app.render.query import EVERY, StatementQuery
 
 
 @dataclass(slots=True)
@@ -55,6 +56,8 @@ class Context:
     uri_links: dict[str, Model] = field(default_factory=dict)
     # items built per list; None: all (see build_view)
     limit: int | None = None
+    # the statements the page lists (app/render/query.py)
+    statement_query: StatementQuery = EVERY
     # operation index -> its card, built once for the operations and the checklist
     op_cards: dict[int, Model] = field(default_factory=dict)
     # the document's `opencheckpoint` text, shown also when the version is refused
@@ -70,8 +73,10 @@ class Context:
         self.changes.append(age_changes_at(then, self.now))
         return age_in_words(then, self.now)
 
-    def cap(self, entries: list[Any]) -> tuple[list[Any], int]:
-        """The entries to build, and how many are left out."""
+    def cap(self, entries: list[Any], start: int = 0) -> tuple[list[Any], int]:
+        """The entries to build from ``start`` on, and how many are left out after them."""
+        if start:
+            entries = entries[start:]
         if self.limit is None or len(entries) <= self.limit:
             return entries, 0
         return entries[: self.limit], len(entries) - self.limit

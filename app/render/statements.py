@@ -23,6 +23,7 @@ from app.render.model import (
     STRUCK_STATUSES,
     Model,
 )
+from app.render.query import KIND_KEYS, ORIGIN_KEYS, STATUS_KEYS, StatementQuery
 
 
 def _kind_key(statement: object) -> str:
@@ -40,20 +41,32 @@ def cell_anchor(kind: str, origin_type: str) -> str:
     return f"kind-{kind}-origin-{origin_type}"
 
 
+def _status_key(statement: object) -> str:
+    status = statement_status(statement.get("status")) if isinstance(statement, dict) else OTHER
+    return status if status in STATUS_KEYS else OTHER
+
+
 def build_statements(ctx: Context) -> Model:
     """An overview matrix (kinds × origin types, every statement counted once, unknown ones
-    in "other"), then the statements per kind, grouped by origin type."""
+    in "other"), then the statements per kind, grouped by origin type: those the page's
+    query admits (`app.render.query`), each list from the query's start on. The matrix
+    always counts every statement."""
     raw = ctx.doc.get("statements")
     entries = list(enumerate(raw)) if isinstance(raw, list) else []
+    query = ctx.statement_query
     # each statement's cell, read once
     keys = [(_kind_key(s), _origin_key(s)) for _, s in entries]
     kinds = _axis(KINDS, (kind for kind, _ in keys))
     origins = _axis(ORIGIN_TYPES, (origin for _, origin in keys))
-    cells: dict[tuple[str, str], list[tuple[int, object]]] = {
-        (k, o): [] for k in kinds for o in origins
-    }
-    for entry, key in zip(entries, keys, strict=True):
+    counts: dict[tuple[str, str], int] = dict.fromkeys(((k, o) for k in kinds for o in origins), 0)
+    cells: dict[tuple[str, str], list[tuple[int, object]]] = {key: [] for key in counts}
+    statuses = [_status_key(s) for _, s in entries] if query.statuses else None
+    for n, (entry, key) in enumerate(zip(entries, keys, strict=True)):
+        counts[key] += 1
+        if query.filtered and not query.admits(*key, statuses[n] if statuses else ""):
+            continue
         cells[key].append(entry)
+    listed_kinds = [k for k in kinds if not query.kinds or k in query.kinds]
     return {
         "anchor": "statements",
         "title": "Statements",
@@ -61,10 +74,30 @@ def build_statements(ctx: Context) -> Model:
         "count": len(entries),
         "kinds": list(kinds),
         "origin_types": list(origins),
-        "matrix": _matrix(kinds, origins, cells),
-        "groups": [_kind_group(ctx, kind, origins, cells) for kind in kinds],
+        "matrix": _matrix(kinds, origins, counts, cells),
+        "query": _query_model(query, sum(len(c) for c in cells.values())),
+        "groups": [_kind_group(ctx, kind, origins, cells) for kind in listed_kinds],
         "unreadable": [] if isinstance(raw, list) or raw is None else [text_of(raw)],
         "note": NOTE_TEXT_IS_DATA,
+    }
+
+
+def _query_model(query: StatementQuery, listed: int) -> Model:
+    """What the page lists and how to change it: the filter form's choices, and the query in
+    words with how many statements it admits."""
+    return {
+        "filtered": query.filtered,
+        "start": query.start,
+        "description": query.describe(),
+        "listed": listed,
+        "kinds": sorted(query.kinds),
+        "origins": sorted(query.origins),
+        "statuses": sorted(query.statuses),
+        "choices": {
+            "kind": list(KIND_KEYS),
+            "origin": list(ORIGIN_KEYS),
+            "status": list(STATUS_KEYS),
+        },
     }
 
 
@@ -73,7 +106,10 @@ def _axis(known: tuple[str, ...], seen: Iterable[str]) -> tuple[str, ...]:
 
 
 def _matrix(
-    kinds: tuple[str, ...], origins: tuple[str, ...], cells: dict[tuple[str, str], list[Any]]
+    kinds: tuple[str, ...],
+    origins: tuple[str, ...],
+    counts: dict[tuple[str, str], int],
+    cells: dict[tuple[str, str], list[Any]],
 ) -> Model:
     rows = [
         {
@@ -82,17 +118,19 @@ def _matrix(
             "cells": [
                 {
                     "origin_type": origin,
-                    "count": len(cells[(kind, origin)]),
+                    "count": counts[(kind, origin)],
                     "anchor": cell_anchor(kind, origin),
+                    # whether the page lists these statements (the query may leave them out)
+                    "listed": bool(cells[(kind, origin)]),
                 }
                 for origin in origins
             ],
-            "total": sum(len(cells[(kind, origin)]) for origin in origins),
+            "total": sum(counts[(kind, origin)] for origin in origins),
         }
         for kind in kinds
     ]
     columns = [
-        {"origin_type": origin, "total": sum(len(cells[(kind, origin)]) for kind in kinds)}
+        {"origin_type": origin, "total": sum(counts[(kind, origin)] for kind in kinds)}
         for origin in origins
     ]
     return {"rows": rows, "columns": columns, "total": sum(r["total"] for r in rows)}
@@ -104,16 +142,27 @@ def _kind_group(
     origins: tuple[str, ...],
     cells: dict[tuple[str, str], list[tuple[int, object]]],
 ) -> Model:
+    query = ctx.statement_query
     by_origin = []
     for origin in origins:
         entries = cells[(kind, origin)]
         if not entries:
             continue
-        shown, hidden = ctx.cap(entries)
+        start = min(query.start, len(entries))
+        shown, hidden = ctx.cap(entries, start)
+        page = ctx.limit or len(entries)
         group = {
             "origin_type": origin,
             "anchor": cell_anchor(kind, origin),
+            "count": len(entries),
+            "start": start,
             "items": [_statement(ctx, i, statement) for i, statement in shown],
+            # the addresses of the next and the previous statements of this list
+            "next": query.of_cell(kind, origin, start + page).search() if hidden else None,
+            "next_count": min(hidden, page),
+            "previous": query.of_cell(kind, origin, max(0, start - page)).search()
+            if start
+            else None,
         }
         by_origin.append(with_hidden(group, "items", hidden))
     return {

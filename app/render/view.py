@@ -14,6 +14,7 @@ from app.render.context import Context, new_context, place_lines
 from app.render.header import build_findings, build_header
 from app.render.model import MODEL_VERSION, CheckpointView, Model, SectionRef
 from app.render.operations import build_operations, operation_entries
+from app.render.query import EVERY, StatementQuery
 from app.render.sections import (
     build_application_context,
     build_continuation,
@@ -33,6 +34,7 @@ def build_view(
     *,
     now: datetime,
     list_limit: int | None = None,
+    statement_query: StatementQuery = EVERY,
 ) -> CheckpointView:
     """The whole page as plain data, sections in page order.
 
@@ -45,9 +47,11 @@ def build_view(
     ``list_limit``: build at most this many operation, statement, progress and resource
     items per list, and record how many were left out as ``hidden`` (``<list>_hidden``
     for a list not called ``items``), as the HTML page shows them; None builds everything,
-    as the JSON twin has it. Counts and the statement matrix always count every item."""
+    as the JSON twin has it. Counts and the statement matrix always count every item.
+    ``statement_query``: the statements listed (by kind, origin, status; from which on)."""
     ctx = new_context(result, now)
     ctx.limit = list_limit
+    ctx.statement_query = statement_query
     header = build_header(ctx)
     findings = build_findings(ctx)
     sections: dict[str, Model | None] = dict.fromkeys(_DOCUMENT_SECTIONS)

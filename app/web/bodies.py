@@ -39,8 +39,14 @@ class EncodedBody(Exception):
 
 # Room for a form's framing and its small fields (lifetime, upload token) beside the documents.
 FORM_OVERHEAD = 64 * 1024
+# The most fields a form sends: the documents, their names, the share form's choices and a
+# page's list and filter choices (app/render/query.py), each parameter given a few times.
+FORM_FIELDS = 24
 # Routes whose form carries a checkpoint and its parent.
-_PAIR_FORMS = frozenset({"/view", "/view.json", "/live", "/diff", "/diff.json", "/api/v1/lint"})
+_PAIR_FORMS = frozenset({"/live", "/diff", "/diff.json", "/api/v1/lint"})
+# Routes that take the Share form too: a checkpoint and its parent, each base64
+# (app/web/carried.py; a page's own buttons send it back to /view).
+_CARRIED_FORMS = frozenset({"/share", "/view", "/view.json"})
 _RAW_DOCUMENT = frozenset({"/api/v1/lint", "/api/v1/checkpoints"})
 _FORM_TYPES = (b"multipart/form-data", b"application/x-www-form-urlencoded")
 
@@ -54,9 +60,14 @@ def body_limit(path: str, content_type: bytes, max_document: int) -> int:
         return max_document
     if path in _PAIR_FORMS:
         return 2 * max_document + FORM_OVERHEAD
-    if path == "/share":  # a checkpoint and its parent, each base64
-        return 2 * (4 * (max_document + 2) // 3) + FORM_OVERHEAD
+    if path in _CARRIED_FORMS:  # a checkpoint and its parent, each base64
+        return 2 * carried_limit(max_document) + FORM_OVERHEAD
     return FORM_OVERHEAD
+
+
+def carried_limit(max_document: int) -> int:
+    """The longest field that carries one document (its base64)."""
+    return 4 * (max_document + 2) // 3
 
 
 class BodyLimitMiddleware:

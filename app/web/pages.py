@@ -14,6 +14,7 @@ from markupsafe import Markup
 from app.analysis import LintResult
 from app.parse import DEFAULT_LIMITS, Limits
 from app.render import CheckpointView, build_view, hidden_key
+from app.render.query import EVERY, StatementQuery
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.resources import static_text
 from app.web.carried import carry
@@ -25,28 +26,42 @@ Model = dict[str, Any]
 
 
 def checkpoint_json(
-    name: str, result: LintResult, limits: Limits = DEFAULT_LIMITS, *, now: datetime | None = None
+    name: str,
+    result: LintResult,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    now: datetime | None = None,
+    query: StatementQuery = EVERY,
 ) -> Model:
     """The JSON twin of the checkpoint page: the lint report and the page's render model,
-    with every item of every list."""
+    with every item of every list (the statements its query lists)."""
     return {
         "tool": tool_info(),
         "note": VALIDITY_NOTE,
         "report": result_dict(name, result),
-        "view": _view(result, now=now),
+        "view": _view(result, now=now, query=query),
     }
 
 
-def page_view(result: LintResult, limits: Limits, *, now: datetime | None = None) -> CheckpointView:
+def page_view(
+    result: LintResult,
+    limits: Limits,
+    *,
+    now: datetime | None = None,
+    query: StatementQuery = EVERY,
+) -> CheckpointView:
     """The render model as the HTML page shows it (lists cut to PAGE_LIST_LIMIT)."""
-    return _view(result, list_limit=PAGE_LIST_LIMIT, now=now)
+    return _view(result, list_limit=PAGE_LIST_LIMIT, now=now, query=query)
 
 
 def _view(
-    result: LintResult, list_limit: int | None = None, now: datetime | None = None
+    result: LintResult,
+    list_limit: int | None = None,
+    now: datetime | None = None,
+    query: StatementQuery = EVERY,
 ) -> CheckpointView:
     moment = now if now is not None else datetime.now(UTC)
-    return build_view(result, now=moment, list_limit=list_limit)
+    return build_view(result, now=moment, list_limit=list_limit, statement_query=query)
 
 
 def checkpoint_html(
@@ -60,10 +75,11 @@ def checkpoint_html(
     preview: Model | None = None,
     upload_token_required: bool = False,
     notes: Sequence[str] = (),
+    query: StatementQuery = EVERY,
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
-    view = page_view(result, limits)
+    view = page_view(result, limits, query=query)
     return page_from_view(
         name,
         view,
@@ -101,9 +117,15 @@ def page_from_view(
         "stored": stored,
         "preview": preview,
         "share": share,
+        # How the page's own controls (a list's next statements, the statement filter) move
+        # without JavaScript: "link", to the same address with other parameters (a stored
+        # page); "form", sending the page's Share form, which carries the document, back to
+        # /view; None where neither can (a file written by `ocp render`, a page that holds a
+        # credential and so carries no copy).
+        "nav": "link" if stored is not None else "form" if share == "form" else None,
         # The exact bytes for the Share form (app/web/carried.py), and the parent's, so
         # sharing stores both and the child links its parent
-        "share_fields": _share_fields(result) if share == "form" else [],
+        "share_fields": _share_fields(result, name) if share == "form" else [],
         "shares_parent": share == "form" and _shares_parent(result),
         # A child shared alone can still be linked to a parent shared before: its uploader
         # gives the parent's permalink, which proves they hold it.
@@ -202,10 +224,11 @@ def _shares_parent(result: LintResult) -> bool:
     return parent is not None and not parent.secrets and parent.document is not None
 
 
-def _share_fields(result: LintResult) -> list[tuple[str, str]]:
+def _share_fields(result: LintResult, name: str) -> list[tuple[str, str]]:
     """The Share form's hidden fields: the checkpoint's bytes and, when it can be stored with
-    it, its parent's."""
-    fields = [carry("checkpoint", result.data)]
+    it, its parent's; and the name the page shows, for the page's own buttons that send the
+    same form back to /view (a list's next statements, a filter) without JavaScript."""
+    fields = [carry("checkpoint", result.data), ("name", name)]
     if result.parent is not None and _shares_parent(result):
         fields.append(carry("parent", result.parent.data))
     return fields

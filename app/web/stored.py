@@ -28,6 +28,7 @@ from app import SPEC_VERSION, __version__
 from app.analysis import Analysis, LintResult, analyze, pair
 from app.digests import check_digest
 from app.layout import TASK_STATUSES
+from app.render.query import EVERY, StatementQuery
 from app.report import verdict
 from app.store import (
     Created,
@@ -54,7 +55,7 @@ from app.stored_lineage import (
     resolve_parent,
 )
 from app.web.analyses import AnalysisCache
-from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
+from app.web.bodies import FORM_FIELDS, BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.carried import CarriedError, carried
 from app.web.compression import gzip_body
@@ -373,7 +374,7 @@ async def share(request: Request) -> Response:
         raise BadRequest("send the share form from a checkpoint page", status_code=415)
     limit = settings_of(request).limits.max_bytes
     try:
-        form = await request.form(max_files=0, max_fields=8, max_part_size=2 * limit + 8)
+        form = await request.form(max_files=0, max_fields=FORM_FIELDS, max_part_size=2 * limit + 8)
     except Exception:
         raise BadRequest("the form could not be read; send it again from the page") from None
     upload_token = _check_upload_token(request, _text(form.get("upload_token")))
@@ -536,6 +537,11 @@ async def permalink(request: Request) -> Response:
     storage_id = request.path_params["storage_id"]
     negotiated = not request.url.path.endswith(".json")
     as_json = not negotiated or wants_json(request)
+    query = StatementQuery.of(request.query_params.getlist)
+    if query.any:
+        # a filtered or paged view (app/render/query.py): rendered for the asking, never kept,
+        # so no one fills the cache with the combinations of a page's parameters
+        return await _queried_page(request, storage_id, as_json, negotiated, query)
     cache: PageCache = request.app.state.page_cache
     # The page holds absolute links of the base it was asked under (public_base).
     key = (storage_id, "json" if as_json else "html", public_base(request))
@@ -559,6 +565,23 @@ async def permalink(request: Request) -> Response:
         headers["content-encoding"] = "gzip"
         return Response(page.gzipped, media_type=page.media_type, headers=headers)
     return Response(page.body, media_type=page.media_type, headers=headers)
+
+
+async def _queried_page(
+    request: Request, storage_id: str, as_json: bool, negotiated: bool, query: StatementQuery
+) -> Response:
+    record = await fetch(request, storage_id)
+    lineage = await store_call(request, stored_lineage, record.meta)
+    now = store_of(request).now()
+    text, _ = await run_cpu(
+        request, record.meta.size, _render_stored, request, record, lineage, as_json, now, query
+    )
+    headers = {"cache-control": "no-cache"}
+    if negotiated:
+        headers["vary"] = "Accept"
+    if as_json:
+        return Response(text, media_type="application/json", headers=headers)
+    return HTMLResponse(text, headers=headers)
 
 
 def checked(request: Request, record: Found, lineage: StoredLineage) -> LintResult:
@@ -590,7 +613,12 @@ def _cached_page(
 
 
 def _render_stored(
-    request: Request, record: Found, lineage: StoredLineage, as_json: bool, now: datetime
+    request: Request,
+    record: Found,
+    lineage: StoredLineage,
+    as_json: bool,
+    now: datetime,
+    query: StatementQuery = EVERY,
 ) -> tuple[str, str | None]:
     """The page or its JSON twin, and when its time-dependent content changes (or None)."""
     settings = settings_of(request)
@@ -598,10 +626,10 @@ def _render_stored(
     name = f"checkpoint {record.meta.storage_id}"
     stored = stored_dict(request, record.meta, lineage, result)
     if as_json:
-        body = checkpoint_json(name, result, settings.limits, now=now)
+        body = checkpoint_json(name, result, settings.limits, now=now, query=query)
         body["stored"] = stored
         return json.dumps(body, ensure_ascii=False), body["view"]["changes_at"]
-    view = page_view(result, settings.limits, now=now)
+    view = page_view(result, settings.limits, now=now, query=query)
     html = page_from_view(
         name, view, result, stored=stored, preview=preview_tags(request, record.meta, result)
     )

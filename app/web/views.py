@@ -16,10 +16,12 @@ from app import SPEC_VERSION, __version__
 from app.analysis import LintResult, analyze, pair
 from app.config import Settings
 from app.parse import Limits
+from app.render.query import EVERY, StatementQuery
 from app.report import FileResult, report_dict
 from app.resources import example_bytes, schema_bytes
 from app.rules import RULES
-from app.web.bodies import EncodedBody, PayloadTooLarge
+from app.web.bodies import FORM_FIELDS, EncodedBody, PayloadTooLarge, carried_limit
+from app.web.carried import CarriedError, carried
 from app.web.docs import rule_page_html
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
@@ -86,6 +88,8 @@ class Submission:
     notes: tuple[str, ...] = ()
     # a pasted parent as the browser sent it (parent.digest is checked against both)
     parent_as_sent: bytes | None = None
+    # the statements the page lists: the address's parameters and the form's
+    query: StatementQuery = EVERY
 
     @property
     def size(self) -> int:
@@ -112,9 +116,12 @@ async def read_form(request: Request) -> Submission:
     limit = settings_of(request).limits.max_bytes
     # A URL-encoded field may take three bytes for each byte of the document (%22); its
     # decoded size is checked against the limit below.
-    part_limit = (3 if media_type(request) == FORM_TYPES[0] else 1) * limit + 1
+    # A multipart part may carry the document as base64 (the Share form, sent back here by a
+    # page's own buttons); every document's decoded size is checked against the limit below.
+    url_encoded = media_type(request) == FORM_TYPES[0]
+    part_limit = (3 * limit if url_encoded else carried_limit(limit)) + 1
     try:
-        form = await request.form(max_files=2, max_fields=8, max_part_size=part_limit)
+        form = await request.form(max_files=2, max_fields=FORM_FIELDS, max_part_size=part_limit)
     except PayloadTooLarge:
         raise
     except MultiPartException as exc:
@@ -124,6 +131,8 @@ async def read_form(request: Request) -> Submission:
             f"the form could not be read ({exc}); send it again from the page"
         ) from None
     except Exception as exc:  # python-multipart's errors differ by version; all mean bad input
+        if "maximum size" in str(exc):  # a URL-encoded field past max_part_size, in its words
+            raise PayloadTooLarge(limit, "a document in the form") from None
         raise BadRequest(
             f"the form could not be read ({exc}); send it again from the page"
         ) from None
@@ -135,6 +144,11 @@ async def read_form(request: Request) -> Submission:
         f", with {parent.described} as its parent." if parent is not None else "."
     )
     notes = tuple(x.ignored for x in (checkpoint, parent) if x is not None and x.ignored)
+
+    def values(name: str) -> list[str]:
+        given = [*request.query_params.getlist(name), *form.getlist(name)]
+        return [v for v in given if isinstance(v, str)]
+
     return Submission(
         checkpoint.data,
         parent.data if parent is not None else None,
@@ -142,6 +156,7 @@ async def read_form(request: Request) -> Submission:
         checked,
         notes,
         parent.as_sent if parent is not None else None,
+        StatementQuery.of(values),
     )
 
 
@@ -175,6 +190,16 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
     if pasted is not None:
         described = f"the pasted {role} ({len(pasted):,} bytes)"
         return FormInput(pasted, f"pasted {role}", described, as_sent=sent)
+    # the document a checkpoint page carries (its Share form, sent back by the page's own
+    # buttons: a list's next statements, a filter)
+    try:
+        data = carried(form, role, limit)
+    except CarriedError as exc:
+        raise BadRequest(str(exc), status_code=413 if exc.too_large else 400) from None
+    if data:
+        shown = form.get("name")
+        name = shown[:200] if isinstance(shown, str) and shown else role
+        return FormInput(data, name, f"the {role} the page carried ({len(data):,} bytes)")
     return None
 
 
@@ -188,8 +213,11 @@ async def _checkpoint_page(request: Request, submission: Submission) -> Response
     # stall every other request, and in the lane of its size (app/web/work.py).
     size = submission.size
     result = await run_cpu(request, size, submission.check, limits)
+    query = submission.query
     if wants_json(request):
-        model = await run_cpu(request, size, checkpoint_json, submission.name, result, limits)
+        model = await run_cpu(
+            request, size, partial(checkpoint_json, query=query), submission.name, result, limits
+        )
         model["submission"] = {"checked": submission.checked, "notes": list(submission.notes)}
         return JSONResponse(model)
     html = await run_cpu(
@@ -202,6 +230,7 @@ async def _checkpoint_page(request: Request, submission: Submission) -> Response
             limits,
             upload_token_required=bool(settings_of(request).upload_tokens),
             notes=submission.notes,
+            query=query,
         ),
     )
     return HTMLResponse(html)

@@ -62,7 +62,13 @@ def test_the_page_from_a_model_built_to_the_limit_is_the_page_from_the_whole_mod
     limited = build_view(result, now=NOW, list_limit=PAGE_LIST_LIMIT)
     unmarked = without_unlisted_marks(limited)
     assert unmarked != limited  # there was something to mark
-    assert page_from_view("long", unmarked, result) == page_from_view("long", whole, result)
+    # (and apart from the pagers: a list's "next 150" is an address only the model built to
+    # the limit knows, app/render/query.py)
+    pagers = re.compile(r'<p class="pager">.*?</p>')
+    assert pagers.sub("", page_from_view("long", unmarked, result)) == pagers.sub(
+        "", page_from_view("long", whole, result)
+    )
+    assert pagers.search(page_from_view("long", unmarked, result))
     # and it was built to the limit: fewer statement cards than the document has
     cards = sum(len(o["items"]) for g in limited["statements"]["groups"] for o in g["by_origin"])
     assert cards < limited["statements"]["count"]

@@ -1,0 +1,99 @@
+"""A long list's next statements and the statement filter, as a reviewer follows them
+without JavaScript: links with parameters on a stored page (and its JSON twin), and on an
+unsaved page buttons that send the page's Share form, which carries the document, back to
+/view (issue 12)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.web import create_app
+from tests.test_statement_query import document
+
+JSON_TYPE = {"content-type": "application/json"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    settings = Settings(database_url=str(tmp_path / "store.sqlite3"))
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def card_ids(page: str) -> list[str]:
+    return re.findall(r'<li id="obj-([^"]+)" class="card statement', page)
+
+
+def test_a_stored_page_pages_and_filters_by_links(client) -> None:
+    created = client.post(
+        "/api/v1/checkpoints",
+        content=document(questions=400, agent_observations=6),
+        headers=JSON_TYPE,
+    ).json()
+    permalink = f"/c/{created['storage_id']}"
+    first = client.get(permalink).text
+    assert [i for i in card_ids(first) if i.startswith("q-")] == [f"q-{i}" for i in range(150)]
+    nexts = re.findall(r'<a href="([^"]+)">next (\d+)</a>', first)
+    assert nexts == [
+        ("?kind=question&amp;origin=user&amp;from=150#kind-question-origin-user", "150")
+    ]
+    second = client.get(permalink + html.unescape(nexts[0][0]).split("#")[0])
+    assert second.status_code == 200
+    assert second.headers["cache-control"] == "no-cache"
+    assert card_ids(second.text) == [f"q-{i}" for i in range(150, 300)]
+    assert "Statements 151–300 of 400" in second.text
+    # the filter form's GET: what the Show button sends
+    filtered = client.get(
+        permalink, params={"kind": "observation", "origin": "", "status": "retracted"}
+    )
+    assert card_ids(filtered.text) == ["o-1", "o-3", "o-5"]
+    assert "Listing 3 of 406 statements" in filtered.text
+    twin = client.get(permalink + ".json", params={"kind": "observation", "status": "retracted"})
+    ids = [
+        c["id"]
+        for g in twin.json()["view"]["statements"]["groups"]
+        for o in g["by_origin"]
+        for c in o["items"]
+    ]
+    assert ids == ["o-1", "o-3", "o-5"]
+    # the unfiltered page is as before, and cached
+    assert client.get(permalink).headers.get("etag")
+
+
+def carried_form(page: str) -> dict[str, str]:
+    form = re.search(r'<form id="carry".*?</form>', page, re.S)
+    assert form, "the page carries its document in its Share form"
+    return {
+        html.unescape(name): html.unescape(value)
+        for name, value in re.findall(
+            r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group()
+        )
+    }
+
+
+def test_an_unsaved_page_pages_by_sending_its_share_form_back(client) -> None:
+    first = client.post(
+        "/view", files={"checkpoint_file": ("long.ocp.json", document(questions=400))}
+    ).text
+    buttons = re.findall(r'form="carry" formaction="([^"]+)">next (\d+)</button>', first)
+    assert buttons == [
+        ("/view?kind=question&amp;origin=user&amp;from=150#kind-question-origin-user", "150")
+    ]
+    action = html.unescape(buttons[0][0]).split("#")[0]
+    fields = carried_form(first)
+    assert "checkpoint_gz64" in fields and fields["name"] == "long.ocp.json"
+    second = client.post(action, files={k: (None, v) for k, v in fields.items()})
+    assert second.status_code == 200, second.text[:500]
+    assert card_ids(second.text) == [f"q-{i}" for i in range(150, 300)]
+    assert "long.ocp.json" in second.text  # the same name as the page it came from
+    # and the filter's Show button: the selects belong to the same form
+    filtered = client.post(
+        "/view", files={**{k: (None, v) for k, v in fields.items()}, "kind": (None, "observation")}
+    )
+    assert card_ids(filtered.text) == []
+    assert "Listing 0 of 400 statements" in filtered.text
