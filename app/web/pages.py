@@ -180,7 +180,45 @@ def for_page(view: CheckpointView) -> Model:
         section = out.get(key)
         if isinstance(section, dict):
             out[key] = _cut(section, lists)
+    checklist = out.get("before_continuing")
+    if isinstance(checklist, dict):
+        out["before_continuing"] = {
+            **checklist,
+            "groups": [_named_first(g) for g in checklist.get("groups", [])],
+        }
     return out
+
+
+# The checklist names the first few of each step and links to the cards of the rest: each
+# object is shown once, in its section (a checklist of 150 operations was a second copy of
+# the operations section, a fifth of a long page).
+CHECKLIST_SHOWN = 10
+# where the cards of each step's objects are
+CHECKLIST_CARDS = {
+    "stop_conditions": ("continuation", "Continuation"),
+    "incompatibilities": ("continuation", "Continuation"),
+    "requirements": ("continuation", "Continuation"),
+    "preconditions": ("continuation", "Continuation"),
+    "resources": ("resources", "Resources"),
+    "statements": ("statements", "Statements"),
+    "operations": ("operations", "Operations"),
+}
+
+
+def _named_first(group: Model) -> Model:
+    cards = CHECKLIST_CARDS.get(str(group.get("key")))
+    items = group.get("items")
+    if cards is None or not isinstance(items, list) or len(items) <= CHECKLIST_SHOWN:
+        return group
+    hidden = len(items) - CHECKLIST_SHOWN + int(group.get("hidden", 0) or 0)
+    anchor, title = cards
+    return {
+        **group,
+        "items": items[:CHECKLIST_SHOWN],
+        "hidden": hidden,
+        "more_anchor": anchor,
+        "more_title": title,
+    }
 
 
 # section -> the lists it holds; a (name, lists) pair descends into each element of a list.

@@ -132,3 +132,26 @@ def test_every_link_within_the_page_has_a_target_on_the_page(client):
     targets = set(re.findall(r'href="#([^"]+)"', html))
     assert targets - ids == set()
     assert "not listed on this page" in html
+
+
+def test_the_checklist_names_the_first_few_and_links_to_the_cards_of_the_rest():
+    from app.web.pages import CHECKLIST_SHOWN, checkpoint_html
+
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    document["continuation"] = {
+        "stop_conditions": [
+            {"id": f"stop-{i}", "description": f"Do not proceed while case {i} is open."}
+            for i in range(CHECKLIST_SHOWN + 20)
+        ]
+    }
+    result = lint(json.dumps(document).encode())
+    page = checkpoint_html("stops.ocp.json", result)
+    checklist = page[
+        page.index('id="check-stop-conditions"') : page.index('id="check-incompatibilities"')
+    ]
+    assert checklist.count('href="#obj-stop-') == CHECKLIST_SHOWN
+    assert '20 more, each in its card under <a href="#continuation">Continuation</a>' in checklist
+    # each card once, in its section; the summary counts every one
+    for i in range(CHECKLIST_SHOWN + 20):
+        assert page.count(f'id="obj-stop-{i}"') == 1
+    assert f"<strong>{CHECKLIST_SHOWN + 20}</strong> stop conditions" in page
