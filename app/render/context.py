@@ -58,6 +58,8 @@ class Context:
     limit: int | None = None
     # the statements the page lists (app/render/query.py)
     statement_query: StatementQuery = EVERY
+    # pointer -> what changed there since the parent (app/render/changes.py); empty alone
+    since_parent: dict[str, Model] = field(default_factory=dict)
     # operation index -> its card, built once for the operations and the checklist
     op_cards: dict[int, Model] = field(default_factory=dict)
     # the document's `opencheckpoint` text, shown also when the version is refused
@@ -101,6 +103,7 @@ class Context:
             "anchor": owner[1] if owner else None,
             "pointer": pointer,
             "source_anchor": UNPLACED if owner else None,
+            "since_parent": self.since_parent.get(pointer),
         }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.analysis import LintResult
 from app.redaction import REDACTED
+from app.render.changes import changes_since_parent
 from app.render.checklist import build_before_continuing
 from app.render.context import Context, new_context, place_lines
 from app.render.header import build_findings, build_header
@@ -52,6 +53,8 @@ def build_view(
     ctx = new_context(result, now)
     ctx.limit = list_limit
     ctx.statement_query = statement_query
+    if ctx.document is not None:
+        ctx.since_parent = changes_since_parent(result)
     header = build_header(ctx)
     findings = build_findings(ctx)
     sections: dict[str, Model | None] = dict.fromkeys(_DOCUMENT_SECTIONS)

@@ -218,14 +218,44 @@ def source_link(obj: Mapping[str, Any]) -> Markup:
     return Markup(f'<a class="src" href="#{escape(anchor)}">line {escape(anchor[1:])}</a>')
 
 
-def obj_head(obj: Mapping[str, Any], label: str = "") -> Markup:
-    """An object's id (or its pointer when it has none), a badge, its source line and a copy
-    link."""
+def since(obj: Mapping[str, Any], diff: str | None = None) -> Markup:
+    """What changed in an object since the parent (app/render/changes.py), as a badge linking
+    to the field-level change on the diff page at ``diff`` (a stored child's; an unsaved page
+    has no address for one: the badge alone)."""
+    mark = obj.get("since_parent")
+    if not mark:
+        return Markup("")
+    added = mark.get("state") == "added"
+    status = mark.get("status")
+    if added:
+        words = escape("added since the parent")
+    elif status:
+        # Markup.format escapes what it is given: the statuses are the document's text
+        words = Markup("status {} → {} since the parent").format(
+            status.get("before") or "(none)", status.get("after") or "(none)"
+        )
+    else:
+        words = escape("changed since the parent")
+    if diff:
+        words = Markup(
+            f'<a href="{escape(diff)}#{escape(mark.get("diff_anchor", ""))}">{escape(words)}</a>'
+        )
+    return Markup(
+        f'<span class="badge since {"since-added" if added else "since-changed"}">'
+        f"{escape(words)}</span>"
+    )
+
+
+def obj_head(obj: Mapping[str, Any], label: str = "", diff: str | None = None) -> Markup:
+    """An object's id (or its pointer when it has none), a badge, what changed since the
+    parent, its source line and a copy link."""
     ident = obj.get("id")
     shown = txt(ident if ident is not None else obj.get("pointer"))
     out = f'<span class="obj-id"><code>{shown}</code></span>'
     if label:
         out += f' <span class="badge">{escape(label)}</span>'
+    if obj.get("since_parent"):
+        out += f" {since(obj, diff)}"
     out += f' <span class="tools">{source_link(obj)}'
     if obj.get("anchor"):
         out += f" {copy(obj['anchor'])}"

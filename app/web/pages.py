@@ -123,6 +123,8 @@ def page_from_view(
         # /view; None where neither can (a file written by `ocp render`, a page that holds a
         # credential and so carries no copy).
         "nav": "link" if stored is not None else "form" if share == "form" else None,
+        # the diff page of a stored child, where each card's change since the parent is
+        "diff_base": stored.get("diff") if stored is not None else None,
         # The exact bytes for the Share form (app/web/carried.py), and the parent's, so
         # sharing stores both and the child links its parent
         "share_fields": _share_fields(result, name) if share == "form" else [],

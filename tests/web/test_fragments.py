@@ -29,6 +29,19 @@ CALLS = {
     "when": lambda v: fragments.when(v),
     "time_field": lambda v: fragments.time_field(v, v),
     "label": lambda v: fragments.label(v),
+    "since": lambda v: fragments.since(
+        {
+            "since_parent": {
+                "state": "changed",
+                "diff_anchor": v,
+                "status": {"before": v, "after": v},
+            }
+        },
+        v,
+    ),
+    "since, added": lambda v: fragments.since(
+        {"since_parent": {"state": "added", "diff_anchor": v}}, v
+    ),
     "copy": lambda v: fragments.copy(v),
     "ref": lambda v: fragments.ref(link(v)),
     "ref, unresolved": lambda v: fragments.ref({"id": v, "anchor": None}),
@@ -135,7 +148,7 @@ def test_a_source_line_links_to_itself_and_to_its_findings():
     assert '<a class="mark error" href="#finding-0">error OCP-S002</a>' in lines[2]
 
 
-ALLOWED = {"escape", "txt", "copy", "ref", "refs", "source_link", "_gap", "when"}
+ALLOWED = {"escape", "txt", "copy", "ref", "refs", "source_link", "_gap", "when", "since"}
 
 
 def test_every_interpolation_in_the_fragments_is_escaped_or_a_number():
