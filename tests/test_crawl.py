@@ -21,6 +21,7 @@ import pytest
 
 from tests.conftest import CONFORMANCE
 from tests.serve import Reply, Server, request
+from tests.test_statement_query import document
 
 MANIFEST = json.loads((CONFORMANCE / "manifest.json").read_text(encoding="utf-8"))
 BOUNDARY = "ocp-crawl-boundary"
@@ -149,6 +150,24 @@ def crawl(served: Server) -> Crawl:
             assert reply.status == 200, (target, case["file"], reply.status)
             check(f"{target}?file={case['file']}", reply, "start")
 
+    # and a long one: its lists page ("next 150"), its statements filter by address, and its
+    # page links to a page of every line
+    long_document = json.dumps(
+        json.loads(document(questions=400, agent_observations=500)), indent=2
+    )
+    created = request(
+        served.port,
+        "POST",
+        "/api/v1/checkpoints",
+        long_document.encode(),
+        {"content-type": "application/json"},
+    )
+    assert created.status == 201, created.status
+    long_id = created.json()["storage_id"]
+    storage_ids.append(long_id)
+    for path in (f"/c/{long_id}", f"/c/{long_id}?kind=question&status=active"):
+        queue.append((path, "start"))
+
     while queue:
         path, found_on = queue.popleft()
         if path in seen:
@@ -168,6 +187,8 @@ def test_crawl(crawl: Crawl, served: Server) -> None:
         assert wanted in seen
     assert any(re.fullmatch(r"/c/[^/]+/lineage", p) for p in seen)
     assert any(re.fullmatch(r"/c/[^/]+/raw", p) for p in seen)
+    assert any(re.fullmatch(r"/c/[^/]+/source", p) for p in seen)
+    assert any(re.fullmatch(r"/c/[^/?]+\?kind=question&origin=user&from=150", p) for p in seen)
     assert len(storage_ids) > 40
 
     log = Path(served.log).read_text(errors="replace")

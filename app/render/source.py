@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from app.render.context import Context
+from datetime import datetime
+
+from app.analysis import LintResult
+from app.render.context import Context, new_context
 from app.render.model import Model, SourceLine, SourceSection
 
 # A page lists at most this many characters of a line: a document written on one line (4 MB of
@@ -63,7 +66,10 @@ def build_source(ctx: Context) -> SourceSection:
 
 
 def _findings_by_line(ctx: Context) -> dict[int, list[Model]]:
+    """The findings that start on each line; ``listed``: whether a page lists the finding
+    (its first ``ctx.limit``), so the mark can link to it."""
     out: dict[int, list[Model]] = {}
+    limit = ctx.limit
     for index, finding in enumerate(ctx.result.findings):
         if isinstance(finding.line, int):
             out.setdefault(finding.line, []).append(
@@ -72,6 +78,18 @@ def _findings_by_line(ctx: Context) -> dict[int, list[Model]]:
                     "code": finding.code,
                     "severity": finding.severity,
                     "anchor": f"finding-{index}",
+                    "listed": limit is None or index < limit,
                 }
             )
     return out
+
+
+def build_listing(result: LintResult, now: datetime, list_limit: int) -> SourceSection:
+    """Every line of the submitted text, as a source page lists it: a checkpoint page of a
+    long document lists its first lines and those around its findings, and links here for
+    the rest. Long lines are clipped as on the page (the raw bytes are a link away), and the
+    marks link to the findings the page lists (its first ``list_limit``)."""
+    ctx = new_context(result, now)
+    ctx.shown_lines = None
+    ctx.limit = list_limit
+    return build_source(ctx)

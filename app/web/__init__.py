@@ -61,6 +61,7 @@ def create_app(
         Route("/c/{storage_id}.json", stored.permalink, name="permalink_json"),
         Route("/c/{storage_id}", stored.permalink, name="permalink"),
         Route("/c/{storage_id}/raw", stored.raw, name="raw"),
+        Route("/c/{storage_id}/source", stored.source, name="source"),
         Route("/c/{storage_id}/diff.json", diffs.stored_diff, name="diff_stored_json"),
         Route("/c/{storage_id}/diff.patch", diffs.stored_diff, name="diff_stored_patch"),
         Route("/c/{storage_id}/diff", diffs.stored_diff, name="diff_stored"),

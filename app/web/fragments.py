@@ -301,10 +301,11 @@ def more(container: Mapping[str, Any], key: str) -> Markup:
     )
 
 
-def source_lines(lines: Iterable[Mapping[str, Any]]) -> Markup:
+def source_lines(lines: Iterable[Mapping[str, Any]], findings_at: str = "") -> Markup:
     """The numbered lines of the source listing, each anchored and linking to itself; a line
     where findings start is marked and links to each of them; a run of lines left out is
-    counted. One function for the whole listing: it is the longest part of most pages."""
+    counted. One function for the whole listing: it is the longest part of most pages.
+    ``findings_at``: the page that lists the findings, when it is another (a source page)."""
     out = []
     for line in lines:
         hidden = line["hidden_before"]
@@ -326,9 +327,14 @@ def source_lines(lines: Iterable[Mapping[str, Any]]) -> Markup:
         if not findings:
             out.append(f'<li id="{anchor}">{head}</li>')
             continue
+        # a mark links to its finding where the page lists it (the first PAGE_LIST_LIMIT)
         marks = "".join(
             f'<a class="mark {"error" if f["severity"] == "error" else "warning"}" '
-            f'href="#{escape(f["anchor"])}">{escape(f["severity"])} {escape(f["code"])}</a> '
+            f'href="{escape(findings_at)}#{escape(f["anchor"])}">{escape(f["severity"])} '
+            f"{escape(f['code'])}</a> "
+            if f.get("listed", True)
+            else f'<span class="mark {"error" if f["severity"] == "error" else "warning"}">'
+            f"{escape(f['severity'])} {escape(f['code'])}</span> "
             for f in findings
         )
         out.append(

@@ -28,7 +28,9 @@ from app import SPEC_VERSION, __version__
 from app.analysis import Analysis, LintResult, analyze, pair
 from app.digests import check_digest
 from app.layout import TASK_STATUSES
+from app.redaction import REDACTED
 from app.render.query import EVERY, StatementQuery
+from app.render.source import build_listing
 from app.report import verdict
 from app.store import (
     Created,
@@ -60,7 +62,7 @@ from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.carried import CarriedError, carried
 from app.web.compression import gzip_body
 from app.web.errors import wants_json
-from app.web.pages import checkpoint_json, page_from_view, page_view
+from app.web.pages import PAGE_LIST_LIMIT, checkpoint_json, page_from_view, page_view
 from app.web.templating import render
 from app.web.urls import public_base
 from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, settings_of
@@ -725,6 +727,27 @@ def preview_tags(request: Request, meta: Meta, result: LintResult) -> Data:
         "levels 1–2 only: valid never means authorized.",
         "url": f"{public_base(request)}/c/{meta.storage_id}",
     }
+
+
+async def source(request: Request) -> Response:
+    """GET /c/{id}/source: every line of the stored document, numbered and redacted as its
+    page lists them; the checkpoint page of a long document lists only some and links here."""
+    record = await fetch(request, request.path_params["storage_id"])
+    lineage = await store_call(request, stored_lineage, record.meta)
+    now = store_of(request).now()
+
+    def page() -> str:
+        listing = build_listing(checked(request, record, lineage), now, PAGE_LIST_LIMIT)
+        return render(
+            "source.html",
+            storage_id=record.meta.storage_id,
+            permalink=f"{public_base(request)}/c/{record.meta.storage_id}",
+            source=listing,
+            redacted=REDACTED,
+        )
+
+    html = await run_cpu(request, record.meta.size, page)
+    return HTMLResponse(html, headers={"cache-control": "no-cache"})
 
 
 async def raw(request: Request) -> Response:

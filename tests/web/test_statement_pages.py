@@ -97,3 +97,30 @@ def test_an_unsaved_page_pages_by_sending_its_share_form_back(client) -> None:
     )
     assert card_ids(filtered.text) == []
     assert "Listing 0 of 400 statements" in filtered.text
+
+
+def test_a_long_stored_documents_page_links_to_a_page_of_every_line(client) -> None:
+    import json as json_module
+
+    data = json_module.dumps(json_module.loads(document(agent_observations=500)), indent=2)
+    lines = data.count("\n") + 1
+    assert lines > 3000
+    created = client.post("/api/v1/checkpoints", content=data.encode(), headers=JSON_TYPE).json()
+    permalink = f"/c/{created['storage_id']}"
+    page = client.get(permalink).text
+    assert f'<a href="{permalink}/source">Every line, on a page of its own</a>' in page
+    assert page.count('<li id="L') < lines
+    source = client.get(permalink + "/source")
+    assert source.status_code == 200
+    assert source.text.count('<li id="L') == lines
+    assert f'id="L{lines}"' in source.text
+    # a line's findings link to them on the checkpoint's page, which has them
+    marks = re.findall(r'class="mark \w+" href="([^"#]*)#(finding-\d+)"', source.text)
+    assert marks
+    for path, anchor in marks:
+        assert path == permalink and f'id="{anchor}"' in page
+    assert len(set(marks)) < len(re.findall(r'class="mark ', source.text))  # some unlinked
+    # and on the checkpoint page itself, no mark links to a finding it does not list
+    for anchor in re.findall(r'href="#(finding-\d+)"', page):
+        assert f'id="{anchor}"' in page, anchor
+    assert client.get("/c/AAAAAAAAAAAAAAAAAAAAAAAA/source").status_code == 404
