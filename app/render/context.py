@@ -4,7 +4,7 @@ never raise, links to local objects, and ages in words."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -20,7 +20,7 @@ from app.checkpoint import (
 from app.digests import DigestCheck
 from app.pointer import to_pointer
 from app.render.model import Model, anchor, fragment_safe
-from app.render.query import EVERY, StatementQuery
+from app.render.query import EVERY, PageQuery
 
 
 @dataclass(slots=True)
@@ -57,7 +57,7 @@ class Context:
     # items built per list; None: all (see build_view)
     limit: int | None = None
     # the statements the page lists (app/render/query.py)
-    statement_query: StatementQuery = EVERY
+    statement_query: PageQuery = EVERY
     # pointer -> what changed there since the parent (app/render/changes.py); empty alone
     since_parent: dict[str, Model] = field(default_factory=dict)
     # operation index -> its card, built once for the operations and the checklist
@@ -395,6 +395,28 @@ def hidden_key(list_name: str) -> str:
     """Where a container records how many items of its list ``list_name`` the page leaves
     out: ``hidden`` beside ``items``, ``<name>_hidden`` beside any other list."""
     return "hidden" if list_name == "items" else f"{list_name}_hidden"
+
+
+def pager(
+    ctx: Context, total: int, start: int, shown: int, address: Callable[[int], str]
+) -> Model | None:
+    """Where a list cut to the page's limit stands (its items ``start`` to ``start + shown``
+    of ``total``) and the addresses of the items before and after (``address(start)``: the
+    query part); None when the list is whole, and in the JSON twin, which lists everything."""
+    if ctx.limit is None:
+        return None
+    after = total - start - shown
+    if not start and after <= 0:
+        return None
+    page = max(ctx.limit, 1)
+    return {
+        "start": start,
+        "shown": shown,
+        "count": total,
+        "next": address(start + page) if after > 0 else None,
+        "next_count": min(after, page) if after > 0 else 0,
+        "previous": address(max(0, start - page)) if start else None,
+    }
 
 
 def with_hidden(container: Model, list_name: str, hidden: int) -> Model:

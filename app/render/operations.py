@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from app import advice, layout
 from app.checkpoint import (
     Instant,
@@ -17,12 +19,14 @@ from app.render.context import (
     links_to,
     object_items,
     optional_link,
+    pager,
     string_list,
     text_of,
     unreadable,
     with_hidden,
 )
 from app.render.model import EFFECTS, NOTE_RESUME, OPERATION_STATUSES, Model
+from app.render.query import ListWindow
 
 OperationEntry = tuple[int, Model, advice.Operation, str]  # index, operation, facts, group
 
@@ -41,13 +45,17 @@ def build_operations(ctx: Context, entries: list[OperationEntry]) -> Model:
     and `group`)."""
     groups = []
     for key, title, rule in advice.GROUPS:
-        shown, hidden = ctx.cap([e for e in entries if e[3] == key])
+        listed = [e for e in entries if e[3] == key]
+        name = f"ops-{key}"
+        start = min(ctx.statement_query.window.start_of(name), len(listed))
+        shown, hidden = ctx.cap(listed, start)
         group = {
             "key": key,
-            "anchor": f"ops-{key}",
+            "anchor": name,
             "title": title,
             "rule": rule,
             "items": [operation_card(ctx, entry) for entry in shown],
+            "pager": pager(ctx, len(listed), start, len(shown), partial(ListWindow.search, name)),
         }
         groups.append(with_hidden(group, "items", hidden))
     return {

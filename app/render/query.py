@@ -9,23 +9,60 @@ this viewer does not know are ignored rather than refused: a link that lists not
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from app import layout
+from app.advice import GROUPS
 from app.render.model import KINDS, ORIGIN_TYPES, OTHER
 
 KIND_KEYS = (*KINDS, OTHER)
 ORIGIN_KEYS = (*ORIGIN_TYPES, OTHER)
 STATUS_KEYS = (*layout.STATEMENT_STATUSES, OTHER)
 # The parameters, as a page's address names them.
-PARAMETERS = ("kind", "origin", "status", "from")
+PARAMETERS = ("kind", "origin", "status", "list", "from")
 # Past this, a start is no list's: a number this long is not one a page wrote.
 _LONGEST_START = 9
 
 
+# The lists other than the statements that a page pages ("next 150"), by the name an address
+# gives them: each operations group, the resources, the completed and the next steps.
+PAGED_LISTS = frozenset(
+    {"resources", "progress-completed", "progress-next"} | {f"ops-{key}" for key, _, _ in GROUPS}
+)
+
+
 @dataclass(frozen=True, slots=True)
-class StatementQuery:
+class ListWindow:
+    """Which list of the page starts later than its first item, and where: ``?list=resources
+    &from=150``. One list at a time: a "next" link leads into one list."""
+
+    name: str = ""
+    start: int = 0
+
+    @classmethod
+    def of(cls, values: Callable[[str], Iterable[str]]) -> ListWindow:
+        name = next(iter(values("list")), "")
+        return cls(name, _start(values)) if name in PAGED_LISTS else cls()
+
+    @property
+    def any(self) -> bool:
+        return bool(self.name) and self.start > 0
+
+    def start_of(self, name: str) -> int:
+        return self.start if name == self.name else 0
+
+    @staticmethod
+    def search(name: str, start: int) -> str:
+        pairs = [("list", name)] + ([("from", str(start))] if start else [])
+        return "?" + urlencode(pairs)
+
+
+FIRST = ListWindow()
+
+
+@dataclass(frozen=True, slots=True)
+class PageQuery:
     """The statements a page lists: those of one of ``kinds`` (all when empty), one of
     ``origins``, one of ``statuses``; each list (a kind and an origin type) from its
     ``start``-th statement on."""
@@ -34,19 +71,20 @@ class StatementQuery:
     origins: frozenset[str] = frozenset()
     statuses: frozenset[str] = frozenset()
     start: int = 0
+    # where another list starts (a list's "next 150": ?list=resources&from=150)
+    window: ListWindow = field(default_factory=lambda: FIRST)
 
     @classmethod
-    def of(cls, values: Callable[[str], Iterable[str]]) -> StatementQuery:
+    def of(cls, values: Callable[[str], Iterable[str]]) -> PageQuery:
         """From ``values(name)``, every value given for a parameter (Starlette's
-        ``request.query_params.getlist``)."""
-        start_text = next(iter(values("from")), "")
+        ``request.query_params.getlist``). ``from`` is the statements' unless ``list`` names
+        another list (`ListWindow`)."""
         return cls(
             kinds=frozenset(v for v in values("kind") if v in KIND_KEYS),
             origins=frozenset(v for v in values("origin") if v in ORIGIN_KEYS),
             statuses=frozenset(v for v in values("status") if v in STATUS_KEYS),
-            start=int(start_text)
-            if start_text.isascii() and start_text.isdigit() and len(start_text) <= _LONGEST_START
-            else 0,
+            start=0 if next(iter(values("list")), "") else _start(values),
+            window=ListWindow.of(values),
         )
 
     @property
@@ -55,8 +93,8 @@ class StatementQuery:
 
     @property
     def any(self) -> bool:
-        """Whether the query asks for anything but every statement from the first."""
-        return self.filtered or self.start > 0
+        """Whether the query asks for anything but every list from its first item."""
+        return self.filtered or self.start > 0 or self.window.any
 
     def admits(self, kind: str, origin: str, status: str) -> bool:
         """Whether a statement of this kind, origin type and status (each a key: "other" for
@@ -67,10 +105,12 @@ class StatementQuery:
             and (not self.statuses or status in self.statuses)
         )
 
-    def of_cell(self, kind: str, origin: str, start: int) -> StatementQuery:
+    def of_cell(self, kind: str, origin: str, start: int) -> PageQuery:
         """The query of one list (a kind and an origin type) from ``start`` on, keeping the
         status filter: what its "next 150" opens."""
-        return replace(self, kinds=frozenset({kind}), origins=frozenset({origin}), start=start)
+        return replace(
+            self, kinds=frozenset({kind}), origins=frozenset({origin}), start=start, window=FIRST
+        )
 
     def parameters(self) -> list[tuple[str, str]]:
         """The query as (name, value) pairs in a fixed order: one address per query."""
@@ -102,4 +142,11 @@ class StatementQuery:
         return "; ".join(parts)
 
 
-EVERY = StatementQuery()
+EVERY = PageQuery()
+
+
+def _start(values: Callable[[str], Iterable[str]]) -> int:
+    text = next(iter(values("from")), "")
+    if text.isascii() and text.isdigit() and len(text) <= _LONGEST_START:
+        return int(text)
+    return 0

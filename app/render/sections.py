@@ -15,6 +15,7 @@ from app.render.context import (
     links_to,
     object_items,
     optional_link,
+    pager,
     text_of,
     unreadable,
     uri_link,
@@ -22,14 +23,20 @@ from app.render.context import (
 )
 from app.render.model import NOTE_EXTENSIONS, NOTE_NEXT, NOTE_SOURCE_MEMBER, Model
 from app.render.operations import stop_condition_card
+from app.render.query import ListWindow
 
 
 def build_progress(ctx: Context) -> Model:
     """Completed steps as a timeline, the focus, and the next steps with what blocks them."""
     progress = as_object(ctx.doc.get("progress"))
     focus = progress.get("focus")
-    completed, completed_hidden = ctx.cap(object_items(progress.get("completed")))
-    upcoming, next_hidden = ctx.cap(object_items(progress.get("next")))
+    window = ctx.statement_query.window
+    all_completed = object_items(progress.get("completed"))
+    all_next = object_items(progress.get("next"))
+    completed_start = min(window.start_of("progress-completed"), len(all_completed))
+    next_start = min(window.start_of("progress-next"), len(all_next))
+    completed, completed_hidden = ctx.cap(all_completed, completed_start)
+    upcoming, next_hidden = ctx.cap(all_next, next_start)
     section = {
         "anchor": "progress",
         "title": "Progress",
@@ -56,6 +63,20 @@ def build_progress(ctx: Context) -> Model:
         ],
         "note": NOTE_NEXT,
         "extensions_count": len(as_object(progress.get("extensions"))),
+        "completed_pager": pager(
+            ctx,
+            len(all_completed),
+            completed_start,
+            len(completed),
+            lambda at: ListWindow.search("progress-completed", at),
+        ),
+        "next_pager": pager(
+            ctx,
+            len(all_next),
+            next_start,
+            len(upcoming),
+            lambda at: ListWindow.search("progress-next", at),
+        ),
     }
     with_hidden(section, "completed", completed_hidden)
     return with_hidden(section, "next", next_hidden)
@@ -74,12 +95,17 @@ def _focus(ctx: Context, focus: object) -> Model:
 
 def build_resources(ctx: Context) -> Model:
     raw = ctx.doc.get("resources")
-    shown, hidden = ctx.cap(object_items(raw))
+    every = object_items(raw)
+    start = min(ctx.statement_query.window.start_of("resources"), len(every))
+    shown, hidden = ctx.cap(every, start)
     section = {
         "anchor": "resources",
         "title": "Resources",
         "present": "resources" in ctx.doc,
         "items": [_resource(ctx, i, res) for i, res in shown],
+        "pager": pager(
+            ctx, len(every), start, len(shown), lambda at: ListWindow.search("resources", at)
+        ),
         "unreadable": unreadable(raw),
         "note": (
             "A uri is a link only when it is http or https, browsers and RFC 3986 read the same "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from app.render.context import (
@@ -10,6 +11,7 @@ from app.render.context import (
     as_object,
     links_to,
     optional_link,
+    pager,
     statement_status,
     text_of,
     with_hidden,
@@ -23,7 +25,7 @@ from app.render.model import (
     STRUCK_STATUSES,
     Model,
 )
-from app.render.query import KIND_KEYS, ORIGIN_KEYS, STATUS_KEYS, StatementQuery
+from app.render.query import KIND_KEYS, ORIGIN_KEYS, STATUS_KEYS, PageQuery
 
 
 def _kind_key(statement: object) -> str:
@@ -82,7 +84,7 @@ def build_statements(ctx: Context) -> Model:
     }
 
 
-def _query_model(query: StatementQuery, listed: int) -> Model:
+def _query_model(query: PageQuery, listed: int) -> Model:
     """What the page lists and how to change it: the filter form's choices, and the query in
     words with how many statements it admits."""
     return {
@@ -150,19 +152,18 @@ def _kind_group(
             continue
         start = min(query.start, len(entries))
         shown, hidden = ctx.cap(entries, start)
-        page = ctx.limit or len(entries)
         group = {
             "origin_type": origin,
             "anchor": cell_anchor(kind, origin),
             "count": len(entries),
-            "start": start,
             "items": [_statement(ctx, i, statement) for i, statement in shown],
-            # the addresses of the next and the previous statements of this list
-            "next": query.of_cell(kind, origin, start + page).search() if hidden else None,
-            "next_count": min(hidden, page),
-            "previous": query.of_cell(kind, origin, max(0, start - page)).search()
-            if start
-            else None,
+            "pager": pager(
+                ctx,
+                len(entries),
+                start,
+                len(shown),
+                partial(_cell_address, query, kind, origin),
+            ),
         }
         by_origin.append(with_hidden(group, "items", hidden))
     return {
@@ -172,6 +173,11 @@ def _kind_group(
         "note": NOTE_EXTERNAL if kind == "external" else None,
         "by_origin": by_origin,
     }
+
+
+def _cell_address(query: PageQuery, kind: str, origin: str, start: int) -> str:
+    """The address of one kind and origin type's statements from ``start`` on."""
+    return query.of_cell(kind, origin, start).search()
 
 
 def _statement(ctx: Context, index: int, statement: object) -> Model:

@@ -15,7 +15,7 @@ from app.render.context import Context, new_context, place_lines
 from app.render.header import build_findings, build_header
 from app.render.model import MODEL_VERSION, CheckpointView, Model, SectionRef
 from app.render.operations import build_operations, operation_entries
-from app.render.query import EVERY, StatementQuery
+from app.render.query import EVERY, PageQuery
 from app.render.sections import (
     build_application_context,
     build_continuation,
@@ -35,7 +35,7 @@ def build_view(
     *,
     now: datetime,
     list_limit: int | None = None,
-    statement_query: StatementQuery = EVERY,
+    statement_query: PageQuery = EVERY,
 ) -> CheckpointView:
     """The whole page as plain data, sections in page order.
 

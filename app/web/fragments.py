@@ -290,6 +290,33 @@ def section_head(section: Mapping[str, Any], opened: bool = True) -> Markup:
     )
 
 
+def pager(position: Mapping[str, Any] | None, noun: str, anchor: str, nav: str | None) -> Markup:
+    """Where a list cut to the page's limit stands, and its previous and next items
+    (app/render/context.py `pager`): links on a page with an address of its own (``nav``
+    "link"), buttons that send the page's Share form back to /view ("form"); with neither,
+    only where it stands (a `more` note says where the rest is)."""
+    if not position:
+        return Markup("")
+    first, last = int(position["start"]) + 1, int(position["start"]) + int(position["shown"])
+    out = (
+        f'<p class="pager">{escape(noun)} {escape(format(first, ","))}–'
+        f"{escape(format(last, ','))} of {escape(format(int(position['count']), ','))}"
+    )
+    steps = (("previous", position.get("previous")), ("next", position.get("next")))
+    for word, target in steps:
+        if not target:
+            continue
+        label = f"next {int(position['next_count']):d}" if word == "next" else word
+        if nav == "link":
+            out += f' · <a href="{escape(str(target) + "#" + anchor)}">{escape(label)}</a>'
+        elif nav == "form":
+            out += (
+                ' · <button type="submit" class="link" form="carry" '
+                f'formaction="/view{escape(str(target) + "#" + anchor)}">{escape(label)}</button>'
+            )
+    return Markup(out + "</p>")
+
+
 def more(container: Mapping[str, Any], key: str) -> Markup:
     """The note under a list cut short on the page (see app/web/pages.py, for_page)."""
     count = container.get(key)

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from app.analysis import LintResult
 from app.parse import DEFAULT_LIMITS, Limits
 from app.render import CheckpointView, build_view, hidden_key
-from app.render.query import EVERY, StatementQuery
+from app.render.query import EVERY, PageQuery
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.resources import static_text
 from app.web.carried import carry
@@ -31,7 +31,7 @@ def checkpoint_json(
     limits: Limits = DEFAULT_LIMITS,
     *,
     now: datetime | None = None,
-    query: StatementQuery = EVERY,
+    query: PageQuery = EVERY,
 ) -> Model:
     """The JSON twin of the checkpoint page: the lint report and the page's render model,
     with every item of every list (the statements its query lists)."""
@@ -48,7 +48,7 @@ def page_view(
     limits: Limits,
     *,
     now: datetime | None = None,
-    query: StatementQuery = EVERY,
+    query: PageQuery = EVERY,
 ) -> CheckpointView:
     """The render model as the HTML page shows it (lists cut to PAGE_LIST_LIMIT)."""
     return _view(result, list_limit=PAGE_LIST_LIMIT, now=now, query=query)
@@ -58,7 +58,7 @@ def _view(
     result: LintResult,
     list_limit: int | None = None,
     now: datetime | None = None,
-    query: StatementQuery = EVERY,
+    query: PageQuery = EVERY,
 ) -> CheckpointView:
     moment = now if now is not None else datetime.now(UTC)
     return build_view(result, now=moment, list_limit=list_limit, statement_query=query)
@@ -75,7 +75,7 @@ def checkpoint_html(
     preview: Model | None = None,
     upload_token_required: bool = False,
     notes: Sequence[str] = (),
-    query: StatementQuery = EVERY,
+    query: PageQuery = EVERY,
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
     attaching to a ticket or an email; links to rule pages then point at ``public_url``."""

@@ -29,7 +29,7 @@ from app.analysis import Analysis, LintResult, analyze, pair
 from app.digests import check_digest
 from app.layout import TASK_STATUSES
 from app.redaction import REDACTED
-from app.render.query import EVERY, StatementQuery
+from app.render.query import EVERY, PageQuery
 from app.render.source import build_listing
 from app.report import verdict
 from app.store import (
@@ -539,7 +539,7 @@ async def permalink(request: Request) -> Response:
     storage_id = request.path_params["storage_id"]
     negotiated = not request.url.path.endswith(".json")
     as_json = not negotiated or wants_json(request)
-    query = StatementQuery.of(request.query_params.getlist)
+    query = PageQuery.of(request.query_params.getlist)
     if query.any:
         # a filtered or paged view (app/render/query.py): rendered for the asking, never kept,
         # so no one fills the cache with the combinations of a page's parameters
@@ -570,7 +570,7 @@ async def permalink(request: Request) -> Response:
 
 
 async def _queried_page(
-    request: Request, storage_id: str, as_json: bool, negotiated: bool, query: StatementQuery
+    request: Request, storage_id: str, as_json: bool, negotiated: bool, query: PageQuery
 ) -> Response:
     record = await fetch(request, storage_id)
     lineage = await store_call(request, stored_lineage, record.meta)
@@ -620,7 +620,7 @@ def _render_stored(
     lineage: StoredLineage,
     as_json: bool,
     now: datetime,
-    query: StatementQuery = EVERY,
+    query: PageQuery = EVERY,
 ) -> tuple[str, str | None]:
     """The page or its JSON twin, and when its time-dependent content changes (or None)."""
     settings = settings_of(request)

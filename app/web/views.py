@@ -16,7 +16,7 @@ from app import SPEC_VERSION, __version__
 from app.analysis import LintResult, analyze, pair
 from app.config import Settings
 from app.parse import Limits
-from app.render.query import EVERY, StatementQuery
+from app.render.query import EVERY, PageQuery
 from app.report import FileResult, report_dict
 from app.resources import example_bytes, schema_bytes
 from app.rules import RULES
@@ -89,7 +89,7 @@ class Submission:
     # a pasted parent as the browser sent it (parent.digest is checked against both)
     parent_as_sent: bytes | None = None
     # the statements the page lists: the address's parameters and the form's
-    query: StatementQuery = EVERY
+    query: PageQuery = EVERY
 
     @property
     def size(self) -> int:
@@ -156,7 +156,7 @@ async def read_form(request: Request) -> Submission:
         checked,
         notes,
         parent.as_sent if parent is not None else None,
-        StatementQuery.of(values),
+        PageQuery.of(values),
     )
 
 

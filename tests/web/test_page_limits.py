@@ -110,9 +110,21 @@ def test_the_page_says_what_it_left_out_and_the_json_twin_has_everything(client)
 
     resources = html[html.index('<section id="resources"') : html.index('id="application-context"')]
     assert resources.count('class="card resource"') == PAGE_LIST_LIMIT
-    left_out = len(document["resources"]) - PAGE_LIST_LIMIT
-    assert f"{left_out} more not shown on this page" in resources
-    assert re.search(r"the JSON view of this page .* lists every one", resources)
+    total = len(document["resources"])
+    # where the list stands, and a button that lists the next ones (the page's Share form,
+    # which carries the document, sent back to /view)
+    assert f"Resources 1–{PAGE_LIST_LIMIT} of {total:,}" in resources
+    assert (
+        f'form="carry" formaction="/view?list=resources&amp;from={PAGE_LIST_LIMIT}#resources">'
+        f"next {min(PAGE_LIST_LIMIT, total - PAGE_LIST_LIMIT)}</button>"
+    ) in resources
+    # a file written by `ocp render` has no way to ask for more: it says where the rest is
+    from app.analysis import lint
+    from app.web.pages import checkpoint_html
+
+    standalone = checkpoint_html("long.ocp.json", lint(body), standalone=True)
+    left_out = total - PAGE_LIST_LIMIT
+    assert f"{left_out} more not shown on this page" in standalone
     # the statements overview counts every statement, shown or not
     assert f'<td class="num total">{len(document["statements"])}</td>' in html
 
