@@ -107,7 +107,7 @@
   unfoldHash();
   // A printed review has every section the print style sheet keeps.
   window.addEventListener("beforeprint", function () {
-    document.querySelectorAll("details.fold").forEach(function (d) { d.open = true; });
+    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
   });
 
   // Times: each <time class="when"> holds a timestamp as the document recorded it and, in its
