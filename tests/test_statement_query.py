@@ -60,13 +60,11 @@ def test_parameters_are_read_and_unknown_values_ignored() -> None:
 
 def test_a_filter_lists_only_what_it_admits_and_the_matrix_counts_everything() -> None:
     result = lint(document(questions=3, agent_observations=4))
-    view = build_view(result, now=NOW, list_limit=LIMIT, statement_query=query(kind=["question"]))
+    view = build_view(result, now=NOW, list_limit=LIMIT, query=query(kind=["question"]))
     assert listed_ids(view) == ["q-0", "q-1", "q-2"]
     assert view["statements"]["matrix"]["total"] == 7
     assert view["statements"]["query"]["listed"] == 3
-    by_status = build_view(
-        result, now=NOW, list_limit=LIMIT, statement_query=query(status=["retracted"])
-    )
+    by_status = build_view(result, now=NOW, list_limit=LIMIT, query=query(status=["retracted"]))
     assert listed_ids(by_status) == ["o-1", "o-3"]
     # cells the query leaves out are counted, not linked
     cells = {
@@ -89,22 +87,22 @@ def test_a_long_list_pages_by_its_limit_with_next_and_previous_addresses() -> No
         result,
         now=NOW,
         list_limit=LIMIT,
-        statement_query=query(kind=["question"], origin=["user"], start=["150"]),
+        query=query(kind=["question"], origin=["user"], start=["150"]),
     )
     assert listed_ids(second) == [f"q-{i}" for i in range(150, 300)]
     (group,) = [o for g in second["statements"]["groups"] for o in g["by_origin"]]
     assert group["pager"]["previous"] == "?kind=question&origin=user"
     assert group["pager"]["next"] == "?kind=question&origin=user&from=300"
     last = build_view(
-        result, now=NOW, list_limit=LIMIT, statement_query=query(kind=["question"], start=["300"])
+        result, now=NOW, list_limit=LIMIT, query=query(kind=["question"], start=["300"])
     )
     (group,) = [o for g in last["statements"]["groups"] for o in g["by_origin"]]
     assert len(group["items"]) == 100 and group["pager"]["next"] is None
     # past the end: nothing listed, the list says where it is
-    beyond = build_view(result, now=NOW, list_limit=LIMIT, statement_query=query(start=["900"]))
+    beyond = build_view(result, now=NOW, list_limit=LIMIT, query=query(start=["900"]))
     assert listed_ids(beyond) == []
     # the JSON twin (no limit) lists every statement the query admits
-    whole = build_view(result, now=NOW, statement_query=query(start=["390"]))
+    whole = build_view(result, now=NOW, query=query(start=["390"]))
     assert listed_ids(whole) == [f"q-{i}" for i in range(390, 400)]
     assert all(o["pager"] is None for g in whole["statements"]["groups"] for o in g["by_origin"])
 
@@ -120,7 +118,7 @@ def test_other_lists_page_by_their_name() -> None:
         result,
         now=NOW,
         list_limit=LIMIT,
-        statement_query=PageQuery.of(lambda n: {"list": ["resources"], "from": ["150"]}.get(n, [])),
+        query=PageQuery.of(lambda n: {"list": ["resources"], "from": ["150"]}.get(n, [])),
     )
     resources = second["resources"]
     assert [r["id"] for r in resources["items"]] == [f"r-{i}" for i in range(150, 300)]

@@ -56,8 +56,8 @@ class Context:
     uri_links: dict[str, Model] = field(default_factory=dict)
     # items built per list; None: all (see build_view)
     limit: int | None = None
-    # the statements the page lists (app/render/query.py)
-    statement_query: PageQuery = EVERY
+    # what the page lists and where each list starts (app/render/query.py)
+    query: PageQuery = EVERY
     # pointer -> what changed there since the parent (app/render/changes.py); empty alone
     since_parent: dict[str, Model] = field(default_factory=dict)
     # operation index -> its card, built once for the operations and the checklist
@@ -395,6 +395,16 @@ def hidden_key(list_name: str) -> str:
     """Where a container records how many items of its list ``list_name`` the page leaves
     out: ``hidden`` beside ``items``, ``<name>_hidden`` beside any other list."""
     return "hidden" if list_name == "items" else f"{list_name}_hidden"
+
+
+def paged(
+    ctx: Context, entries: list[Any], start: int, address: Callable[[int], str]
+) -> tuple[list[Any], int, Model | None]:
+    """The entries of a list to build from ``start`` on (past the end: none), how many are
+    left out after them, and its `pager`: one way for every list the page pages."""
+    start = min(start, len(entries))
+    shown, hidden = ctx.cap(entries, start)
+    return shown, hidden, pager(ctx, len(entries), start, len(shown), address)
 
 
 def pager(

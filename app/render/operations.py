@@ -19,7 +19,7 @@ from app.render.context import (
     links_to,
     object_items,
     optional_link,
-    pager,
+    paged,
     string_list,
     text_of,
     unreadable,
@@ -45,17 +45,20 @@ def build_operations(ctx: Context, entries: list[OperationEntry]) -> Model:
     and `group`)."""
     groups = []
     for key, title, rule in advice.GROUPS:
-        listed = [e for e in entries if e[3] == key]
         name = f"ops-{key}"
-        start = min(ctx.statement_query.window.start_of(name), len(listed))
-        shown, hidden = ctx.cap(listed, start)
+        shown, hidden, position = paged(
+            ctx,
+            [e for e in entries if e[3] == key],
+            ctx.query.window.start_of(name),
+            partial(ListWindow.search, name),
+        )
         group = {
             "key": key,
             "anchor": name,
             "title": title,
             "rule": rule,
             "items": [operation_card(ctx, entry) for entry in shown],
-            "pager": pager(ctx, len(listed), start, len(shown), partial(ListWindow.search, name)),
+            "pager": position,
         }
         groups.append(with_hidden(group, "items", hidden))
     return {

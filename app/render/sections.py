@@ -4,6 +4,8 @@ continuation, derivation, extensions and the source member."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
+from typing import Any
 
 from app.pointer import to_pointer
 from app.render.checklist import incompatibility_item, precondition_item, requirement_item
@@ -15,7 +17,7 @@ from app.render.context import (
     links_to,
     object_items,
     optional_link,
-    pager,
+    paged,
     text_of,
     unreadable,
     uri_link,
@@ -30,13 +32,12 @@ def build_progress(ctx: Context) -> Model:
     """Completed steps as a timeline, the focus, and the next steps with what blocks them."""
     progress = as_object(ctx.doc.get("progress"))
     focus = progress.get("focus")
-    window = ctx.statement_query.window
-    all_completed = object_items(progress.get("completed"))
-    all_next = object_items(progress.get("next"))
-    completed_start = min(window.start_of("progress-completed"), len(all_completed))
-    next_start = min(window.start_of("progress-next"), len(all_next))
-    completed, completed_hidden = ctx.cap(all_completed, completed_start)
-    upcoming, next_hidden = ctx.cap(all_next, next_start)
+    completed, completed_hidden, completed_pager = _paged(
+        ctx, object_items(progress.get("completed")), "progress-completed"
+    )
+    upcoming, next_hidden, next_pager = _paged(
+        ctx, object_items(progress.get("next")), "progress-next"
+    )
     section = {
         "anchor": "progress",
         "title": "Progress",
@@ -63,23 +64,16 @@ def build_progress(ctx: Context) -> Model:
         ],
         "note": NOTE_NEXT,
         "extensions_count": len(as_object(progress.get("extensions"))),
-        "completed_pager": pager(
-            ctx,
-            len(all_completed),
-            completed_start,
-            len(completed),
-            lambda at: ListWindow.search("progress-completed", at),
-        ),
-        "next_pager": pager(
-            ctx,
-            len(all_next),
-            next_start,
-            len(upcoming),
-            lambda at: ListWindow.search("progress-next", at),
-        ),
+        "completed_pager": completed_pager,
+        "next_pager": next_pager,
     }
     with_hidden(section, "completed", completed_hidden)
     return with_hidden(section, "next", next_hidden)
+
+
+def _paged(ctx: Context, entries: list[Any], name: str) -> tuple[list[Any], int, Model | None]:
+    """`paged` for the list an address names ``name`` (`ListWindow`)."""
+    return paged(ctx, entries, ctx.query.window.start_of(name), partial(ListWindow.search, name))
 
 
 def _focus(ctx: Context, focus: object) -> Model:
@@ -95,17 +89,13 @@ def _focus(ctx: Context, focus: object) -> Model:
 
 def build_resources(ctx: Context) -> Model:
     raw = ctx.doc.get("resources")
-    every = object_items(raw)
-    start = min(ctx.statement_query.window.start_of("resources"), len(every))
-    shown, hidden = ctx.cap(every, start)
+    shown, hidden, position = _paged(ctx, object_items(raw), "resources")
     section = {
         "anchor": "resources",
         "title": "Resources",
         "present": "resources" in ctx.doc,
         "items": [_resource(ctx, i, res) for i, res in shown],
-        "pager": pager(
-            ctx, len(every), start, len(shown), lambda at: ListWindow.search("resources", at)
-        ),
+        "pager": position,
         "unreadable": unreadable(raw),
         "note": (
             "A uri is a link only when it is http or https, browsers and RFC 3986 read the same "

@@ -11,7 +11,7 @@ from app.render.context import (
     as_object,
     links_to,
     optional_link,
-    pager,
+    paged,
     statement_status,
     text_of,
     with_hidden,
@@ -55,7 +55,7 @@ def build_statements(ctx: Context) -> Model:
     always counts every statement."""
     raw = ctx.doc.get("statements")
     entries = list(enumerate(raw)) if isinstance(raw, list) else []
-    query = ctx.statement_query
+    query = ctx.query
     # each statement's cell, read once
     keys = [(_kind_key(s), _origin_key(s)) for _, s in entries]
     kinds = _axis(KINDS, (kind for kind, _ in keys))
@@ -144,26 +144,21 @@ def _kind_group(
     origins: tuple[str, ...],
     cells: dict[tuple[str, str], list[tuple[int, object]]],
 ) -> Model:
-    query = ctx.statement_query
+    query = ctx.query
     by_origin = []
     for origin in origins:
         entries = cells[(kind, origin)]
         if not entries:
             continue
-        start = min(query.start, len(entries))
-        shown, hidden = ctx.cap(entries, start)
+        shown, hidden, position = paged(
+            ctx, entries, query.start, partial(_cell_address, query, kind, origin)
+        )
         group = {
             "origin_type": origin,
             "anchor": cell_anchor(kind, origin),
             "count": len(entries),
             "items": [_statement(ctx, i, statement) for i, statement in shown],
-            "pager": pager(
-                ctx,
-                len(entries),
-                start,
-                len(shown),
-                partial(_cell_address, query, kind, origin),
-            ),
+            "pager": position,
         }
         by_origin.append(with_hidden(group, "items", hidden))
     return {

@@ -35,7 +35,7 @@ def build_view(
     *,
     now: datetime,
     list_limit: int | None = None,
-    statement_query: PageQuery = EVERY,
+    query: PageQuery = EVERY,
 ) -> CheckpointView:
     """The whole page as plain data, sections in page order.
 
@@ -49,10 +49,10 @@ def build_view(
     items per list, and record how many were left out as ``hidden`` (``<list>_hidden``
     for a list not called ``items``), as the HTML page shows them; None builds everything,
     as the JSON twin has it. Counts and the statement matrix always count every item.
-    ``statement_query``: the statements listed (by kind, origin, status; from which on)."""
+    ``query``: what the lists list (statements by kind, origin, status; where each starts)."""
     ctx = new_context(result, now)
     ctx.limit = list_limit
-    ctx.statement_query = statement_query
+    ctx.query = query
     if ctx.document is not None:
         ctx.since_parent = changes_since_parent(result)
     header = build_header(ctx)

@@ -61,7 +61,7 @@ def _view(
     query: PageQuery = EVERY,
 ) -> CheckpointView:
     moment = now if now is not None else datetime.now(UTC)
-    return build_view(result, now=moment, list_limit=list_limit, statement_query=query)
+    return build_view(result, now=moment, list_limit=list_limit, query=query)
 
 
 def checkpoint_html(
