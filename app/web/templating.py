@@ -10,6 +10,7 @@ import json
 import jinja2
 
 from app import __version__
+from app.render.changes import change_anchor
 from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
 from app.web import fragments
@@ -43,6 +44,8 @@ def environment() -> jinja2.Environment:
     env.globals["verdict"] = verdict  # the one wording of a verdict (app/report.py)
     env.globals["omitted_sentence"] = omitted_sentence
     env.globals["at_least"] = at_least
+    # the anchor of an object's entry on the diff page, which a child's cards link to
+    env.globals["change_anchor"] = change_anchor
     env.filters["json_text"] = json_text
     env.filters["txt"] = fragments.txt
     env.filters["label"] = fragments.label
