@@ -36,6 +36,13 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     groups = {g["key"]: g for g in checklist["groups"]} if checklist is not None else {}
     lines: list[Model] = []
 
+    def items_of(step: str) -> list[Model]:
+        """Every object of a checklist step (the model's checklist lists them all; only the
+        operations to reconcile are cut to the page's limit, and they are counted from the
+        operations' facts here)."""
+        items: list[Model] = groups.get(step, {}).get("items", [])
+        return items
+
     def line(key: str, count: int, one: str, many: str, anchor: str, named: list[Model]) -> None:
         if count:
             text = one if count == 1 else many
@@ -55,7 +62,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "check-operations",
         ops(uncertain),
     )
-    stops = groups.get("stop_conditions", {}).get("items", [])
+    stops = items_of("stop_conditions")
     line(
         "stops",
         len(stops),
@@ -100,18 +107,18 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "statements",
         _named(ctx, questions[:NAMED]),
     )
-    to_check = groups.get("statements", {})
+    to_check = items_of("statements")
     line(
         "statements",
-        len(to_check.get("items", [])) + int(to_check.get("hidden", 0) or 0),
+        len(to_check),
         "statement to re-check before relying on it",
         "statements to re-check before relying on them",
         "check-statements",
-        [_item(s) for s in to_check.get("items", [])],
+        [_item(s) for s in to_check[:NAMED]],
     )
     requirements = [
         r
-        for r in groups.get("requirements", {}).get("items", [])
+        for r in items_of("requirements")
         if r.get("necessity") == "required" and r.get("fallback") is None
     ]
     line(
@@ -131,14 +138,14 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "application-context",
         _named(ctx, drafts[:NAMED]),
     )
-    resources = groups.get("resources", {})
+    resources = items_of("resources")
     line(
         "resources",
-        len(resources.get("items", [])) + int(resources.get("hidden", 0) or 0),
+        len(resources),
         "resource to re-check (revision, digest)",
         "resources to re-check (revision, digest)",
         "check-resources",
-        [_item(r) for r in resources.get("items", [])],
+        [_item(r) for r in resources[:NAMED]],
     )
     result = ctx.result
     return {
