@@ -71,12 +71,17 @@ def _clip(text: str) -> tuple[str, Markup]:
     left = len(text) - end
     if left <= 0:
         return text, Markup("")
-    note = (
-        f'<span class="clipped"> … {escape(format(left, ","))} more '
-        f"character{'' if left == 1 else 's'}, not shown on this page; the JSON view has the "
-        "whole text</span>"
+    return text[:end], _more_characters(
+        left, ", not shown on this page; the JSON view has the whole text"
     )
-    return text[:end], Markup(note)
+
+
+def _more_characters(count: int, where: str) -> Markup:
+    """The note after a clipped text: " … 1,234 more characters" and ``where`` they are."""
+    return Markup(
+        f'<span class="clipped"> … {escape(format(count, ","))} more '
+        f"character{'' if count == 1 else 's'}{escape(where)}</span>"
+    )
 
 
 def when(value: object, aged: bool = False) -> Markup:
@@ -347,12 +352,7 @@ def source_lines(lines: Iterable[Mapping[str, Any]], findings_at: str = "") -> M
         number = line["number"]
         anchor = f"L{number:d}"  # the model's line anchor, made here from the number alone
         clipped = int(line.get("clipped", 0))
-        rest = (
-            f'<span class="clipped"> … {escape(format(clipped, ","))} more '
-            f"character{'' if clipped == 1 else 's'} on this line</span>"
-            if clipped
-            else ""
-        )
+        rest = _more_characters(clipped, " on this line") if clipped else ""
         head = (
             f'<a class="ln" href="#{anchor}">{number:d}</a><code>{txt(line["text"])}{rest}</code>'
         )
