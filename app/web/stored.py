@@ -13,7 +13,7 @@ import json
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from threading import Lock
@@ -59,13 +59,12 @@ from app.stored_lineage import (
 from app.web.analyses import AnalysisCache
 from app.web.bodies import FORM_FIELDS, BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
-from app.web.carried import CarriedError, carried
 from app.web.compression import gzip_body
 from app.web.errors import wants_json
 from app.web.pages import PAGE_LIST_LIMIT, checkpoint_json, page_from_view, page_view
 from app.web.templating import render
 from app.web.urls import public_base
-from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, settings_of
+from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, read_carried, settings_of
 from app.web.work import run_cpu, turn
 
 OCP_MEDIA_TYPE = CHECKPOINT_TYPES[1]
@@ -380,10 +379,10 @@ async def share(request: Request) -> Response:
     except Exception:
         raise BadRequest("the form could not be read; send it again from the page") from None
     upload_token = _check_upload_token(request, _text(form.get("upload_token")))
-    data = _carried(form, "checkpoint", limit)
+    data = read_carried(form, "checkpoint", limit)
     if not data:
         raise BadRequest("there is no checkpoint to share; check one first")
-    parent_data = _carried(form, "parent", limit)
+    parent_data = read_carried(form, "parent", limit)
     lifetime = _lifetime(_text(form.get("lifetime")), store_of(request))
     shared = []
     parent_id = storage_id_in_link(_text(form.get("parent_link")))
@@ -420,13 +419,6 @@ def storage_id_in_link(text: str | None) -> str | None:
             status_code=422,
         )
     return storage_id
-
-
-def _carried(form: Mapping[str, object], role: str, limit: int) -> bytes:
-    try:
-        return carried(form, role, limit)
-    except CarriedError as exc:
-        raise BadRequest(str(exc), status_code=413 if exc.too_large else 400) from None
 
 
 def bearer_challenge(scope: str) -> dict[str, str]:
@@ -550,8 +542,7 @@ async def permalink(request: Request) -> Response:
     page = cache.get(key)
     now = store_of(request).now()
     if not isinstance(page, CachedPage) or now >= page.fresh_until:
-        record = await fetch(request, storage_id)
-        lineage = await store_call(request, stored_lineage, record.meta)
+        record, lineage = await _with_lineage(request, storage_id)
         page = await run_cpu(
             request, record.meta.size, _cached_page, request, record, lineage, as_json, now
         )
@@ -572,8 +563,7 @@ async def permalink(request: Request) -> Response:
 async def _queried_page(
     request: Request, storage_id: str, as_json: bool, negotiated: bool, query: PageQuery
 ) -> Response:
-    record = await fetch(request, storage_id)
-    lineage = await store_call(request, stored_lineage, record.meta)
+    record, lineage = await _with_lineage(request, storage_id)
     now = store_of(request).now()
     text, _ = await run_cpu(
         request, record.meta.size, _render_stored, request, record, lineage, as_json, now, query
@@ -584,6 +574,12 @@ async def _queried_page(
     if as_json:
         return Response(text, media_type="application/json", headers=headers)
     return HTMLResponse(text, headers=headers)
+
+
+async def _with_lineage(request: Request, storage_id: str) -> tuple[Found, StoredLineage]:
+    """The stored record and what its lineage is by evidence: what every page of it reads."""
+    record = await fetch(request, storage_id)
+    return record, await store_call(request, stored_lineage, record.meta)
 
 
 def checked(request: Request, record: Found, lineage: StoredLineage) -> LintResult:
@@ -732,8 +728,7 @@ def preview_tags(request: Request, meta: Meta, result: LintResult) -> Data:
 async def source(request: Request) -> Response:
     """GET /c/{id}/source: every line of the stored document, numbered and redacted as its
     page lists them; the checkpoint page of a long document lists only some and links here."""
-    record = await fetch(request, request.path_params["storage_id"])
-    lineage = await store_call(request, stored_lineage, record.meta)
+    record, lineage = await _with_lineage(request, request.path_params["storage_id"])
     now = store_of(request).now()
 
     def page() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import cast
@@ -160,6 +161,15 @@ async def read_form(request: Request) -> Submission:
     )
 
 
+def read_carried(form: Mapping[str, object], role: str, limit: int) -> bytes:
+    """The bytes a page's Share form carries for ``role`` (`app.web.carried`); a damaged
+    field is 400, one that inflates past the limit 413."""
+    try:
+        return carried(form, role, limit)
+    except CarriedError as exc:
+        raise BadRequest(str(exc), status_code=413 if exc.too_large else 400) from None
+
+
 async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput | None:
     text = form.get(name)
     pasted = sent = None
@@ -192,10 +202,7 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
         return FormInput(pasted, f"pasted {role}", described, as_sent=sent)
     # the document a checkpoint page carries (its Share form, sent back by the page's own
     # buttons: a list's next statements, a filter)
-    try:
-        data = carried(form, role, limit)
-    except CarriedError as exc:
-        raise BadRequest(str(exc), status_code=413 if exc.too_large else 400) from None
+    data = read_carried(form, role, limit)
     if data:
         shown = form.get("name")
         name = shown[:200] if isinstance(shown, str) and shown else role
