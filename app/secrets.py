@@ -106,7 +106,7 @@ MAPBOX = "a Mapbox secret token"
 JWT = "a JSON Web Token"
 BEARER = "a bearer token"
 BASIC = "HTTP Basic credentials"
-USERINFO = "userinfo in a URI"
+USERINFO = "a token as the user name of a URI"
 URI_PASSWORD = "a password in a URI"
 SIGNED_URL = "a signed URL"
 PASSWORD = "a password"
@@ -704,9 +704,25 @@ def _userinfo(text: str) -> Iterator[Span]:
             continue
         if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
             continue
-        _user, colon, password = auth[:at].partition(":")
-        start = m.start("auth")
-        yield start, start + at, URI_PASSWORD if colon and password else USERINFO
+        kind = _userinfo_kind(auth[:at])
+        if kind is not None:
+            start = m.start("auth")
+            yield start, start + at, kind
+
+
+def _userinfo_kind(userinfo: str) -> str | None:
+    """What a URI's userinfo holds, when it is a credential: a password, or a token standing
+    as the user name (`https://<token>@git.example/…`). A user name alone (`ssh://git@host/…`,
+    `https://fpa-analyst@sharepoint…`) names an account and grants nothing: OCP-S008 reports
+    it on a resource URI, and elsewhere it is no secret."""
+    user, colon, password = userinfo.partition(":")
+    if colon and password:
+        return URI_PASSWORD
+    return USERINFO if _plausible_token(user, _TOKEN_USER) else None
+
+
+# shorter random-looking user names are account names (user5, svc-01, deploy2026)
+_TOKEN_USER = 20
 
 
 _SLACK_HOOK = re.compile(
@@ -872,9 +888,10 @@ def _special_userinfo(text: str) -> Iterator[Span]:
         at = auth.rfind("@")
         if at <= 0 or at == len(auth) - 1:
             continue
-        _user, colon, password = auth[:at].partition(":")
-        start = m.start("auth")
-        yield start, start + at, URI_PASSWORD if colon and password else USERINFO
+        kind = _userinfo_kind(auth[:at])
+        if kind is not None:
+            start = m.start("auth")
+            yield start, start + at, kind
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------

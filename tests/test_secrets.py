@@ -484,10 +484,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "git@github.com:acme/ledger.git, mailto:ap@vendor.example and https://medium.com/@alice",
     ),
     (
-        "userinfo-user",
-        _lazy(lambda: "fpa-analyst", "https://", "@sharepoint.example.com/sites/fpa"),
-        "userinfo in a URI",
-        "controller-emea@northwind.example; mid:20260915.8812.ap@vendor.example.pt",
+        "userinfo-token-as-user",
+        _lazy(lambda: rnd(40), "https://", "@git.example.com/acme/ledger.git"),
+        "a token as the user name of a URI",
+        # a user name names an account and grants nothing (OCP-S008 reports it on a resource)
+        "https://fpa-analyst@sharepoint.example.com/sites/fpa, ssh://git@github.com/acme/l.git,"
+        " https:deploy2026@host.example/x, controller-emea@northwind.example;"
+        " mid:20260915.8812.ap@vendor.example.pt",
     ),
     (
         "aws-signed-url",
