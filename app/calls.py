@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.json_values import NUMBERS
+
 
 @dataclass(frozen=True, slots=True)
 class Call:
@@ -38,7 +40,7 @@ def same_value(a: object, b: object) -> bool:
     """JSON equality: numbers by value, booleans only as booleans, objects unordered."""
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a is b
-    if isinstance(a, int | float) and isinstance(b, int | float):
+    if isinstance(a, NUMBERS) and isinstance(b, NUMBERS):
         return a == b
     if isinstance(a, str) or isinstance(b, str):
         return isinstance(a, str) and isinstance(b, str) and a == b

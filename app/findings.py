@@ -35,6 +35,11 @@ class Finding(NamedTuple):
         # a lint of thousands of findings places each one
         return _new_tuple(Finding, (self[0], self[1], self[2], self[3], line, column, self[6]))
 
+    @classmethod
+    def of(cls, code: str, severity: Severity, path: str, message: str) -> "Finding":
+        """A finding not yet placed, made as a tuple (as `at`): the rules make thousands."""
+        return _new_tuple(cls, (code, severity, path, message, None, None, ()))
+
     @property
     def help_url(self) -> str:
         return f"/rules/{self.code}"

@@ -2,6 +2,8 @@
 
 from collections.abc import Iterable
 
+from app.json_values import SEQUENCES
+
 Path = tuple[str | int, ...]
 
 
@@ -11,7 +13,7 @@ def escape_token(token: str | int) -> str:
 
 def to_pointer(path: Iterable[str | int]) -> str:
     """``("statements", 3, "text")`` -> ``"/statements/3/text"``; the empty path is ``""``."""
-    tokens = path if isinstance(path, tuple | list) else tuple(path)
+    tokens = path if isinstance(path, SEQUENCES) else tuple(path)
     if not tokens:
         return ""
     joined = "/".join(map(str, tokens))

@@ -36,6 +36,7 @@ import jsonschema_rs
 from jsonschema.exceptions import ValidationError
 
 from app.findings import Finding, Omitted
+from app.json_values import CONTAINERS, NUMBERS
 from app.pointer import parse_pointer, to_pointer
 from app.resources import SCHEMA_FILE, schema_bytes
 
@@ -491,7 +492,7 @@ class _Windowing:
             if not place.object_safe:
                 return
             for name, child in value.items():
-                if isinstance(child, dict | list):
+                if isinstance(child, CONTAINERS):
                     below = place.member(name)
                     if below is not None:
                         self._find(below, child, (*path, name), found)
@@ -506,7 +507,7 @@ class _Windowing:
                 found.append(_LongArray(path, value, items, self.items_validator(pointer), via))
                 return
             for i, item in enumerate(value):
-                if isinstance(item, dict | list):
+                if isinstance(item, CONTAINERS):
                     self._find(items, item, (*path, i), found)
 
 
@@ -997,7 +998,7 @@ def _enum_message(site: _Site) -> str | None:
     noun = site.own or (
         f"{site.parent} {site.member.replace('_', ' ')}" if site.parent and site.member else None
     )
-    if noun is None or isinstance(site.value, dict | list) or site.value is _MISSING:
+    if noun is None or isinstance(site.value, CONTAINERS) or site.value is _MISSING:
         return f"{site.where} must be one of {options}, not {_kind_of(site.value)}"
     return f"{_quote(site.value)} is not {_article(noun)} {noun}; use one of {options}"
 
@@ -1146,7 +1147,7 @@ def _kind_of(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true or false"
-    if isinstance(value, int | float):
+    if isinstance(value, NUMBERS):
         return "a number"
     if isinstance(value, str):
         return "an empty string" if not value else "a string"

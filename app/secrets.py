@@ -29,6 +29,7 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from app.findings import Finding
+from app.json_values import CONTAINERS
 from app.pointer import escape_token
 
 Span = tuple[int, int, str]  # start, end, kind
@@ -1594,7 +1595,7 @@ class _Layout:
                 t = v.__class__
                 if t is str:  # (mypy cannot narrow on a class identity test)
                     append(v)  # type: ignore[arg-type]
-                elif t is dict or t is list or isinstance(v, dict | list):
+                elif t is dict or t is list or isinstance(v, CONTAINERS):
                     append("")
                     conts.append(v)
                     parents.append(c)
@@ -1808,7 +1809,7 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         for s, e, k in scan_text(document):
             yield ((), 1, s), SecretHit("", k, s, e, False, (), document)
         return
-    if not isinstance(document, dict | list):
+    if not isinstance(document, CONTAINERS):
         return
     layout = _Layout(document)
     pending: list[tuple[_SortKey, SecretHit]] = []

@@ -334,14 +334,14 @@ def unresolved_many_newlines(n: int) -> bytes:
 def many_codes(n: int) -> bytes:
     """``n`` units, each breaking several rules: a duplicate id (OCP-S001), an unresolved
     reference (S002), evidence naming an operation (S003), a step completed after the
-    checkpoint was created (S005), userinfo in a resource URI (S008), an agent observation
-    without evidence (W002)."""
+    checkpoint was created (S005), a password in a resource URI (S008 and a `secret`), an agent
+    observation without evidence (W002)."""
     doc = benign_doc(0)
     doc["resources"], doc["operations"] = [], []
     doc["progress"] = {"completed": []}
     for i in range(n):
         doc["resources"].append(
-            {"id": f"r-{i}", "kind": "file", "uri": f"https://user@files.example.com/{i}"}
+            {"id": f"r-{i}", "kind": "file", "uri": f"https://user:pw-{i}@files.example.com/{i}"}
         )
         doc["resources"].append({"id": f"r-{i}", "kind": "file", "uri": f"file:///tmp/{i}"})
         doc["operations"].append(
@@ -523,7 +523,7 @@ CASES: dict[str, Case] = {
             unresolved_many_newlines,
             "unresolved references, 40 newlines apart",
         ),
-        Case("many-codes", many_codes, "findings of many codes (S001-S008, W002)"),
+        Case("many-codes", many_codes, "findings of many codes (S001-S008, W002, secret)"),
         Case("schema-errors", schema_errors, "two schema findings per statement"),
         Case("deep-nesting", deep_nesting, "arguments nested to the depth limit, repeated"),
         Case("long-strings", long_strings, "20,000-character unbroken runs in every field"),

@@ -18,6 +18,7 @@ from app.checkpoint import (
     LocalObject,
 )
 from app.digests import DigestCheck
+from app.json_values import CONTAINERS
 from app.pointer import to_pointer
 from app.render.model import Model, anchor, fragment_safe
 from app.render.query import EVERY, PageQuery
@@ -184,9 +185,9 @@ def place_lines(ctx: Context, view: object) -> None:
                 line = lines.get(node["pointer"])
                 listed = line is not None and (shown is None or line in shown)
                 node["source_anchor"] = f"L{line}" if listed else None
-            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+            stack.extend(v for v in node.values() if isinstance(v, CONTAINERS))
         elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, dict | list))
+            stack.extend(v for v in node if isinstance(v, CONTAINERS))
     ctx.unplaced.clear()
 
 

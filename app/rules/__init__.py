@@ -134,12 +134,13 @@ def _run(rules: list[Rule], *args: object) -> list[Finding]:
     placeholder, no pointer built. A check that finds many may yield `COUNTED` past its own
     first MAX_PER_CODE instead of building their messages, or return them `Capped`."""
     findings = []
+    made = Finding.of
     for r in rules:
         assert r.check is not None
         found = r.check(*args)
         violations = iter(found.listed if isinstance(found, Capped) else found)
         for path, message in islice(violations, MAX_PER_CODE):
-            findings.append(Finding(r.code, r.severity, to_pointer(path), message))
+            findings.append(made(r.code, r.severity, to_pointer(path), message))
         # the rest counted: one placeholder repeated, made in C
         rest = len(list(violations)) + (found.rest if isinstance(found, Capped) else 0)
         findings.extend([Finding(r.code, r.severity, "", "")] * rest)
