@@ -13,7 +13,7 @@ from app import __version__
 from app.render.changes import change_anchor
 from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
-from app.web import fragments
+from app.web import cards, fragments
 
 
 class ModelEnvironment(jinja2.Environment):
@@ -51,6 +51,7 @@ def environment() -> jinja2.Environment:
     env.filters["label"] = fragments.label
     env.filters["when"] = fragments.when
     env.globals["frag"] = fragments
+    env.globals["cards"] = cards
     return env
 
 

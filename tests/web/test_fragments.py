@@ -10,7 +10,7 @@ import pytest
 from markupsafe import Markup, escape
 
 from app.redaction import REDACTED
-from app.web import fragments
+from app.web import cards, fragments
 
 HOSTILE = "<script>window.__pwned=1</script>\"'><img src=x onerror=alert(1)>&amp;"
 ESCAPED = str(escape(HOSTILE))
@@ -69,6 +69,92 @@ CALLS = {
         ]
     ),
 }
+
+
+def card(value: str, **more: object) -> dict:
+    """A render-model item whose every text is ``value``."""
+    return {
+        **obj(value),
+        "status": value,
+        "kind": value,
+        "description": value,
+        "text": value,
+        "title": value,
+        "extensions_count": value,
+        **more,
+    }
+
+
+def hostile_op(v: str) -> dict:
+    return card(
+        v,
+        effect=v,
+        effect_note=v,
+        parent_status=v,
+        first_step=v,
+        advice=[v, v],
+        target=link(v),
+        record=link(v),
+        call={"tool": v, "arguments_json": v},
+        depends_on=[link(v)],
+        requested_at=v,
+        expires_at=v,
+        expired=True,
+        idempotency_key=v,
+        approval={"decided_by": v, "decided_at": v, "evidence": [link(v)], "note": v},
+        resume={"value": v, "label": v},
+        stop_conditions=[{"anchor": v, "id": v, "forbids": True, "label": v}],
+    )
+
+
+def hostile_statement(v: str) -> dict:
+    return card(
+        v,
+        external=True,
+        external_note=v,
+        struck=True,
+        superseded_by=link(v),
+        origin={"type": v, "name": v, "ref": link(v)},
+        verification={"state": v, "checked_at": v, "method": v, "revalidate": v},
+        evidence=[link(v)],
+        rationale=v,
+        resolution=v,
+        recorded_at=v,
+    )
+
+
+def hostile_resource(v: str) -> dict:
+    return card(
+        v,
+        sensitivity=v,
+        uri=v,
+        locator={"system": v, "type": v, "key": v},
+        revision=v,
+        digest=v,
+        observed_at=v,
+        availability=v,
+        media_type=v,
+        resolver=v,
+        excerpt=v,
+    )
+
+
+CALLS.update(
+    {
+        "cards.operations": lambda v: cards.operations([hostile_op(v)], v),
+        "cards.statements": lambda v: cards.statements([hostile_statement(v)], [v], v),
+        "cards.statements, unreadable": lambda v: cards.statements(
+            [card(v, unreadable=True)], [], v
+        ),
+        "cards.resources": lambda v: cards.resources([hostile_resource(v)], v),
+        "cards.completed_steps": lambda v: cards.completed_steps(
+            [card(v, completed_at=v, evidence=[link(v)])], v
+        ),
+        "cards.next_steps": lambda v: cards.next_steps(
+            [card(v, blocked_by=[link(v)], requires=[link(v)], refs=[link(v)])], v
+        ),
+    }
+)
 
 
 @pytest.mark.parametrize("name", CALLS)
@@ -148,16 +234,83 @@ def test_a_source_line_links_to_itself_and_to_its_findings():
     assert '<a class="mark error" href="#finding-0">error OCP-S002</a>' in lines[2]
 
 
-ALLOWED = {"escape", "txt", "copy", "ref", "refs", "source_link", "_gap", "when", "since"}
+# Functions whose result is HTML built from escaped values (fragments.py and cards.py)
+ALLOWED = {
+    "escape",
+    "txt",
+    "copy",
+    "ref",
+    "refs",
+    "source_link",
+    "_gap",
+    "when",
+    "since",
+    "obj_head",
+    "uri",
+    "field",
+    "code_field",
+    "link_field",
+    "links_field",
+    "time_field",
+    "_heading_id",
+    "_extensions",
+    "_operation_fields",
+    "_statement_fields",
+    "_resource_fields",
+    "_excerpt",
+}
+# Names that hold HTML built in the same function from the calls above
+BUILT_HERE = {
+    fragments: {"code", "shown", "anchor", "title", "head", "marks", "plural", "rest"},
+    cards: {
+        "id_attr",
+        "heading",
+        "shown_id",
+        "shown",
+        "tools",
+        "status_class",
+        "more",
+        "listed",
+        "args",
+        "shown_tool",
+        "passed",
+        "before",
+        "recorded",
+        "who",
+        "named",
+        "how",
+        "said",
+        "badges",
+        "attention",
+        "text",
+        "noted",
+        "by",
+        "refers",
+        "shown_kind",
+        "warn",
+        "blocked",
+        "cited",
+        "fields",
+        "shown_at",
+        "described",
+        "shown_status",
+        "shown_effect",
+        "at",
+        "items",
+        "checked",
+        "flagged",
+    },
+}
 
 
-def test_every_interpolation_in_the_fragments_is_escaped_or_a_number():
+@pytest.mark.parametrize("module", [fragments, cards], ids=["fragments", "cards"])
+def test_every_interpolation_is_escaped_or_a_number(module):
     """A static check beside the tests above: each {value} in an f-string of fragments.py
-    goes through escape(), txt() or another fragment, or is formatted as an integer (:d);
-    the few names that hold HTML built in the same function from those are listed by name,
-    and a choice between two literals passes."""
-    built_here = {"code", "shown", "anchor", "title", "head", "marks", "plural", "rest"}
-    tree = ast.parse(Path(inspect.getsourcefile(fragments)).read_text())
+    and cards.py goes through escape(), txt() or another fragment, or is formatted as an
+    integer (:d); the names that hold HTML built in the same function from those are listed
+    by name, and a choice between two literals passes."""
+    built_here = BUILT_HERE[module]
+    tree = ast.parse(Path(inspect.getsourcefile(module)).read_text())
     unchecked = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.FormattedValue):
