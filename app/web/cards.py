@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from app.web.fragments import (
     cls,
     code_field,
     copy,
+    escape,
     field,
     link_field,
     links_field,
@@ -28,8 +29,8 @@ from app.web.fragments import (
     refs,
     since,
     source_link,
+    text,
     time_field,
-    txt,
     uri,
     when,
 )
@@ -63,7 +64,7 @@ def _operation(op: Item, diff: str | None) -> str:
     status_class = escape(cls("operation-status", status))
     heading = _heading_id(op)
     ident = op.get("id")
-    shown_id = txt(ident if ident is not None else op.get("pointer"))
+    shown_id = text(ident if ident is not None else op.get("pointer"))
     tools = source_link(op)
     if anchor:
         tools = Markup(f"{tools} {copy(anchor)}")
@@ -79,7 +80,7 @@ def _operation(op: Item, diff: str | None) -> str:
         f"      </div>\n"
     )
     description = op.get("description")
-    body = f'<p class="text">{txt(description)}</p>' if description is not None else ""
+    body = f'<p class="text">{text(description)}</p>' if description is not None else ""
     points = op.get("advice") or []
     more = ""
     if points:
@@ -104,13 +105,13 @@ def _operation_fields(op: Item) -> str:
     parent_status = op.get("parent_status")
     effect = op.get("effect")
     effect_note = op.get("effect_note")
-    shown_status = txt(status) if status is not None else "(none recorded)"
-    shown_effect = txt(effect) if effect is not None else "(absent)"
+    shown_status = text(status) if status is not None else "(none recorded)"
+    shown_effect = text(effect) if effect is not None else "(absent)"
     out = [
         '      <dl class="fields">\n',
         f"        <dt>Status</dt><dd>{shown_status}",
         (
-            f' <span class="muted">(in the supplied parent: {txt(parent_status)})</span>'
+            f' <span class="muted">(in the supplied parent: {text(parent_status)})</span>'
             if parent_status is not None
             else ""
         ),
@@ -125,10 +126,10 @@ def _operation_fields(op: Item) -> str:
     if call is not None:
         tool = call.get("tool")
         arguments = call.get("arguments_json")
-        shown_tool = txt(tool) if tool is not None else "(none)"
+        shown_tool = text(tool) if tool is not None else "(none)"
         args = (
             '<pre class="json" tabindex="0" role="group" aria-label="call arguments">'
-            f"{txt(arguments)}</pre>"
+            f"{text(arguments)}</pre>"
             if arguments is not None
             else ' <span class="muted">(no arguments recorded)</span>'
         )
@@ -152,7 +153,7 @@ def _operation_fields(op: Item) -> str:
     resume = op.get("resume")
     if resume is not None:
         out.append(
-            f"<dt>Resume</dt><dd><code>{txt(resume['value'])}</code> "
+            f"<dt>Resume</dt><dd><code>{text(resume['value'])}</code> "
             f'<span class="muted">— {escape(resume["label"])}</span></dd>'
         )
     stops = op.get("stop_conditions")
@@ -166,10 +167,10 @@ def _operation_fields(op: Item) -> str:
 def _approval(approval: Item) -> str:
     unreadable = approval.get("unreadable")
     if unreadable is not None:
-        recorded = f"<code>{txt(unreadable)}</code>"
+        recorded = f"<code>{text(unreadable)}</code>"
     else:
         decided_by = approval.get("decided_by")
-        who = txt(decided_by) if decided_by is not None else "(nobody recorded)"
+        who = text(decided_by) if decided_by is not None else "(nobody recorded)"
         decided_at = approval.get("decided_at")
         evidence = approval.get("evidence")
         at = f" at {when(decided_at)}" if decided_at is not None else ""
@@ -186,13 +187,13 @@ def _stops(stops: Iterable[Item]) -> str:
     for stop in stops:
         anchor = stop.get("anchor")
         named = (
-            f'<a href="#{escape(anchor)}"><code>{txt(stop.get("id"))}</code></a>'
+            f'<a href="#{escape(anchor)}"><code>{text(stop.get("id"))}</code></a>'
             if anchor
-            else f"<code>{txt(stop.get('pointer'))}</code>"
+            else f"<code>{text(stop.get('pointer'))}</code>"
         )
         how = "forbids it (applies_to)" if stop.get("forbids") else "concerns it (refs)"
         label = stop.get("label")
-        said = f': <span class="text">{txt(label)}</span>' if label else ""
+        said = f': <span class="text">{text(label)}</span>' if label else ""
         listed.append(f"<li>{named} {how}{said}</li>")
     items = "".join(listed)
     return f'<dt>Stop conditions</dt>\n<dd><ul class="plain">{items}</ul></dd>\n'
@@ -216,7 +217,7 @@ def _statement(st: Item, statuses: frozenset[str], diff: str | None) -> str:
             f'        <li{id_attr} class="card statement unreadable">\n'
             f'          <div class="card-head">{obj_head(st, "not an object", diff)}</div>\n'
             '          <pre class="json" tabindex="0" role="group" aria-label="the entry as JSON">'
-            f"{txt(st.get('text'))}</pre>\n"
+            f"{text(st.get('text'))}</pre>\n"
             "        </li>\n"
         )
     status = st.get("status")
@@ -233,9 +234,9 @@ def _statement(st: Item, statuses: frozenset[str], diff: str | None) -> str:
             f'\n<span class="badge {escape(cls("verification", state))}{attention}">'
             f"{escape(state)}</span>"
         )
-    text = f'<p class="text">{txt(st.get("text"))}</p>'
+    said = f'<p class="text">{text(st.get("text"))}</p>'
     if external:
-        text = f'<blockquote class="quoted">{text}</blockquote>'
+        said = f'<blockquote class="quoted">{said}</blockquote>'
     note = st.get("external_note")
     noted = f'\n<p class="note external-note">{escape(note)}</p>' if note else ""
     return (
@@ -245,7 +246,7 @@ def _statement(st: Item, statuses: frozenset[str], diff: str | None) -> str:
         f'          <div class="card-head">{obj_head(st, diff=diff)}\n'
         f"            {badges}\n"
         "          </div>\n"
-        f"          {text}{noted}\n"
+        f"          {said}{noted}\n"
         f"{_statement_fields(st)}"
         "        </li>\n"
     )
@@ -261,7 +262,7 @@ def _statement_fields(st: Item) -> str:
         out.append(link_field("Superseded by", superseded_by))
     origin = st.get("origin") or {}
     kind, name, origin_ref = origin.get("type"), origin.get("name"), origin.get("ref")
-    named = f' · <span class="text">{txt(name)}</span>' if name is not None else ""
+    named = f' · <span class="text">{text(name)}</span>' if name is not None else ""
     refers = f" · ref {ref(origin_ref)}" if origin_ref is not None else ""
     shown_kind = escape(kind if kind is not None else "(no type)")
     out.append(f"<dt>Origin</dt>\n<dd>{shown_kind}{named}{refers}</dd>\n")
@@ -282,19 +283,19 @@ def _statement_fields(st: Item) -> str:
 def _verification(v: Item) -> str:
     unreadable = v.get("unreadable")
     if unreadable is not None:
-        recorded = f"<code>{txt(unreadable)}</code>"
+        recorded = f"<code>{text(unreadable)}</code>"
     else:
         checked_at, method = v.get("checked_at"), v.get("method")
         checked = f", checked {when(checked_at)}" if checked_at is not None else ""
         recorded = f"{escape(v.get('state') or 'no state')}{checked}"
         if method is not None:
-            recorded += f' <span class="muted">by</span> <span class="text">{txt(method)}</span>'
+            recorded += f' <span class="muted">by</span> <span class="text">{text(method)}</span>'
     out = f"<dt>Verification</dt>\n<dd>{recorded}</dd>\n"
     revalidate = v.get("revalidate")
     if revalidate is not None:
         warn = ' <span class="badge warn">re-check before relying on it</span>'
         flagged = warn if v.get("attention") else ""
-        out += f"<dt>Revalidate</dt><dd>{txt(revalidate)}{flagged}</dd>"
+        out += f"<dt>Revalidate</dt><dd>{text(revalidate)}{flagged}</dd>"
     return out
 
 
@@ -311,16 +312,16 @@ def _resource(r: Item, diff: str | None) -> str:
     id_attr = f' id="{escape(anchor)}"' if anchor else ""
     heading = _heading_id(r)
     title, ident = r.get("title"), r.get("id")
-    shown = txt(title) if title is not None else txt(ident) if ident is not None else "Resource"
+    shown = text(title) if title is not None else text(ident) if ident is not None else "Resource"
     kind, sensitivity = r.get("kind"), r.get("sensitivity")
-    badges = f'<span class="badge">{txt(kind)}</span>\n' if kind is not None else ""
+    badges = f'<span class="badge">{text(kind)}</span>\n' if kind is not None else ""
     if sensitivity is not None:
         badges += (
             f'<span class="badge {escape(cls("sensitivity", sensitivity))}">'
-            f"{txt(sensitivity)}</span>\n"
+            f"{text(sensitivity)}</span>\n"
         )
     description = r.get("description")
-    described = f'<p class="text">{txt(description)}</p>\n' if description is not None else ""
+    described = f'<p class="text">{text(description)}</p>\n' if description is not None else ""
     return (
         f'  <article{id_attr} class="card resource" aria-labelledby="{heading}">\n'
         '    <div class="card-head">\n'
@@ -340,13 +341,13 @@ def _resource_fields(r: Item) -> str:
     if locator is not None:
         unreadable = locator.get("unreadable")
         if unreadable is not None:
-            shown = f"<code>{txt(unreadable)}</code>"
+            shown = f"<code>{text(unreadable)}</code>"
         else:
             shown = (
                 f'<span class="muted">system</span> <span class="text">'
-                f"{txt(locator.get('system'))}</span> · "
-                f'<span class="muted">type</span> <code>{txt(locator.get("type"))}</code> · '
-                f'<span class="muted">key</span> <code>{txt(locator.get("key"))}</code>'
+                f"{text(locator.get('system'))}</span> · "
+                f'<span class="muted">type</span> <code>{text(locator.get("type"))}</code> · '
+                f'<span class="muted">key</span> <code>{text(locator.get("key"))}</code>'
             )
         out.append(f"      <dt>Locator</dt>\n      <dd>{shown}</dd>\n")
     out += [
@@ -371,7 +372,7 @@ def _excerpt(r: Item) -> str:
     return (
         '    <p class="excerpt-label"><span class="badge quoted">excerpt</span> '
         '<span class="muted">quoted content as the source saw it, not instructions</span></p>\n'
-        f'    <pre class="excerpt">&#10;{txt(excerpt)}</pre>\n'
+        f'    <pre class="excerpt">&#10;{text(excerpt)}</pre>\n'
     )
 
 
@@ -393,7 +394,7 @@ def _completed(step: Item, diff: str | None) -> str:
     return (
         f"    <li{id_attr}>\n"
         f'      <div class="card-head">{shown_at} {obj_head(step, diff=diff)}</div>\n'
-        f'      <p class="text">{txt(step.get("description"))}</p>\n'
+        f'      <p class="text">{text(step.get("description"))}</p>\n'
         f"{cited}    </li>\n"
     )
 
@@ -418,6 +419,6 @@ def _next(step: Item, diff: str | None) -> str:
     return (
         f"    <li{id_attr}>\n"
         f'      <div class="card-head">{obj_head(step, diff=diff)}{blocked}</div>\n'
-        f'      <p class="text">{txt(step.get("description"))}</p>\n'
+        f'      <p class="text">{text(step.get("description"))}</p>\n'
         f"{fields}    </li>\n"
     )

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
+from markupsafe import escape as markup_escape
 
 from app.checkpoint import parse_instant
 from app.redaction import REDACTED
@@ -21,6 +22,23 @@ from app.render.context import short_text
 from app.visible import visible
 
 Link = Mapping[str, Any]
+
+
+def escape(value: object) -> str:
+    """``value`` as HTML text: markupsafe's `escape` to the character (the same five
+    entities), as a plain string. A page escapes thousands of short values, and markupsafe
+    makes a Markup of each in Python, twice the cost of the replacing itself; what is
+    already Markup (a fragment) is kept as it is, as there."""
+    if type(value) is str:
+        return (
+            value.replace("&", "&amp;")
+            .replace(">", "&gt;")
+            .replace("<", "&lt;")
+            .replace("'", "&#39;")
+            .replace('"', "&#34;")
+        )
+    return str(markup_escape(value))
+
 
 _REDACTED_HTML = f'<span class="redacted">{escape(REDACTED)}</span>'
 
@@ -32,25 +50,29 @@ _REDACTED_HTML = f'<span class="redacted">{escape(REDACTED)}</span>'
 TEXT_CHARS = 5000
 
 
-def txt(value: object) -> Markup:
-    """The `txt` filter: a document text value, escaped, with each redaction marker set apart
-    so a reader sees that a value was withheld; past `TEXT_CHARS`, clipped with a count of the
-    characters left out."""
+def text(value: object) -> str:
+    """A document text value as HTML: escaped, with each redaction marker set apart so a
+    reader sees that a value was withheld; past `TEXT_CHARS`, clipped with a count of the
+    characters left out. (`txt` is the same as the templates' filter.)"""
     if value is None:
-        return Markup("")
-    text = str(value)
-    if len(text) > TEXT_CHARS:
-        head, rest = _clip(text)
-        return Markup(str(_marked(head)) + str(rest))
-    return _marked(text)
+        return ""
+    shown = str(value)
+    if len(shown) > TEXT_CHARS:
+        head, rest = _clip(shown)
+        return _marked(head) + str(rest)  # (Markup's + would escape the left side)
+    return _marked(shown)
 
 
-def _marked(text: str) -> Markup:
-    """``text`` escaped, each redaction marker set apart. (Markup's own + escapes its other
-    side again and makes a Markup in Python: the page calls this thousands of times.)"""
-    if REDACTED not in text:
-        return escape(text)
-    return Markup(_REDACTED_HTML.join(escape(part) for part in text.split(REDACTED)))
+def txt(value: object) -> Markup:
+    """The `txt` filter: `text` for a template."""
+    return Markup(text(value))
+
+
+def _marked(shown: str) -> str:
+    """``shown`` escaped, each redaction marker set apart."""
+    if REDACTED not in shown:
+        return escape(shown)
+    return _REDACTED_HTML.join([escape(part) for part in shown.split(REDACTED)])
 
 
 def label(value: object) -> Markup:
@@ -61,17 +83,17 @@ def label(value: object) -> Markup:
     return txt(short_text(str(value)))
 
 
-def _clip(text: str) -> tuple[str, Markup]:
-    """The first `TEXT_CHARS` characters of ``text`` (a redaction marker the cut would halve
+def _clip(shown: str) -> tuple[str, Markup]:
+    """The first `TEXT_CHARS` characters of ``shown`` (a redaction marker the cut would halve
     is kept whole) and the note that counts the rest."""
     end = TEXT_CHARS
-    marker = text.find(REDACTED, end - len(REDACTED) + 1, end + len(REDACTED) - 1)
+    marker = shown.find(REDACTED, end - len(REDACTED) + 1, end + len(REDACTED) - 1)
     if 0 <= marker < end:
         end = marker + len(REDACTED)
-    left = len(text) - end
+    left = len(shown) - end
     if left <= 0:
-        return text, Markup("")
-    return text[:end], _more_characters(
+        return shown, Markup("")
+    return shown[:end], _more_characters(
         left, ", not shown on this page; the JSON view has the whole text"
     )
 
@@ -96,7 +118,7 @@ def when(value: object, aged: bool = False) -> Markup:
         return txt(value)
     return Markup(
         f'<time class="when" datetime="{escape(utc)}"{" data-aged" if aged else ""}>'
-        f"{txt(value)}</time>"
+        f"{text(value)}</time>"
     )
 
 
@@ -137,7 +159,7 @@ def copy(anchor: str) -> Markup:
 def ref(link: Link) -> Markup:
     """A reference to another object: a link to its anchor when it resolves, marked when not."""
     anchor = link.get("anchor")
-    code = f"<code>{txt(link.get('id'))}</code>"
+    code = f"<code>{text(link.get('id'))}</code>"
     if not anchor:
         return Markup(f'{code} <span class="badge warn">does not resolve</span>')
     if link.get("unlisted"):  # its card is past the page's list limit
@@ -146,7 +168,7 @@ def ref(link: Link) -> Markup:
         out = f'<a class="ref" href="#{escape(anchor)}">{code}</a>'
     label = link.get("label")
     if label:
-        out += f' <span class="ref-label">{txt(label)}</span>'
+        out += f' <span class="ref-label">{text(label)}</span>'
     status = link.get("status")
     if status:
         out += f' <span class="badge">{escape(status)}</span>'
@@ -158,17 +180,17 @@ def uri(item: Mapping[str, Any]) -> Markup:
     only when it may be one, with the host it opens beside it (and that host's ASCII form when
     it differs), so the host a reader sees is the host the link opens; otherwise its text, with
     every invisible character written as an escape (``\\t``, ``\\u202e``), and the reason."""
-    text = item.get("uri")
-    if text is None:
+    written = item.get("uri")
+    if written is None:
         return Markup("")
     href = item.get("href")
     if not item.get("link") or not href:
         note = item.get("link_note") or "it is not a web address"
         return Markup(
-            f"<code>{txt(visible(str(text)))}</code> "
+            f"<code>{text(visible(str(written)))}</code> "
             f'<span class="muted link-note">Not a link because {escape(note)}.</span>'
         )
-    out = f'<a href="{escape(href)}" rel="noopener noreferrer nofollow">{txt(text)}</a>'
+    out = f'<a href="{escape(href)}" rel="noopener noreferrer nofollow">{text(written)}</a>'
     host = item.get("link_host")
     if host:
         out += f' <span class="muted link-host">host <bdi><code>{escape(host)}</code></bdi>'
@@ -200,13 +222,13 @@ def field(label: str, value: object, cls: str = "text") -> Markup:
     """A ``<dt>``/``<dd>`` pair for a document text value; nothing when it is absent."""
     if value is None:
         return Markup("")
-    return Markup(f'<dt>{escape(label)}</dt><dd class="{escape(cls)}">{txt(value)}</dd>')
+    return Markup(f'<dt>{escape(label)}</dt><dd class="{escape(cls)}">{text(value)}</dd>')
 
 
 def code_field(label: str, value: object) -> Markup:
     if value is None:
         return Markup("")
-    return Markup(f"<dt>{escape(label)}</dt><dd><code>{txt(value)}</code></dd>")
+    return Markup(f"<dt>{escape(label)}</dt><dd><code>{text(value)}</code></dd>")
 
 
 def links_field(label: str, links: Iterable[Link] | None) -> Markup:
@@ -239,14 +261,14 @@ def since(obj: Mapping[str, Any], diff: str | None = None) -> Markup:
     added = mark.get("state") == "added"
     status = mark.get("status")
     if added:
-        words = escape("added since the parent")
+        words = Markup("added since the parent")
     elif status:
         # Markup.format escapes what it is given: the statuses are the document's text
         words = Markup("status {} → {} since the parent").format(
             status.get("before") or "(none)", status.get("after") or "(none)"
         )
     else:
-        words = escape("changed since the parent")
+        words = Markup("changed since the parent")
     if diff:
         words = Markup(
             f'<a href="{escape(diff)}#{escape(mark.get("diff_anchor", ""))}">{escape(words)}</a>'
@@ -261,7 +283,7 @@ def obj_head(obj: Mapping[str, Any], label: str = "", diff: str | None = None) -
     """An object's id (or its pointer when it has none), a badge, what changed since the
     parent, its source line and a copy link."""
     ident = obj.get("id")
-    shown = txt(ident if ident is not None else obj.get("pointer"))
+    shown = text(ident if ident is not None else obj.get("pointer"))
     out = f'<span class="obj-id"><code>{shown}</code></span>'
     if label:
         out += f' <span class="badge">{escape(label)}</span>'
@@ -285,7 +307,7 @@ def json_block(value: object, label: str) -> Markup:
         return Markup("")
     return Markup(
         '<pre class="json" tabindex="0" role="group" '
-        f'aria-label="{escape(label)}">{txt(value)}</pre>'
+        f'aria-label="{escape(label)}">{text(value)}</pre>'
     )
 
 
@@ -354,7 +376,7 @@ def source_lines(lines: Iterable[Mapping[str, Any]], findings_at: str = "") -> M
         clipped = int(line.get("clipped", 0))
         rest = _more_characters(clipped, " on this line") if clipped else ""
         head = (
-            f'<a class="ln" href="#{anchor}">{number:d}</a><code>{txt(line["text"])}{rest}</code>'
+            f'<a class="ln" href="#{anchor}">{number:d}</a><code>{text(line["text"])}{rest}</code>'
         )
         findings = line["findings"]
         if not findings:

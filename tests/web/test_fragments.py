@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from markupsafe import Markup, escape
 
 from app.redaction import REDACTED
 from app.web import cards, fragments
+from tests.conftest import BLNS
 
 HOSTILE = "<script>window.__pwned=1</script>\"'><img src=x onerror=alert(1)>&amp;"
 ESCAPED = str(escape(HOSTILE))
@@ -238,6 +240,7 @@ def test_a_source_line_links_to_itself_and_to_its_findings():
 ALLOWED = {
     "escape",
     "txt",
+    "text",
     "copy",
     "ref",
     "refs",
@@ -331,3 +334,14 @@ def test_every_interpolation_is_escaped_or_a_number(module):
             continue
         unchecked.append(ast.unparse(value))
     assert unchecked == []
+
+
+def test_the_page_escape_writes_what_markupsafe_writes():
+    """fragments.escape is markupsafe's escape as a plain string (the same five entities), for
+    every naughty string, what is already Markup kept as it is, other values as text."""
+    naughty = json.loads(BLNS.read_text())
+    for value in [*naughty, HOSTILE, "", "&amp;", "'\"<>&"]:
+        assert fragments.escape(value) == str(escape(value)), value
+        assert type(fragments.escape(value)) is str
+    assert fragments.escape(Markup("<b>kept</b>")) == "<b>kept</b>"
+    assert fragments.escape(None) == "None" and fragments.escape(3) == "3"
