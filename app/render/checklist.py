@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app import advice
 from app.render.context import (
     Context,
@@ -91,6 +93,8 @@ def build_before_continuing(ctx: Context, entries: list[OperationEntry]) -> Mode
         e for key, _, _ in advice.GROUPS if key != "done" for e in entries if e[3] == key
     ]
     reconcile, reconcile_hidden = ctx.cap(to_reconcile)
+    resources, resources_hidden = _resources_to_check(ctx)
+    statements, statements_hidden = _statements_to_check(ctx)
     items = {
         "validity": [_validity_item(ctx)],
         "stop_conditions": [
@@ -100,8 +104,8 @@ def build_before_continuing(ctx: Context, entries: list[OperationEntry]) -> Mode
             incompatibility_item(ctx, i, x) for i, x in object_items(cont.get("incompatibilities"))
         ],
         "requirements": _requirements_in_order(ctx, cont),
-        "resources": _resources_to_check(ctx),
-        "statements": _statements_to_check(ctx),
+        "resources": resources,
+        "statements": statements,
         "preconditions": [
             precondition_item(ctx, i, p) for i, p in object_items(cont.get("preconditions"))
         ],
@@ -121,7 +125,13 @@ def build_before_continuing(ctx: Context, entries: list[OperationEntry]) -> Mode
         }
         for key, step, title, guidance in CHECKLIST
     ]
-    with_hidden(next(g for g in groups if g["key"] == "operations"), "items", reconcile_hidden)
+    hidden = {
+        "operations": reconcile_hidden,
+        "resources": resources_hidden,
+        "statements": statements_hidden,
+    }
+    for group in groups:
+        with_hidden(group, "items", hidden.get(str(group["key"]), 0))
     return {
         "anchor": "before-continuing",
         "title": "Before continuing",
@@ -221,16 +231,18 @@ def _dependents(ctx: Context, wanted: set[str]) -> dict[str, list[str]]:
     return out
 
 
-def _resources_to_check(ctx: Context) -> list[Model]:
+def _resources_to_check(ctx: Context) -> tuple[list[Model], int]:
     """Resources with a recorded revision or digest: re-check them before relying on them
-    (§10.4), with the statements that depend on them."""
-    checked = [
+    (§10.4), with the statements that depend on them; on a page the first `CHECKLIST_NAMED`,
+    and how many more."""
+    found = [
         (i, res)
         for i, res in object_items(ctx.doc.get("resources"))
         if res.get("revision") is not None or res.get("digest") is not None
     ]
-    if not checked:  # the statements are not walked for nothing
-        return []
+    if not found:  # the statements are not walked for nothing
+        return [], 0
+    checked, hidden = _named_on_page(ctx, found)
     dependents = _dependents(ctx, {r["id"] for _, r in checked if isinstance(r.get("id"), str)})
     out = []
     for i, res in checked:
@@ -256,33 +268,50 @@ def _resources_to_check(ctx: Context) -> list[Model]:
                 ],
             }
         )
-    return out
+    return out, hidden
 
 
-def _statements_to_check(ctx: Context) -> list[Model]:
+# A page's checklist names the first few objects of a step whose objects have cards of their
+# own, and counts the rest, each in its card (app/web/pages.py); the JSON view names every one.
+# The resources and statements to re-check are cut here, before their entries are built: a
+# document of thousands of resources with digests built an entry, a link and the statements
+# citing it for each, to show ten.
+CHECKLIST_NAMED = 10
+
+
+def _named_on_page(ctx: Context, found: list[Any]) -> tuple[list[Any], int]:
+    if ctx.limit is None or len(found) <= CHECKLIST_NAMED:
+        return found, 0
+    return found[:CHECKLIST_NAMED], len(found) - CHECKLIST_NAMED
+
+
+def _statements_to_check(ctx: Context) -> tuple[list[Model], int]:
     """Statements still in force (not superseded or retracted) that must be re-checked:
-    revalidate before_use or before_action, or verification stale or disputed."""
-    out = []
+    revalidate before_use or before_action, or verification stale or disputed; on a page
+    the first `CHECKLIST_NAMED`, and how many more."""
+    found = []
     for i, st in object_items(ctx.doc.get("statements")):
         if "verification" not in st or statement_status(st.get("status")) in STRUCK_STATUSES:
             continue
         verification = as_object(st.get("verification"))
         reasons = _recheck_reasons(verification)
-        if not reasons:
-            continue
-        out.append(
-            {
-                **ctx.identity(("statements", i)),
-                "kind": text_of(st.get("kind")),
-                "text": text_of(st.get("text")),
-                "origin_type": text_of(as_object(st.get("origin")).get("type")),
-                "verification_state": text_of(verification.get("state")),
-                "revalidate": text_of(verification.get("revalidate")),
-                "evidence": links_to(ctx, st.get("evidence")),
-                "notes": reasons,
-            }
-        )
-    return out
+        if reasons:
+            found.append((i, st, verification, reasons))
+    named, hidden = _named_on_page(ctx, found)
+    out = [
+        {
+            **ctx.identity(("statements", i)),
+            "kind": text_of(st.get("kind")),
+            "text": text_of(st.get("text")),
+            "origin_type": text_of(as_object(st.get("origin")).get("type")),
+            "verification_state": text_of(verification.get("state")),
+            "revalidate": text_of(verification.get("revalidate")),
+            "evidence": links_to(ctx, st.get("evidence")),
+            "notes": reasons,
+        }
+        for i, st, verification, reasons in named
+    ]
+    return out, hidden
 
 
 def _recheck_reasons(verification: Model) -> list[str]:

@@ -9,7 +9,14 @@ again, and it says what to verify and where: never that anything may proceed (§
 from __future__ import annotations
 
 from app.pointer import to_pointer
-from app.render.context import Context, as_object, object_items, statement_status, text_of
+from app.render.context import (
+    Context,
+    as_object,
+    hidden_key,
+    object_items,
+    statement_status,
+    text_of,
+)
 from app.render.model import Model
 from app.render.operations import OperationEntry
 
@@ -37,11 +44,15 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     lines: list[Model] = []
 
     def items_of(step: str) -> list[Model]:
-        """Every object of a checklist step (the model's checklist lists them all; only the
-        operations to reconcile are cut to the page's limit, and they are counted from the
-        operations' facts here)."""
+        """The objects a checklist step names: every one, but on a page only the first of
+        the resources and statements to re-check (`count_of` counts them all) and of the
+        operations to reconcile (counted from the operations' facts here)."""
         items: list[Model] = groups.get(step, {}).get("items", [])
         return items
+
+    def count_of(step: str) -> int:
+        group = groups.get(step, {})
+        return len(group.get("items", [])) + int(group.get(hidden_key("items"), 0))
 
     def line(key: str, count: int, one: str, many: str, anchor: str, named: list[Model]) -> None:
         if count:
@@ -110,7 +121,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     to_check = items_of("statements")
     line(
         "statements",
-        len(to_check),
+        count_of("statements"),
         "statement to re-check before relying on it",
         "statements to re-check before relying on them",
         "check-statements",
@@ -141,7 +152,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     resources = items_of("resources")
     line(
         "resources",
-        len(resources),
+        count_of("resources"),
         "resource to re-check (revision, digest)",
         "resources to re-check (revision, digest)",
         "check-resources",

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from app.analysis import LintResult
 from app.parse import DEFAULT_LIMITS, Limits
 from app.render import CheckpointView, build_view, hidden_key
+from app.render.checklist import CHECKLIST_NAMED
 from app.render.query import EVERY, PageQuery
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.resources import static_text
@@ -193,8 +194,9 @@ def for_page(view: CheckpointView) -> Model:
 
 # The checklist names the first few of each step and links to the cards of the rest: each
 # object is shown once, in its section (a checklist of 150 operations was a second copy of
-# the operations section, a fifth of a long page).
-CHECKLIST_SHOWN = 10
+# the operations section, a fifth of a long page). The model names only so many of some steps
+# already (app/render/checklist.py).
+CHECKLIST_SHOWN = CHECKLIST_NAMED
 # where the cards of each step's objects are
 CHECKLIST_CARDS = {
     "stop_conditions": ("continuation", "Continuation"),
@@ -210,9 +212,12 @@ CHECKLIST_CARDS = {
 def _named_first(group: Model) -> Model:
     cards = CHECKLIST_CARDS.get(str(group.get("key")))
     items = group.get("items")
-    if cards is None or not isinstance(items, list) or len(items) <= CHECKLIST_SHOWN:
+    if cards is None or not isinstance(items, list):
         return group
-    hidden = len(items) - CHECKLIST_SHOWN + int(group.get("hidden", 0) or 0)
+    # (the model names only the first of some steps already, and counts the rest)
+    hidden = max(0, len(items) - CHECKLIST_SHOWN) + int(group.get("hidden", 0) or 0)
+    if not hidden:
+        return group
     anchor, title = cards
     return {
         **group,

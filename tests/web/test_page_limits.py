@@ -167,3 +167,44 @@ def test_the_checklist_names_the_first_few_and_links_to_the_cards_of_the_rest():
     for i in range(CHECKLIST_SHOWN + 20):
         assert page.count(f'id="obj-stop-{i}"') == 1
     assert f"<strong>{CHECKLIST_SHOWN + 20}</strong> stop conditions" in page
+
+
+@pytest.mark.parametrize(
+    ("step", "section", "title", "noun"),
+    [
+        ("resources", "resources", "Resources", "resources to re-check"),
+        ("statements", "statements", "Statements", "statements to re-check"),
+    ],
+)
+def test_the_objects_to_re_check_are_named_first_and_counted_whole(step, section, title, noun):
+    """The page's checklist names the first resources (and statements) to re-check, the
+    summary and the "more" note count every one, and the JSON twin names every one."""
+    from app.web.pages import CHECKLIST_SHOWN, checkpoint_html
+
+    many = CHECKLIST_SHOWN + 25
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    document["resources"] = [
+        {"id": f"r-{i}", "kind": "file", "uri": f"file:///ledger/{i}.csv", "revision": f"v{i}"}
+        for i in range(many)
+    ]
+    document["statements"] = [
+        {
+            "id": f"s-{i}",
+            "kind": "observation",
+            "text": f"Posting {i} matched.",
+            "origin": {"type": "tool", "ref": f"r-{i}"},
+            "verification": {"state": "stale"},
+        }
+        for i in range(many)
+    ]
+    result = lint(json.dumps(document).encode())
+    page = checkpoint_html("recheck.ocp.json", result)
+    anchor = f'id="check-{step}"'
+    checklist = page[page.index(anchor) : page.index("</section>", page.index(anchor))]
+    prefix = "r" if step == "resources" else "s"
+    assert len(set(re.findall(rf'href="#obj-{prefix}-\d+"', checklist))) == CHECKLIST_SHOWN
+    assert f'25 more, each in its card under <a href="#{section}">{title}</a>' in checklist
+    assert f"<strong>{many}</strong> {noun}" in page
+    full = build_view(result, now=NOW)
+    group = next(g for g in full["before_continuing"]["groups"] if g["key"] == step)
+    assert [item["id"] for item in group["items"]] == [f"{prefix}-{i}" for i in range(many)]
