@@ -169,25 +169,30 @@ class _Unplaced:
 UNPLACED: Any = _Unplaced()
 
 
-def place_lines(ctx: Context, view: object) -> None:
+def place_lines(ctx: Context, view: object, unlisted: frozenset[str] = frozenset()) -> None:
     """Fill in the source anchor of every card of ``view`` that `Context.identity` made: the
     lines of all of them found in one walk over the text. A line the page does not list gets
-    no anchor (no link to nowhere)."""
-    if not ctx.unplaced:
+    no anchor (no link to nowhere). In the same walk over the model, every dict that links
+    to an ``unlisted`` anchor (a card the page's list limit left out: a reference, a
+    checklist entry, an extension's holder) gets ``"unlisted": True``, so the page names the
+    object instead of linking to nothing."""
+    if not ctx.unplaced and not unlisted:
         return
-    lines = ctx.result.analysis.source.lines(ctx.unplaced)
+    lines = ctx.result.analysis.source.lines(ctx.unplaced) if ctx.unplaced else {}
     shown = ctx.shown_lines
     stack: list[object] = [view]
     while stack:
         node = stack.pop()
-        if isinstance(node, dict):
+        if type(node) is dict:
             if node.get("source_anchor") is UNPLACED:
                 line = lines.get(node["pointer"])
                 listed = line is not None and (shown is None or line in shown)
                 node["source_anchor"] = f"L{line}" if listed else None
-            stack.extend(v for v in node.values() if isinstance(v, CONTAINERS))
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, CONTAINERS))
+            if unlisted and node.get("anchor") in unlisted:
+                node["unlisted"] = True
+            stack.extend([v for v in node.values() if isinstance(v, CONTAINERS)])
+        elif type(node) is list:
+            stack.extend([v for v in node if isinstance(v, CONTAINERS)])
     ctx.unplaced.clear()
 
 

@@ -78,8 +78,11 @@ def build_view(
         else None
     )
     source = build_source(ctx)
-    if ctx.limit is not None and ctx.document is not None:
-        _mark_unlisted(ctx, sections)
+    unlisted = (
+        _unlisted(ctx, sections)
+        if ctx.limit is not None and ctx.document is not None
+        else frozenset()
+    )
     every: dict[str, Mapping[str, Any] | None] = {
         "header": header,
         "findings": findings,
@@ -87,7 +90,8 @@ def build_view(
         "source": source,
     }
     # (the findings and the source listing hold no cards: their lines are known already)
-    place_lines(ctx, [part for key, part in every.items() if key not in ("findings", "source")])
+    parts = [part for key, part in every.items() if key not in ("findings", "source")]
+    place_lines(ctx, parts, unlisted)
     return CheckpointView(
         model="ocp-viewer/checkpoint-page",
         model_version=MODEL_VERSION,
@@ -154,38 +158,20 @@ def _iso_seconds(epoch: int) -> str | None:
 _LIMITED_CARD = re.compile(r"/(?:operations|statements|resources|progress/(?:completed|next))/\d+")
 
 
-def _mark_unlisted(ctx: Context, view: Mapping[str, Any]) -> None:
-    """Mark what links to a card the list limit left out (``"unlisted": True``), so the page
-    names the object instead of linking to nothing. ``view``: the document's sections."""
+def _unlisted(ctx: Context, view: Mapping[str, Any]) -> frozenset[str]:
+    """The anchors of the local objects whose cards the list limit left out (``view``: the
+    document's sections): `place_lines` marks what links to them."""
     listed = {c["anchor"] for g in view["operations"]["groups"] for c in g["items"]}
     for group in view["statements"]["groups"]:
         listed.update(s["anchor"] for o in group["by_origin"] for s in o["items"])
     listed.update(r["anchor"] for r in view["resources"]["items"])
     progress = view["progress"]
     listed.update(s["anchor"] for s in [*progress["completed"], *progress["next"]])
-    unlisted = {
+    return frozenset(
         anchor
         for pointer, (_, anchor) in ctx.owners.items()
         if _LIMITED_CARD.fullmatch(pointer) and anchor not in listed
-    }
-    if unlisted:
-        _mark(view, unlisted)
-
-
-def _mark(node: object, unlisted: set[str]) -> None:
-    """Every dict under ``node`` that links to an unlisted anchor (a reference, a checklist
-    entry, an extension's holder) gets ``"unlisted": True``. The cards that own those
-    anchors are not in the page model, so nothing else carries them."""
-    if isinstance(node, dict):
-        if node.get("anchor") in unlisted:
-            node["unlisted"] = True
-        for value in node.values():
-            if isinstance(value, (dict, list)):
-                _mark(value, unlisted)
-    elif isinstance(node, list):
-        for value in node:
-            if isinstance(value, (dict, list)):
-                _mark(value, unlisted)
+    )
 
 
 _DOCUMENT_SECTIONS = (
