@@ -92,7 +92,7 @@ def build_before_continuing(ctx: Context, entries: list[OperationEntry]) -> Mode
     to_reconcile = [
         e for key, _, _ in advice.GROUPS if key != "done" for e in entries if e[3] == key
     ]
-    reconcile, reconcile_hidden = ctx.cap(to_reconcile)
+    reconcile, reconcile_hidden = _named_on_page(ctx, to_reconcile)
     resources, resources_hidden = _resources_to_check(ctx)
     statements, statements_hidden = _statements_to_check(ctx)
     items = {
@@ -273,9 +273,9 @@ def _resources_to_check(ctx: Context) -> tuple[list[Model], int]:
 
 # A page's checklist names the first few objects of a step whose objects have cards of their
 # own, and counts the rest, each in its card (app/web/pages.py); the JSON view names every one.
-# The resources and statements to re-check are cut here, before their entries are built: a
-# document of thousands of resources with digests built an entry, a link and the statements
-# citing it for each, to show ten.
+# The operations to reconcile and the resources and statements to re-check are cut here,
+# before their entries are built: a document of thousands of resources with digests built an
+# entry, a link and the statements citing it for each, to show ten.
 CHECKLIST_NAMED = 10
 
 
