@@ -340,11 +340,11 @@ _FIELD_CLASS = re.compile(r"""frag\.field\([^()]*,\s*["']([\w-]+)["']\)""")
 
 
 def fixed_classes() -> set[str]:
-    """Every class name the templates and fragments write: their literal class names, the
+    """Every class name the templates, fragments and cards write: their literal class names, the
     string constants their expressions choose between, and the mapping's names."""
     names = set(all_classes())
     sources = [p.read_text() for p in (ROOT / "templates").glob("*.html")]
-    sources.append((ROOT / "app/web/fragments.py").read_text())
+    sources += [(ROOT / "app/web" / name).read_text() for name in ("fragments.py", "cards.py")]
     for source in sources:
         # frag.field's class argument: frag.field("Task status", h.task_status, "status")
         names.update(_FIELD_CLASS.findall(source))
