@@ -29,16 +29,19 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-import jsonschema
 import jsonschema_rs
-from jsonschema.exceptions import ValidationError
 
 from app.findings import Finding, Omitted
 from app.json_values import CONTAINERS, NUMBERS
 from app.pointer import parse_pointer, to_pointer
 from app.resources import SCHEMA_FILE, schema_bytes
+
+if TYPE_CHECKING:
+    # The reference validator is imported where it runs (a document jsonschema-rs refuses,
+    # and the tests): `ocp lint` starts without it, a third of its start-up.
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
 
@@ -97,6 +100,8 @@ def _python_regex(pattern: str) -> re.Pattern[str]:
 def _ecma_pattern(
     validator: Any, pattern: str, instance: object, schema: object
 ) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
     # a "string" to Draft 2020-12's type checker is a str
     if isinstance(instance, str) and not _python_regex(pattern).search(instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
@@ -108,6 +113,8 @@ def _reference_validator() -> Any:
     # field model requires, so that both validators accept exactly the same documents.
     # types-jsonschema leaves extend unannotated (it makes a class at run time): the class it
     # returns is used untyped, as Any.
+    import jsonschema
+
     cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
         jsonschema.Draft202012Validator, validators={"pattern": _ecma_pattern}
     )

@@ -1,0 +1,98 @@
+"""How fast `ocp lint` starts, beside bare Python and check-jsonschema (issue 13).
+
+    .venv/bin/python bench/cli.py [--runs N] [--files N]
+
+Three figures, each the median wall time of whole processes after a warm-up run:
+- bare Python start-up (`python -c pass`, the same interpreter);
+- `ocp lint` of one small checkpoint (valid-support-handoff, 17 KB), and its ratio to bare
+  Python: the target is at most 3×;
+- one process linting many files (a copy of the conformance documents, over and over), per
+  file; and check-jsonschema against the OpenCheckpoint schema on the same one file and the
+  same many files (level 1 only: it checks the schema, nothing else).
+
+Each command runs with its bytecode cached, as an installed wheel has it (pip compiles
+modules on install): this checkout's environment may say PYTHONDONTWRITEBYTECODE, and a start
+that compiles every module from source measures the compiler. A benchmark, never a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SMALL = SHARED / "conformance" / "valid-support-handoff.ocp.json"
+SCHEMA = ROOT / "schema" / "opencheckpoint-0.1.schema.json"
+BIN = Path(sys.executable).parent
+
+
+def timed(command: list[str], runs: int, env: dict[str, str]) -> float:
+    """The median wall seconds of ``runs`` runs of ``command``, after one not counted."""
+    times = []
+    for n in range(runs + 1):
+        start = time.perf_counter()
+        subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if n:
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def many_files(folder: Path, count: int) -> list[str]:
+    """``count`` checkpoint files in ``folder``: the conformance documents over and over."""
+    sources = sorted((SHARED / "conformance").glob("valid-*.ocp.json"))
+    names = []
+    for n in range(count):
+        target = folder / f"{n:05d}.ocp.json"
+        shutil.copyfile(sources[n % len(sources)], target)
+        names.append(str(target))
+    return names
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--files", type=int, default=1000)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as temp:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(temp) / "pycache")  # written by the warm-up
+        files = many_files(Path(temp), args.files)
+        ocp = [str(BIN / "ocp"), "lint"]
+        checker = [str(BIN / "check-jsonschema"), "--schemafile", str(SCHEMA)]
+
+        bare = timed([sys.executable, "-c", "pass"], args.runs, env)
+        one = timed([*ocp, str(SMALL)], args.runs, env)
+        batch_runs = max(3, args.runs // 5)
+        batch = timed([*ocp, *files], batch_runs, env)
+        peer_one = peer_batch = None
+        if (BIN / "check-jsonschema").exists():
+            peer_one = timed([*checker, str(SMALL)], args.runs, env)
+            peer_batch = timed([*checker, *files], batch_runs, env)
+
+    def ms(seconds: float | None) -> str:
+        return "—" if seconds is None else f"{seconds * 1000:.1f} ms"
+
+    print(f"{'command':<44} {'one file':>10} {f'{args.files:,} files':>12} {'per file':>10}")
+    print(f"{'python -c pass':<44} {ms(bare):>10}")
+    print(f"{'ocp lint':<44} {ms(one):>10} {ms(batch):>12} {ms(batch / args.files):>10}")
+    per_peer = ms(peer_batch / args.files) if peer_batch is not None else "—"
+    peer = "check-jsonschema (schema only)"
+    print(f"{peer:<44} {ms(peer_one):>10} {ms(peer_batch):>12} {per_peer:>10}")
+    ratio = one / bare
+    print(
+        f"\ntarget of issue 13: `ocp lint` of one small file within 3× bare Python start-up\n"
+        f"  [{'met' if ratio <= 3 else 'MISSED'}] {ratio:.2f}× ({ms(one)} against {ms(bare)})"
+    )
+
+
+if __name__ == "__main__":
+    main()
