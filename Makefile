@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup system-deps serve test lint conformance bench bench-worst clean constraints
+.PHONY: setup system-deps serve test lint conformance bench bench-worst bench-cli clean constraints
 
 $(BIN)/ocp: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ bench: setup
 # The worst cases of issue 11 beside a benign document of the same size (minutes; --quick: 100 KB)
 bench-worst: setup
 	$(BIN)/python bench/worst.py
+
+# ocp lint's start-up, from the wheel installed in a fresh virtualenv (issue 13; about 2 minutes)
+bench-cli: setup
+	$(BIN)/python bench/cli.py
 
 # Pin what the ranges in pyproject.toml resolve to today.
 constraints:

@@ -10,9 +10,12 @@ Three figures, each the median wall time of whole processes after a warm-up run:
   file; and check-jsonschema against the OpenCheckpoint schema on the same one file and the
   same many files (level 1 only: it checks the schema, nothing else).
 
-Each command runs with its bytecode cached, as an installed wheel has it (pip compiles
-modules on install): this checkout's environment may say PYTHONDONTWRITEBYTECODE, and a start
-that compiles every module from source measures the compiler. A benchmark, never a test.
+`ocp` is what users run: the wheel built from this checkout, installed with its dependencies
+(pinned by constraints.txt) in a fresh virtualenv outside it, so no editable-install finder
+is on its import path. Each command runs with its bytecode cached, as an installed wheel has
+it (pip compiles modules on install): this checkout's environment may say
+PYTHONDONTWRITEBYTECODE, and a start that compiles every module from source measures the
+compiler. A benchmark, never a test.
 """
 
 from __future__ import annotations
@@ -56,6 +59,29 @@ def many_files(folder: Path, count: int) -> list[str]:
     return names
 
 
+def installed_ocp(home: Path) -> Path:
+    """`ocp` from the wheel of this checkout, in a fresh virtualenv under ``home``."""
+    dist, venv = home / "dist", home / "venv"
+
+    def run(*command: str) -> None:
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT))
+    (wheel,) = dist.glob("*.whl")
+    run(sys.executable, "-m", "venv", str(venv))
+    pip = str(venv / "bin" / "pip")
+    run(
+        pip,
+        "install",
+        "-q",
+        "--disable-pip-version-check",
+        "-c",
+        str(ROOT / "constraints.txt"),
+        str(wheel),
+    )
+    return venv / "bin" / "ocp"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -65,8 +91,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temp:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(Path(temp) / "pycache")  # written by the warm-up
-        files = many_files(Path(temp), args.files)
-        ocp = [str(BIN / "ocp"), "lint"]
+        (Path(temp) / "files").mkdir()
+        files = many_files(Path(temp) / "files", args.files)
+        ocp = [str(installed_ocp(Path(temp))), "lint"]
         checker = [str(BIN / "check-jsonschema"), "--schemafile", str(SCHEMA)]
 
         bare = timed([sys.executable, "-c", "pass"], args.runs, env)
