@@ -72,6 +72,12 @@ def _parser() -> argparse.ArgumentParser:
         "(default: $OCP_PUBLIC_URL; with neither, SARIF carries each rule's help itself and no "
         "helpUri)",
     )
+    lint_cmd.add_argument(
+        "--sarif-root",
+        metavar="FOLDER",
+        help="the folder SARIF names files relative to, as %%SRCROOT%% (default: the working "
+        "directory; give the repository's root when linting from elsewhere)",
+    )
     lint_cmd.set_defaults(run=run_lint)
 
     render_cmd = commands.add_parser(
@@ -137,7 +143,9 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         if problem is not None:
             # Machine output is still a whole document (an empty SARIF file fails its upload).
             say(problem)
-            sys.stdout.write(emit([], problems=[problem], base_url=base_url))
+            sys.stdout.write(
+                emit([], problems=[problem], base_url=base_url, sarif_root=args.sarif_root)
+            )
             return EXIT_USAGE
 
     status = EXIT_VALID
@@ -156,7 +164,7 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         if not result.valid and status == EXIT_VALID:
             status = EXIT_INVALID
 
-    sys.stdout.write(emit(results, base_url=base_url))
+    sys.stdout.write(emit(results, base_url=base_url, sarif_root=args.sarif_root))
     sys.stdout.flush()
     return status
 

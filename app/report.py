@@ -6,9 +6,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
@@ -247,30 +250,44 @@ def format_sarif(
     *,
     problems: Sequence[str] = (),
     base_url: str | None = None,
+    sarif_root: str | None = None,
     **_: object,
 ) -> str:
     """SARIF 2.1.0, with every rule described so code-scanning UIs can explain findings.
 
     Each rule's help travels in the log (its rule page, as text and Markdown); ``helpUri``
     and ``informationUri`` are there only with the base URL of a service that serves the rule
-    pages, never a guess at one."""
+    pages, never a guess at one. Files are named relative to ``%SRCROOT%``, the folder
+    ``sarif_root`` (default: the working directory), as code scanning matches them against
+    the repository (`artifact_location`)."""
+    root = _root_folder(sarif_root)
     codes = list(RULES)
     index = {code: i for i, code in enumerate(codes)}
     base = base_url.rstrip("/") if base_url else None
     rules = [_sarif_rule(code, base) for code in codes]
     sarif_results: list[SarifObject] = []
     artifacts: list[SarifObject] = []
+    artifact_indexes: dict[tuple[str, str | None], int] = {}
     notifications = [_notification(problem) for problem in problems]
     for r in results:
         if r.result is None:
-            notifications.append(_notification(f"{r.file} cannot be read: {r.error}", r.file))
+            notifications.append(
+                _notification(
+                    f"{r.file} cannot be read: {r.error}", artifact_location(r.file, root)
+                )
+            )
             continue
-        artifact_index = len(artifacts)
-        artifacts.append({"location": {"uri": r.file}, "hashes": {"sha-256": r.result.digest[8:]}})
+        where = artifact_location(r.file, root)
+        # one artifact a file, however many ways it was named (a, ./a, /abs/a): SARIF's
+        # artifacts are unique
+        key = (where["uri"], where.get("uriBaseId"))
+        artifact_index = artifact_indexes.setdefault(key, len(artifacts))
+        if artifact_index == len(artifacts):
+            artifacts.append({"location": where, "hashes": {"sha-256": r.result.digest[8:]}})
         for f in _shown(r.result):
             location: SarifObject = {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": r.file, "index": artifact_index},
+                    "artifactLocation": {**where, "index": artifact_index},
                 },
                 "logicalLocations": [{"fullyQualifiedName": f.path or "/", "kind": "object"}],
             }
@@ -295,7 +312,7 @@ def format_sarif(
                 }
             )
         notifications.extend(
-            _notification(f"{r.file}: {omitted_sentence(o)}", r.file, level="note")
+            _notification(f"{r.file}: {omitted_sentence(o)}", where, level="note")
             for o in r.result.omitted
         )
     log = {
@@ -312,6 +329,7 @@ def format_sarif(
                         "rules": rules,
                     }
                 },
+                "originalUriBaseIds": {SRCROOT: {"uri": _folder_uri(root)}},
                 "invocations": [
                     {
                         "executionSuccessful": all(n["level"] != "error" for n in notifications),
@@ -326,11 +344,41 @@ def format_sarif(
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
 
 
-def _notification(text: str, uri: str | None = None, *, level: str = "error") -> SarifObject:
+def _notification(
+    text: str, where: SarifObject | None = None, *, level: str = "error"
+) -> SarifObject:
     out: SarifObject = {"level": level, "message": {"text": text}}
-    if uri is not None:
-        out["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": uri}}}]
+    if where is not None:
+        out["locations"] = [{"physicalLocation": {"artifactLocation": where}}]
     return out
+
+
+SRCROOT = "%SRCROOT%"
+
+
+def _root_folder(sarif_root: str | None) -> str:
+    """The folder SARIF names files from: absolute, normalised, no symbolic link resolved
+    (a path the user gave stays the path the repository has)."""
+    return os.path.normpath(os.path.abspath(sarif_root or os.getcwd()))
+
+
+def _folder_uri(folder: str) -> str:
+    return PurePosixPath(folder).as_uri().rstrip("/") + "/"
+
+
+def artifact_location(name: str, root: str) -> SarifObject:
+    """Where SARIF says a file argument is: relative to ``%SRCROOT%`` (``root``) when it lies
+    inside it, percent-encoded and normalised (``./a/../b.json`` is ``b.json``: code scanning
+    opens a new alert when a path changes between runs); an absolute ``file:`` URI when it
+    lies outside; standard input as ``stdin``."""
+    if name == "-":
+        return {"uri": "stdin"}
+    path = os.path.normpath(os.path.join(os.getcwd(), name))  # as the shell meant it
+    inside = os.path.commonpath([root, path]) == root
+    if inside and path != root:
+        relative = PurePosixPath(os.path.relpath(path, root))
+        return {"uri": quote(str(relative), safe="/"), "uriBaseId": SRCROOT}
+    return {"uri": PurePosixPath(path).as_uri()}
 
 
 def _sarif_rule(code: str, base: str | None) -> SarifObject:
@@ -350,8 +398,20 @@ def _sarif_rule(code: str, base: str | None) -> SarifObject:
     return out
 
 
+# SARIF's rule name is an identifier that says what the rule is about, and must differ from
+# its id (SARIF1001 compares them ignoring case): "Json" would not.
+_RULE_NAMES = {
+    "json": "StrictIJson",
+    "version": "ImplementedVersion",
+    "schema": "SchemaConformance",
+    "secret": "NoApparentCredential",
+    "digest": "ParentDigestMatches",
+}
+
+
 def _rule_name(code: str) -> str:
-    return "".join(part.capitalize() for part in code.replace("-", " ").split())
+    derived = "".join(part.capitalize() for part in code.replace("-", " ").split())
+    return _RULE_NAMES.get(code, derived)
 
 
 def _count(n: int, noun: str) -> str:

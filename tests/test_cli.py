@@ -298,8 +298,8 @@ def test_missing_file_is_a_failed_invocation_in_sarif(capsys):
     assert invocation["executionSuccessful"] is False
     (note,) = invocation["toolExecutionNotifications"]
     assert note["level"] == "error" and "no such file" in note["message"]["text"]
-    uri = note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-    assert uri == "/no/such/file.ocp.json"
+    where = note["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert where == {"uri": "file:///no/such/file.ocp.json"}  # outside the working directory
 
 
 def test_missing_file_is_an_annotation_in_github_format(capsys):
