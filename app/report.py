@@ -7,6 +7,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -284,6 +285,8 @@ def format_sarif(
         artifact_index = artifact_indexes.setdefault(key, len(artifacts))
         if artifact_index == len(artifacts):
             artifacts.append({"location": where, "hashes": {"sha-256": r.result.digest[8:]}})
+        columns = _Utf16Columns(r.result.analysis.text)
+        seen: dict[str, int] = {}
         for f in _shown(r.result):
             location: SarifObject = {
                 "physicalLocation": {
@@ -294,8 +297,10 @@ def format_sarif(
             if f.line is not None:
                 location["physicalLocation"]["region"] = {
                     "startLine": f.line,
-                    "startColumn": f.column,
+                    "startColumn": columns.of(f.line, f.column or 1),
                 }
+            identity = _line_hash(f)
+            seen[identity] = seen.get(identity, 0) + 1
             sarif_results.append(
                 {
                     "ruleId": f.code,
@@ -306,7 +311,10 @@ def format_sarif(
                     "partialFingerprints": {
                         "ocpFinding/v1": hashlib.sha256(
                             f"{f.code}\0{f.path}".encode("utf-8", "surrogatepass")
-                        ).hexdigest()
+                        ).hexdigest(),
+                        # what GitHub matches alerts by across runs: the finding, not its line
+                        # (a pointer stays when unrelated lines move), counted when repeated
+                        "primaryLocationLineHash": f"{identity}:{seen[identity]}",
                     },
                     "properties": {"path": f.path},
                 }
@@ -330,6 +338,8 @@ def format_sarif(
                     }
                 },
                 "originalUriBaseIds": {SRCROOT: {"uri": _folder_uri(root)}},
+                # columns as GitHub's pages count them (a character beyond U+FFFF is two)
+                "columnKind": "utf16CodeUnits",
                 "invocations": [
                     {
                         "executionSuccessful": all(n["level"] != "error" for n in notifications),
@@ -381,17 +391,28 @@ def artifact_location(name: str, root: str) -> SarifObject:
     return {"uri": PurePosixPath(path).as_uri()}
 
 
+# Findings about credentials, for GitHub to file as security alerts: its scale of severity
+# (7.0 and over is "high"). A credential in the document; userinfo in a resource URI, which
+# may be only a user name.
+_SECURITY_SEVERITY = {"secret": "8.0", "OCP-S008": "5.0"}
+# GitHub shows at most this many characters of a rule's full description.
+_DESCRIPTION_LIMIT = 1024
+
+
 def _sarif_rule(code: str, base: str | None) -> SarifObject:
     rule = RULES[code]
     markdown = rule_markdown(code)
+    properties: SarifObject = {"level": rule.level}
+    if code in _SECURITY_SEVERITY:
+        properties.update(tags=["security"], **{"security-severity": _SECURITY_SEVERITY[code]})
     out: SarifObject = {
         "id": code,
         "name": _rule_name(code),
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": rule.description},
+        "fullDescription": {"text": _sentences_within(rule.description, _DESCRIPTION_LIMIT)},
         "help": {"text": rule.description, **({"markdown": markdown} if markdown else {})},
         "defaultConfiguration": {"level": rule.severity},
-        "properties": {"level": rule.level},
+        "properties": properties,
     }
     if base:
         out["helpUri"] = f"{base}/rules/{code}"
@@ -407,6 +428,53 @@ _RULE_NAMES = {
     "secret": "NoApparentCredential",
     "digest": "ParentDigestMatches",
 }
+
+
+def _sentences_within(text: str, limit: int) -> str:
+    """``text``, or as many of its first sentences as fit in ``limit`` characters (the rest is
+    in the rule's help, whole)."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(". ", 0, limit)
+    return text[: cut + 1] if cut > 0 else text[: limit - 1] + "…"
+
+
+def _line_hash(finding: Finding) -> str:
+    """The finding's identity for GitHub (code, pointer and message): two findings at one
+    place differ, and a finding keeps its hash when lines above it move."""
+    key = f"{finding.code}\0{finding.path}\0{finding.message}"
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class _Utf16Columns:
+    """A finding's column (1-based, in code points) as UTF-16 code units. Only a document
+    with a character beyond U+FFFF needs counting: its line starts are found once, and the
+    findings, asked in document order, are counted from the one before on the same line (a
+    document on one line with a thousand findings is read once, not a thousand times)."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text if text is not None and _ASTRAL.search(text) else None
+        self._starts: list[int] | None = None
+        self._at = (0, 0, 0)  # line, column and the astral characters before it on the line
+
+    def of(self, line: int, column: int) -> int:
+        if self.text is None:
+            return column
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
+        if line > len(self._starts):
+            return column
+        start = self._starts[line - 1]
+        last_line, last_column, before = self._at
+        if last_line != line or last_column > column:
+            last_column, before = 1, 0  # another line, or out of order: from its start
+        before += len(_ASTRAL.findall(self.text, start + last_column - 1, start + column - 1))
+        self._at = (line, column, before)
+        return column + before
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_NEWLINE = re.compile("\n")
 
 
 def _rule_name(code: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,3 +124,80 @@ def test_sarif_root_names_files_from_another_folder(repository):
     [run] = json.loads(done.stdout)["runs"]
     uri = run["artifacts"][0]["location"]["uri"]
     assert uri == f"{repository.name}/checkpoints/handoff.ocp.json"
+
+
+def sarif_of(tmp_path: Path, document: dict | str, *extra: str) -> dict:
+    path = tmp_path / "c.ocp.json"
+    path.write_text(document if isinstance(document, str) else json.dumps(document, indent=2))
+    done = subprocess.run(
+        [str(OCP), "lint", "--format", "sarif", *extra, path.name],
+        cwd=tmp_path,
+        capture_output=True,
+        check=False,
+    )
+    return json.loads(done.stdout)["runs"][0]
+
+
+def minimal() -> dict:
+    return json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+
+
+def test_columns_are_counted_in_utf16_code_units_as_stated(tmp_path):
+    """A character beyond U+FFFF is one code point and two UTF-16 code units: a finding after
+    two of them on its line is two columns further right in SARIF than in the text report."""
+    document = minimal()
+    document["statements"] = [{"id": "s-1", "kind": "observation", "text": "x"}]
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    # the statement's members on its line, after two emoji in a member name
+    text = text.replace('"id": "s-1"', '"😀😀": 1, "id": "s-1"')
+    run = sarif_of(tmp_path, text)
+    assert run["columnKind"] == "utf16CodeUnits"
+    done = subprocess.run(
+        [str(OCP), "lint", "c.ocp.json"], cwd=tmp_path, capture_output=True, text=True
+    )
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in run["results"]]
+    text_lines = [(int(m[1]), int(m[2])) for m in re.finditer(r":(\d+):(\d+): ", done.stdout)]
+    assert text_lines and len(regions) == len(text_lines)
+    line_with_emoji = next(n for n, t in enumerate(text.split("\n"), 1) if "😀" in t)
+    assert any(line == line_with_emoji for line, _ in text_lines)  # the unknown member
+    for (line, column), region in zip(text_lines, regions, strict=True):
+        assert region["startLine"] == line
+        if line == line_with_emoji and column > text.split("\n")[line - 1].index("😀"):
+            assert region["startColumn"] == column + 2
+        else:
+            assert region["startColumn"] == column
+
+
+def test_each_finding_has_its_own_line_hash_which_survives_lines_moving(tmp_path):
+    document = minimal()
+    # two different findings at the same place: an unknown kind and a missing origin
+    document["statements"] = [{"id": "s-1", "kind": "rumour", "text": "Heard it."}]
+    first = sarif_of(tmp_path, document)
+    hashes = [r["partialFingerprints"]["primaryLocationLineHash"] for r in first["results"]]
+    assert len(hashes) >= 2 and len(set(hashes)) == len(hashes)
+    # the same findings after blank lines are added above them
+    moved = json.dumps(document, indent=2).replace("{\n", "{\n\n\n\n", 1)
+    second = sarif_of(tmp_path, moved)
+    lines = [
+        r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in second["results"]
+    ]
+    assert lines != [
+        r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in first["results"]
+    ]
+    assert [
+        r["partialFingerprints"]["primaryLocationLineHash"] for r in second["results"]
+    ] == hashes
+
+
+def test_credential_rules_are_security_rules_and_descriptions_fit_github(tmp_path):
+    run = sarif_of(tmp_path, minimal())
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    for code in ("secret", "OCP-S008"):
+        properties = rules[code]["properties"]
+        assert properties["tags"] == ["security"]
+        assert 0 < float(properties["security-severity"]) <= 10
+    assert "tags" not in rules["OCP-S002"]["properties"]
+    for rule in rules.values():
+        assert len(rule["fullDescription"]["text"]) <= 1024, rule["id"]
+        assert rule["fullDescription"]["text"] != rule["shortDescription"]["text"], rule["id"]
+        assert rule["name"].lower() != rule["id"].lower()

@@ -149,7 +149,7 @@ def _run(rules: list[Rule], *args: object) -> list[Finding]:
 
 # The project's own codes: reported by intake, the version gate, the schema and the secret
 # scan rather than by a function here, but documented and listed like every rule.
-for _code, _severity, _summary in (
+for _code, _severity, _summary, _description in (
     (
         "json",
         "error",
@@ -157,21 +157,37 @@ for _code, _severity, _summary in (
         "member, no unpaired surrogate, no noncharacter, no NaN or Infinity, no number that "
         "overflows a double, within the size and nesting limits (integers beyond ±(2^53−1) "
         "are a warning).",
+        "The strict parser reads the bytes exactly as written and reports the line and column "
+        "of the first thing RFC 7493 (I-JSON) forbids; a document that fails here is not read, "
+        "so nothing else is reported for it.",
     ),
     (
         "version",
         "error",
         '`opencheckpoint` is the string "0.1", the only version this tool implements.',
+        "A document of another version, or of none, is shown but not read (§5.1): its fields "
+        "may mean something else, so no schema check or rule runs after this error.",
     ),
-    ("schema", "error", "The document conforms to the OpenCheckpoint v0.1 JSON Schema."),
+    (
+        "schema",
+        "error",
+        "The document conforms to the OpenCheckpoint v0.1 JSON Schema.",
+        "Each finding is one failure of the v0.1 JSON Schema at its instance location (a JSON "
+        "Pointer), with the keyword that failed and what was expected; failures that follow "
+        "from one another are reported once. The semantic rules run only when it passes.",
+    ),
     (
         "secret",
         "warning",
         "No value or member name looks like a credential (private key, access key, token, "
         "password in a URI, signed URL).",
+        "A value or member name has the shape of a credential: a private key, an access key or "
+        "token of a known format, a password in a URI or a sentence, a signed URL. A checkpoint "
+        "never carries secrets (§9.1, §10.5): remove it, and rotate it if it is real. The "
+        "finding says where the value is, never what it is.",
     ),
 ):
     _level = "content" if _code == "secret" else "syntax"
-    register(Rule(_code, _severity, _level, _summary, _summary))  # type: ignore[arg-type]
+    register(Rule(_code, _severity, _level, _summary, _description))  # type: ignore[arg-type]
 
 from app.rules import compaction, consistency, lineage, references, warnings  # noqa: E402, F401
