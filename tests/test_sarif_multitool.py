@@ -146,10 +146,10 @@ def test_columns_are_counted_in_utf16_code_units_as_stated(tmp_path):
     """A character beyond U+FFFF is one code point and two UTF-16 code units: a finding after
     two of them on its line is two columns further right in SARIF than in the text report."""
     document = minimal()
-    document["statements"] = [{"id": "s-1", "kind": "observation", "text": "x"}]
+    document["statements"] = [{"id": "s-1", "text": "x", "origin": {"type": "user"}}]
     text = json.dumps(document, indent=2, ensure_ascii=False)
-    # the statement's members on its line, after two emoji in a member name
-    text = text.replace('"id": "s-1"', '"😀😀": 1, "id": "s-1"')
+    # an unknown kind (a schema finding at /statements/0/kind) after two emoji on its line
+    text = text.replace('"text": "x"', '"text": "😀😀", "kind": "rumour"')
     run = sarif_of(tmp_path, text)
     assert run["columnKind"] == "utf16CodeUnits"
     done = subprocess.run(
@@ -159,7 +159,7 @@ def test_columns_are_counted_in_utf16_code_units_as_stated(tmp_path):
     text_lines = [(int(m[1]), int(m[2])) for m in re.finditer(r":(\d+):(\d+): ", done.stdout)]
     assert text_lines and len(regions) == len(text_lines)
     line_with_emoji = next(n for n, t in enumerate(text.split("\n"), 1) if "😀" in t)
-    assert any(line == line_with_emoji for line, _ in text_lines)  # the unknown member
+    assert any(line == line_with_emoji for line, _ in text_lines)  # the unknown kind
     for (line, column), region in zip(text_lines, regions, strict=True):
         assert region["startLine"] == line
         if line == line_with_emoji and column > text.split("\n")[line - 1].index("😀"):
