@@ -7,6 +7,7 @@ invalid, 2 for a usage or I/O error. Never a traceback.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import sys
 from collections.abc import Sequence
@@ -62,7 +63,30 @@ def _parser() -> argparse.ArgumentParser:
         description="Check OpenCheckpoint documents (levels 1 and 2 of spec §8.1). Exit "
         "status: 0 all valid, 1 any invalid, 2 usage or I/O error.",
     )
-    lint_cmd.add_argument("files", nargs="+", metavar="FILE", help="a checkpoint file, or -")
+    lint_cmd.add_argument(
+        "files",
+        nargs="+",
+        metavar="PATH",
+        help="a checkpoint file, a folder (every *.ocp.json below it), or - for standard input",
+    )
+    lint_cmd.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="leave out the files found in a folder whose path below it, or any folder on the "
+        "way, matches this glob (repeatable): --exclude drafts --exclude 'old-*.ocp.json'",
+    )
+    lint_cmd.add_argument(
+        "--stdin-filename",
+        metavar="NAME",
+        help="the name standard input (-) is reported under, as the file it came from",
+    )
+    lint_cmd.add_argument(
+        "--quiet",
+        action="store_true",
+        help="text format: print the findings only, no verdict or summary lines",
+    )
     lint_cmd.add_argument("--parent", metavar="PARENT_FILE", help="the parent checkpoint")
     lint_cmd.add_argument("--format", choices=sorted(FORMATS), default="text")
     lint_cmd.add_argument(
@@ -150,23 +174,56 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
 
     status = EXIT_VALID
     results: list[FileResult] = []
-    for name in args.files:
+    for name in _expanded(args.files, args.exclude):
+        shown = args.stdin_filename if name == "-" and args.stdin_filename else name
         try:
             data = read_input(name, limit)
         except InputError as exc:
-            say(str(exc))
-            results.append(FileResult(name, error=exc.reason))
+            say(str(exc) if name != "-" else f"{shown}: {exc.reason}")
+            results.append(FileResult(shown, error=exc.reason))
             status = EXIT_USAGE
             continue
         child = analyze(data, settings.limits)
         result = LintResult(child, pair(child, parent) if parent is not None else None)
-        results.append(FileResult(name, result))
+        results.append(FileResult(shown, result))
         if not result.valid and status == EXIT_VALID:
             status = EXIT_INVALID
 
-    sys.stdout.write(emit(results, base_url=base_url, sarif_root=args.sarif_root))
+    sys.stdout.write(emit(results, base_url=base_url, sarif_root=args.sarif_root, quiet=args.quiet))
     sys.stdout.flush()
     return status
+
+
+CHECKPOINT_GLOB = "*.ocp.json"
+
+
+def _expanded(names: Sequence[str], exclude: Sequence[str]) -> list[str]:
+    """The files to lint: each name as given, and for a folder every ``*.ocp.json`` below it
+    in name order, less those ``exclude`` matches (the path below the folder, or a folder on
+    the way). A folder with none is an input error, reported as one: a CI job that lints
+    nothing must not pass."""
+    out: list[str] = []
+    for name in names:
+        folder = Path(name)
+        if name == "-" or not folder.is_dir():
+            out.append(name)
+            continue
+        found = [
+            str(path)
+            for path in sorted(folder.rglob(CHECKPOINT_GLOB))
+            if path.is_file() and not _excluded(path.relative_to(folder), exclude)
+        ]
+        out.extend(found or [name])  # none: read_input says it is a folder without any
+    return out
+
+
+def _excluded(relative: Path, patterns: Sequence[str]) -> bool:
+    text = relative.as_posix()
+    return any(
+        fnmatch.fnmatchcase(text, pattern)
+        or any(fnmatch.fnmatchcase(part, pattern) for part in relative.parts)
+        for pattern in patterns
+    )
 
 
 def _unusable_parent(name: str, parent: Analysis) -> str | None:
@@ -321,7 +378,9 @@ def read_input(name: str, limit: int) -> bytes:
             return sys.stdin.buffer.read(limit + 1)
         path = Path(name)
         if path.is_dir():
-            raise InputError(name, "is a directory, not a checkpoint file")
+            raise InputError(
+                name, f"is a folder with no {CHECKPOINT_GLOB} file below it (or all excluded)"
+            )
         with path.open("rb") as handle:
             return handle.read(limit + 1)
     except FileNotFoundError:

@@ -132,8 +132,9 @@ def format_json(results: Sequence[FileResult], *, problems: Sequence[str] = (), 
     return json.dumps(report_dict(results, problems), ensure_ascii=False, indent=2) + "\n"
 
 
-def format_text(results: Sequence[FileResult], **_: object) -> str:
-    """GNU style, ``file:line:col: severity code message``, then one verdict line a file.
+def format_text(results: Sequence[FileResult], *, quiet: bool = False, **_: object) -> str:
+    """GNU style, ``file:line:col: severity code message``, then one verdict line a file and,
+    for several files, a summary line; ``quiet``: the findings only.
 
     File names, messages and pointers go through `visible`: one finding is one line, and
     nothing a document holds reaches the terminal as a control character."""
@@ -143,6 +144,8 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
             continue  # the CLI says on stderr why it could not be read
         name = visible(r.file)
         lines.extend(_finding_lines(name, _shown(r.result)))
+        if quiet:
+            continue
         lines.extend(f"{name}: {omitted_sentence(o)}" for o in r.result.omitted)
         bound = functools.partial(at_least, r.result.omitted)  # "at least " or nothing
         lines.append(
@@ -150,7 +153,24 @@ def format_text(results: Sequence[FileResult], **_: object) -> str:
             f"{bound('error')}{_count(r.result.errors, 'error')}, "
             f"{bound('warning')}{_count(r.result.warnings, 'warning')}"
         )
-    return "\n".join(lines) + "\n"
+    if len(results) > 1 and not quiet:
+        lines.append(_summary_line(results))
+    return "".join(line + "\n" for line in lines)
+
+
+def _summary_line(results: Sequence[FileResult]) -> str:
+    """``3 files: 1 valid, 1 invalid, 1 unreadable; 4 errors, 2 warnings``."""
+    read = [r.result for r in results if r.result is not None]
+    valid = sum(1 for r in read if r.valid)
+    unreadable = len(results) - len(read)
+    parts = [f"{valid} valid", f"{len(read) - valid} invalid"]
+    if unreadable:
+        parts.append(f"{unreadable} unreadable")
+    errors, warnings = sum(r.errors for r in read), sum(r.warnings for r in read)
+    return (
+        f"{_count(len(results), 'file')}: {', '.join(parts)}; "
+        f"{_count(errors, 'error')}, {_count(warnings, 'warning')}"
+    )
 
 
 # The Latin-1 characters `visible` keeps, as bytes (most reports are Latin-1: English

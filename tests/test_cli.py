@@ -241,6 +241,8 @@ def test_hostile_member_names_forge_no_line(capsys, tmp_path, fmt):
     assert not RAW_CONTROL.search(out), "a raw control character reached the output"
     lines = out.splitlines()
     if fmt == "text":
+        assert lines[-1] == "2 files: 0 valid, 2 invalid; " + lines[-1].split("; ")[1]
+        lines = lines[:-1]  # the summary line: the files' counts, no document text
         findings = [line for line in lines if not line.endswith(("warnings", "warning"))]
         # every finding line starts with one of the files given, then its position
         for line in findings:
@@ -261,7 +263,9 @@ def test_hostile_file_names_forge_no_line(capsys, tmp_path):
     status, out, _ = run(capsys, "lint", str(path), str(tmp_path / "gone\n::error::x"))
     assert status == 2
     assert not RAW_CONTROL.search(out)
-    assert len(out.splitlines()) == 1
+    verdict_line, summary = out.splitlines()
+    assert verdict_line.startswith(f"{tmp_path}/evil\\e[2J\\nname.ocp.json: valid")
+    assert summary == "2 files: 1 valid, 0 invalid, 1 unreadable; 0 errors, 0 warnings"
 
 
 def test_diff_text_escapes_what_the_documents_hold(capsys, tmp_path):
@@ -355,3 +359,64 @@ def test_a_base_url_that_is_not_one_is_a_usage_error(capsys):
     status, _, err = run(capsys, "lint", "--base-url", "javascript:alert(1)", VALID)
     assert status == 2
     assert "--base-url must be" in err
+
+
+def test_a_folder_is_every_checkpoint_below_it_less_the_excluded(capsys, tmp_path):
+    (tmp_path / "a" / "drafts").mkdir(parents=True)
+    (tmp_path / "b").mkdir()
+    for name in ("a/one.ocp.json", "a/drafts/wip.ocp.json", "b/two.ocp.json", "b/old-x.ocp.json"):
+        (tmp_path / name).write_bytes(Path(VALID).read_bytes())
+    (tmp_path / "b" / "notes.json").write_text("{not a checkpoint")  # not *.ocp.json
+    (tmp_path / "b" / "bad.ocp.json").write_bytes(Path(INVALID).read_bytes())
+    status, out, _ = run(
+        capsys,
+        "lint",
+        "--format",
+        "json",
+        "--exclude",
+        "drafts",
+        "--exclude",
+        "old-*",
+        str(tmp_path),
+    )
+    assert status == 1
+    files = [r["file"] for r in json.loads(out)["results"]]
+    assert files == [
+        str(tmp_path / n) for n in ("a/one.ocp.json", "b/bad.ocp.json", "b/two.ocp.json")
+    ]
+
+
+def test_a_folder_with_no_checkpoint_fails_rather_than_passing(capsys, tmp_path):
+    (tmp_path / "x.json").write_text("{}")
+    status, _, err = run(capsys, "lint", str(tmp_path))
+    assert status == 2
+    assert "no *.ocp.json file below it" in err
+
+
+def test_standard_input_under_the_name_it_came_from(capsys, monkeypatch, tmp_path):
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    for fmt in ("json", "sarif", "text"):
+        data = Path(INVALID).read_bytes()
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        status, out, _ = run(
+            capsys, "lint", "--format", fmt, "--stdin-filename", "cases/c.ocp.json", "-"
+        )
+        assert status == 1
+        if fmt == "json":
+            assert json.loads(out)["results"][0]["file"] == "cases/c.ocp.json"
+        elif fmt == "sarif":
+            [artifact] = json.loads(out)["runs"][0]["artifacts"]
+            assert artifact["location"] == {"uri": "cases/c.ocp.json", "uriBaseId": "%SRCROOT%"}
+        else:
+            assert out.startswith("cases/c.ocp.json:")
+
+
+def test_quiet_prints_the_findings_only_and_several_files_end_with_a_summary(capsys):
+    status, out, _ = run(capsys, "lint", "--quiet", VALID, INVALID)
+    assert status == 1
+    lines = out.splitlines()
+    assert len(lines) == 1 and GNU_LINE.match(lines[0])
+    _, out, _ = run(capsys, "lint", VALID, INVALID, WARNED)
+    assert out.splitlines()[-1] == "3 files: 2 valid, 1 invalid; 1 error, 1 warning"
