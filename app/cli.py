@@ -83,6 +83,14 @@ def _parser() -> argparse.ArgumentParser:
         help="the name standard input (-) is reported under, as the file it came from",
     )
     lint_cmd.add_argument(
+        "--fail-on",
+        type=_fail_on,
+        default=(),
+        metavar="WHAT",
+        help="exit 1 also for these findings, not only for an invalid document: 'warning' for "
+        "any warning, or codes and code prefixes, comma-separated (--fail-on secret,OCP-W)",
+    )
+    lint_cmd.add_argument(
         "--quiet",
         action="store_true",
         help="text format: print the findings only, no verdict or summary lines",
@@ -186,12 +194,37 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         child = analyze(data, settings.limits)
         result = LintResult(child, pair(child, parent) if parent is not None else None)
         results.append(FileResult(shown, result))
-        if not result.valid and status == EXIT_VALID:
+        if (not result.valid or _fails(result, args.fail_on)) and status == EXIT_VALID:
             status = EXIT_INVALID
 
     sys.stdout.write(emit(results, base_url=base_url, sarif_root=args.sarif_root, quiet=args.quiet))
     sys.stdout.flush()
     return status
+
+
+def _fail_on(value: str) -> tuple[str, ...]:
+    """``--fail-on``: 'error' (the default: invalid documents only), 'warning', or codes and
+    code prefixes."""
+    items = tuple(item.strip() for item in value.split(",") if item.strip())
+    if not items:
+        raise argparse.ArgumentTypeError("give 'warning', or codes such as secret or OCP-W")
+    return items
+
+
+def _fails(result: LintResult, fail_on: Sequence[str]) -> bool:
+    """Whether a valid document still fails the run: a finding ``--fail-on`` names (a
+    warning, or a code or prefix of one), listed or only counted."""
+    if not fail_on:
+        return False
+    codes = [item for item in fail_on if item not in ("error", "warning")]
+    found = [(f.code, f.severity) for f in result.findings] + [
+        (o.code, o.severity) for o in result.omitted
+    ]
+    return any(
+        (severity == "warning" and "warning" in fail_on)
+        or (severity != "note" and any(code.startswith(prefix) for prefix in codes))
+        for code, severity in found
+    )
 
 
 CHECKPOINT_GLOB = "*.ocp.json"

@@ -420,3 +420,20 @@ def test_quiet_prints_the_findings_only_and_several_files_end_with_a_summary(cap
     assert len(lines) == 1 and GNU_LINE.match(lines[0])
     _, out, _ = run(capsys, "lint", VALID, INVALID, WARNED)
     assert out.splitlines()[-1] == "3 files: 2 valid, 1 invalid; 1 error, 1 warning"
+
+
+def test_fail_on_turns_chosen_warnings_into_a_failing_exit(capsys):
+    assert run(capsys, "lint", SECRETS)[0] == 0  # credentials are warnings: valid
+    assert run(capsys, "lint", "--fail-on", "secret", SECRETS)[0] == 1
+    assert run(capsys, "lint", "--fail-on", "OCP-W", SECRETS)[0] == 0  # no OCP-W there
+    assert run(capsys, "lint", "--fail-on", "warning", WARNED)[0] == 1
+    assert run(capsys, "lint", "--fail-on", "OCP-W", WARNED)[0] == 1  # a prefix
+    assert run(capsys, "lint", "--fail-on", "OCP-W001", WARNED)[0] == 0  # another code
+    assert run(capsys, "lint", "--fail-on", "error", WARNED)[0] == 0
+    assert run(capsys, "lint", "--fail-on", "secret", VALID)[0] == 0
+    # the verdict is the specification's either way: only the exit status follows policy
+    _, out, _ = run(capsys, "lint", "--format", "json", "--fail-on", "secret", SECRETS)
+    assert json.loads(out)["results"][0]["valid"] is True
+    with pytest.raises(SystemExit) as exc:
+        main(["lint", "--fail-on", ",", VALID])
+    assert exc.value.code == 2

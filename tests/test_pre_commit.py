@@ -1,0 +1,102 @@
+"""The `ocp-lint` hook (.pre-commit-hooks.yaml) run by the real `pre-commit` in a throwaway git
+repository that uses this checkout, at its current commit, as the hook's repository: a commit
+with a valid checkpoint goes through, one with an invalid checkpoint or a credential is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CONFORMANCE
+
+ROOT = Path(__file__).resolve().parents[1]
+PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
+
+
+def git(repo: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=900
+    )
+
+
+@pytest.fixture(scope="module")
+def repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A new git repository whose pre-commit configuration takes `ocp-lint` from this
+    checkout's HEAD, with the hook installed (its environment built once, here)."""
+    home = tmp_path_factory.mktemp("pre-commit")
+    repo = home / "project"
+    repo.mkdir()
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(home / "cache"),
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.com",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.com",
+        # the hook's own interpreter, not this test's virtualenv
+        "PATH": os.pathsep.join(
+            p for p in os.environ["PATH"].split(os.pathsep) if Path(p) != PRE_COMMIT.parent
+        ),
+    }
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {ROOT}\n    rev: {head}\n    hooks:\n      - id: ocp-lint\n"
+    )
+    assert git(repo, "init", "-q", env=env).returncode == 0
+    done = subprocess.run(
+        [str(PRE_COMMIT), "install", "--install-hooks"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    git(repo, "add", ".pre-commit-config.yaml", env=env)
+    assert git(repo, "commit", "-q", "-m", "configuration", env=env).returncode == 0
+    return repo, env
+
+
+def commit(repository: tuple[Path, dict[str, str]], source: str, name: str) -> tuple[int, str]:
+    repo, env = repository
+    shutil.copyfile(CONFORMANCE / source, repo / name)
+    git(repo, "add", name, env=env)
+    done = git(repo, "commit", "-q", "-m", f"add {name}", env=env)
+    if done.returncode != 0:
+        git(repo, "reset", "-q", "HEAD", name, env=env)  # unstage what was refused
+        (repo / name).unlink()
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_a_valid_checkpoint_is_committed(repository):
+    status, output = commit(repository, "valid-support-handoff.ocp.json", "handoff.ocp.json")
+    assert status == 0, output
+    assert "ocp lint" in output and "Passed" in output
+
+
+def test_an_invalid_checkpoint_is_refused(repository):
+    status, output = commit(repository, "rule-S002-unresolved-blocked-by.ocp.json", "bad.ocp.json")
+    assert status != 0
+    assert "Failed" in output and "bad.ocp.json" in output and "OCP-S002" in output
+
+
+def test_a_credential_is_refused_though_it_is_only_a_warning(repository):
+    status, output = commit(repository, "secret-aws-pem-github.ocp.json", "leak.ocp.json")
+    assert status != 0
+    assert "Failed" in output and "warning secret" in output
+
+
+def test_other_files_are_not_the_hooks(repository):
+    repo, env = repository
+    (repo / "notes.json").write_text("{not json")
+    git(repo, "add", "notes.json", env=env)
+    done = git(repo, "commit", "-q", "-m", "notes", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
