@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
+from app.policy import PolicyError, find_config, load
 from app.report import FORMATS, FileResult
 from app.visible import visible
 
@@ -72,7 +73,6 @@ def _parser() -> argparse.ArgumentParser:
     lint_cmd.add_argument(
         "--exclude",
         action="append",
-        default=[],
         metavar="PATTERN",
         help="leave out the files found in a folder whose path below it, or any folder on the "
         "way, matches this glob (repeatable): --exclude drafts --exclude 'old-*.ocp.json'",
@@ -84,11 +84,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     lint_cmd.add_argument(
         "--fail-on",
-        type=_fail_on,
-        default=(),
+        type=_code_list,
         metavar="WHAT",
-        help="exit 1 also for these findings, not only for an invalid document: 'warning' for "
-        "any warning, or codes and code prefixes, comma-separated (--fail-on secret,OCP-W)",
+        help="exit 1 also for these findings, not only for errors: 'warning' for any warning, "
+        "or codes and code prefixes, comma-separated (--fail-on secret,OCP-W)",
+    )
+    lint_cmd.add_argument(
+        "--select",
+        type=_code_list,
+        metavar="CODES",
+        help="report only these codes or code prefixes, comma-separated (--select OCP-S,secret)",
+    )
+    lint_cmd.add_argument(
+        "--ignore",
+        type=_code_list,
+        metavar="CODES",
+        help="never report these codes or code prefixes, comma-separated (--ignore OCP-W004)",
+    )
+    lint_cmd.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the configuration to read (ocp.toml, or a pyproject.toml with [tool.ocp]); "
+        "default: the nearest one from the working directory up",
     )
     lint_cmd.add_argument(
         "--quiet",
@@ -158,6 +175,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     limit = settings.limits.max_bytes
+    try:
+        config = Path(args.config) if args.config else find_config(Path.cwd())
+        if config is not None and not config.is_file():
+            raise PolicyError(f"{config}: no such file")
+        policy = load(config).with_options(
+            select=args.select, ignore=args.ignore, fail_on=args.fail_on, exclude=args.exclude
+        )
+    except PolicyError as exc:
+        return usage_error(f"configuration: {exc}")
     if args.files.count("-") > 1:
         return usage_error("standard input (-) can be read only once")
     base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
@@ -182,7 +208,7 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
 
     status = EXIT_VALID
     results: list[FileResult] = []
-    for name in _expanded(args.files, args.exclude):
+    for name in _expanded(args.files, policy.exclude):
         shown = args.stdin_filename if name == "-" and args.stdin_filename else name
         try:
             data = read_input(name, limit)
@@ -193,8 +219,9 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
             continue
         child = analyze(data, settings.limits)
         result = LintResult(child, pair(child, parent) if parent is not None else None)
-        results.append(FileResult(shown, result))
-        if (not result.valid or _fails(result, args.fail_on)) and status == EXIT_VALID:
+        outcome = policy.apply(shown, result.findings, result.omitted, valid=result.valid)
+        results.append(FileResult(shown, result, outcome=outcome))
+        if outcome.fails and status == EXIT_VALID:
             status = EXIT_INVALID
 
     sys.stdout.write(emit(results, base_url=base_url, sarif_root=args.sarif_root, quiet=args.quiet))
@@ -202,29 +229,12 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     return status
 
 
-def _fail_on(value: str) -> tuple[str, ...]:
-    """``--fail-on``: 'error' (the default: invalid documents only), 'warning', or codes and
-    code prefixes."""
+def _code_list(value: str) -> tuple[str, ...]:
+    """A comma-separated list of codes or code prefixes (or 'warning', for --fail-on)."""
     items = tuple(item.strip() for item in value.split(",") if item.strip())
     if not items:
-        raise argparse.ArgumentTypeError("give 'warning', or codes such as secret or OCP-W")
+        raise argparse.ArgumentTypeError("give codes or prefixes, such as secret or OCP-W")
     return items
-
-
-def _fails(result: LintResult, fail_on: Sequence[str]) -> bool:
-    """Whether a valid document still fails the run: a finding ``--fail-on`` names (a
-    warning, or a code or prefix of one), listed or only counted."""
-    if not fail_on:
-        return False
-    codes = [item for item in fail_on if item not in ("error", "warning")]
-    found = [(f.code, f.severity) for f in result.findings] + [
-        (o.code, o.severity) for o in result.omitted
-    ]
-    return any(
-        (severity == "warning" and "warning" in fail_on)
-        or (severity != "note" and any(code.startswith(prefix) for prefix in codes))
-        for code, severity in found
-    )
 
 
 CHECKPOINT_GLOB = "*.ocp.json"

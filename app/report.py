@@ -17,6 +17,7 @@ from urllib.parse import quote
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
 from app.findings import MAX_PER_CODE, Finding, Omitted
+from app.policy import Outcome
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -46,6 +47,15 @@ class FileResult:
     file: str  # the name as the user gave it
     result: LintResult | None = None
     error: str | None = None  # "no such file", "permission denied", …
+    # what a project's policy reports of it (app/policy.py); None: every finding
+    outcome: Outcome | None = None
+
+    @property
+    def listed(self) -> list[Finding]:
+        """The findings the formats list: what the policy reports, or every one."""
+        if self.outcome is not None:
+            return list(self.outcome.reported)
+        return self.result.findings if self.result is not None else []
 
 
 def verdict(valid: bool) -> str:
@@ -59,7 +69,16 @@ def tool_info() -> Report:
 
 def file_result_dict(r: FileResult) -> Report:
     if r.result is not None:
-        return result_dict(r.file, r.result)
+        out = result_dict(r.file, r.result)
+        if r.outcome is not None:
+            # a project's policy: what it reports, what it accepted (and why), how many it
+            # does not report; `valid` and `counts` stay the specification's
+            out["findings"] = [f.to_dict() for f in r.outcome.reported]
+            out["suppressed"] = [
+                {**s.finding.to_dict(), "reason": s.reason} for s in r.outcome.suppressed
+            ]
+            out["ignored"] = r.outcome.ignored
+        return out
     return {
         "file": r.file,
         "valid": False,  # never report what was not read as valid
@@ -143,9 +162,14 @@ def format_text(results: Sequence[FileResult], *, quiet: bool = False, **_: obje
         if r.result is None:
             continue  # the CLI says on stderr why it could not be read
         name = visible(r.file)
-        lines.extend(_finding_lines(name, _shown(r.result)))
+        lines.extend(_finding_lines(name, _shown(r.result, r.listed)))
         if quiet:
             continue
+        if r.outcome is not None and r.outcome.suppressed:
+            count = len(r.outcome.suppressed)
+            lines.append(
+                f"{name}: {_count(count, 'finding')} accepted in the configuration, not listed"
+            )
         lines.extend(f"{name}: {omitted_sentence(o)}" for o in r.result.omitted)
         bound = functools.partial(at_least, r.result.omitted)  # "at least " or nothing
         lines.append(
@@ -224,7 +248,7 @@ def format_github(
                 f"{_gh_data(f'{r.file} cannot be read: {r.error}')}"
             )
             continue
-        for f in _shown(r.result):
+        for f in _shown(r.result, r.listed):
             props = [f"file={_gh_property(r.file)}"]
             if f.line is not None:
                 props += [f"line={f.line}", f"col={f.column}"]
@@ -238,12 +262,12 @@ def format_github(
     return "".join(line + "\n" for line in lines)
 
 
-def _shown(result: LintResult) -> list[Finding]:
-    """What the text and annotation formats list: the findings and, with a parent, the lineage
-    notes, in document order."""
+def _shown(result: LintResult, findings: list[Finding]) -> list[Finding]:
+    """What the text and annotation formats list: the findings (those a policy reports) and,
+    with a parent, the lineage notes, in document order."""
     if not result.notes:
-        return result.findings
-    merged = [*result.findings, *result.notes]
+        return findings
+    merged = [*findings, *result.notes]
     return sorted(merged, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
 
 
@@ -307,7 +331,14 @@ def format_sarif(
             artifacts.append({"location": where, "hashes": {"sha-256": r.result.digest[8:]}})
         columns = _Utf16Columns(r.result.analysis.text)
         seen: dict[str, int] = {}
-        for f in _shown(r.result):
+        accepted = {id(s.finding): s.reason for s in r.outcome.suppressed} if r.outcome else {}
+        listed = _shown(r.result, r.listed)
+        if accepted:
+            listed = sorted(
+                [*listed, *(s.finding for s in r.outcome.suppressed)],  # type: ignore[union-attr]
+                key=lambda f: (f.line is None, f.line or 0, f.column or 0),
+            )
+        for f in listed:
             location: SarifObject = {
                 "physicalLocation": {
                     "artifactLocation": {**where, "index": artifact_index},
@@ -337,6 +368,12 @@ def format_sarif(
                         "primaryLocationLineHash": f"{identity}:{seen[identity]}",
                     },
                     "properties": {"path": f.path},
+                    # accepted in the project's configuration, with its reason
+                    **(
+                        {"suppressions": [{"kind": "external", "justification": accepted[id(f)]}]}
+                        if id(f) in accepted
+                        else {}
+                    ),
                 }
             )
         notifications.extend(

@@ -201,3 +201,23 @@ def test_credential_rules_are_security_rules_and_descriptions_fit_github(tmp_pat
         assert len(rule["fullDescription"]["text"]) <= 1024, rule["id"]
         assert rule["fullDescription"]["text"] != rule["shortDescription"]["text"], rule["id"]
         assert rule["name"].lower() != rule["id"].lower()
+
+
+def test_github_ingests_accepted_findings_as_suppressions(multitool, repository):
+    (repository / "ocp.toml").write_text(
+        '[[accepted]]\ncode = "secret"\npath = "/statements/8/text"\n'
+        'reason = "a revoked key kept as an example"\n'
+    )
+    done = subprocess.run(
+        [str(OCP), "lint", "--format", "sarif", "checkpoints/handoff.ocp.json"],
+        cwd=repository,
+        capture_output=True,
+        check=False,
+    )
+    log = repository / "accepted.sarif"
+    log.write_bytes(done.stdout)
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    assert [r["suppressions"][0]["justification"] for r in results if "suppressions" in r] == [
+        "a revoked key kept as an example"
+    ]
+    assert [r for r in validate(multitool, log) if r["ruleId"] not in NOT_YET] == []

@@ -1,0 +1,258 @@
+"""What a project asks of `ocp lint` beyond the report: which findings to report, which it has
+accepted (each with its reason), and which make the run fail.
+
+Read from ``[tool.ocp]`` in the nearest pyproject.toml, or from ocp.toml (which wins), then
+overridden by the command line. The report's verdict (`valid`) is the specification's and
+never changes: a policy decides only what is listed and the exit status.
+
+    [tool.ocp]
+    select = ["OCP-S", "secret"]        # codes or prefixes reported (default: every code)
+    ignore = ["OCP-W004"]               # codes or prefixes never reported
+    fail-on = ["secret"]                # also fail on these ("warning": on any warning)
+    exclude = ["drafts"]                # left out of the files found in folders
+
+    [tool.ocp.per-file-ignores]
+    "examples/*.ocp.json" = ["secret"]
+
+    [[tool.ocp.accepted]]               # reported as suppressed, with the reason
+    code = "OCP-W002"
+    path = "/statements/3"              # the finding's JSON Pointer
+    file = "cases/*.ocp.json"           # optional: the files it holds for (a glob)
+    reason = "observed by a person in the customer's screenshot"
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from app.findings import Finding, Omitted
+
+CONFIG_FILES = ("ocp.toml", "pyproject.toml")
+
+
+class PolicyError(Exception):
+    """A configuration that cannot be used: what is wrong, in which file, and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A finding a project has looked at and accepted, and why."""
+
+    code: str
+    path: str
+    reason: str
+    file: str | None = None  # a glob of the files it holds for; None: every file
+
+    def covers(self, finding: Finding, name: str) -> bool:
+        return (
+            finding.code == self.code
+            and finding.path == self.path
+            and (self.file is None or _matches(name, self.file))
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Suppressed:
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One file's findings under a policy."""
+
+    reported: tuple[Finding, ...]
+    suppressed: tuple[Suppressed, ...]
+    ignored: int  # findings not reported (select, ignore, per-file ignores), counted
+    fails: bool  # whether this file makes the run exit 1
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    fail_on: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    accepted: tuple[Accepted, ...] = ()
+    source: str | None = None  # the configuration file it was read from
+    root: str | None = None  # its folder: the globs of files are relative to it
+
+    def with_options(self, **options: Sequence[str] | None) -> Policy:
+        """This policy with the command line's options in place of the file's, where given."""
+        given = {k: tuple(v) for k, v in options.items() if v is not None}
+        return replace(self, **given)  # type: ignore[arg-type]
+
+    def reports(self, code: str, name: str) -> bool:
+        if self.select and not _any_prefix(code, self.select):
+            return False
+        if _any_prefix(code, self.ignore):
+            return False
+        return not any(
+            _matches(name, pattern) and _any_prefix(code, codes)
+            for pattern, codes in self.per_file_ignores
+        )
+
+    def apply(
+        self,
+        name: str,
+        findings: Sequence[Finding],
+        omitted: Sequence[Omitted] = (),
+        *,
+        valid: bool = True,
+    ) -> Outcome:
+        """``name``'s findings sorted into reported, suppressed (accepted) and ignored; the
+        file fails on a reported error, a reported finding ``fail_on`` names, or, with no
+        finding reported at all, an invalid verdict that only counted findings explain."""
+        name = relative_name(name, self.root)
+        reported: list[Finding] = []
+        suppressed: list[Suppressed] = []
+        ignored = 0
+        for finding in findings:
+            if not self.reports(finding.code, name):
+                ignored += 1
+                continue
+            accepted = next((a for a in self.accepted if a.covers(finding, name)), None)
+            if accepted is not None:
+                suppressed.append(Suppressed(finding, accepted.reason))
+            else:
+                reported.append(finding)
+        counted = [(o.code, o.severity) for o in omitted if self.reports(o.code, name)]
+        found = [(f.code, f.severity) for f in reported] + counted
+        fails = any(self._fails_on(code, severity) for code, severity in found)
+        if not valid and not findings:
+            fails = True  # invalid with nothing listed: never a pass
+        return Outcome(tuple(reported), tuple(suppressed), ignored, fails)
+
+    def _fails_on(self, code: str, severity: str) -> bool:
+        if severity == "error":
+            return True
+        if severity == "warning" and "warning" in self.fail_on:
+            return True
+        codes = [c for c in self.fail_on if c not in ("error", "warning")]
+        return severity != "note" and _any_prefix(code, codes)
+
+
+def _any_prefix(code: str, prefixes: Sequence[str]) -> bool:
+    return any(code.startswith(prefix) for prefix in prefixes)
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """A file's path (relative to the configuration's folder) against a glob: the whole path,
+    or its last parts (``*.ocp.json`` matches ``cases/a.ocp.json``)."""
+    path = PurePosixPath(name)
+    return fnmatch.fnmatchcase(name, pattern) or path.match(pattern)
+
+
+def relative_name(name: str, root: str | None) -> str:
+    """``name`` as the user gave it, as a path relative to ``root`` (the configuration's
+    folder) when it lies inside it, normalised; otherwise as given."""
+    if root is None or name == "-":
+        return name
+    path = os.path.normpath(os.path.join(os.getcwd(), name))
+    if os.path.commonpath([root, path]) != root:
+        return name
+    return PurePosixPath(Path(os.path.relpath(path, root))).as_posix()
+
+
+# --- reading the configuration --------------------------------------------------------------------
+
+
+def find_config(start: Path) -> Path | None:
+    """ocp.toml or a pyproject.toml with a [tool.ocp] table, in ``start`` or the nearest
+    folder above it."""
+    for folder in (start, *start.parents):
+        candidate = folder / "ocp.toml"
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "ocp" in _read(pyproject).get("tool", {}):
+            return pyproject
+    return None
+
+
+def load(path: Path | None) -> Policy:
+    """The policy of a configuration file (none: the default policy)."""
+    if path is None:
+        return Policy()
+    data = _read(path)
+    table = data.get("tool", {}).get("ocp", {}) if path.name == "pyproject.toml" else data
+    where = f"{path}" + (" [tool.ocp]" if path.name == "pyproject.toml" else "")
+    if not isinstance(table, dict):
+        raise PolicyError(f"{where}: must be a table")
+    known = {"select", "ignore", "fail-on", "exclude", "per-file-ignores", "accepted"}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise PolicyError(
+            f"{where}: unknown setting {', '.join(unknown)}; the settings are "
+            f"{', '.join(sorted(known))}"
+        )
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise PolicyError(f"{where}: per-file-ignores must be a table of globs to code lists")
+    return Policy(
+        select=_codes(table, "select", where),
+        ignore=_codes(table, "ignore", where),
+        fail_on=_codes(table, "fail-on", where),
+        exclude=_codes(table, "exclude", where),
+        per_file_ignores=tuple(
+            (str(glob), _codes(per_file, glob, f"{where} per-file-ignores")) for glob in per_file
+        ),
+        accepted=tuple(_accepted(entry, n, where) for n, entry in _entries(table, where)),
+        source=str(path),
+        root=os.path.normpath(os.path.abspath(path.parent)),
+    )
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise PolicyError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _codes(table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise PolicyError(f'{where}: {key} must be a list of codes or prefixes, such as ["secret"]')
+    return tuple(value)
+
+
+def _entries(table: dict[str, Any], where: str) -> list[tuple[int, dict[str, Any]]]:
+    entries = table.get("accepted", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise PolicyError(f"{where}: accepted must be an array of tables ([[tool.ocp.accepted]])")
+    return list(enumerate(entries))
+
+
+def _accepted(entry: dict[str, Any], n: int, where: str) -> Accepted:
+    place = f"{where} accepted[{n}]"
+    for key in ("code", "path", "reason"):
+        if not isinstance(entry.get(key), str) or (key != "path" and not entry[key].strip()):
+            what = {
+                "code": 'the finding\'s code, such as "OCP-W002"',
+                "path": 'its JSON Pointer, such as "/statements/3" ("" for the whole document)',
+                "reason": "why the finding is accepted: a person will read it in the report",
+            }[key]
+            raise PolicyError(f"{place}: {key} is required: {what}")
+    unknown = sorted(set(entry) - {"code", "path", "reason", "file"})
+    if unknown:
+        raise PolicyError(f"{place}: unknown key {', '.join(unknown)}")
+    path = entry["path"]
+    if path and not path.startswith("/"):
+        raise PolicyError(f'{place}: path must be a JSON Pointer ("/statements/3"), not {path!r}')
+    file = entry.get("file")
+    if file is not None and not isinstance(file, str):
+        raise PolicyError(f'{place}: file must be a glob, such as "cases/*.ocp.json"')
+    return Accepted(entry["code"], path, entry["reason"].strip(), file)

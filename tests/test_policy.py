@@ -1,0 +1,129 @@
+"""A project's policy for `ocp lint` (app/policy.py): what is reported, what was accepted and
+why, what fails the run; from the command line, ocp.toml or [tool.ocp] in pyproject.toml. The
+verdict stays the specification's whatever the policy."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from tests.conftest import CONFORMANCE
+
+INVALID = CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json"
+SECRETS = CONFORMANCE / "secret-aws-pem-github.ocp.json"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "cases").mkdir()
+    shutil.copyfile(INVALID, tmp_path / "cases" / "bad.ocp.json")
+    shutil.copyfile(SECRETS, tmp_path / "cases" / "leak.ocp.json")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def lint(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict, str]:
+    status = main(["lint", "--format", "json", *argv])
+    out, err = capsys.readouterr()
+    return status, json.loads(out) if out.strip() else {}, err
+
+
+def codes(result: dict) -> list[str]:
+    return [f["code"] for f in result["findings"]]
+
+
+def test_select_and_ignore_choose_what_is_reported_and_what_fails(capsys, project):
+    status, report, _ = lint(capsys, "--ignore", "OCP-S002", "cases/bad.ocp.json")
+    [result] = report["results"]
+    assert status == 0  # its only error is not reported
+    assert result["valid"] is False and result["counts"]["errors"] == 1  # the verdict stays
+    assert codes(result) == [] and result["ignored"] == 1
+    status, report, _ = lint(capsys, "--select", "OCP-W", "cases/leak.ocp.json")
+    assert status == 0 and codes(report["results"][0]) == []
+    status, report, _ = lint(capsys, "--select", "secret", "--fail-on", "secret", "cases")
+    assert status == 1
+    assert {c for r in report["results"] for c in codes(r)} == {"secret"}
+
+
+def test_accepted_findings_are_reported_as_suppressed_with_their_reason(capsys, project):
+    (project / "ocp.toml").write_text(
+        "[[accepted]]\n"
+        'code = "OCP-S002"\n'
+        'path = "/progress/next/0/blocked_by/0"\n'
+        'file = "cases/*.ocp.json"\n'
+        'reason = "the step it names is tracked in ticket OPS-12"\n'
+    )
+    status, report, _ = lint(capsys, "cases/bad.ocp.json")
+    [result] = report["results"]
+    assert status == 0
+    assert codes(result) == []
+    [suppressed] = result["suppressed"]
+    assert suppressed["code"] == "OCP-S002"
+    assert suppressed["reason"] == "the step it names is tracked in ticket OPS-12"
+    assert result["valid"] is False  # accepted, not fixed
+    main(["lint", "--format", "sarif", "cases/bad.ocp.json"])
+    log = json.loads(capsys.readouterr().out)
+    [sarif_result] = log["runs"][0]["results"]
+    assert sarif_result["suppressions"] == [
+        {"kind": "external", "justification": "the step it names is tracked in ticket OPS-12"}
+    ]
+    main(["lint", "cases/bad.ocp.json"])
+    text = capsys.readouterr().out
+    assert "1 finding accepted in the configuration, not listed" in text
+    assert "OCP-S002" not in text
+
+
+def test_an_accepted_finding_holds_only_for_its_code_place_and_files(capsys, project):
+    (project / "ocp.toml").write_text(
+        "[[accepted]]\n"
+        'code = "OCP-S002"\n'
+        'path = "/progress/next/0/blocked_by/0"\n'
+        'file = "other/*.ocp.json"\n'
+        'reason = "elsewhere"\n'
+    )
+    status, report, _ = lint(capsys, "cases/bad.ocp.json")
+    assert status == 1 and codes(report["results"][0]) == ["OCP-S002"]
+
+
+def test_pyproject_tool_ocp_is_found_from_a_folder_below(capsys, project, monkeypatch):
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.ocp]\nfail-on = ["secret"]\n'
+        '[tool.ocp.per-file-ignores]\n"*/bad.ocp.json" = ["OCP-S002"]\n'
+    )
+    monkeypatch.chdir(project / "cases")
+    status, report, _ = lint(capsys, "bad.ocp.json", "leak.ocp.json")
+    assert status == 1  # the credential, by fail-on
+    bad, leak = report["results"]
+    assert codes(bad) == [] and bad["ignored"] == 1
+    assert "secret" in codes(leak)
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        ('[[accepted]]\ncode = "OCP-S002"\npath = "/x"\n', "accepted[0]: reason is required"),
+        ('[[accepted]]\ncode = "OCP-S002"\npath = "x"\nreason = "r"\n', "must be a JSON Pointer"),
+        ('selec = ["OCP-S"]\n', "unknown setting selec"),
+        ("select = 3\n", "select must be a list of codes"),
+        ("select = [\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_configuration_is_a_usage_error_that_says_where_and_what(
+    capsys, project, config, said
+):
+    (project / "ocp.toml").write_text(config)
+    status = main(["lint", "cases/bad.ocp.json"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert "ocp.toml" in err and said in err
+    assert "Traceback" not in err
+
+
+def test_a_named_configuration_file_that_is_missing_is_a_usage_error(capsys, project):
+    status = main(["lint", "--config", "nope.toml", "cases/bad.ocp.json"])
+    assert status == 2
+    assert "nope.toml: no such file" in capsys.readouterr().err
