@@ -465,9 +465,11 @@ def _sarif_rule(code: str, base: str | None) -> SarifObject:
     out: SarifObject = {
         "id": code,
         "name": _rule_name(code),
-        "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": _sentences_within(rule.description, _DESCRIPTION_LIMIT)},
-        "help": {"text": rule.description, **({"markdown": markdown} if markdown else {})},
+        "shortDescription": _text_and_markdown(rule.summary),
+        "fullDescription": _text_and_markdown(
+            _sentences_within(rule.description, _DESCRIPTION_LIMIT)
+        ),
+        "help": {"text": _plain(rule.description), **({"markdown": markdown} if markdown else {})},
         "defaultConfiguration": {"level": rule.severity},
         "properties": properties,
     }
@@ -485,6 +487,19 @@ _RULE_NAMES = {
     "secret": "NoApparentCredential",
     "digest": "ParentDigestMatches",
 }
+
+
+def _plain(markdown: str) -> str:
+    """A rule's sentence, written with Markdown code spans, as plain text (a SARIF ``text`` is
+    shown as written: `parent.id` would keep its backticks)."""
+    return markdown.replace("`", "")
+
+
+def _text_and_markdown(markdown: str) -> SarifObject:
+    out: SarifObject = {"text": _plain(markdown)}
+    if "`" in markdown:
+        out["markdown"] = markdown
+    return out
 
 
 def _sentences_within(text: str, limit: int) -> str:

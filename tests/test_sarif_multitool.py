@@ -221,3 +221,16 @@ def test_github_ingests_accepted_findings_as_suppressions(multitool, repository)
         "a revoked key kept as an example"
     ]
     assert [r for r in validate(multitool, log) if r["ruleId"] not in NOT_YET] == []
+
+
+def test_plain_text_fields_carry_no_markdown(tmp_path):
+    """A SARIF text is shown as written: the rules' code spans are plain there, and kept in
+    the Markdown beside them."""
+    rules = {r["id"]: r for r in sarif_of(tmp_path, minimal())["tool"]["driver"]["rules"]}
+    for rule in rules.values():
+        for part in ("shortDescription", "fullDescription", "help"):
+            assert "`" not in rule[part]["text"], (rule["id"], part)
+    assert rules["OCP-S004"]["shortDescription"] == {
+        "text": "parent.id differs from id.",
+        "markdown": "`parent.id` differs from `id`.",
+    }
