@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -224,9 +225,28 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         if outcome.fails and status == EXIT_VALID:
             status = EXIT_INVALID
 
-    sys.stdout.write(emit(results, base_url=base_url, sarif_root=args.sarif_root, quiet=args.quiet))
+    sys.stdout.write(
+        emit(
+            results,
+            base_url=base_url,
+            sarif_root=args.sarif_root,
+            quiet=args.quiet,
+            colour=wants_colour(sys.stdout),
+        )
+    )
     sys.stdout.flush()
     return status
+
+
+def wants_colour(stream: object) -> bool:
+    """Colour for a terminal, unless NO_COLOR is set (https://no-color.org); FORCE_COLOR
+    asks for it where there is no terminal (a CI log that shows colours)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "0") not in ("", "0"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty is not None and isatty()) and os.environ.get("TERM") != "dumb"
 
 
 def _code_list(value: str) -> tuple[str, ...]:

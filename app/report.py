@@ -151,7 +151,9 @@ def format_json(results: Sequence[FileResult], *, problems: Sequence[str] = (), 
     return json.dumps(report_dict(results, problems), ensure_ascii=False, indent=2) + "\n"
 
 
-def format_text(results: Sequence[FileResult], *, quiet: bool = False, **_: object) -> str:
+def format_text(
+    results: Sequence[FileResult], *, quiet: bool = False, colour: bool = False, **_: object
+) -> str:
     """GNU style, ``file:line:col: severity code message``, then one verdict line a file and,
     for several files, a summary line; ``quiet``: the findings only.
 
@@ -162,7 +164,7 @@ def format_text(results: Sequence[FileResult], *, quiet: bool = False, **_: obje
         if r.result is None:
             continue  # the CLI says on stderr why it could not be read
         name = visible(r.file)
-        lines.extend(_finding_lines(name, _shown(r.result, r.listed)))
+        lines.extend(_finding_lines(name, _shown(r.result, r.listed), colour))
         if quiet:
             continue
         if r.outcome is not None and r.outcome.suppressed:
@@ -213,24 +215,35 @@ def _nothing_to_escape(text: str) -> bool:
     return not raw.translate(None, _LATIN1_KEPT)
 
 
-def _finding_lines(name: str, findings: Sequence[Finding]) -> list[str]:
+def _finding_lines(name: str, findings: Sequence[Finding], colour: bool = False) -> list[str]:
     """``file:line:col: severity code message [path]`` a finding. The lines are written as
     they are and read once for anything `visible` escapes: only when something is (rare) is
-    each message and path made visible on its own, two scans a finding."""
+    each message and path made visible on its own, two scans a finding. With ``colour``, the
+    severity is coloured (the only escape sequences in the output are these)."""
+    word = _COLOURED if colour else _PLAIN
     lines = []
     for f in findings:
         place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
         where = f" [{f.path}]" if f.path else ""
         lines.append(f"{place}: {f.severity} {f.code} {f.message}{where}")
     # escaping is per character: nothing to escape in the whole, nothing in any line
-    if _nothing_to_escape("".join(lines)):
+    if _nothing_to_escape("".join(lines)) and not colour:
         return lines
     lines = []
     for f in findings:
         place = f"{name}:{f.line}:{f.column}" if f.line is not None else name
         where = f" [{visible(f.path)}]" if f.path else ""
-        lines.append(f"{place}: {f.severity} {f.code} {visible(f.message)}{where}")
+        severity = word.get(f.severity, f.severity)
+        lines.append(f"{place}: {severity} {f.code} {visible(f.message)}{where}")
     return lines
+
+
+_PLAIN: dict[str, str] = {}
+_COLOURED = {
+    "error": "\x1b[1;31merror\x1b[0m",
+    "warning": "\x1b[33mwarning\x1b[0m",
+    "note": "\x1b[36mnote\x1b[0m",
+}
 
 
 def format_github(

@@ -29,3 +29,10 @@ def manifest() -> list[dict]:
 def minimal() -> dict:
     """The smallest valid checkpoint, as a fresh dict to extend."""
     return json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def _no_colour_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite's output checks read plain text whatever the runner's environment says."""
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)

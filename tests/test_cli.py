@@ -437,3 +437,26 @@ def test_fail_on_turns_chosen_warnings_into_a_failing_exit(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["lint", "--fail-on", ",", VALID])
     assert exc.value.code == 2
+
+
+def test_colour_on_request_and_never_with_no_color(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    _, out, _ = run(capsys, "lint", INVALID, WARNED)
+    assert "\x1b[1;31merror\x1b[0m OCP-S002" in out
+    assert "\x1b[33mwarning\x1b[0m OCP-W003" in out
+    # a document's own escape characters stay visible escapes: the only ones are the colours
+    path = tmp_path / "esc.ocp.json"
+    doc = json.loads(Path(INVALID).read_text())
+    doc["progress"]["next"][0]["blocked_by"][0] = "\x1b[2Jgone"
+    path.write_text(json.dumps(doc))
+    _, out, _ = run(capsys, "lint", str(path))
+    assert out.count("\x1b[") == 2 and "\\x1b[2Jgone" in out
+    _, out, _ = run(capsys, "lint", "--format", "json", INVALID)
+    assert "\x1b" not in out
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, out, _ = run(capsys, "lint", INVALID)
+    assert "\x1b" not in out
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.delenv("FORCE_COLOR")
+    _, out, _ = run(capsys, "lint", INVALID)  # not a terminal
+    assert "\x1b" not in out
