@@ -318,6 +318,16 @@ def _read(text: str, pos: int, root: _Step, out: dict[str, int], readers: _Reade
             return
 
 
+def token_end(text: str, offset: int) -> int:
+    """The end of the token a value starts with at ``offset``: a whole string, number or
+    literal, or the opening bracket of a container (a report's region for a finding: the
+    value itself when it is a scalar, its first character when it is an object or array,
+    whose extent would cost a read of all of it for each finding inside)."""
+    if text[offset : offset + 1] in ("{", "["):
+        return offset + 1
+    return max(_SCALAR_END(text, offset).end(), offset + 1)
+
+
 def _rest(text: str, pos: int, readers: _Readers) -> int:
     """The closing bracket of an array whose elements from ``pos`` on nobody asked for (or the
     end of the text): one match, and the decoder for an element too large for it."""

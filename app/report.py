@@ -18,6 +18,7 @@ from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
 from app.findings import MAX_PER_CODE, Finding, Omitted
 from app.policy import Outcome
+from app.positions import token_end
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -343,6 +344,7 @@ def format_sarif(
         if artifact_index == len(artifacts):
             artifacts.append({"location": where, "hashes": {"sha-256": r.result.digest[8:]}})
         columns = _Utf16Columns(r.result.analysis.text)
+        ends = _Ends(r.result, [f.path for f in r.listed])
         seen: dict[str, int] = {}
         accepted = {id(s.finding): s.reason for s in r.outcome.suppressed} if r.outcome else {}
         listed = _shown(r.result, r.listed)
@@ -359,9 +361,13 @@ def format_sarif(
                 "logicalLocations": [{"fullyQualifiedName": f.path or "/", "kind": "object"}],
             }
             if f.line is not None:
+                start = columns.of(f.line, f.column or 1)
                 location["physicalLocation"]["region"] = {
                     "startLine": f.line,
-                    "startColumn": columns.of(f.line, f.column or 1),
+                    "startColumn": start,
+                    # the value's token, on its line (a JSON token holds no raw line break)
+                    "endLine": f.line,
+                    "endColumn": start + ends.width(f.path),
                 }
             identity = _line_hash(f)
             seen[identity] = seen.get(identity, 0) + 1
@@ -529,6 +535,30 @@ def _line_hash(finding: Finding) -> str:
     place differ, and a finding keeps its hash when lines above it move."""
     key = f"{finding.code}\0{finding.path}\0{finding.message}"
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class _Ends:
+    """The width, in UTF-16 code units, of the token each finding's value starts with
+    (`app.positions.token_end`), from the offsets the analysis found already."""
+
+    def __init__(self, result: LintResult, paths: list[str]) -> None:
+        self.text = result.analysis.text or ""
+        self.offsets = result.analysis.source.offsets(paths) if self.text else {}
+        # one reading a value, however many findings it has (distinct scalars do not
+        # overlap: all of them together are at most the text)
+        self._widths: dict[str, int] = {}
+
+    def width(self, path: str) -> int:
+        known = self._widths.get(path)
+        if known is not None:
+            return known
+        offset = self.offsets.get(path)
+        width = 1
+        if offset is not None:
+            token = self.text[offset : token_end(self.text, offset)]
+            width = len(token) + len(_ASTRAL.findall(token))
+        self._widths[path] = width
+        return width
 
 
 class _Utf16Columns:

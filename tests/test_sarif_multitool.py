@@ -234,3 +234,22 @@ def test_plain_text_fields_carry_no_markdown(tmp_path):
         "text": "parent.id differs from id.",
         "markdown": "`parent.id` differs from `id`.",
     }
+
+
+def test_a_region_ends_where_the_value_s_token_ends(tmp_path):
+    """A finding at a scalar covers the whole scalar, in UTF-16 code units."""
+    document = minimal()
+    document["progress"] = {"next": [{"description": "d", "blocked_by": ["no-such-😀-step"]}]}
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    run = sarif_of(tmp_path, text)
+    by_code = {}
+    for result in run["results"]:
+        by_code.setdefault(result["ruleId"], result["locations"][0]["physicalLocation"]["region"])
+    s002 = by_code["OCP-S002"]
+    # '"no-such-😀-step"': 16 code points, the emoji two UTF-16 code units
+    assert s002["endLine"] == s002["startLine"]
+    assert s002["endColumn"] - s002["startColumn"] == len('"no-such-😀-step"') + 1
+    line = text.split("\n")[s002["startLine"] - 1]
+    assert line[s002["startColumn"] - 1] == '"'
+    for region in by_code.values():
+        assert region["endColumn"] > region["startColumn"]
