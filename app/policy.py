@@ -111,24 +111,32 @@ class Policy:
         file fails on a reported error, a reported finding ``fail_on`` names, or, with no
         finding reported at all, an invalid verdict that only counted findings explain."""
         name = relative_name(name, self.root)
-        reported: list[Finding] = []
-        suppressed: list[Suppressed] = []
-        ignored = 0
-        for finding in findings:
-            if not self.reports(finding.code, name):
-                ignored += 1
-                continue
-            accepted = next((a for a in self.accepted if a.covers(finding, name)), None)
-            if accepted is not None:
-                suppressed.append(Suppressed(finding, accepted.reason))
-            else:
-                reported.append(finding)
-        counted = [(o.code, o.severity) for o in omitted if self.reports(o.code, name)]
-        found = [(f.code, f.severity) for f in reported] + counted
-        fails = any(self._fails_on(code, severity) for code, severity in found)
+        # what a code gets is decided once a code (a report lists thousands of findings of a
+        # few codes)
+        shown = {code: self.reports(code, name) for code in {f.code for f in findings}}
+        accepted = [a for a in self.accepted if a.file is None or _matches(name, a.file)]
+        if all(shown.values()) and not accepted:
+            reported = tuple(findings)  # the usual case: every finding, as found
+            suppressed: list[Suppressed] = []
+        else:
+            kept: list[Finding] = []
+            suppressed = []
+            for finding in findings:
+                if not shown[finding.code]:
+                    continue
+                match = next((a for a in accepted if a.covers(finding, name)), None)
+                if match is not None:
+                    suppressed.append(Suppressed(finding, match.reason))
+                else:
+                    kept.append(finding)
+            reported = tuple(kept)
+        ignored = len(findings) - len(reported) - len(suppressed)
+        severities = {(f.code, f.severity) for f in reported}
+        severities.update((o.code, o.severity) for o in omitted if self.reports(o.code, name))
+        fails = any(self._fails_on(code, severity) for code, severity in severities)
         if not valid and not findings:
             fails = True  # invalid with nothing listed: never a pass
-        return Outcome(tuple(reported), tuple(suppressed), ignored, fails)
+        return Outcome(reported, tuple(suppressed), ignored, fails)
 
     def _fails_on(self, code: str, severity: str) -> bool:
         if severity == "error":
