@@ -180,7 +180,12 @@ def find_config(start: Path) -> Path | None:
         if candidate.is_file():
             return candidate
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "ocp" in _read(pyproject).get("tool", {}):
+        # most pyproject.toml files never mention ocp: their text says so before TOML does
+        if (
+            pyproject.is_file()
+            and _mentions_ocp(pyproject)
+            and "ocp" in _read(pyproject).get("tool", {})
+        ):
             return pyproject
     return None
 
@@ -216,6 +221,13 @@ def load(path: Path | None) -> Policy:
         source=str(path),
         root=os.path.normpath(os.path.abspath(path.parent)),
     )
+
+
+def _mentions_ocp(path: Path) -> bool:
+    try:
+        return b"ocp" in path.read_bytes()
+    except OSError:
+        return True  # `_read` says what is wrong with it
 
 
 def _read(path: Path) -> dict[str, Any]:
