@@ -460,3 +460,23 @@ def test_colour_on_request_and_never_with_no_color(capsys, monkeypatch, tmp_path
     monkeypatch.delenv("FORCE_COLOR")
     _, out, _ = run(capsys, "lint", INVALID)  # not a terminal
     assert "\x1b" not in out
+
+
+def test_the_lint_path_imports_no_web_framework_nor_the_reference_validator():
+    """`ocp lint` starts with the domain core only (issue 13's start-up): no Starlette, Jinja2,
+    uvicorn, anyio or multipart parser, no Python `jsonschema` (jsonschema-rs does level 1), and
+    no URL parser for a document whose URIs hold no '@'."""
+    probe = (
+        "import io, sys, contextlib\n"
+        "from app.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['lint', {VALID!r}])\n"
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(done.stdout.split())
+    assert "app" in loaded and "jsonschema_rs" in loaded
+    heavy = {"starlette", "jinja2", "uvicorn", "anyio", "multipart", "jsonschema", "ada_url"}
+    assert loaded & heavy == set()
