@@ -22,6 +22,7 @@ from app.web.fragments import (
     copy,
     escape,
     field,
+    html,
     link_field,
     links_field,
     obj_head,
@@ -55,7 +56,7 @@ def _heading_id(item: Item) -> str:
 
 def operations(items: Iterable[Item], diff: str | None) -> Markup:
     """The cards of one group of operations (app/render/operations.py `operation_card`)."""
-    return Markup("".join([_operation(op, diff) for op in items]))
+    return html("".join([_operation(op, diff) for op in items]))
 
 
 def _operation(op: Item, diff: str | None) -> str:
@@ -67,7 +68,7 @@ def _operation(op: Item, diff: str | None) -> str:
     shown_id = text(ident if ident is not None else op.get("pointer"))
     tools = source_link(op)
     if anchor:
-        tools = Markup(f"{tools} {copy(anchor)}")
+        tools = html(f"{tools} {copy(anchor)}")
     id_attr = f' id="{escape(anchor)}"' if anchor else ""
     head = (
         f'<article{id_attr} class="card operation {status_class}" aria-labelledby="{heading}">\n'
@@ -206,7 +207,7 @@ def statements(items: Iterable[Item], statuses: Iterable[str], diff: str | None)
     """The cards of one kind and origin of statements (app/render/statements.py); a status
     the filter offers no choice for is "other" to the page's script."""
     known = frozenset(statuses)
-    return Markup("".join([_statement(st, known, diff) for st in items]))
+    return html("".join([_statement(st, known, diff) for st in items]))
 
 
 def _statement(st: Item, statuses: frozenset[str], diff: str | None) -> str:
@@ -304,7 +305,7 @@ def _verification(v: Item) -> str:
 
 def resources(items: Iterable[Item], diff: str | None) -> Markup:
     """The cards of the resources (app/render/sections.py `build_resources`)."""
-    return Markup("".join([_resource(r, diff) for r in items]))
+    return html("".join([_resource(r, diff) for r in items]))
 
 
 def _resource(r: Item, diff: str | None) -> str:
@@ -381,7 +382,7 @@ def _excerpt(r: Item) -> str:
 
 def completed_steps(items: Iterable[Item], diff: str | None) -> Markup:
     """The timeline of completed steps (app/render/sections.py `build_progress`)."""
-    return Markup("".join([_completed(step, diff) for step in items]))
+    return html("".join([_completed(step, diff) for step in items]))
 
 
 def _completed(step: Item, diff: str | None) -> str:
@@ -401,7 +402,7 @@ def _completed(step: Item, diff: str | None) -> str:
 
 def next_steps(items: Iterable[Item], diff: str | None) -> Markup:
     """The next steps, each with what blocks it and what it requires."""
-    return Markup("".join([_next(step, diff) for step in items]))
+    return html("".join([_next(step, diff) for step in items]))
 
 
 def _next(step: Item, diff: str | None) -> str:

@@ -24,6 +24,16 @@ from app.visible import visible
 Link = Mapping[str, Any]
 
 
+_new_str = str.__new__
+
+
+def html(built: str) -> Markup:
+    """HTML this module built from escaped parts, as Markup for the templates, made as a
+    string: Markup's own constructor is a Python function that first asks its value for
+    ``__html__``, twice the cost, and a long page makes thousands."""
+    return _new_str(Markup, built)
+
+
 def escape(value: object) -> str:
     """``value`` as HTML text: markupsafe's `escape` to the character (the same five
     entities), as a plain string. A page escapes thousands of short values, and markupsafe
@@ -65,7 +75,7 @@ def text(value: object) -> str:
 
 def txt(value: object) -> Markup:
     """The `txt` filter: `text` for a template."""
-    return Markup(text(value))
+    return html(text(value))
 
 
 def _marked(shown: str) -> str:
@@ -79,7 +89,7 @@ def label(value: object) -> Markup:
     """The `label` filter: a document text cut short (`short_text`), for an entry that names
     an object shown whole in its card and links there."""
     if value is None:
-        return Markup("")
+        return html("")
     return txt(short_text(str(value)))
 
 
@@ -92,7 +102,7 @@ def _clip(shown: str) -> tuple[str, Markup]:
         end = marker + len(REDACTED)
     left = len(shown) - end
     if left <= 0:
-        return shown, Markup("")
+        return shown, html("")
     return shown[:end], _more_characters(
         left, ", not shown on this page; the JSON view has the whole text"
     )
@@ -100,7 +110,7 @@ def _clip(shown: str) -> tuple[str, Markup]:
 
 def _more_characters(count: int, where: str) -> Markup:
     """The note after a clipped text: " … 1,234 more characters" and ``where`` they are."""
-    return Markup(
+    return html(
         f'<span class="clipped"> … {escape(format(count, ","))} more '
         f"character{'' if count == 1 else 's'}{escape(where)}</span>"
     )
@@ -112,11 +122,11 @@ def when(value: object, aged: bool = False) -> Markup:
     value beside it and its age (static/app.js); ``aged``: the page states the age already.
     Text that is no RFC 3339 timestamp is shown as text, as every other value."""
     if value is None:
-        return Markup("")
+        return html("")
     utc = utc_text(value)
     if utc is None:
         return txt(value)
-    return Markup(
+    return html(
         f'<time class="when" datetime="{escape(utc)}"{" data-aged" if aged else ""}>'
         f"{text(value)}</time>"
     )
@@ -139,8 +149,8 @@ def utc_text(value: object) -> str | None:
 def time_field(label: str, value: object) -> Markup:
     """A ``<dt>``/``<dd>`` pair for a document timestamp (`when`); nothing when absent."""
     if value is None:
-        return Markup("")
-    return Markup(f"<dt>{escape(label)}</dt><dd>{when(value)}</dd>")
+        return html("")
+    return html(f"<dt>{escape(label)}</dt><dd>{when(value)}</dd>")
 
 
 def cls(family: str, value: object) -> str:
@@ -151,7 +161,7 @@ def cls(family: str, value: object) -> str:
 
 def copy(anchor: str) -> Markup:
     """The "copy link" control of a linkable element (static/app.js handles the click)."""
-    return Markup(
+    return html(
         f'<button type="button" class="link" data-copy-link="#{escape(anchor)}">copy link</button>'
     )
 
@@ -161,7 +171,7 @@ def ref(link: Link) -> Markup:
     anchor = link.get("anchor")
     code = f"<code>{text(link.get('id'))}</code>"
     if not anchor:
-        return Markup(f'{code} <span class="badge warn">does not resolve</span>')
+        return html(f'{code} <span class="badge warn">does not resolve</span>')
     if link.get("unlisted"):  # its card is past the page's list limit
         out = f'{code} <span class="badge">not listed on this page</span>'
     else:
@@ -172,7 +182,7 @@ def ref(link: Link) -> Markup:
     status = link.get("status")
     if status:
         out += f' <span class="badge">{escape(status)}</span>'
-    return Markup(out)
+    return html(out)
 
 
 def uri(item: Mapping[str, Any]) -> Markup:
@@ -182,11 +192,11 @@ def uri(item: Mapping[str, Any]) -> Markup:
     every invisible character written as an escape (``\\t``, ``\\u202e``), and the reason."""
     written = item.get("uri")
     if written is None:
-        return Markup("")
+        return html("")
     href = item.get("href")
     if not item.get("link") or not href:
         note = item.get("link_note") or "it is not a web address"
-        return Markup(
+        return html(
             f"<code>{text(visible(str(written)))}</code> "
             f'<span class="muted link-note">Not a link because {escape(note)}.</span>'
         )
@@ -198,7 +208,7 @@ def uri(item: Mapping[str, Any]) -> Markup:
         if ascii_host:
             out += f" (<code>{escape(ascii_host)}</code>)"
         out += "</span>"
-    return Markup(out)
+    return html(out)
 
 
 # References one field of one object lists on a page; the JSON view lists every one. A field
@@ -215,40 +225,40 @@ def refs(links: Iterable[Link]) -> Markup:
             f'<li class="more">and {escape(format(rest, ","))} more, not shown on this page; '
             "the JSON view lists every one</li>"
         )
-    return Markup(f'<ul class="refs">{shown}</ul>')
+    return html(f'<ul class="refs">{shown}</ul>')
 
 
 def field(label: str, value: object, cls: str = "text") -> Markup:
     """A ``<dt>``/``<dd>`` pair for a document text value; nothing when it is absent."""
     if value is None:
-        return Markup("")
-    return Markup(f'<dt>{escape(label)}</dt><dd class="{escape(cls)}">{text(value)}</dd>')
+        return html("")
+    return html(f'<dt>{escape(label)}</dt><dd class="{escape(cls)}">{text(value)}</dd>')
 
 
 def code_field(label: str, value: object) -> Markup:
     if value is None:
-        return Markup("")
-    return Markup(f"<dt>{escape(label)}</dt><dd><code>{text(value)}</code></dd>")
+        return html("")
+    return html(f"<dt>{escape(label)}</dt><dd><code>{text(value)}</code></dd>")
 
 
 def links_field(label: str, links: Iterable[Link] | None) -> Markup:
     if not links:
-        return Markup("")
-    return Markup(f"<dt>{escape(label)}</dt><dd>{refs(links)}</dd>")
+        return html("")
+    return html(f"<dt>{escape(label)}</dt><dd>{refs(links)}</dd>")
 
 
 def link_field(label: str, link: Link | None) -> Markup:
     if link is None:
-        return Markup("")
-    return Markup(f"<dt>{escape(label)}</dt><dd>{ref(link)}</dd>")
+        return html("")
+    return html(f"<dt>{escape(label)}</dt><dd>{ref(link)}</dd>")
 
 
 def source_link(obj: Mapping[str, Any]) -> Markup:
     """A link to the line of the source listing where the object starts."""
     anchor = obj.get("source_anchor")
     if not anchor:
-        return Markup("")
-    return Markup(f'<a class="src" href="#{escape(anchor)}">line {escape(anchor[1:])}</a>')
+        return html("")
+    return html(f'<a class="src" href="#{escape(anchor)}">line {escape(anchor[1:])}</a>')
 
 
 def since(obj: Mapping[str, Any], diff: str | None = None) -> Markup:
@@ -257,23 +267,23 @@ def since(obj: Mapping[str, Any], diff: str | None = None) -> Markup:
     has no address for one: the badge alone)."""
     mark = obj.get("since_parent")
     if not mark:
-        return Markup("")
+        return html("")
     added = mark.get("state") == "added"
     status = mark.get("status")
     if added:
-        words = Markup("added since the parent")
+        words = html("added since the parent")
     elif status:
         # Markup.format escapes what it is given: the statuses are the document's text
         words = Markup("status {} → {} since the parent").format(
             status.get("before") or "(none)", status.get("after") or "(none)"
         )
     else:
-        words = Markup("changed since the parent")
+        words = html("changed since the parent")
     if diff:
-        words = Markup(
+        words = html(
             f'<a href="{escape(diff)}#{escape(mark.get("diff_anchor", ""))}">{escape(words)}</a>'
         )
-    return Markup(
+    return html(
         f'<span class="badge since {"since-added" if added else "since-changed"}">'
         f"{escape(words)}</span>"
     )
@@ -292,20 +302,20 @@ def obj_head(obj: Mapping[str, Any], label: str = "", diff: str | None = None) -
     out += f' <span class="tools">{source_link(obj)}'
     if obj.get("anchor"):
         out += f" {copy(obj['anchor'])}"
-    return Markup(out + "</span>")
+    return html(out + "</span>")
 
 
 def notes(items: Iterable[str] | None) -> Markup:
     """The viewer's own notes on an object (advice text, never document data)."""
     if not items:
-        return Markup("")
-    return Markup('<ul class="notes">' + "".join(f"<li>{escape(n)}</li>" for n in items) + "</ul>")
+        return html("")
+    return html('<ul class="notes">' + "".join(f"<li>{escape(n)}</li>" for n in items) + "</ul>")
 
 
 def json_block(value: object, label: str) -> Markup:
     if value is None:
-        return Markup("")
-    return Markup(
+        return html("")
+    return html(
         '<pre class="json" tabindex="0" role="group" '
         f'aria-label="{escape(label)}">{text(value)}</pre>'
     )
@@ -316,7 +326,7 @@ def section_head(section: Mapping[str, Any], opened: bool = True) -> Markup:
     template closes it): a reader folds what they have read, with or without JavaScript.
     The copy link sits beside the summary, never in it (a summary holds no control)."""
     anchor, title = escape(section["anchor"]), escape(section["title"])
-    return Markup(
+    return html(
         f'<details class="fold"{" open" if opened else ""}>'
         f'<summary class="head section-head"><h2 id="{anchor}-h">{title}</h2></summary>'
         f'<div class="section-tools">{copy(section["anchor"])}</div>'
@@ -329,7 +339,7 @@ def pager(position: Mapping[str, Any] | None, noun: str, anchor: str, nav: str |
     "link"), buttons that send the page's Share form back to /view ("form"); with neither,
     only where it stands (a `more` note says where the rest is)."""
     if not position:
-        return Markup("")
+        return html("")
     first, last = int(position["start"]) + 1, int(position["start"]) + int(position["shown"])
     out = (
         f'<p class="pager">{escape(noun)} {escape(format(first, ","))}–'
@@ -347,15 +357,15 @@ def pager(position: Mapping[str, Any] | None, noun: str, anchor: str, nav: str |
                 ' · <button type="submit" class="link" form="carry" '
                 f'formaction="/view{escape(str(target) + "#" + anchor)}">{escape(label)}</button>'
             )
-    return Markup(out + "</p>")
+    return html(out + "</p>")
 
 
 def more(container: Mapping[str, Any], key: str) -> Markup:
     """The note under a list cut short on the page (see app/web/pages.py, for_page)."""
     count = container.get(key)
     if not count:
-        return Markup("")
-    return Markup(
+        return html("")
+    return html(
         f'<p class="note more">{escape(count)} more not shown on this page; the JSON view of '
         "this page (the same request to its .json address) lists every one.</p>"
     )
@@ -395,11 +405,11 @@ def source_lines(lines: Iterable[Mapping[str, Any]], findings_at: str = "") -> M
         out.append(
             f'<li id="{anchor}" class="has-finding">{head}<span class="marks">{marks}</span></li>'
         )
-    return Markup("\n".join(out))
+    return html("\n".join(out))
 
 
 def source_gap(hidden: int) -> Markup:
-    return Markup(_gap(hidden))
+    return html(_gap(hidden))
 
 
 def _gap(hidden: int) -> str:
