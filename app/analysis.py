@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING, Literal
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
-from app.findings import MAX_PER_CODE, Finding, Omitted, capped, merge_omitted
+from app.findings import (
+    MAX_PER_CODE,
+    Finding,
+    Omitted,
+    capped,
+    in_document_order,
+    merge_omitted,
+)
 from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
 from app.positions import line_cols, offsets
 from app.redaction import Redaction, redacted_unparsed
@@ -379,8 +386,7 @@ class LintResult(Verdict):
     def findings(self) -> list[Finding]:
         if self.pair is None or not self.pair.findings:
             return list(self.analysis.findings)
-        merged = [*self.analysis.findings, *self.pair.findings]
-        return sorted(merged, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+        return in_document_order([*self.analysis.findings, *self.pair.findings])
 
     @property
     def notes(self) -> tuple[Finding, ...]:

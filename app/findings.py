@@ -60,6 +60,11 @@ class Finding(NamedTuple):
         return out
 
 
+def in_document_order(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings by line and column, those without a place last, each group as it came."""
+    return sorted(findings, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+
+
 # A document may hold any number of problems of one kind (480,000 unresolved references fit in
 # 5 MB); a report lists the first of each code, in the order found, and counts the rest, so
 # its size and the work of placing and showing it stay bounded by the codes, not the input.

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
-from app.findings import MAX_PER_CODE, Finding, Omitted
+from app.findings import MAX_PER_CODE, Finding, Omitted, in_document_order
 from app.policy import Outcome
 from app.positions import token_end
 from app.resources import rule_markdown
@@ -276,13 +276,14 @@ def format_github(
     return "".join(line + "\n" for line in lines)
 
 
-def _shown(result: LintResult, findings: list[Finding]) -> list[Finding]:
-    """What the text and annotation formats list: the findings (those a policy reports) and,
-    with a parent, the lineage notes, in document order."""
-    if not result.notes:
+def _shown(
+    result: LintResult, findings: list[Finding], also: Sequence[Finding] = ()
+) -> list[Finding]:
+    """What a format lists: the findings (those a policy reports), with a parent the lineage
+    notes, and ``also`` (SARIF's suppressed findings), in document order."""
+    if not result.notes and not also:
         return findings
-    merged = [*findings, *result.notes]
-    return sorted(merged, key=lambda f: (f.line is None, f.line or 0, f.column or 0))
+    return in_document_order([*findings, *result.notes, *also])
 
 
 def omitted_sentence(omitted: Omitted) -> str:
@@ -343,16 +344,12 @@ def format_sarif(
         artifact_index = artifact_indexes.setdefault(key, len(artifacts))
         if artifact_index == len(artifacts):
             artifacts.append({"location": where, "hashes": {"sha-256": r.result.digest[8:]}})
+        suppressed = r.outcome.suppressed if r.outcome is not None else ()
+        accepted = {id(s.finding): s.reason for s in suppressed}
+        listed = _shown(r.result, r.listed, [s.finding for s in suppressed])
         columns = _Utf16Columns(r.result.analysis.text)
-        ends = _Ends(r.result, [f.path for f in r.listed])
+        ends = _Ends(r.result, [f.path for f in listed])
         seen: dict[str, int] = {}
-        accepted = {id(s.finding): s.reason for s in r.outcome.suppressed} if r.outcome else {}
-        listed = _shown(r.result, r.listed)
-        if accepted:
-            listed = sorted(
-                [*listed, *(s.finding for s in r.outcome.suppressed)],  # type: ignore[union-attr]
-                key=lambda f: (f.line is None, f.line or 0, f.column or 0),
-            )
         for f in listed:
             location: SarifObject = {
                 "physicalLocation": {
