@@ -7,7 +7,6 @@ invalid, 2 for a usage or I/O error. Never a traceback.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import os
 import sys
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
-from app.policy import PolicyError, find_config, load
+from app.policy import Policy, PolicyError, find_config, load
 from app.report import FORMATS, FileResult
 from app.visible import visible
 
@@ -209,7 +208,7 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
 
     status = EXIT_VALID
     results: list[FileResult] = []
-    for name in _expanded(args.files, policy.exclude):
+    for name in _expanded(args.files, policy):
         shown = args.stdin_filename if name == "-" and args.stdin_filename else name
         try:
             data = read_input(name, limit)
@@ -260,11 +259,10 @@ def _code_list(value: str) -> tuple[str, ...]:
 CHECKPOINT_GLOB = "*.ocp.json"
 
 
-def _expanded(names: Sequence[str], exclude: Sequence[str]) -> list[str]:
+def _expanded(names: Sequence[str], policy: Policy) -> list[str]:
     """The files to lint: each name as given, and for a folder every ``*.ocp.json`` below it
-    in name order, less those ``exclude`` matches (the path below the folder, or a folder on
-    the way). A folder with none is an input error, reported as one: a CI job that lints
-    nothing must not pass."""
+    in name order, less those the policy excludes (`Policy.excludes`). A folder with none is
+    an input error, reported as one: a CI job that lints nothing must not pass."""
     out: list[str] = []
     for name in names:
         folder = Path(name)
@@ -274,19 +272,10 @@ def _expanded(names: Sequence[str], exclude: Sequence[str]) -> list[str]:
         found = [
             str(path)
             for path in sorted(folder.rglob(CHECKPOINT_GLOB))
-            if path.is_file() and not _excluded(path.relative_to(folder), exclude)
+            if path.is_file() and not policy.excludes(path.relative_to(folder))
         ]
         out.extend(found or [name])  # none: read_input says it is a folder without any
     return out
-
-
-def _excluded(relative: Path, patterns: Sequence[str]) -> bool:
-    text = relative.as_posix()
-    return any(
-        fnmatch.fnmatchcase(text, pattern)
-        or any(fnmatch.fnmatchcase(part, pattern) for part in relative.parts)
-        for pattern in patterns
-    )
 
 
 def _unusable_parent(name: str, parent: Analysis) -> str | None:

@@ -89,6 +89,16 @@ class Policy:
         given = {k: tuple(v) for k, v in options.items() if v is not None}
         return replace(self, **given)  # type: ignore[arg-type]
 
+    def excludes(self, relative: Path) -> bool:
+        """Whether a file found in a folder is left out: ``exclude`` matches its path below
+        the folder, or any folder on the way (``drafts``), or its name."""
+        text = relative.as_posix()
+        return any(
+            fnmatch.fnmatchcase(text, pattern)
+            or any(fnmatch.fnmatchcase(part, pattern) for part in relative.parts)
+            for pattern in self.exclude
+        )
+
     def reports(self, code: str, name: str) -> bool:
         if self.select and not _any_prefix(code, self.select):
             return False
@@ -163,10 +173,18 @@ def relative_name(name: str, root: str | None) -> str:
     folder) when it lies inside it, normalised; otherwise as given."""
     if root is None or name == "-":
         return name
+    return located(name, root)[1] or name
+
+
+def located(name: str, root: str) -> tuple[str, str | None]:
+    """A file argument as the shell meant it, from the working directory: its absolute path,
+    normalised (no symbolic link resolved), and that path relative to the folder ``root``
+    (absolute, normalised) in POSIX form when it lies inside it; None outside it. The one
+    reading of a name for the configuration's globs and for SARIF's ``%SRCROOT%``."""
     path = os.path.normpath(os.path.join(os.getcwd(), name))
-    if os.path.commonpath([root, path]) != root:
-        return name
-    return PurePosixPath(Path(os.path.relpath(path, root))).as_posix()
+    if path == root or os.path.commonpath([root, path]) != root:
+        return path, None
+    return path, PurePosixPath(Path(os.path.relpath(path, root))).as_posix()
 
 
 # --- reading the configuration --------------------------------------------------------------------

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
 from app.findings import MAX_PER_CODE, Finding, Omitted, in_document_order
-from app.policy import Outcome
+from app.policy import Outcome, located
 from app.positions import token_end
 from app.resources import rule_markdown
 from app.rules import RULES
@@ -456,11 +456,9 @@ def artifact_location(name: str, root: str) -> SarifObject:
     lies outside; standard input as ``stdin``."""
     if name == "-":
         return {"uri": "stdin"}
-    path = os.path.normpath(os.path.join(os.getcwd(), name))  # as the shell meant it
-    inside = os.path.commonpath([root, path]) == root
-    if inside and path != root:
-        relative = PurePosixPath(os.path.relpath(path, root))
-        return {"uri": quote(str(relative), safe="/"), "uriBaseId": SRCROOT}
+    path, relative = located(name, root)
+    if relative is not None:
+        return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
     return {"uri": PurePosixPath(path).as_uri()}
 
 
