@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
-from app.policy import Policy, PolicyError, find_config, load
+from app.policy import Policy, PolicyError, load, load_nearest
 from app.report import FORMATS, FileResult
 from app.visible import visible
 
@@ -176,10 +176,8 @@ def _parser() -> argparse.ArgumentParser:
 def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     limit = settings.limits.max_bytes
     try:
-        config = Path(args.config) if args.config else find_config(Path.cwd())
-        if config is not None and not config.is_file():
-            raise PolicyError(f"{config}: no such file")
-        policy = load(config).with_options(
+        found = load(Path(args.config)) if args.config else load_nearest(Path.cwd())
+        policy = found.with_options(
             select=args.select, ignore=args.ignore, fail_on=args.fail_on, exclude=args.exclude
         )
     except PolicyError as exc:

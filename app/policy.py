@@ -25,15 +25,12 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from app.findings import Finding, Omitted
-
-CONFIG_FILES = ("ocp.toml", "pyproject.toml")
 
 
 class PolicyError(Exception):
@@ -48,13 +45,6 @@ class Accepted:
     path: str
     reason: str
     file: str | None = None  # a glob of the files it holds for; None: every file
-
-    def covers(self, finding: Finding, name: str) -> bool:
-        return (
-            finding.code == self.code
-            and finding.path == self.path
-            and (self.file is None or _matches(name, self.file))
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +114,12 @@ class Policy:
         # what a code gets is decided once a code (a report lists thousands of findings of a
         # few codes)
         shown = {code: self.reports(code, name) for code in {f.code for f in findings}}
-        accepted = [a for a in self.accepted if a.file is None or _matches(name, a.file)]
+        # the reasons of the findings accepted in this file, by code and pointer (the first
+        # entry for a place holds)
+        accepted: dict[tuple[str, str], str] = {}
+        for entry in self.accepted:
+            if entry.file is None or _matches(name, entry.file):
+                accepted.setdefault((entry.code, entry.path), entry.reason)
         if all(shown.values()) and not accepted:
             reported = tuple(findings)  # the usual case: every finding, as found
             suppressed: list[Suppressed] = []
@@ -134,9 +129,9 @@ class Policy:
             for finding in findings:
                 if not shown[finding.code]:
                     continue
-                match = next((a for a in accepted if a.covers(finding, name)), None)
-                if match is not None:
-                    suppressed.append(Suppressed(finding, match.reason))
+                reason = accepted.get((finding.code, finding.path))
+                if reason is not None:
+                    suppressed.append(Suppressed(finding, reason))
                 else:
                     kept.append(finding)
             reported = tuple(kept)
@@ -190,29 +185,32 @@ def located(name: str, root: str) -> tuple[str, str | None]:
 # --- reading the configuration --------------------------------------------------------------------
 
 
-def find_config(start: Path) -> Path | None:
-    """ocp.toml or a pyproject.toml with a [tool.ocp] table, in ``start`` or the nearest
-    folder above it."""
+def load_nearest(start: Path) -> Policy:
+    """The policy of ocp.toml, or of a pyproject.toml with a [tool.ocp] table, in ``start``
+    or the nearest folder above it; the default policy when there is none. Each file is
+    read once, and a pyproject.toml parsed only when its text mentions ocp (most never do)."""
     for folder in (start, *start.parents):
         candidate = folder / "ocp.toml"
         if candidate.is_file():
-            return candidate
+            return _policy(candidate, _read(candidate))
         pyproject = folder / "pyproject.toml"
-        # most pyproject.toml files never mention ocp: their text says so before TOML does
-        if (
-            pyproject.is_file()
-            and _mentions_ocp(pyproject)
-            and "ocp" in _read(pyproject).get("tool", {})
-        ):
-            return pyproject
-    return None
+        if pyproject.is_file():
+            data = _bytes(pyproject)
+            if b"ocp" in data:
+                parsed = _parse(pyproject, data)
+                if "ocp" in parsed.get("tool", {}):
+                    return _policy(pyproject, parsed)
+    return Policy()
 
 
-def load(path: Path | None) -> Policy:
-    """The policy of a configuration file (none: the default policy)."""
-    if path is None:
-        return Policy()
-    data = _read(path)
+def load(path: Path) -> Policy:
+    """The policy of the configuration file ``path`` (``--config``)."""
+    if not path.is_file():
+        raise PolicyError(f"{path}: no such file")
+    return _policy(path, _read(path))
+
+
+def _policy(path: Path, data: dict[str, Any]) -> Policy:
     table = data.get("tool", {}).get("ocp", {}) if path.name == "pyproject.toml" else data
     where = f"{path}" + (" [tool.ocp]" if path.name == "pyproject.toml" else "")
     if not isinstance(table, dict):
@@ -241,21 +239,26 @@ def load(path: Path | None) -> Policy:
     )
 
 
-def _mentions_ocp(path: Path) -> bool:
-    try:
-        return b"ocp" in path.read_bytes()
-    except OSError:
-        return True  # `_read` says what is wrong with it
-
-
 def _read(path: Path) -> dict[str, Any]:
+    return _parse(path, _bytes(path))
+
+
+def _bytes(path: Path) -> bytes:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{path}: not valid TOML: {exc}") from None
+        return path.read_bytes()
     except OSError as exc:
         raise PolicyError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _parse(path: Path, data: bytes) -> dict[str, Any]:
+    import tomllib  # only a run that has a configuration reads one
+
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise PolicyError(f"{path}: not UTF-8 text, as TOML must be") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"{path}: not valid TOML: {exc}") from None
 
 
 def _codes(table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
