@@ -325,7 +325,7 @@ def token_end(text: str, offset: int) -> int:
     whose extent would cost a read of all of it for each finding inside)."""
     if text[offset : offset + 1] in ("{", "["):
         return offset + 1
-    return max(_SCALAR_END(text, offset).end(), offset + 1)
+    return max(_skip(text, offset), offset + 1)
 
 
 def _rest(text: str, pos: int, readers: _Readers) -> int:

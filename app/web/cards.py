@@ -46,6 +46,11 @@ def _extensions(item: Item) -> str:
     return f'<dt>Extensions</dt><dd><a href="#extensions">{escape(count)} not understood</a></dd>'
 
 
+def _id_attr(anchor: object) -> str:
+    """A card's ``id`` attribute, when it has an anchor (an object without an id has none)."""
+    return f' id="{escape(anchor)}"' if anchor else ""
+
+
 def _heading_id(item: Item) -> str:
     """The id of a card's heading, from its pointer (``/operations/3`` -> ``-operations-3-h``)."""
     return f"{escape(str(item['pointer']).replace('/', '-'))}-h"
@@ -69,7 +74,7 @@ def _operation(op: Item, diff: str | None) -> str:
     tools = source_link(op)
     if anchor:
         tools = html(f"{tools} {copy(anchor)}")
-    id_attr = f' id="{escape(anchor)}"' if anchor else ""
+    id_attr = _id_attr(anchor)
     head = (
         f'<article{id_attr} class="card operation {status_class}" aria-labelledby="{heading}">\n'
         f'      <div class="card-head">\n'
@@ -211,8 +216,7 @@ def statements(items: Iterable[Item], statuses: Iterable[str], diff: str | None)
 
 
 def _statement(st: Item, statuses: frozenset[str], diff: str | None) -> str:
-    anchor = st.get("anchor")
-    id_attr = f' id="{escape(anchor)}"' if anchor else ""
+    id_attr = _id_attr(st.get("anchor"))
     if st.get("unreadable"):
         return (
             f'        <li{id_attr} class="card statement unreadable">\n'
@@ -309,8 +313,7 @@ def resources(items: Iterable[Item], diff: str | None) -> Markup:
 
 
 def _resource(r: Item, diff: str | None) -> str:
-    anchor = r.get("anchor")
-    id_attr = f' id="{escape(anchor)}"' if anchor else ""
+    id_attr = _id_attr(r.get("anchor"))
     heading = _heading_id(r)
     title, ident = r.get("title"), r.get("id")
     shown = text(title) if title is not None else text(ident) if ident is not None else "Resource"
@@ -386,8 +389,7 @@ def completed_steps(items: Iterable[Item], diff: str | None) -> Markup:
 
 
 def _completed(step: Item, diff: str | None) -> str:
-    anchor = step.get("anchor")
-    id_attr = f' id="{escape(anchor)}"' if anchor else ""
+    id_attr = _id_attr(step.get("anchor"))
     at = step.get("completed_at")
     shown_at = when(at) if at is not None else '<span class="muted">no time recorded</span>'
     evidence = step.get("evidence")
@@ -406,8 +408,7 @@ def next_steps(items: Iterable[Item], diff: str | None) -> Markup:
 
 
 def _next(step: Item, diff: str | None) -> str:
-    anchor = step.get("anchor")
-    id_attr = f' id="{escape(anchor)}"' if anchor else ""
+    id_attr = _id_attr(step.get("anchor"))
     blocked_by, requires, refers = step.get("blocked_by"), step.get("requires"), step.get("refs")
     blocked = ' <span class="badge warn">blocked</span>' if blocked_by else ""
     fields = ""
