@@ -9,8 +9,12 @@ all find them through `importlib.resources`, never through paths computed from t
 from __future__ import annotations
 
 import functools
-from importlib.resources import files
-from importlib.resources.abc import Traversable
+import importlib
+import os
+from typing import TYPE_CHECKING, Protocol, cast
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 TEMPLATES_PACKAGE = "app.templates"
 STATIC_PACKAGE = "app.static"
@@ -20,8 +24,30 @@ DOCS_PACKAGE = "app.docs"
 SCHEMA_FILE = "opencheckpoint-0.1.schema.json"
 
 
+class _DataLoader(Protocol):
+    def get_data(self, path: str) -> bytes: ...
+
+
+def _package_bytes(package: str, name: str) -> bytes:
+    """A file of a package's folder, read by the package's own loader, as `pkgutil.get_data`
+    reads it; OSError when there is none.
+
+    What `ocp lint` reads takes this way: importing `importlib.resources` would import
+    tempfile, shutil, zipfile and three compressors first, some twenty modules of its start-up
+    (issue 13), to read a file. The loader is the one that found the package, so a wheel, an
+    editable install and a zip archive each read from where the package is.
+    """
+    module = importlib.import_module(package)
+    loader = cast(_DataLoader, module.__spec__.loader if module.__spec__ else None)
+    if module.__file__ is None or not hasattr(loader, "get_data"):
+        raise FileNotFoundError(f"{package} has no loader that reads its files")
+    return loader.get_data(os.path.join(os.path.dirname(module.__file__), *name.split("/")))
+
+
 def static_file(name: str) -> Traversable:
     """A file of `static/`, by its path there (``vendor/htmx-2.0.11.min.js``)."""
+    from importlib.resources import files
+
     return _join(files(STATIC_PACKAGE), name)
 
 
@@ -34,28 +60,26 @@ def example_bytes() -> bytes:
     return static_file(EXAMPLE_FILE).read_bytes()
 
 
-def schema_file(name: str) -> Traversable:
-    return _join(files(SCHEMAS_PACKAGE), name)
-
-
 @functools.cache
 def schema_bytes() -> bytes:
     """The schema file's exact bytes (as served at the path of its ``$id``), read once."""
-    return schema_file(SCHEMA_FILE).read_bytes()
+    return _package_bytes(SCHEMAS_PACKAGE, SCHEMA_FILE)
 
 
 def rule_doc(code: str) -> Traversable:
     """`docs/rules/CODE.md`, the one page of documentation of a rule."""
+    from importlib.resources import files
+
     return files(DOCS_PACKAGE) / "rules" / f"{code}.md"
 
 
 @functools.cache
 def rule_markdown(code: str) -> str | None:
     """The rule's page as Markdown, without its title line; None for a code with no page."""
-    doc = rule_doc(code)
-    if not doc.is_file():
+    try:
+        text = _package_bytes(DOCS_PACKAGE, f"rules/{code}.md").decode("utf-8")
+    except OSError:
         return None
-    text = doc.read_text(encoding="utf-8")
     first, newline, rest = text.partition("\n")
     return rest.lstrip("\n") if first.startswith("# ") and newline else text
 

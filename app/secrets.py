@@ -25,7 +25,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache, partial, reduce
 from itertools import accumulate, chain, compress, count, islice
-from typing import NamedTuple
+from typing import NamedTuple, cast
 from urllib.parse import unquote
 
 from app.findings import Finding
@@ -33,6 +33,32 @@ from app.json_values import CONTAINERS
 from app.pointer import escape_token
 
 Span = tuple[int, int, str]  # start, end, kind
+
+
+class _LazyPattern:
+    """A regular expression compiled when it is first used.
+
+    The module holds some two hundred patterns, and compiling them all cost `ocp lint` a
+    quarter of its start-up (issue 13), while a document needs only the anchors and the few
+    detectors an anchor points to. On first use the compiled pattern's methods are set on the
+    instance, so later calls cost what a compiled pattern's cost: an attribute and a call.
+    """
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern = pattern
+        self.flags = flags
+
+    def __getattr__(self, name: str) -> object:
+        # Called only for what the instance does not hold yet: the first use.
+        compiled = re.compile(self.pattern, self.flags)
+        for method in ("search", "match", "fullmatch", "finditer", "findall", "sub", "split"):
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile`, deferred to the pattern's first use (see `_LazyPattern`)."""
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
 
 
 class SecretHit(NamedTuple):
@@ -143,16 +169,16 @@ _PLACEHOLDER_WORDS = _words(
     """
 )
 _BOOLISH = _words("true false yes no on off y n t f enabled disabled")
-_PLACEHOLDER_MARKERS = re.compile(
+_PLACEHOLDER_MARKERS = _lazy(
     r"(?i)(?:^|[^a-z])(?:redacted|placeholder|changeme|change[_-]me|replace[_-]?me|your"
     r"|example|sample|dummy|fake|insert|obfuscated|masked)(?:[^a-z]|$)"
 )
 # ALL_CAPS_WITH_UNDERSCORES names an environment variable; $NAME, ${NAME}, %NAME% refer to one.
-_ENV_REFERENCE = re.compile(
+_ENV_REFERENCE = _lazy(
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"
 )
 # A value that points at where a secret lives (a URL, a secret store, a file), not the secret.
-_REFERENCE = re.compile(
+_REFERENCE = _lazy(
     r"(?i)(?:[a-z][a-z0-9+.\-]*://"
     r"|(?:env|vault|secret|secrets|ssm|arn|op|kv|keyvault|kms|gcpsm|gsm|sm|awssm|azure|doppler"
     r"|infisical|file|k8s|kubernetes|urn|sops|ref|secretref|secretsmanager|bitwarden|keychain"
@@ -161,7 +187,7 @@ _REFERENCE = re.compile(
     r"|~/|\.{1,2}/|[a-z]:\\|/(?:home|users|root|etc|var|run|tmp|usr|opt|srv|mnt|app|data"
     r"|workspace|secrets|keys|certs|config|vault|private)(?:/|$))"
 )
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+_EMAIL = _lazy(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 # Code that names where a credential comes from rather than holding one (excerpts of source
 # files): process.env.API_KEY, os.environ["..."], secrets.token_hex(32), Optional[str],
 # client_secret_value, clientSecretValue, db-credentials. Random keys have digits.
@@ -169,7 +195,7 @@ _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 # text soon fails it: its capitals are not each followed by lower-case letters, and its digits
 # sit inside words (as in a password's Wint3r) rather than ending them (as in ed25519).
 _WORDISH = r"(?=[A-Za-z])[A-Z]*+(?:[A-Z][a-z]{2,}+|[a-z]++|[0-9]++(?![a-z]))*+[A-Z]*+"
-_IDENTIFIER_LIKE = re.compile(
+_IDENTIFIER_LIKE = _lazy(
     rf"""[._\-]*+{_WORDISH}(?:[._\-]++{_WORDISH})++[._\-]*+  # snake_case, kebab-case, a.path
       |_++{_WORDISH}                                     # _Private
       |[a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++               # camelCase words
@@ -178,15 +204,15 @@ _IDENTIFIER_LIKE = re.compile(
     re.S | re.X,
 )
 # type names in schemas and signatures: "password": "string?", api_key: str
-_TYPE_NAME = re.compile(
+_TYPE_NAME = _lazy(
     r"(?i)(?:string|str|text|varchar|bool|boolean|int|integer|number|float|object|array|any"
     r"|bytes|secretstr|secret_str)(?:\?|\[\])?"
 )
-_NUMBERISH = re.compile(r"[\d\s+\-.,:/_%]+")
+_NUMBERISH = _lazy(r"[\d\s+\-.,:/_%]+")
 _MASK_CHARS = "*xX#?._- \t\u2022\u00b7\u2026\u25cf"
 # partly masked, e.g. sk-****abcd (one character repeated, not XxXX)
-_PARTIAL_MASK = re.compile("\\*\\*\\*|xxxxx|XXXXX|\u2022\u2022|\u25cf\u25cf|\u2026")
-_WHITESPACE = re.compile(r"\s")
+_PARTIAL_MASK = _lazy("\\*\\*\\*|xxxxx|XXXXX|\u2022\u2022|\u25cf\u25cf|\u2026")
+_WHITESPACE = _lazy(r"\s")
 
 
 def _is_placeholder(value: str) -> bool:
@@ -222,9 +248,9 @@ def _not_a_credential_shape(value: str) -> bool:
 
 # Character tests done by the regex engine and str methods rather than a Python loop over every
 # character: a hostile document may hand thousands of long candidate values to these.
-_ANY_DIGIT = re.compile(r"\d")
-_ANY_LETTER = re.compile(r"[^\W\d_]")
-_ANY_SYMBOL = re.compile(r"[^\w.\-]")  # neither a word character nor "." or "-"
+_ANY_DIGIT = _lazy(r"\d")
+_ANY_LETTER = _lazy(r"[^\W\d_]")
+_ANY_SYMBOL = _lazy(r"[^\w.\-]")  # neither a word character nor "." or "-"
 
 
 def _has_lower(value: str) -> bool:
@@ -366,9 +392,9 @@ _QUERY_PARAMS = {
 }
 # A short capital prefix and digits is a reference number (APR-0049121, INC0012345, JIRA-812),
 # not a token, whatever name it is given.
-_REFERENCE_NUMBER = re.compile(r"[A-Z]{1,6}[-_]?[0-9]{3,12}")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_REFERENCE_NUMBER = _lazy(r"[A-Z]{1,6}[-_]?[0-9]{3,12}")
+_CAMEL = _lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_ALNUM = _lazy(r"[^a-z0-9]+")
 
 
 def _name_parts(name: str) -> list[str]:
@@ -416,17 +442,17 @@ def _match_heads(parts: list[str]) -> str | None:
     return None
 
 
-_AUTH_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*)[ \t]+(\S.*)", re.S)
+_AUTH_SCHEME = _lazy(r"([A-Za-z][A-Za-z0-9_\-]*)[ \t]+(\S.*)", re.S)
 _AUTH_SCHEMES = _words(
     """
     bearer basic token digest negotiate ntlm hoba mutual apikey api-key key otp dpop mac hawk
     oauth sso-key aws4-hmac-sha256 goog4-hmac-sha256 hmac-sha256 signature
     """
 )
-_AUTH_PARAM = re.compile(
+_AUTH_PARAM = _lazy(
     r"(?i)(?:signature|response|credential|sig|oauth_signature|token)\s*=\s*\"?([^\",\s]+)"
 )
-_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+=]{40}")
+_AWS_SECRET_VALUE = _lazy(r"[A-Za-z0-9/+=]{40}")
 
 
 def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | None:
@@ -505,7 +531,7 @@ def _left_ok(text: str, start: int, boundary: frozenset[str]) -> bool:
     return start == 0 or text[start - 1] not in boundary
 
 
-_TAIL_PLACEHOLDER = re.compile(
+_TAIL_PLACEHOLDER = _lazy(
     r"(?i)(?:^|[^a-z0-9])(?:your|example|sample|dummy|fake|placeholder|redacted|token|secret"
     r"|key|here|xxx+)(?:[^a-z0-9]|$)"
 )
@@ -517,7 +543,7 @@ def _masked(tail: str) -> bool:
 
 
 # A tail that is one run of a character class, ending the pattern.
-_TAIL_RUN = re.compile(r"\(\?P<tail>(\[(?:[^\]\\]|\\.)*\])\*\+\)$")
+_TAIL_RUN = _lazy(r"\(\?P<tail>(\[(?:[^\]\\]|\\.)*\])\*\+\)$")
 
 
 def _token_rule(
@@ -539,7 +565,7 @@ def _token_rule(
     ("sk-learn", "a ghp_ token"), costs no step of Python.
     """
     low, high = tail
-    rx = re.compile(_TAIL_RUN.sub(lambda m: f"(?={m[1]}{{{low}}}){m[0]}", pattern), flags)
+    rx = _lazy(_TAIL_RUN.sub(lambda m: f"(?={m[1]}{{{low}}}){m[0]}", pattern), flags)
 
     def find(text: str) -> Iterator[Span]:
         for m in rx.finditer(text):
@@ -578,18 +604,18 @@ def _aws_key_id(text: str) -> Iterator[Span]:
             yield s, e, AWS_KEY_ID
 
 
-_AWS_ID = re.compile(r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]*+")
+_AWS_ID = _lazy(r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]*+")
 
-_PEM_BEGIN = re.compile(
+_PEM_BEGIN = _lazy(
     r"-----?[ ]?BEGIN[ ](?P<label>(?:[A-Z0-9]{1,12}[ ]){0,4}PRIVATE[ ]KEY(?:[ ]BLOCK)?)[ ]?-----?"
 )
 # After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
 # Newlines may be real or JSON-escaped (the viewer scans raw source too).
 _NL = r"(?:[ \t\r\n]|\\[rnt])"
-_PEM_BODY = re.compile(
+_PEM_BODY = _lazy(
     rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\r|\\n)+)*+{_NL}*+[A-Za-z0-9+/=]{{16}}"
 )
-_PEM_RUN = re.compile(r"(?:[A-Za-z0-9+/=]|[ \t\r\n]|\\[rnt])*+")
+_PEM_RUN = _lazy(r"(?:[A-Za-z0-9+/=]|[ \t\r\n]|\\[rnt])*+")
 
 
 # The largest private keys in PEM (16384-bit RSA, a PGP block with several subkeys) fit in this
@@ -622,8 +648,8 @@ def _pem_end(label: str) -> re.Pattern[str]:
     return re.compile(r"-----?[ ]?END[ ]" + re.escape(label) + r"[ ]?-----?")
 
 
-_PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:")
-_PUTTY_END = re.compile(r"Private-MAC:[ \t]*[0-9a-fA-F]+")
+_PUTTY = _lazy(r"PuTTY-User-Key-File-\d+:")
+_PUTTY_END = _lazy(r"Private-MAC:[ \t]*[0-9a-fA-F]+")
 
 
 # A PuTTY key file (a 16384-bit RSA key included) fits in this many characters after its header;
@@ -643,7 +669,7 @@ def _putty(text: str) -> Iterator[Span]:
             yield m.start(), mac.end() if mac else limit, PUTTY_KEY
 
 
-_JWT = re.compile(r"eyJ[A-Za-z0-9_\-]*+(?:\.[A-Za-z0-9_\-]*+){0,4}")
+_JWT = _lazy(r"eyJ[A-Za-z0-9_\-]*+(?:\.[A-Za-z0-9_\-]*+){0,4}")
 
 
 def _b64url_json(segment: str) -> object:
@@ -667,8 +693,8 @@ def _jwt(text: str) -> Iterator[Span]:
             yield m.start(), m.end(), JWT
 
 
-_BEARER = re.compile(r"(?i)bearer[ \t]++(?P<tok>[A-Za-z0-9\-._~+/]++=*+)")
-_BASIC = re.compile(r"(?i)basic[ \t]++(?P<tok>[A-Za-z0-9+/]++=*+)")
+_BEARER = _lazy(r"(?i)bearer[ \t]++(?P<tok>[A-Za-z0-9\-._~+/]++=*+)")
+_BASIC = _lazy(r"(?i)basic[ \t]++(?P<tok>[A-Za-z0-9+/]++=*+)")
 
 
 def _bearer(text: str) -> Iterator[Span]:
@@ -693,8 +719,8 @@ def _basic(text: str) -> Iterator[Span]:
 
 # scheme://userinfo@host - the authority ends at the first / ? # (RFC 3986 §3.2); JSON source
 # may escape the slashes.
-_AUTHORITY = re.compile(r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)")
-_SCHEME_TAIL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}\Z")
+_AUTHORITY = _lazy(r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)")
+_SCHEME_TAIL = _lazy(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}\Z")
 
 
 def _userinfo(text: str) -> Iterator[Span]:
@@ -726,11 +752,11 @@ def _userinfo_kind(userinfo: str) -> str | None:
 _TOKEN_USER = 20
 
 
-_SLACK_HOOK = re.compile(
+_SLACK_HOOK = _lazy(
     r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<tail>[A-Za-z0-9_/\-]*+)"
 )
-_DISCORD_HOOK = re.compile(r"discord(?:app)?\.com/api/webhooks/[0-9]++/(?P<tail>[A-Za-z0-9_\-]*+)")
-_TEAMS_HOOK = re.compile(r"\.webhook\.office\.com/webhookb2/(?P<tail>[^\s\"'<>\\]*+)")
+_DISCORD_HOOK = _lazy(r"discord(?:app)?\.com/api/webhooks/[0-9]++/(?P<tail>[A-Za-z0-9_\-]*+)")
+_TEAMS_HOOK = _lazy(r"\.webhook\.office\.com/webhookb2/(?P<tail>[^\s\"'<>\\]*+)")
 
 
 def _webhooks(text: str) -> Iterator[Span]:
@@ -744,7 +770,7 @@ def _webhooks(text: str) -> Iterator[Span]:
                 yield _url_start(text, m.start()), m.end(), kind
 
 
-_URL_HEAD = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]{0,15}://)?[A-Za-z0-9.\-]{0,253}\Z")
+_URL_HEAD = _lazy(r"(?:[A-Za-z][A-Za-z0-9+.\-]{0,15}://)?[A-Za-z0-9.\-]{0,253}\Z")
 
 
 def _url_start(text: str, start: int) -> int:
@@ -753,7 +779,7 @@ def _url_start(text: str, start: int) -> int:
     return start - len(head.group()) if head else start
 
 
-_AZURE_AD_SECRET = re.compile(
+_AZURE_AD_SECRET = _lazy(
     r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])"
 )
 
@@ -779,7 +805,7 @@ def _run_before(text: str, end: int, alphabet: frozenset[str], longest: int) -> 
     return start
 
 
-_DISCORD_BOT = re.compile(
+_DISCORD_BOT = _lazy(
     r"(?<![A-Za-z0-9_\-])(?P<id>[MNO][A-Za-z0-9_\-]{22,26})\.[A-Za-z0-9_\-]{6}\."
     r"[A-Za-z0-9_\-]{27,38}(?![A-Za-z0-9_\-])"
 )
@@ -797,7 +823,7 @@ def _discord_bot(text: str) -> Iterator[Span]:
             yield m.start(), m.end(), DISCORD
 
 
-_TELEGRAM = re.compile(r":(?P<tail>A[A-Za-z0-9_\-]*+)")
+_TELEGRAM = _lazy(r":(?P<tail>A[A-Za-z0-9_\-]*+)")
 
 
 def _telegram_bot(text: str) -> Iterator[Span]:
@@ -810,7 +836,7 @@ def _telegram_bot(text: str) -> Iterator[Span]:
             yield start, m.end(), TELEGRAM
 
 
-_MAILCHIMP = re.compile(r"-us[0-9]{1,2}+(?![A-Za-z0-9])")
+_MAILCHIMP = _lazy(r"-us[0-9]{1,2}+(?![A-Za-z0-9])")
 
 
 def _mailchimp(text: str) -> Iterator[Span]:
@@ -825,7 +851,7 @@ def _mailchimp(text: str) -> Iterator[Span]:
             yield start, m.end(), MAILCHIMP
 
 
-_TERRAFORM = re.compile(r"\.atlasv1\.(?P<tail>[A-Za-z0-9_=\-]*+)")
+_TERRAFORM = _lazy(r"\.atlasv1\.(?P<tail>[A-Za-z0-9_=\-]*+)")
 
 
 def _terraform(text: str) -> Iterator[Span]:
@@ -843,10 +869,10 @@ def _terraform(text: str) -> Iterator[Span]:
 # this many characters, and a password is a value with letters and digits, because the same
 # words make sentences ("the machine learning login page password reset").
 _NETRC_WINDOW = 1024
-_NETRC_ENTRY = re.compile(
+_NETRC_ENTRY = _lazy(
     r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[rnt]))(?:machine|default)(?=[ \t\r\n]|\\[rnt])"
 )
-_NETRC_TOKEN = re.compile(r"(?:[^\s\\\"']|\\[^rnt\s])++")
+_NETRC_TOKEN = _lazy(r"(?:[^\s\\\"']|\\[^rnt\s])++")
 _NETRC_KEYWORDS = frozenset({"login", "password", "account", "port"})
 
 
@@ -875,7 +901,7 @@ def _netrc(text: str) -> Iterator[Span]:
 # https:user:pass@host - a special scheme (RFC 3986 says nothing of it; the WHATWG URL parser,
 # what browsers run, reads any run of slashes or backslashes after it, none included, as the
 # start of an authority). "://" itself is _userinfo's.
-_SPECIAL_AUTHORITY = re.compile(
+_SPECIAL_AUTHORITY = _lazy(
     r"(?i)(?<![A-Za-z0-9+.\-])(?:https?|wss?|ftp):(?P<slashes>[/\\]{0,16}+)"
     r"(?P<auth>[^\s/\\?#\"'<>]{1,1024}+)"
 )
@@ -897,27 +923,27 @@ def _special_userinfo(text: str) -> Iterator[Span]:
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
 
-_NAME_OP = re.compile(
+_NAME_OP = _lazy(
     r"""(?<![A-Za-z0-9_.\-])(?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?)
         (?P<sp1>[ \t]*)(?P<op>[:=])(?P<sp2>[ \t]*)""",
     re.X,
 )
-_VALUE = re.compile(
+_VALUE = _lazy(
     r"""\\?"(?P<dq>(?:[^"\\\r\n]|\\[^"]){1,1024}+)\\?"|'(?P<sq>[^'\r\n]{1,1024}+)'
         |(?P<bare>[^\s"'`,;&<>]{1,256}+)""",
     re.X,
 )
-_LINE_REST = re.compile(r"[^\r\n\"']{0,1024}+")
+_LINE_REST = _lazy(r"[^\r\n\"']{0,1024}+")
 # _NAME_OP where the value after it is long enough to be a credential (4 characters as
 # `_assignment_hit` counts them): past _REREAD_LIMIT rejected values in one text, the regex
 # steps over "password: a" runs by itself instead of handing each to Python. A header line
 # ("Cookie: a=1; b=2") whose first word is shorter is then missed in that text: a producer's
 # text does not hold a hundred short assignments before it.
-_NAME_OP_VALUED = re.compile(
+_NAME_OP_VALUED = _lazy(
     _NAME_OP.pattern + r"""(?=\\?"(?:[^"\\\r\n]|\\[^"]){4}|'[^'\r\n]{4}|[^\s"'`,;&<>]{4})""",
     re.X,
 )
-_NAME_HEAD_ANCHOR = re.compile(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess")
+_NAME_HEAD_ANCHOR = _lazy(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess")
 
 
 # A large text is read around the words of credential names, block by block (characters).
@@ -1060,7 +1086,7 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
 
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
 
-_PASSWORD_IS = re.compile(
+_PASSWORD_IS = _lazy(
     r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)[ \t]+(?:is|was)[ \t]*:?[ \t]*"
     r"(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,
@@ -1083,8 +1109,8 @@ def _password_in_prose(text: str) -> Iterator[Span]:
 # ?token=ghp%5F...: decoded once (ASCII escapes only: credentials are ASCII), scanned by every
 # other detector, and each hit mapped back to the characters it came from. The run takes the
 # query's "?", "&" and "#" so that a parameter's name stays beside its decoded value.
-_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@?&#]|%[0-9A-Fa-f]{2})++")
-_PERCENT_SPLIT = re.compile(r"%([0-7][0-9A-Fa-f])")
+_PERCENT_RUN = _lazy(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@?&#]|%[0-9A-Fa-f]{2})++")
+_PERCENT_SPLIT = _lazy(r"%([0-7][0-9A-Fa-f])")
 
 
 def _percent_encoded(text: str) -> Iterator[Span]:
@@ -1129,10 +1155,10 @@ def _percent_encoded(text: str) -> Iterator[Span]:
 # Kubernetes secret, a token in a config blob. Runs long enough to hold one are decoded once, in
 # chunks of bounded size, and kept only when they decode to text; a hit anywhere in the text
 # flags the whole run. Base64 of base64 is not unwrapped again.
-_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24,}+={0,2}")
+_BASE64_RUN = _lazy(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24,}+={0,2}")
 _BASE64_CHUNK = 65536  # characters, a multiple of 4
 _URLSAFE = bytes.maketrans(b"-_", b"+/")
-_TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+_TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
 def _base64_wrapped(text: str) -> Iterator[Span]:
@@ -1439,10 +1465,10 @@ def _compile_anchor(
     the bits of each alternative by the name of its group (None when it has one)."""
     bits = [reduce(operator.or_, (_BIT[d] for d in ds)) for _, ds in alternatives]
     if len(alternatives) == 1:
-        return re.compile(prefix + alternatives[0][0]), folded, bits[0], None
+        return _lazy(prefix + alternatives[0][0]), folded, bits[0], None
     groups = "|".join(f"(?P<a{n}>{rest})" for n, (rest, _) in enumerate(alternatives))
     by_group = {f"a{n}": bit for n, bit in enumerate(bits)}
-    return re.compile(f"{prefix}(?:{groups})"), folded, reduce(operator.or_, bits), by_group
+    return _lazy(f"{prefix}(?:{groups})"), folded, reduce(operator.or_, bits), by_group
 
 
 _ANCHORS = [_compile_anchor(*entry) for entry in _ANCHOR_TABLE]
@@ -1663,9 +1689,7 @@ class _Layout:
 # scan puts a newline before every string), a cheaper search than the look-behind.
 _CANDIDATE_ANCHORS = [
     (
-        re.compile(r"[^A-Za-z0-9+/_\-][A-Za-z0-9+/_\-]{24}")
-        if rx.pattern == _BASE64_ANCHOR
-        else rx,
+        _lazy(r"[^A-Za-z0-9+/_\-][A-Za-z0-9+/_\-]{24}") if rx.pattern == _BASE64_ANCHOR else rx,
         folded,
         bit,
         by_group,
@@ -1725,7 +1749,7 @@ def _some_of(rx: re.Pattern[str], groups: frozenset[str]) -> re.Pattern[str]:
     """An anchor of alternatives (see `_compile_anchor`) with only the named ones left."""
     prefix, alternatives = _ANCHOR_PARTS[rx.pattern]
     kept = "|".join(f"(?P<a{n}>{rest})" for n, rest in enumerate(alternatives) if f"a{n}" in groups)
-    return re.compile(f"{prefix}(?:{kept})", rx.flags)
+    return _lazy(f"{prefix}(?:{kept})", rx.flags)
 
 
 # For each anchor of alternatives, by the name of each alternative: the anchor with the others.

@@ -19,8 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 FETCH = ROOT / "scripts" / "fetch-sarif-multitool.sh"
 OCP = Path(sys.executable).parent / "ocp"
 ODD = "a b#c%d,é.ocp.json"  # a space, '#', '%', ',' and a non-ASCII letter
-# Not yet met (issue 13): the driver's informationUri, which needs the project's own address.
-NOT_YET = {"SARIF2005"}
+# The driver's informationUri (SARIF2005, a warning) is the rule pages of a service, so only a
+# run told the service's address (--base-url or OCP_PUBLIC_URL) has one: this project has no
+# public address to name instead, and a guessed one would be a link that lies.
+WITHOUT_BASE_URL = {"SARIF2005"}
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +79,58 @@ def test_github_ingests_the_sarif_log(multitool, repository, names):
     assert done.returncode in (0, 1, 2) and b"Traceback" not in done.stderr, done.stderr
     log = repository / "ocp.sarif"
     log.write_bytes(done.stdout)
-    problems = [r for r in validate(multitool, log) if r["ruleId"] not in NOT_YET]
+    problems = [r for r in validate(multitool, log) if r["ruleId"] not in WITHOUT_BASE_URL]
     assert problems == []
+
+
+@pytest.mark.parametrize(
+    "named",
+    [[], ["--stdin-filename", "checkpoints/handoff.ocp.json"]],
+    ids=["stdin", "stdin-filename"],
+)
+def test_github_ingests_the_sarif_log_of_standard_input(multitool, repository, named):
+    source = (repository / "checkpoints" / "handoff.ocp.json").read_bytes()
+    done = subprocess.run(
+        [str(OCP), "lint", "--format", "sarif", *named, "-"],
+        cwd=repository,
+        input=source,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    log = repository / "ocp.sarif"
+    log.write_bytes(done.stdout)
+    assert [r for r in validate(multitool, log) if r["ruleId"] not in WITHOUT_BASE_URL] == []
+    (run,) = json.loads(done.stdout)["runs"]
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
+    }
+    assert uris == ({"checkpoints/handoff.ocp.json"} if named else {"stdin"})
+
+
+def test_a_run_told_the_service_address_names_the_rule_pages(multitool, repository):
+    done = subprocess.run(
+        [
+            str(OCP),
+            "lint",
+            "--format",
+            "sarif",
+            "--base-url",
+            "https://ocp.example.test/viewer",
+            "checkpoints/handoff.ocp.json",
+        ],
+        cwd=repository,
+        capture_output=True,
+        check=False,
+    )
+    log = repository / "ocp.sarif"
+    log.write_bytes(done.stdout)
+    assert validate(multitool, log) == []  # SARIF2005 included
+    driver = json.loads(done.stdout)["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://ocp.example.test/viewer/rules"
+    assert all(
+        r["helpUri"].startswith("https://ocp.example.test/viewer/rules/") for r in driver["rules"]
+    )
 
 
 def test_files_are_named_relative_to_srcroot_and_percent_encoded(repository):
@@ -220,7 +272,7 @@ def test_github_ingests_accepted_findings_as_suppressions(multitool, repository)
     assert [r["suppressions"][0]["justification"] for r in results if "suppressions" in r] == [
         "a revoked key kept as an example"
     ]
-    assert [r for r in validate(multitool, log) if r["ruleId"] not in NOT_YET] == []
+    assert [r for r in validate(multitool, log) if r["ruleId"] not in WITHOUT_BASE_URL] == []
 
 
 def test_plain_text_fields_carry_no_markdown(tmp_path):
