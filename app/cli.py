@@ -157,6 +157,27 @@ def _parser() -> argparse.ArgumentParser:
     diff_cmd.add_argument("--format", choices=["text", "json", "patch"], default="text")
     diff_cmd.set_defaults(run=run_diff)
 
+    guard_cmd = commands.add_parser(
+        "guard",
+        help="say what a checkpoint records about a proposed tool call",
+        description="Say what the checkpoint records about a proposed tool call (spec §6.6, "
+        "§6.8, §10.3): a repeat of a completed, cancelled or rejected operation, or one a stop "
+        "condition forbids, is refused; a repeat of an uncertain one waits until its outcome "
+        "is determined; otherwise the checkpoint records nothing against the call. It never "
+        "says a call is allowed: the destination's own policy decides (§10.1). Exit status: 0 "
+        "nothing recorded against the call, 1 refuse, 3 determine first, 2 usage or I/O error.",
+    )
+    guard_cmd.add_argument("file", metavar="CHECKPOINT", help="a checkpoint file, or -")
+    given = guard_cmd.add_mutually_exclusive_group(required=True)
+    given.add_argument(
+        "--call",
+        metavar="JSON",
+        help='the call, as JSON: \'{"tool": "refund_payment", "arguments": {"order": "A-1"}}\'',
+    )
+    given.add_argument("--call-file", metavar="FILE", help="the call, from a JSON file, or -")
+    guard_cmd.add_argument("--format", choices=["text", "json"], default="text")
+    guard_cmd.set_defaults(run=run_guard)
+
     serve_cmd = commands.add_parser(
         "serve", help="start the web service", description="Start the web service (uvicorn)."
     )
@@ -403,6 +424,53 @@ def format_diff(name: str, diff: Data) -> str:
     for f in diff["findings"]["fixed"]:
         lines.append(f"  fixed finding {f['code']} at {v(f['path']) or '(document)'}")
     return "\n".join(lines) + "\n"
+
+
+EXIT_GUARD = {"nothing_against": 0, "refuse": 1, "determine_first": 3}
+
+
+def run_guard(args: argparse.Namespace, settings: Settings) -> int:
+    from app.guard import NO_AUTHORITY, GuardError, guard, read_call
+
+    limit = settings.limits.max_bytes
+    if args.call_file == "-" and args.file == "-":
+        return usage_error("the checkpoint and the call cannot both come from standard input")
+    try:
+        data = read_input(args.file, limit)
+        call_text = (
+            args.call.encode("utf-8", "surrogateescape")
+            if args.call is not None
+            else read_input(args.call_file, limit)
+        )
+    except InputError as exc:
+        return usage_error(str(exc))
+    try:
+        answer = guard(analyze(data, settings.limits), read_call(call_text, settings.limits))
+    except GuardError as exc:
+        if args.format == "json":
+            print(json.dumps({"error": exc.as_json()}, ensure_ascii=False, indent=2))
+        where = exc.path or "/"
+        if exc.line is not None:
+            where += f" (line {exc.line}, column {exc.column})"
+        name = "the call" if exc.subject == "call" else args.file
+        return usage_error(f"{name}: {where}: {exc.message}")
+    if args.format == "json":
+        print(json.dumps(answer.as_json(), ensure_ascii=False, indent=2))
+    else:
+        lines = [f"{answer.outcome}: {answer.summary}"]
+        for reason in answer.reasons:
+            lines.append(
+                f"  {reason.path or '/'} [{reason.code}, {reason.section}] {reason.message}"
+            )
+        if answer.uncompared:
+            lines.append(
+                f"  {len(answer.uncompared)} action operation(s) record no call to compare "
+                f"with, so whether this call repeats one of them is not known: "
+                + ", ".join(answer.uncompared)
+            )
+        lines.append(NO_AUTHORITY)
+        print("\n".join(visible(line) for line in lines))
+    return EXIT_GUARD[answer.outcome]
 
 
 def run_serve(args: argparse.Namespace, settings: Settings) -> int:

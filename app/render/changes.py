@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from app.analysis import LintResult
 from app.diff import diff_checkpoints
-from app.render.context import text_of
+from app.json_values import text_of
 from app.render.model import Model
 
 

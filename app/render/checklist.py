@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app import advice
+from app.json_values import text_of
 from app.render.context import (
     Context,
     as_object,
@@ -12,7 +13,6 @@ from app.render.context import (
     object_items,
     statement_status,
     string_list,
-    text_of,
     uri_link,
     with_hidden,
 )

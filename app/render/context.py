@@ -18,7 +18,7 @@ from app.checkpoint import (
     LocalObject,
 )
 from app.digests import DigestCheck
-from app.json_values import CONTAINERS
+from app.json_values import CONTAINERS, text_of
 from app.pointer import to_pointer
 from app.render.model import Model, anchor, fragment_safe
 from app.render.query import EVERY, PageQuery
@@ -242,17 +242,6 @@ def string_list(value: object) -> list[str]:
     if not isinstance(value, list):
         return []
     return [item for item in value if isinstance(item, str)]
-
-
-def text_of(value: object) -> str | None:
-    """A value for display: strings as they are, anything else as compact JSON text (a
-    schema-invalid document may hold a number or an object where text belongs)."""
-    if value is None or isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def texts_of(value: object) -> list[str]:

@@ -6,7 +6,8 @@ from typing import Any
 
 from app.digests import DigestCheck
 from app.findings import MAX_PER_CODE, Finding
-from app.render.context import Context, as_object, links_to, object_items, text_of, texts_of
+from app.json_values import text_of
+from app.render.context import Context, as_object, links_to, object_items, texts_of
 from app.render.model import NOTE_SOURCE_MEMBER, FindingItem, FindingsSection, Model
 from app.report import (
     VALIDITY_NOTE,

@@ -9,6 +9,7 @@ from app.checkpoint import (
     Instant,
     parse_instant,
 )
+from app.json_values import text_of
 from app.render.context import (
     Context,
     as_object,
@@ -21,12 +22,12 @@ from app.render.context import (
     optional_link,
     paged,
     string_list,
-    text_of,
     unreadable,
     with_hidden,
 )
 from app.render.model import EFFECTS, NOTE_RESUME, OPERATION_STATUSES, Model
 from app.render.query import ListWindow
+from app.stops import record_of, stop_facts
 
 OperationEntry = tuple[int, Model, advice.Operation, str]  # index, operation, facts, group
 
@@ -169,17 +170,7 @@ def _op_facts(ctx: Context, op: Model) -> advice.Operation:
 
 
 def _stop_facts(ctx: Context, stop: Model) -> advice.Stop:
-    name = stop.get("id") if isinstance(stop.get("id"), str) else "(without id)"
-    entries = object_items(stop.get("until"))
-    until = tuple(
-        advice.Until(
-            text_of(entry.get("operation")),
-            text_of(entry.get("status")),
-            _record_of(ctx, entry.get("operation")),
-        )
-        for _, entry in entries
-    )
-    return advice.Stop(str(name), until or None)
+    return stop_facts(stop, ctx.by_id)
 
 
 def _dependencies(ctx: Context, op: Model) -> list[advice.Dependency]:
@@ -247,14 +238,7 @@ def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
 
 
 def _record_of(ctx: Context, op_ref: object) -> str | None:
-    """The id of the resource recording an operation's status, when it resolves."""
-    if not isinstance(op_ref, str):
-        return None
-    obj = ctx.by_id.get(op_ref)
-    if obj is None or obj.type != "operation":
-        return None
-    record = obj.value.get("record")
-    return record if isinstance(record, str) and record in ctx.by_id else None
+    return record_of(ctx.by_id, op_ref)
 
 
 def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:

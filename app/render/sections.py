@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from app.json_values import text_of
 from app.pointer import to_pointer
 from app.render.checklist import incompatibility_item, precondition_item, requirement_item
 from app.render.context import (
@@ -18,7 +19,6 @@ from app.render.context import (
     object_items,
     optional_link,
     paged,
-    text_of,
     unreadable,
     uri_link,
     with_hidden,

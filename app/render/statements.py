@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
+from app.json_values import text_of
 from app.render.context import (
     Context,
     as_object,
@@ -13,7 +14,6 @@ from app.render.context import (
     optional_link,
     paged,
     statement_status,
-    text_of,
     with_hidden,
 )
 from app.render.model import (

@@ -8,6 +8,7 @@ again, and it says what to verify and where: never that anything may proceed (§
 
 from __future__ import annotations
 
+from app.json_values import text_of
 from app.pointer import to_pointer
 from app.render.context import (
     Context,
@@ -15,7 +16,6 @@ from app.render.context import (
     hidden_key,
     object_items,
     statement_status,
-    text_of,
 )
 from app.render.model import Model
 from app.render.operations import OperationEntry

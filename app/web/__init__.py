@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from app.config import Settings
 from app.store import Store, StoreUnavailable, open_store
-from app.web import assets, diffs, lineage, listing, stored, views
+from app.web import assets, diffs, guard, lineage, listing, stored, views
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
 from app.web.compression import CompressionMiddleware
@@ -49,6 +49,7 @@ def create_app(
         Route("/live", views.live_panel, methods=["POST"], name="live"),
         Route("/share", stored.share, methods=["POST"], name="share"),
         Route("/api/v1/lint", views.api_lint, methods=["POST"], name="api_lint"),
+        Route("/api/v1/guard", guard.api_guard, methods=["POST"], name="api_guard"),
         by_method(
             "/api/v1/checkpoints", "api_checkpoints", POST=stored.api_store, GET=listing.api_list
         ),

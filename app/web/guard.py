@@ -1,0 +1,95 @@
+"""POST /api/v1/guard: what a checkpoint records about a proposed tool call (app/guard.py).
+
+The body is JSON: ``{"call": {"tool": …, "arguments": {…}}, "checkpoint": …}``, where the
+checkpoint is its text as a JSON string (its exact bytes: the digest and the positions are the
+text's) or the document itself as an object, or ``"checkpoint_id"`` names a stored one, read as
+its permalink is (the storage id is the capability; an expired or deleted one answers 410).
+The answer is the same as `ocp guard --format json` gives: 200 for each of its three outcomes,
+which are answers, not errors; 400 with where when the call or the checkpoint cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from app.analysis import Analysis, analyze
+from app.guard import GuardError, guard
+from app.guard import proposed_call as call_of
+from app.parse import Limits, parse
+from app.web.bodies import FORM_OVERHEAD
+from app.web.stored import analysis_of, fetch
+from app.web.views import BadRequest, media_type, settings_of
+from app.web.work import run_cpu
+
+JSON_TYPES = ("application/json",)
+
+
+class Unreadable(BadRequest):
+    """400 with the guard's account of what it could not read, as `findings`."""
+
+    def __init__(self, error: GuardError) -> None:
+        super().__init__(f"{error.subject}: {error.message}")
+        self.findings = [error.as_json()]
+
+
+async def api_guard(request: Request) -> Response:
+    if media_type(request) not in JSON_TYPES:
+        raise BadRequest(
+            'send a JSON object: {"call": {"tool": …, "arguments": {…}}, "checkpoint": "<its '
+            'text>"} (or "checkpoint_id": a storage id)',
+            status_code=415,
+        )
+    limits = settings_of(request).limits
+    body = await request.body()
+    envelope = parse(
+        body,
+        Limits(2 * limits.max_bytes + FORM_OVERHEAD, min(512, limits.max_depth + 2)),
+    )
+    if envelope.document is None:
+        first = envelope.findings[0]
+        raise Unreadable(
+            GuardError(
+                f"the body is not JSON: {first.message}",
+                first.path,
+                subject="body",
+                line=first.line,
+                column=first.column,
+            )
+        )
+    fields = envelope.document
+    if not isinstance(fields, dict):
+        raise Unreadable(GuardError("the body is a JSON object", subject="body"))
+    try:
+        call = call_of(fields.get("call"))
+    except GuardError as exc:
+        raise Unreadable(GuardError(exc.message, "/call" + exc.path)) from None
+    given, stored_id = fields.get("checkpoint"), fields.get("checkpoint_id")
+    if (given is None) == (stored_id is None):
+        raise Unreadable(
+            GuardError(
+                'give the checkpoint, as "checkpoint" (its text) or "checkpoint_id"', subject="body"
+            )
+        )
+    analysis: Analysis
+    if stored_id is not None:
+        if not isinstance(stored_id, str):
+            raise Unreadable(
+                GuardError("checkpoint_id is a string", "/checkpoint_id", subject="body")
+            )
+        record = await fetch(request, stored_id)
+        analysis = await run_cpu(request, len(record.data), analysis_of, request, record)
+    else:
+        data = (
+            given.encode("utf-8", "surrogatepass")
+            if isinstance(given, str)
+            else json.dumps(given, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        )
+        analysis = await run_cpu(request, len(data), analyze, data, limits)
+    try:
+        answer = guard(analysis, call)
+    except GuardError as exc:
+        raise Unreadable(exc) from None
+    return JSONResponse(answer.as_json())
