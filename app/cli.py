@@ -178,6 +178,22 @@ def _parser() -> argparse.ArgumentParser:
     guard_cmd.add_argument("--format", choices=["text", "json"], default="text")
     guard_cmd.set_defaults(run=run_guard)
 
+    mcp_cmd = commands.add_parser(
+        "mcp",
+        help="run the MCP server on standard input and output, for agents",
+        description="Run the MCP server (Model Context Protocol) on standard input and output: "
+        "tools to lint, read (as a model should), diff, store and fetch checkpoints and to check "
+        "a tool call against one. Stored checkpoints go to the configured store "
+        "(OCP_DATABASE_URL), under the web service's own rules, or to --service.",
+    )
+    mcp_cmd.add_argument(
+        "--service",
+        metavar="URL",
+        help="an ocp-viewer service whose HTTP API the store tools use (default: this "
+        "process, on the configured store)",
+    )
+    mcp_cmd.set_defaults(run=run_mcp)
+
     serve_cmd = commands.add_parser(
         "serve", help="start the web service", description="Start the web service (uvicorn)."
     )
@@ -424,6 +440,16 @@ def format_diff(name: str, diff: Data) -> str:
     for f in diff["findings"]["fixed"]:
         lines.append(f"  fixed finding {f['code']} at {v(f['path']) or '(document)'}")
     return "\n".join(lines) + "\n"
+
+
+def run_mcp(args: argparse.Namespace, settings: Settings) -> int:
+    import anyio
+
+    from app.mcp_server import run_stdio
+
+    service = parse_base_url(args.service, "--service") if args.service else None
+    anyio.run(run_stdio, settings, service)
+    return EXIT_VALID
 
 
 EXIT_GUARD = {"nothing_against": 0, "refuse": 1, "determine_first": 3}
