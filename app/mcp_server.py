@@ -23,11 +23,12 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import httpx2
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp_types import CallToolResult, TextContent
 from pydantic import Field
 from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, pair
@@ -85,20 +86,55 @@ def _failure(exc: ToolFailure) -> CallToolResult:
     )
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who a tool call came from, over HTTP: the client's address (the service counts its
+    rate limits against it) and the base URL it reached the service at (its links')."""
+
+    peer: tuple[str, int]
+    base_url: str
+
+
 @dataclass
 class Service:
     """The web service the store tools go through: its HTTP API, in this process or not."""
 
-    client: httpx2.AsyncClient
+    base_url: str
     public: bool  # its links are addresses a person can open
+    app: ASGIApp | None = None  # the service in this process; None: one at base_url
+    remote: httpx2.AsyncClient | None = None
 
-    async def call(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
+    async def call(
+        self, method: str, path: str, *, caller: Caller | None = None, **kwargs: Any
+    ) -> httpx2.Response:
+        """One request, made for ``caller`` as if it had called the service itself."""
         try:
-            return await self.client.request(method, path, **kwargs)
+            if self.app is None:
+                assert self.remote is not None
+                return await self.remote.request(method, path, **kwargs)
+            peer = caller.peer if caller else ("127.0.0.1", 0)
+            base = caller.base_url if caller else self.base_url
+            transport = httpx2.ASGITransport(app=self.app, client=peer)
+            async with httpx2.AsyncClient(transport=transport, base_url=base) as client:
+                return await client.request(method, path, **kwargs)
         except httpx2.HTTPError as exc:
             raise ToolFailure(
                 f"the checkpoint service did not answer ({type(exc).__name__}); try again later"
             ) from None
+
+    def links(self, caller: Caller | None) -> bool:
+        """Whether the service's links are addresses someone can open."""
+        return self.public or caller is not None
+
+
+def caller_of(ctx: Context[Any, Any] | None) -> Caller | None:
+    """The MCP client, when it came over HTTP (over stdio there is no address)."""
+    request = ctx.request_context.request if ctx is not None else None
+    client = getattr(request, "client", None)
+    base = getattr(request, "base_url", None)
+    if client is None or base is None:
+        return None
+    return Caller((client.host, client.port), str(base).rstrip("/"))
 
 
 def _api_error(response: httpx2.Response) -> ToolFailure:
@@ -122,7 +158,9 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
     )
     limits = settings.limits
 
-    async def checkpoint_bytes(text: str, storage_id: str, role: str) -> bytes:
+    async def checkpoint_bytes(
+        text: str, storage_id: str, role: str, ctx: Context[Any, Any] | None
+    ) -> bytes:
         """The checkpoint's exact bytes: given as text, or read by its storage id."""
         if bool(text) == bool(storage_id):
             raise ToolFailure(
@@ -139,7 +177,8 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
                     field=role,
                 )
             return data
-        response = await service().call("GET", f"/c/{_id_segment(storage_id)}/raw")
+        path = f"/c/{_id_segment(storage_id)}/raw"
+        response = await service().call("GET", path, caller=caller_of(ctx))
         if response.status_code != 200:
             raise _api_error(response)
         return response.content
@@ -166,14 +205,17 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         checkpoint_id: StorageId = "",
         parent: Annotated[str, Field(description="The parent's JSON text.")] = "",
         parent_id: Annotated[str, Field(description="The parent's storage id.")] = "",
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """Check an OpenCheckpoint document: strict I-JSON, the v0.1 JSON Schema (level 1),
         the semantic rules (level 2), apparent credentials, and with a parent the lineage
         rules. Returns the linter's report: "valid" means levels 1 and 2 pass and nothing
         more; it never means safe, authorized or resumable."""
-        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint")
+        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint", ctx)
         parent_data = (
-            await checkpoint_bytes(parent, parent_id, "parent") if parent or parent_id else None
+            await checkpoint_bytes(parent, parent_id, "parent", ctx)
+            if parent or parent_id
+            else None
         )
         child = analyze(data, limits)
         result = LintResult(
@@ -183,13 +225,15 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
 
     @tool
     async def read_checkpoint_for_model(
-        checkpoint: Text = "", checkpoint_id: StorageId = ""
+        checkpoint: Text = "",
+        checkpoint_id: StorageId = "",
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """The checkpoint as a model should receive it before continuing the task: clearly
         delimited as imported data, credentials withheld, statement kinds and origins kept,
         content with no instruction authority marked, what must be verified first, and the
         restoration steps of spec §10.7. Read this, not the raw JSON, before acting on one."""
-        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint")
+        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint", ctx)
         from app.model_text import for_model
 
         analysis = analyze(data, limits)
@@ -203,14 +247,15 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         parent: Annotated[str, Field(description="The parent checkpoint's JSON text.")] = "",
         child_id: Annotated[str, Field(description="The child's storage id.")] = "",
         parent_id: Annotated[str, Field(description="The parent's storage id.")] = "",
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """What changed from a parent checkpoint to its child, keyed by local id, with the
         findings that need both documents (terminal statuses reopened, lineage, digests) and a
         JSON Patch (RFC 6902) from parent to child when no credential had to be withheld."""
         from app.diff import diff_checkpoints as diff
 
-        child_data = await checkpoint_bytes(child, child_id, "child")
-        parent_data = await checkpoint_bytes(parent, parent_id, "parent")
+        child_data = await checkpoint_bytes(child, child_id, "child", ctx)
+        parent_data = await checkpoint_bytes(parent, parent_id, "parent", ctx)
         child_analysis, parent_analysis = analyze(child_data, limits), analyze(parent_data, limits)
         for role, analysis in (("child", child_analysis), ("parent", parent_analysis)):
             _interpretable(analysis, role)
@@ -227,6 +272,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         ],
         checkpoint: Text = "",
         checkpoint_id: StorageId = "",
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """What the checkpoint records about a tool call you are about to make (spec §6.6,
         §6.8, §10.3). outcome "refuse": it repeats a completed, cancelled or rejected
@@ -234,7 +280,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         of record (an uncertain operation's outcome), or ask a person, before making it.
         "nothing_against": this checkpoint records nothing against the call; that is not
         permission: your own policy still decides (§10.1)."""
-        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint")
+        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint", ctx)
         try:
             answer = guard(analyze(data, limits), proposed_call(call))
         except GuardError as exc:
@@ -255,6 +301,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         upload_token: Annotated[
             str | None, Field(description="The deployment's upload token, when it requires one.")
         ] = None,
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """Store a checkpoint and get its storage id, the only capability to read it (it is
         never listed), its expiry, and a deletion token. The deletion token is returned this
@@ -270,36 +317,41 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             content=checkpoint.encode("utf-8", "surrogatepass"),
             params=params,
             headers=headers,
+            caller=caller_of(ctx),
         )
         if response.status_code != 201:
             raise _api_error(response)
         created: dict[str, Any] = response.json()
         created["resource"] = STORED_TEMPLATE.format(storage_id=created["storage_id"])
-        return _result(_local_links(service(), created))
+        return _result(_local_links(service(), caller_of(ctx), created))
 
     @tool
     async def get_checkpoint(
         checkpoint_id: Annotated[str, Field(description="The storage id.")],
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """A stored checkpoint by its storage id: its analysis (the report), its lineage in the
         store and the document with credentials withheld. An expired or deleted one says when
         it went."""
-        response = await service().call("GET", f"/c/{_id_segment(checkpoint_id)}.json")
+        path = f"/c/{_id_segment(checkpoint_id)}.json"
+        response = await service().call("GET", path, caller=caller_of(ctx))
         if response.status_code != 200:
             raise _api_error(response)
-        return _result(_local_links(service(), response.json()))
+        return _result(_local_links(service(), caller_of(ctx), response.json()))
 
     @tool
     async def checkpoint_lineage(
         checkpoint_id: Annotated[str, Field(description="The storage id.")],
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """The stored lineage of a checkpoint: its ancestors and descendants in the store,
         with the lineage rules checked along it, and whether a newer checkpoint exists (spec
         §10.3: replaying an old one can repeat side effects a newer one records as done)."""
-        response = await service().call("GET", f"/c/{_id_segment(checkpoint_id)}/lineage.json")
+        path = f"/c/{_id_segment(checkpoint_id)}/lineage.json"
+        response = await service().call("GET", path, caller=caller_of(ctx))
         if response.status_code != 200:
             raise _api_error(response)
-        return _result(_local_links(service(), response.json()))
+        return _result(_local_links(service(), caller_of(ctx), response.json()))
 
     for fn in (
         lint_checkpoint,
@@ -367,9 +419,9 @@ def _interpretable(analysis: Analysis, role: str = "checkpoint") -> LintResult:
     return LintResult(analysis)
 
 
-def _local_links(service: Service, body: dict[str, Any]) -> dict[str, Any]:
+def _local_links(service: Service, caller: Caller | None, body: dict[str, Any]) -> dict[str, Any]:
     """Links of an in-process service name no address anyone serves: say so, not a guess."""
-    if service.public:
+    if service.links(caller):
         return body
     body = {k: v for k, v in body.items() if k not in ("permalink", "raw", "json")}
     body["links"] = (
@@ -384,18 +436,21 @@ async def local_service(settings: Settings) -> AsyncIterator[Service]:
     """The web service's app in this process, on the configured store, its lifespan run."""
     from app.web import create_app
 
-    app: Starlette = create_app(settings)
-    base = settings.public_url or "http://ocp-viewer.invalid"
+    app: Starlette = create_app(settings, mcp=False)
     async with app.router.lifespan_context(app):
-        transport = httpx2.ASGITransport(app=app)
-        async with httpx2.AsyncClient(transport=transport, base_url=base) as client:
-            yield Service(client, public=settings.public_url is not None)
+        yield in_process(app, settings)
+
+
+def in_process(app: ASGIApp, settings: Settings) -> Service:
+    """The service ``app`` (running), called in this process."""
+    base = settings.public_url or "http://ocp-viewer.invalid"
+    return Service(base, public=settings.public_url is not None, app=app)
 
 
 @contextlib.asynccontextmanager
 async def remote_service(url: str) -> AsyncIterator[Service]:
     async with httpx2.AsyncClient(base_url=url.rstrip("/"), timeout=30.0) as client:
-        yield Service(client, public=True)
+        yield Service(url, public=True, remote=client)
 
 
 async def run_stdio(settings: Settings, service_url: str | None) -> None:

@@ -9,7 +9,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import anyio
 from starlette.applications import Starlette
@@ -28,6 +28,9 @@ from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
 from app.web.work import CpuLanes
 
+if TYPE_CHECKING:
+    from app.web.mcp_http import McpEndpoint
+
 SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schema's $id
 STORE_RETRY = 1.0  # seconds between attempts to open a store that was unavailable at start-up
 STORE_RETRY_AFTER_ERROR = 30.0  # … and after any other error (logged each time)
@@ -36,9 +39,15 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def create_app(
-    settings: Settings | None = None, *, clock: Callable[[], datetime] | None = None
+    settings: Settings | None = None,
+    *,
+    clock: Callable[[], datetime] | None = None,
+    mcp: bool = True,
 ) -> Starlette:
+    """The service. ``mcp``: serve the MCP server at /mcp (`ocp mcp` runs this app in its own
+    process for its store tools, without one of its own)."""
     settings = settings or Settings.from_env()
+    mcp_endpoint = _mcp_endpoint(settings) if mcp else None
     routes = [
         Route("/", views.index, name="index"),
         Route("/healthz", views.healthz, name="healthz"),
@@ -78,6 +87,7 @@ def create_app(
         Route(SCHEMA_ROUTE, views.schema, name="schema"),
         Route("/favicon.ico", assets.favicon, name="favicon"),
         Route("/static/{path:path}", assets.static, name="static"),
+        *(mcp_endpoint.routes if mcp_endpoint else []),
     ]
 
     def open_now() -> Store:
@@ -104,10 +114,13 @@ def create_app(
             log.warning("the store is unavailable at start-up, opening it later: %s", exc)
             app.state.store = NotOpenYet(retention=settings.retention)
         try:
-            async with anyio.create_task_group() as tasks:
-                tasks.start_soon(_open_then_sweep, app, open_now, settings.purge_interval)
-                yield
-                tasks.cancel_scope.cancel()
+            async with contextlib.AsyncExitStack() as stack:
+                if mcp_endpoint is not None:
+                    await stack.enter_async_context(mcp_endpoint.running())
+                async with anyio.create_task_group() as tasks:
+                    tasks.start_soon(_open_then_sweep, app, open_now, settings.purge_interval)
+                    yield
+                    tasks.cancel_scope.cancel()
         finally:
             await anyio.to_thread.run_sync(app.state.store.close)
 
@@ -129,7 +142,17 @@ def create_app(
     app.state.page_cache = stored.PageCache()
     app.state.analyses = AnalysisCache(settings.limits)
     app.state.cpu_lanes = CpuLanes()
+    if mcp_endpoint is not None:
+        mcp_endpoint.bind(app)
     return app
+
+
+def _mcp_endpoint(settings: Settings) -> McpEndpoint:
+    # imported here: `ocp render` imports this package for its page, and the MCP SDK with
+    # pydantic would double its start-up
+    from app.web.mcp_http import McpEndpoint
+
+    return McpEndpoint(settings)
 
 
 def by_method(path: str, name: str, **endpoints: Endpoint) -> Route:

@@ -43,8 +43,9 @@ FORM_OVERHEAD = 64 * 1024
 # page's list and filter choices (app/render/query.py), each parameter given a few times.
 FORM_FIELDS = 24
 # Routes whose form carries a checkpoint and its parent (or, for the guard, a checkpoint's
-# text as a JSON string, escaped, and the call).
-_PAIR_FORMS = frozenset({"/live", "/diff", "/diff.json", "/api/v1/lint", "/api/v1/guard"})
+# text as a JSON string, escaped, and the call; for /mcp, a tool call with a checkpoint and
+# its parent).
+_PAIR_FORMS = frozenset({"/live", "/diff", "/diff.json", "/api/v1/lint", "/api/v1/guard", "/mcp"})
 # Routes that take the Share form too: a checkpoint and its parent, each base64
 # (app/web/carried.py; a page's own buttons send it back to /view).
 _CARRIED_FORMS = frozenset({"/share", "/view", "/view.json"})

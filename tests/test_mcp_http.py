@@ -1,0 +1,79 @@
+"""The MCP server at /mcp of a real `ocp serve`, driven by the SDK's own streamable-HTTP client:
+the same tools as over stdio, and the service's rules (limits, capabilities, rate limits)
+holding over MCP exactly as over its HTTP API."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.serve import Server, request
+from tests.test_guard import TABLE, library_answer
+from tests.test_mcp import HANDOFF, SECRETS, TOOLS, call
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    env = {"OCP_DATABASE_URL": str(tmp_path / "store.sqlite3"), "OCP_WRITE_RATE": "3"}
+    with Server(tmp_path, env) as running:
+        yield running
+
+
+@asynccontextmanager
+async def session(base: str) -> AsyncIterator[ClientSession]:
+    async with streamable_http_client(f"{base}/mcp") as (read, write, *_):
+        async with ClientSession(read, write) as client:
+            await client.initialize()
+            yield client
+
+
+def run(base: str, body: Callable[[ClientSession], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with session(base) as client:
+            await body(client)
+
+    anyio.run(main)
+
+
+def test_the_tools_over_http_and_the_stored_checkpoint_s_links_are_the_service_s(server):
+    async def body(client: ClientSession) -> None:
+        assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+        failed, report = await call(client, "lint_checkpoint", checkpoint=HANDOFF)
+        assert not failed and report["results"][0]["valid"] is True
+        failed, created = await call(client, "store_checkpoint", checkpoint=HANDOFF)
+        assert not failed, created
+        assert created["permalink"] == f"{server.base}/c/{created['storage_id']}"
+        page = request(server.port, "GET", f"/c/{created['storage_id']}.json")
+        assert page.status == 200  # the service serves what MCP stored
+        read = await client.read_resource(f"opencheckpoint://stored/{created['storage_id']}")
+        assert read.contents[0].text == HANDOFF
+        for _, doc, proposed, outcome, _, _ in TABLE[:6]:
+            failed, answer = await call(
+                client, "check_call", checkpoint=json.dumps(doc), call=proposed
+            )
+            assert not failed and answer == library_answer(doc, proposed)
+        failed, refused = await call(client, "store_checkpoint", checkpoint=SECRETS)
+        assert failed and refused["error"]["status"] == 422
+
+    run(server.base, body)
+
+
+def test_the_service_s_write_rate_holds_over_mcp(server):
+    async def body(client: ClientSession) -> None:
+        statuses = []
+        for n in range(5):
+            doc = json.loads(HANDOFF)
+            doc["id"] = f"urn:uuid:019a8000-0000-7000-8000-00000000010{n}"
+            failed, answer = await call(client, "store_checkpoint", checkpoint=json.dumps(doc))
+            statuses.append(answer["error"]["status"] if failed else 201)
+        assert statuses[:3] == [201, 201, 201]
+        assert 429 in statuses[3:]
+
+    run(server.base, body)
