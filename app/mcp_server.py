@@ -24,9 +24,9 @@ from typing import Annotated, Any
 
 import httpx2
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp_types import CallToolResult, TextContent
-from pydantic import Field
+from pydantic import Field, ValidationError
 from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
@@ -148,9 +148,39 @@ def _api_error(response: httpx2.Response) -> ToolFailure:
     return ToolFailure(str(detail), status=response.status_code, **extra)
 
 
+class _Server(MCPServer[Any]):
+    """The SDK's server, with its own refusals of a call as structured tool errors too."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                # what is wrong with which argument, never the value: pydantic's own message
+                # quotes it, and an argument may hold a credential
+                wrong = [
+                    {"argument": ".".join(map(str, e["loc"])), "problem": e["msg"]}
+                    for e in cause.errors(include_input=False, include_url=False)
+                ]
+                return _failure(
+                    ToolFailure(
+                        "the arguments do not fit the tool's input schema: "
+                        + "; ".join(f"{w['argument']}: {w['problem']}" for w in wrong),
+                        arguments=wrong,
+                    )
+                )
+            if self._tool_manager.get_tool(name) is None:
+                known = ", ".join(sorted(t.name for t in self._tool_manager.list_tools()))
+                return _failure(ToolFailure(f"there is no such tool; the tools are {known}"))
+            raise
+
+
 def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServer[Any]:
     """The MCP server; ``service`` gives the store tools' service once the session runs."""
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = _Server(
         name="ocp-viewer",
         title="OpenCheckpoint viewer",
         instructions=INSTRUCTIONS,

@@ -189,3 +189,19 @@ def test_a_model_reads_the_checkpoint_as_delimited_data_without_credentials(tmp_
         assert "[redacted]" in leaked_text or "redacted" in leaked_text
 
     run(tmp_path, body)
+
+
+def test_arguments_that_do_not_fit_are_named_and_never_repeated_back(tmp_path):
+    token = "ghp_" + "Zq8" * 12  # the shape of a GitHub token
+
+    async def body(client: ClientSession) -> None:
+        for arguments in ({"checkpoint": {"token": token}}, {"checkpoint": 5}):
+            failed, error = await call(client, "lint_checkpoint", **arguments)
+            assert failed and error["error"]["arguments"][0]["argument"] == "checkpoint"
+            assert token[:8] not in json.dumps(error) and "Zq8Zq8" not in json.dumps(error)
+        failed, error = await call(client, "no_such_tool")
+        assert failed and "lint_checkpoint" in error["error"]["message"]
+        failed, error = await call(client, "check_call", checkpoint=HANDOFF, call="not an object")
+        assert failed and error["error"]["arguments"][0]["argument"] == "call"
+
+    run(tmp_path, body)
