@@ -248,3 +248,57 @@ def test_serve_hands_out_links_on_its_own_port(served: Server) -> None:
     page = request(served.port, "GET", urllib.parse.urlsplit(body["permalink"]).path)
     assert page.status == 200
     assert f'content="{body["permalink"]}"' in page.body.decode()  # og:url
+
+
+def test_guard_answers_from_the_installed_wheel(installed: Path, workdir: Path) -> None:
+    call = {
+        "tool": "brightdesk.add_tags",
+        "arguments": {"ticket": 48213, "tags": ["billing", "duplicate-charge"]},
+    }
+    done = ocp(
+        installed,
+        workdir,
+        "guard",
+        str(CONFORMANCE / "valid-support-handoff.ocp.json"),
+        "--call",
+        json.dumps(call),
+        "--format",
+        "json",
+    )
+    assert done.returncode == 1, done.stderr.decode()
+    assert json.loads(done.stdout)["outcome"] == "refuse"
+
+
+def _mcp_tools(params: object) -> list[str]:
+    """The tool names an MCP session lists, the SDK's client on ``params``' transport."""
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def main() -> list[str]:
+        transport = (
+            stdio_client(params)
+            if isinstance(params, StdioServerParameters)
+            else streamable_http_client(str(params))
+        )
+        async with transport as (read, write, *_), ClientSession(read, write) as client:
+            await client.initialize()
+            return sorted(t.name for t in (await client.list_tools()).tools)
+
+    return anyio.run(main)
+
+
+def test_mcp_over_stdio_and_http_from_the_installed_wheel(
+    installed: Path, workdir: Path, served: Server
+) -> None:
+    from mcp.client.stdio import StdioServerParameters
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OCP_")}
+    env["OCP_DATABASE_URL"] = str(workdir / "mcp.sqlite3")
+    stdio = StdioServerParameters(
+        command=str(installed / "ocp"), args=["mcp"], env=env, cwd=workdir
+    )
+    over_stdio = _mcp_tools(stdio)
+    assert "check_call" in over_stdio and "store_checkpoint" in over_stdio
+    assert _mcp_tools(f"{served.base}/mcp") == over_stdio
