@@ -23,7 +23,7 @@ proposed call is repeated back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from typing import Literal
 
@@ -31,7 +31,7 @@ from app import advice
 from app.analysis import Analysis
 from app.calls import Call, repeats
 from app.checkpoint import Checkpoint, LocalObject
-from app.layout import OPERATION_STATUSES
+from app.layout import OPERATION_STATUSES, TERMINAL_STATUSES
 from app.parse import DEFAULT_LIMITS, Limits, parse
 from app.pointer import to_pointer
 from app.redaction import Redaction
@@ -209,13 +209,16 @@ def check_call(checkpoint: Checkpoint, call: Call, redaction: Redaction | None =
     reasons: list[Reason] = []
     repeated: dict[str, tuple[str, object]] = {}  # id -> (pointer, record) of each repeated op
     uncompared: list[str] = []
+    callless: set[str] = set()  # ids of the open actions no call can be compared with
     by_id = checkpoint.by_id
     for index, op in checkpoint.operations():
         path = to_pointer(("operations", index))
         recorded = Call.of(op.get("call"))
         if recorded is None:
-            if op.get("kind") in ("action", None) and "call" not in op:
+            if op.get("kind") in ("action", None):
                 uncompared.append(shown.pointer(path))
+                if isinstance(op.get("id"), str) and op.get("status") not in TERMINAL_STATUSES:
+                    callless.add(str(op["id"]))
             continue
         if not repeats(call, recorded):
             continue
@@ -226,7 +229,7 @@ def check_call(checkpoint: Checkpoint, call: Call, redaction: Redaction | None =
         if reason is not None:
             reasons.append(reason)
     for index, stop in checkpoint.stop_conditions():
-        reasons.extend(_stop_reasons(stop, index, repeated, by_id, shown))
+        reasons.extend(_stop_reasons(stop, index, repeated, callless, by_id, shown))
     outcome = max((r.outcome for r in reasons), key=_STRICTNESS.__getitem__, default=None)
     return Answer(outcome or "nothing_against", tuple(reasons), tuple(uncompared))
 
@@ -355,11 +358,13 @@ def _stop_reasons(
     stop: Mapping[str, object],
     index: int,
     repeated: Mapping[str, tuple[str, object]],
+    callless: Set[str],
     by_id: Mapping[str, LocalObject],
     shown: Redaction,
 ) -> list[Reason]:
     """The stop condition's word on the call (§6.8): it forbids the operations it names in
-    applies_to; one that names none may forbid any call, which only a person can tell."""
+    applies_to; whether the call is one that records no call, or whether one that names no
+    operation forbids it, only a person can tell (the stricter reading, not silence)."""
     path = shown.pointer(to_pointer(("continuation", "stop_conditions", index)))
     stop_id = stop.get("id")
     name = (
@@ -382,17 +387,29 @@ def _stop_reasons(
                 section="§6.8",
             )
         ]
-    return [
-        Reason(
-            "forbidden-by-stop-condition",
-            "refuse",
-            f"{name} forbids operation {shown.text(op_id)} (applies_to), which this call "
-            f"repeats. {lifted}",
-            path,
-            shown.text(op_id),
-            lifted_by=lifted,
-            section="§6.8",
+    reasons = []
+    outcome: Outcome
+    for op_id in dict.fromkeys(i for i in applies_to if isinstance(i, str)):
+        if op_id in repeated:
+            code, outcome = "forbidden-by-stop-condition", "refuse"
+            what = "which this call repeats"
+        elif op_id in callless:
+            code, outcome = "stop-condition-forbids-an-action-without-call", "determine_first"
+            what = (
+                "which records no call, so software cannot tell whether this call is it: a "
+                "person decides before it is made"
+            )
+        else:
+            continue
+        reasons.append(
+            Reason(
+                code,
+                outcome,
+                f"{name} forbids operation {shown.text(op_id)} (applies_to), {what}. {lifted}",
+                path,
+                shown.text(op_id),
+                lifted_by=lifted,
+                section="§6.8",
+            )
         )
-        for op_id in dict.fromkeys(i for i in applies_to if isinstance(i, str))
-        if op_id in repeated
-    ]
+    return reasons

@@ -215,6 +215,18 @@ TABLE = [
         "when they and the description differ, a consumer follows the more restrictive.",
     ),
     (
+        "stop-condition-forbids-an-action-without-call",
+        checkpoint(
+            {k: v for k, v in op("planned", effect="non_idempotent").items() if k != "call"},
+            stops=[STOP_REFUND],
+        ),
+        REFUND,
+        "determine_first",
+        ["stop-condition-forbids-an-action-without-call"],
+        "A producer SHOULD record call on an action operation whose effect is non_idempotent or "
+        "unknown when it knows the call.",
+    ),
+    (
         "planned-repeat",
         checkpoint(op("planned", effect="non_idempotent")),
         REFUND,
