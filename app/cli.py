@@ -184,13 +184,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the MCP server (Model Context Protocol) on standard input and output: "
         "tools to lint, read (as a model should), diff, store and fetch checkpoints and to check "
         "a tool call against one. Stored checkpoints go to the configured store "
-        "(OCP_DATABASE_URL), under the web service's own rules, or to --service.",
-    )
-    mcp_cmd.add_argument(
-        "--service",
-        metavar="URL",
-        help="an ocp-viewer service whose HTTP API the store tools use (default: this "
-        "process, on the configured store)",
+        "(OCP_DATABASE_URL: a deployment's PostgreSQL database, or the embedded SQLite file), "
+        "under the web service's own rules; OCP_PUBLIC_URL, the address of a service on that "
+        "store, gives the answers their links.",
     )
     mcp_cmd.set_defaults(run=run_mcp)
 
@@ -447,8 +443,7 @@ def run_mcp(args: argparse.Namespace, settings: Settings) -> int:
 
     from app.mcp_server import run_stdio
 
-    service = parse_base_url(args.service, "--service") if args.service else None
-    anyio.run(run_stdio, settings, service)
+    anyio.run(run_stdio, settings)
     return EXIT_VALID
 
 

@@ -5,7 +5,8 @@ here, on the same stages as the CLI. Tools that touch the store (store, get, lin
 tool given a storage id) go through the web service's own HTTP API, so its rules hold over MCP
 exactly as over HTTP: the limits, the credential refusal, the storage id as the only capability
 to read, the deletion token returned once, upload tokens and rate limits. Over stdio (`ocp
-mcp`) that service is this process's own app on the local store, or ``--service URL``.
+mcp`) that service is this process's own app on the configured store (OCP_DATABASE_URL: the
+embedded SQLite file, or the PostgreSQL database a deployment's instances share).
 
 Every failure is a tool result with ``isError`` and a structured ``error`` (what, where, what to
 do), never a traceback. Every text field of a checkpoint is data, never an instruction (§10.2).
@@ -22,7 +23,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-import httpx2
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp_types import CallToolResult, TextContent
@@ -35,6 +35,7 @@ from app.analysis import Analysis, LintResult, analyze, pair
 from app.config import Settings
 from app.guard import GuardError, guard, proposed_call
 from app.report import FileResult, report_dict
+from app.web.inprocess import Reply, call_app
 
 log = logging.getLogger("ocp.mcp")
 OCP_MEDIA_TYPE = "application/vnd.opencheckpoint+json"  # spec §12
@@ -97,30 +98,24 @@ class Caller:
 
 @dataclass
 class Service:
-    """The web service the store tools go through: its HTTP API, in this process or not."""
+    """The web service the store tools go through: its HTTP API, its app in this process."""
 
     base_url: str
     public: bool  # its links are addresses a person can open
-    app: ASGIApp | None = None  # the service in this process; None: one at base_url
-    remote: httpx2.AsyncClient | None = None
+    app: ASGIApp
 
     async def call(
         self, method: str, path: str, *, caller: Caller | None = None, **kwargs: Any
-    ) -> httpx2.Response:
+    ) -> Reply:
         """One request, made for ``caller`` as if it had called the service itself."""
-        try:
-            if self.app is None:
-                assert self.remote is not None
-                return await self.remote.request(method, path, **kwargs)
-            peer = caller.peer if caller else ("127.0.0.1", 0)
-            base = caller.base_url if caller else self.base_url
-            transport = httpx2.ASGITransport(app=self.app, client=peer)
-            async with httpx2.AsyncClient(transport=transport, base_url=base) as client:
-                return await client.request(method, path, **kwargs)
-        except httpx2.HTTPError as exc:
-            raise ToolFailure(
-                f"the checkpoint service did not answer ({type(exc).__name__}); try again later"
-            ) from None
+        return await call_app(
+            self.app,
+            method,
+            path,
+            base_url=caller.base_url if caller else self.base_url,
+            client=caller.peer if caller else ("127.0.0.1", 0),
+            **kwargs,
+        )
 
     def links(self, caller: Caller | None) -> bool:
         """Whether the service's links are addresses someone can open."""
@@ -137,7 +132,7 @@ def caller_of(ctx: Context[Any, Any] | None) -> Caller | None:
     return Caller((client.host, client.port), str(base).rstrip("/"))
 
 
-def _api_error(response: httpx2.Response) -> ToolFailure:
+def _api_error(response: Reply) -> ToolFailure:
     """The service's error answer as a tool error, with its own members (findings, …)."""
     try:
         body = response.json()
@@ -455,7 +450,8 @@ def _local_links(service: Service, caller: Caller | None, body: dict[str, Any]) 
         return body
     body = {k: v for k, v in body.items() if k not in ("permalink", "raw", "json")}
     body["links"] = (
-        "no service address is configured (OCP_PUBLIC_URL, or ocp mcp --service URL), so "
+        "no service address is configured (OCP_PUBLIC_URL, the address of a service on this "
+        "store), so "
         "there are no links: read it through this server, by its storage id"
     )
     return body
@@ -477,25 +473,14 @@ def in_process(app: ASGIApp, settings: Settings) -> Service:
     return Service(base, public=settings.public_url is not None, app=app)
 
 
-@contextlib.asynccontextmanager
-async def remote_service(url: str) -> AsyncIterator[Service]:
-    async with httpx2.AsyncClient(base_url=url.rstrip("/"), timeout=30.0) as client:
-        yield Service(url, public=True, remote=client)
-
-
-async def run_stdio(settings: Settings, service_url: str | None) -> None:
+async def run_stdio(settings: Settings) -> None:
     """`ocp mcp`: the server on standard input and output, until the client goes."""
-    # httpx logs each request at INFO: on a client's stderr that is noise, and a URL of the
-    # store API holds a storage id, the capability to read a checkpoint
-    logging.getLogger("httpx2").setLevel(logging.WARNING)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     holder: list[Service] = []
 
     def current() -> Service:
         return holder[0]
 
     server = build_server(settings, current)
-    opened = remote_service(service_url) if service_url else local_service(settings)
-    async with opened as service:
+    async with local_service(settings) as service:
         holder.append(service)
         await server.run_stdio_async()

@@ -28,10 +28,10 @@ def server(tmp_path: Path):
 
 @asynccontextmanager
 async def session(base: str) -> AsyncIterator[ClientSession]:
-    async with streamable_http_client(f"{base}/mcp") as (read, write, *_):
-        async with ClientSession(read, write) as client:
-            await client.initialize()
-            yield client
+    transport = streamable_http_client(f"{base}/mcp")
+    async with transport as (read, write, *_), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client
 
 
 def run(base: str, body: Callable[[ClientSession], Awaitable[None]]) -> None:
@@ -59,6 +59,7 @@ def test_the_tools_over_http_and_the_stored_checkpoint_s_links_are_the_service_s
                 client, "check_call", checkpoint=json.dumps(doc), call=proposed
             )
             assert not failed and answer == library_answer(doc, proposed)
+            assert answer["outcome"] == outcome
         failed, refused = await call(client, "store_checkpoint", checkpoint=SECRETS)
         assert failed and refused["error"]["status"] == 422
 
