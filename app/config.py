@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -55,6 +56,9 @@ class Settings:
     write_rate: int = DEFAULT_WRITE_RATE  # documents stored per client per minute; 0: no limit
     write_rate_bytes: int = DEFAULT_WRITE_RATE_BYTES  # bytes per client per minute; 0: no limit
     max_store_bytes: int = DEFAULT_MAX_STORE_BYTES  # the store's quota: 507 once it is used
+    # Origins whose browser scripts may read the read-only and lint endpoints (CORS,
+    # app/web/cors.py), each scheme://host[:port], or "*" for any; empty: no CORS at all.
+    cors_origins: frozenset[str] = frozenset()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -131,6 +135,7 @@ class Settings:
             keep_alive_timeout=keep_alive,
             send_timeout=send_timeout,
             max_connections=max_connections,
+            cors_origins=parse_cors_origins(env.get("OCP_CORS_ORIGINS")),
         )
 
 
@@ -153,6 +158,53 @@ def parse_base_url(raw: str | None, name: str = "OCP_PUBLIC_URL") -> str | None:
             f"https://ocp.example.org, not {raw!r}"
         )
     return url
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+# A host name or IPv4 address, or an IPv6 address (urlsplit gives it without its brackets).
+_ORIGIN_HOST = re.compile(r"[a-z0-9._~-]+|[0-9a-f:.]*:[0-9a-f:.]*")
+
+
+def parse_cors_origins(raw: str | None) -> frozenset[str]:
+    """OCP_CORS_ORIGINS: comma-separated origins, each http(s)://host[:port] as a browser
+    sends it in Origin (lowercase, no default port, no path), or "*" for any origin."""
+    origins = set()
+    for item in (raw or "").split(","):
+        entry = item.strip()
+        if not entry:
+            continue
+        if entry == "*":
+            origins.add(entry)
+            continue
+        parts = urlsplit(entry)
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1  # not a port number: refused below
+        if (
+            parts.scheme.lower() not in _DEFAULT_PORTS
+            or not parts.hostname
+            or parts.path
+            or parts.query
+            or parts.fragment
+            or "@" in parts.netloc
+            or not _ORIGIN_HOST.fullmatch(parts.hostname)
+            or port == -1
+            or entry.endswith(":")
+        ):
+            raise ConfigError(
+                "OCP_CORS_ORIGINS must be a comma-separated list of origins, each "
+                "scheme://host[:port] with http or https and nothing after it (such as "
+                f"https://app.example.org or http://localhost:3000), or *; not {entry!r}"
+            )
+        scheme = parts.scheme.lower()
+        host = parts.hostname  # lowercased; an IPv6 address without its brackets
+        if ":" in host:
+            host = f"[{host}]"
+        # Browsers leave out the scheme's default port, so https://x:443 is sent as https://x.
+        shown_port = "" if port is None or port == _DEFAULT_PORTS[scheme] else f":{port}"
+        origins.add(f"{scheme}://{host}{shown_port}")
+    return frozenset(origins)
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:

@@ -20,10 +20,11 @@ from starlette.routing import Route
 
 from app.config import Settings
 from app.store import Store, StoreUnavailable, open_store
-from app.web import assets, diffs, guard, lineage, listing, stored, views
+from app.web import assets, diffs, guard, lineage, listing, openapi, stored, views
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
 from app.web.compression import CompressionMiddleware
+from app.web.cors import ReadOnlyCORSMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.security import SecurityHeadersMiddleware
 from app.web.work import CpuLanes
@@ -57,6 +58,7 @@ def create_app(
         Route("/view.json", views.view, methods=["POST"], name="view_json"),
         Route("/live", views.live_panel, methods=["POST"], name="live"),
         Route("/share", stored.share, methods=["POST"], name="share"),
+        Route("/api/v1/openapi.json", openapi.openapi_json, name="openapi"),
         Route("/api/v1/lint", views.api_lint, methods=["POST"], name="api_lint"),
         Route("/api/v1/guard", guard.api_guard, methods=["POST"], name="api_guard"),
         by_method(
@@ -129,6 +131,8 @@ def create_app(
         middleware=[
             Middleware(CompressionMiddleware),
             Middleware(SecurityHeadersMiddleware),
+            # Inside the security headers, so a preflight it answers carries them too.
+            Middleware(ReadOnlyCORSMiddleware, origins=settings.cors_origins),
             Middleware(
                 BodyLimitMiddleware,
                 max_document=settings.limits.max_bytes,

@@ -1,8 +1,14 @@
-"""Errors as a page for people and as JSON for programs, never a traceback."""
+"""Errors as a page for people and as JSON for programs, never a traceback.
+
+The JSON is an RFC 9457 problem document (``application/problem+json``): ``type``, ``title``
+(the status's reason phrase), ``status`` and ``detail``, beside the members this service's
+error bodies always had (``ok``, ``error``, ``advice``, and what a status adds: ``findings``,
+``secret_paths``, ``gone_at``, ``reason``), so a client written against either reads it."""
 
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -15,6 +21,11 @@ from app.web.logs import loggable_path
 from app.web.templating import render
 
 log = logging.getLogger("ocp.web")
+
+PROBLEM_TYPE = "application/problem+json"
+# No status here has a more specific problem type than its own (RFC 9457 §4.2.1): the title
+# is then the reason phrase, and ``detail`` says what happened to this request.
+PROBLEM_BLANK = "about:blank"
 
 ADVICE = {
     400: "Check what you sent and try again from the form.",
@@ -44,14 +55,45 @@ def wants_json(request: Request) -> bool:
     )
 
 
+# RFC 9110's names, where Python before 3.13 still has RFC 7231's: the title of a problem is
+# then the same on every Python the service runs on.
+PHRASES = {413: "Content Too Large", 422: "Unprocessable Content"}
+
+
+def reason_phrase(status: int) -> str:
+    """The status's reason phrase, as RFC 9110 names it."""
+    if status in PHRASES:
+        return PHRASES[status]
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def problem(status: int, detail: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON error body: an RFC 9457 problem and the members it always had."""
+    return {
+        "type": PROBLEM_BLANK,
+        "title": reason_phrase(status),
+        "status": status,
+        "detail": detail,
+        "ok": False,
+        "error": detail,
+        "advice": ADVICE.get(status, ""),
+        **(extra or {}),
+    }
+
+
 def error_response(
     request: Request, status: int, detail: str, extra: dict[str, Any] | None = None
 ) -> Response:
-    advice = ADVICE.get(status, "")
+    """The error as a problem document for programs (`wants_json`), as a page for people."""
     extra = extra or {}
     if wants_json(request):
-        body = {"ok": False, "status": status, "error": detail, "advice": advice, **extra}
-        return JSONResponse(body, status_code=status)
+        return JSONResponse(
+            problem(status, detail, extra), status_code=status, media_type=PROBLEM_TYPE
+        )
+    advice = ADVICE.get(status, "")
     return HTMLResponse(
         render("error.html", status=status, detail=detail, advice=advice, extra=extra),
         status_code=status,

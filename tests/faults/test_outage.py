@@ -103,10 +103,11 @@ def check_unavailable(reply: Reply, what: str, started: float, as_json: bool) ->
     retry_after = reply.headers.get("retry-after", "")
     assert retry_after.isdigit() and int(retry_after) > 0, (what, reply.headers)
     if as_json:
-        assert reply.headers["content-type"].startswith("application/json"), what
+        assert reply.headers["content-type"].startswith("application/problem+json"), what
         body = reply.json()
         assert isinstance(body, dict), what
         assert body["ok"] is False and body["status"] == 503, body
+        assert body["title"] == "Service Unavailable" and body["detail"] == body["error"], body
         assert "store is not answering" in body["error"], body
         assert "try again" in body["advice"], body
         assert "without storing it still works" in body["advice"], body
