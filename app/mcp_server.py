@@ -40,6 +40,9 @@ from app.web.inprocess import Reply, call_app
 log = logging.getLogger("ocp.mcp")
 OCP_MEDIA_TYPE = "application/vnd.opencheckpoint+json"  # spec §12
 STORED_TEMPLATE = "opencheckpoint://stored/{storage_id}"
+# The base URL of the service in this process when no address serves it (.invalid: RFC 2606,
+# never resolves), so a link built from it is recognised and left out
+INTERNAL_BASE = "http://ocp-viewer.invalid"
 SCHEMA_URI = "opencheckpoint://schema/0.1"
 
 # Text parameters are `str`, never `str | None`: the SDK parses a string argument that holds
@@ -444,17 +447,32 @@ def _interpretable(analysis: Analysis, role: str = "checkpoint") -> LintResult:
     return LintResult(analysis)
 
 
+NO_LINKS = (
+    "no service address is configured (OCP_PUBLIC_URL, the address of a service on this "
+    "store), so there are no links: read it through this server, by its storage id"
+)
+
+
 def _local_links(service: Service, caller: Caller | None, body: dict[str, Any]) -> dict[str, Any]:
-    """Links of an in-process service name no address anyone serves: say so, not a guess."""
+    """Links of an in-process service with no address name none anyone serves: every member
+    that holds one is left out (at any depth), and ``no_links`` says why; never a guess."""
     if service.links(caller):
         return body
-    body = {k: v for k, v in body.items() if k not in ("permalink", "raw", "json")}
-    body["links"] = (
-        "no service address is configured (OCP_PUBLIC_URL, the address of a service on this "
-        "store), so "
-        "there are no links: read it through this server, by its storage id"
-    )
-    return body
+
+    def without(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {
+                k: without(v)
+                for k, v in value.items()
+                if not (isinstance(v, str) and v.startswith(INTERNAL_BASE))
+            }
+        if isinstance(value, list):
+            return [without(v) for v in value]
+        return value
+
+    kept: dict[str, Any] = without(body)
+    kept["no_links"] = NO_LINKS
+    return kept
 
 
 @contextlib.asynccontextmanager
@@ -469,7 +487,7 @@ async def local_service(settings: Settings) -> AsyncIterator[Service]:
 
 def in_process(app: ASGIApp, settings: Settings) -> Service:
     """The service ``app`` (running), called in this process."""
-    base = settings.public_url or "http://ocp-viewer.invalid"
+    base = settings.public_url or INTERNAL_BASE
     return Service(base, public=settings.public_url is not None, app=app)
 
 

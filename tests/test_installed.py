@@ -271,10 +271,11 @@ def test_guard_answers_from_the_installed_wheel(installed: Path, workdir: Path) 
 
 def _mcp_tools(params: object) -> list[str]:
     """The tool names an MCP session lists, the SDK's client on ``params``' transport."""
-    import anyio
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.client.streamable_http import streamable_http_client
+
+    from tests.test_mcp import in_thread
 
     async def main() -> list[str]:
         transport = (
@@ -286,7 +287,7 @@ def _mcp_tools(params: object) -> list[str]:
             await client.initialize()
             return sorted(t.name for t in (await client.list_tools()).tools)
 
-    return anyio.run(main)
+    return in_thread(main)
 
 
 def test_mcp_over_stdio_and_http_from_the_installed_wheel(

@@ -7,9 +7,10 @@ import json
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import pytest
@@ -20,6 +21,7 @@ from mcp.shared.exceptions import MCPError
 from tests.conftest import CONFORMANCE
 from tests.test_guard import TABLE, library_answer
 
+T = TypeVar("T")
 OCP = Path(sys.executable).parent / "ocp"
 HANDOFF = (CONFORMANCE / "valid-support-handoff.ocp.json").read_text(encoding="utf-8")
 PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_text(encoding="utf-8")
@@ -45,12 +47,19 @@ async def session(tmp_path: Path, **env: str) -> AsyncIterator[ClientSession]:
         yield client
 
 
+def in_thread(main: Callable[[], Awaitable[T]]) -> T:
+    """``anyio.run(main)`` on a thread of its own: the browser tests' sync Playwright keeps an
+    event loop running on the main thread, where another cannot start."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, main).result()
+
+
 def run(tmp_path: Path, body: Callable[[ClientSession], Awaitable[None]], **env: str) -> None:
     async def main() -> None:
         async with session(tmp_path, **env) as client:
             await body(client)
 
-    anyio.run(main)
+    in_thread(main)
 
 
 async def call(client: ClientSession, tool: str, **arguments: Any) -> tuple[bool, dict]:
@@ -111,6 +120,7 @@ def test_store_get_lineage_and_the_resource_follow_the_service_rules(tmp_path):
         assert "permalink" not in created  # no address serves this store: no made-up links
         failed, stored = await call(client, "get_checkpoint", checkpoint_id=storage_id)
         assert not failed and "deletion_token" not in json.dumps(stored)  # returned once
+        assert stored["no_links"] and "ocp-viewer.invalid" not in json.dumps(stored)
         failed, lineage = await call(client, "checkpoint_lineage", checkpoint_id=storage_id)
         assert not failed and lineage["entries"]
         read = await client.read_resource(f"opencheckpoint://stored/{storage_id}")

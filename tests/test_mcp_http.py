@@ -9,14 +9,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import anyio
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.serve import Server, request
 from tests.test_guard import TABLE, library_answer
-from tests.test_mcp import HANDOFF, SECRETS, TOOLS, call
+from tests.test_mcp import HANDOFF, SECRETS, TOOLS, call, in_thread
 
 
 @pytest.fixture
@@ -39,7 +38,7 @@ def run(base: str, body: Callable[[ClientSession], Awaitable[None]]) -> None:
         async with session(base) as client:
             await body(client)
 
-    anyio.run(main)
+    in_thread(main)
 
 
 def test_the_tools_over_http_and_the_stored_checkpoint_s_links_are_the_service_s(server):

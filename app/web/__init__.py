@@ -9,7 +9,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 import anyio
 from starlette.applications import Starlette
@@ -26,11 +26,9 @@ from app.web.bodies import BodyLimitMiddleware
 from app.web.compression import CompressionMiddleware
 from app.web.cors import ReadOnlyCORSMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
+from app.web.mcp_http import McpEndpoint
 from app.web.security import SecurityHeadersMiddleware
 from app.web.work import CpuLanes
-
-if TYPE_CHECKING:
-    from app.web.mcp_http import McpEndpoint
 
 SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schema's $id
 STORE_RETRY = 1.0  # seconds between attempts to open a store that was unavailable at start-up
@@ -48,7 +46,7 @@ def create_app(
     """The service. ``mcp``: serve the MCP server at /mcp (`ocp mcp` runs this app in its own
     process for its store tools, without one of its own)."""
     settings = settings or Settings.from_env()
-    mcp_endpoint = _mcp_endpoint(settings) if mcp else None
+    mcp_endpoint = McpEndpoint(settings) if mcp else None
     routes = [
         Route("/", views.index, name="index"),
         Route("/healthz", views.healthz, name="healthz"),
@@ -149,14 +147,6 @@ def create_app(
     if mcp_endpoint is not None:
         mcp_endpoint.bind(app)
     return app
-
-
-def _mcp_endpoint(settings: Settings) -> McpEndpoint:
-    # imported here: `ocp render` imports this package for its page, and the MCP SDK with
-    # pydantic would double its start-up
-    from app.web.mcp_http import McpEndpoint
-
-    return McpEndpoint(settings)
 
 
 def by_method(path: str, name: str, **endpoints: Endpoint) -> Route:

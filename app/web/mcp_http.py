@@ -11,54 +11,76 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from mcp.server.transport_security import TransportSecuritySettings
-from starlette.routing import BaseRoute
-from starlette.types import ASGIApp
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.config import Settings
-from app.mcp_server import Service, build_server, in_process
 from app.web.bodies import FORM_OVERHEAD
+
+if TYPE_CHECKING:
+    from mcp.server.transport_security import TransportSecuritySettings
 
 MCP_PATH = "/mcp"
 
 
 class McpEndpoint:
-    """The routes of /mcp, and the lifespan its session manager needs; the app it calls is
-    set when the app exists (`bind`), since the routes are made before it."""
+    """The route of /mcp. The MCP server is built when the service starts (`running`, in its
+    lifespan), not with the app: the SDK and the tools' models cost 20 ms an app, which a
+    test suite making thousands pays for nothing, and 0.7 s of imports."""
 
     def __init__(self, settings: Settings) -> None:
-        self._service: Service | None = None
-        self.server = build_server(settings, self._current)
-        inner = self.server.streamable_http_app(
+        self.settings = settings
+        self._app: ASGIApp | None = None
+        self._handler: ASGIApp | None = None
+        self.routes: list[BaseRoute] = [Route(MCP_PATH, self, methods=["GET", "POST", "DELETE"])]
+
+    def bind(self, app: ASGIApp) -> None:
+        """The service whose HTTP API the store tools call (made after its routes)."""
+        self._app = app
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        from app.mcp_server import build_server, in_process
+
+        assert self._app is not None, "bind the service first"
+        service = in_process(self._app, self.settings)
+        server = build_server(self.settings, lambda: service)
+        inner = server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             json_response=True,
             stateless_http=True,
             # a tool call carries a checkpoint (and a parent), escaped as JSON strings
-            max_request_body_size=2 * settings.limits.max_bytes + FORM_OVERHEAD,
-            transport_security=_security(settings),
+            max_request_body_size=2 * self.settings.limits.max_bytes + FORM_OVERHEAD,
+            transport_security=_security(self.settings),
         )
-        self.routes: list[BaseRoute] = list(inner.routes)
-        self.settings = settings
+        (route,) = [r for r in inner.routes if isinstance(r, Route)]
+        async with server.session_manager.run():
+            self._handler = route.app
+            try:
+                yield
+            finally:
+                self._handler = None
 
-    def _current(self) -> Service:
-        assert self._service is not None, "the /mcp endpoint is used before its app exists"
-        return self._service
-
-    def bind(self, app: ASGIApp) -> None:
-        self._service = in_process(app, self.settings)
-
-    @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        async with self.server.session_manager.run():
-            yield
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._handler is None:  # an app whose lifespan never ran (never `ocp serve`)
+            response = JSONResponse(
+                {"error": "the MCP endpoint runs only in a started service"}, 503
+            )
+            await response(scope, receive, send)
+            return
+        await self._handler(scope, receive, send)
 
 
 def _security(settings: Settings) -> TransportSecuritySettings:
     """DNS-rebinding protection (MCP's transport security) where the service's address is
     known: only its host, and browser pages of its own origin. Without OCP_PUBLIC_URL the
     service answers whatever host it is reached at, as its pages do."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
     if settings.public_url is None:
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
     parts = urlsplit(settings.public_url)
