@@ -18,7 +18,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
-from tests.conftest import CONFORMANCE
+from tests.conftest import BLNS, CONFORMANCE
 from tests.test_guard import TABLE, library_answer
 
 T = TypeVar("T")
@@ -213,5 +213,38 @@ def test_arguments_that_do_not_fit_are_named_and_never_repeated_back(tmp_path):
         assert failed and "lint_checkpoint" in error["error"]["message"]
         failed, error = await call(client, "check_call", checkpoint=HANDOFF, call="not an object")
         assert failed and error["error"]["arguments"][0]["argument"] == "call"
+
+    run(tmp_path, body)
+
+
+def test_every_tool_takes_hostile_text_in_every_argument(tmp_path):
+    """Each naughty string (and a deep nesting, a lone surrogate's escape, a huge number) as
+    every text argument of every tool: an answer or a structured tool error, never a crash,
+    and the server still answers after it."""
+    naughty = json.loads(BLNS.read_text(encoding="utf-8"))[::7]
+    naughty += ["[" * 10000 + "]" * 10000, '{"a": "\\ud800"}', "1" + "0" * 5000]
+    arguments = {
+        "lint_checkpoint": ["checkpoint", "parent"],
+        "read_checkpoint_for_model": ["checkpoint"],
+        "diff_checkpoints": ["child", "parent"],
+        "check_call": ["checkpoint"],
+        "store_checkpoint": ["checkpoint", "lifetime", "parent_id", "upload_token"],
+        "get_checkpoint": ["checkpoint_id"],
+        "checkpoint_lineage": ["checkpoint_id"],
+    }
+
+    async def body(client: ClientSession) -> None:
+        for tool, names in arguments.items():
+            for name in names:
+                for text in naughty:
+                    given: dict[str, Any] = {name: text}
+                    if tool == "check_call":
+                        given["call"] = {"tool": text or "x", "arguments": {text: text}}
+                    if tool == "diff_checkpoints" and name == "child":
+                        given["parent"] = PARENT
+                    result = await client.call_tool(tool, given)
+                    assert result.structured_content is not None, (tool, name, text[:40])
+        failed, report = await call(client, "lint_checkpoint", checkpoint=HANDOFF)
+        assert not failed and report["results"][0]["valid"] is True
 
     run(tmp_path, body)
