@@ -70,6 +70,10 @@ def reason_phrase(status: int) -> str:
         return "Error"
 
 
+# Where a person's page says "the form", a program has only what it sent.
+PROGRAM_ADVICE = {400: "Check what you sent: the detail says what is wrong, and where."}
+
+
 def problem(status: int, detail: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON error body: an RFC 9457 problem and the members it always had."""
     return {
@@ -79,7 +83,7 @@ def problem(status: int, detail: str, extra: dict[str, Any] | None = None) -> di
         "detail": detail,
         "ok": False,
         "error": detail,
-        "advice": ADVICE.get(status, ""),
+        "advice": PROGRAM_ADVICE.get(status) or ADVICE.get(status, ""),
         **(extra or {}),
     }
 
