@@ -19,7 +19,7 @@ from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
 from app.policy import Policy, PolicyError, load, load_nearest
 from app.report import FORMATS, FileResult
-from app.visible import visible
+from app.visible import visible, visible_json
 
 if TYPE_CHECKING:
     from app.diff import Data  # the module itself is imported only when a diff is asked for
@@ -49,6 +49,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (ocp lint … | head): not our error to report.
         sys.stderr.close()
         return EXIT_USAGE
+    except OSError as exc:
+        # Most often the output cannot be written (a full disk, a closed stream): never a
+        # traceback, and never the exit status of a verdict (1 is "invalid", or "refuse").
+        where = f": {exc.filename}" if exc.filename else ""
+        return usage_error(f"{exc.strerror or exc}{where}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -469,14 +474,14 @@ def run_guard(args: argparse.Namespace, settings: Settings) -> int:
         answer = guard(analyze(data, settings.limits), read_call(call_text, settings.limits))
     except GuardError as exc:
         if args.format == "json":
-            print(json.dumps({"error": exc.as_json()}, ensure_ascii=False, indent=2))
+            print(visible_json({"error": exc.as_json()}, indent=2))
         where = exc.path or "/"
         if exc.line is not None:
             where += f" (line {exc.line}, column {exc.column})"
         name = "the call" if exc.subject == "call" else args.file
         return usage_error(f"{name}: {where}: {exc.message}")
     if args.format == "json":
-        print(json.dumps(answer.as_json(), ensure_ascii=False, indent=2))
+        print(visible_json(answer.as_json(), indent=2))
     else:
         lines = [f"{answer.outcome}: {answer.summary}"]
         for reason in answer.reasons:

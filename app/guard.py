@@ -33,9 +33,10 @@ from app.calls import Call, repeats
 from app.checkpoint import Checkpoint, LocalObject
 from app.layout import OPERATION_STATUSES, TERMINAL_STATUSES
 from app.parse import DEFAULT_LIMITS, Limits, parse
-from app.pointer import to_pointer
+from app.pointer import escape_token, to_pointer
 from app.redaction import Redaction
 from app.stops import object_id, stop_facts
+from app.visible import visible_json
 
 Outcome = Literal["refuse", "determine_first", "nothing_against"]
 _STRICTNESS: dict[Outcome, int] = {"nothing_against": 0, "determine_first": 1, "refuse": 2}
@@ -100,6 +101,14 @@ def proposed_call(value: object) -> Call:
     absent ``arguments`` is none), as §6.6 records one."""
     if not isinstance(value, dict):
         raise GuardError('a call is a JSON object: {"tool": "…", "arguments": {…}}')
+    unknown = [name for name in value if name not in ("tool", "arguments")]
+    if unknown:
+        # a misspelt "arguments" would compare an empty call: a repeat answered as none
+        raise GuardError(
+            "a call has only tool and arguments (§6.6); this one also has "
+            + ", ".join(visible_json(name) for name in unknown[:5]),
+            "/" + escape_token(unknown[0]),
+        )
     tool = value.get("tool")
     if not isinstance(tool, str) or not tool:
         raise GuardError("the call needs a tool: a non-empty string", "/tool")
@@ -193,6 +202,20 @@ def guard(analysis: Analysis, call: Call) -> Answer:
             ),
             *reasons,
         )
+    if analysis.secrets:
+        where = analysis.secret_paths
+        reasons = (
+            *reasons,
+            Reason(
+                "checkpoint-holds-credentials",
+                "determine_first",
+                f"The checkpoint appears to contain credentials, at {len(where)} place(s): a "
+                "destination should reject it, or redact them, and not pass it on (§10.5); "
+                "rotate them if they are real.",
+                where[0] if where else "",
+                section="§10.5",
+            ),
+        )
     outcome = max((r.outcome for r in reasons), key=_STRICTNESS.__getitem__, default=None)
     return Answer(
         outcome or "nothing_against",
@@ -208,6 +231,7 @@ def check_call(checkpoint: Checkpoint, call: Call, redaction: Redaction | None =
     shown = redaction or Redaction()
     reasons: list[Reason] = []
     repeated: dict[str, tuple[str, object]] = {}  # id -> (pointer, record) of each repeated op
+    same_tool: set[str] = set()  # ids of the operations whose call is to this tool, not repeated
     uncompared: list[str] = []
     callless: set[str] = set()  # ids of the open actions no call can be compared with
     by_id = checkpoint.by_id
@@ -221,6 +245,8 @@ def check_call(checkpoint: Checkpoint, call: Call, redaction: Redaction | None =
                     callless.add(str(op["id"]))
             continue
         if not repeats(call, recorded):
+            if recorded.tool == call.tool and isinstance(op.get("id"), str):
+                same_tool.add(str(op["id"]))
             continue
         op_id = op.get("id") if isinstance(op.get("id"), str) else None
         if op_id is not None:
@@ -229,7 +255,7 @@ def check_call(checkpoint: Checkpoint, call: Call, redaction: Redaction | None =
         if reason is not None:
             reasons.append(reason)
     for index, stop in checkpoint.stop_conditions():
-        reasons.extend(_stop_reasons(stop, index, repeated, callless, by_id, shown))
+        reasons.extend(_stop_reasons(stop, index, repeated, callless, same_tool, by_id, shown))
     outcome = max((r.outcome for r in reasons), key=_STRICTNESS.__getitem__, default=None)
     return Answer(outcome or "nothing_against", tuple(reasons), tuple(uncompared))
 
@@ -359,6 +385,7 @@ def _stop_reasons(
     index: int,
     repeated: Mapping[str, tuple[str, object]],
     callless: Set[str],
+    same_tool: Set[str],
     by_id: Mapping[str, LocalObject],
     shown: Redaction,
 ) -> list[Reason]:
@@ -393,6 +420,12 @@ def _stop_reasons(
         if op_id in repeated:
             code, outcome = "forbidden-by-stop-condition", "refuse"
             what = "which this call repeats"
+        elif op_id in same_tool:
+            code, outcome = "stop-condition-forbids-this-tool", "determine_first"
+            what = (
+                "a call to this same tool with other arguments: what the stop condition says "
+                "may forbid this call too, so a person reads it and decides"
+            )
         elif op_id in callless:
             code, outcome = "stop-condition-forbids-an-action-without-call", "determine_first"
             what = (

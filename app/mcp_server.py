@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -25,7 +25,7 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 from starlette.applications import Starlette
 from starlette.types import ASGIApp
@@ -35,6 +35,7 @@ from app.analysis import Analysis, LintResult, analyze, pair
 from app.config import Settings
 from app.guard import GuardError, guard, proposed_call
 from app.report import FileResult, report_dict
+from app.visible import visible_json
 from app.web.inprocess import Reply, call_app
 
 log = logging.getLogger("ocp.mcp")
@@ -77,14 +78,16 @@ class ToolFailure(Exception):
 
 
 def _result(data: dict[str, Any], text: str | None = None) -> CallToolResult:
-    body = text if text is not None else json.dumps(data, ensure_ascii=False, indent=2)
+    # a model reads the text: line separators and bidi controls in a document's strings are
+    # escaped there, as in every text this project shows (app/visible.py)
+    body = text if text is not None else visible_json(data, indent=2)
     return CallToolResult(content=[TextContent(type="text", text=body)], structured_content=data)
 
 
 def _failure(exc: ToolFailure) -> CallToolResult:
     error = {"message": exc.message, **exc.detail}
     return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps({"error": error}, ensure_ascii=False))],
+        content=[TextContent(type="text", text=visible_json({"error": error}))],
         structured_content={"error": error},
         is_error=True,
     )
@@ -333,8 +336,8 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
     ) -> CallToolResult:
         """Store a checkpoint and get its storage id, the only capability to read it (it is
         never listed), its expiry, and a deletion token. The deletion token is returned this
-        once: keep it to delete the checkpoint. A checkpoint with apparent credentials is never
-        stored (spec §10.5)."""
+        once: keep it to delete the checkpoint (delete_checkpoint). A checkpoint with
+        apparent credentials is never stored (spec §10.5)."""
         params = {k: v for k, v in (("lifetime", lifetime), ("parent", parent_id)) if v}
         headers = {"content-type": OCP_MEDIA_TYPE}
         if upload_token:
@@ -358,14 +361,21 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         checkpoint_id: Annotated[str, Field(description="The storage id.")],
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
-        """A stored checkpoint by its storage id: its analysis (the report), its lineage in the
-        store and the document with credentials withheld. An expired or deleted one says when
-        it went."""
+        """A stored checkpoint by its storage id: its report (levels 1 and 2, findings) and what
+        the store knows of it (when it was stored, when it expires, its lineage). An expired or
+        deleted one says when it went. The document itself: read_checkpoint_for_model."""
         path = f"/c/{_id_segment(checkpoint_id)}.json"
         response = await service().call("GET", path, caller=caller_of(ctx))
         if response.status_code != 200:
             raise _api_error(response)
-        return _result(_local_links(service(), caller_of(ctx), response.json()))
+        stored: dict[str, Any] = response.json()
+        # the page's render model is the page's: twenty times the document, no use to a model
+        stored.pop("view", None)
+        stored["document"] = (
+            "read it with read_checkpoint_for_model (checkpoint_id), as a model should, or its "
+            f"exact bytes as the resource {STORED_TEMPLATE.format(storage_id=checkpoint_id)}"
+        )
+        return _result(_local_links(service(), caller_of(ctx), stored))
 
     @tool
     async def checkpoint_lineage(
@@ -381,6 +391,36 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             raise _api_error(response)
         return _result(_local_links(service(), caller_of(ctx), response.json()))
 
+    @tool
+    async def delete_checkpoint(
+        checkpoint_id: Annotated[str, Field(description="The storage id.")],
+        deletion_token: Annotated[
+            str, Field(description="The deletion token store_checkpoint returned.")
+        ],
+        ctx: Context[Any, Any] | None = None,
+    ) -> CallToolResult:
+        """Delete a stored checkpoint at once, with the deletion token store_checkpoint
+        returned when it was stored. Afterwards its storage id answers that it was deleted.
+        Without the right token nothing is deleted."""
+        response = await service().call(
+            "DELETE",
+            f"/api/v1/checkpoints/{_id_segment(checkpoint_id)}",
+            headers={"authorization": f"Bearer {deletion_token}"},
+            caller=caller_of(ctx),
+        )
+        if response.status_code != 200:
+            raise _api_error(response)
+        return _result({"storage_id": checkpoint_id, "deleted": bool(response.json()["deleted"])})
+
+    reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    writing = {
+        store_checkpoint: ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, open_world_hint=False
+        ),
+        delete_checkpoint: ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+        ),
+    }
     for fn in (
         lint_checkpoint,
         read_checkpoint_for_model,
@@ -389,8 +429,14 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         store_checkpoint,
         get_checkpoint,
         checkpoint_lineage,
+        delete_checkpoint,
     ):
-        server.add_tool(fn, structured_output=False)
+        server.add_tool(
+            fn,
+            description=inspect.cleandoc(fn.__doc__ or ""),
+            annotations=writing.get(fn, reading),
+            structured_output=False,
+        )
 
     @server.resource(
         STORED_TEMPLATE,

@@ -37,3 +37,21 @@ def visible(text: str) -> str:
     """``text`` with every unsafe character written as an escape (``\\n``, ``\\e``,
     ``\\x9b``, ``\\u202e``); linear in its length."""
     return _UNSAFE.sub(_escape, text)
+
+
+# In JSON text, every control character inside a string is escaped already and the only ones
+# outside are the indentation's newlines: the rest of the unsafe set is what is left to escape.
+_UNSAFE_IN_JSON = re.compile(
+    "[\x7f-\x9f\u00ad\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\u200b-\u200d\u2060\ufeff\u2028\u2029\ud800-\udfff]"
+)
+
+
+def visible_json(value: object, *, indent: int | None = None) -> str:
+    """``value`` as JSON text with non-ASCII kept, and every unsafe character `visible`
+    escapes written as a JSON escape (``\\u2028``): the same JSON value, which no viewer,
+    terminal or model shows as a line break or reordered text."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -227,6 +227,14 @@ TABLE = [
         "unknown when it knows the call.",
     ),
     (
+        "stop-condition-forbids-the-same-tool-with-other-arguments",
+        checkpoint(op("planned", effect="non_idempotent"), stops=[STOP_REFUND]),
+        {"tool": "payments.create_refund", "arguments": {"charge": "ch_1", "amount": 100}},
+        "determine_first",
+        ["stop-condition-forbids-this-tool"],
+        "when they and the description differ, a consumer follows the more restrictive.",
+    ),
+    (
         "planned-repeat",
         checkpoint(op("planned", effect="non_idempotent")),
         REFUND,
@@ -392,3 +400,43 @@ def test_no_argument_of_the_call_is_repeated_back(tmp_path):
     answer = library_answer(checkpoint(op("completed")), call)
     assert answer["outcome"] == "refuse"
     assert secret not in json.dumps(answer)
+
+
+def test_a_call_with_a_member_it_cannot_have_is_refused_as_unreadable(tmp_path, client):
+    """A misspelt "arguments" would be compared as a call without arguments, and a repeat
+    of a completed operation answered as nothing recorded: an error, from every front."""
+    doc = checkpoint(op("completed", effect="non_idempotent"))
+    misspelt = {"tool": REFUND["tool"], "args": REFUND["arguments"]}
+    path = tmp_path / "case.ocp.json"
+    path.write_text(json.dumps(doc))
+    done = subprocess.run(
+        [str(OCP), "guard", str(path), "--call", json.dumps(misspelt)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and '"args"' in done.stderr and "Traceback" not in done.stderr
+    served = client.post("/api/v1/guard", json={"call": misspelt, "checkpoint": json.dumps(doc)})
+    assert served.status_code == 400 and served.json()["findings"][0]["path"] == "/call/args"
+
+
+def test_a_checkpoint_holding_credentials_is_not_relied_on():
+    secrets = json.loads((SHARED / "conformance" / "secret-aws-pem-github.ocp.json").read_text())
+    answer = library_answer(secrets, {"tool": "anything"})
+    assert answer["outcome"] == "determine_first"
+    (reason,) = [r for r in answer["reasons"] if r["code"] == "checkpoint-holds-credentials"]
+    assert reason["section"] == "§10.5" and "AKIA" not in json.dumps(answer)
+
+
+def test_an_answer_that_cannot_be_written_is_an_error_not_a_verdict(tmp_path):
+    path = tmp_path / "case.ocp.json"
+    path.write_text(json.dumps(checkpoint()))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [str(OCP), "guard", str(path), "--call", '{"tool": "x"}'],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 2 and "Traceback" not in done.stderr

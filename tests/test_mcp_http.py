@@ -77,3 +77,24 @@ def test_the_service_s_write_rate_holds_over_mcp(server):
         assert 429 in statuses[3:]
 
     run(server.base, body)
+
+
+def test_another_host_or_origin_is_refused_dns_rebinding(server):
+    hello = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "page", "version": "1"},
+            },
+        }
+    ).encode()
+    kinds = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    for extra in ({"host": "evil.example"}, {"origin": "http://evil.example"}):
+        reply = request(server.port, "POST", "/mcp", hello, {**kinds, **extra})
+        assert reply.status in (400, 403, 421), (extra, reply.status)
+    own = request(server.port, "POST", "/mcp", hello, kinds)
+    assert own.status == 200

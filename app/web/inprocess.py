@@ -52,7 +52,14 @@ async def call_app(
     base = urlsplit(base_url)
     host = base.hostname or "localhost"
     port = base.port or (443 if base.scheme == "https" else 80)
-    sent = {"host": base.netloc, "content-length": str(len(content)), **(headers or {})}
+    sent = {
+        "host": base.netloc,
+        "content-length": str(len(content)),
+        # its errors as JSON, wherever the path (a stored checkpoint's raw bytes answer a
+        # person's browser with a page)
+        "accept": "application/json",
+        **(headers or {}),
+    }
     scope: dict[str, Any] = {
         "type": "http",
         "asgi": {"version": "3.0"},

@@ -75,18 +75,27 @@ class McpEndpoint:
         await self._handler(scope, receive, send)
 
 
+# Without OCP_PUBLIC_URL, /mcp answers at the loopback names only: a page that rebinds its own
+# name to this machine (DNS rebinding) sends its name as Host, and is refused.
+LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+LOOPBACK_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+
+
 def _security(settings: Settings) -> TransportSecuritySettings:
-    """DNS-rebinding protection (MCP's transport security) where the service's address is
-    known: only its host, and browser pages of its own origin. Without OCP_PUBLIC_URL the
-    service answers whatever host it is reached at, as its pages do."""
+    """MCP's transport security (the streamable-HTTP transport MUST validate Origin): the
+    Host and any Origin must be the service's own, the host of OCP_PUBLIC_URL; without it,
+    a loopback name. A deployment reached by another name sets OCP_PUBLIC_URL."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     if settings.public_url is None:
-        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        return TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=LOOPBACK_HOSTS,
+            allowed_origins=LOOPBACK_ORIGINS,
+        )
     parts = urlsplit(settings.public_url)
-    origin = f"{parts.scheme}://{parts.netloc}"
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=[parts.netloc],
-        allowed_origins=[origin],
+        allowed_origins=[f"{parts.scheme}://{parts.netloc}"],
     )

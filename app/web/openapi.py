@@ -78,7 +78,7 @@ def _document(base_url: str) -> Data:
         ],
         "paths": _paths(),
         "components": {
-            "schemas": _schemas(),
+            "schemas": _schemas(base_url),
             "parameters": _parameters(),
             "headers": _headers(),
             "responses": _responses(),
@@ -626,7 +626,7 @@ def _responses() -> Data:
 # --- schemas --------------------------------------------------------------------------------
 
 
-def _schemas() -> Data:
+def _schemas(base_url: str) -> Data:
     finding = _object(
         {
             "code": STRING,
@@ -683,7 +683,9 @@ def _schemas() -> Data:
     )
     return {
         "Checkpoint": {
-            "$ref": CHECKPOINT_SCHEMA_ID,
+            # the schema as this service serves it, at the path of its $id: a validator of
+            # this description resolves it from where it read the description
+            "$ref": f"{base_url}{SCHEMA_PATH}",
             "description": (
                 f"An OpenCheckpoint {SPEC_VERSION} document, exactly as its bytes are (the "
                 "digest and the findings' positions are of those bytes). A document that "
