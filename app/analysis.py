@@ -37,7 +37,7 @@ from app.findings import (
 )
 from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
 from app.positions import line_cols, offsets
-from app.redaction import Redaction, redacted_unparsed
+from app.redaction import Redaction, redacted_unparsed, unparsed_findings
 from app.rules import Parent, check_document, check_lineage
 from app.schema import SchemaCheck, check_schema
 from app.secrets import SecretScan, findings_of, scan_document
@@ -216,7 +216,7 @@ def analyze(
         return Analysis(
             data,
             intake,
-            tuple(findings),
+            tuple(unparsed_findings(findings)),
             (),
             "fail",
             "not_run",

@@ -34,7 +34,7 @@ from app.checkpoint import Checkpoint, LocalObject
 from app.layout import OPERATION_STATUSES, TERMINAL_STATUSES
 from app.parse import DEFAULT_LIMITS, Limits, parse
 from app.pointer import escape_token, to_pointer
-from app.redaction import Redaction
+from app.redaction import Redaction, unparsed_findings
 from app.stops import object_id, stop_facts
 from app.visible import visible_json
 
@@ -86,7 +86,7 @@ def read_call(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Call:
     """The proposed call from its JSON text, read as strictly as a checkpoint (I-JSON)."""
     intake = parse(data, limits)
     if intake.document is None:
-        first = intake.findings[0]
+        first = unparsed_findings(intake.findings[:1])[0]
         raise GuardError(
             f"the call is not JSON: {first.message}",
             first.path,

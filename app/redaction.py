@@ -545,6 +545,19 @@ def redacted_source(
     return _blank_spans(text, spans)
 
 
+def unparsed_findings(findings: Sequence[Finding]) -> list[Finding]:
+    """The findings of a text that did not parse, with every credential the scanner finds in
+    a message or a pointer withheld: a duplicate member's name is quoted in both, and a name
+    can be a token (I-JSON refuses the document before any scan of its values runs)."""
+    out = []
+    for finding in findings:
+        message, path = redacted_unparsed(finding.message), redacted_unparsed(finding.path)
+        if message != finding.message or path != finding.path:
+            finding = finding._replace(message=message, path=path)
+        out.append(finding)
+    return out
+
+
 def redacted_unparsed(text: str) -> str:
     """Text that did not parse, with every span the secret scanner finds in it replaced by
     REDACTED plus the line breaks it covered (a credential may spread over several lines of

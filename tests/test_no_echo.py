@@ -129,3 +129,26 @@ def test_long_credential_texts_are_looked_for_by_their_head() -> None:
     assert shown is not None
     assert shown["task"]["objective"] == REDACTED
     assert "QUJDQUJD" not in shown["task"]["outcome"][:200]
+
+
+# A credential as a repeated member name: I-JSON refuses the text before any value is read,
+# and the duplicate's finding quotes the name, in its message and in its pointer.
+DUPLICATE_NAMES = (
+    '{"opencheckpoint": "0.1", "x": {"' + GITHUB + '": 1, "' + GITHUB + '": 2}}'
+).encode()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_no_lint_format_repeats_a_credential_named_twice(fmt: str, tmp_path: Path) -> None:
+    path = tmp_path / "twice.ocp.json"
+    path.write_bytes(DUPLICATE_NAMES)
+    run = _cli("lint", "--format", fmt, str(path))
+    assert run.returncode == 1 and "duplicate member name" in run.stdout
+    assert_no_echo(run.stdout + run.stderr)
+
+
+def test_the_guard_repeats_no_credential_named_twice_in_a_call(tmp_path: Path) -> None:
+    call = '{"tool": "x", "arguments": {"' + GITHUB + '": 1, "' + GITHUB + '": 2}}'
+    run = _cli("guard", str(CONFORMANCE / "valid-minimal.ocp.json"), "--call", call)
+    assert run.returncode == 2 and "duplicate member name" in run.stderr
+    assert_no_echo(run.stdout + run.stderr)

@@ -19,6 +19,7 @@ from app.analysis import Analysis, analyze
 from app.guard import GuardError, guard
 from app.guard import proposed_call as call_of
 from app.parse import Limits, parse
+from app.redaction import unparsed_findings
 from app.web.bodies import FORM_OVERHEAD
 from app.web.stored import analysis_of, fetch
 from app.web.views import BadRequest, media_type, settings_of
@@ -49,7 +50,7 @@ async def api_guard(request: Request) -> Response:
         Limits(2 * limits.max_bytes + FORM_OVERHEAD, min(512, limits.max_depth + 2)),
     )
     if envelope.document is None:
-        first = envelope.findings[0]
+        first = unparsed_findings(envelope.findings[:1])[0]
         raise Unreadable(
             GuardError(
                 f"the body is not JSON: {first.message}",
