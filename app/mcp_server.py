@@ -31,7 +31,7 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from app import __version__
-from app.analysis import Analysis, LintResult, analyze, pair
+from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import Settings
 from app.guard import GuardError, guard, proposed_call
 from app.report import FileResult, report_dict
@@ -124,6 +124,15 @@ class Service:
             **kwargs,
         )
 
+    async def expect(
+        self, status: int, method: str, path: str, *, caller: Caller | None, **kwargs: Any
+    ) -> Reply:
+        """`call`, and the service's own error as the tool's unless it answers ``status``."""
+        response = await self.call(method, path, caller=caller, **kwargs)
+        if response.status_code != status:
+            raise _api_error(response)
+        return response
+
     def links(self, caller: Caller | None) -> bool:
         """Whether the service's links are addresses someone can open."""
         return self.public or caller is not None
@@ -210,10 +219,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
                 )
             return data
         path = f"/c/{_id_segment(storage_id)}/raw"
-        response = await service().call("GET", path, caller=caller_of(ctx))
-        if response.status_code != 200:
-            raise _api_error(response)
-        return response.content
+        return (await service().expect(200, "GET", path, caller=caller_of(ctx))).content
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
         """Every tool's failures as structured tool errors, never a traceback."""
@@ -249,10 +255,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             if parent or parent_id
             else None
         )
-        child = analyze(data, limits)
-        result = LintResult(
-            child, pair(child, analyze(parent_data, limits)) if parent_data else None
-        )
+        result = lint(data, parent=parent_data, limits=limits)
         return _result(dict(report_dict([FileResult(checkpoint_id or "checkpoint", result)])))
 
     @tool
@@ -343,7 +346,8 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         headers = {"content-type": OCP_MEDIA_TYPE}
         if upload_token:
             headers["authorization"] = f"Bearer {upload_token}"
-        response = await service().call(
+        response = await service().expect(
+            201,
             "POST",
             "/api/v1/checkpoints",
             content=checkpoint.encode("utf-8", "surrogatepass"),
@@ -351,8 +355,6 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             headers=headers,
             caller=caller_of(ctx),
         )
-        if response.status_code != 201:
-            raise _api_error(response)
         created: dict[str, Any] = response.json()
         created["resource"] = STORED_TEMPLATE.format(storage_id=created["storage_id"])
         return _result(_local_links(service(), caller_of(ctx), created))
@@ -366,9 +368,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         the store knows of it (when it was stored, when it expires, its lineage). An expired or
         deleted one says when it went. The document itself: read_checkpoint_for_model."""
         path = f"/c/{_id_segment(checkpoint_id)}.json"
-        response = await service().call("GET", path, caller=caller_of(ctx))
-        if response.status_code != 200:
-            raise _api_error(response)
+        response = await service().expect(200, "GET", path, caller=caller_of(ctx))
         stored: dict[str, Any] = response.json()
         # the page's render model is the page's: twenty times the document, no use to a model
         stored.pop("view", None)
@@ -387,9 +387,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         with the lineage rules checked along it, and whether a newer checkpoint exists (spec
         §10.3: replaying an old one can repeat side effects a newer one records as done)."""
         path = f"/c/{_id_segment(checkpoint_id)}/lineage.json"
-        response = await service().call("GET", path, caller=caller_of(ctx))
-        if response.status_code != 200:
-            raise _api_error(response)
+        response = await service().expect(200, "GET", path, caller=caller_of(ctx))
         return _result(_local_links(service(), caller_of(ctx), response.json()))
 
     @tool
@@ -403,14 +401,13 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         """Delete a stored checkpoint at once, with the deletion token store_checkpoint
         returned when it was stored. Afterwards its storage id answers that it was deleted.
         Without the right token nothing is deleted."""
-        response = await service().call(
+        response = await service().expect(
+            200,
             "DELETE",
             f"/api/v1/checkpoints/{_id_segment(checkpoint_id)}",
             headers={"authorization": f"Bearer {deletion_token}"},
             caller=caller_of(ctx),
         )
-        if response.status_code != 200:
-            raise _api_error(response)
         return _result({"storage_id": checkpoint_id, "deleted": bool(response.json()["deleted"])})
 
     reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
