@@ -328,14 +328,14 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         checkpoint: Annotated[str, Field(description="The checkpoint's JSON text.")],
         lifetime: Annotated[str, Field(description="How long to keep it: 1h, 1d, 7d or 30d.")] = "",
         parent_id: Annotated[
-            str | None,
+            str,
             Field(
                 description="The storage id of its parent, stored before it (proves you hold it)."
             ),
-        ] = None,
+        ] = "",
         upload_token: Annotated[
-            str | None, Field(description="The deployment's upload token, when it requires one.")
-        ] = None,
+            str, Field(description="The deployment's upload token, when it requires one.")
+        ] = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """Store a checkpoint and get its storage id, the only capability to read it (it is
