@@ -24,7 +24,7 @@ proposed call is repeated back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Literal
 
 from app import advice
@@ -132,21 +132,11 @@ class Reason:
     section: str = "§6.6"
 
     def as_json(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "outcome": self.outcome,
-            "message": self.message,
-            "path": self.path,
-            "operation": self.operation,
-            "record": self.record,
-            "lifted_by": self.lifted_by,
-            "section": self.section,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    outcome: Outcome
     reasons: tuple[Reason, ...]
     # action operations that record no call a consumer could compare: whether this call
     # repeats one of them, software cannot tell (their pointers)
@@ -154,6 +144,15 @@ class Answer:
     # the checkpoint's levels 1 and 2 (§8.1) and its digest, when the answer came from bytes
     levels: Mapping[str, str] | None = None
     digest: str | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """The strictest of what the reasons say; none: nothing against the call."""
+        return max(
+            (r.outcome for r in self.reasons),
+            key=_STRICTNESS.__getitem__,
+            default="nothing_against",
+        )
 
     @property
     def summary(self) -> str:
@@ -216,9 +215,7 @@ def guard(analysis: Analysis, call: Call) -> Answer:
                 section="§10.5",
             ),
         )
-    outcome = max((r.outcome for r in reasons), key=_STRICTNESS.__getitem__, default=None)
     return Answer(
-        outcome or "nothing_against",
         reasons,
         answer.uncompared,
         {name: str(state) for name, state in analysis.levels().items()},
@@ -256,8 +253,7 @@ def check_call(checkpoint: Checkpoint, call: Call, redaction: Redaction | None =
             reasons.append(reason)
     for index, stop in checkpoint.stop_conditions():
         reasons.extend(_stop_reasons(stop, index, repeated, callless, same_tool, by_id, shown))
-    outcome = max((r.outcome for r in reasons), key=_STRICTNESS.__getitem__, default=None)
-    return Answer(outcome or "nothing_against", tuple(reasons), tuple(uncompared))
+    return Answer(tuple(reasons), tuple(uncompared))
 
 
 def _repeat_reason(
