@@ -16,8 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app.analysis import Analysis, analyze
-from app.guard import GuardError, guard
-from app.guard import proposed_call as call_of
+from app.guard import GuardError, guard, proposed_call
 from app.parse import Limits, parse
 from app.redaction import unparsed_findings
 from app.web.bodies import FORM_OVERHEAD
@@ -64,7 +63,7 @@ async def api_guard(request: Request) -> Response:
     if not isinstance(fields, dict):
         raise Unreadable(GuardError("the body is a JSON object", subject="body"))
     try:
-        call = call_of(fields.get("call"))
+        call = proposed_call(fields.get("call"))
     except GuardError as exc:
         raise Unreadable(GuardError(exc.message, "/call" + exc.path)) from None
     given, stored_id = fields.get("checkpoint"), fields.get("checkpoint_id")
