@@ -160,17 +160,13 @@ def _op_facts(ctx: Context, op: Model) -> advice.Operation:
             expires is not None and ctx.created_at is not None and expires < ctx.created_at
         ),
         expires_at=text_of(op.get("expires_at")),
-        forbidding=tuple(_stop_facts(ctx, stop) for _, stop in forbidding),
-        concerning=tuple(_stop_facts(ctx, stop) for _, stop in concerning),
-        unnamed=tuple(_stop_facts(ctx, stop) for _, stop in ctx.unnamed_stops),
+        forbidding=tuple(stop_facts(stop, ctx.by_id) for _, stop in forbidding),
+        concerning=tuple(stop_facts(stop, ctx.by_id) for _, stop in concerning),
+        unnamed=tuple(stop_facts(stop, ctx.by_id) for _, stop in ctx.unnamed_stops),
         dependencies=tuple(_dependencies(ctx, op)),
         resume=text_of(op.get("resume")) if op.get("resume") is not None else None,
         approval_evidence=tuple(string_list(approval.get("evidence"))),
     )
-
-
-def _stop_facts(ctx: Context, stop: Model) -> advice.Stop:
-    return stop_facts(stop, ctx.by_id)
 
 
 def _dependencies(ctx: Context, op: Model) -> list[advice.Dependency]:
@@ -220,7 +216,7 @@ def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
     out = []
     for member, index in (("applies_to", ctx.fences), ("refs", ctx.concerns)):
         for i, stop in index.get(facts.id, []):
-            lift = advice.lift(_stop_facts(ctx, stop))
+            lift = advice.lift(stop_facts(stop, ctx.by_id))
             out.append(
                 {
                     **ctx.identity(("continuation", "stop_conditions", i)),
@@ -237,12 +233,8 @@ def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
 # --- stop conditions ------------------------------------------------------------------------
 
 
-def _record_of(ctx: Context, op_ref: object) -> str | None:
-    return record_of(ctx.by_id, op_ref)
-
-
 def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:
-    facts = _stop_facts(ctx, stop)
+    facts = stop_facts(stop, ctx.by_id)
     lift = advice.lift(facts)
     return {
         **ctx.identity(("continuation", "stop_conditions", index)),
@@ -257,7 +249,7 @@ def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:
 
 
 def _until(ctx: Context, entry: Model) -> Model:
-    record = _record_of(ctx, entry.get("operation"))
+    record = record_of(ctx.by_id, entry.get("operation"))
     return {
         "operation": link_to(ctx, entry.get("operation")),
         "status": text_of(entry.get("status")),
