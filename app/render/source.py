@@ -27,25 +27,27 @@ def build_source(ctx: Context) -> SourceSection:
     shown = ctx.shown_lines
     # a page clips long lines; the JSON twin keeps them whole
     most = SOURCE_LINE_CHARS if ctx.limit is not None else None
+    carriage = "\r" in text
+    count = len(raw_lines)
+    listed = range(1, count + 1) if shown is None else sorted(n for n in shown if n <= count)
     lines: list[SourceLine] = []
-    hidden = 0
-    for number, raw in enumerate(raw_lines, start=1):
-        if shown is not None and number not in shown:
-            hidden += 1
-            continue
-        line = raw.removesuffix("\r")
+    previous = 0  # the number of the line listed last
+    for number in listed:
+        line = raw_lines[number - 1]
+        if carriage:
+            line = line.removesuffix("\r")
         clipped = len(line) - most if most is not None and len(line) > most else 0
         lines.append(
-            SourceLine(
-                number=number,
-                anchor=f"L{number}",
-                text=line[: len(line) - clipped],
-                findings=at_line.get(number, []),
-                hidden_before=hidden,
-                clipped=clipped,
-            )
+            {
+                "number": number,
+                "anchor": f"L{number}",
+                "text": line[: len(line) - clipped] if clipped else line,
+                "findings": at_line.get(number, []),
+                "hidden_before": number - previous - 1,
+                "clipped": clipped,
+            }
         )
-        hidden = 0
+        previous = number
     return {
         "anchor": "source",
         "title": "Source",
@@ -60,7 +62,7 @@ def build_source(ctx: Context) -> SourceSection:
         "redacted": bool(flagged),
         "lines": lines,
         # lines left out of `lines` after the last listed one (see SOURCE_LINE_LIMIT)
-        "hidden_after": hidden,
+        "hidden_after": count - previous,
         "complete": shown is None,
     }
 

@@ -11,7 +11,7 @@ from app.analysis import LintResult
 from app.redaction import REDACTED
 from app.render.changes import changes_since_parent
 from app.render.checklist import build_before_continuing
-from app.render.context import Context, new_context, place_lines
+from app.render.context import Context, as_object, new_context, object_items, place_lines
 from app.render.header import build_findings, build_header
 from app.render.model import MODEL_VERSION, CheckpointView, Model, SectionRef
 from app.render.operations import build_operations, operation_entries
@@ -161,12 +161,29 @@ _LIMITED_CARD = re.compile(r"/(?:operations|statements|resources|progress/(?:com
 def _unlisted(ctx: Context, view: Mapping[str, Any]) -> frozenset[str]:
     """The anchors of the local objects whose cards the list limit left out (``view``: the
     document's sections): `place_lines` marks what links to them."""
-    listed = {c["anchor"] for g in view["operations"]["groups"] for c in g["items"]}
-    for group in view["statements"]["groups"]:
-        listed.update(s["anchor"] for o in group["by_origin"] for s in o["items"])
-    listed.update(r["anchor"] for r in view["resources"]["items"])
     progress = view["progress"]
-    listed.update(s["anchor"] for s in [*progress["completed"], *progress["next"]])
+    cards = [
+        *(c for g in view["operations"]["groups"] for c in g["items"]),
+        *(s for g in view["statements"]["groups"] for o in g["by_origin"] for s in o["items"]),
+        *view["resources"]["items"],
+        *progress["completed"],
+        *progress["next"],
+    ]
+    document = ctx.doc
+    kept = as_object(document.get("progress"))
+    every = sum(
+        len(object_items(objects))
+        for objects in (
+            document.get("operations"),
+            document.get("statements"),
+            document.get("resources"),
+            kept.get("completed"),
+            kept.get("next"),
+        )
+    )
+    if len(cards) == every:
+        return frozenset()  # every card of those lists is on the page
+    listed = {card["anchor"] for card in cards}
     return frozenset(
         anchor
         for pointer, (_, anchor) in ctx.owners.items()

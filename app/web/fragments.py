@@ -8,7 +8,7 @@ given, labels included, and returns Markup only of what it built itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,19 +34,32 @@ def html(built: str) -> Markup:
     return _new_str(Markup, built)
 
 
+def _replace_escape(value: str) -> str:
+    return (
+        value.replace("&", "&amp;")
+        .replace(">", "&gt;")
+        .replace("<", "&lt;")
+        .replace("'", "&#39;")
+        .replace('"', "&#34;")
+    )
+
+
+# markupsafe's own escaping of a str into a str, in C: what its `escape` calls before making
+# a Markup. It is not public, so the same replacements in Python stand in where a release
+# moves it (tests/web/test_fragments.py checks both against markupsafe's `escape`).
+try:
+    from markupsafe._speedups import _escape_inner as _escape_str
+except ImportError:  # pragma: no cover - a markupsafe without its C speedups
+    _escape_str = _replace_escape
+
+
 def escape(value: object) -> str:
     """``value`` as HTML text: markupsafe's `escape` to the character (the same five
     entities), as a plain string. A page escapes thousands of short values, and markupsafe
-    makes a Markup of each in Python, twice the cost of the replacing itself; what is
+    makes a Markup of each in Python, three times the cost of the escaping itself; what is
     already Markup (a fragment) is kept as it is, as there."""
     if type(value) is str:
-        return (
-            value.replace("&", "&amp;")
-            .replace(">", "&gt;")
-            .replace("<", "&lt;")
-            .replace("'", "&#39;")
-            .replace('"', "&#34;")
-        )
+        return _escape_str(value)
     return str(markup_escape(value))
 
 
@@ -371,13 +384,13 @@ def more(container: Mapping[str, Any], key: str) -> Markup:
     )
 
 
-def source_lines(lines: Iterable[Mapping[str, Any]], findings_at: str = "") -> Markup:
+def source_lines(lines: Sequence[Mapping[str, Any]], findings_at: str = "") -> Markup:
     """The numbered lines of the source listing, each anchored and linking to itself; a line
     where findings start is marked and links to each of them; a run of lines left out is
     counted. One function for the whole listing: it is the longest part of most pages.
     ``findings_at``: the page that lists the findings, when it is another (a source page)."""
     out = []
-    for line in lines:
+    for line, shown in zip(lines, _line_texts(lines), strict=True):
         hidden = line["hidden_before"]
         if hidden:
             out.append(_gap(hidden))
@@ -385,9 +398,7 @@ def source_lines(lines: Iterable[Mapping[str, Any]], findings_at: str = "") -> M
         anchor = f"L{number:d}"  # the model's line anchor, made here from the number alone
         clipped = int(line.get("clipped", 0))
         rest = _more_characters(clipped, " on this line") if clipped else ""
-        head = (
-            f'<a class="ln" href="#{anchor}">{number:d}</a><code>{text(line["text"])}{rest}</code>'
-        )
+        head = f'<a class="ln" href="#{anchor}">{number:d}</a><code>{shown}{rest}</code>'
         findings = line["findings"]
         if not findings:
             out.append(f'<li id="{anchor}">{head}</li>')
@@ -406,6 +417,21 @@ def source_lines(lines: Iterable[Mapping[str, Any]], findings_at: str = "") -> M
             f'<li id="{anchor}" class="has-finding">{head}<span class="marks">{marks}</span></li>'
         )
     return html("\n".join(out))
+
+
+def _line_texts(lines: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each line's text as HTML (`text`), the whole listing escaped and marked at once: a
+    listing is hundreds of short lines, and escaping each costs more than its characters.
+    A line's text never holds a newline (the model splits the text at them); one that did
+    is shown by `text` alone, as is every line of a listing holding one, or one too long
+    for `text` to show whole."""
+    if not lines:
+        return []
+    texts = [str(line["text"]) for line in lines]
+    joined = "\n".join(texts)
+    if max(map(len, texts)) > TEXT_CHARS or joined.count("\n") != len(texts) - 1:
+        return [text(t) for t in texts]
+    return _marked(joined).split("\n")
 
 
 def source_gap(hidden: int) -> Markup:

@@ -343,5 +343,7 @@ def test_the_page_escape_writes_what_markupsafe_writes():
     for value in [*naughty, HOSTILE, "", "&amp;", "'\"<>&"]:
         assert fragments.escape(value) == str(escape(value)), value
         assert type(fragments.escape(value)) is str
+        # the stand-in for a markupsafe whose C escape has moved
+        assert fragments._replace_escape(value) == str(escape(value)), value
     assert fragments.escape(Markup("<b>kept</b>")) == "<b>kept</b>"
     assert fragments.escape(None) == "None" and fragments.escape(3) == "3"
