@@ -109,7 +109,7 @@ def build_before_continuing(ctx: Context, entries: list[OperationEntry]) -> Mode
         "preconditions": [
             precondition_item(ctx, i, p) for i, p in object_items(cont.get("preconditions"))
         ],
-        "operations": [_reconcile_item(operation_card(ctx, e)) for e in reconcile],
+        "operations": [_reconcile_item(ctx, operation_card(ctx, e)) for e in reconcile],
         "continue": [_continue_item(ctx)],
         "report": [],
     }
@@ -169,10 +169,12 @@ def _validity_item(ctx: Context) -> Model:
 
 
 def incompatibility_item(ctx: Context, index: int, item: Model) -> Model:
-    return {
-        **ctx.identity(("continuation", "incompatibilities", index)),
-        "text": text_of(item.get("description")),
-    }
+    return ctx.card(
+        ("continuation", "incompatibilities", index),
+        {
+            "text": text_of(item.get("description")),
+        },
+    )
 
 
 def requirement_item(ctx: Context, index: int, item: Model) -> Model:
@@ -195,17 +197,19 @@ def requirement_item(ctx: Context, index: int, item: Model) -> Model:
             "It names a checkpoint extension; this viewer implements none, so it shows that "
             "extension's data without understanding it (§7)."
         )
-    return {
-        **ctx.identity(("continuation", "requirements", index)),
-        "kind": kind,
-        "name": text_of(item.get("name")),
-        "text": text_of(item.get("description")),
-        "necessity": necessity,
-        "optional": necessity == "optional",
-        "fallback": text_of(item.get("fallback")),
-        "refs": links_to(ctx, item.get("refs")),
-        "notes": notes,
-    }
+    return ctx.card(
+        ("continuation", "requirements", index),
+        {
+            "kind": kind,
+            "name": text_of(item.get("name")),
+            "text": text_of(item.get("description")),
+            "necessity": necessity,
+            "optional": necessity == "optional",
+            "fallback": text_of(item.get("fallback")),
+            "refs": links_to(ctx, item.get("refs")),
+            "notes": notes,
+        },
+    )
 
 
 def _requirements_in_order(ctx: Context, cont: Model) -> list[Model]:
@@ -249,24 +253,26 @@ def _resources_to_check(ctx: Context) -> tuple[list[Model], int]:
         res_id = res.get("id")
         uri = res.get("uri")
         out.append(
-            {
-                **ctx.identity(("resources", i)),
-                "text": text_of(res.get("title")) or text_of(uri),
-                "uri": text_of(uri),
-                "link": uri_link(ctx, uri)["link"],
-                "revision": text_of(res.get("revision")),
-                "digest": text_of(res.get("digest")),
-                "observed_at": text_of(res.get("observed_at")),
-                "availability": text_of(res.get("availability")),
-                "dependents": links_to(ctx, dependents.get(res_id, []))
-                if isinstance(res_id, str)
-                else [],
-                "notes": [
-                    "Re-check its revision or digest before relying on it; if it changed or is "
-                    "inaccessible, treat it and the statements that depend on it as stale "
-                    "(§10.4)."
-                ],
-            }
+            ctx.card(
+                ("resources", i),
+                {
+                    "text": text_of(res.get("title")) or text_of(uri),
+                    "uri": text_of(uri),
+                    "link": uri_link(ctx, uri)["link"],
+                    "revision": text_of(res.get("revision")),
+                    "digest": text_of(res.get("digest")),
+                    "observed_at": text_of(res.get("observed_at")),
+                    "availability": text_of(res.get("availability")),
+                    "dependents": links_to(ctx, dependents.get(res_id, []))
+                    if isinstance(res_id, str)
+                    else [],
+                    "notes": [
+                        "Re-check its revision or digest before relying on it; if it changed or is "
+                        "inaccessible, treat it and the statements that depend on it as stale "
+                        "(§10.4)."
+                    ],
+                },
+            )
         )
     return out, hidden
 
@@ -299,16 +305,18 @@ def _statements_to_check(ctx: Context) -> tuple[list[Model], int]:
             found.append((i, st, verification, reasons))
     named, hidden = _named_on_page(ctx, found)
     out = [
-        {
-            **ctx.identity(("statements", i)),
-            "kind": text_of(st.get("kind")),
-            "text": text_of(st.get("text")),
-            "origin_type": text_of(as_object(st.get("origin")).get("type")),
-            "verification_state": text_of(verification.get("state")),
-            "revalidate": text_of(verification.get("revalidate")),
-            "evidence": links_to(ctx, st.get("evidence")),
-            "notes": reasons,
-        }
+        ctx.card(
+            ("statements", i),
+            {
+                "kind": text_of(st.get("kind")),
+                "text": text_of(st.get("text")),
+                "origin_type": text_of(as_object(st.get("origin")).get("type")),
+                "verification_state": text_of(verification.get("state")),
+                "revalidate": text_of(verification.get("revalidate")),
+                "evidence": links_to(ctx, st.get("evidence")),
+                "notes": reasons,
+            },
+        )
         for i, st, verification, reasons in named
     ]
     return out, hidden
@@ -336,27 +344,31 @@ def precondition_item(ctx: Context, index: int, item: Model) -> Model:
         "ask": "If it does not hold: ask a person.",
         "degrade": "If it does not hold: continue in a degraded mode and say so.",
     }
-    return {
-        **ctx.identity(("continuation", "preconditions", index)),
-        "text": text_of(item.get("description")),
-        "on_failure": on_failure,
-        "refs": links_to(ctx, item.get("refs")),
-        "notes": [follow[on_failure]] if on_failure in follow else [],
-    }
+    return ctx.card(
+        ("continuation", "preconditions", index),
+        {
+            "text": text_of(item.get("description")),
+            "on_failure": on_failure,
+            "refs": links_to(ctx, item.get("refs")),
+            "notes": [follow[on_failure]] if on_failure in follow else [],
+        },
+    )
 
 
-def _reconcile_item(card: Model) -> Model:
-    return {
-        "id": card["id"],
-        "anchor": card["anchor"],
-        "kind": card["kind"],
-        "status": card["status"],
-        "text": card["description"],
-        "group": card["group"],
-        "first_step": card["first_step"],
-        "record": card["record"],
-        "blocked_by_stop": any(s["forbids"] for s in card["stop_conditions"]),
-    }
+def _reconcile_item(ctx: Context, card: Model) -> Model:
+    return ctx.naming(
+        {
+            "id": card["id"],
+            "anchor": card["anchor"],
+            "kind": card["kind"],
+            "status": card["status"],
+            "text": card["description"],
+            "group": card["group"],
+            "first_step": card["first_step"],
+            "record": card["record"],
+            "blocked_by_stop": any(s["forbids"] for s in card["stop_conditions"]),
+        }
+    )
 
 
 def _continue_item(ctx: Context) -> Model:

@@ -18,9 +18,9 @@ from app.checkpoint import (
     LocalObject,
 )
 from app.digests import DigestCheck
-from app.json_values import CONTAINERS, text_of
+from app.json_values import text_of
 from app.pointer import to_pointer
-from app.render.model import Model, anchor, fragment_safe
+from app.render.model import FindingItem, Model, anchor, fragment_safe
 from app.render.query import EVERY, PageQuery
 
 
@@ -43,6 +43,10 @@ class Context:
     # walk over the text once every section is built: only the cards a page shows (150 of a
     # list of 50,000) are looked for
     unplaced: set[str] = field(default_factory=set)
+    # every dict of the model that links to a local object by its anchor or waits for its
+    # source line (`identity`, `card`, `link_to`, `naming`): `place_lines` completes these,
+    # where a walk over the whole model cost a tenth of a long page
+    anchored: list[Model] = field(default_factory=list)
     # operation id -> the stop conditions (index, object) whose applies_to names it
     fences: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
     # operation id -> the stop conditions (index, object) whose refs name it
@@ -99,13 +103,31 @@ class Context:
         owner = self.owners.get(pointer)
         if owner is not None:
             self.unplaced.add(pointer)
-        return {
+        out = {
             "id": owner[0] if owner else None,
             "anchor": owner[1] if owner else None,
             "pointer": pointer,
             "source_anchor": UNPLACED if owner else None,
             "since_parent": self.since_parent.get(pointer),
         }
+        if owner is not None:
+            self.anchored.append(out)
+        return out
+
+    def card(self, path: tuple[str | int, ...], fields: Model) -> Model:
+        """The card of the object at ``path``: its `identity` and ``fields`` (which come
+        after it, as in ``{**identity, **fields}``), one dict that `place_lines` completes."""
+        out = self.identity(path)
+        out.update(fields)
+        return out
+
+    def naming(self, entry: Model) -> Model:
+        """``entry``, a dict that links to a local object by its ``anchor`` (a checklist or
+        summary line, an extension's holder), noted so `place_lines` marks it when the page
+        does not list that object's card."""
+        if entry.get("anchor") is not None:
+            self.anchored.append(entry)
+        return entry
 
 
 def new_context(result: LintResult, now: datetime) -> Context:
@@ -169,31 +191,31 @@ class _Unplaced:
 UNPLACED: Any = _Unplaced()
 
 
-def place_lines(ctx: Context, view: object, unlisted: frozenset[str] = frozenset()) -> None:
-    """Fill in the source anchor of every card of ``view`` that `Context.identity` made: the
-    lines of all of them found in one walk over the text. A line the page does not list gets
-    no anchor (no link to nowhere). In the same walk over the model, every dict that links
-    to an ``unlisted`` anchor (a card the page's list limit left out: a reference, a
-    checklist entry, an extension's holder) gets ``"unlisted": True``, so the page names the
-    object instead of linking to nothing."""
-    if not ctx.unplaced and not unlisted:
-        return
-    lines = ctx.result.analysis.source.lines(ctx.unplaced) if ctx.unplaced else {}
-    shown = ctx.shown_lines
-    stack: list[object] = [view]
-    while stack:
-        node = stack.pop()
-        if type(node) is dict:
+def place_lines(
+    ctx: Context, findings: Iterable[FindingItem], unlisted: frozenset[str] = frozenset()
+) -> None:
+    """Fill in the source anchor of every card `Context.identity` made: the lines of all of
+    them found in one walk over the text. A line the page does not list gets no anchor (no
+    link to nowhere). Every dict that links to an ``unlisted`` anchor (a card the page's list
+    limit left out: a reference, a checklist entry, an extension's holder) gets
+    ``"unlisted": True``, so the page names the object instead of linking to nothing, and so
+    does each of the ``findings`` whose object is unlisted (``"object_unlisted"``)."""
+    if ctx.unplaced:
+        lines = ctx.result.analysis.source.lines(ctx.unplaced)
+        shown = ctx.shown_lines
+        for node in ctx.anchored:
             if node.get("source_anchor") is UNPLACED:
                 line = lines.get(node["pointer"])
                 listed = line is not None and (shown is None or line in shown)
                 node["source_anchor"] = f"L{line}" if listed else None
-            if unlisted and node.get("anchor") in unlisted:
+        ctx.unplaced.clear()
+    if unlisted:
+        for node in ctx.anchored:
+            if node["anchor"] in unlisted:
                 node["unlisted"] = True
-            stack.extend([v for v in node.values() if isinstance(v, CONTAINERS)])
-        elif type(node) is list:
-            stack.extend([v for v in node if isinstance(v, CONTAINERS)])
-    ctx.unplaced.clear()
+        for finding in findings:
+            if finding["object_anchor"] in unlisted:
+                finding["object_unlisted"] = True
 
 
 def _owners(checkpoint: Checkpoint) -> dict[str, tuple[str, str]]:
@@ -316,15 +338,17 @@ def _new_link(ctx: Context, ref: object) -> Model:
     status = obj.value.get("status")
     if obj.type == "statement":
         status = statement_status(status)
-    return {
-        "id": obj.id,
-        "anchor": anchor(obj.id),
-        "type": obj.type,
-        "type_name": TYPE_NAMES.get(obj.type, obj.type),
-        "label": label_of(obj.value),
-        "status": text_of(status) if isinstance(status, str) else None,
-        "resolves": True,
-    }
+    return ctx.naming(
+        {
+            "id": obj.id,
+            "anchor": anchor(obj.id),
+            "type": obj.type,
+            "type_name": TYPE_NAMES.get(obj.type, obj.type),
+            "label": label_of(obj.value),
+            "status": text_of(status) if isinstance(status, str) else None,
+            "resolves": True,
+        }
+    )
 
 
 def links_to(ctx: Context, value: object) -> list[Model]:

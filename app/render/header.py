@@ -67,12 +67,14 @@ def build_header(ctx: Context) -> Model:
 
 def _criteria(ctx: Context, value: object) -> list[Model]:
     return [
-        {
-            **ctx.identity(("task", "success_criteria", i)),
-            "description": text_of(item.get("description")),
-            "status": text_of(item.get("status")),
-            "evidence": links_to(ctx, item.get("evidence")),
-        }
+        ctx.card(
+            ("task", "success_criteria", i),
+            {
+                "description": text_of(item.get("description")),
+                "status": text_of(item.get("status")),
+                "evidence": links_to(ctx, item.get("evidence")),
+            },
+        )
         for i, item in object_items(value)
     ]
 

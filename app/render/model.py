@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 from urllib.parse import quote
 
 from app import layout
@@ -27,6 +27,8 @@ class FindingItem(TypedDict):
     object_id: str | None
     object_anchor: str | None
     line_anchor: str | None
+    # the page does not list the card of that object (see place_lines); only a page has it
+    object_unlisted: NotRequired[bool]
 
 
 class FindingsSection(TypedDict):

@@ -86,31 +86,33 @@ def operation_card(ctx: Context, entry: OperationEntry) -> Model:
 
 def _operation(ctx: Context, index: int, op: Model, facts: advice.Operation) -> Model:
     approval = op.get("approval")
-    card = {
-        **ctx.identity(("operations", index)),
-        "kind": text_of(op.get("kind")),
-        "status": text_of(op.get("status")),
-        "description": text_of(op.get("description")),
-        "group": advice.group(facts),
-        "effect": text_of(op.get("effect")),
-        "effect_treated_as": "non_idempotent" if facts.treated_non_idempotent else facts.effect,
-        "effect_note": _effect_note(facts),
-        "target": optional_link(ctx, op.get("target")),
-        "record": optional_link(ctx, op.get("record")),
-        "call": _call(op),
-        "depends_on": links_to(ctx, op.get("depends_on")),
-        "requested_at": text_of(op.get("requested_at")),
-        "last_attempt_at": text_of(op.get("last_attempt_at")),
-        "expires_at": text_of(op.get("expires_at")),
-        "expired": facts.expired,
-        "expired_before_capture": facts.expired_before_capture,
-        "idempotency_key": text_of(op.get("idempotency_key")),
-        "approval": None if approval is None else _approval(ctx, approval),
-        "resume": _resume(op),
-        "stop_conditions": _op_stops(ctx, facts),
-        "parent_status": _parent_status(ctx, facts.id),
-        "extensions_count": len(as_object(op.get("extensions"))),
-    }
+    card = ctx.card(
+        ("operations", index),
+        {
+            "kind": text_of(op.get("kind")),
+            "status": text_of(op.get("status")),
+            "description": text_of(op.get("description")),
+            "group": advice.group(facts),
+            "effect": text_of(op.get("effect")),
+            "effect_treated_as": "non_idempotent" if facts.treated_non_idempotent else facts.effect,
+            "effect_note": _effect_note(facts),
+            "target": optional_link(ctx, op.get("target")),
+            "record": optional_link(ctx, op.get("record")),
+            "call": _call(op),
+            "depends_on": links_to(ctx, op.get("depends_on")),
+            "requested_at": text_of(op.get("requested_at")),
+            "last_attempt_at": text_of(op.get("last_attempt_at")),
+            "expires_at": text_of(op.get("expires_at")),
+            "expired": facts.expired,
+            "expired_before_capture": facts.expired_before_capture,
+            "idempotency_key": text_of(op.get("idempotency_key")),
+            "approval": None if approval is None else _approval(ctx, approval),
+            "resume": _resume(op),
+            "stop_conditions": _op_stops(ctx, facts),
+            "parent_status": _parent_status(ctx, facts.id),
+            "extensions_count": len(as_object(op.get("extensions"))),
+        },
+    )
     card["first_step"] = advice.first_step(facts)
     card["advice"] = advice.advice(facts)
     return card
@@ -218,14 +220,16 @@ def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
         for i, stop in index.get(facts.id, []):
             lift = advice.lift(stop_facts(stop, ctx.by_id))
             out.append(
-                {
-                    **ctx.identity(("continuation", "stop_conditions", i)),
-                    "label": label_of(stop),
-                    "field": member,
-                    "forbids": member == "applies_to",
-                    "lifted_by": lift.text,
-                    "needs_person": lift.needs_person,
-                }
+                ctx.card(
+                    ("continuation", "stop_conditions", i),
+                    {
+                        "label": label_of(stop),
+                        "field": member,
+                        "forbids": member == "applies_to",
+                        "lifted_by": lift.text,
+                        "needs_person": lift.needs_person,
+                    },
+                )
             )
     return out
 
@@ -236,16 +240,18 @@ def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
 def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:
     facts = stop_facts(stop, ctx.by_id)
     lift = advice.lift(facts)
-    return {
-        **ctx.identity(("continuation", "stop_conditions", index)),
-        "text": text_of(stop.get("description")),
-        "applies_to": links_to(ctx, stop.get("applies_to")),
-        "until": [_until(ctx, entry) for _, entry in object_items(stop.get("until"))],
-        "refs": links_to(ctx, stop.get("refs")),
-        "lifted_by": lift.text,
-        "needs_person": lift.needs_person,
-        "notes": advice.stop_notes(facts),
-    }
+    return ctx.card(
+        ("continuation", "stop_conditions", index),
+        {
+            "text": text_of(stop.get("description")),
+            "applies_to": links_to(ctx, stop.get("applies_to")),
+            "until": [_until(ctx, entry) for _, entry in object_items(stop.get("until"))],
+            "refs": links_to(ctx, stop.get("refs")),
+            "lifted_by": lift.text,
+            "needs_person": lift.needs_person,
+            "notes": advice.stop_notes(facts),
+        },
+    )
 
 
 def _until(ctx: Context, entry: Model) -> Model:

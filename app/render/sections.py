@@ -43,23 +43,27 @@ def build_progress(ctx: Context) -> Model:
         "title": "Progress",
         "present": "progress" in ctx.doc,
         "completed": [
-            {
-                **ctx.identity(("progress", "completed", i)),
-                "description": text_of(step.get("description")),
-                "completed_at": text_of(step.get("completed_at")),
-                "evidence": links_to(ctx, step.get("evidence")),
-            }
+            ctx.card(
+                ("progress", "completed", i),
+                {
+                    "description": text_of(step.get("description")),
+                    "completed_at": text_of(step.get("completed_at")),
+                    "evidence": links_to(ctx, step.get("evidence")),
+                },
+            )
             for i, step in completed
         ],
         "focus": None if focus is None else _focus(ctx, focus),
         "next": [
-            {
-                **ctx.identity(("progress", "next", i)),
-                "description": text_of(step.get("description")),
-                "blocked_by": links_to(ctx, step.get("blocked_by")),
-                "requires": links_to(ctx, step.get("requires")),
-                "refs": links_to(ctx, step.get("refs")),
-            }
+            ctx.card(
+                ("progress", "next", i),
+                {
+                    "description": text_of(step.get("description")),
+                    "blocked_by": links_to(ctx, step.get("blocked_by")),
+                    "requires": links_to(ctx, step.get("requires")),
+                    "refs": links_to(ctx, step.get("refs")),
+                },
+            )
             for i, step in upcoming
         ],
         "note": NOTE_NEXT,
@@ -110,24 +114,26 @@ def build_resources(ctx: Context) -> Model:
 def _resource(ctx: Context, index: int, res: Model) -> Model:
     uri = res.get("uri")
     locator = res.get("locator")
-    return {
-        **ctx.identity(("resources", index)),
-        "kind": text_of(res.get("kind")),
-        "title": text_of(res.get("title")),
-        "description": text_of(res.get("description")),
-        "uri": text_of(uri),
-        **uri_link(ctx, uri),
-        "locator": None if locator is None else _locator(locator),
-        "media_type": text_of(res.get("media_type")),
-        "revision": text_of(res.get("revision")),
-        "digest": text_of(res.get("digest")),
-        "observed_at": text_of(res.get("observed_at")),
-        "availability": text_of(res.get("availability")),
-        "sensitivity": text_of(res.get("sensitivity")),
-        "resolver": text_of(res.get("resolver")),
-        "excerpt": text_of(res.get("excerpt")),
-        "extensions_count": len(as_object(res.get("extensions"))),
-    }
+    return ctx.card(
+        ("resources", index),
+        {
+            "kind": text_of(res.get("kind")),
+            "title": text_of(res.get("title")),
+            "description": text_of(res.get("description")),
+            "uri": text_of(uri),
+            **uri_link(ctx, uri),
+            "locator": None if locator is None else _locator(locator),
+            "media_type": text_of(res.get("media_type")),
+            "revision": text_of(res.get("revision")),
+            "digest": text_of(res.get("digest")),
+            "observed_at": text_of(res.get("observed_at")),
+            "availability": text_of(res.get("availability")),
+            "sensitivity": text_of(res.get("sensitivity")),
+            "resolver": text_of(res.get("resolver")),
+            "excerpt": text_of(res.get("excerpt")),
+            "extensions_count": len(as_object(res.get("extensions"))),
+        },
+    )
 
 
 def _locator(value: object) -> Model:
@@ -160,34 +166,38 @@ def build_application_context(ctx: Context) -> Model:
 
 def _app_entry(ctx: Context, index: int, entry: Model) -> Model:
     path = ("application_context", index)
-    return {
-        **ctx.identity(path),
-        "application": text_of(entry.get("application")),
-        "view": text_of(entry.get("view")),
-        "selections": [
-            {
-                "resource": link_to(ctx, sel.get("resource")),
-                "role": text_of(sel.get("role")),
-                "detail_json": json_text(sel.get("detail")),
-            }
-            for _, sel in object_items(entry.get("selections"))
-        ],
-        "filters_json": json_text(entry.get("filters")),
-        "drafts": [
-            {
-                **ctx.identity((*path, "drafts", j)),
-                "status": text_of(draft.get("status")),
-                "description": text_of(draft.get("description")),
-                "target": optional_link(ctx, draft.get("target")),
-                "content": text_of(draft.get("content")),
-                "content_ref": optional_link(ctx, draft.get("content_ref")),
-            }
-            for j, draft in object_items(entry.get("drafts"))
-        ],
-        "state_json": json_text(entry.get("state")),
-        "state_schema": text_of(entry.get("state_schema")),
-        "extensions_count": len(as_object(entry.get("extensions"))),
-    }
+    return ctx.card(
+        path,
+        {
+            "application": text_of(entry.get("application")),
+            "view": text_of(entry.get("view")),
+            "selections": [
+                {
+                    "resource": link_to(ctx, sel.get("resource")),
+                    "role": text_of(sel.get("role")),
+                    "detail_json": json_text(sel.get("detail")),
+                }
+                for _, sel in object_items(entry.get("selections"))
+            ],
+            "filters_json": json_text(entry.get("filters")),
+            "drafts": [
+                ctx.card(
+                    (*path, "drafts", j),
+                    {
+                        "status": text_of(draft.get("status")),
+                        "description": text_of(draft.get("description")),
+                        "target": optional_link(ctx, draft.get("target")),
+                        "content": text_of(draft.get("content")),
+                        "content_ref": optional_link(ctx, draft.get("content_ref")),
+                    },
+                )
+                for j, draft in object_items(entry.get("drafts"))
+            ],
+            "state_json": json_text(entry.get("state")),
+            "state_schema": text_of(entry.get("state_schema")),
+            "extensions_count": len(as_object(entry.get("extensions"))),
+        },
+    )
 
 
 # --- continuation -------------------------------------------------------------------------
@@ -209,11 +219,13 @@ def build_continuation(ctx: Context) -> Model:
             stop_condition_card(ctx, i, s) for i, s in object_items(cont.get("stop_conditions"))
         ],
         "recovery": [
-            {
-                **ctx.identity(("continuation", "recovery", i)),
-                "description": text_of(step.get("description")),
-                "refs": links_to(ctx, step.get("refs")),
-            }
+            ctx.card(
+                ("continuation", "recovery", i),
+                {
+                    "description": text_of(step.get("description")),
+                    "refs": links_to(ctx, step.get("refs")),
+                },
+            )
             for i, step in object_items(cont.get("recovery"))
         ],
         "incompatibilities": [
@@ -245,20 +257,24 @@ def build_derivation(ctx: Context) -> Model:
             for _, item in object_items(derivation.get("inputs"))
         ],
         "omissions": [
-            {
-                **ctx.identity(("derivation", "omissions", i)),
-                "description": text_of(item.get("description")),
-                "reason": text_of(item.get("reason")),
-                "recoverable_from": optional_link(ctx, item.get("recoverable_from")),
-            }
+            ctx.card(
+                ("derivation", "omissions", i),
+                {
+                    "description": text_of(item.get("description")),
+                    "reason": text_of(item.get("reason")),
+                    "recoverable_from": optional_link(ctx, item.get("recoverable_from")),
+                },
+            )
             for i, item in object_items(derivation.get("omissions"))
         ],
         "transformations": [
-            {
-                **ctx.identity(("derivation", "transformations", i)),
-                "description": text_of(item.get("description")),
-                "affected": links_to(ctx, item.get("affected")),
-            }
+            ctx.card(
+                ("derivation", "transformations", i),
+                {
+                    "description": text_of(item.get("description")),
+                    "affected": links_to(ctx, item.get("affected")),
+                },
+            )
             for i, item in object_items(derivation.get("transformations"))
         ],
     }
@@ -303,12 +319,14 @@ def build_extensions(ctx: Context) -> Model:
                 {
                     "key": key,
                     "pointer": to_pointer(ext_path),
-                    "holder": {
-                        "pointer": holder["pointer"],
-                        "id": holder["id"],
-                        "anchor": holder["anchor"],
-                        "label": _holder_label(path),
-                    },
+                    "holder": ctx.naming(
+                        {
+                            "pointer": holder["pointer"],
+                            "id": holder["id"],
+                            "anchor": holder["anchor"],
+                            "label": _holder_label(path),
+                        }
+                    ),
                     "value_json": "null" if member is None else json_text(member),
                     "understood": False,
                     "requirements": links_to(ctx, required.get(key, [])) if key else [],

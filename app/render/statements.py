@@ -178,44 +178,48 @@ def _cell_address(query: PageQuery, kind: str, origin: str, start: int) -> str:
 def _statement(ctx: Context, index: int, statement: object) -> Model:
     """One statement card. A non-object entry (schema-invalid) is shown as JSON text."""
     if not isinstance(statement, dict):
-        return {
-            **ctx.identity(("statements", index)),
-            "kind": OTHER,
-            "text": text_of(statement),
-            "unreadable": True,
-            "origin": None,
-            "status": None,
-            "struck": False,
-            "external": False,
-            "external_note": None,
-        }
+        return ctx.card(
+            ("statements", index),
+            {
+                "kind": OTHER,
+                "text": text_of(statement),
+                "unreadable": True,
+                "origin": None,
+                "status": None,
+                "struck": False,
+                "external": False,
+                "external_note": None,
+            },
+        )
     origin = as_object(statement.get("origin"))
     status = statement_status(statement.get("status"))
     verification = statement.get("verification")
     external = statement.get("kind") == "external" or origin.get("type") == "external"
-    return {
-        **ctx.identity(("statements", index)),
-        "kind": text_of(statement.get("kind")),
-        "text": text_of(statement.get("text")),
-        "unreadable": False,
-        "origin": {
-            "type": text_of(origin.get("type")),
-            "name": text_of(origin.get("name")),
-            "ref": optional_link(ctx, origin.get("ref")),
+    return ctx.card(
+        ("statements", index),
+        {
+            "kind": text_of(statement.get("kind")),
+            "text": text_of(statement.get("text")),
+            "unreadable": False,
+            "origin": {
+                "type": text_of(origin.get("type")),
+                "name": text_of(origin.get("name")),
+                "ref": optional_link(ctx, origin.get("ref")),
+            },
+            "status": status,
+            "status_recorded": "status" in statement,
+            "struck": status in STRUCK_STATUSES,
+            "superseded_by": optional_link(ctx, statement.get("superseded_by")),
+            "verification": None if verification is None else _verification(verification),
+            "evidence": links_to(ctx, statement.get("evidence")),
+            "rationale": text_of(statement.get("rationale")),
+            "resolution": text_of(statement.get("resolution")),
+            "recorded_at": text_of(statement.get("recorded_at")),
+            "external": external,
+            "external_note": NOTE_EXTERNAL if external else None,
+            "extensions_count": len(as_object(statement.get("extensions"))),
         },
-        "status": status,
-        "status_recorded": "status" in statement,
-        "struck": status in STRUCK_STATUSES,
-        "superseded_by": optional_link(ctx, statement.get("superseded_by")),
-        "verification": None if verification is None else _verification(verification),
-        "evidence": links_to(ctx, statement.get("evidence")),
-        "rationale": text_of(statement.get("rationale")),
-        "resolution": text_of(statement.get("resolution")),
-        "recorded_at": text_of(statement.get("recorded_at")),
-        "external": external,
-        "external_note": NOTE_EXTERNAL if external else None,
-        "extensions_count": len(as_object(statement.get("extensions"))),
-    }
+    )
 
 
 def _verification(value: object) -> Model:

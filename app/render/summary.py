@@ -80,7 +80,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "stop condition: forbidden until what lifts it is verified",
         "stop conditions: forbidden until what lifts each is verified",
         "check-stop-conditions",
-        [_item(s) for s in stops],
+        [_item(ctx, s) for s in stops],
     )
     forbidden = [e for e in entries if e[2].forbidding and not e[2].terminal]
     line(
@@ -125,7 +125,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "statement to re-check before relying on it",
         "statements to re-check before relying on them",
         "check-statements",
-        [_item(s) for s in to_check[:NAMED]],
+        [_item(ctx, s) for s in to_check[:NAMED]],
     )
     requirements = [
         r
@@ -138,7 +138,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "required requirement without fallback: meet it or stop",
         "required requirements without fallback: meet each or stop",
         "check-requirements",
-        [_item(r) for r in requirements],
+        [_item(ctx, r) for r in requirements],
     )
     drafts = _unsaved_drafts(ctx)
     line(
@@ -156,7 +156,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "resource to re-check (revision, digest)",
         "resources to re-check (revision, digest)",
         "check-resources",
-        [_item(r) for r in resources[:NAMED]],
+        [_item(ctx, r) for r in resources[:NAMED]],
     )
     result = ctx.result
     return {
@@ -178,12 +178,12 @@ def _named(ctx: Context, spots: list[Spot]) -> list[Model]:
     named = []
     for path, object_id in spots:
         owner = ctx.owners.get(to_pointer(path))
-        named.append({"id": object_id, "anchor": owner[1] if owner else None})
+        named.append(ctx.naming({"id": object_id, "anchor": owner[1] if owner else None}))
     return named
 
 
-def _item(card: Model) -> Model:
-    return {"id": card.get("id"), "anchor": card.get("anchor")}
+def _item(ctx: Context, card: Model) -> Model:
+    return ctx.naming({"id": card.get("id"), "anchor": card.get("anchor")})
 
 
 def _open_questions(ctx: Context) -> list[Spot]:

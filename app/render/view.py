@@ -89,9 +89,7 @@ def build_view(
         **sections,
         "source": source,
     }
-    # (the findings and the source listing hold no cards: their lines are known already)
-    parts = [part for key, part in every.items() if key not in ("findings", "source")]
-    place_lines(ctx, parts, unlisted)
+    place_lines(ctx, [*findings["items"], *findings["notes"]], unlisted)
     return CheckpointView(
         model="ocp-viewer/checkpoint-page",
         model_version=MODEL_VERSION,

@@ -146,6 +146,24 @@ def test_every_link_within_the_page_has_a_target_on_the_page(client):
     assert "not listed on this page" in html
 
 
+@pytest.mark.parametrize("query", ["", "?list=operations&from=150", "?list=statements&from=150"])
+def test_no_link_leads_to_a_card_the_page_does_not_list(client, query):
+    """A finding on an object past the list limit, and the summary's and checklist's first
+    objects on a page that lists from the 151st on, name the object rather than link to it."""
+    document = json.loads(long_checkpoint())
+    last = document["operations"][-1]
+    last["depends_on"] = ["op-that-was-never-recorded"]  # OCP-S002 on the last operation
+    files = {"checkpoint_file": ("long.ocp.json", json.dumps(document, indent=2), "text/plain")}
+    html = client.post("/view" + query, files=files).text
+    ids = set(re.findall(r'\sid="([^"]+)"', html))
+    assert set(re.findall(r'href="#([^"]+)"', html)) - ids == set()
+    findings = html[html.index('<section id="findings"') : html.index('id="before-continuing"')]
+    listed = f'id="obj-{last["id"]}"' in html
+    assert query or not listed  # the first page lists the first 150 of several hundred
+    named = f'object <code>{last["id"]}</code> <span class="badge">not listed on this page'
+    assert (f'href="#obj-{last["id"]}"' if listed else named) in findings
+
+
 def test_the_checklist_names_the_first_few_and_links_to_the_cards_of_the_rest():
     from app.web.pages import CHECKLIST_SHOWN, checkpoint_html
 
