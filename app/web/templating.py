@@ -13,7 +13,7 @@ from app import __version__
 from app.render.changes import change_anchor
 from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
-from app.web import cards, fragments
+from app.web import cards, checklist, fragments, statement_overview
 
 
 class ModelEnvironment(jinja2.Environment):
@@ -52,6 +52,8 @@ def environment() -> jinja2.Environment:
     env.filters["when"] = fragments.when
     env.globals["frag"] = fragments
     env.globals["cards"] = cards
+    env.globals["checklist"] = checklist
+    env.globals["statement_overview"] = statement_overview
     return env
 
 

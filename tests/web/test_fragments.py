@@ -11,7 +11,7 @@ import pytest
 from markupsafe import Markup, escape
 
 from app.redaction import REDACTED
-from app.web import cards, fragments
+from app.web import cards, checklist, fragments, statement_overview
 from tests.conftest import BLNS
 
 HOSTILE = "<script>window.__pwned=1</script>\"'><img src=x onerror=alert(1)>&amp;"
@@ -155,8 +155,92 @@ CALLS.update(
         "cards.next_steps": lambda v: cards.next_steps(
             [card(v, blocked_by=[link(v)], requires=[link(v)], refs=[link(v)])], v
         ),
+        "statement_overview.matrix": lambda v: statement_overview.matrix(hostile_matrix(v), "link"),
+        "checklist.checklist": lambda v: checklist.checklist(hostile_checklist(v)),
+        "statement_overview.filters": lambda v: statement_overview.filters(
+            {"choices": {"kind": [v], "origin": [v, v], "status": []}, "kinds": [v]}
+            | {"origins": [], "statuses": [v, v]},
+            "form",
+        ),
     }
 )
+
+CHECKLIST_KEYS = (
+    "validity",
+    "continue",
+    "stop_conditions",
+    "requirements",
+    "resources",
+    "statements",
+    "operations",
+    "preconditions",
+    "incompatibilities",
+    "report",
+)
+
+
+def hostile_checklist(v: str) -> list[dict]:
+    """A step of every kind, each value of each item the hostile text (or a link of it)."""
+    item = {
+        "id": v,
+        "anchor": v,
+        "text": v,
+        "valid": False,
+        "links": [link(v)],
+        "completed_steps": 2,
+        "next_steps": 1,
+        "notes": [v],
+        "necessity": v,
+        "kind": v,
+        "name": v,
+        "origin_type": v,
+        "verification_state": v,
+        "status": v,
+        "blocked_by_stop": True,
+        "on_failure": v,
+        "applies_to": [link(v)],
+        "lifted_by": v,
+        "fallback": v,
+        "refs": [link(v)],
+        "revision": v,
+        "digest": v,
+        "observed_at": v,
+        "availability": v,
+        "dependents": [link(v)],
+        "revalidate": v,
+        "evidence": [link(v)],
+        "first_step": v,
+    }
+    steps = [
+        {"key": key, "anchor": v, "step": v, "title": v, "reference": v, "guidance": v}
+        | {"items": [item, {**item, "unlisted": True}], "hidden": 3}
+        | ({"more_anchor": v, "more_title": v} if key == "statements" else {})
+        for key in CHECKLIST_KEYS
+    ]
+    return [
+        *steps,
+        {
+            "key": "resources",
+            "anchor": v,
+            "step": v,
+            "title": v,
+            "reference": v,
+            "guidance": v,
+            "items": [],
+        },
+    ]
+
+
+def hostile_matrix(v: str) -> dict:
+    cells = [
+        {"origin_type": v, "count": count, "anchor": v, "listed": listed}
+        for count, listed in ((0, False), (1, True), (2, False))
+    ]
+    return {
+        "rows": [{"kind": v, "anchor": v, "cells": cells, "total": v}],
+        "columns": [{"origin_type": v, "total": v}],
+        "total": v,
+    }
 
 
 @pytest.mark.parametrize("name", CALLS)
@@ -261,9 +345,46 @@ ALLOWED = {
     "_statement_fields",
     "_resource_fields",
     "_excerpt",
+    "_row",
+    "_cell",
+    "_named",
+    "_badges",
+    "_fields",
+    "_continue",
+    "_menu",
+    "_item",
+    "_step",
+    "label",
+    "notes",
+    "more",
 }
 # Names that hold HTML built in the same function from the calls above
 BUILT_HERE = {
+    checklist: {
+        "anchor",
+        "listed",
+        "verdict",
+        "shown",
+        "linked",
+        "described",
+        "noted",
+        "meta",
+        "badge",
+        "blocked",
+    },
+    statement_overview: {
+        "head",
+        "rows",
+        "totals",
+        "cells",
+        "kind",
+        "anchor",
+        "origin",
+        "carried",
+        "menus",
+        "button",
+        "options",
+    },
     fragments: {"code", "shown", "anchor", "title", "head", "marks", "plural", "rest"},
     cards: {
         "id_attr",
@@ -306,7 +427,11 @@ BUILT_HERE = {
 }
 
 
-@pytest.mark.parametrize("module", [fragments, cards], ids=["fragments", "cards"])
+@pytest.mark.parametrize(
+    "module",
+    [fragments, cards, statement_overview, checklist],
+    ids=["fragments", "cards", "statement_overview", "checklist"],
+)
 def test_every_interpolation_is_escaped_or_a_number(module):
     """A static check beside the tests above: each {value} in an f-string of fragments.py
     and cards.py goes through escape(), txt() or another fragment, or is formatted as an
