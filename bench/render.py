@@ -10,6 +10,11 @@ Two lints are beside the page: the lint as shipped, whose schema stage runs json
 lint speed target of issue 2 needs it), and the same lint with the schema checked by the Python
 `jsonschema` validator the stack names (app/schema.py keeps it as the reference implementation).
 
+Time to first byte beside them: a real `ocp serve` on a free port (a throwaway SQLite store),
+asked for the page three ways, each with gzip accepted, as a browser asks: the unsaved page
+(the document posted to /view: lint, page and gzip every time), a permalink's first request
+(its page rendered and cached) and the same permalink again (served from the page cache).
+
 And a floor: the least any page showing the document could cost in Python. Every value once,
 escaped, in nested lists, then the numbered source lines; no render model, no grouping, no
 links between objects, no advice, no checklist, no template engine. "page ÷ floor" is the
@@ -20,8 +25,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -32,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import httpx  # noqa: E402
 from lint import SIZES, generate  # noqa: E402
 
 import app.analysis  # noqa: E402
@@ -110,6 +119,83 @@ def floor_page(document: object, text: str) -> str:
     return "".join(out)
 
 
+def first_byte(client: httpx.Client, method: str, url: str, **sent: object) -> float:
+    """Seconds from sending the request to the first byte of the body."""
+    start = time.perf_counter()
+    with client.stream(method, url, **sent) as response:  # type: ignore[arg-type]
+        chunks = response.iter_raw()
+        next(chunks)
+        elapsed = time.perf_counter() - start
+        if response.status_code not in (200, 201):
+            raise SystemExit(f"{method} {url} answered {response.status_code}")
+        for _ in chunks:  # the rest of the body, before the next request on the connection
+            pass
+    return elapsed
+
+
+def served_first_bytes(documents: dict[str, bytes]) -> dict[str, tuple[float, float, float]]:
+    """label -> the median time to first byte of the unsaved page, of a permalink's first
+    request and of a repeated one, from a real `ocp serve`."""
+    out = {}
+    with tempfile.TemporaryDirectory() as folder:
+        port = subprocess.run(
+            [sys.executable, "-c", "from tests.serve import free_port; print(free_port())"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        env = {**os.environ, "OCP_DATABASE_URL": f"sqlite:///{folder}/bench.sqlite3"}
+        env["OCP_WRITE_RATE"] = "0"  # the bench stores a checkpoint per run
+        ocp = Path(sys.executable).parent / "ocp"
+        server = subprocess.Popen(
+            [str(ocp), "serve", "--port", port],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            with httpx.Client(headers={"accept-encoding": "gzip"}, timeout=120) as client:
+                deadline = time.monotonic() + 30
+                while True:
+                    try:
+                        client.get(f"{base}/healthz")
+                        break
+                    except httpx.HTTPError:
+                        if time.monotonic() > deadline:
+                            raise SystemExit("ocp serve did not start") from None
+                        time.sleep(0.1)
+                for label, data in documents.items():
+                    runs = 3 if len(data) > 1_000_000 else 11
+                    files = {"checkpoint_file": ("bench.ocp.json", data, "application/json")}
+                    unsaved = statistics.median(
+                        first_byte(client, "POST", f"{base}/view", files=files) for _ in range(runs)
+                    )
+                    colds, warms = [], []
+                    for _ in range(runs):
+                        # a new permalink per run: each document stored again is a new checkpoint
+                        copy = json.loads(data)
+                        copy["id"] = f"urn:uuid:019a8000-0000-7000-8000-{len(colds):012x}"
+                        stored = client.post(
+                            f"{base}/api/v1/checkpoints",
+                            content=json.dumps(copy, indent=2).encode(),
+                            headers={"content-type": "application/json"},
+                        )
+                        if stored.status_code != 201:
+                            raise SystemExit(
+                                f"not stored: {stored.status_code} {stored.text[:200]}"
+                            )
+                        link = stored.json()["permalink"]
+                        colds.append(first_byte(client, "GET", link))
+                        warms.append(first_byte(client, "GET", link))
+                    out[label] = (unsaved, statistics.median(colds), statistics.median(warms))
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    return out
+
+
 def main() -> None:
     print(
         f"{'size':>7} {'bytes':>9} {'lint ms':>8} {'model ms':>9} {'templates ms':>12} "
@@ -119,8 +205,10 @@ def main() -> None:
     )
     verdicts = []
     weights = []
+    documents: dict[str, bytes] = {}
+    pages: dict[str, float] = {}
     for label, size in SIZES.items():
-        data = generate(size)
+        data = documents[label] = generate(size)
         runs = 7 if size > 1_000_000 else 21 if size > 100_000 else 51
         now = datetime.now(UTC)
         lint_s, result = median(lambda d=data: lint(d), runs)
@@ -135,7 +223,7 @@ def main() -> None:
         ref_s, _ = median(lambda d=data: reference_lint(d), 3)
         document, text = json.loads(data), data.decode()
         floor_s, _ = median(lambda d=document, t=text: floor_page(d, t), runs)
-        page = model_s + tmpl_s
+        page = pages[label] = model_s + tmpl_s
         # page ÷ floor: the median of each page's ratio to the floor run right after it (this
         # machine moves between a fast and a slow state, the same run 1.6× slower for a while,
         # and a ratio of medians taken minutes apart is off by that much)
@@ -158,6 +246,16 @@ def main() -> None:
             f"{len(body) / 1000:>8.0f} {ref_s * 1000:>12.1f} {page / ref_s:>11.2f} "
             f"{floor_s * 1000:>9.2f} {floor_s / lint_s:>12.2f} {over_floor:>12.2f} "
             f"{weight:>10.2f} {sent / 1000:>8.0f}"
+        )
+    print(
+        "\ntime to first byte from `ocp serve`, gzip accepted (median ms): the unsaved page "
+        "(POST /view), a permalink's first request, the same permalink again (its cached page)"
+    )
+    print(f"{'size':>7} {'page ms':>8} {'/view ms':>9} {'permalink ms':>13} {'cached ms':>10}")
+    for label, (unsaved, cold, warm) in served_first_bytes(documents).items():
+        print(
+            f"{label:>7} {pages[label] * 1000:>8.2f} {unsaved * 1000:>9.2f} {cold * 1000:>13.2f} "
+            f"{warm * 1000:>10.2f}"
         )
     print("\ntarget: the page costs no more than the lint (page ÷ lint ≤ 1)")
     for label, ratio, ref_ratio in verdicts:

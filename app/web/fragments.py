@@ -77,6 +77,8 @@ def text(value: object) -> str:
     """A document text value as HTML: escaped, with each redaction marker set apart so a
     reader sees that a value was withheld; past `TEXT_CHARS`, clipped with a count of the
     characters left out. (`txt` is the same as the templates' filter.)"""
+    if type(value) is str and len(value) <= TEXT_CHARS and REDACTED not in value:
+        return _escape_str(value)  # the rule, a page's most frequent call: in one step
     if value is None:
         return ""
     shown = str(value)
