@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -150,6 +151,13 @@ def when(value: object, aged: bool = False) -> Markup:
 def utc_text(value: object) -> str | None:
     """An RFC 3339 timestamp as the same instant in UTC (``2026-11-12T13:20:00Z``); None for
     anything else, or an instant no browser date holds (before year 1)."""
+    return _utc_text(value) if isinstance(value, str) and len(value) <= 64 else None
+
+
+# A document repeats its timestamps (a batch of statements recorded at one time), and a page
+# shows hundreds: the same text is written in UTC once, as parse_instant reads it once.
+@lru_cache(maxsize=4096)
+def _utc_text(value: str) -> str | None:
     instant = parse_instant(value)
     if instant is None:
         return None
