@@ -340,11 +340,15 @@ _FIELD_CLASS = re.compile(r"""frag\.field\([^()]*,\s*["']([\w-]+)["']\)""")
 
 
 def fixed_classes() -> set[str]:
-    """Every class name the templates, fragments and cards write: their literal class names, the
-    string constants their expressions choose between, and the mapping's names."""
+    """Every class name the templates and the Python that writes HTML (fragments, cards, the
+    checklist, the statements overview) write: their literal class names, the string
+    constants their expressions choose between, and the mapping's names."""
     names = set(all_classes())
     sources = [p.read_text() for p in (ROOT / "templates").glob("*.html")]
-    sources += [(ROOT / "app/web" / name).read_text() for name in ("fragments.py", "cards.py")]
+    sources += [
+        (ROOT / "app/web" / name).read_text()
+        for name in ("fragments.py", "cards.py", "checklist.py", "statement_overview.py")
+    ]
     for source in sources:
         # frag.field's class argument: frag.field("Task status", h.task_status, "status")
         names.update(_FIELD_CLASS.findall(source))
