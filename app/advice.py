@@ -66,6 +66,23 @@ class Stop:
     name: str  # its id, or "(without id)"
     # its until entries; None when it has none (it applies for the whole continuation)
     until: tuple[Until, ...] | None
+    # the operations of its until entries that have no record: software cannot verify them
+    unrecorded: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        unrecorded = tuple(
+            entry.operation or "(no operation)"
+            for entry in self.until or ()
+            if entry.record is None
+        )
+        object.__setattr__(self, "unrecorded", unrecorded)
+
+
+# How many of a stop condition's until entries, and of the stop conditions that name no
+# operation, a sentence about one operation spells out; the rest are counted, each listed on
+# the stop condition's card. Spelt out on every operation a stop condition names, 2,000 until
+# entries on 2,000 operations made a 300 KB document's page 25 MB and its JSON twin 600 MB.
+NAMED_PER_OPERATION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,12 +128,16 @@ class Operation:
         return self.kind in ("action", None) and self.effect != "none"
 
     @property
-    def stopped_by(self) -> tuple[Stop, ...]:
-        """The stop conditions that may forbid it: those naming it (applies_to, refs), and for a
-        side-effecting action those that name no operation, which may forbid any (§6.8: when
-        the fields and the description differ, follow the more restrictive)."""
-        may = self.unnamed if self.side_effecting else ()
-        return (*self.forbidding, *self.concerning, *may)
+    def first_stop(self) -> Stop | None:
+        """The first of the stop conditions that may forbid it: those naming it (applies_to,
+        refs), and for a side-effecting action those that name no operation, which may forbid
+        any (§6.8: when the fields and the description differ, follow the more restrictive).
+        (The first alone: a document's every action shares the same stop conditions that name
+        no operation, and listing them for each would cost their product.)"""
+        for stops in (self.forbidding, self.concerning):
+            if stops:
+                return stops[0]
+        return self.unnamed[0] if self.side_effecting and self.unnamed else None
 
 
 def group(op: Operation) -> str:
@@ -128,7 +149,7 @@ def group(op: Operation) -> str:
         return "done"
     if op.status in (None, "uncertain", "approved", "failed"):
         return "verify-first"
-    if op.stopped_by:
+    if op.first_stop is not None:
         return "blocked"
     return "waiting"
 
@@ -140,40 +161,48 @@ class Lift:
     needs_person: bool  # an until entry software cannot verify
 
 
-def lift(stop: Stop) -> Lift:
+def lift(stop: Stop, named: int | None = None) -> Lift:
     """What lifts a stop condition (§6.8). Without until "a stop condition ... applies for the
     whole continuation": nothing recorded lifts it. With until "it applies until every
     operation listed in until has reached its status", found "at each operation's record";
     "when a listed operation has no record, software cannot verify it, and the stop condition
-    stays in force until a person lifts it"."""
+    stays in force until a person lifts it". ``named``: spell out at most so many until
+    entries and operations without a record, counting the rest (`NAMED_PER_OPERATION`)."""
     if not stop.until:
         return Lift(
             "It has no until, so it applies for the whole continuation (§6.8).",
             "the end of the continuation (it has no until)",
             False,
         )
-    parts, unverifiable = [], []
-    for entry in stop.until:
+    shown = stop.until if named is None else stop.until[:named]
+    parts = []
+    for entry in shown:
         name = entry.operation or "(no operation)"
         status = entry.status or "(no status)"
         if entry.record is None:
-            unverifiable.append(name)
             parts.append(f"{name} reaches {status}")
         else:
             parts.append(f"{name} reaches {status} (check at its record {entry.record})")
+    more = len(stop.until) - len(shown)
+    if more:
+        parts.append(f"{more} more operation{'s' if more > 1 else ''} of its until reach theirs")
     text = (
         f"It is lifted only when {' and '.join(parts)}, as verified in the system of record, "
         "never as recorded in this checkpoint (§6.8)."
     )
     short = " and ".join(parts) + ", as verified in the system of record"
-    if unverifiable:
-        names = ", ".join(unverifiable)
+    unrecorded = stop.unrecorded
+    if unrecorded:
+        listed = unrecorded if named is None else unrecorded[:named]
+        left = len(unrecorded) - len(listed)
+        names = ", ".join(listed) + (f" and {left} more" if left else "")
+        verb = "have" if len(unrecorded) > 1 else "has"
         text += (
-            f" {names} has no record, so software cannot verify it: the stop condition stays "
+            f" {names} {verb} no record, so software cannot verify it: the stop condition stays "
             "in force until a person lifts it."
         )
-        short += f"; a person lifts it, since {names} has no record"
-    return Lift(text, short, bool(unverifiable))
+        short += f"; a person lifts it, since {names} {verb} no record"
+    return Lift(text, short, bool(unrecorded))
 
 
 def stop_notes(stop: Stop) -> list[str]:
@@ -207,12 +236,13 @@ def first_step(op: Operation) -> str:
     if op.forbidding:
         first = op.forbidding[0]
         return (
-            f"Do not perform it: stop condition {first.name} forbids it until {lift(first).short}."
+            "Do not perform it: stop condition "
+            f"{first.name} forbids it until {lift(first, NAMED_PER_OPERATION).short}."
         )
-    if op.stopped_by:
-        first = op.stopped_by[0]
+    stop = op.first_stop
+    if stop is not None:
         return (
-            f"Read stop condition {first.name} before anything else: it may forbid this "
+            f"Read stop condition {stop.name} before anything else: it may forbid this "
             "operation, and where its fields and description differ the more restrictive "
             "reading holds (§6.8)."
         )
@@ -248,17 +278,24 @@ def advice(op: Operation) -> list[str]:
             "may repeat its side effect (§6.6)."
         )
     for stop in op.forbidding:
-        out.append(f"Stop condition {stop.name} forbids it (applies_to). {lift(stop).text}")
+        lifted = lift(stop, NAMED_PER_OPERATION).text
+        out.append(f"Stop condition {stop.name} forbids it (applies_to). {lifted}")
     for stop in op.concerning:
         out.append(
             f"Stop condition {stop.name} names it (refs): read it first; it may forbid it, and "
             f"{MORE_RESTRICTIVE[0].lower()}{MORE_RESTRICTIVE[1:]}"
         )
     if op.side_effecting and not op.terminal:
-        for stop in op.unnamed:
+        for stop in op.unnamed[:NAMED_PER_OPERATION]:
             out.append(
                 f"Stop condition {stop.name} names no operation: read it first; it may forbid "
                 f"this one. {MORE_RESTRICTIVE}"
+            )
+        more = len(op.unnamed) - NAMED_PER_OPERATION
+        if more > 0:
+            out.append(
+                f"{more} more stop condition{'s' if more > 1 else ''} name no operation: read "
+                "each on its card under Continuation first; any may forbid this one."
             )
     if not op.terminal:
         out += dependency_advice(op)

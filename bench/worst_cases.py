@@ -331,6 +331,45 @@ def unresolved_many_newlines(n: int) -> bytes:
     return compact.replace(b',"m', b"," + b"\n" * 40 + b'"m')
 
 
+def _actions(n: int) -> list[Doc]:
+    return [
+        {"id": f"op-{i}", "kind": "action", "status": "planned", "description": "Post entry."}
+        for i in range(n)
+    ]
+
+
+def unnamed_stops(n: int) -> bytes:
+    """``n`` planned actions and ``n`` stop conditions that name no operation: each may forbid
+    every action (§6.8), and spelt out on each action's card they cost ``n`` × ``n``."""
+    doc = skeleton("bench/worst.py: stop conditions naming no operation")
+    doc["operations"] = _actions(n)
+    doc["continuation"] = {
+        "stop_conditions": [
+            {"id": f"stop-{i}", "description": "Hold while the audit runs."} for i in range(n)
+        ]
+    }
+    return dump(doc)
+
+
+def long_until(n: int) -> bytes:
+    """``n`` planned actions and one stop condition forbidding them all until every one of
+    them is completed: what lifts it, spelt out on each action, costs ``n`` × ``n``."""
+    doc = skeleton("bench/worst.py: one stop condition with a long until")
+    doc["operations"] = _actions(n)
+    ids = [f"op-{i}" for i in range(n)]
+    doc["continuation"] = {
+        "stop_conditions": [
+            {
+                "id": "stop-all",
+                "description": "Hold every entry until all are posted.",
+                "applies_to": ids,
+                "until": [{"operation": i, "status": "completed"} for i in ids],
+            }
+        ]
+    }
+    return dump(doc)
+
+
 def many_codes(n: int) -> bytes:
     """``n`` units, each breaking several rules: a duplicate id (OCP-S001), an unresolved
     reference (S002), evidence naming an operation (S003), a step completed after the
@@ -523,6 +562,8 @@ CASES: dict[str, Case] = {
             unresolved_many_newlines,
             "unresolved references, 40 newlines apart",
         ),
+        Case("unnamed-stops", unnamed_stops, "stop conditions naming no operation, and actions"),
+        Case("long-until", long_until, "one stop condition on every action, until all are done"),
         Case("many-codes", many_codes, "findings of many codes (S001-S008, W002, secret)"),
         Case("schema-errors", schema_errors, "two schema findings per statement"),
         Case("deep-nesting", deep_nesting, "arguments nested to the depth limit, repeated"),

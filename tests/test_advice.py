@@ -7,6 +7,8 @@ import copy
 import json
 from datetime import UTC, datetime
 
+import pytest
+
 from app import advice
 from app.analysis import lint
 from app.render import build_view
@@ -184,3 +186,79 @@ def test_the_advice_functions_alone():
     assert advice.lift(advice.Stop("s", None)).needs_person is False
     with_record = advice.Stop("s", (advice.Until("op", "completed", None),))
     assert advice.lift(with_record).needs_person is True
+
+
+def test_an_operation_names_a_few_of_a_long_until_and_counts_the_rest():
+    """What lifts a stop condition is spelt out whole on its own card; an operation it forbids
+    names the first NAMED_PER_OPERATION until entries and counts the rest, so a stop condition
+    on every operation until all are done costs the page n, not n × n."""
+    named = advice.NAMED_PER_OPERATION
+    until = tuple(
+        advice.Until(f"op-{i}", "completed", None if i % 2 else f"r-{i}") for i in range(50)
+    )
+    stop = advice.Stop("stop-all", until)
+    assert stop.unrecorded == tuple(f"op-{i}" for i in range(1, 50, 2))
+    whole = advice.lift(stop)
+    assert all(f"op-{i} reaches completed" in whole.text for i in range(50))
+    assert whole.needs_person and "op-49" in whole.text
+    brief = advice.lift(stop, named)
+    assert brief.needs_person  # counted, the entries left out still say a person lifts it
+    assert [f"op-{i} reaches" in brief.text for i in range(50)] == [i < named for i in range(50)]
+    assert f"{50 - named} more operations of its until reach theirs" in brief.text
+    assert f"and {25 - named} more have no record" in brief.text
+    op = advice.Operation(
+        id="op-0",
+        kind="action",
+        status="planned",
+        effect="none",
+        where="its record r",
+        key=None,
+        tool=None,
+        forbidding=(stop,),
+    )
+    assert f"{50 - named} more operations" in advice.first_step(op)
+    assert sum("op-40 reaches" in sentence for sentence in advice.advice(op)) == 0
+
+
+def test_an_action_names_a_few_of_the_stop_conditions_that_name_no_operation():
+    unnamed = tuple(advice.Stop(f"stop-{i}", None) for i in range(40))
+    op = advice.Operation(
+        id="op",
+        kind="action",
+        status="planned",
+        effect=None,
+        where="its record r",
+        key=None,
+        tool=None,
+        unnamed=unnamed,
+    )
+    said = advice.advice(op)
+    listed = [s for s in said if s.startswith("Stop condition stop-")]
+    assert [s.split()[2] for s in listed] == [
+        f"stop-{i}" for i in range(advice.NAMED_PER_OPERATION)
+    ]
+    assert f"{40 - advice.NAMED_PER_OPERATION} more stop conditions name no operation" in " ".join(
+        said
+    )
+    assert advice.group(op) == "blocked" and op.first_stop is unnamed[0]
+    assert "stop-0" in advice.first_step(op)
+
+
+@pytest.mark.parametrize("build", ["unnamed_stops", "long_until"])
+def test_a_page_and_its_json_twin_grow_with_the_document_not_its_square(build):
+    """Sizes, not times: doubling the document (stop conditions naming no operation, or one
+    whose until lists every operation it forbids) about doubles the page and the JSON twin;
+    spelt out on every operation, they had grown fourfold (a 300 KB document made a 25 MB
+    page and a 600 MB JSON twin)."""
+    from app.web.pages import checkpoint_html, checkpoint_json
+    from bench import worst_cases
+
+    sizes = []
+    for n in (400, 800):
+        result = lint(getattr(worst_cases, build)(n))
+        assert result.valid
+        page = checkpoint_html("c.ocp.json", result)
+        twin = json.dumps(checkpoint_json("c.ocp.json", result))
+        sizes.append((len(page), len(twin)))
+    (page_n, twin_n), (page_2n, twin_2n) = sizes
+    assert page_2n < 2.5 * page_n and twin_2n < 2.5 * twin_n, sizes

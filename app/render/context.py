@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app import links
+from app.advice import Stop
 from app.analysis import Analysis, LintResult
 from app.checkpoint import (
     TYPE_NAMES,
@@ -67,6 +68,10 @@ class Context:
     since_parent: dict[str, Model] = field(default_factory=dict)
     # operation index -> its card, built once for the operations and the checklist
     op_cards: dict[int, Model] = field(default_factory=dict)
+    # stop condition index -> its facts (app/stops.py), read once for every operation it names
+    stop_facts: dict[int, Stop] = field(default_factory=dict)
+    # operation id -> its status in the supplied parent (see parent_status)
+    parent_statuses: dict[str, str | None] | None = None
     # the document's `opencheckpoint` text, shown also when the version is refused
     format_version: str | None = None
     # epoch seconds after ``now`` at which a time-dependent sentence of the page changes (an

@@ -35,8 +35,10 @@ OperationEntry = tuple[int, Model, advice.Operation, str]  # index, operation, f
 def operation_entries(ctx: Context) -> list[OperationEntry]:
     """Every operation with its facts and group, in document order: cheap next to a card."""
     entries = []
+    # the stop conditions that name no operation: one tuple that every operation shares
+    unnamed = tuple(_stop(ctx, i, stop) for i, stop in ctx.unnamed_stops)
     for i, op in object_items(ctx.doc.get("operations")):
-        facts = _op_facts(ctx, op)
+        facts = _op_facts(ctx, op, unnamed)
         entries.append((i, op, facts, advice.group(facts)))
     return entries
 
@@ -138,7 +140,15 @@ def _resume(op: Model) -> Model | None:
     return {"value": text_of(op["resume"]), "label": NOTE_RESUME}
 
 
-def _op_facts(ctx: Context, op: Model) -> advice.Operation:
+def _stop(ctx: Context, index: int, stop: Model) -> advice.Stop:
+    """The facts of stop condition ``index``, read once however many operations it names."""
+    facts = ctx.stop_facts.get(index)
+    if facts is None:
+        facts = ctx.stop_facts[index] = stop_facts(stop, ctx.by_id)
+    return facts
+
+
+def _op_facts(ctx: Context, op: Model, unnamed: tuple[advice.Stop, ...]) -> advice.Operation:
     """What the advice about an operation depends on (app/advice.py), read defensively."""
     op_id = op.get("id") if isinstance(op.get("id"), str) else None
     call = as_object(op.get("call"))
@@ -162,9 +172,9 @@ def _op_facts(ctx: Context, op: Model) -> advice.Operation:
             expires is not None and ctx.created_at is not None and expires < ctx.created_at
         ),
         expires_at=text_of(op.get("expires_at")),
-        forbidding=tuple(stop_facts(stop, ctx.by_id) for _, stop in forbidding),
-        concerning=tuple(stop_facts(stop, ctx.by_id) for _, stop in concerning),
-        unnamed=tuple(stop_facts(stop, ctx.by_id) for _, stop in ctx.unnamed_stops),
+        forbidding=tuple(_stop(ctx, i, stop) for i, stop in forbidding),
+        concerning=tuple(_stop(ctx, i, stop) for i, stop in concerning),
+        unnamed=unnamed,
         dependencies=tuple(_dependencies(ctx, op)),
         resume=text_of(op.get("resume")) if op.get("resume") is not None else None,
         approval_evidence=tuple(string_list(approval.get("evidence"))),
@@ -202,13 +212,18 @@ def _approval(ctx: Context, approval: object) -> Model:
 
 
 def _parent_status(ctx: Context, op_id: str | None) -> str | None:
-    """The operation's status in the supplied parent, when there is one."""
+    """The operation's status in the supplied parent, when there is one (its operations read
+    once, the first with each id, as the loop over them per operation found it)."""
     if op_id is None or ctx.parent_document is None:
         return None
-    for _, op in object_items(ctx.parent_document.get("operations")):
-        if op.get("id") == op_id:
-            return text_of(op.get("status"))
-    return None
+    if ctx.parent_statuses is None:
+        statuses: dict[str, str | None] = {}
+        for _, op in object_items(ctx.parent_document.get("operations")):
+            parent_id = op.get("id")
+            if isinstance(parent_id, str) and parent_id not in statuses:
+                statuses[parent_id] = text_of(op.get("status"))
+        ctx.parent_statuses = statuses
+    return ctx.parent_statuses.get(op_id)
 
 
 def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
@@ -218,7 +233,7 @@ def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
     out = []
     for member, index in (("applies_to", ctx.fences), ("refs", ctx.concerns)):
         for i, stop in index.get(facts.id, []):
-            lift = advice.lift(stop_facts(stop, ctx.by_id))
+            lift = advice.lift(_stop(ctx, i, stop), advice.NAMED_PER_OPERATION)
             out.append(
                 ctx.card(
                     ("continuation", "stop_conditions", i),
@@ -238,7 +253,7 @@ def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
 
 
 def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:
-    facts = stop_facts(stop, ctx.by_id)
+    facts = _stop(ctx, index, stop)
     lift = advice.lift(facts)
     return ctx.card(
         ("continuation", "stop_conditions", index),
