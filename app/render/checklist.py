@@ -11,6 +11,7 @@ from app.render.context import (
     as_object,
     links_to,
     object_items,
+    owns,
     statement_status,
     string_list,
     uri_link,
@@ -263,8 +264,11 @@ def _resources_to_check(ctx: Context) -> tuple[list[Model], int]:
                     "digest": text_of(res.get("digest")),
                     "observed_at": text_of(res.get("observed_at")),
                     "availability": text_of(res.get("availability")),
+                    # (the statements citing an id rely on the object that owns it, not on a
+                    # later duplicate: n resources sharing one id that n statements cite
+                    # listed n × n)
                     "dependents": links_to(ctx, dependents.get(res_id, []))
-                    if isinstance(res_id, str)
+                    if isinstance(res_id, str) and owns(ctx, res_id, res)
                     else [],
                     "notes": [
                         "Re-check its revision or digest before relying on it; if it changed or is "

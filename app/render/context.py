@@ -254,6 +254,13 @@ def _stop_index(
 # --- small readers -------------------------------------------------------------------------
 
 
+def owns(ctx: Context, object_id: str, value: object) -> bool:
+    """Whether ``value`` is the object that owns ``object_id``: the first with it (a later
+    duplicate is OCP-S001; references to the id resolve to the owner)."""
+    owner = ctx.by_id.get(object_id)
+    return owner is not None and owner.value is value
+
+
 def as_object(value: object) -> Model:
     return value if isinstance(value, dict) else {}
 

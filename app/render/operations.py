@@ -20,6 +20,7 @@ from app.render.context import (
     links_to,
     object_items,
     optional_link,
+    owns,
     paged,
     string_list,
     unreadable,
@@ -110,7 +111,7 @@ def _operation(ctx: Context, index: int, op: Model, facts: advice.Operation) -> 
             "idempotency_key": text_of(op.get("idempotency_key")),
             "approval": None if approval is None else _approval(ctx, approval),
             "resume": _resume(op),
-            "stop_conditions": _op_stops(ctx, facts),
+            "stop_conditions": _op_stops(ctx, facts, op),
             "parent_status": _parent_status(ctx, facts.id),
             "extensions_count": len(as_object(op.get("extensions"))),
         },
@@ -156,8 +157,13 @@ def _op_facts(ctx: Context, op: Model, unnamed: tuple[advice.Stop, ...]) -> advi
     expired = expires is not None and expires < Instant.of(ctx.now)
     if expires is not None and not expired:
         ctx.changes.append(expires.seconds + 1)  # it reads "expired" from then on
-    forbidding = ctx.fences.get(op_id, []) if op_id is not None else []
-    concerning = ctx.concerns.get(op_id, []) if op_id is not None else []
+    # The stop conditions naming the id name its owner; a later duplicate (OCP-S001) has
+    # none: n operations sharing one id that n stop conditions name listed n × n.
+    forbidding, concerning = (
+        (ctx.fences.get(op_id, []), ctx.concerns.get(op_id, []))
+        if op_id is not None and owns(ctx, op_id, op)
+        else ([], [])
+    )
     approval = as_object(op.get("approval"))
     return advice.Operation(
         id=op_id,
@@ -226,9 +232,10 @@ def _parent_status(ctx: Context, op_id: str | None) -> str | None:
     return ctx.parent_statuses.get(op_id)
 
 
-def _op_stops(ctx: Context, facts: advice.Operation) -> list[Model]:
-    """The stop conditions that name this operation, and what lifts each."""
-    if facts.id is None:
+def _op_stops(ctx: Context, facts: advice.Operation, op: Model) -> list[Model]:
+    """The stop conditions that name this operation, and what lifts each (none for a later
+    duplicate of its id, as in `_op_facts`)."""
+    if facts.id is None or not owns(ctx, facts.id, op):
         return []
     out = []
     for member, index in (("applies_to", ctx.fences), ("refs", ctx.concerns)):

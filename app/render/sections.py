@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from app.advice import NAMED_PER_OPERATION
 from app.json_values import text_of
 from app.pointer import to_pointer
 from app.render.checklist import incompatibility_item, precondition_item, requirement_item
@@ -314,6 +315,7 @@ def build_extensions(ctx: Context) -> Model:
         holder = ctx.identity(path) if path else {"id": None, "anchor": "header", "pointer": ""}
         entries = value.items() if isinstance(value, dict) else [(None, value)]
         for key, member in entries:
+            naming = required.get(key, []) if key else []
             ext_path = (*path, "extensions") if key is None else (*path, "extensions", key)
             items.append(
                 {
@@ -329,7 +331,10 @@ def build_extensions(ctx: Context) -> Model:
                     ),
                     "value_json": "null" if member is None else json_text(member),
                     "understood": False,
-                    "requirements": links_to(ctx, required.get(key, [])) if key else [],
+                    # the first few, and how many: n requirements naming a key that n
+                    # extension values use listed n × n in the JSON twin
+                    "requirements": links_to(ctx, naming[:NAMED_PER_OPERATION]),
+                    "requirements_count": len(naming),
                 }
             )
     return {

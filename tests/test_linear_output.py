@@ -1,0 +1,131 @@
+"""Shapes of document whose page, JSON twin or guard answer once grew with the square of the
+document: doubling the document now about doubles each (sizes, not times; bench/worst.py
+times the stages). Each shape repeats one thing many times that many others name."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from app.analysis import analyze, lint
+from app.guard import guard, proposed_call
+from app.web.pages import checkpoint_html, checkpoint_json
+from tests.conftest import CONFORMANCE
+
+Doc = dict[str, object]
+
+
+def base() -> Doc:
+    return json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_bytes())
+
+
+def action(i: int, **more: object) -> Doc:
+    return {
+        "id": f"op-{i}",
+        "kind": "action",
+        "status": "planned",
+        "description": "Post it.",
+    } | more
+
+
+def duplicate_operations_named_by_stops(n: int) -> Doc:
+    """n operations sharing one id (OCP-S001), n stop conditions forbidding that id."""
+    doc = base()
+    doc["operations"] = [action(i, id="op-0") for i in range(n)]
+    doc["continuation"] = {
+        "stop_conditions": [
+            {"id": f"stop-{j}", "description": "Hold.", "applies_to": ["op-0"]} for j in range(n)
+        ]
+    }
+    return doc
+
+
+def duplicate_resources_cited(n: int) -> Doc:
+    """n resources with a revision sharing one id, n statements citing that id."""
+    doc = base()
+    doc["resources"] = [
+        {"id": "r-0", "kind": "file", "uri": f"https://example.org/f/{i}", "revision": "a1"}
+        for i in range(n)
+    ]
+    doc["statements"] = [
+        {
+            "id": f"s-{i}",
+            "kind": "observation",
+            "text": "Seen.",
+            "origin": {"type": "tool", "name": "t"},
+            "evidence": ["r-0"],
+        }
+        for i in range(n)
+    ]
+    return doc
+
+
+def extension_required_many_times(n: int) -> Doc:
+    """n statements using one extension, n requirements naming it."""
+    doc = base()
+    doc["statements"] = [
+        {
+            "id": f"s-{i}",
+            "kind": "observation",
+            "text": "Seen.",
+            "origin": {"type": "tool", "name": "t"},
+            "extensions": {"org.example/k": 1},
+        }
+        for i in range(n)
+    ]
+    doc["continuation"] = {
+        "requirements": [
+            {"id": f"q-{j}", "kind": "extension", "name": "org.example/k", "necessity": "optional"}
+            for j in range(n)
+        ]
+    }
+    return doc
+
+
+def one_stop_on_every_action_until_all(n: int) -> Doc:
+    doc = base()
+    doc["operations"] = [action(i) for i in range(n)]
+    ids = [f"op-{i}" for i in range(n)]
+    doc["continuation"] = {
+        "stop_conditions": [
+            {
+                "id": "stop-all",
+                "description": "Hold.",
+                "applies_to": ids,
+                "until": [{"operation": i, "status": "completed"} for i in ids],
+            }
+        ]
+    }
+    return doc
+
+
+def page_and_twin(doc: Doc) -> int:
+    result = lint(json.dumps(doc).encode())
+    return len(checkpoint_html("c.ocp.json", result)) + len(
+        json.dumps(checkpoint_json("c.ocp.json", result))
+    )
+
+
+def guard_answer(doc: Doc) -> int:
+    analysis = analyze(json.dumps(doc).encode())
+    answer = guard(analysis, proposed_call({"tool": "erp.post", "arguments": {"a": 1}}))
+    return len(json.dumps(answer.as_json()))
+
+
+@pytest.mark.parametrize(
+    ("build", "measure"),
+    [
+        (duplicate_operations_named_by_stops, page_and_twin),
+        (duplicate_resources_cited, page_and_twin),
+        (extension_required_many_times, page_and_twin),
+        (one_stop_on_every_action_until_all, guard_answer),
+    ],
+    ids=["duplicate-operations", "duplicate-resources", "extension-requirements", "guard-until"],
+)
+def test_doubling_the_document_about_doubles_what_is_made_of_it(
+    build: Callable[[int], Doc], measure: Callable[[Doc], int]
+) -> None:
+    small, large = measure(build(300)), measure(build(600))
+    assert large < 2.5 * small, (small, large)
