@@ -618,6 +618,16 @@ def _evidence(statement: Data) -> list[Any]:
     return evidence if isinstance(evidence, list) else []
 
 
+def _missing_from(items: list[Any], other: list[Any]) -> list[Any]:
+    """The items of ``items`` that ``other`` does not hold (``in``): through a set when every
+    one is a string, as evidence ids are (a scan of ``other`` for each item cost the product
+    of two long evidence lists)."""
+    if all(type(x) is str for x in other):
+        held = set(other)
+        return [x for x in items if not (type(x) is str and x in held)]
+    return [x for x in items if x not in other]
+
+
 def _verification_changes(
     pairs: list[tuple[_Item, _Item]], raised: dict[str, Raised]
 ) -> list[Data]:
@@ -640,8 +650,8 @@ def _verification_changes(
                 "new_evidence": up.new_evidence if up is not None else None,
                 "checked_after_parent": up.checked_after_parent if up is not None else None,
                 "evidence_changed": not json_equal(before_evidence, after_evidence),
-                "evidence_added": [e for e in after_evidence if e not in before_evidence],
-                "evidence_removed": [e for e in before_evidence if e not in after_evidence],
+                "evidence_added": _missing_from(after_evidence, before_evidence),
+                "evidence_removed": _missing_from(before_evidence, after_evidence),
             }
         )
     return out

@@ -532,6 +532,70 @@ def lineage_unchanged(n: int) -> bytes:
     return _child_of(lineage_parent(n), benign_doc(n, doc_id=3))
 
 
+def omitted_parent(n: int) -> bytes:
+    """A parent of ``n`` active instructions, for `omissions_unnamed`."""
+    doc = skeleton("bench/worst.py: a parent of many instructions", doc_id=4)
+    doc["statements"].extend(
+        {
+            "id": f"s-i{i}",
+            "kind": "instruction",
+            "text": f"Keep account {i} open.",
+            "origin": {"type": "user", "name": "Controller"},
+        }
+        for i in range(n)
+    )
+    return dump(doc)
+
+
+def omissions_unnamed(n: int) -> bytes:
+    """A compacted child of `omitted_parent` (n) that drops every instruction and records
+    ``n`` omissions, none naming them: each dropped object is read against each omission."""
+    doc = skeleton("bench/worst.py: omissions that name nothing dropped", doc_id=5)
+    doc["derivation"] = {
+        "method": "compacted",
+        "omissions": [
+            {"id": f"om-{j}", "description": f"editor state {j}", "reason": "irrelevant"}
+            for j in range(n)
+        ],
+        "transformations": [{"id": "tr-0", "description": "Condensed.", "affected": ["s-goal"]}],
+    }
+    return _child_of(omitted_parent(n), doc)
+
+
+def completed_calls(n: int) -> bytes:
+    """A parent of ``n`` completed calls to one tool, for `calls_again`."""
+    doc = skeleton("bench/worst.py: a parent of many completed calls", doc_id=6)
+    doc["operations"] = [
+        {
+            "id": f"op-{i}",
+            "kind": "action",
+            "status": "completed",
+            "description": "Post entry.",
+            "call": {"tool": "erp.post", "arguments": {"entry": i}},
+        }
+        for i in range(n)
+    ]
+    return dump(doc)
+
+
+def calls_again(n: int) -> bytes:
+    """The child of `completed_calls` (n) planning ``n`` calls to the same tool, none a repeat:
+    each is compared with the completed calls it could repeat."""
+    doc = skeleton("bench/worst.py: many planned calls to a tool the parent called", doc_id=7)
+    doc["derivation"] = {"method": "forked"}
+    doc["operations"] = [
+        {
+            "id": f"op-new-{i}",
+            "kind": "action",
+            "status": "planned",
+            "description": "Post entry.",
+            "call": {"tool": "erp.post", "arguments": {"entry": -1 - i}},
+        }
+        for i in range(n)
+    ]
+    return _child_of(completed_calls(n), doc)
+
+
 # --- the registry -------------------------------------------------------------------------------
 
 
@@ -570,6 +634,20 @@ CASES: dict[str, Case] = {
         Case("long-strings", long_strings, "20,000-character unbroken runs in every field"),
         Case("tiny-statements", tiny_statements, "the smallest statements, many of them"),
         Case("unicode-heavy", unicode_heavy, "astral, combining, right-to-left text"),
+        Case(
+            "omissions-unnamed",
+            omissions_unnamed,
+            "a compacted child dropping everything, its omissions naming none of it",
+            parent=omitted_parent,
+            baseline="benign-pair",
+        ),
+        Case(
+            "calls-again",
+            calls_again,
+            "many planned calls to the tool of many completed ones, none a repeat",
+            parent=completed_calls,
+            baseline="benign-pair",
+        ),
         Case(
             "lineage-all-changed",
             lineage_all_changed,

@@ -129,3 +129,28 @@ def test_doubling_the_document_about_doubles_what_is_made_of_it(
 ) -> None:
     small, large = measure(build(300)), measure(build(600))
     assert large < 2.5 * small, (small, large)
+
+
+def test_the_index_of_completed_calls_finds_every_call_a_call_repeats():
+    """lineage-repeat compares a child's call only with the parent's completed calls filed
+    under its tool and one of its arguments: against every pair of 400 random calls, it finds
+    the same repeats as comparing each with each (numbers by value, booleans apart, objects
+    unordered, extra arguments allowed)."""
+    import random
+
+    from app.calls import Call, repeats
+    from app.rules.compaction import _CompletedCalls
+
+    chooser = random.Random(12)
+    values: list[object] = [1, 1.0, True, False, 0, "1", None, [1, 2], [2, 1], {"a": 1}, {"a": 1.0}]
+
+    def call() -> Call:
+        names = chooser.sample(["a", "b", "c"], chooser.randint(0, 3))
+        return Call(chooser.choice(["t", "u"]), {n: chooser.choice(values) for n in names})
+
+    completed = [(i, {"id": f"done-{i}"}, call()) for i in range(400)]
+    calls = _CompletedCalls(completed)
+    for _ in range(400):
+        proposed = call()
+        indexed = [c for c in calls.candidates(proposed) if repeats(proposed, c[2])]
+        assert indexed == [c for c in completed if repeats(proposed, c[2])]
