@@ -84,6 +84,17 @@ def extension_required_many_times(n: int) -> Doc:
     return doc
 
 
+def evidence_naming_a_shared_id(n: int) -> Doc:
+    """n statements sharing one id (OCP-S001), n statements citing it as evidence (OCP-S003:
+    an id held by no resource)."""
+    doc = base()
+    statement = {"kind": "observation", "text": "Seen.", "origin": {"type": "tool", "name": "t"}}
+    doc["statements"] = [statement | {"id": "x"} for _ in range(n)] + [
+        statement | {"id": f"s-{i}", "evidence": ["x"]} for i in range(n)
+    ]
+    return doc
+
+
 def one_stop_on_every_action_until_all(n: int) -> Doc:
     doc = base()
     doc["operations"] = [action(i) for i in range(n)]
@@ -121,8 +132,15 @@ def guard_answer(doc: Doc) -> int:
         (duplicate_resources_cited, page_and_twin),
         (extension_required_many_times, page_and_twin),
         (one_stop_on_every_action_until_all, guard_answer),
+        (evidence_naming_a_shared_id, page_and_twin),
     ],
-    ids=["duplicate-operations", "duplicate-resources", "extension-requirements", "guard-until"],
+    ids=[
+        "duplicate-operations",
+        "duplicate-resources",
+        "extension-requirements",
+        "guard-until",
+        "shared-id-evidence",
+    ],
 )
 def test_doubling_the_document_about_doubles_what_is_made_of_it(
     build: Callable[[int], Doc], measure: Callable[[Doc], int]

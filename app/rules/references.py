@@ -45,6 +45,10 @@ def unresolved_references(checkpoint: Checkpoint) -> Iterable[Violation]:
     return first_of(groups, violation)
 
 
+# How many holders of an id several objects hold a finding names (OCP-S001 lists them all).
+HOLDERS_NAMED = 3
+
+
 @rule("OCP-S003", "error", "Every reference points to an allowed type.")
 def wrong_reference_types(checkpoint: Checkpoint) -> Iterable[Violation]:
     """Each reference names an object of an allowed type: evidence, origin.ref, target,
@@ -56,7 +60,7 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterable[Violation]:
 
     An id that several objects hold (OCP-S001's finding) may mean any of them: the reference is
     of the wrong type only when none of its holders has an allowed type, and the message names
-    every holder."""
+    the first `HOLDERS_NAMED` holders and counts the rest."""
     holders = checkpoint.holders
     wrong = _WrongTypes(checkpoint)
     groups = [
@@ -73,8 +77,15 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterable[Violation]:
             (target,) = found_holders
             found = f"{_article(TYPE_NAMES[target.type])} (at {target.pointer})"
         else:
-            found = f"held by {len(found_holders)} objects, none {_article(allowed)}: " + ", ".join(
-                f"{_article(TYPE_NAMES[h.type])} at {h.pointer}" for h in found_holders
+            # the first few holders, and how many more: naming every one in each finding made
+            # n references to an id that n objects hold n × n (4,000 of each: 6.5 s, 270 MB)
+            named = ", ".join(
+                f"{_article(TYPE_NAMES[h.type])} at {h.pointer}"
+                for h in found_holders[:HOLDERS_NAMED]
+            )
+            more = len(found_holders) - HOLDERS_NAMED
+            found = f"held by {len(found_holders)} objects, none {_article(allowed)}: {named}" + (
+                f" and {more} more" if more > 0 else ""
             )
         return (
             path,
