@@ -172,3 +172,17 @@ def test_the_index_of_completed_calls_finds_every_call_a_call_repeats():
         proposed = call()
         indexed = [c for c in calls.candidates(proposed) if repeats(proposed, c[2])]
         assert indexed == [c for c in completed if repeats(proposed, c[2])]
+
+
+def test_an_omission_names_an_id_as_a_whole_word():
+    from app.rules.compaction import Omissions, Protected
+
+    def dropped(object_id: str) -> Protected:
+        return Protected(
+            object_id, "statement", "active decision", ("statements", 0), {"kind": "decision"}
+        )
+
+    omissions = Omissions(["Dropped d-rename-all.", "Merged (d-9) into d-10:", 7])
+    assert omissions.cover(dropped("d-rename-all")) and omissions.cover(dropped("d-9"))
+    assert omissions.cover(dropped("d-10")) and not omissions.cover(dropped("d-1"))
+    assert Omissions(["two decisions"]).cover(dropped("d-1"))

@@ -206,6 +206,9 @@ _COVERING_WORDS = {
 }
 
 
+_ID_RUN = re.compile(r"[A-Za-z0-9._:-]+")
+
+
 class Omissions:
     """The child's omissions, read once for every dropped object: which covering words their
     descriptions use, and their text to find ids in. (Each object against each description,
@@ -216,8 +219,12 @@ class Omissions:
         lowered = "\n".join(texts).lower()
         every = {word for words in _COVERING_WORDS.values() for word in words}
         self.words = {w for w in every if re.search(rf"\b{re.escape(w)}s?\b", lowered)}
-        # no id holds a newline, so none is found across two descriptions
-        self.text = "\n".join(texts)
+        # The ids the descriptions name: each run of the characters a local id is made of
+        # (OCP's localId), as written and without the punctuation that may end a sentence or
+        # a clause around it ("op-wait-ci." names op-wait-ci). A set: a search of the whole
+        # text for each dropped object's id cost the product of the two.
+        runs = set(_ID_RUN.findall("\n".join(texts)))
+        self.named = runs | {run.strip("._:-") for run in runs}
 
     def cover(self, obj: Protected) -> bool:
         """Whether some omission's description can be read as covering ``obj``: it names the
@@ -227,7 +234,7 @@ class Omissions:
         words = _COVERING_WORDS.get(kind if isinstance(kind, str) else "", ())
         if any(word in self.words for word in words):
             return True
-        return obj.id is not None and "\n" not in obj.id and obj.id in self.text
+        return obj.id is not None and obj.id in self.named
 
 
 def withdrawn_preserved(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, str, str]]:
