@@ -370,6 +370,14 @@ def long_until(n: int) -> bytes:
     return dump(doc)
 
 
+def wide_extensions(n: int) -> bytes:
+    """One extensions object of ``n`` members whose names are not namespaced: jsonschema-rs
+    quotes the whole object in the error of each name."""
+    doc = skeleton("bench/worst.py: one wide extensions object")
+    doc["extensions"] = {f"Key_{i}": i for i in range(n)}
+    return dump(doc)
+
+
 def many_codes(n: int) -> bytes:
     """``n`` units, each breaking several rules: a duplicate id (OCP-S001), an unresolved
     reference (S002), evidence naming an operation (S003), a step completed after the
@@ -628,6 +636,7 @@ CASES: dict[str, Case] = {
         ),
         Case("unnamed-stops", unnamed_stops, "stop conditions naming no operation, and actions"),
         Case("long-until", long_until, "one stop condition on every action, until all are done"),
+        Case("wide-extensions", wide_extensions, "one extensions object, every name bad"),
         Case("many-codes", many_codes, "findings of many codes (S001-S008, W002, secret)"),
         Case("schema-errors", schema_errors, "two schema findings per statement"),
         Case("deep-nesting", deep_nesting, "arguments nested to the depth limit, repeated"),

@@ -124,7 +124,21 @@ def _odd_items() -> dict[str, Any]:
     return document
 
 
+def _wide_extensions() -> dict[str, Any]:
+    """Extensions objects with more members than a long array has items, names good and bad
+    mixed, at the top and in a statement: checked a part at a time."""
+    document = minimal()
+    names = [f"com.example.k{i}" if i % 3 else f"Bad_{i}" for i in range(100)]
+    document["extensions"] = {name: i for i, name in enumerate(names)}
+    document["statements"] = [
+        statement(0, extensions={name: [i] for i, name in enumerate(reversed(names))}),
+        statement(1, text=""),
+    ]
+    return document
+
+
 SHAPES = {
+    "wide extensions": _wide_extensions(),
     "failing statements": _failing_statements(20),
     "late errors": _late_errors(),
     "two long arrays": _two_arrays(),
