@@ -12,6 +12,7 @@ import pytest
 from app.analysis import analyze, lint
 from app.guard import guard, proposed_call
 from app.web.pages import checkpoint_html, checkpoint_json
+from bench import worst_cases
 from tests.conftest import CONFORMANCE
 
 Doc = dict[str, object]
@@ -96,20 +97,10 @@ def evidence_naming_a_shared_id(n: int) -> Doc:
 
 
 def one_stop_on_every_action_until_all(n: int) -> Doc:
-    doc = base()
-    doc["operations"] = [action(i) for i in range(n)]
-    ids = [f"op-{i}" for i in range(n)]
-    doc["continuation"] = {
-        "stop_conditions": [
-            {
-                "id": "stop-all",
-                "description": "Hold.",
-                "applies_to": ids,
-                "until": [{"operation": i, "status": "completed"} for i in ids],
-            }
-        ]
-    }
-    return doc
+    """bench/worst.py's long-until: n actions (none records a call), one stop condition
+    forbidding them all until all are completed."""
+    document: Doc = json.loads(worst_cases.long_until(n))
+    return document
 
 
 def page_and_twin(doc: Doc) -> int:
