@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,6 +46,7 @@ from app import schema  # noqa: E402
 from app.analysis import lint  # noqa: E402
 from app.render import build_view  # noqa: E402
 from app.web.pages import PAGE_LIST_LIMIT, page_from_view  # noqa: E402
+from tests.serve import Server  # noqa: E402
 
 
 def median(fn, runs: int) -> tuple[float, object]:
@@ -135,64 +134,40 @@ def first_byte(client: httpx.Client, method: str, url: str, **sent: object) -> f
 
 def served_first_bytes(documents: dict[str, bytes]) -> dict[str, tuple[float, float, float]]:
     """label -> the median time to first byte of the unsaved page, of a permalink's first
-    request and of a repeated one, from a real `ocp serve`."""
+    request and of a repeated one, from a real `ocp serve` (tests/serve.py starts it)."""
     out = {}
     with tempfile.TemporaryDirectory() as folder:
-        port = subprocess.run(
-            [sys.executable, "-c", "from tests.serve import free_port; print(free_port())"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        env = {**os.environ, "OCP_DATABASE_URL": f"sqlite:///{folder}/bench.sqlite3"}
-        env["OCP_WRITE_RATE"] = "0"  # the bench stores a checkpoint per run
-        ocp = Path(sys.executable).parent / "ocp"
-        server = subprocess.Popen(
-            [str(ocp), "serve", "--port", port],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            with httpx.Client(headers={"accept-encoding": "gzip"}, timeout=120) as client:
-                deadline = time.monotonic() + 30
-                while True:
-                    try:
-                        client.get(f"{base}/healthz")
-                        break
-                    except httpx.HTTPError:
-                        if time.monotonic() > deadline:
-                            raise SystemExit("ocp serve did not start") from None
-                        time.sleep(0.1)
-                for label, data in documents.items():
-                    runs = 3 if len(data) > 1_000_000 else 11
-                    files = {"checkpoint_file": ("bench.ocp.json", data, "application/json")}
-                    unsaved = statistics.median(
-                        first_byte(client, "POST", f"{base}/view", files=files) for _ in range(runs)
+        settings = {
+            "OCP_DATABASE_URL": f"sqlite:///{folder}/bench.sqlite3",
+            "OCP_WRITE_RATE": "0",  # the bench stores a checkpoint per run
+        }
+        with (
+            Server(Path(folder), settings) as server,
+            httpx.Client(headers={"accept-encoding": "gzip"}, timeout=120) as client,
+        ):
+            base = server.base
+            for label, data in documents.items():
+                runs = 3 if len(data) > 1_000_000 else 11
+                files = {"checkpoint_file": ("bench.ocp.json", data, "application/json")}
+                unsaved = statistics.median(
+                    first_byte(client, "POST", f"{base}/view", files=files) for _ in range(runs)
+                )
+                colds, warms = [], []
+                for _ in range(runs):
+                    # a new permalink per run: each document stored again is a new checkpoint
+                    copy = json.loads(data)
+                    copy["id"] = f"urn:uuid:019a8000-0000-7000-8000-{len(colds):012x}"
+                    stored = client.post(
+                        f"{base}/api/v1/checkpoints",
+                        content=json.dumps(copy, indent=2).encode(),
+                        headers={"content-type": "application/json"},
                     )
-                    colds, warms = [], []
-                    for _ in range(runs):
-                        # a new permalink per run: each document stored again is a new checkpoint
-                        copy = json.loads(data)
-                        copy["id"] = f"urn:uuid:019a8000-0000-7000-8000-{len(colds):012x}"
-                        stored = client.post(
-                            f"{base}/api/v1/checkpoints",
-                            content=json.dumps(copy, indent=2).encode(),
-                            headers={"content-type": "application/json"},
-                        )
-                        if stored.status_code != 201:
-                            raise SystemExit(
-                                f"not stored: {stored.status_code} {stored.text[:200]}"
-                            )
-                        link = stored.json()["permalink"]
-                        colds.append(first_byte(client, "GET", link))
-                        warms.append(first_byte(client, "GET", link))
-                    out[label] = (unsaved, statistics.median(colds), statistics.median(warms))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+                    if stored.status_code != 201:
+                        raise SystemExit(f"not stored: {stored.status_code} {stored.text[:200]}")
+                    link = stored.json()["permalink"]
+                    colds.append(first_byte(client, "GET", link))
+                    warms.append(first_byte(client, "GET", link))
+                out[label] = (unsaved, statistics.median(colds), statistics.median(warms))
     return out
 
 
