@@ -65,6 +65,7 @@ from app import layout
 from app.analysis import Analysis, LintResult, Pair
 from app.checkpoint import TERMINAL_STATUSES, TYPE_NAMES, Checkpoint
 from app.findings import Finding
+from app.json_values import json_key
 from app.pointer import Path, parse_pointer, resolve, to_pointer
 from app.redaction import REDACTED
 from app.rules import compaction
@@ -619,13 +620,10 @@ def _evidence(statement: Data) -> list[Any]:
 
 
 def _missing_from(items: list[Any], other: list[Any]) -> list[Any]:
-    """The items of ``items`` that ``other`` does not hold (``in``): through a set when every
-    one is a string, as evidence ids are (a scan of ``other`` for each item cost the product
-    of two long evidence lists)."""
-    if all(type(x) is str for x in other):
-        held = set(other)
-        return [x for x in items if not (type(x) is str and x in held)]
-    return [x for x in items if x not in other]
+    """The items of ``items`` that ``other`` does not hold (``in``), through a set of their
+    keys: a scan of ``other`` for each item cost the product of two long evidence lists."""
+    held = {json_key(x) for x in other}
+    return [x for x in items if json_key(x) not in held]
 
 
 def _verification_changes(

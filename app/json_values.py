@@ -22,3 +22,24 @@ def text_of(value: object) -> str | None:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
+
+
+def json_key(value: object, *, booleans_apart: bool = False) -> object:
+    """A hashable key of a parsed JSON value, the same for the values it counts equal, so a
+    set or a dict can stand where a list was scanned with ``in``: arrays by their items in
+    order, objects by their members in any order, anything else as Python's ``==`` compares it
+    (1, 1.0 and true alike); with ``booleans_apart``, true and false apart from numbers, as
+    `app.calls.same_value` compares a call's arguments."""
+    if isinstance(value, bool):
+        return ("bool", value) if booleans_apart else value
+    if isinstance(value, list):
+        return ("array", tuple(json_key(item, booleans_apart=booleans_apart) for item in value))
+    if isinstance(value, dict):
+        return (
+            "object",
+            frozenset(
+                (name, json_key(item, booleans_apart=booleans_apart))
+                for name, item in value.items()
+            ),
+        )
+    return value

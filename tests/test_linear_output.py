@@ -177,3 +177,22 @@ def test_an_omission_names_an_id_as_a_whole_word():
     assert omissions.cover(dropped("d-rename-all")) and omissions.cover(dropped("d-9"))
     assert omissions.cover(dropped("d-10")) and not omissions.cover(dropped("d-1"))
     assert Omissions(["two decisions"]).cover(dropped("d-1"))
+
+
+def test_a_json_key_is_equal_exactly_where_its_values_are():
+    """json_key stands in for ``==`` (a list's ``in``) and, with booleans apart, for
+    `same_value` (a call's arguments): keys equal exactly where the values are."""
+    from itertools import product
+
+    from app.calls import same_value
+    from app.json_values import json_key
+
+    values: list[object] = [
+        *(0, 1, 1.0, 2, True, False, None, "1", "", [], {}),
+        *([1, 2], [2, 1], [1.0, 2], [True, 2], {"a": 1}, {"a": 1.0}, {"a": True}),
+        *({"a": 1, "b": [2]}, {"b": [2], "a": 1}, {"a": [1]}, [{"a": 1}], [[1]]),
+    ]
+    for a, b in product(values, repeat=2):
+        assert (json_key(a) == json_key(b)) == (a == b), (a, b)
+        apart = json_key(a, booleans_apart=True) == json_key(b, booleans_apart=True)
+        assert apart == same_value(a, b), (a, b)

@@ -23,7 +23,6 @@ shared with the diff (app/diff.py), so the page and the findings never disagree.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from dataclasses import dataclass
 from app import layout
 from app.calls import Call, repeats
 from app.checkpoint import TERMINAL_STATUSES, Checkpoint, parse_instant
+from app.json_values import json_key
 from app.parse import JsonObject
 from app.pointer import Path, to_pointer
 from app.rules import Parent, Violation, rule
@@ -169,7 +169,7 @@ def dropped_protected(child: Checkpoint, parent: Checkpoint) -> list[Protected]:
     ]
     # how many id-less stop conditions of the child have each description, matched as the
     # parent's are met (a list's remove() per stop condition cost the product of the two)
-    child_descriptions = Counter(_hashable(stop.get("description")) for stop in idless_child)
+    child_descriptions = Counter(json_key(stop.get("description")) for stop in idless_child)
     protected = protected_objects(parent)
     idless_parent = [p for p in protected if p.type == "stop_condition" and p.id is None]
     dropped: list[Protected] = []
@@ -178,20 +178,12 @@ def dropped_protected(child: Checkpoint, parent: Checkpoint) -> list[Protected]:
             if (obj.id, obj.type) not in carried:
                 dropped.append(obj)
         elif len(idless_child) < len(idless_parent):
-            description = _hashable(obj.value.get("description"))
+            description = json_key(obj.value.get("description"))
             if child_descriptions[description] > 0:
                 child_descriptions[description] -= 1
             else:
                 dropped.append(obj)
     return dropped
-
-
-def _hashable(value: object) -> object:
-    """``value`` as a key that two equal JSON values share: itself, or an object or array as
-    its canonical JSON text."""
-    if isinstance(value, dict | list):
-        return ("json", json.dumps(value, sort_keys=True, ensure_ascii=False))
-    return value
 
 
 # The words an omission's description may use for what it covers, by the protected object's
@@ -593,11 +585,11 @@ def weakened_stop_conditions(child: Checkpoint, parent: Checkpoint) -> list[tupl
                 )
             )
         elif old_until is not None:
-            kept = {(_hashable(op), _hashable(status)) for op, status in new_until or []}
+            kept = {(json_key(op), json_key(status)) for op, status in new_until or []}
             gone = [
                 (op, status)
                 for op, status in old_until
-                if (_hashable(op), _hashable(status)) not in kept
+                if (json_key(op), json_key(status)) not in kept
             ]
             if gone:
                 names = ", ".join(f"{op!r} reaching {status!r}" for op, status in gone)
@@ -720,7 +712,7 @@ class _CompletedCalls:
         counts: Counter[tuple[str, str, object]] = Counter()
         items = []
         for _, _, call in completed:
-            keys = [(call.tool, name, value_key(v)) for name, v in call.arguments.items()]
+            keys = _argument_keys(call)
             counts.update(keys)
             items.append(keys)
         self.index: dict[object, list[int]] = {}
@@ -731,25 +723,17 @@ class _CompletedCalls:
     def candidates(self, call: Call) -> list[tuple[int, JsonObject, Call]]:
         """The completed calls ``call`` may repeat, in the parent's order (`repeats` decides)."""
         found = list(self.index.get(call.tool, []))
-        for name, value in call.arguments.items():
-            found += self.index.get((call.tool, name, value_key(value)), [])
+        for key in _argument_keys(call):
+            found += self.index.get(key, [])
         return [self.completed[position] for position in sorted(set(found))]
 
 
-def value_key(value: object) -> object:
-    """A key that two JSON values `same_value` calls equal share: numbers by value, booleans
-    apart from them, objects unordered."""
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, int | float):
-        return ("number", value)
-    if isinstance(value, str):
-        return ("string", value)
-    if isinstance(value, list):
-        return ("array", tuple(value_key(item) for item in value))
-    if isinstance(value, dict):
-        return ("object", frozenset((name, value_key(item)) for name, item in value.items()))
-    return ("null",)
+def _argument_keys(call: Call) -> list[tuple[str, str, object]]:
+    """A key for each argument of ``call``, the same where `same_value` finds two equal."""
+    return [
+        (call.tool, name, json_key(value, booleans_apart=True))
+        for name, value in call.arguments.items()
+    ]
 
 
 @rule(
