@@ -29,8 +29,23 @@ def build_source(ctx: Context) -> SourceSection:
     most = SOURCE_LINE_CHARS if ctx.limit is not None else None
     carriage = "\r" in text
     count = len(raw_lines)
+    lines: list[SourceLine]
+    if shown is None and not carriage and (most is None or max(map(len, raw_lines)) <= most):
+        # every line listed whole, as most documents have it: one comprehension
+        lines = [
+            {
+                "number": number,
+                "anchor": f"L{number}",
+                "text": line,
+                "findings": at_line.get(number) or [],
+                "hidden_before": 0,
+                "clipped": 0,
+            }
+            for number, line in enumerate(raw_lines, start=1)
+        ]
+        return _section(ctx, flagged, count, lines, count)
     listed = range(1, count + 1) if shown is None else sorted(n for n in shown if n <= count)
-    lines: list[SourceLine] = []
+    lines = []
     previous = 0  # the number of the line listed last
     for number in listed:
         line = raw_lines[number - 1]
@@ -48,10 +63,18 @@ def build_source(ctx: Context) -> SourceSection:
             }
         )
         previous = number
+    return _section(ctx, flagged, count, lines, previous)
+
+
+def _section(
+    ctx: Context, flagged: bool, count: int, lines: list[SourceLine], previous: int
+) -> SourceSection:
+    """The source section of ``lines``, the last listed being line ``previous``."""
+    shown = ctx.shown_lines
     return {
         "anchor": "source",
         "title": "Source",
-        "line_count": len(raw_lines),
+        "line_count": count,
         "utf8": ctx.result.text is not None,
         "note": (
             None

@@ -401,10 +401,18 @@ def source_lines(lines: Sequence[Mapping[str, Any]], findings_at: str = "") -> M
     ``findings_at``: the page that lists the findings, when it is another (a source page)."""
     out = []
     for line, shown in zip(lines, _line_texts(lines), strict=True):
+        number = line["number"]
+        if not (line["findings"] or line["hidden_before"] or line.get("clipped")):
+            # most lines: no gap before, nothing clipped, no finding (a line's anchor is made
+            # here from its number alone, as below)
+            out.append(
+                f'<li id="L{number:d}"><a class="ln" href="#L{number:d}">{number:d}</a>'
+                f"<code>{shown}</code></li>"
+            )
+            continue
         hidden = line["hidden_before"]
         if hidden:
             out.append(_gap(hidden))
-        number = line["number"]
         anchor = f"L{number:d}"  # the model's line anchor, made here from the number alone
         clipped = int(line.get("clipped", 0))
         rest = _more_characters(clipped, " on this line") if clipped else ""
