@@ -68,6 +68,8 @@ class Context:
     since_parent: dict[str, Model] = field(default_factory=dict)
     # operation index -> its card, built once for the operations and the checklist
     op_cards: dict[int, Model] = field(default_factory=dict)
+    # stop condition index -> its card, built once for the continuation and the checklist
+    stop_cards: dict[int, Model] = field(default_factory=dict)
     # stop condition index -> its facts (app/stops.py), read once for every operation it names
     stop_facts: dict[int, Stop] = field(default_factory=dict)
     # operation id -> its status in the supplied parent (see parent_status)

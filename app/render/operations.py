@@ -260,8 +260,25 @@ def _op_stops(ctx: Context, facts: advice.Operation, op: Model) -> list[Model]:
 
 
 def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:
+    """The card of a stop condition, made once: the checklist names it and the continuation
+    section shows it, one dict for both (as `operation_card`)."""
+    card = ctx.stop_cards.get(index)
+    if card is None:
+        card = ctx.stop_cards[index] = _stop_condition(ctx, index, stop)
+    return card
+
+
+def _stop_condition(ctx: Context, index: int, stop: Model) -> Model:
     facts = _stop(ctx, index, stop)
     lift = advice.lift(facts)
+    # The checklist names a stop condition and links to its card, which spells out its until
+    # whole: there, at most NAMED_PER_OPERATION entries of a long until are named.
+    named = advice.NAMED_PER_OPERATION
+    brief = (
+        advice.lift(facts, named).text
+        if len(facts.until or ()) > named or len(facts.unrecorded) > named
+        else None
+    )
     return ctx.card(
         ("continuation", "stop_conditions", index),
         {
@@ -270,6 +287,8 @@ def stop_condition_card(ctx: Context, index: int, stop: Model) -> Model:
             "until": [_until(ctx, entry) for _, entry in object_items(stop.get("until"))],
             "refs": links_to(ctx, stop.get("refs")),
             "lifted_by": lift.text,
+            # lifted_by naming only the first few, where its until is longer (else None)
+            "lifted_by_brief": brief,
             "needs_person": lift.needs_person,
             "notes": advice.stop_notes(facts),
         },

@@ -147,9 +147,11 @@ def _badges(key: str, item: Model) -> str:
 
 def _fields(key: str, item: Model) -> str:
     if key == "stop_conditions":
+        # what lifts it, naming the first few of a long until: its card names every one
+        lifted = item.get("lifted_by_brief") or item["lifted_by"]
         return (
             f'<dl class="fields">{links_field("Forbids", item["applies_to"])}'
-            f"<dt>Lifted</dt><dd>{escape(item['lifted_by'])}</dd></dl>"
+            f"<dt>Lifted</dt><dd>{escape(lifted)}</dd></dl>"
         )
     if key == "requirements":
         return (

@@ -187,6 +187,41 @@ def test_the_checklist_names_the_first_few_and_links_to_the_cards_of_the_rest():
     assert f"<strong>{CHECKLIST_SHOWN + 20}</strong> stop conditions" in page
 
 
+def test_the_checklist_names_the_first_of_a_long_until_and_the_card_names_every_one():
+    """A stop condition's checklist entry says what lifts it naming the first
+    NAMED_PER_OPERATION operations of its until, and counts the rest; its card (and the JSON
+    twin) names every one: the checklist points at the card, as for every object."""
+    from app.advice import NAMED_PER_OPERATION
+    from app.web.pages import checkpoint_html, checkpoint_json
+
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    ids = [f"op-{i}" for i in range(NAMED_PER_OPERATION + 5)]
+    document["operations"] = [
+        {"id": i, "kind": "action", "status": "planned", "description": f"Post entry {i}."}
+        for i in ids
+    ]
+    until = [{"operation": i, "status": "completed"} for i in ids]
+    document["continuation"] = {
+        "stop_conditions": [{"id": "stop-all", "description": "Hold.", "until": until}]
+    }
+    result = lint(json.dumps(document).encode())
+    assert not [f for f in result.findings if f.severity == "error"]
+    page = checkpoint_html("until.ocp.json", result)
+    checklist = page[
+        page.index('id="check-stop-conditions"') : page.index('id="check-incompatibilities"')
+    ]
+    card = page[page.index("<dt>Lifted by</dt>", page.index('id="obj-stop-all"')) :]
+    card = card[: card.index("</dd>")]
+    last = ids[-1]
+    assert f"{ids[0]} reaches completed" in checklist
+    assert f"{last} reaches completed" not in checklist
+    assert "5 more operations of its until reach theirs" in checklist
+    assert f"{last} reaches completed" in card and "more operations" not in card
+    stop = checkpoint_json("until.ocp.json", result)["view"]["continuation"]["stop_conditions"][0]
+    assert f"{last} reaches completed" in stop["lifted_by"]
+    assert "5 more operations" in stop["lifted_by_brief"]
+
+
 @pytest.mark.parametrize(
     ("step", "section", "title", "noun"),
     [
