@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import cast
 
 from starlette.datastructures import FormData, UploadFile
@@ -216,31 +215,33 @@ async def view(request: Request) -> Response:
 
 async def _checkpoint_page(request: Request, submission: Submission) -> Response:
     limits = settings_of(request).limits
-    # Linting and rendering are CPU work: off the event loop, so one large document does not
-    # stall every other request, and in the lane of its size (app/web/work.py).
-    size = submission.size
-    result = await run_cpu(request, size, submission.check, limits)
     query = submission.query
+    # Linting and rendering are CPU work: off the event loop, so one large document does not
+    # stall every other request, and in the lane of its size (app/web/work.py); both in one
+    # turn, so a page waits for one turn and one thread, not two.
     if wants_json(request):
-        model = await run_cpu(
-            request, size, partial(checkpoint_json, query=query), submission.name, result, limits
-        )
+
+        def twin() -> dict[str, object]:
+            result = submission.check(limits)
+            return checkpoint_json(submission.name, result, limits, query=query)
+
+        model = await run_cpu(request, submission.size, twin)
         model["submission"] = {"checked": submission.checked, "notes": list(submission.notes)}
         return JSONResponse(model)
-    html = await run_cpu(
-        request,
-        size,
-        partial(
-            checkpoint_html,
+    upload_token_required = bool(settings_of(request).upload_tokens)
+
+    def page() -> str:
+        result = submission.check(limits)
+        return checkpoint_html(
             submission.name,
             result,
             limits,
-            upload_token_required=bool(settings_of(request).upload_tokens),
+            upload_token_required=upload_token_required,
             notes=submission.notes,
             query=query,
-        ),
-    )
-    return HTMLResponse(html)
+        )
+
+    return HTMLResponse(await run_cpu(request, submission.size, page))
 
 
 async def live_panel(request: Request) -> Response:
