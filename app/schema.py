@@ -657,12 +657,20 @@ def _items(
     for array in arrays:
         base = (*at, *array.path)
         if array.by_name:
+            # as an array's items: a failing part's errors until the tally is done, then only
+            # whether it fails (179,000 bad names in a 4.4 MB document took 26 s listed whole)
+            is_valid = array.validator.is_valid
             for part in array.items:
-                if not array.validator.is_valid(part):
-                    tally.add(
-                        _raw_from_rust(e, base, array.via)
-                        for e in array.validator.iter_errors(part)
-                    )
+                if isinstance(part, dict) and part:
+                    tally.settle((*base, next(iter(part))))
+                if is_valid(part):
+                    continue
+                if tally.done:
+                    tally.more += 1
+                    continue
+                tally.add(
+                    _raw_from_rust(e, base, array.via) for e in array.validator.iter_errors(part)
+                )
             continue
         tally.settle((*base, 0))
         is_valid = array.validator.is_valid
