@@ -8,6 +8,7 @@ given, labels included, and returns Markup only of what it built itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -74,19 +75,39 @@ _REDACTED_HTML = f'<span class="redacted">{escape(REDACTED)}</span>'
 TEXT_CHARS = 5000
 
 
+# What reorders the text around it (Unicode's bidirectional algorithm, UAX #9): a letter written
+# right to left, and the marks, embeddings, overrides and isolates. A document value holding one
+# is set in a <bdi>, so that a U+202E at the end of a label cannot turn the viewer's own words
+# after it around, nor move a badge (static/app.css isolates the rest of the document's text).
+_REORDERS = re.compile(
+    "[\u0590-\u08ff\u061c\u200f\u202a-\u202e\u2066-\u2069\ufb1d-\ufdff\ufe70-\ufefe"
+    "\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+
+
+def _isolated(shown: str, value: str) -> str:
+    """``shown``, the HTML of ``value``, in a <bdi> when ``value`` holds what reorders text."""
+    if value.isascii() or _REORDERS.search(value) is None:
+        return shown
+    return f"<bdi>{shown}</bdi>"
+
+
 def text(value: object) -> str:
     """A document text value as HTML: escaped, with each redaction marker set apart so a
     reader sees that a value was withheld; past `TEXT_CHARS`, clipped with a count of the
-    characters left out. (`txt` is the same as the templates' filter.)"""
+    characters left out; isolated where it holds right-to-left text or bidirectional
+    controls. (`txt` is the same as the templates' filter.)"""
     if type(value) is str and len(value) <= TEXT_CHARS and REDACTED not in value:
-        return _escape_str(value)  # the rule, a page's most frequent call: in one step
+        # the rule, a page's most frequent call: in one step
+        return _escape_str(value) if value.isascii() else _isolated(_escape_str(value), value)
     if value is None:
         return ""
     shown = str(value)
     if len(shown) > TEXT_CHARS:
         head, rest = _clip(shown)
-        return _marked(head) + str(rest)  # (Markup's + would escape the left side)
-    return _marked(shown)
+        # (Markup's + would escape the left side)
+        return _isolated(_marked(head) + str(rest), head)
+    return _isolated(_marked(shown), shown)
 
 
 def txt(value: object) -> Markup:
@@ -449,7 +470,10 @@ def _line_texts(lines: Sequence[Mapping[str, Any]]) -> list[str]:
     joined = "\n".join(texts)
     if max(map(len, texts)) > TEXT_CHARS or joined.count("\n") != len(texts) - 1:
         return [text(t) for t in texts]
-    return _marked(joined).split("\n")
+    shown = _marked(joined).split("\n")
+    if joined.isascii() or _REORDERS.search(joined) is None:
+        return shown
+    return [_isolated(line, value) for line, value in zip(shown, texts, strict=True)]
 
 
 def source_gap(hidden: int) -> Markup:

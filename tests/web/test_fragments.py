@@ -320,6 +320,43 @@ def test_a_source_line_links_to_itself_and_to_its_findings():
     assert '<a class="mark error" href="#finding-0">error OCP-S002</a>' in lines[2]
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Refund duplicate charge\u202e",  # a right-to-left override at the end
+        "\u2067isolated",  # a right-to-left isolate left open
+        "\u05e9\u05dc\u05d5\u05dd",  # Hebrew letters
+        "\u0645\u0631\u062d\u0628\u0627 <b>",  # Arabic letters, and markup
+        "x" * (fragments.TEXT_CHARS + 10) + "\u202e",  # clipped, the override past the cut
+    ],
+)
+def test_a_value_that_reorders_text_is_isolated_from_what_follows_it(value: str) -> None:
+    """A document value holding right-to-left text or a bidirectional control is one <bdi>,
+    so that it cannot reorder the viewer's words around it; the value itself is unchanged."""
+    html = fragments.text(value)
+    shown = value[: fragments.TEXT_CHARS]
+    reorders = fragments._REORDERS.search(shown) is not None
+    assert html.startswith("<bdi>") == reorders
+    assert html.endswith("</bdi>") == reorders
+    if reorders:
+        assert str(escape(shown)) in html
+
+
+@pytest.mark.parametrize("value", ["plain ascii", "caf\u00e9 \u2014 na\u00efve", "\U0001f600"])
+def test_a_value_that_reorders_nothing_is_not_wrapped(value: str) -> None:
+    assert fragments.text(value) == str(escape(value))
+
+
+def test_a_source_line_that_reorders_text_is_isolated_and_the_others_are_not() -> None:
+    lines = [
+        {"number": 1, "text": '  "a": "plain",', "hidden_before": 0, "findings": []},
+        {"number": 2, "text": '  "b": "evil\u202e",', "hidden_before": 0, "findings": []},
+    ]
+    plain, reordering = fragments.source_lines(lines).split("\n")
+    assert "<bdi>" not in plain
+    assert "<code><bdi>  &#34;b&#34;: &#34;evil\u202e&#34;,</bdi></code>" in reordering
+
+
 # Functions whose result is HTML built from escaped values (fragments.py and cards.py)
 ALLOWED = {
     "escape",
