@@ -16,10 +16,12 @@ from app import SPEC_VERSION, __version__
 from app.analysis import LintResult, analyze, pair
 from app.config import Settings
 from app.parse import Limits
+from app.redaction import redact_text
 from app.render.query import EVERY, PageQuery
 from app.report import FileResult, report_dict
 from app.resources import example_bytes, schema_bytes
 from app.rules import RULES
+from app.visible import visible
 from app.web.bodies import FORM_FIELDS, EncodedBody, PayloadTooLarge, carried_limit
 from app.web.carried import CarriedError, carried
 from app.web.docs import rule_page_html
@@ -169,6 +171,18 @@ def read_carried(form: Mapping[str, object], role: str, limit: int) -> bytes:
         raise BadRequest(str(exc), status_code=413 if exc.too_large else 400) from None
 
 
+# The most characters of a file name a page shows (a name is the browser's to send, any length).
+NAME_CHARS = 200
+
+
+def shown_name(name: str) -> str:
+    """A file name the browser sent, as the page, its JSON twin and its Share form show it:
+    each apparent credential withheld (a token in a file name is repeated nowhere), and every
+    character that could reorder, hide or break the text written as an escape (app/visible.py,
+    as the CLI writes file names); at most `NAME_CHARS` characters."""
+    return visible(redact_text(name))[:NAME_CHARS]
+
+
 async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput | None:
     text = form.get(name)
     pasted = sent = None
@@ -190,11 +204,9 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
                 if pasted is not None
                 else None
             )
+            filename = shown_name(upload.filename)
             return FormInput(
-                data,
-                upload.filename,
-                f"the {role} file “{upload.filename}” ({len(data):,} bytes)",
-                ignored,
+                data, filename, f"the {role} file “{filename}” ({len(data):,} bytes)", ignored
             )
     if pasted is not None:
         described = f"the pasted {role} ({len(pasted):,} bytes)"
@@ -204,7 +216,7 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
     data = read_carried(form, role, limit)
     if data:
         shown = form.get("name")
-        name = shown[:200] if isinstance(shown, str) and shown else role
+        name = shown_name(shown) if isinstance(shown, str) and shown else role
         return FormInput(data, name, f"the {role} the page carried ({len(data):,} bytes)")
     return None
 

@@ -274,3 +274,20 @@ def test_a_child_shared_alone_is_linked_by_its_parents_permalink(client):
         files={"checkpoint_file": ("h.ocp.json", HANDOFF, "application/json")},
     ).text
     assert 'name="parent_link"' not in alone
+
+
+@pytest.mark.parametrize("address", ["/view", "/view.json", "/live"])
+def test_a_file_name_is_shown_with_its_credentials_withheld_and_its_controls_escaped(
+    client, address
+):
+    """The browser sends the file name: a token in it is repeated nowhere, and a U+202E or
+    an ESC in it reaches the page as an escape (app/visible.py), as the CLI writes names."""
+    name = f"<b>x</b>\u202eevil {TOKEN} \x1b[31m.json"
+    answer = client.post(address, files={"checkpoint_file": (name, VALID, "application/json")})
+    assert answer.status_code == 200
+    shown = answer.text
+    assert TOKEN not in shown
+    assert "\u202e" not in shown and "\x1b" not in shown
+    assert "\\u202eevil" in shown and "\\e[31m" in shown
+    if not address.endswith(".json"):
+        assert "<b>x</b>" not in shown  # escaped, as always
