@@ -36,6 +36,9 @@ class LinkDecision:
     host_ascii: str | None
     # why the URI is not a link, in a short plain sentence; None when it is one
     reason: str | None
+    # what the link shows where it is not the URI as written: the URI with its host's ASCII
+    # form, when the host's Unicode form could pass for another name (`_may_pass_for_another`)
+    shown: str | None = None
 
     @property
     def host_label(self) -> str | None:
@@ -128,7 +131,7 @@ def _userinfo(uri: str, parsed: ada_url.ada_adapter.ParseAttributes | None) -> b
 
 # --- the two parsers ------------------------------------------------------------------------
 
-_WHATWG_PARTS = ("hostname", "username", "password")
+_WHATWG_PARTS = ("href", "hostname", "username", "password")
 
 
 def _whatwg(uri: str) -> ada_url.ada_adapter.ParseAttributes | None:
@@ -223,6 +226,24 @@ def _mixed_scripts(label: str) -> list[str] | None:
     return [s.title() for s in scripts]
 
 
+# Scripts none of whose letters a reader takes for a Latin one: a name written in them reads
+# as itself. A name with any other letter beyond ASCII (Cyrillic "аррӏе", Latin "ɡoogle" with
+# a script g, Greek, small capitals) may read as a Latin name it is not, a "whole-script
+# confusable" (Unicode TS #39), which no mixing of scripts gives away: its link shows the
+# host's ASCII form, as browsers then show it in their address bar.
+_UNMISTAKABLE = frozenset({"HAN", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "ARABIC", "HEBREW"})
+
+
+def _may_pass_for_another(host: str) -> bool:
+    """Whether a Unicode host has a character beyond ASCII outside `_UNMISTAKABLE` letters."""
+    return any(
+        not c.isascii() and not (c.isalpha() and _script(c) in _UNMISTAKABLE)
+        for label in host.split(".")
+        if not label.isascii()
+        for c in label
+    )
+
+
 def _unicode_host(ascii_host: str) -> str | None:
     """The Unicode form of a host whose labels may be punycode, or None when one is not."""
     if "xn--" not in ascii_host:
@@ -276,7 +297,8 @@ def decide(uri: object) -> LinkDecision:
     other_form = ascii_host if host != ascii_host else None
     reason = _why_not(uri, scheme, parsed, unicode_host)
     if reason is None:
-        return LinkDecision(True, uri, host, other_form, None)
+        shown = parsed["href"] if other_form is not None and _may_pass_for_another(host) else None
+        return LinkDecision(True, uri, host, other_form, None, shown)
     label = host if other_form is None else f"{host} ({other_form})"
     return LinkDecision(False, None, host, other_form, f"{reason}: browsers would open {label}")
 

@@ -63,6 +63,8 @@ CASES = [
     ("https://\u0430pple.com/", False, "\u0430pple.com (xn--pple-43d.com)", "mixes"),
     ("https://p\u0430ypal.example/", False, None, "Cyrillic and Latin"),
     ("https://\u0430\u0440\u0440\u04cf\u0435.com/", True, "аррӏе.com (xn--80ak6aa92e.com)", None),
+    ("https://\u0261oogle.com/accounts", True, "\u0261oogle.com (xn--oogle-qmc.com)", None),
+    ("https://\u1d00pple.com/", True, "\u1d00pple.com (xn--pple-k13a.com)", None),
     ("https://\u03b1pple.com/", False, None, "Greek and Latin"),
     # IDN: the Unicode name and its punycode
     ("https://例え.jp/", True, "例え.jp (xn--r8jz45g.jp)", None),
@@ -112,6 +114,35 @@ def test_the_decision(uri, clickable, shown, reason):
         assert reason in decision.reason
         if decision.host is not None:
             assert decision.reason.endswith(f"browsers would open {decision.host_label}")
+
+
+@pytest.mark.parametrize(
+    ("uri", "text"),
+    [
+        # whole-script confusables: no script is mixed, and each reads as a Latin name
+        ("https://\u0430\u0440\u0440\u04cf\u0435.com/login", "https://xn--80ak6aa92e.com/login"),
+        ("https://\u0261oogle.com/accounts", "https://xn--oogle-qmc.com/accounts"),
+        ("https://\u1d00pple.com/", "https://xn--pple-k13a.com/"),
+        ("https://\u03b1\u03b2.com/", "https://xn--mxac.com/"),
+        ("https://m\u00fcnchen.de/x", "https://xn--mnchen-3ya.de/x"),
+        # names no reader takes for a Latin one read as written
+        ("https://例え.jp/", None),
+        ("https://xn--r8jz45g.jp/", None),
+        ("https://例え.テスト/パス", None),
+        ("https://\u0645\u062b\u0627\u0644.example/", None),
+        ("https://ok.example/", None),
+    ],
+)
+def test_a_link_whose_host_could_pass_for_another_reads_as_its_ascii_form(uri, text):
+    """A host whose Unicode form could read as another name (Unicode TS #39's whole-script
+    confusables, which mixing no scripts gives away) is clickable, and its link shows the
+    address with the host's ASCII form, as a browser's address bar then does."""
+    decision = decide(uri)
+    assert decision.clickable and decision.href == uri
+    assert decision.shown == text
+    if text is not None:
+        assert ada_url.parse_url(text)["hostname"] == decision.host_ascii
+        assert text.isascii()
 
 
 def test_not_text_is_not_a_link():
@@ -228,11 +259,15 @@ def test_the_page_links_only_what_it_decided_and_names_the_host_it_opens(shown_p
     card = page.cards[f"r-{index}"]
     if clickable:
         [(href, text)] = card["links"]
-        assert href == uri and text == uri
+        decision = decide(uri)
+        # the link reads as the uri, or as its ASCII form where its host could pass for another
+        assert href == uri and text == (decision.shown or uri)
         # the host beside the link, in both forms when they differ: the one the href opens
         [host] = card["host"]
-        decision = decide(uri)
-        assert host == f"host {decision.host_label}"
+        if decision.shown is None:
+            assert host == f"host {decision.host_label}"
+        else:
+            assert host == f"host {decision.host_ascii}, written {decision.host}"
         assert ada_url.parse_url(href)["hostname"] == (decision.host_ascii or decision.host)
         assert card["note"] == []
     else:
@@ -277,6 +312,7 @@ def test_the_json_twin_carries_the_same_decision(tmp_path, monkeypatch):
         assert item["href"] == (uri if clickable else None)
         assert item["link_host"] == decision.host
         assert item["link_host_ascii"] == decision.host_ascii
+        assert item["link_text"] == decision.shown
         assert (item["link_note"] is None) is clickable
         if not clickable:
             assert reason in item["link_note"]

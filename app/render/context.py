@@ -482,8 +482,8 @@ def unreadable(value: object) -> list[str]:
 def uri_link(ctx: Context, uri: object) -> Model:
     """What the page and its JSON twin do with a uri (app/links.py): ``link`` and ``href``
     when it may be clicked; the host it opens as a reader reads it (``link_host``) and, when
-    that differs, its ASCII form (``link_host_ascii``); and, when it is shown as text only,
-    the reason (``link_note``)."""
+    that differs, its ASCII form (``link_host_ascii``), and the link's text when that is the
+    ASCII form (``link_text``); and, when it is shown as text only, the reason (``link_note``)."""
     if isinstance(uri, str):
         decided = ctx.uri_links.get(uri)
         if decided is None:
@@ -500,4 +500,6 @@ def _uri_link(uri: object) -> Model:
         "link_host": decision.host,
         "link_host_ascii": decision.host_ascii,
         "link_note": decision.reason,
+        # the link's text where it is not the uri as written: its host in ASCII (app/links.py)
+        "link_text": decision.shown,
     }

@@ -244,11 +244,19 @@ def uri(item: Mapping[str, Any]) -> Markup:
             f"<code>{text(visible(str(written)))}</code> "
             f'<span class="muted link-note">Not a link because {escape(note)}.</span>'
         )
-    out = f'<a href="{escape(href)}" rel="noopener noreferrer nofollow">{text(written)}</a>'
+    ascii_text = item.get("link_text")
+    shown = text(ascii_text if ascii_text else written)
+    out = f'<a href="{escape(href)}" rel="noopener noreferrer nofollow">{shown}</a>'
     host = item.get("link_host")
-    if host:
+    ascii_host = item.get("link_host_ascii")
+    if host and ascii_text and ascii_host:
+        # a host that could pass for another name: its ASCII form first, as the link shows it
+        out += (
+            f' <span class="muted link-host">host <code>{escape(ascii_host)}</code>, written '
+            f"<bdi><code>{escape(host)}</code></bdi></span>"
+        )
+    elif host:
         out += f' <span class="muted link-host">host <bdi><code>{escape(host)}</code></bdi>'
-        ascii_host = item.get("link_host_ascii")
         if ascii_host:
             out += f" (<code>{escape(ascii_host)}</code>)"
         out += "</span>"
