@@ -324,6 +324,7 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("pass", "phrase"): _C_PASSWORD,
     ("secret",): _C_SECRET,
     ("secret", "key"): _C_SECRET,
+    ("secret", "key", "base"): _C_SECRET,  # Rails' SECRET_KEY_BASE
     ("secretkey",): _C_SECRET,
     ("secret", "access", "key"): _C_AWS_SECRET,
     ("secretaccesskey",): _C_AWS_SECRET,
@@ -424,8 +425,9 @@ def _match_heads(parts: list[str]) -> str | None:
             return None
         return cls
     last = parts[-1]
-    if last == "pwd":
-        # a bare PWD is the working directory; DB_PWD is a password
+    if last in ("pwd", "pass"):
+        # a bare PWD is the working directory and a bare "pass" a test's count; DB_PWD and
+        # SMTP_PASS are passwords
         return _C_PASSWORD if len(parts) > 1 else None
     # run-together names: accesstoken, clientsecret, mypassword
     for suffix, cls in (
@@ -606,8 +608,13 @@ def _aws_key_id(text: str) -> Iterator[Span]:
 
 _AWS_ID = _lazy(r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]*+")
 
+# The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,
+# tabs or no-break spaces where one belongs (a PEM parser refuses those; the key is as secret).
+_PEM_SPACE = "[ \t\u00a0]"
 _PEM_BEGIN = _lazy(
-    r"-----?[ ]?BEGIN[ ](?P<label>(?:[A-Z0-9]{1,12}[ ]){0,4}PRIVATE[ ]KEY(?:[ ]BLOCK)?)[ ]?-----?"
+    rf"(?i)-----?{_PEM_SPACE}{{0,3}}BEGIN{_PEM_SPACE}{{1,3}}"
+    rf"(?P<label>(?:[A-Z0-9]{{1,12}}{_PEM_SPACE}{{1,3}}){{0,4}}PRIVATE{_PEM_SPACE}{{1,3}}KEY"
+    rf"(?:{_PEM_SPACE}{{1,3}}BLOCK)?){_PEM_SPACE}{{0,3}}-----?"
 )
 # After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
 # Newlines may be real or JSON-escaped (the viewer scans raw source too).
@@ -636,7 +643,8 @@ def _pem(text: str) -> Iterator[Span]:
         following = _PEM_BEGIN.search(text, body.end(), limit)
         if following is not None:
             limit = following.start()
-        end_marker = _pem_end(m.group("label")).search(text, body.end(), limit)
+        label = " ".join(m.group("label").upper().split())
+        end_marker = _pem_end(label).search(text, body.end(), limit)
         run = _PEM_RUN.match(text, body.end(), limit)  # a truncated excerpt: the base64 run
         end = end_marker.end() if end_marker else run.end() if run else body.end()
         yield m.start(), end, PEM_KEY
@@ -645,7 +653,11 @@ def _pem(text: str) -> Iterator[Span]:
 
 @lru_cache(maxsize=64)
 def _pem_end(label: str) -> re.Pattern[str]:
-    return re.compile(r"-----?[ ]?END[ ]" + re.escape(label) + r"[ ]?-----?")
+    """The END line of ``label`` (its words upper case, one space apart), spaced as above."""
+    words = f"{_PEM_SPACE}{{1,3}}".join(map(re.escape, label.split(" ")))
+    return re.compile(
+        rf"(?i)-----?{_PEM_SPACE}{{0,3}}END{_PEM_SPACE}{{1,3}}{words}{_PEM_SPACE}{{0,3}}-----?"
+    )
 
 
 _PUTTY = _lazy(r"PuTTY-User-Key-File-\d+:")
@@ -1084,10 +1096,51 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
     return not rest or rest.startswith(("#", "\\n", "//", '"', "'", ",", ";"))
 
 
+# --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
+
+# Each form reads at most 256 characters of its command line between the command and the flag.
+_COMMAND_LINE_PASSWORD = _lazy(
+    r"""
+    (?<![\w-])
+    (?:
+        --(?:password|passwd|pass)(?P<op>=|[ \t]+)          # any command's --password
+      | (?:curl|wget)[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-u|--user)(?:=|[ \t]*)
+        ["']?[^\s:"'`]{1,128}:                              # curl -u user:..., the user first
+      | (?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)[ \t][^\n|;&]{0,256}?(?<=[ \t])-p
+        (?=[^\s\-])                                        # -p... with no space: -p alone asks
+      | sshpass[ \t]+-p[ \t]*
+      | (?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login[ \t]
+        [^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
+      | redis-cli[ \t][^\n|;&]{0,256}?(?<=[ \t])-a[ \t]+
+    )
+    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
+    """,
+    re.X,
+)
+
+
+def _command_line_password(text: str) -> Iterator[Span]:
+    """A password given on a command line. "--password flag" in a sentence is prose: a value
+    after a space counts when it has letters and digits, as a password told in prose."""
+    for m in _COMMAND_LINE_PASSWORD.finditer(text):
+        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+        value = m.group(group)
+        if value.startswith(("-", "$", "%")) or _is_placeholder(value):
+            continue  # the next flag, a variable, a placeholder
+        spaced = m.group("op") is not None and m.group("op") != "="
+        if _credential_value(_C_PASSWORD, value, prose=spaced) is None and not (
+            group != "bare" and _passphrase(value)
+        ):
+            continue
+        yield m.start(group), m.end(group), PASSWORD
+
+
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
 
 _PASSWORD_IS = _lazy(
-    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)[ \t]+(?:is|was)[ \t]*:?[ \t]*"
+    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
+    # "the password for the admin account is ...": at most four words name whose it is
+    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+(?:is|was)[ \t]*:?[ \t]*"
     r"(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,
 )
@@ -1345,6 +1398,8 @@ _ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
         False,
         [("RIVATE KEY", (_pem,)), ("uTTY-User-Key-File-", (_putty,)), ("MAK-", (_POSTMAN,))],
     ),
+    # the armour in another case or spacing (the folded text is lower case)
+    ("private", True, [("[ \t\u00a0]{1,3}key", (_pem,))]),
     ("G", False, [("OCSPX-", (_GOOGLE_SECRET,)), ("R1348941", (_GITLAB_RUNNER,))]),
     ("S", False, [(r"G\.", (_SENDGRID,)), ("K[0-9a-fA-F]{32}", (_TWILIO,))]),
     ("EAAA", False, [("", (_SQUARE_TOKEN,))]),
@@ -1439,10 +1494,34 @@ _ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
         True,
         [
             (rf"(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id){_NAME_END}", (_named_in_text,)),
-            (r"(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was)", (_password_in_prose,)),
+            (
+                r"(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was|for|of|to)[ \t]",
+                (_password_in_prose,),
+            ),
         ],
     ),
-    ("s", True, [(rf"(?:ess(?:ion)?[-_]?id|ecret|ig(?:nature)?){_NAME_END}", (_named_in_text,))]),
+    (
+        "s",
+        True,
+        [
+            (
+                rf"(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?){_NAME_END}",
+                (_named_in_text,),
+            )
+        ],
+    ),
+    # a password on a command line: --password=..., curl -u user:..., mysql -p..., sshpass -p
+    (
+        "",
+        False,
+        [
+            (
+                r"--pass(?:word|wd)?[= \t]|(?:curl|wget)[ \t]|mysql|mariadb|sshpass[ \t]"
+                r"|[ \t]login[ \t]|redis-cli[ \t]",
+                (_command_line_password,),
+            )
+        ],
+    ),
     ("", True, [(rf"token{_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"key{_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"auth(?:orization)?{_NAME_END}", (_named_in_text,))]),
@@ -1923,17 +2002,51 @@ def _scan_members(
             _name_value_pair(record, c, obj)
 
 
+# Words that make a password member's value with spaces a sentence about a password ("stored in
+# the vault, ask the controller") rather than a passphrase ("correct horse battery staple").
+_NOT_A_PASSPHRASE = _words(
+    """
+    the a an in on at of to for from with by via see use set is are was be not no none ask
+    stored kept vault env environment variable file manager keychain secret secrets password
+    passphrase same as above below provided required redacted removed hidden omitted rotated
+    reset prompt prompted login sso unknown tbd pending given sent shared user users account
+    """
+)
+
+
+def _passphrase(value: str) -> bool:
+    """Three to ten words none of which a sentence about a password holds: what password
+    managers and diceware make, given as a password member's value (data, not prose)."""
+    words = value.split()
+    return (
+        3 <= len(words) <= 10
+        and len(value) >= 12
+        and all(len(w) <= 32 for w in words)
+        and sum(len(w) >= 3 for w in words) >= 3
+        and not any(w.strip(".,;:!?\"'()").lower() in _NOT_A_PASSPHRASE for w in words)
+        and not _is_placeholder(value)
+    )
+
+
+def _member_credential(cls: str, value: str) -> str | None:
+    """The kind of credential a member (or a name/value pair) named for ``cls`` holds."""
+    kind = _credential_value(cls, value)
+    if kind is None and cls == _C_PASSWORD and _passphrase(value.strip()):
+        return PASSWORD
+    return kind
+
+
 def _named_member(
     record: Record, c: int, name: object, ordinal: int, cls: str, value: object
 ) -> None:
     if isinstance(value, str):
-        kind = _credential_value(cls, value)
+        kind = _member_credential(cls, value)
         if kind is not None:
             record(c, (name,), (ordinal,), _whole(value, kind), False, value)
     elif isinstance(value, list):  # "api_keys": ["...", "..."]
         for j, item in enumerate(value):
             if isinstance(item, str):
-                kind = _credential_value(cls, item)
+                kind = _member_credential(cls, item)
                 if kind is not None:
                     record(c, (name, j), (ordinal, j), _whole(item, kind), False, item)
 
@@ -1949,7 +2062,7 @@ def _name_value_pair(record: Record, c: int, obj: dict[object, object]) -> None:
             cls = _classify_name(name)
             if cls is None:
                 continue
-            kind = _credential_value(cls, value)
+            kind = _member_credential(cls, value)
             if kind is not None:
                 ordinal = list(obj).index("value")
                 record(c, ("value",), (ordinal,), _whole(value, kind), False, value)

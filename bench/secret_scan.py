@@ -112,6 +112,13 @@ CASES: dict[str, Callable[[int], str]] = {
     "api_key= (no value)": lambda n: repeat("api_key=", n),
     "token: one long line": lambda n: "token: " + repeat("a b ", n),
     "password is a": lambda n: repeat("password is a ", n),
+    "password for the a b c d is a": lambda n: repeat("password for the a b c d e is a ", n),
+    "command lines, no password": lambda n: repeat(
+        "curl -s -o out " + "x " * 100 + "mysql -h db " + "y " * 100 + "docker login " + "z " * 100,
+        n,
+    ),
+    "--password with placeholders": lambda n: repeat("--password=$PW --password ${X} ", n),
+    "private key armour, odd spacing": lambda n: repeat("-----begin  private\u00a0key-----\n", n),
     "name runs (passwordpassword)": lambda n: repeat("password", n),
     "auth/key/cookie/cred names": lambda n: repeat("auth: x key= y cookie: z cred= w ", n),
     "token prefixes repeated": lambda n: repeat(

@@ -604,6 +604,72 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "The password is rotated monthly; the passcode was 12 digits long.",
     ),
+    (
+        "password-for-whom-in-a-sentence",
+        _lazy(lambda: "Zx9" + rnd(9), "The password for the admin account is ", " today"),
+        "a password",
+        "The password for the admin account is rotated monthly; ask the controller.",
+    ),
+    (
+        "env-style-pass",
+        _lazy(lambda: rnd(14), "export DB_PASS=", "\n"),
+        "a password",
+        "tests: pass=157 fail=0; export DB_PASS=$VAULT_DB_PASS",
+    ),
+    (
+        "rails-secret-key-base",
+        _lazy(lambda: rnd(64, "0123456789abcdef"), "SECRET_KEY_BASE=", "\n"),
+        "a secret",
+        "SECRET_KEY_BASE=${SECRET_KEY_BASE}",
+    ),
+    (
+        "curl-user-password",
+        _lazy(lambda: rnd(12), "ran: curl -s -X POST -u 'admin:", "' https://api.example/v1"),
+        "a password",
+        "ran: curl -s -u $API_USER:$API_PASSWORD https://api.example/v1; curl -u ops: https://x",
+    ),
+    (
+        "mysql-attached-password",
+        _lazy(lambda: rnd(12) + "!", "mysql -h db -u root -p", " ledger < dump.sql"),
+        "a password",
+        "mysql -h db -u root -p ledger < dump.sql (it asks for the password)",
+    ),
+    (
+        "password-flag",
+        _lazy(lambda: rnd(12), "pg_dumpall --host db --password=", " > all.sql"),
+        "a password",
+        "Pass it with the --password flag or --password-stdin, never --password=$PW.",
+    ),
+    (
+        "sshpass",
+        _lazy(lambda: rnd(12), "sshpass -p '", "' ssh deploy@host"),
+        "a password",
+        'sshpass -p "$DEPLOY_PW" ssh deploy@host',
+    ),
+    (
+        "registry-login",
+        _lazy(lambda: rnd(16), "docker login -u ci -p ", " registry.example"),
+        "a password",
+        "docker login -u ci --password-stdin registry.example < token.txt",
+    ),
+    (
+        "redis-cli-auth",
+        _lazy(lambda: rnd(16), "redis-cli -h cache -a ", " PING"),
+        "a password",
+        "redis-cli -h cache -a $REDIS_PASSWORD PING",
+    ),
+    (
+        "pem-armour-spaced-and-lower-case",
+        _lazy(
+            lambda: "-----begin  rsa\u00a0private key-----\n"
+            + rnd(64, string.ascii_letters + string.digits + "+/")
+            + "\n-----end rsa private key-----",
+            "key: ",
+            "",
+        ),
+        "a PEM private key",
+        "Store the private  key in the vault; -----begin public key----- is fine.",
+    ),
 ]
 
 
@@ -666,6 +732,9 @@ NAMED_POSITIVE: list[tuple[str, object, str]] = [
     ("Set-Cookie", "__Host-session=" + rnd(32) + "; Path=/; Secure", "a cookie"),
     ("credentials", rnd(24), "a credential"),
     ("github_token", rnd(40), "an access token"),
+    ("password", "correct horse battery staple", "a password"),
+    ("passphrase", "purple-monkey dishwasher lantern 42", "a password"),
+    ("smtp_pass", rnd(12), "a password"),
 ]
 
 
@@ -697,6 +766,9 @@ NAMED_NEGATIVE: list[tuple[str, object]] = [
     ("password", "12345"),
     ("password", "2026-11-18"),
     ("password", "stored in the ops vault, ask the controller"),
+    ("password", "rotated every quarter"),
+    ("password", "see runbook"),
+    ("pass", "157 of 160"),
     ("password", None),
     ("password", 1234),
     ("password", False),
