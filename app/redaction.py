@@ -600,7 +600,9 @@ def _escaped_credentials(text: str) -> Iterator[tuple[int, int]]:
 def _unescape(match: re.Match[str]) -> str:
     escape = match.group()
     if escape[1] == "u":
-        return chr(int(escape[2:], 16))
+        # "\u" without four hexadecimal digits (the JSON error a document is refused for, and
+        # its message's own "\uXXXX") decodes to nothing: it is kept as written
+        return chr(int(escape[2:], 16)) if len(escape) == 6 else escape
     return _SIMPLE_ESCAPES.get(escape[1], escape[1])
 
 

@@ -58,3 +58,25 @@ def test_many_findings_with_one_message_are_each_shown_whole() -> None:
     assert len({f.message for f in userinfo}) == 1
     assert "userinfo" in userinfo[0].message
     assert all(f"user{i}@" not in f.message for i, f in enumerate(userinfo))
+
+
+def test_documents_refused_for_a_bad_escape_keep_their_messages_and_their_text() -> None:
+    """A "\\u" without four hexadecimal digits (a Windows path, a regular expression) is the
+    error a document is refused for, never a credential: its message (which names "\\uXXXX")
+    and its source listing are shown, where both were withheld whole."""
+    from app.redaction import REDACTED
+    from tests.conftest import JSONTESTSUITE
+
+    windows = b'{"opencheckpoint":"0.1","task":{"objective":"C:\\Users\\me"}}'
+    [finding] = analyze(windows).findings
+    assert finding.code == "json" and finding.message.startswith("an invalid escape in a string")
+    assert "\\uXXXX" in finding.message
+    withheld = []
+    for path in sorted(JSONTESTSUITE.glob("n_*escape*.json")) + sorted(
+        JSONTESTSUITE.glob("n_*surrogate*.json")
+    ):
+        analysis = analyze(path.read_bytes())
+        shown = [f.message for f in analysis.findings] + [analysis.shown_text]
+        if any(REDACTED in text for text in shown):
+            withheld.append(path.name)
+    assert withheld == []
