@@ -98,3 +98,25 @@ def test_another_host_or_origin_is_refused_dns_rebinding(server):
         assert reply.status in (400, 403, 421), (extra, reply.status)
     own = request(server.port, "POST", "/mcp", hello, kinds)
     assert own.status == 200
+
+
+def test_a_get_of_mcp_is_refused_at_once_and_holds_no_connection(tmp_path: Path):
+    """A stateless server has no stream to push on: GET /mcp answers 405 with the methods it
+    takes, as Streamable HTTP allows, where it answered an event stream that never sent a byte
+    nor closed, so that a few idle clients held every connection of the cap (issue: 503 for
+    every route until they hung up)."""
+    env = {"OCP_DATABASE_URL": str(tmp_path / "store.sqlite3"), "OCP_MAX_CONNECTIONS": "2"}
+    with Server(tmp_path, env) as running:
+        for _ in range(5):  # more than the cap: none of them stays open
+            refused = request(
+                running.port, "GET", "/mcp", headers={"accept": "text/event-stream"}, timeout=5
+            )
+            assert refused.status == 405
+            assert "POST" in refused.headers["allow"]
+        assert request(running.port, "GET", "/healthz").status == 200
+
+        async def body(client: ClientSession) -> None:
+            failed, report = await call(client, "lint_checkpoint", checkpoint=HANDOFF)
+            assert not failed and report["results"][0]["valid"] is True
+
+        run(running.base, body)  # the SDK's own client only POSTs

@@ -36,7 +36,11 @@ class McpEndpoint:
         self.settings = settings
         self._app: ASGIApp | None = None
         self._handler: ASGIApp | None = None
-        self.routes: list[BaseRoute] = [Route(MCP_PATH, self, methods=["GET", "POST", "DELETE"])]
+        # No GET: a stateless server has no stream to push messages on, and the SDK answered
+        # GET with an event stream that never sent or closed, each one holding a connection
+        # of the service's cap for as long as its client liked. Streamable HTTP lets a server
+        # answer 405 instead, and clients then only POST.
+        self.routes: list[BaseRoute] = [Route(MCP_PATH, self, methods=["POST", "DELETE"])]
 
     def bind(self, app: ASGIApp) -> None:
         """The service whose HTTP API the store tools call (made after its routes)."""
