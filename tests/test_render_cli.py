@@ -88,3 +88,21 @@ def test_a_version_this_viewer_does_not_implement_is_shown_not_read():
     html = done.stdout.decode()
     assert "implements OpenCheckpoint 0.1 only" in html
     assert 'id="before-continuing"' not in html and 'id="operations"' not in html
+
+
+def test_a_document_s_terminal_controls_reach_the_page_as_escapes(tmp_path: Path):
+    """ESC, BEL and C1 controls in a document's text are written as the CLI's escapes, so
+    `ocp render` printed on a terminal cannot retitle, clear or recolour it (and HTML forbids
+    the characters anyway); tab and line feed stay."""
+    import json
+
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    document["task"]["objective"] = "Sum \x1b]0;pwned\x07\x1b[2J\x1b[31mALL OK\x1b[0m\x9b1m"
+    source = tmp_path / "controls.ocp.json"
+    source.write_text(json.dumps(document, indent=2))
+    done = render(str(source))
+    assert done.returncode == 0, done.stderr
+    page = done.stdout.decode()
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", page)
+    assert "Sum \\e]0;pwned\\x07\\e[2J\\e[31mALL OK\\e[0m\\x9b1m" in page
+    assert "\n" in page

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 
 import jinja2
 
@@ -13,6 +14,7 @@ from app import __version__
 from app.render.changes import change_anchor
 from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
+from app.visible import visible
 from app.web import cards, checklist, fragments, statement_overview
 
 
@@ -62,5 +64,19 @@ def json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False)
 
 
+# The C0 and C1 controls but tab, line feed and carriage return. No template writes one, so each
+# in a page is a document's: an ESC sequence that retitles, clears or recolours the terminal a
+# page is printed on (`ocp render` to standard output), a BEL; HTML forbids them as well. Each
+# is written as the escape the CLI writes for it (app/visible.py: "\e", "\x07").
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
 def render(template: str, **context: object) -> str:
-    return environment().get_template(template).render(**context)
+    page = environment().get_template(template).render(**context)
+    if _CONTROLS.search(page) is None:  # nearly every page: one search, in C
+        return page
+    return _CONTROLS.sub(_visible_control, page)
+
+
+def _visible_control(match: re.Match[str]) -> str:
+    return visible(match.group())
