@@ -1,7 +1,9 @@
 """The `ocp` command line: `ocp lint` (report-contract.md) and the service's other entry points.
 
 Exit status of `ocp lint`: 0 when every file is valid (warnings allowed), 1 when any file is
-invalid, 2 for a usage or I/O error. Never a traceback.
+invalid or holds a warning fail-on names, 2 for a usage or I/O error (an unknown code in
+--select, --ignore or --fail-on among them). Never a traceback. A policy decides which findings
+count: an error it does not report fails nothing.
 """
 
 from __future__ import annotations
@@ -67,7 +69,9 @@ def _parser() -> argparse.ArgumentParser:
         "lint",
         help="check checkpoints: strict I-JSON, the v0.1 schema, the semantic rules",
         description="Check OpenCheckpoint documents (levels 1 and 2 of spec §8.1). Exit "
-        "status: 0 all valid, 1 any invalid, 2 usage or I/O error.",
+        "status: 0 all valid, 1 any invalid or failing by --fail-on, 2 usage or I/O error. "
+        "A policy (--select, --ignore, the configuration) decides which findings count: an "
+        "error it does not report fails nothing.",
     )
     lint_cmd.add_argument(
         "files",

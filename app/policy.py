@@ -61,6 +61,9 @@ class Outcome:
     suppressed: tuple[Suppressed, ...]
     ignored: int  # findings not reported (select, ignore, per-file ignores), counted
     fails: bool  # whether this file makes the run exit 1
+    # the codes of the warnings that make it fail (fail-on), which a report names: the verdict
+    # of such a file reads "valid"
+    failing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +78,13 @@ class Policy:
     root: str | None = None  # its folder: the globs of files are relative to it
 
     def with_options(self, **options: Sequence[str] | None) -> Policy:
-        """This policy with the command line's options in place of the file's, where given."""
-        given = {k: tuple(v) for k, v in options.items() if v is not None}
+        """This policy with the command line's options in place of the file's, where given;
+        their codes as `canonical_codes` reads them."""
+        given = {
+            k: tuple(v) if k == "exclude" else canonical_codes(v, _FLAGS[k], levels=k == "fail_on")
+            for k, v in options.items()
+            if v is not None
+        }
         return replace(self, **given)  # type: ignore[arg-type]
 
     def excludes(self, relative: Path) -> bool:
@@ -138,10 +146,12 @@ class Policy:
         ignored = len(findings) - len(reported) - len(suppressed)
         severities = {(f.code, f.severity) for f in reported}
         severities.update((o.code, o.severity) for o in omitted if self.reports(o.code, name))
-        fails = any(self._fails_on(code, severity) for code, severity in severities)
+        failing = sorted({code for code, severity in severities if self._fails_on(code, severity)})
+        fails = bool(failing)
         if not valid and not findings:
             fails = True  # invalid with nothing listed: never a pass
-        return Outcome(reported, tuple(suppressed), ignored, fails)
+        warned = [c for c in failing if (c, "error") not in severities]
+        return Outcome(reported, tuple(suppressed), ignored, fails, tuple(warned))
 
     def _fails_on(self, code: str, severity: str) -> bool:
         if severity == "error":
@@ -150,6 +160,34 @@ class Policy:
             return True
         codes = [c for c in self.fail_on if c not in ("error", "warning")]
         return severity != "note" and _any_prefix(code, codes)
+
+
+_FLAGS = {"select": "--select", "ignore": "--ignore", "fail_on": "--fail-on"}
+_LEVELS = ("error", "warning")
+
+
+def canonical_codes(items: Sequence[str], where: str, *, levels: bool = False) -> tuple[str, ...]:
+    """Each code or code prefix as the rules spell it, whatever its case ("ocp-s002" is
+    OCP-S002); ``levels``: "error" and "warning" too (fail-on). One that begins no code is an
+    error naming it and every code: a typo ("secrets") would otherwise turn a gate off unseen."""
+    from app.rules import RULES  # the one registry of codes
+
+    codes = sorted(RULES)
+    out = []
+    for item in items:
+        low = item.lower()
+        if levels and low in _LEVELS:
+            out.append(low)
+            continue
+        match = next((code for code in codes if code.lower().startswith(low)), None)
+        if match is None:
+            also = f", or {' or '.join(_LEVELS)}" if levels else ""
+            raise PolicyError(
+                f"{where}: {item!r} is not a code and begins none; give codes or prefixes of "
+                f"{', '.join(codes)}{also}"
+            )
+        out.append(match[: len(item)])
+    return tuple(out)
 
 
 def _any_prefix(code: str, prefixes: Sequence[str]) -> bool:
@@ -226,12 +264,19 @@ def _policy(path: Path, data: dict[str, Any]) -> Policy:
     if not isinstance(per_file, dict):
         raise PolicyError(f"{where}: per-file-ignores must be a table of globs to code lists")
     return Policy(
-        select=_codes(table, "select", where),
-        ignore=_codes(table, "ignore", where),
-        fail_on=_codes(table, "fail-on", where),
+        select=canonical_codes(_codes(table, "select", where), f"{where} select"),
+        ignore=canonical_codes(_codes(table, "ignore", where), f"{where} ignore"),
+        fail_on=canonical_codes(_codes(table, "fail-on", where), f"{where} fail-on", levels=True),
         exclude=_codes(table, "exclude", where),
         per_file_ignores=tuple(
-            (str(glob), _codes(per_file, glob, f"{where} per-file-ignores")) for glob in per_file
+            (
+                str(glob),
+                canonical_codes(
+                    _codes(per_file, glob, f"{where} per-file-ignores"),
+                    f"{where} per-file-ignores {glob!r}",
+                ),
+            )
+            for glob in per_file
         ),
         accepted=tuple(_accepted(entry, n, where) for n, entry in _entries(table, where)),
         source=str(path),

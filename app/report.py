@@ -180,13 +180,25 @@ def format_text(
             f"{bound('error')}{_count(r.result.errors, 'error')}, "
             f"{bound('warning')}{_count(r.result.warnings, 'warning')}"
         )
+        if r.outcome is not None and r.outcome.failing:
+            lines.append(f"{name}: {_fails_by_policy(r.outcome.failing)}")
     if len(results) > 1 and not quiet:
         lines.append(_summary_line(results))
     return "".join(line + "\n" for line in lines)
 
 
+def _fails_by_policy(codes: Sequence[str]) -> str:
+    """Why a file fails the run though its verdict may read valid: the configuration's
+    fail-on (or --fail-on) names warnings it holds."""
+    return (
+        f"fails the run: it holds {', '.join(codes)} warnings, which fail-on names "
+        "(in the configuration or --fail-on)"
+    )
+
+
 def _summary_line(results: Sequence[FileResult]) -> str:
-    """``3 files: 1 valid, 1 invalid, 1 unreadable; 4 errors, 2 warnings``."""
+    """``3 files: 1 valid, 1 invalid, 1 unreadable; 4 errors, 2 warnings``, and how many
+    files fail the run by the configuration's fail-on alone."""
     read = [r.result for r in results if r.result is not None]
     valid = sum(1 for r in read if r.valid)
     unreadable = len(results) - len(read)
@@ -194,9 +206,15 @@ def _summary_line(results: Sequence[FileResult]) -> str:
     if unreadable:
         parts.append(f"{unreadable} unreadable")
     errors, warnings = sum(r.errors for r in read), sum(r.warnings for r in read)
+    by_policy = sum(
+        1
+        for r in results
+        if r.result is not None and r.result.valid and r.outcome is not None and r.outcome.fails
+    )
+    failing = f"; {by_policy} valid failing the run by fail-on" if by_policy else ""
     return (
         f"{_count(len(results), 'file')}: {', '.join(parts)}; "
-        f"{_count(errors, 'error')}, {_count(warnings, 'warning')}"
+        f"{_count(errors, 'error')}, {_count(warnings, 'warning')}{failing}"
     )
 
 

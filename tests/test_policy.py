@@ -127,3 +127,41 @@ def test_a_named_configuration_file_that_is_missing_is_a_usage_error(capsys, pro
     status = main(["lint", "--config", "nope.toml", "cases/bad.ocp.json"])
     assert status == 2
     assert "nope.toml: no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--fail-on", "secrets"], "'secrets'"),
+        (["--select", "OCP-X"], "'OCP-X'"),
+        (["--ignore", "W004"], "'W004'"),
+    ],
+)
+def test_a_code_that_begins_no_code_is_a_usage_error(capsys, project, argv, named):
+    """A typo would turn a gate off unseen: --fail-on secrets failed nothing."""
+    status, report, err = lint(capsys, *argv, "cases/leak.ocp.json")
+    assert status == 2 and report == {}
+    assert named in err and "OCP-S001" in err and "secret" in err
+
+
+def test_a_code_in_the_configuration_that_begins_no_code_is_an_error(capsys, project):
+    (project / "ocp.toml").write_text('fail-on = ["secrets"]\n')
+    status, _, err = lint(capsys, "cases/leak.ocp.json")
+    assert status == 2 and "fail-on: 'secrets' is not a code" in err
+
+
+def test_codes_match_whatever_their_case(capsys, project):
+    status, report, _ = lint(capsys, "--select", "ocp-s002", "cases/bad.ocp.json")
+    assert status == 1 and codes(report["results"][0]) == ["OCP-S002"]
+    status, _, _ = lint(capsys, "--fail-on", "SECRET", "cases/leak.ocp.json")
+    assert status == 1
+
+
+def test_a_file_failing_by_fail_on_says_so_beside_its_valid_verdict(capsys, project):
+    status = main(["lint", "--fail-on", "secret", "cases/leak.ocp.json", "cases/bad.ocp.json"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert (
+        "cases/leak.ocp.json: fails the run: it holds secret warnings, which fail-on names" in out
+    )
+    assert out.rstrip().endswith("; 1 valid failing the run by fail-on")

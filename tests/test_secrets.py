@@ -661,9 +661,11 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     (
         "pem-armour-spaced-and-lower-case",
         _lazy(
-            lambda: "-----begin  rsa\u00a0private key-----\n"
-            + rnd(64, string.ascii_letters + string.digits + "+/")
-            + "\n-----end rsa private key-----",
+            lambda: (
+                "-----begin  rsa\u00a0private key-----\n"
+                + rnd(64, string.ascii_letters + string.digits + "+/")
+                + "\n-----end rsa private key-----"
+            ),
             "key: ",
             "",
         ),
