@@ -479,6 +479,30 @@ def _paths() -> Data:
                 },
             }
         },
+        "/rules/{code}.json": {
+            "get": {
+                "operationId": "getRule",
+                "tags": ["reference"],
+                "summary": "One rule: its page's JSON twin",
+                "parameters": [
+                    {
+                        "name": "code",
+                        "in": "path",
+                        "required": True,
+                        "description": "A finding code, such as OCP-S002 or secret.",
+                        "schema": STRING,
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The rule, what the linter checks, its page's text.",
+                        "content": _json(_ref("RuleDocument")),
+                    },
+                    "404": _response("NotFound"),
+                    **_DEFAULT,
+                },
+            }
+        },
         SCHEMA_PATH: {
             "get": {
                 "operationId": "getSchema",
@@ -976,8 +1000,24 @@ def _schemas(base_url: str) -> Data:
                 "severity": {"enum": list(get_args(Severity))},
                 "level": STRING,
                 "summary": STRING,
+                "page": {"type": "string", "format": "uri"},
+                "json": {"type": "string", "format": "uri"},
             }
         ),
+        "RuleDocument": {
+            "allOf": [
+                _ref("Rule"),
+                _object(
+                    {
+                        "description": STRING,
+                        "text": {
+                            "type": ["string", "null"],
+                            "description": "The rule's page as written (Markdown).",
+                        },
+                    }
+                ),
+            ]
+        },
         "Problem": problem,
         "GoneProblem": {
             "allOf": [_ref("Problem"), {"required": ["gone_at", "reason"]}],

@@ -19,8 +19,8 @@ from app.parse import Limits
 from app.redaction import redact_text
 from app.render.query import EVERY, PageQuery
 from app.report import FileResult, report_dict
-from app.resources import example_bytes, schema_bytes
-from app.rules import RULES
+from app.resources import example_bytes, rule_doc, schema_bytes
+from app.rules import RULES, Rule
 from app.visible import visible
 from app.web.bodies import FORM_FIELDS, EncodedBody, PayloadTooLarge, carried_limit
 from app.web.carried import CarriedError, carried
@@ -28,6 +28,7 @@ from app.web.docs import rule_page_html
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
 from app.web.templating import render
+from app.web.urls import public_base
 from app.web.work import run_cpu
 
 CHECKPOINT_TYPES = ("application/json", "application/vnd.opencheckpoint+json")
@@ -193,6 +194,9 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
         # Browsers send textarea line breaks as CRLF, whatever the pasted document had.
         pasted = sent.replace(b"\r\n", b"\n")
     upload = form.get(f"{name}_file")
+    named = form.get(name)
+    if not isinstance(upload, UploadFile) and isinstance(named, UploadFile):
+        upload = named  # a file in the part of the text (curl -F checkpoint=@case.ocp.json)
     if isinstance(upload, UploadFile) and upload.filename:
         data = await upload.read(limit + 1)
         if len(data) > limit:
@@ -288,7 +292,8 @@ async def api_lint(request: Request) -> Response:
     else:
         raise BadRequest(
             "send the checkpoint as application/json or application/vnd.opencheckpoint+json "
-            "(or multipart/form-data with checkpoint and parent parts)",
+            "(or multipart/form-data with a checkpoint part and, for a child, a parent part: "
+            "each a file or text)",
             status_code=415,
         )
     result = await run_cpu(request, submission.size, submission.check, limits)
@@ -298,23 +303,44 @@ async def api_lint(request: Request) -> Response:
 # --- rules and schema ----------------------------------------------------------------------
 
 
+def _rule_entry(request: Request, rule: Rule) -> dict[str, str]:
+    """A rule as the JSON twins list it, with the addresses of its page and of its twin."""
+    page = f"{public_base(request)}{rule.help_url}"
+    return {
+        "code": rule.code,
+        "severity": rule.severity,
+        "level": rule.level,
+        "summary": rule.summary,
+        "page": page,
+        "json": f"{page}.json",
+    }
+
+
 async def rules_index(request: Request) -> Response:
     rules = sorted(RULES.values(), key=lambda r: (r.level != "syntax", r.code))
     if wants_json(request):
-        return JSONResponse(
-            [
-                {"code": r.code, "severity": r.severity, "level": r.level, "summary": r.summary}
-                for r in rules
-            ]
-        )
+        return JSONResponse([_rule_entry(request, r) for r in rules])
     return HTMLResponse(render("rules.html", rules=rules))
 
 
 async def rule_page(request: Request) -> Response:
+    """A rule's page; at its address with .json (or asked for JSON), its twin: the rule, what
+    the linter checks, and its page's text as written (Markdown)."""
     code = request.path_params["code"]
+    twin = code.endswith(".json")
+    code = code.removesuffix(".json")
     rule = RULES.get(code)
     if rule is None:
         raise HTTPException(404, f"there is no rule {code[:40]!r}; see the list of rules")
+    if twin or wants_json(request):
+        doc = rule_doc(code)
+        return JSONResponse(
+            {
+                **_rule_entry(request, rule),
+                "description": rule.description,
+                "text": doc.read_text(encoding="utf-8") if doc.is_file() else None,
+            }
+        )
     return HTMLResponse(render("rule.html", rule=rule, body=rule_page_html(code)))
 
 

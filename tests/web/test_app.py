@@ -9,6 +9,7 @@ from starlette.testclient import TestClient
 
 from app.config import Settings
 from app.parse import Limits
+from app.rules import RULES
 from app.web import create_app
 from app.web.security import CSP, serialize_csp
 from tests.conftest import CONFORMANCE, ROOT
@@ -257,3 +258,31 @@ def test_htmx_is_configured_for_the_strict_csp(client):
         "allowScriptTags": False,
         "selfRequestsOnly": True,
     }
+
+
+def test_every_rule_page_has_a_json_twin_that_the_rules_index_links(client):
+    """/rules.json links each rule's page and twin; the twin holds what the page says."""
+    index = client.get("/rules.json").json()
+    assert {entry["code"] for entry in index} == set(RULES)
+    for entry in index:
+        assert entry["page"].endswith(f"/rules/{entry['code']}")
+        twin = client.get(entry["json"])
+        assert twin.status_code == 200 and twin.headers["content-type"] == "application/json"
+        rule = twin.json()
+        assert rule["code"] == entry["code"] and rule["summary"] == RULES[entry["code"]].summary
+        assert rule["text"] is None or rule["text"].startswith("# ")
+        page = client.get(entry["page"])
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert client.get("/rules/OCP-X999.json").status_code == 404
+
+
+def test_the_api_takes_a_checkpoint_file_in_the_checkpoint_part(client):
+    """curl -F checkpoint=@case.ocp.json: the part the 415 advice names, as a file."""
+    data = (CONFORMANCE / "valid-minimal.ocp.json").read_bytes()
+    answer = client.post(
+        "/api/v1/lint", files={"checkpoint": ("case.ocp.json", data, "application/json")}
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["results"][0]["valid"] is True
+    refused = client.post("/api/v1/lint", content=b"{}", headers={"content-type": "text/plain"})
+    assert refused.status_code == 415 and "a checkpoint part" in refused.json()["detail"]

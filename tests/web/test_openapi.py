@@ -225,6 +225,10 @@ def test_every_operation_answers_as_described(client, document, walk):
             lambda: client.get("/diff.json", params={"from": parent, "to": child})
         ],
         ("/rules.json", "get"): [lambda: client.get("/rules.json")],
+        ("/rules/{code}.json", "get"): [
+            lambda: client.get("/rules/OCP-S002.json"),
+            lambda: client.get("/rules/secret.json"),
+        ],
         (SCHEMA_ROUTE, "get"): [lambda: client.get(SCHEMA_ROUTE)],
         ("/api/v1/checkpoints/{storage_id}", "delete"): [
             lambda: client.delete(
