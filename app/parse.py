@@ -522,6 +522,11 @@ def _quote(key: str) -> str:
 def _describe(char: str) -> str:
     if not char:
         return "the end of the document"
+    if "\udc80" <= char <= "\udcff":
+        # a byte the UTF-8 decoding could not read, kept as a lone surrogate: that byte is in
+        # the file, not the character
+        byte = ord(char) - 0xDC00
+        return f"byte 0x{byte:02X}, which is not valid UTF-8 (save the document as UTF-8)"
     if char.isprintable() and not char.isspace():
         return f"'{char}'"
     return f"U+{ord(char):04X}"

@@ -198,3 +198,14 @@ def test_findings_about_broken_member_names_encode_as_utf8(data):
     for finding in parse(data).findings:
         finding.path.encode("utf-8")
         finding.message.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("data", "byte"), [(b"\x80{}", "0x80"), (b"\xfe", "0xFE"), (b'{"a": \xc3}', "0xC3")]
+)
+def test_a_byte_that_is_not_utf8_outside_a_string_is_named_as_the_byte(data, byte):
+    """Not as the lone surrogate the decoding keeps it as ("found U+DC80"), a character that
+    is not in the file."""
+    [finding] = parse(data).findings
+    assert f"byte {byte}, which is not valid UTF-8" in finding.message
+    assert "U+DC" not in finding.message
