@@ -420,6 +420,9 @@ def format_diff(name: str, diff: Data) -> str:
         f"{summary['moved']} moved, {summary['unchanged']} unchanged objects; "
         f"{summary['fields_changed']} fields changed"
     )
+    # the document's own fields (the objective, the task's status) before its objects
+    for field in diff["fields"]["changed"]:
+        lines.append(f"  ~ field {v(field['pointer'])}: {field['change']}")
     for section in diff["sections"]:
         for verb, items in (("+", section["added"]), ("-", section["removed"])):
             for item in items:

@@ -1,5 +1,6 @@
 """`ocp lint`: exit codes, standard input, many files, and the four formats."""
 
+import copy
 import json
 import re
 import subprocess
@@ -277,6 +278,18 @@ def test_diff_text_escapes_what_the_documents_hold(capsys, tmp_path):
     _, out, _ = run(capsys, "diff", str(tmp_path / "p.json"), str(tmp_path / "c.json"))
     assert not RAW_CONTROL.search(out)
     assert "op\\e[2J\\nforged: valid" in out
+
+
+def test_diff_text_names_the_document_s_changed_fields(capsys, tmp_path):
+    """The objective is the change a reader looks for first: the text names it, as the JSON
+    lists it, beside the objects that changed."""
+    parent = json.loads(Path(VALID).read_text())
+    child = copy.deepcopy(parent)
+    child["task"]["objective"] = "A new objective."
+    (tmp_path / "p.json").write_text(json.dumps(parent))
+    (tmp_path / "c.json").write_text(json.dumps(child))
+    _, out, _ = run(capsys, "diff", str(tmp_path / "p.json"), str(tmp_path / "c.json"))
+    assert "; 1 fields changed\n  ~ field /task/objective: changed\n" in out
 
 
 # --- unreadable inputs stay in machine output ---------------------------------------------
