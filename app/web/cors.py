@@ -35,6 +35,7 @@ CORS_ROUTES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"/c/[^/]+/diff\.json"), READ),
     (re.compile(r"/diff\.json"), READ),  # GET ?from=&to=; POST is the home page's form
     (re.compile(r"/rules\.json"), READ),
+    (re.compile(r"/rules/[^/]{1,64}\.json"), READ),  # a rule's twin
     (re.compile(r"/schema/opencheckpoint-0\.1\.schema\.json"), READ),  # SCHEMA_ROUTE
 )
 # Content-Type: application/json (lint, guard) and Authorization (the listing's proof) make
