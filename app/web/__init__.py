@@ -28,6 +28,7 @@ from app.web.cors import ReadOnlyCORSMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
 from app.web.mcp_http import McpEndpoint
 from app.web.security import SecurityHeadersMiddleware
+from app.web.tagging import EntityTagMiddleware
 from app.web.work import CpuLanes
 
 SCHEMA_ROUTE = "/schema/opencheckpoint-0.1.schema.json"  # the path of the schema's $id
@@ -127,6 +128,8 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
+            # Outside the gzip: each coding's bytes have their own tag.
+            Middleware(EntityTagMiddleware),
             Middleware(CompressionMiddleware),
             Middleware(SecurityHeadersMiddleware),
             # Inside the security headers, so a preflight it answers carries them too.

@@ -75,6 +75,36 @@ def test_each_representation_and_coding_has_its_own_etag(client):
     assert crossed.json()["stored"]["storage_id"] == storage_id
 
 
+def test_every_page_and_answer_of_a_get_carries_an_etag_and_answers_304(client):
+    """Not only the stored pages: the front page, the rules and their twins, the schema, the
+    OpenAPI document, a stored checkpoint's source and lineage; each coding its own tag."""
+    storage_id = store(client)["storage_id"]
+    paths = [
+        "/",
+        "/rules",
+        "/rules.json",
+        "/rules/OCP-S002",
+        "/rules/OCP-S002.json",
+        "/schema/opencheckpoint-0.1.schema.json",
+        "/api/v1/openapi.json",
+        f"/c/{storage_id}/source",
+        f"/c/{storage_id}/lineage",
+        f"/c/{storage_id}/lineage.json",
+    ]
+    for path in paths:
+        tags = {}
+        for coding in ("identity", "gzip"):
+            sent = client.get(path, headers={"accept-encoding": coding})
+            assert sent.status_code == 200, path
+            tag = tags[coding] = sent.headers["etag"]
+            again = client.get(path, headers={"accept-encoding": coding, "if-none-match": tag})
+            assert again.status_code == 304 and again.content == b"", path
+            assert again.headers["etag"] == tag and "content-type" not in again.headers
+            assert client.get(path, headers={"if-none-match": '"other"'}).status_code == 200
+        if "gzip" in client.get(path).headers.get("content-encoding", ""):
+            assert tags["identity"] != tags["gzip"], path
+
+
 def test_weak_validators_match(client):
     storage_id = store(client)["storage_id"]
     identity = {"accept-encoding": "identity"}
