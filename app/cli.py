@@ -482,18 +482,20 @@ def run_guard(args: argparse.Namespace, settings: Settings) -> int:
     except GuardError as exc:
         if args.format == "json":
             print(visible_json({"error": exc.as_json()}, indent=2))
-        where = exc.path or "/"
+        # "" is the whole document (RFC 6901): then the line and column alone say where
+        where = [exc.path] if exc.path else []
         if exc.line is not None:
-            where += f" (line {exc.line}, column {exc.column})"
+            where.append(f"line {exc.line}, column {exc.column}")
         name = "the call" if exc.subject == "call" else args.file
-        return usage_error(f"{name}: {where}: {exc.message}")
+        return usage_error(f"{', '.join([name, *where])}: {exc.message}")
     if args.format == "json":
         print(visible_json(answer.as_json(), indent=2))
     else:
         lines = [f"{answer.outcome}: {answer.summary}"]
         for reason in answer.reasons:
             lines.append(
-                f"  {reason.path or '/'} [{reason.code}, {reason.section}] {reason.message}"
+                f"  {reason.path or '(the whole checkpoint)'} [{reason.code}, {reason.section}] "
+                f"{reason.message}"
             )
         if answer.uncompared:
             lines.append(

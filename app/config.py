@@ -69,7 +69,9 @@ class Settings:
                 max_depth=_int(env, "OCP_MAX_DEPTH", 64),
             )
         except ValueError as exc:
-            raise ConfigError(str(exc)) from exc
+            # the variables a user set, not the fields they fill
+            named = str(exc).replace("max_bytes", "OCP_MAX_BYTES")
+            raise ConfigError(named.replace("max_depth", "OCP_MAX_DEPTH")) from exc
         hours = _int(env, "OCP_RETENTION_HOURS", MAX_RETENTION_HOURS)
         if not 1 <= hours <= MAX_RETENTION_HOURS:
             raise ConfigError(

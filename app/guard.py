@@ -87,8 +87,12 @@ def read_call(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Call:
     intake = parse(data, limits)
     if intake.document is None:
         first = unparsed_findings(intake.findings[:1])[0]
+        # the parser's words are a checkpoint's; what it read here is a call
+        message = first.message.replace(
+            "a checkpoint is one JSON object", "a call is one JSON object"
+        )
         raise GuardError(
-            f"the call is not JSON: {first.message}",
+            f"the call is not JSON: {message}",
             first.path,
             line=first.line,
             column=first.column,

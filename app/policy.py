@@ -256,9 +256,15 @@ def _policy(path: Path, data: dict[str, Any]) -> Policy:
     known = {"select", "ignore", "fail-on", "exclude", "per-file-ignores", "accepted"}
     unknown = sorted(set(table) - known)
     if unknown:
+        hint = (
+            " (ocp.toml holds them at its top level, with no [tool.ocp] table; that table is "
+            "pyproject.toml's)"
+            if unknown == ["tool"] and path.name != "pyproject.toml"
+            else ""
+        )
         raise PolicyError(
             f"{where}: unknown setting {', '.join(unknown)}; the settings are "
-            f"{', '.join(sorted(known))}"
+            f"{', '.join(sorted(known))}{hint}"
         )
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):

@@ -353,6 +353,14 @@ def test_unreadable_input_is_a_clear_error_from_every_front(tmp_path, client):
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "line 1, column 14" in bad.stderr
+    # "" (the whole call) is not written "/", a member named ""; and it is a call, not a
+    # checkpoint, that must be one JSON object
+    listed = subprocess.run(
+        [str(OCP), "guard", str(path), "--call", "[]"], capture_output=True, text=True
+    )
+    assert listed.returncode == 2
+    assert "the call, line 1, column 1: the call is not JSON" in listed.stderr
+    assert listed.stderr.rstrip().endswith("not an object; a call is one JSON object")
 
     not_json = tmp_path / "broken.ocp.json"
     not_json.write_text('{"opencheckpoint": "0.1",')

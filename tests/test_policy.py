@@ -165,3 +165,9 @@ def test_a_file_failing_by_fail_on_says_so_beside_its_valid_verdict(capsys, proj
         "cases/leak.ocp.json: fails the run: it holds secret warnings, which fail-on names" in out
     )
     assert out.rstrip().endswith("; 1 valid failing the run by fail-on")
+
+
+def test_a_tool_ocp_table_in_ocp_toml_is_told_where_its_settings_go(capsys, project):
+    (project / "ocp.toml").write_text('[tool.ocp]\nfail-on = ["secret"]\n')
+    status, _, err = lint(capsys, "cases/leak.ocp.json")
+    assert status == 2 and "ocp.toml holds them at its top level, with no [tool.ocp]" in err

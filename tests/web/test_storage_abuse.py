@@ -185,3 +185,10 @@ def test_the_write_settings_have_sane_defaults_and_refuse_what_cannot_work() -> 
     ):
         with pytest.raises(ConfigError):
             Settings.from_env(env)
+    # the limits' errors name the variables set, not the fields they fill
+    for env, named in (
+        ({"OCP_MAX_DEPTH": "0"}, "OCP_MAX_DEPTH must be between 1 and 512"),
+        ({"OCP_MAX_BYTES": "-1"}, "OCP_MAX_BYTES must be positive"),
+    ):
+        with pytest.raises(ConfigError, match=named):
+            Settings.from_env(env)
