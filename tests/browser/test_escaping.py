@@ -7,6 +7,7 @@ handful of pages cover the 515 strings of the Big List of Naughty Strings plus o
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page
@@ -73,10 +74,19 @@ CHUNK = PAGE_LIST_LIMIT // 2
 CHUNKS = [range(i, min(i + CHUNK, len(RENDERABLE))) for i in range(0, len(RENDERABLE), CHUNK)]
 
 
+# The C0 and C1 controls but tab, line feed and carriage return, which every page writes as the
+# CLI's escapes ("\e", "\x07": app/visible.py), so that none reaches a terminal or the parser.
+CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def controls_escaped(s: str) -> str:
+    return CONTROLS.sub(lambda m: visible(m.group()), s)
+
+
 def shown(s: str) -> str:
-    """What the HTML parser makes of `s` as element text: CR LF and CR become LF (input
-    preprocessing), U+0000 is dropped in body text (tree construction)."""
-    return s.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "")
+    """What a reader sees of `s` as element text: its controls as escapes, then CR LF and CR
+    made LF by the HTML parser (input preprocessing)."""
+    return controls_escaped(s).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def on_page(s: str) -> str:
@@ -92,8 +102,8 @@ def on_page(s: str) -> str:
 
 
 def shown_attr(s: str) -> str:
-    """In an attribute value, U+0000 becomes U+FFFD."""
-    return s.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
+    """In an attribute value, as in text: controls as escapes, CR LF and CR as LF."""
+    return controls_escaped(s).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def joined(strings: list[tuple[int, str]]) -> str:
