@@ -662,7 +662,7 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "pem-armour-spaced-and-lower-case",
         _lazy(
             lambda: (
-                "-----begin  rsa\u00a0private key-----\n"
+                "-----begin  rsa private\tkey-----\n"
                 + rnd(64, string.ascii_letters + string.digits + "+/")
                 + "\n-----end rsa private key-----"
             ),
@@ -673,6 +673,15 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "Store the private  key in the vault; -----begin public key----- is fine.",
     ),
 ]
+
+
+def test_private_key_armour_with_a_no_break_space_is_found() -> None:
+    """As pasted from a rich-text editor (percent-encoded, a no-break space is no ASCII escape:
+    that text is read as written)."""
+    body = rnd(64, string.ascii_letters + string.digits + "+/")
+    text = f"-----BEGIN\u00a0RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE\u00a0KEY-----"
+    [(start, end, kind)] = scan_text(text)
+    assert (start, end, kind) == (0, len(text), "a PEM private key")
 
 
 @pytest.mark.parametrize(
