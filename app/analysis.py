@@ -42,6 +42,7 @@ from app.rules import Parent, check_document, check_lineage
 from app.schema import SchemaCheck, check_schema
 from app.secrets import SecretScan, findings_of, scan_document
 from app.version import check_version
+from app.visible import may_decode_to_controls
 
 LevelState = Literal["pass", "fail", "not_run"]
 
@@ -178,6 +179,13 @@ class Analysis(Verdict):
         if redacted is self.intake.document and self.checkpoint is not None:
             return self.checkpoint
         return Checkpoint(redacted)
+
+    @cached_property
+    def may_hold_controls(self) -> bool:
+        """Whether a text the document holds may decode to a terminal control, which a page
+        then writes as an escape (app/visible.py): False is certain, and spares the page the
+        search."""
+        return may_decode_to_controls(self.data)
 
     @cached_property
     def shown_text(self) -> str:

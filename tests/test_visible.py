@@ -1,10 +1,12 @@
 """`visible`: what a document holds reaches a terminal or a CI log as plain characters."""
 
+import json
 import re
 
 import pytest
 
-from app.visible import visible
+from app.visible import holds_controls, may_decode_to_controls, visible
+from tests.conftest import BLNS
 
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f]")
 
@@ -63,3 +65,19 @@ def test_the_text_reports_quick_check_agrees_with_visible():
     wrong = [s for s in samples if _nothing_to_escape(s) != (visible(s) == s)]
     assert len(samples) > 12000
     assert wrong == []
+
+
+_A_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def test_a_json_text_that_may_decode_to_a_control_is_never_missed() -> None:
+    """False must be certain: a page of such a document is not searched for controls. Every
+    naughty string, as JSON text with and without ASCII escapes, in a value and a name."""
+    strings = [*json.loads(BLNS.read_text()), "\x1b[2J", "\x7f", "\x85", "\b\f", "tab\tok"]
+    for s in strings:
+        for ascii_only in (True, False):
+            data = json.dumps({s: s}, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+            if _A_CONTROL.search(s):
+                assert may_decode_to_controls(data), s
+    assert not may_decode_to_controls(b'{"a": "plain text, caf\xc3\xa9 \xc2\xa7 \xe2\x80\x94\\n"}')
+    assert holds_controls(b"raw \x1b in text that did not parse")

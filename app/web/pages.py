@@ -18,6 +18,7 @@ from app.render.checklist import CHECKLIST_NAMED
 from app.render.query import EVERY, PageQuery
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.resources import static_text
+from app.visible import may_decode_to_controls
 from app.web.carried import carry
 from app.web.templating import render
 
@@ -151,7 +152,15 @@ def page_from_view(
             csp=f"default-src 'none'; style-src 'sha256-{digest}'; img-src data:; "
             "base-uri 'none'; form-action 'none'",
         )
-    return render("checkpoint.html", **context)
+    # the page shows the document, its parent's, and the file name: where none of them can
+    # hold a terminal control, the page is not searched for one
+    parent = result.parent
+    scan = (
+        result.analysis.may_hold_controls
+        or (parent is not None and parent.may_hold_controls)
+        or may_decode_to_controls(name.encode("utf-8", "surrogatepass"))
+    )
+    return render("checkpoint.html", scan_controls=scan, **context)
 
 
 def share_state(result: LintResult, *, standalone: bool, stored: bool) -> str | None:

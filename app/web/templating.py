@@ -14,7 +14,7 @@ from app import __version__
 from app.render.changes import change_anchor
 from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
-from app.visible import visible
+from app.visible import holds_controls, visible
 from app.web import cards, checklist, fragments, statement_overview
 
 
@@ -71,10 +71,12 @@ def json_text(value: object) -> str:
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def render(template: str, **context: object) -> str:
+def render(template: str, /, *, scan_controls: bool = True, **context: object) -> str:
+    """``template`` rendered, its controls written as escapes; ``scan_controls`` False: the
+    caller knows no text it shows holds one (app/visible.py, may_decode_to_controls)."""
     page = environment().get_template(template).render(**context)
-    if _CONTROLS.search(page) is None:  # nearly every page: one search, in C
-        return page
+    if not scan_controls or not holds_controls(page.encode("utf-8", "surrogatepass")):
+        return page  # nearly every page
     return _CONTROLS.sub(_visible_control, page)
 
 
