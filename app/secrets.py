@@ -1098,6 +1098,9 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
 
 # --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
 
+# the flags that give one, after the space (or tab) before them: the detector's anchor
+_COMMAND_FLAG = r"(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])"
+
 # Each form reads at most 256 characters of its command line between the command and the flag.
 _COMMAND_LINE_PASSWORD = _lazy(
     r"""
@@ -1510,18 +1513,13 @@ _ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
             )
         ],
     ),
-    # a password on a command line: --password=..., curl -u user:..., mysql -p..., sshpass -p
-    (
-        "",
-        False,
-        [
-            (
-                r"--pass(?:word|wd)?[= \t]|(?:curl|wget)[ \t]|mysql|mariadb|sshpass[ \t]"
-                r"|[ \t]login[ \t]|redis-cli[ \t]",
-                (_command_line_password,),
-            )
-        ],
-    ),
+    # a password on a command line: its flag after a space (curl -u, --user, --password, mysql
+    # -p..., sshpass -p, docker login -p, redis-cli -a), or --password starting a string; a
+    # literal prefix, which the search skips to (an anchor that may start at any letter made
+    # the scan of a 200 KB document 2.8 ms slower)
+    (" -", False, [(_COMMAND_FLAG, (_command_line_password,))]),
+    ("\t-", False, [(_COMMAND_FLAG, (_command_line_password,))]),
+    ("\n--pass", False, [(r"(?:word|wd)?[= \t]", (_command_line_password,))]),
     ("", True, [(rf"token{_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"key{_NAME_END}", (_named_in_text,))]),
     ("", True, [(rf"auth(?:orization)?{_NAME_END}", (_named_in_text,))]),
