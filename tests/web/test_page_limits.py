@@ -279,3 +279,32 @@ def test_a_wide_extensions_object_is_built_to_the_limit_and_counted():
     assert f"{2001 - PAGE_LIST_LIMIT} more not shown on this page" in page
     twin = checkpoint_json("wide.ocp.json", result)["view"]["extensions"]
     assert len(twin["items"]) == 2001 and "hidden" not in twin
+
+
+def test_a_stop_condition_s_long_until_is_listed_in_part_on_its_card():
+    """Past REFS_SHOWN entries, the card lists the first ones and counts the rest, and says
+    what lifts it naming the first few: the JSON twin has every one (a stop condition on
+    40,000 actions made a 6 MB page)."""
+    from app.web.fragments import REFS_SHOWN
+    from app.web.pages import checkpoint_html, checkpoint_json
+
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    ids = [f"op-{i}" for i in range(REFS_SHOWN + 30)]
+    document["operations"] = [
+        {"id": i, "kind": "action", "status": "planned", "description": f"Post entry {i}."}
+        for i in ids
+    ]
+    until = [{"operation": i, "status": "completed"} for i in ids]
+    document["continuation"] = {
+        "stop_conditions": [{"id": "stop-all", "description": "Hold.", "until": until}]
+    }
+    result = lint(json.dumps(document).encode())
+    page = checkpoint_html("until.ocp.json", result)
+    card = page[
+        page.index('id="obj-stop-all"') : page.index("</dl>", page.index('id="obj-stop-all"'))
+    ]
+    assert card.count(" reaches <code>completed</code>") == REFS_SHOWN
+    assert "and 30 more, not shown on this page; the JSON view lists every one" in card
+    assert "more operations of its until reach theirs" in card  # what lifts it, in brief
+    stop = checkpoint_json("until.ocp.json", result)["view"]["continuation"]["stop_conditions"][0]
+    assert len(stop["until"]) == REFS_SHOWN + 30 and ids[-1] in stop["lifted_by"]
