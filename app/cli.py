@@ -509,8 +509,8 @@ def run_guard(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def run_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from app.mcp_http import service_with_mcp
     from app.store import StoreConfigError, store_backend
-    from app.web import create_app
     from app.web.server import capacity, descriptor_limit, serve
 
     try:
@@ -519,7 +519,8 @@ def run_serve(args: argparse.Namespace, settings: Settings) -> int:
         raise ConfigError(f"OCP_DATABASE_URL: {exc}") from None
     # Before anything starts: too few descriptors for OCP_MAX_CONNECTIONS is a usage error.
     room = capacity(settings, descriptor_limit())
-    serve(create_app(settings), settings, room, args.host, args.port, args.forwarded_allow_ips)
+    app = service_with_mcp(settings)
+    serve(app, settings, room, args.host, args.port, args.forwarded_allow_ips)
     return 0
 
 

@@ -524,7 +524,7 @@ async def local_service(settings: Settings) -> AsyncIterator[Service]:
     """The web service's app in this process, on the configured store, its lifespan run."""
     from app.web import create_app
 
-    app: Starlette = create_app(settings, mcp=False)
+    app: Starlette = create_app(settings)
     async with app.router.lifespan_context(app):
         yield in_process(app, settings)
 

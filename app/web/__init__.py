@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import NoReturn
 
@@ -26,7 +26,7 @@ from app.web.bodies import BodyLimitMiddleware
 from app.web.compression import CompressionMiddleware
 from app.web.cors import ReadOnlyCORSMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
-from app.web.mcp_http import McpEndpoint
+from app.web.mounts import Mount
 from app.web.security import SecurityHeadersMiddleware
 from app.web.tagging import EntityTagMiddleware
 from app.web.work import CpuLanes
@@ -42,12 +42,11 @@ def create_app(
     settings: Settings | None = None,
     *,
     clock: Callable[[], datetime] | None = None,
-    mcp: bool = True,
+    mounts: Sequence[Mount] = (),
 ) -> Starlette:
-    """The service. ``mcp``: serve the MCP server at /mcp (`ocp mcp` runs this app in its own
-    process for its store tools, without one of its own)."""
+    """The service. ``mounts``: what else it serves, each with its routes and its lifetime (`ocp
+    serve` adds the MCP server at /mcp: app/mcp_http.py)."""
     settings = settings or Settings.from_env()
-    mcp_endpoint = McpEndpoint(settings) if mcp else None
     routes = [
         Route("/", views.index, name="index"),
         Route("/healthz", views.healthz, name="healthz"),
@@ -88,7 +87,7 @@ def create_app(
         Route(SCHEMA_ROUTE, views.schema, name="schema"),
         Route("/favicon.ico", assets.favicon, name="favicon"),
         Route("/static/{path:path}", assets.static, name="static"),
-        *(mcp_endpoint.routes if mcp_endpoint else []),
+        *(route for mount in mounts for route in mount.routes),
     ]
 
     def open_now() -> Store:
@@ -116,8 +115,8 @@ def create_app(
             app.state.store = NotOpenYet(retention=settings.retention)
         try:
             async with contextlib.AsyncExitStack() as stack:
-                if mcp_endpoint is not None:
-                    await stack.enter_async_context(mcp_endpoint.running())
+                for mount in mounts:
+                    await stack.enter_async_context(mount.running())
                 async with anyio.create_task_group() as tasks:
                     tasks.start_soon(_open_then_sweep, app, open_now, settings.purge_interval)
                     yield
@@ -138,6 +137,7 @@ def create_app(
                 BodyLimitMiddleware,
                 max_document=settings.limits.max_bytes,
                 timeout=settings.body_timeout,
+                pair_paths=frozenset().union(*(mount.pair_paths for mount in mounts)),
             ),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -147,8 +147,8 @@ def create_app(
     app.state.page_cache = stored.PageCache()
     app.state.analyses = AnalysisCache(settings.limits)
     app.state.cpu_lanes = CpuLanes()
-    if mcp_endpoint is not None:
-        mcp_endpoint.bind(app)
+    for mount in mounts:
+        mount.bind(app)
     return app
 
 

@@ -43,9 +43,9 @@ FORM_OVERHEAD = 64 * 1024
 # page's list and filter choices (app/render/query.py), each parameter given a few times.
 FORM_FIELDS = 24
 # Routes whose form carries a checkpoint and its parent (or, for the guard, a checkpoint's
-# text as a JSON string, escaped, and the call; for /mcp, a tool call with a checkpoint and
-# its parent).
-_PAIR_FORMS = frozenset({"/live", "/diff", "/diff.json", "/api/v1/lint", "/api/v1/guard", "/mcp"})
+# text as a JSON string, escaped, and the call). A mount adds its own (app/web/mounts.py:
+# /mcp, a tool call with a checkpoint and its parent).
+_PAIR_FORMS = frozenset({"/live", "/diff", "/diff.json", "/api/v1/lint", "/api/v1/guard"})
 # Routes that take the Share form too: a checkpoint and its parent, each base64
 # (app/web/carried.py; a page's own buttons send it back to /view).
 _CARRIED_FORMS = frozenset({"/share", "/view", "/view.json"})
@@ -53,14 +53,16 @@ _RAW_DOCUMENT = frozenset({"/api/v1/lint", "/api/v1/checkpoints"})
 _FORM_TYPES = (b"multipart/form-data", b"application/x-www-form-urlencoded")
 
 
-def body_limit(path: str, content_type: bytes, max_document: int) -> int:
+def body_limit(
+    path: str, content_type: bytes, max_document: int, pair_forms: frozenset[str] = _PAIR_FORMS
+) -> int:
     """The largest body a request to ``path`` may send: one document for the raw API, two
     and a form's framing for the forms that carry a parent, the base64 of two for Share, and
     a small form for everything else (deleting, a GET that sends a body anyway)."""
     kind = content_type.split(b";")[0].strip().lower()
     if path in _RAW_DOCUMENT and kind not in _FORM_TYPES:
         return max_document
-    if path in _PAIR_FORMS:
+    if path in pair_forms:
         return 2 * max_document + FORM_OVERHEAD
     if path in _CARRIED_FORMS:  # a checkpoint and its parent, each base64
         return 2 * carried_limit(max_document) + FORM_OVERHEAD
@@ -77,10 +79,17 @@ class BodyLimitMiddleware:
     every request body; the endpoint sees the exceptions above, which the error handlers turn
     into pages."""
 
-    def __init__(self, app: ASGIApp, max_document: int, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_document: int,
+        timeout: float = 30.0,
+        pair_paths: frozenset[str] = frozenset(),
+    ) -> None:
         self.app = app
         self.max_document = max_document
         self.timeout = timeout
+        self.pair_forms = _PAIR_FORMS | pair_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -99,7 +108,7 @@ class BodyLimitMiddleware:
                 content_type = value
             elif name == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
                 refusal = EncodedBody(value.decode("latin-1"))
-        max_body = body_limit(scope["path"], content_type, self.max_document)
+        max_body = body_limit(scope["path"], content_type, self.max_document, self.pair_forms)
         if refusal is None and declared > max_body:
             refusal = PayloadTooLarge(max_body)
         received = 0

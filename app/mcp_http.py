@@ -1,30 +1,43 @@
 """The MCP server over streamable HTTP, at /mcp in the service (issue 14).
 
-The same server as `ocp mcp` (app/mcp_server.py), its store tools calling this very app in
+The same server as `ocp mcp` (app/mcp_server.py), its store tools calling the service's app in
 this process, each request made as from the MCP client's own address: the limits, the
 capability rules, the upload tokens and the rate limits are the service's own, unchanged.
 Stateless (every request stands alone, as the tools need no session) and answering JSON rather
 than an event stream: what a load balancer and several instances serve without affinity.
+
+The MCP server is a consumer of the service, so this module imports the service and is given to
+it as a mount (app/web/mounts.py); the service never imports the MCP server.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.config import Settings
+from app.web import create_app
 from app.web.bodies import FORM_OVERHEAD
 
 if TYPE_CHECKING:
     from mcp.server.transport_security import TransportSecuritySettings
 
 MCP_PATH = "/mcp"
+
+
+def service_with_mcp(
+    settings: Settings, *, clock: Callable[[], datetime] | None = None
+) -> Starlette:
+    """The service as `ocp serve` runs it: its own routes, and the MCP server at /mcp."""
+    return create_app(settings, clock=clock, mounts=[McpEndpoint(settings)])
 
 
 class McpEndpoint:
@@ -41,6 +54,8 @@ class McpEndpoint:
         # of the service's cap for as long as its client liked. Streamable HTTP lets a server
         # answer 405 instead, and clients then only POST.
         self.routes: list[BaseRoute] = [Route(MCP_PATH, self, methods=["POST", "DELETE"])]
+        # a tool call carries a checkpoint and its parent
+        self.pair_paths = frozenset({MCP_PATH})
 
     def bind(self, app: ASGIApp) -> None:
         """The service whose HTTP API the store tools call (made after its routes)."""
