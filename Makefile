@@ -31,7 +31,7 @@ test: setup system-deps lint
 	$(BIN)/pytest
 
 conformance: setup
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(PYTHON) ../shared/tools/conformance.py ../shared/conformance
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python tests/conformance.py tests/data/conformance
 
 bench: setup
 	$(BIN)/python bench/lint.py

@@ -22,6 +22,8 @@ SCHEMAS_PACKAGE = "app.schemas"
 DOCS_PACKAGE = "app.docs"
 # The schema of the one version this tool implements, by its file name in `schema/`.
 SCHEMA_FILE = "opencheckpoint-0.1.schema.json"
+# The JSON Schema of the lint report (docs/report.md): the CLI's JSON, the API's and MCP's.
+REPORT_SCHEMA_FILE = "lint-report.schema.json"
 
 
 class _DataLoader(Protocol):
@@ -64,6 +66,11 @@ def example_bytes() -> bytes:
 def schema_bytes() -> bytes:
     """The schema file's exact bytes (as served at the path of its ``$id``), read once."""
     return _package_bytes(SCHEMAS_PACKAGE, SCHEMA_FILE)
+
+
+def report_schema_bytes() -> bytes:
+    """The lint report's JSON Schema, exactly as it ships (served beside the checkpoint's)."""
+    return _package_bytes(SCHEMAS_PACKAGE, REPORT_SCHEMA_FILE)
 
 
 def rule_doc(code: str) -> Traversable:

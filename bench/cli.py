@@ -35,8 +35,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-SMALL = SHARED / "conformance" / "valid-support-handoff.ocp.json"
+CONFORMANCE = ROOT / "tests" / "data" / "conformance"
+SMALL = CONFORMANCE / "valid-support-handoff.ocp.json"
 SCHEMA = ROOT / "schema" / "opencheckpoint-0.1.schema.json"
 BIN = Path(sys.executable).parent
 
@@ -54,7 +54,7 @@ def timed(command: list[str], runs: int, env: dict[str, str]) -> float:
 
 def many_files(folder: Path, count: int) -> list[str]:
     """``count`` checkpoint files in ``folder``: the conformance documents over and over."""
-    sources = sorted((SHARED / "conformance").glob("valid-*.ocp.json"))
+    sources = sorted(CONFORMANCE.glob("valid-*.ocp.json"))
     names = []
     for n in range(count):
         target = folder / f"{n:05d}.ocp.json"

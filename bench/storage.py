@@ -45,7 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
+CONFORMANCE = ROOT / "tests" / "data" / "conformance"
 JSON = {"content-type": "application/json"}
 
 

@@ -3,8 +3,8 @@
 
 The helpers here start and stop the service as a separate process on a loopback port, with no
 settings but those a test gives, talk to it over plain HTTP with short timeouts, and make
-distinct small valid checkpoints from the conformance set (read from ../shared, never
-copied). Every wait is bounded.
+distinct small valid checkpoints from the conformance set (tests/data/conformance). Every
+wait is bounded.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ import jsonschema
 import pytest
 
 from app.cli import main
-from tests.conftest import CONFORMANCE, SHARED
+from tests.conftest import CONFORMANCE, assert_report
+from tests.conftest import SARIF_SCHEMA as SARIF_SCHEMA_FILE
 
 VALID = str(CONFORMANCE / "valid-coding-refactor.ocp.json")
 CHILD = str(CONFORMANCE / "valid-coding-refactor-child.ocp.json")
@@ -19,7 +20,7 @@ INVALID = str(CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json")
 WARNED = str(CONFORMANCE / "rule-W003-awaiting-op-expired.ocp.json")
 NOT_JSON = str(CONFORMANCE / "json-nan.ocp.json")
 SECRETS = str(CONFORMANCE / "secret-signed-url-bearer.ocp.json")
-SARIF_SCHEMA = json.loads((SHARED / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text())
+SARIF_SCHEMA = json.loads(SARIF_SCHEMA_FILE.read_text())
 GNU_LINE = re.compile(
     r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning) (?P<code>\S+) .+$"
 )
@@ -28,7 +29,18 @@ GNU_LINE = re.compile(
 def run(capsys, *argv):
     status = main(list(argv))
     out, err = capsys.readouterr()
+    if _format(argv) == "json" and out.strip():
+        assert_report(out)  # every JSON report the suite prints is the documented shape
     return status, out, err
+
+
+def _format(argv: tuple[str, ...]) -> str | None:
+    for i, arg in enumerate(argv):
+        if arg == "--format" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--format="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def test_valid_file_exits_0(capsys):

@@ -1,6 +1,7 @@
 """The public conformance set: validity, codes and paths for every case, through the same
 `lint` the CLI, the API and the pages use; then the project's own harness over the CLI."""
 
+import json
 import os
 import subprocess
 import sys
@@ -9,14 +10,8 @@ from pathlib import Path
 import pytest
 
 from app.analysis import lint
-from tests.conftest import CONFORMANCE, SHARED, manifest
-
-
-def related(a: str, b: str) -> bool:
-    a, b = a.rstrip("/"), b.rstrip("/")
-    if a == "" or b == "":
-        return a == b
-    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+from tests.conformance import related
+from tests.conftest import CONFORMANCE, ROOT, manifest
 
 
 @pytest.mark.parametrize("case", manifest(), ids=lambda c: c["file"])
@@ -76,7 +71,7 @@ def test_the_project_harness_agrees_on_every_case():
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     run = subprocess.run(
-        [sys.executable, str(SHARED / "tools" / "conformance.py"), str(CONFORMANCE)],
+        [sys.executable, str(ROOT / "tests" / "conformance.py"), str(CONFORMANCE)],
         capture_output=True,
         text=True,
         env=env,
@@ -86,3 +81,28 @@ def test_the_project_harness_agrees_on_every_case():
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     total = len(manifest())
     assert last == f"conformance conformance: {total}/{total} cases agree"
+
+
+def test_the_harness_names_a_case_the_linter_disagrees_with(tmp_path):
+    """A manifest that expects the wrong thing is reported, case by case, and fails the run."""
+    case = next(c for c in manifest() if c["file"] == "rule-S002-unresolved-blocked-by.ocp.json")
+    (tmp_path / case["file"]).write_bytes((CONFORMANCE / case["file"]).read_bytes())
+    wrong = {**case, "valid": True, "errors": [], "secrets": ["/task/objective"]}
+    (tmp_path / "manifest.json").write_text(json.dumps([wrong]))
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "conformance.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == f"{case['file']}:"
+    assert "  exit 1 disagrees with valid=False" not in lines  # the exit matches the report
+    assert any("valid is False, expected True" in line for line in lines)
+    assert any("unexpected error OCP-S002" in line for line in lines)
+    assert any("credential at '/task/objective' is not flagged" in line for line in lines)
+    assert lines[-1] == f"conformance {tmp_path.name}: 0/1 cases agree"

@@ -17,10 +17,10 @@ from starlette.testclient import TestClient
 from app.analysis import analyze
 from app.guard import guard, proposed_call
 from app.web import create_app
-from tests.conftest import SHARED
+from tests.conftest import CONFORMANCE, SPEC_TEXT
 
 OCP = Path(sys.executable).parent / "ocp"
-SPEC = " ".join((SHARED / "spec" / "opencheckpoint-v0.1.txt").read_text(encoding="utf-8").split())
+SPEC = " ".join(SPEC_TEXT.read_text(encoding="utf-8").split())
 
 BASE: dict[str, Any] = {
     "opencheckpoint": "0.1",
@@ -429,7 +429,7 @@ def test_a_call_with_a_member_it_cannot_have_is_refused_as_unreadable(tmp_path, 
 
 
 def test_a_checkpoint_holding_credentials_is_not_relied_on():
-    secrets = json.loads((SHARED / "conformance" / "secret-aws-pem-github.ocp.json").read_text())
+    secrets = json.loads((CONFORMANCE / "secret-aws-pem-github.ocp.json").read_text())
     answer = library_answer(secrets, {"tool": "anything"})
     assert answer["outcome"] == "determine_first"
     (reason,) = [r for r in answer["reasons"] if r["code"] == "checkpoint-holds-credentials"]

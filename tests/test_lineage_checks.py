@@ -11,6 +11,7 @@ import pytest
 
 from app.analysis import lint
 from app.cli import main
+from tests.conftest import assert_report
 
 PARENT: dict = {
     "opencheckpoint": "0.1",
@@ -240,7 +241,7 @@ def test_every_check_speaks_through_the_cli(tmp_path: Path, capsys):
     parent_file.write_text(json.dumps(PARENT))
     child_file.write_text(json.dumps(child))
     assert main(["lint", "--format", "json", "--parent", str(parent_file), str(child_file)]) == 0
-    result = json.loads(capsys.readouterr().out)["results"][0]
+    result = assert_report(capsys.readouterr().out)["results"][0]
     assert {n["code"] for n in result["notes"]} == {"lineage-omission", "lineage-rewritten"}
     assert result["valid"] is True and result["findings"] == []
     main(["lint", "--parent", str(parent_file), str(child_file)])

@@ -19,7 +19,7 @@ from app.render.classes import FAMILIES, all_classes, css_class
 from app.report import FileResult, format_json, format_sarif, format_text
 from app.web import create_app
 from app.web.pages import checkpoint_html, checkpoint_json
-from tests.conftest import ROOT
+from tests.conftest import CONFORMANCE, ROOT
 
 # (uri, clickable, the host a reader is shown, a words of the reason when not clickable)
 CASES = [
@@ -165,7 +165,7 @@ def test_long_uris_cost_little():
 
 
 def _document(uris: list[str]) -> bytes:
-    doc = json.loads((ROOT.parent / "shared/conformance/valid-minimal.ocp.json").read_text())
+    doc = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
     doc["resources"] = [{"id": f"r-{i}", "kind": "web_page", "uri": u} for i, u in enumerate(uris)]
     return json.dumps(doc, ensure_ascii=False).encode()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from tests.conftest import CONFORMANCE
+from tests.conftest import CONFORMANCE, assert_report
 
 INVALID = CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json"
 SECRETS = CONFORMANCE / "secret-aws-pem-github.ocp.json"
@@ -29,7 +29,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def lint(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict, str]:
     status = main(["lint", "--format", "json", *argv])
     out, err = capsys.readouterr()
-    return status, json.loads(out) if out.strip() else {}, err
+    return status, assert_report(out) if out.strip() else {}, err
 
 
 def codes(result: dict) -> list[str]:

@@ -21,10 +21,9 @@ from app.schema import (
     check_schema_reference,
     load_schema,
 )
+from tests.conftest import BLNS, CONFORMANCE
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
-BLNS = ROOT.parent / "shared" / "data" / "naughty-strings" / "blns.json"
 FREE_FORM = {"extensions", "filters", "state", "arguments"}
 
 

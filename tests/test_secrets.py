@@ -6,21 +6,16 @@ literal sits in the repository for a secret scanner (or a person) to trip over.
 
 import base64
 import json
-import os
 import random
 import string
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.pointer import resolve
 from app.secrets import GITHUB, SecretHit, find_secrets, redact, scan_text, secret_findings
-
-SHARED = Path(os.environ.get("OCP_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
-CONFORMANCE = SHARED / "conformance"
-BLNS = SHARED / "data" / "naughty-strings" / "blns.json"
+from tests.conftest import BLNS, CONFORMANCE
 
 _rng = random.Random(20261118)
 
