@@ -13,6 +13,7 @@ it can answer with, and ``default`` stands for the rest (500)."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, get_args
 from urllib.parse import urlsplit
 
@@ -20,11 +21,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
-from app.analysis import LevelState
-from app.digests import DigestState
 from app.findings import Severity
 from app.guard import Outcome
 from app.render.query import KIND_KEYS, ORIGIN_KEYS, PAGED_LISTS, STATUS_KEYS
+from app.resources import report_schema_bytes
 from app.schema import SCHEMA_ID as CHECKPOINT_SCHEMA_ID
 from app.store.base import GoneReason
 from app.store.ids import STORAGE_ID_LENGTH
@@ -148,13 +148,6 @@ STORAGE_ID: Data = {
     "pattern": f"^[A-Za-z0-9_-]{{{STORAGE_ID_LENGTH}}}$",
     "description": "A stored checkpoint's storage id: the part after /c/ of its permalink.",
 }
-LEVELS: Data = _object(
-    {
-        "syntax": {"enum": list(get_args(LevelState))},
-        "semantics": {"enum": list(get_args(LevelState))},
-    }
-)
-
 
 # --- paths ----------------------------------------------------------------------------------
 
@@ -650,19 +643,17 @@ def _responses() -> Data:
 # --- schemas --------------------------------------------------------------------------------
 
 
+def report_components() -> Data:
+    """The lint report's schemas (LintReport, FileResult, Finding, …), as the report's own JSON
+    Schema states them (schema/lint-report.schema.json, docs/report.md): one statement of the
+    report's shape, which the CLI's JSON, this API and the MCP tool all answer with."""
+    report = json.loads(report_schema_bytes())
+    text = json.dumps(report["$defs"]).replace('"#/$defs/', '"#/components/schemas/')
+    components: Data = json.loads(text)
+    return components
+
+
 def _schemas(base_url: str) -> Data:
-    finding = _object(
-        {
-            "code": STRING,
-            "severity": {"enum": list(get_args(Severity))},
-            "path": {"type": "string", "description": "A JSON Pointer; empty: the whole document."},
-            "line": _nullable({"type": "integer", "minimum": 1}),
-            "column": _nullable({"type": "integer", "minimum": 1}),
-            "message": STRING,
-            "help_url": PATH,
-        },
-        {"related_errors": INTEGER, "related": {"type": "array", "items": STRING}},
-    )
     meta = _object(
         {
             "storage_id": STORAGE_ID,
@@ -736,51 +727,7 @@ def _schemas(base_url: str) -> Data:
             "required": ["openapi", "info", "servers", "paths", "components"],
             "properties": {"openapi": {"type": "string", "pattern": "^3\\.1\\."}},
         },
-        "Finding": finding,
-        "Tool": _object({"name": STRING, "version": STRING, "spec_version": STRING}),
-        "Levels": LEVELS,
-        "FileResult": _object(
-            {
-                "file": STRING,
-                "valid": BOOLEAN,
-                "digest": _nullable(DIGEST),
-                "levels": _ref("Levels"),
-                "counts": _object(
-                    {"errors": INTEGER, "warnings": INTEGER},
-                    {"errors_at_least": {"const": True}, "warnings_at_least": {"const": True}},
-                ),
-                "findings": {"type": "array", "items": _ref("Finding")},
-                "omitted": {
-                    "type": "array",
-                    "description": "Findings counted, not listed: past the first of a code.",
-                    "items": _object(
-                        {
-                            "code": STRING,
-                            "severity": finding["properties"]["severity"],
-                            "count": INTEGER,
-                        },
-                        {"at_least": {"const": True}},
-                    ),
-                },
-            },
-            {
-                "notes": {"type": "array", "items": _ref("Finding")},
-                "parent": _object(
-                    {
-                        "digest": _nullable(DIGEST),
-                        "parsed": BOOLEAN,
-                        "digest_check": {"enum": list(get_args(DigestState))},
-                    }
-                ),
-            },
-        ),
-        "LintReport": _object(
-            {
-                "tool": _ref("Tool"),
-                "note": STRING,
-                "results": {"type": "array", "items": _ref("FileResult"), "minItems": 1},
-            }
-        ),
+        **report_components(),
         "LintForm": {
             "type": "object",
             "description": (
