@@ -6,7 +6,8 @@
 SET_DIR defaults to tests/data/conformance. Each case of its manifest.json is linted by its own
 run of the command (with ``--parent`` where the case has one), as a CI job would run it. A case
 agrees when:
-- the run exits 0 for a valid document and 1 for an invalid one, printing one JSON report;
+- the run exits 0 for a valid document and 1 for an invalid one, printing one JSON report and
+  nothing on standard error;
 - ``valid`` is the manifest's;
 - every expected error and warning has a finding of that code at a related path (equal, or one
   inside the other; ``json`` and ``version`` findings are placed by line and column instead);
@@ -99,7 +100,12 @@ def run_case(command: list[str], folder: Path, case: dict[str, Any]) -> list[str
         return [f"exit {done.returncode}, where a lint exits 0 or 1"]
     if (done.returncode == 0) != bool(report.get("valid")):
         return [f"exit {done.returncode} disagrees with valid={report.get('valid')}"]
-    return disagreements(case, report)
+    problems = disagreements(case, report)
+    if done.stderr:
+        problems.append(
+            f"printed on standard error: {done.stderr.decode('utf-8', 'replace')[:300]}"
+        )
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:

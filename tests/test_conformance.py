@@ -1,5 +1,6 @@
 """The public conformance set: validity, codes and paths for every case, through the same
-`lint` the CLI, the API and the pages use; then the project's own harness over the CLI."""
+`lint` the CLI, the API and the pages use. The project's own harness (tests/conformance.py)
+runs over the installed wheel's `ocp` in tests/test_installed.py; here, that it can fail."""
 
 import json
 import os
@@ -65,22 +66,6 @@ def test_every_finding_in_the_set_carries_its_value_position():
             offset = places[f.path]
             line = text.count("\n", 0, offset) + 1
             assert (f.line, f.column) == (line, offset - text.rfind("\n", 0, offset)), f
-
-
-def test_the_project_harness_agrees_on_every_case():
-    bin_dir = Path(sys.executable).parent
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "conformance.py"), str(CONFORMANCE)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    last = run.stdout.strip().splitlines()[-1]
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    total = len(manifest())
-    assert last == f"conformance conformance: {total}/{total} cases agree"
 
 
 def test_the_harness_names_a_case_the_linter_disagrees_with(tmp_path):

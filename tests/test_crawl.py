@@ -23,6 +23,9 @@ from tests.conftest import CONFORMANCE
 from tests.serve import Reply, Server, request
 from tests.test_statement_query import document
 
+# `make check` leaves this out: it crawls a real server and runs the W3C checker on Java.
+pytestmark = pytest.mark.slow
+
 MANIFEST = json.loads((CONFORMANCE / "manifest.json").read_text(encoding="utf-8"))
 BOUNDARY = "ocp-crawl-boundary"
 MAX_PAGES = 3000

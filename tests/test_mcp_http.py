@@ -17,6 +17,9 @@ from tests.serve import Server, request
 from tests.test_guard import TABLE, library_answer
 from tests.test_mcp import HANDOFF, SECRETS, TOOLS, call, in_thread
 
+# `make check` leaves this out: it starts a real `ocp serve` for each server-side MCP client.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def server(tmp_path: Path):

@@ -15,6 +15,9 @@ import pytest
 
 from tests.conftest import CONFORMANCE
 
+# `make check` leaves this out: it has pre-commit build the hook's environment.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 

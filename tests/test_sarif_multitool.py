@@ -9,11 +9,16 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import CONFORMANCE
+
+# `make check` leaves this out: it runs Microsoft's SARIF multitool.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 FETCH = ROOT / "scripts" / "fetch-sarif-multitool.sh"
@@ -22,7 +27,7 @@ ODD = "a b#c%d,é.ocp.json"  # a space, '#', '%', ',' and a non-ASCII letter
 # The driver's informationUri (SARIF2005, a warning) is the rule pages of a service, so only a
 # run told the service's address (--base-url or OCP_PUBLIC_URL) has one: this project has no
 # public address to name instead, and a guessed one would be a link that lies.
-WITHOUT_BASE_URL = {"SARIF2005"}
+WITHOUT_BASE_URL = frozenset({"SARIF2005"})
 
 
 @pytest.fixture(scope="module")
@@ -31,106 +36,171 @@ def multitool() -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture
-def repository(tmp_path: Path) -> Path:
+def make_repository(folder: Path) -> Path:
     """A working folder holding checkpoints under ordinary and odd names."""
-    (tmp_path / "checkpoints").mkdir()
+    (folder / "checkpoints").mkdir(parents=True)
     for name in ("handoff.ocp.json", ODD):
         shutil.copyfile(
-            CONFORMANCE / "secret-aws-pem-github.ocp.json", tmp_path / "checkpoints" / name
+            CONFORMANCE / "secret-aws-pem-github.ocp.json", folder / "checkpoints" / name
         )
-    return tmp_path
+    return folder
 
 
-def validate(multitool: str, log: Path) -> list[dict]:
-    """The multitool's findings on ``log``: its results at level error or warning."""
-    out = log.with_suffix(".validation.sarif")
-    subprocess.run(
-        [multitool, "validate", "--rule-kind", "Sarif;Gh", "-o", str(out), str(log)],
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    return make_repository(tmp_path)
+
+
+@dataclass
+class Linted:
+    """One `ocp lint --format sarif` run, and what the multitool found in its log."""
+
+    done: subprocess.CompletedProcess[bytes]
+    log: Path
+    problems: list[dict] = field(default_factory=list)  # level error or warning
+
+    def ingested(self, *, tolerate: frozenset[str] = WITHOUT_BASE_URL) -> list[dict]:
+        return [r for r in self.problems if r["ruleId"] not in tolerate]
+
+
+def lint_sarif(repository: Path, *arguments: str, stdin: bytes | None = None) -> Linted:
+    done = subprocess.run(
+        [str(OCP), "lint", "--format", "sarif", *arguments],
+        cwd=repository,
+        input=stdin,
+        capture_output=True,
+        check=False,
+    )
+    log = repository / "ocp.sarif"
+    log.write_bytes(done.stdout)
+    return Linted(done, log)
+
+
+NAMES = {
+    "relative": ["checkpoints/handoff.ocp.json"],
+    "dot-slash": ["./checkpoints/handoff.ocp.json", "checkpoints/../checkpoints/handoff.ocp.json"],
+    "odd-name": [f"checkpoints/{ODD}"],
+    "absolute-inside": ["{root}/checkpoints/handoff.ocp.json"],  # inside the working folder
+    "absolute-outside": [str(CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json")],
+    "missing": ["checkpoints/handoff.ocp.json", "checkpoints/missing.ocp.json"],  # one unreadable
+}
+STDIN = {"stdin": [], "stdin-filename": ["--stdin-filename", "checkpoints/handoff.ocp.json"]}
+BASE_URL = "https://ocp.example.test/viewer"
+
+
+def with_accepted_finding(repository: Path) -> Linted:
+    (repository / "ocp.toml").write_text(
+        '[[accepted]]\ncode = "secret"\npath = "/statements/8/text"\n'
+        'reason = "a revoked key kept as an example"\n'
+    )
+    return lint_sarif(repository, "checkpoints/handoff.ocp.json")
+
+
+def from_stdin(repository: Path, named: list[str]) -> Linted:
+    source = (repository / "checkpoints" / "handoff.ocp.json").read_bytes()
+    return lint_sarif(repository, *named, "-", stdin=source)
+
+
+def scenarios() -> dict[str, Callable[[Path], Linted]]:
+    runs: dict[str, Callable[[Path], Linted]] = {}
+    for name, names in NAMES.items():
+        runs[name] = lambda r, names=names: lint_sarif(r, *(n.format(root=r) for n in names))
+    for name, named in STDIN.items():
+        runs[name] = lambda r, named=named: from_stdin(r, named)
+    runs["base-url"] = lambda r: lint_sarif(
+        r, "--base-url", BASE_URL, "checkpoints/handoff.ocp.json"
+    )
+    runs["accepted"] = with_accepted_finding
+    runs["broken"] = broken
+    return runs
+
+
+def broken(repository: Path) -> Linted:
+    """A log GitHub refuses (a result without its message): the batch must find it wanting."""
+    linted = lint_sarif(repository, "checkpoints/handoff.ocp.json")
+    log = json.loads(linted.log.read_text())
+    del log["runs"][0]["results"][0]["message"]
+    linted.log.write_text(json.dumps(log))
+    return linted
+
+
+def validate_all(multitool: str, logs: list[Path]) -> dict[str, list[dict]]:
+    """The multitool's findings on each of ``logs``, by the log's file URI: its results at
+    level error or warning."""
+    out = logs[0].parent.parent / "validation.sarif"
+    out.unlink(missing_ok=True)  # the multitool refuses to overwrite one
+    done = subprocess.run(
+        [multitool, "validate", "--rule-kind", "Sarif;Gh", "-o", str(out), *map(str, logs)],
         env={**os.environ, "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1"},
         capture_output=True,
         check=False,
         timeout=120,
     )
-    results = json.loads(out.read_text(encoding="utf-8-sig"))["runs"][0]["results"]
-    return [r for r in results if r.get("level", "warning") in ("error", "warning")]
+    assert out.exists(), done.stdout.decode(errors="replace")[-2000:]
+    found: dict[str, list[dict]] = {}
+    for result in json.loads(out.read_text(encoding="utf-8-sig"))["runs"][0]["results"]:
+        if result.get("level", "warning") in ("error", "warning"):
+            uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            found.setdefault(uri, []).append(result)
+    return found
 
 
-@pytest.mark.parametrize(
-    "names",
-    [
-        ["checkpoints/handoff.ocp.json"],
-        ["./checkpoints/handoff.ocp.json", "checkpoints/../checkpoints/handoff.ocp.json"],
-        [f"checkpoints/{ODD}"],
-        ["{root}/checkpoints/handoff.ocp.json"],  # absolute, inside the working folder
-        [str(CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json")],  # outside it
-        ["checkpoints/handoff.ocp.json", "checkpoints/missing.ocp.json"],  # one unreadable
-    ],
-    ids=["relative", "dot-slash", "odd-name", "absolute-inside", "absolute-outside", "missing"],
-)
-def test_github_ingests_the_sarif_log(multitool, repository, names):
-    arguments = [name.format(root=repository) for name in names]
-    done = subprocess.run(
-        [str(OCP), "lint", "--format", "sarif", *arguments],
-        cwd=repository,
-        capture_output=True,
-        check=False,
-    )
-    assert done.returncode in (0, 1, 2) and b"Traceback" not in done.stderr, done.stderr
-    log = repository / "ocp.sarif"
-    log.write_bytes(done.stdout)
-    problems = [r for r in validate(multitool, log) if r["ruleId"] not in WITHOUT_BASE_URL]
-    assert problems == []
+@pytest.fixture(scope="module")
+def ingested(multitool: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Linted]:
+    """Every scenario of this module run in a working folder of its own, and the multitool's
+    findings on each log. One multitool run validates them all: its start-up (.NET) costs
+    more than validating a log."""
+    runs = {
+        name: run(make_repository(tmp_path_factory.mktemp(name)))
+        for name, run in scenarios().items()
+    }
+    by_log = validate_all(multitool, [linted.log for linted in runs.values()])
+    for linted in runs.values():
+        linted.problems = by_log.get(linted.log.resolve().as_uri(), [])
+    return runs
 
 
-@pytest.mark.parametrize(
-    "named",
-    [[], ["--stdin-filename", "checkpoints/handoff.ocp.json"]],
-    ids=["stdin", "stdin-filename"],
-)
-def test_github_ingests_the_sarif_log_of_standard_input(multitool, repository, named):
-    source = (repository / "checkpoints" / "handoff.ocp.json").read_bytes()
-    done = subprocess.run(
-        [str(OCP), "lint", "--format", "sarif", *named, "-"],
-        cwd=repository,
-        input=source,
-        capture_output=True,
-        check=False,
-    )
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
-    log = repository / "ocp.sarif"
-    log.write_bytes(done.stdout)
-    assert [r for r in validate(multitool, log) if r["ruleId"] not in WITHOUT_BASE_URL] == []
-    (run,) = json.loads(done.stdout)["runs"]
+def test_the_validation_finds_what_github_would_refuse(ingested):
+    """The batch's own check: a log GitHub refuses is found wanting, beside logs it takes."""
+    assert ingested["broken"].ingested(), "a result without a message was not found wanting"
+    assert ingested["relative"].ingested() == []
+
+
+@pytest.mark.parametrize("scenario", list(NAMES))
+def test_github_ingests_the_sarif_log(ingested, scenario):
+    linted = ingested[scenario]
+    assert linted.done.returncode in (0, 1, 2), linted.done.stderr
+    assert b"Traceback" not in linted.done.stderr, linted.done.stderr
+    assert linted.ingested() == []
+
+
+@pytest.mark.parametrize("scenario", list(STDIN))
+def test_github_ingests_the_sarif_log_of_standard_input(ingested, scenario):
+    linted = ingested[scenario]
+    assert linted.done.returncode == 0 and b"Traceback" not in linted.done.stderr
+    assert linted.ingested() == []
+    (run,) = json.loads(linted.done.stdout)["runs"]
     uris = {
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
     }
-    assert uris == ({"checkpoints/handoff.ocp.json"} if named else {"stdin"})
+    assert uris == ({"checkpoints/handoff.ocp.json"} if STDIN[scenario] else {"stdin"})
 
 
-def test_a_run_told_the_service_address_names_the_rule_pages(multitool, repository):
-    done = subprocess.run(
-        [
-            str(OCP),
-            "lint",
-            "--format",
-            "sarif",
-            "--base-url",
-            "https://ocp.example.test/viewer",
-            "checkpoints/handoff.ocp.json",
-        ],
-        cwd=repository,
-        capture_output=True,
-        check=False,
-    )
-    log = repository / "ocp.sarif"
-    log.write_bytes(done.stdout)
-    assert validate(multitool, log) == []  # SARIF2005 included
-    driver = json.loads(done.stdout)["runs"][0]["tool"]["driver"]
-    assert driver["informationUri"] == "https://ocp.example.test/viewer/rules"
-    assert all(
-        r["helpUri"].startswith("https://ocp.example.test/viewer/rules/") for r in driver["rules"]
-    )
+def test_a_run_told_the_service_address_names_the_rule_pages(ingested):
+    linted = ingested["base-url"]
+    assert linted.ingested(tolerate=frozenset()) == []  # SARIF2005 included
+    driver = json.loads(linted.done.stdout)["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == f"{BASE_URL}/rules"
+    assert all(r["helpUri"].startswith(f"{BASE_URL}/rules/") for r in driver["rules"])
+
+
+def test_github_ingests_accepted_findings_as_suppressions(ingested):
+    linted = ingested["accepted"]
+    results = json.loads(linted.done.stdout)["runs"][0]["results"]
+    assert [r["suppressions"][0]["justification"] for r in results if "suppressions" in r] == [
+        "a revoked key kept as an example"
+    ]
+    assert linted.ingested() == []
 
 
 def test_files_are_named_relative_to_srcroot_and_percent_encoded(repository):
@@ -253,26 +323,6 @@ def test_credential_rules_are_security_rules_and_descriptions_fit_github(tmp_pat
         assert len(rule["fullDescription"]["text"]) <= 1024, rule["id"]
         assert rule["fullDescription"]["text"] != rule["shortDescription"]["text"], rule["id"]
         assert rule["name"].lower() != rule["id"].lower()
-
-
-def test_github_ingests_accepted_findings_as_suppressions(multitool, repository):
-    (repository / "ocp.toml").write_text(
-        '[[accepted]]\ncode = "secret"\npath = "/statements/8/text"\n'
-        'reason = "a revoked key kept as an example"\n'
-    )
-    done = subprocess.run(
-        [str(OCP), "lint", "--format", "sarif", "checkpoints/handoff.ocp.json"],
-        cwd=repository,
-        capture_output=True,
-        check=False,
-    )
-    log = repository / "accepted.sarif"
-    log.write_bytes(done.stdout)
-    results = json.loads(done.stdout)["runs"][0]["results"]
-    assert [r["suppressions"][0]["justification"] for r in results if "suppressions" in r] == [
-        "a revoked key kept as an example"
-    ]
-    assert [r for r in validate(multitool, log) if r["ruleId"] not in WITHOUT_BASE_URL] == []
 
 
 def test_plain_text_fields_carry_no_markdown(tmp_path):

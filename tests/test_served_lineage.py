@@ -16,6 +16,9 @@ from tests.conftest import CONFORMANCE
 from tests.serve import Server, request
 from tests.web.test_lineage import reopening_child
 
+# `make check` leaves this out: it starts a real `ocp serve`.
+pytestmark = pytest.mark.slow
+
 PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
 JSON = {"content-type": "application/json"}
 

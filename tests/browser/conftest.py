@@ -252,7 +252,7 @@ def paste(page: Page, selector: str, text: str) -> None:
 def submit_text(page: Page, text: str) -> None:
     """Open the form, paste `text` into the checkpoint textarea and submit."""
     page.goto("/")
-    page.fill("#checkpoint", text)
+    paste(page, "#checkpoint", text)
     with page.expect_navigation(url="**/view"):
         page.click("#intake button[type=submit]")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import conformance, own_lineage, store, submit_file
+from tests.browser.conftest import conformance, own_lineage, paste, store, submit_file
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -68,9 +68,25 @@ def readable(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def violations(page, axe_script: Path) -> list[dict]:
+SCHEMES = ("light", "dark")
+
+
+def check_every_way(
+    page, axe_script: Path, what: str, report: list[str], sizes: tuple[str, ...] = tuple(SIZES)
+) -> None:
+    """axe on the page as it stands, in each colour scheme at each size: the page is loaded
+    once and only restyled and laid out again, as a person switching themes or turning a
+    phone would see it."""
     page.add_script_tag(path=axe_script)
-    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        dark = page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")
+        assert dark == (scheme == "dark"), (what, scheme)
+        for size in sizes:
+            page.set_viewport_size(SIZES[size])
+            blocking = [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+            if blocking:
+                report.append(f"{what} ({scheme}, {size}):\n{readable(blocking)}")
 
 
 def open_(page, what: str) -> None:
@@ -80,13 +96,9 @@ def open_(page, what: str) -> None:
         submit_file(page, conformance(what), what)
 
 
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_serious_or_critical_accessibility_violations(
-    open_page, make_context, axe_script, scheme, size
-):
-    page = open_page(make_context(bypass_csp=True, color_scheme=scheme, viewport=SIZES[size]))
-    report = []
+def test_no_serious_or_critical_accessibility_violations(open_page, make_context, axe_script):
+    page = open_page(make_context(bypass_csp=True))
+    report: list[str] = []
     for what in (
         "/",
         "/rules",
@@ -96,22 +108,16 @@ def test_no_serious_or_critical_accessibility_violations(
         "json-nan.ocp.json",
     ):
         open_(page, what)
-        assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (
-            scheme == "dark"
-        )
-        blocking = violations(page, axe_script)
-        if blocking:
-            report.append(f"{what} ({scheme}):\n{readable(blocking)}")
+        check_every_way(page, axe_script, what, report)
     assert not report, "axe-core found serious or critical violations:\n" + "\n".join(report)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_pages_of_stored_checkpoints_have_no_serious_violations(
-    open_page, make_context, problems, axe_script, scheme
+    open_page, make_context, problems, axe_script
 ):
     """The share result, the permalink, its lineage tree and diffs, a pasted diff, the delete
-    form and the gone and not-found pages."""
-    page = open_page(make_context(bypass_csp=True, color_scheme=scheme))
+    form and the gone and not-found pages, light and dark."""
+    page = open_page(make_context(bypass_csp=True))
     parent_document, child_document = own_lineage()
     parent = store(page, parent_document)
     child = store(page, child_document, parent=parent["storage_id"])
@@ -123,12 +129,10 @@ def test_the_pages_of_stored_checkpoints_have_no_serious_violations(
     assert deleted.ok
     problems.expect(lambda text: "410" in text or "404" in text)  # failed loads are logged
 
-    report = []
+    report: list[str] = []
 
     def check(what: str) -> None:
-        blocking = violations(page, axe_script)
-        if blocking:
-            report.append(f"{what} ({scheme}):\n{readable(blocking)}")
+        check_every_way(page, axe_script, what, report, sizes=("desktop",))
 
     submit_file(page, conformance("valid-support-handoff.ocp.json"), "handoff.ocp.json")
     with page.expect_navigation(url="**/share"):
@@ -149,9 +153,9 @@ def test_the_pages_of_stored_checkpoints_have_no_serious_violations(
         check(path)
 
     page.goto("/")
-    page.fill("#checkpoint", json.dumps(child_document, indent=2))
+    paste(page, "#checkpoint", json.dumps(child_document, indent=2))
     page.click("details.parent-input summary")
-    page.fill("#parent", json.dumps(parent_document, indent=2))
+    paste(page, "#parent", json.dumps(parent_document, indent=2))
     with page.expect_navigation(url="**/diff"):
         page.click("button[formaction='/diff']")
     check("a pasted diff")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import conformance, store
+from tests.browser.conftest import conformance, paste, store
 
 pytestmark = pytest.mark.browser
 
@@ -93,9 +93,9 @@ def test_pasted_diff_of_hostile_documents(open_page):
     child = hostile(json.loads(conformance("valid-coding-refactor-child.ocp.json")), "child")
     child["parent"] = {"id": parent["id"]}
     page.goto("/")
-    page.fill("#checkpoint", json.dumps(child, indent=2))
+    paste(page, "#checkpoint", json.dumps(child, indent=2))
     page.click("details.parent-input summary")
-    page.fill("#parent", json.dumps(parent, indent=2))
+    paste(page, "#parent", json.dumps(parent, indent=2))
     with page.expect_navigation(url="**/diff"):
         page.click("button[formaction='/diff']")
     assert_inert(page)

@@ -24,13 +24,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from tests.backends import Backend
 from tests.serve import TRANSPORT_ERRORS, Server, checkpoint_bytes, request, upload
 
-KILLS = 4
+# `make check` leaves this out: it kills a real server again and again.
+pytestmark = pytest.mark.slow
+
+KILLS = 3
 CLIENTS = 4
-UPTIME = (1.0, 3.0)  # seconds the server runs before each kill, drawn at random
-AFTER_LAST = 1.0  # seconds of uploads after the last restart
+UPTIME = (0.5, 2.0)  # seconds the server runs before each kill, drawn at random
+AFTER_LAST = 0.5  # seconds of uploads after the last restart
 RAW = "application/vnd.opencheckpoint+json"
 
 

@@ -25,6 +25,9 @@ from tests.serve import JSON, Server, request
 from tests.test_no_echo import DOCUMENT as CREDENTIAL_NAMES
 from tests.test_no_echo import assert_no_echo
 
+# `make check` leaves this out: it starts real `ocp serve` processes to attack.
+pytestmark = pytest.mark.slow
+
 SIZE = 500_000
 HANG_GUARD = 120.0  # seconds; linear code answers in about a second
 FORM = {"content-type": "application/x-www-form-urlencoded"}

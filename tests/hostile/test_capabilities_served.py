@@ -16,6 +16,9 @@ import pytest
 from tests.conftest import CONFORMANCE
 from tests.serve import Reply, Server, request
 
+# `make check` leaves this out: it starts real `ocp serve` processes.
+pytestmark = pytest.mark.slow
+
 PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
 CHILD = (CONFORMANCE / "valid-coding-refactor-child.ocp.json").read_bytes()
 FORK = (CONFORMANCE / "valid-coding-refactor-fork.ocp.json").read_bytes()

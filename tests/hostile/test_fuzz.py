@@ -20,6 +20,9 @@ from app.web.pages import page_from_view
 from tests.conftest import CONFORMANCE, manifest
 from tests.test_properties import VALID, mutated_bytes, mutated_documents
 
+# `make check` leaves this out: it fuzzes the whole path with hypothesis.
+pytestmark = pytest.mark.slow
+
 HANG = 20.0  # seconds: only a hang gets near this; speed is measured in bench/
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()

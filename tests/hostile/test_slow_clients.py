@@ -28,6 +28,9 @@ from app.web.throttle import Throttle
 from tests.conftest import CONFORMANCE
 from tests.serve import HOST, OCP, Server, free_port, request
 
+# `make check` leaves this out: it waits out the server's deadlines.
+pytestmark = pytest.mark.slow
+
 DEADLINE = 20.0  # seconds: only so that a regression fails rather than hangs
 HALF_SENT = b"GET /healthz HTTP/1.1\r\nHost: slow.example\r\nUser-Ag"
 COMPLETE = b"GET /healthz HTTP/1.1\r\nHost: slow.example\r\n\r\n"

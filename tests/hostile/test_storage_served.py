@@ -14,6 +14,9 @@ import pytest
 
 from tests.serve import Server, checkpoint_bytes, request, upload
 
+# `make check` leaves this out: it starts real `ocp serve` processes to fill.
+pytestmark = pytest.mark.slow
+
 RATE = 5
 DOCUMENT_LIMIT = 256 * 1024
 QUOTA = 600 * 1024

@@ -30,6 +30,9 @@ from tests.backends import (
 )
 from tests.conftest import CONFORMANCE, ROOT
 
+# `make check` leaves this out: it stops and restarts PostgreSQL.
+pytestmark = pytest.mark.slow
+
 
 def test_threads_put_and_get_at_once(store: Store, backend: Backend) -> None:
     documents = [checkpoint(f"urn:x:thread-{n}") for n in range(8)]
