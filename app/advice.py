@@ -112,6 +112,11 @@ class Operation:
     dependencies: tuple[Dependency, ...] = ()
     resume: str | None = None
     approval_evidence: tuple[str, ...] = field(default=())
+    # the next steps (indexes) that concern it and are blocked by something not settled (§6.3)
+    blocked_steps: tuple[int, ...] = ()
+    # a forked checkpoint's side-effecting action that no stop condition names: it may be the
+    # one sibling fork that acts on it, or not (§9.3)
+    fork_unfenced: bool = False
 
     @property
     def terminal(self) -> bool:

@@ -51,12 +51,26 @@ def same_value(a: object, b: object) -> bool:
     return a is None and b is None
 
 
-def repeats(proposed: Call, recorded: Call) -> bool:
-    """Whether ``proposed`` is a repeat of the operation that recorded ``recorded`` (§6.6):
-    the same tool, and every recorded argument present with an equal value."""
-    if proposed.tool != recorded.tool:
-        return False
+def declared_name(tool: str) -> str:
+    """The tool's name as its server declares it, which is how §6.6 records it ("for MCP, the
+    tool name the server declares, without a client's prefix"): a client that namespaces the
+    tools of several servers calls ``create_refund`` of server ``payments`` by a longer name,
+    ``mcp__payments__create_refund`` (the ``mcp__SERVER__TOOL`` form) or ``payments__create_refund``
+    (``SERVER__TOOL``). Any other name is taken as written."""
+    server_and_tool = tool[len("mcp__") :] if tool.startswith("mcp__") else tool
+    head, separator, name = server_and_tool.partition("__")
+    return name if separator and head and name else tool
+
+
+def same_arguments(proposed: Call, recorded: Call) -> bool:
+    """Every argument of ``recorded`` present in ``proposed`` with an equal value."""
     return all(
         name in proposed.arguments and same_value(proposed.arguments[name], value)
         for name, value in recorded.arguments.items()
     )
+
+
+def repeats(proposed: Call, recorded: Call) -> bool:
+    """Whether ``proposed`` is a repeat of the operation that recorded ``recorded`` (§6.6):
+    the same tool, and every recorded argument present with an equal value."""
+    return proposed.tool == recorded.tool and same_arguments(proposed, recorded)

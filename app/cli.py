@@ -497,6 +497,12 @@ def run_guard(args: argparse.Namespace, settings: Settings) -> int:
                 f"  {reason.path or '(the whole checkpoint)'} [{reason.code}, {reason.section}] "
                 f"{reason.message}"
             )
+        if answer.stops:
+            lines.append(
+                "  Stop conditions in force (nothing this checkpoint records lifts one, §6.8):"
+            )
+            for stop in answer.stops:
+                lines.append(f"    {stop.id or stop.path}: {stop.lifted_by}")
         if answer.uncompared:
             lines.append(
                 f"  {len(answer.uncompared)} action operation(s) record no call to compare "

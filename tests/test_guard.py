@@ -8,6 +8,7 @@ import copy
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,38 @@ OTHER = {
     "call": {"tool": "mail.send", "arguments": {"to": "customer"}},
 }
 
+APPROVAL = {
+    "id": "op-approve",
+    "kind": "approval",
+    "status": "awaiting",
+    "description": "Tier 2 approves the refund.",
+    "record": "r-refund",
+}
+APPROVAL_RECORD = {
+    "decided_by": "tier 2 lead",
+    "decided_at": "2026-11-20T07:00:00Z",
+    "evidence": ["r-refund"],
+}
+
+
+def forked(*operations: dict[str, Any], stops: list[dict[str, Any]] | None = None) -> dict:
+    parent = "urn:uuid:019a8000-0000-7000-8000-000000000013"
+    doc = checkpoint(*operations, stops=stops)
+    doc["parent"] = {"id": parent}
+    doc["derivation"] = {"method": "forked", "inputs": [{"kind": "checkpoint", "id": parent}]}
+    return doc
+
+
+def with_next(doc: dict, *steps: dict[str, Any]) -> dict:
+    doc["progress"] = {"next": list(steps)}
+    return doc
+
+
+def with_preconditions(doc: dict, *preconditions: dict[str, Any]) -> dict:
+    doc.setdefault("continuation", {})["preconditions"] = list(preconditions)
+    return doc
+
+
 # (id, checkpoint, call, outcome, reason codes, the sentence of the specification)
 TABLE = [
     (
@@ -127,9 +160,17 @@ TABLE = [
         "include every recorded argument with an equal value",
     ),
     (
-        "completed-other-tool",
+        "completed-other-tool-same-arguments",
         checkpoint(op("completed", effect="non_idempotent")),
-        {"tool": "payments.create_charge", "arguments": REFUND["arguments"]},
+        {"tool": "payments.refund_charge", "arguments": REFUND["arguments"]},
+        "determine_first",
+        ["same-arguments-other-tool"],
+        "tool names the tool or API operation as the interface declares it",
+    ),
+    (
+        "completed-other-tool-other-arguments",
+        checkpoint(op("completed", effect="non_idempotent")),
+        {"tool": "payments.create_charge", "arguments": {"charge": "ch_1"}},
         "nothing_against",
         [],
         "A call to the same tool",
@@ -139,7 +180,7 @@ TABLE = [
         checkpoint(op("uncertain", effect="non_idempotent", resume="verify_first")),
         REFUND,
         "determine_first",
-        ["repeat-of-uncertain"],
+        ["repeat-of-uncertain", "source-recommends-verify_first"],
         "For an uncertain operation that is not known to be idempotent, a destination MUST "
         "determine its outcome in the target system before retrying, or ask a person.",
     ),
@@ -148,16 +189,16 @@ TABLE = [
         checkpoint(op("uncertain", resume="verify_first", idempotency_key="refund-ch_1")),
         REFUND,
         "determine_first",
-        ["repeat-of-uncertain"],
+        ["repeat-of-uncertain", "source-recommends-verify_first"],
         "A consumer MUST treat an absent or unknown effect as non_idempotent.",
     ),
     (
         "uncertain-idempotent",
         checkpoint(op("uncertain", effect="idempotent", resume="retry")),
         REFUND,
-        "nothing_against",
+        "determine_first",
         ["repeat-of-uncertain-idempotent"],
-        "For an uncertain operation that is not known to be idempotent",
+        "Reconcile non-terminal operations: verify uncertain ones",
     ),
     (
         "cancelled-repeat",
@@ -251,6 +292,149 @@ TABLE = [
         "`awaiting` Requested; waiting for the person or system.",
     ),
     (
+        "prefixed-tool-name-repeats-a-completed-call",
+        checkpoint(
+            op(
+                "completed",
+                effect="non_idempotent",
+                call={"tool": "create_refund", "arguments": REFUND["arguments"]},
+            )
+        ),
+        {"tool": "mcp__payments__create_refund", "arguments": REFUND["arguments"]},
+        "refuse",
+        ["repeat-of-completed"],
+        "for MCP, the tool name the server declares, without a client’s prefix",
+    ),
+    (
+        "stop-condition-names-the-operation-in-refs",
+        checkpoint(
+            op("planned", effect="non_idempotent"),
+            OTHER,
+            stops=[{**STOP_ALL, "applies_to": ["op-mail"], "refs": ["op-refund"]}],
+        ),
+        REFUND,
+        "determine_first",
+        ["repeat-of-planned", "stop-condition-names-this-operation"],
+        "when they and the description differ, a consumer follows the more restrictive.",
+    ),
+    (
+        "stop-condition-forbids-an-approval",
+        checkpoint(APPROVAL, stops=[{**STOP_ALL, "applies_to": ["op-approve"]}]),
+        REFUND,
+        "determine_first",
+        ["stop-condition-forbids-an-operation-without-call"],
+        "A stop condition MAY name in applies_to the operations it forbids",
+    ),
+    (
+        "cancelled-action-without-call",
+        checkpoint({k: v for k, v in op("cancelled").items() if k != "call"}),
+        REFUND,
+        "determine_first",
+        ["cancelled-without-call"],
+        "`cancelled` Will not happen. Terminal.",
+    ),
+    (
+        "source-recommends-do-not-resume",
+        checkpoint(op("planned", effect="non_idempotent", resume="do_not_resume")),
+        REFUND,
+        "determine_first",
+        ["repeat-of-planned", "source-recommends-do_not_resume"],
+        "resume is the source’s recommendation: retry, verify_first (check the target system "
+        "for the outcome before anything else), ask, or do_not_resume.",
+    ),
+    (
+        "source-recommends-ask",
+        checkpoint(op("awaiting", effect="idempotent", resume="ask")),
+        REFUND,
+        "determine_first",
+        ["repeat-of-awaiting", "source-recommends-ask"],
+        "resume is the source’s recommendation",
+    ),
+    (
+        "fork-leaves-an-action-unfenced",
+        forked(op("planned", effect="non_idempotent")),
+        REFUND,
+        "determine_first",
+        ["repeat-of-planned", "unfenced-in-a-fork"],
+        "SHOULD instead confirm that the pending operations it intends to act on are actionable "
+        "in its own fork.",
+    ),
+    (
+        "fork-fences-the-action",
+        forked(op("planned", effect="non_idempotent"), stops=[STOP_REFUND]),
+        REFUND,
+        "refuse",
+        ["repeat-of-planned", "forbidden-by-stop-condition"],
+        "or add a stop condition that references it",
+    ),
+    (
+        "depends-on-an-awaiting-approval",
+        checkpoint(op("planned", effect="non_idempotent", depends_on=["op-approve"]), APPROVAL),
+        REFUND,
+        "determine_first",
+        ["repeat-of-planned", "depends-on-unsettled"],
+        "A step blocked by an operation stays blocked until the operation is completed or, for "
+        "an approval, approved",
+    ),
+    (
+        "depends-on-an-approved-approval",
+        checkpoint(
+            op("planned", effect="non_idempotent", depends_on=["op-approve"]),
+            {**APPROVAL, "status": "approved", "approval": APPROVAL_RECORD},
+        ),
+        REFUND,
+        "nothing_against",
+        ["repeat-of-planned"],
+        "A step blocked by an operation stays blocked until the operation is completed or, for "
+        "an approval, approved",
+    ),
+    (
+        "a-next-step-is-blocked-by-the-approval",
+        with_next(
+            checkpoint(op("planned", effect="non_idempotent"), APPROVAL),
+            {"description": "Refund it.", "refs": ["op-refund"], "blocked_by": ["op-approve"]},
+        ),
+        REFUND,
+        "determine_first",
+        ["repeat-of-planned", "blocked-next-step"],
+        "blocked_by names what prevents a step",
+    ),
+    (
+        "a-halt-precondition",
+        with_preconditions(
+            checkpoint(op("planned", effect="non_idempotent")),
+            {
+                "id": "pre-balance",
+                "description": "The merchant balance covers the refund.",
+                "on_failure": "halt",
+            },
+        ),
+        REFUND,
+        "determine_first",
+        ["repeat-of-planned", "precondition-halt"],
+        "preconditions lists conditions to check before resuming, each with an on_failure of "
+        "halt, ask, or degrade.",
+    ),
+    (
+        "a-degrade-precondition",
+        with_preconditions(
+            checkpoint(op("planned", effect="non_idempotent")),
+            {"id": "pre-cache", "description": "The cache is warm.", "on_failure": "degrade"},
+        ),
+        REFUND,
+        "nothing_against",
+        ["repeat-of-planned"],
+        "each with an on_failure of halt, ask, or degrade.",
+    ),
+    (
+        "planned-past-its-expires-at",
+        checkpoint(op("planned", effect="non_idempotent", expires_at="2026-11-20T07:30:00Z")),
+        REFUND,
+        "determine_first",
+        ["repeat-of-expired-planned"],
+        "A destination MUST NOT automatically execute pending operations on restore.",
+    ),
+    (
         "nothing-recorded",
         checkpoint(),
         REFUND,
@@ -319,7 +503,8 @@ def test_a_stop_condition_whose_operation_has_no_record_is_lifted_by_a_person():
 
 def test_an_uncertain_operation_names_its_record_and_idempotency_key():
     doc = checkpoint(op("uncertain", resume="verify_first", idempotency_key="refund-ch_1"))
-    (reason,) = library_answer(doc, REFUND)["reasons"]
+    reason, resume = library_answer(doc, REFUND)["reasons"]
+    assert resume["code"] == "source-recommends-verify_first"
     assert reason["record"] == "r-refund"
     assert "its record r-refund" in reason["message"]
     assert "idempotency key is refund-ch_1" in reason["message"]
@@ -448,3 +633,74 @@ def test_an_answer_that_cannot_be_written_is_an_error_not_a_verdict(tmp_path):
             check=False,
         )
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_every_answer_lists_the_stop_conditions_in_force_and_what_lifts_each(tmp_path):
+    """Nothing a checkpoint records lifts a stop condition (§6.8), so every answer, whatever
+    the call, lists each one with what lifts it: the system of record, a person, or nothing."""
+    unrecorded = {
+        "id": "stop-review",
+        "description": "Wait for the review.",
+        "applies_to": ["op-mail"],
+        "until": [{"operation": "op-mail", "status": "completed"}],
+    }
+    doc = checkpoint(op("planned"), OTHER, stops=[STOP_REFUND, STOP_ALL, unrecorded])
+    answer = library_answer(doc, {"tool": "calendar.read", "arguments": {}})
+    listed = {s["id"]: s for s in answer["stop_conditions_in_force"]}
+    assert list(listed) == ["stop-refund", "stop-all", "stop-review"]
+    assert listed["stop-refund"]["lifted_when"] == "system_of_record"
+    assert listed["stop-refund"]["applies_to"] == ["op-refund"]
+    assert "check at its record r-refund" in listed["stop-refund"]["lifted_by"]
+    assert listed["stop-all"]["lifted_when"] == "nothing"
+    assert "whole continuation" in listed["stop-all"]["lifted_by"]
+    assert listed["stop-review"]["lifted_when"] == "person"
+    assert "until a person lifts it" in listed["stop-review"]["lifted_by"]
+    path = tmp_path / "case.ocp.json"
+    path.write_text(json.dumps(doc))
+    done = subprocess.run(
+        [str(OCP), "guard", str(path), "--call", '{"tool": "calendar.read"}'],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "Stop conditions in force" in done.stdout
+    assert "stop-review: " in done.stdout and "until a person lifts it" in done.stdout
+
+
+def test_a_stop_condition_on_many_operations_is_listed_with_a_count():
+    ops = [{**OTHER, "id": f"op-{n}"} for n in range(100)]
+    stop = {**STOP_ALL, "applies_to": [o["id"] for o in ops]}
+    answer = library_answer(checkpoint(*ops, stops=[stop]), {"tool": "calendar.read"})
+    (listed,) = answer["stop_conditions_in_force"]
+    assert len(listed["applies_to"]) == 30 and listed["applies_to_more"] == 70
+
+
+def test_the_page_and_the_guard_read_an_operation_alike():
+    """One evaluation (app/standing.py): whatever group the page files an operation under, a
+    call repeating it gets the matching answer, for every status, effect and stop condition:
+    recorded as terminal → refuse; verify first → determine first; blocked by a stop condition
+    that forbids it → refuse, or, by one that may forbid it, determine first; waiting →
+    nothing against, unless something else the checkpoint records holds it."""
+    from app.advice import group
+    from app.checkpoint import Checkpoint
+    from app.standing import Standings
+
+    expected = {
+        "done": {"refuse"},
+        "verify-first": {"determine_first"},
+        "blocked": {"refuse", "determine_first"},
+    }
+    statuses = ("planned", "awaiting", "uncertain", "failed", "completed", "cancelled")
+    for status in statuses:
+        for effect in ("none", "idempotent", "non_idempotent", None):
+            for stops in (None, [STOP_REFUND], [STOP_ALL]):
+                one = op(status, **({"effect": effect} if effect else {}))
+                doc = checkpoint(one, stops=stops)
+                facts = Standings(Checkpoint(doc), datetime.now(UTC)).operation(one)
+                filed = group(facts)
+                answer = library_answer(doc, REFUND)["outcome"]
+                wanted = expected.get(filed, {"nothing_against", "determine_first"})
+                if facts.forbidding and not facts.terminal:
+                    # looking it up comes first on the page; making the call is forbidden
+                    wanted = {"refuse"}
+                assert answer in wanted, (status, effect, stops, filed, answer)

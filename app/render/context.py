@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app import links
-from app.advice import Stop
 from app.analysis import Analysis, LintResult
 from app.checkpoint import (
     TYPE_NAMES,
@@ -23,6 +22,7 @@ from app.json_values import text_of
 from app.pointer import to_pointer
 from app.render.model import FindingItem, Model, anchor, fragment_safe
 from app.render.query import EVERY, PageQuery
+from app.standing import Standings
 
 
 @dataclass(slots=True)
@@ -48,12 +48,9 @@ class Context:
     # source line (`identity`, `card`, `link_to`, `naming`): `place_lines` completes these,
     # where a walk over the whole model cost a tenth of a long page
     anchored: list[Model] = field(default_factory=list)
-    # operation id -> the stop conditions (index, object) whose applies_to names it
-    fences: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
-    # operation id -> the stop conditions (index, object) whose refs name it
-    concerns: dict[str, list[tuple[int, Model]]] = field(default_factory=dict)
-    # the stop conditions that name no operation in applies_to: they may forbid any (§6.8)
-    unnamed_stops: list[tuple[int, Model]] = field(default_factory=list)
+    # where each operation stands (app/standing.py): the stop conditions that forbid or
+    # concern it, the steps it blocks; the one reading the guard and the model text share
+    standings: Standings | None = None
     # the source lines the page lists; None: all of them (see SOURCE_LINE_LIMIT)
     shown_lines: set[int] | None = None
     # reference -> its link (see link_to); a document names the same objects many times over
@@ -70,8 +67,6 @@ class Context:
     op_cards: dict[int, Model] = field(default_factory=dict)
     # stop condition index -> its card, built once for the continuation and the checklist
     stop_cards: dict[int, Model] = field(default_factory=dict)
-    # stop condition index -> its facts (app/stops.py), read once for every operation it names
-    stop_facts: dict[int, Stop] = field(default_factory=dict)
     # operation id -> its status in the supplied parent (see parent_status)
     parent_statuses: dict[str, str | None] | None = None
     # the document's `opencheckpoint` text, shown also when the version is refused
@@ -158,12 +153,7 @@ def new_context(result: LintResult, now: datetime) -> Context:
     ctx.format_version = text_of(as_object(analysis.redacted).get("opencheckpoint"))
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)
-        ctx.fences, ctx.concerns = _stop_index(checkpoint)
-        ctx.unnamed_stops = [
-            (i, stop)
-            for i, stop in checkpoint.stop_conditions()
-            if not string_list(stop.get("applies_to"))
-        ]
+        ctx.standings = Standings(checkpoint, ctx.now)
     return ctx
 
 
@@ -234,23 +224,6 @@ def _owners(checkpoint: Checkpoint) -> dict[str, tuple[str, str]]:
         shown = anchor(obj.id) if first is obj else "dup-" + fragment_safe(obj.pointer)
         out[obj.pointer] = (obj.id, shown)
     return out
-
-
-def _stop_index(
-    checkpoint: Checkpoint,
-) -> tuple[dict[str, list[tuple[int, Model]]], dict[str, list[tuple[int, Model]]]]:
-    """Which stop conditions name each operation: in applies_to (they forbid it) and in refs
-    (they concern it)."""
-    fences: dict[str, list[tuple[int, Model]]] = {}
-    concerns: dict[str, list[tuple[int, Model]]] = {}
-    for i, stop in checkpoint.stop_conditions():
-        forbidden = dict.fromkeys(string_list(stop.get("applies_to")))
-        for op_id in forbidden:
-            fences.setdefault(op_id, []).append((i, stop))
-        for op_id in dict.fromkeys(string_list(stop.get("refs"))):
-            if op_id not in forbidden:
-                concerns.setdefault(op_id, []).append((i, stop))
-    return fences, concerns
 
 
 # --- small readers -------------------------------------------------------------------------

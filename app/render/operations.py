@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from functools import partial
 
-from app import advice, layout
+from app import advice
 from app.checkpoint import (
-    Instant,
     parse_instant,
 )
 from app.json_values import text_of
 from app.render.context import (
     Context,
     as_object,
-    enum_value,
     json_text,
     label_of,
     link_to,
@@ -22,13 +20,13 @@ from app.render.context import (
     optional_link,
     owns,
     paged,
-    string_list,
     unreadable,
     with_hidden,
 )
-from app.render.model import EFFECTS, NOTE_RESUME, OPERATION_STATUSES, Model
+from app.render.model import NOTE_RESUME, Model
 from app.render.query import ListWindow
-from app.stops import record_of, stop_facts
+from app.standing import Standings
+from app.stops import record_of
 
 OperationEntry = tuple[int, Model, advice.Operation, str]  # index, operation, facts, group
 
@@ -36,10 +34,8 @@ OperationEntry = tuple[int, Model, advice.Operation, str]  # index, operation, f
 def operation_entries(ctx: Context) -> list[OperationEntry]:
     """Every operation with its facts and group, in document order: cheap next to a card."""
     entries = []
-    # the stop conditions that name no operation: one tuple that every operation shares
-    unnamed = tuple(_stop(ctx, i, stop) for i, stop in ctx.unnamed_stops)
     for i, op in object_items(ctx.doc.get("operations")):
-        facts = _op_facts(ctx, op, unnamed)
+        facts = _op_facts(ctx, op)
         entries.append((i, op, facts, advice.group(facts)))
     return entries
 
@@ -141,66 +137,25 @@ def _resume(op: Model) -> Model | None:
     return {"value": text_of(op["resume"]), "label": NOTE_RESUME}
 
 
+def _standings(ctx: Context) -> Standings:
+    assert ctx.standings is not None, "a page of an interpretable checkpoint"
+    return ctx.standings
+
+
 def _stop(ctx: Context, index: int, stop: Model) -> advice.Stop:
     """The facts of stop condition ``index``, read once however many operations it names."""
-    facts = ctx.stop_facts.get(index)
-    if facts is None:
-        facts = ctx.stop_facts[index] = stop_facts(stop, ctx.by_id)
-    return facts
+    return _standings(ctx).stop(index, stop)
 
 
-def _op_facts(ctx: Context, op: Model, unnamed: tuple[advice.Stop, ...]) -> advice.Operation:
-    """What the advice about an operation depends on (app/advice.py), read defensively."""
+def _op_facts(ctx: Context, op: Model) -> advice.Operation:
+    """What the advice about an operation depends on (app/standing.py: the guard reads the
+    same), and when a sentence about it changes (its expiry)."""
     op_id = op.get("id") if isinstance(op.get("id"), str) else None
-    call = as_object(op.get("call"))
+    facts = _standings(ctx).operation(op, owner=op_id is not None and owns(ctx, op_id, op))
     expires = parse_instant(op.get("expires_at"))
-    expired = expires is not None and expires < Instant.of(ctx.now)
-    if expires is not None and not expired:
+    if expires is not None and not facts.expired:
         ctx.changes.append(expires.seconds + 1)  # it reads "expired" from then on
-    # The stop conditions naming the id name its owner; a later duplicate (OCP-S001) has
-    # none: n operations sharing one id that n stop conditions name listed n × n.
-    forbidding, concerning = (
-        (ctx.fences.get(op_id, []), ctx.concerns.get(op_id, []))
-        if op_id is not None and owns(ctx, op_id, op)
-        else ([], [])
-    )
-    approval = as_object(op.get("approval"))
-    return advice.Operation(
-        id=op_id,
-        kind=enum_value(op.get("kind"), layout.OPERATION_KINDS),
-        status=enum_value(op.get("status"), OPERATION_STATUSES),
-        effect=enum_value(op.get("effect"), EFFECTS),
-        where=_where(ctx, op),
-        key=op.get("idempotency_key") if isinstance(op.get("idempotency_key"), str) else None,
-        tool=call.get("tool") if isinstance(call.get("tool"), str) else None,
-        expired=expired,
-        expired_before_capture=(
-            expires is not None and ctx.created_at is not None and expires < ctx.created_at
-        ),
-        expires_at=text_of(op.get("expires_at")),
-        forbidding=tuple(_stop(ctx, i, stop) for i, stop in forbidding),
-        concerning=tuple(_stop(ctx, i, stop) for i, stop in concerning),
-        unnamed=unnamed,
-        dependencies=tuple(_dependencies(ctx, op)),
-        resume=text_of(op.get("resume")) if op.get("resume") is not None else None,
-        approval_evidence=tuple(string_list(approval.get("evidence"))),
-    )
-
-
-def _dependencies(ctx: Context, op: Model) -> list[advice.Dependency]:
-    return [
-        advice.Dependency(str(link["id"]), link["type"] == "operation", link["status"])
-        for link in links_to(ctx, op.get("depends_on"))
-    ]
-
-
-def _where(ctx: Context, op: Model) -> str:
-    """Where to look an operation up, in words: its record, else its target."""
-    for member in ("record", "target"):
-        ref = op.get(member)
-        if isinstance(ref, str) and ref in ctx.by_id:
-            return f"its {member} {ref} in the system of record"
-    return "the system it concerns (no record or target is named)"
+    return facts
 
 
 def _approval(ctx: Context, approval: object) -> Model:
@@ -238,7 +193,8 @@ def _op_stops(ctx: Context, facts: advice.Operation, op: Model) -> list[Model]:
     if facts.id is None or not owns(ctx, facts.id, op):
         return []
     out = []
-    for member, index in (("applies_to", ctx.fences), ("refs", ctx.concerns)):
+    standings = _standings(ctx)
+    for member, index in (("applies_to", standings.fences), ("refs", standings.concerns)):
         for i, stop in index.get(facts.id, []):
             lift = advice.lift(_stop(ctx, i, stop), advice.NAMED_PER_OPERATION)
             out.append(
