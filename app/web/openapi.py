@@ -783,6 +783,25 @@ def _schemas(base_url: str) -> Data:
                     ),
                 },
                 "uncompared_operations": {"type": "array", "items": STRING},
+                "stop_conditions_in_force": {
+                    "type": "array",
+                    "description": (
+                        "Every stop condition of the checkpoint: nothing it records lifts one "
+                        "(§6.8), so each is listed with what lifts it."
+                    ),
+                    "items": _object(
+                        {
+                            "id": _nullable(STRING),
+                            "path": STRING,
+                            "applies_to": {"type": "array", "items": STRING},
+                            "applies_to_more": INTEGER,
+                            "refs": {"type": "array", "items": STRING},
+                            "refs_more": INTEGER,
+                            "lifted_by": STRING,
+                            "lifted_when": {"enum": ["nothing", "system_of_record", "person"]},
+                        }
+                    ),
+                },
                 "checkpoint": _object({"digest": _nullable(DIGEST), "levels": {"type": "object"}}),
                 "note": STRING,
             }
