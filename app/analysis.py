@@ -21,7 +21,7 @@ import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
@@ -39,6 +39,7 @@ from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
 from app.positions import line_cols, offsets
 from app.redaction import Redaction, redacted_unparsed, unparsed_findings
 from app.rules import Parent, check_document, check_lineage
+from app.rules.compaction import Loss, losses
 from app.schema import SchemaCheck, check_schema
 from app.secrets import SecretScan, findings_of, scan_document
 from app.version import check_version
@@ -331,16 +332,52 @@ class Pair:
 
     child: Analysis
     parent: Analysis
-    findings: tuple[Finding, ...]  # positioned in the child's text, redacted
+    # the specification's rules that need both documents (OCP-T001, OCP-T002, digest: §8.2,
+    # §10.6), positioned in the child's text, redacted: part of level 2
+    findings: tuple[Finding, ...]
     digest: DigestCheck  # the child's parent.digest against the parent's bytes
     # why the lineage rules did not run (None when they did)
     skipped: str | None = None
-    notes: tuple[Finding, ...] = ()  # the lineage checks' notes, kept apart from findings
-    omitted: tuple[Omitted, ...] = ()  # lineage findings and notes counted, not listed
+    # the project's own lineage checks (lineage-*: §9.2, §9.3), errors, warnings and notes:
+    # never part of levels 1–2, so never of the verdict; a verdict line of their own, and a
+    # failed run only when fail-on names them
+    lineage: tuple[Finding, ...] = ()
+    omitted: tuple[Omitted, ...] = ()  # the specification's lineage findings counted, not listed
+    lineage_omitted: tuple[Omitted, ...] = ()  # … and the project's
 
     @property
     def errors(self) -> int:
         return _tally("error", self.findings, self.omitted)
+
+    @property
+    def notes(self) -> tuple[Finding, ...]:
+        """The lineage checks' notes (the report's ``notes``, as it always listed them)."""
+        return tuple(f for f in self.lineage if f.severity == "note")
+
+    @cached_property
+    def losses(self) -> tuple[Loss, ...]:
+        """What the child dropped, rewrote, weakened or withdrew of what the parent holds in
+        force (§9.2): what a person reads first, "since the parent", on every view of it."""
+        if self.skipped is not None or self.child.checkpoint is None:
+            return ()
+        if self.parent.checkpoint is None:
+            return ()
+        found = losses(self.child.checkpoint, self.parent.checkpoint)
+        redaction = self.child.redaction.joined(self.parent.redaction)
+        if not redaction.active:
+            return tuple(found)
+        return tuple(
+            replace(
+                loss,
+                id=redaction.text(loss.id) if loss.id is not None else None,
+                detail=redaction.text(loss.detail),
+                parent_pointer=redaction.pointer(loss.parent_pointer),
+                child_pointer=(
+                    redaction.pointer(loss.child_pointer) if loss.child_pointer else None
+                ),
+            )
+            for loss in found
+        )
 
 
 def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = None) -> Pair:
@@ -362,9 +399,23 @@ def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = No
     redaction = child.redaction.joined(parent.redaction)
     if redaction.active:
         placed = redaction.findings(placed)
-    findings = tuple(f for f in placed if f.severity != "note")
-    notes = tuple(f for f in placed if f.severity == "note")
-    return Pair(child, parent, findings, digest, notes=notes, omitted=tuple(omitted))
+    findings = tuple(f for f in placed if not is_project_lineage(f.code))
+    lineage = tuple(f for f in placed if is_project_lineage(f.code))
+    return Pair(
+        child,
+        parent,
+        findings,
+        digest,
+        lineage=lineage,
+        omitted=tuple(o for o in omitted if not is_project_lineage(o.code)),
+        lineage_omitted=tuple(o for o in omitted if is_project_lineage(o.code)),
+    )
+
+
+def is_project_lineage(code: str) -> bool:
+    """The project's lineage codes (lineage-kind, lineage-dropped, …), not the
+    specification's (OCP-T001, OCP-T002) nor the digest check."""
+    return code.startswith("lineage-")
 
 
 def _why_not_compared(child: Analysis, parent: Analysis) -> str | None:
@@ -400,6 +451,19 @@ class LintResult(Verdict):
     def notes(self) -> tuple[Finding, ...]:
         """The lineage checks' notes (app/findings.py): beside the findings, never counted."""
         return self.pair.notes if self.pair is not None else ()
+
+    @property
+    def lineage(self) -> tuple[Finding, ...]:
+        """The project's lineage checks against the parent (lineage-*), every severity: a
+        verdict of their own beside levels 1–2, never counted in them."""
+        return self.pair.lineage if self.pair is not None else ()
+
+    @property
+    def lineage_omitted(self) -> tuple[Omitted, ...]:
+        return self.pair.lineage_omitted if self.pair is not None else ()
+
+    def lineage_count(self, severity: str) -> int:
+        return _tally(severity, self.lineage, self.lineage_omitted)
 
     @cached_property
     def omitted(self) -> tuple[Omitted, ...]:

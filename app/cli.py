@@ -259,7 +259,14 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
             continue
         child = analyze(data, settings.limits)
         result = LintResult(child, pair(child, parent) if parent is not None else None)
-        outcome = policy.apply(shown, result.findings, result.omitted, valid=result.valid)
+        outcome = policy.apply(
+            shown,
+            result.findings,
+            result.omitted,
+            valid=result.valid,
+            lineage=result.lineage,
+            lineage_omitted=result.lineage_omitted,
+        )
         results.append(FileResult(shown, result, outcome=outcome))
         if outcome.fails and status == EXIT_VALID:
             status = EXIT_INVALID

@@ -64,7 +64,7 @@ from typing import Any
 from app import layout
 from app.analysis import Analysis, LintResult, Pair
 from app.checkpoint import TERMINAL_STATUSES, TYPE_NAMES, Checkpoint
-from app.findings import Finding
+from app.findings import Finding, in_document_order
 from app.json_values import json_key
 from app.pointer import Path, parse_pointer, resolve, to_pointer
 from app.redaction import REDACTED
@@ -948,7 +948,12 @@ def _diff(compared: Pair) -> Data:
         "verification_changes": _verification_changes(pairs_of["statements"], raised),
         "statement_identity_changes": _identity_changes(pairs_of["statements"]),
         "compaction": _compaction(child_cp, parent_cp),
-        "lineage_findings": [_finding(f, _owner(f.path, child_owners)) for f in compared.findings],
+        "lineage_findings": [
+            _finding(f, _owner(f.path, child_owners))
+            for f in in_document_order(
+                [*compared.findings, *(f for f in compared.lineage if f.severity != "note")]
+            )
+        ],
         # advice of the lineage checks, beside the findings and never counted (app/findings.py)
         "lineage_notes": [_finding(f, _owner(f.path, child_owners)) for f in compared.notes],
         "findings": _new_and_fixed(parent, child, parent_cp, child_cp),

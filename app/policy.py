@@ -64,6 +64,10 @@ class Outcome:
     # the codes of the warnings that make it fail (fail-on), which a report names: the verdict
     # of such a file reads "valid"
     failing: tuple[str, ...] = ()
+    # the project's lineage findings it reports (lineage-*: never part of the verdict), and
+    # those of their codes fail-on names, which alone make them fail the run
+    lineage: tuple[Finding, ...] = ()
+    lineage_failing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,8 @@ class Policy:
         omitted: Sequence[Omitted] = (),
         *,
         valid: bool = True,
+        lineage: Sequence[Finding] = (),
+        lineage_omitted: Sequence[Omitted] = (),
     ) -> Outcome:
         """``name``'s findings sorted into reported, suppressed (accepted) and ignored; the
         file fails on a reported error, a reported finding ``fail_on`` names, or, with no
@@ -151,7 +157,22 @@ class Policy:
         if not valid and not findings:
             fails = True  # invalid with nothing listed: never a pass
         warned = [c for c in failing if (c, "error") not in severities]
-        return Outcome(reported, tuple(suppressed), ignored, fails, tuple(warned))
+        # The project's lineage codes fail the run only when fail-on names them ("lineage",
+        # "lineage-dropped"), whatever their severity: they are not levels 1–2 (§8.1).
+        kept_lineage = tuple(f for f in lineage if self.reports(f.code, name))
+        lineage_codes = {f.code for f in kept_lineage}
+        lineage_codes.update(o.code for o in lineage_omitted if self.reports(o.code, name))
+        named = [c for c in self.fail_on if c not in _LEVELS]
+        lineage_failing = tuple(sorted(c for c in lineage_codes if _any_prefix(c, named)))
+        return Outcome(
+            reported,
+            tuple(suppressed),
+            ignored,
+            fails or bool(lineage_failing),
+            tuple(warned),
+            kept_lineage,
+            lineage_failing,
+        )
 
     def _fails_on(self, code: str, severity: str) -> bool:
         if severity == "error":

@@ -58,6 +58,13 @@ class FileResult:
             return list(self.outcome.reported)
         return self.result.findings if self.result is not None else []
 
+    @property
+    def listed_lineage(self) -> tuple[Finding, ...]:
+        """The lineage checks' findings the formats list: what the policy reports, or all."""
+        if self.outcome is not None:
+            return self.outcome.lineage
+        return self.result.lineage if self.result is not None else ()
+
 
 def verdict(valid: bool) -> str:
     """The verdict of a document, in the report's words, wherever one is shown."""
@@ -79,6 +86,9 @@ def file_result_dict(r: FileResult) -> Report:
                 {**s.finding.to_dict(), "reason": s.reason} for s in r.outcome.suppressed
             ]
             out["ignored"] = r.outcome.ignored
+            if "lineage" in out:
+                out["lineage"]["findings"] = [f.to_dict() for f in r.outcome.lineage]
+                out["notes"] = [f.to_dict() for f in r.outcome.lineage if f.severity == "note"]
         return out
     return {
         "file": r.file,
@@ -104,7 +114,9 @@ def result_dict(file: str, result: LintResult) -> Report:
         "omitted": [o.to_dict() for o in result.omitted],
     }
     if result.pair is not None:
-        # the project's lineage notes: advice beside the findings, never part of the verdict
+        # the project's lineage checks (lineage-*): a verdict of their own, never part of
+        # levels 1–2 (§8.1); `notes` lists their notes, as it always did
+        out["lineage"] = lineage_dict(result)
         out["notes"] = [f.to_dict() for f in result.notes]
         parent = result.pair.parent
         out["parent"] = {
@@ -114,6 +126,40 @@ def result_dict(file: str, result: LintResult) -> Report:
             "digest_check": result.pair.digest.state,
         }
     return out
+
+
+LINEAGE_NOTE = (
+    "the project's own checks of this checkpoint against its parent (spec §9.2, §9.3): what a "
+    "compaction or fork dropped, rewrote or weakened; never part of levels 1–2, so never of "
+    'valid, and failing a run only when fail-on names them (fail-on = ["lineage"])'
+)
+
+
+def lineage_dict(result: LintResult) -> Report:
+    return {
+        "note": LINEAGE_NOTE,
+        "counts": lineage_counts(result),
+        "findings": [f.to_dict() for f in result.lineage],
+        "omitted": [o.to_dict() for o in result.lineage_omitted],
+    }
+
+
+def lineage_counts(result: LintResult) -> Report:
+    return {
+        "errors": result.lineage_count("error"),
+        "warnings": result.lineage_count("warning"),
+        "notes": result.lineage_count("note"),
+    }
+
+
+def lineage_verdict(result: LintResult) -> str:
+    """The lineage checks' own verdict line: ``lineage (its parent, not levels 1–2): …``."""
+    counts = lineage_counts(result)
+    return (
+        "lineage against its parent (the project's checks, not levels 1–2): "
+        f"{_count(counts['errors'], 'error')}, {_count(counts['warnings'], 'warning')}, "
+        f"{_count(counts['notes'], 'note')}"
+    )
 
 
 def _counts(result: LintResult) -> Report:
@@ -165,7 +211,9 @@ def format_text(
         if r.result is None:
             continue  # the CLI says on stderr why it could not be read
         name = visible(r.file)
-        lines.extend(_finding_lines(name, _shown(r.result, r.listed), colour))
+        lines.extend(
+            _finding_lines(name, _shown(r.result, r.listed, lineage=r.listed_lineage), colour)
+        )
         if quiet:
             continue
         if r.outcome is not None and r.outcome.suppressed:
@@ -180,11 +228,36 @@ def format_text(
             f"{bound('error')}{_count(r.result.errors, 'error')}, "
             f"{bound('warning')}{_count(r.result.warnings, 'warning')}"
         )
+        if r.result.pair is not None:
+            lines.append(f"{name}: {lineage_verdict(r.result)}")
+            lines.extend(f"{name}: since the parent: {visible(line)}" for line in _losses(r.result))
         if r.outcome is not None and r.outcome.failing:
             lines.append(f"{name}: {_fails_by_policy(r.outcome.failing)}")
+        if r.outcome is not None and r.outcome.lineage_failing:
+            lines.append(
+                f"{name}: fails the run: it holds {', '.join(r.outcome.lineage_failing)} "
+                "findings, which fail-on names (in the configuration or --fail-on)"
+            )
     if len(results) > 1 and not quiet:
         lines.append(_summary_line(results))
     return "".join(line + "\n" for line in lines)
+
+
+# How many of the parent's objects in force the text report names as lost; the rest counted.
+LOSSES_NAMED = 20
+
+
+def _losses(result: LintResult) -> list[str]:
+    """What the child no longer holds as its parent did (§9.2), one short line each."""
+    found = result.pair.losses if result.pair is not None else ()
+    out = []
+    for loss in found[:LOSSES_NAMED]:
+        name = repr(loss.id) if loss.id is not None else f"at {loss.parent_pointer}"
+        where = f" (at {loss.child_pointer})" if loss.child_pointer else ""
+        out.append(f"{loss.change} {loss.what} {name}{where}: {loss.detail}")
+    if len(found) > LOSSES_NAMED:
+        out.append(f"and {len(found) - LOSSES_NAMED} more")
+    return out
 
 
 def _fails_by_policy(codes: Sequence[str]) -> str:
@@ -280,7 +353,7 @@ def format_github(
                 f"{_gh_data(f'{r.file} cannot be read: {r.error}')}"
             )
             continue
-        for f in _shown(r.result, r.listed):
+        for f in _shown(r.result, r.listed, lineage=r.listed_lineage):
             props = [f"file={_gh_property(r.file)}"]
             if f.line is not None:
                 props += [f"line={f.line}", f"col={f.column}"]
@@ -295,13 +368,18 @@ def format_github(
 
 
 def _shown(
-    result: LintResult, findings: list[Finding], also: Sequence[Finding] = ()
+    result: LintResult,
+    findings: list[Finding],
+    also: Sequence[Finding] = (),
+    lineage: Sequence[Finding] | None = None,
 ) -> list[Finding]:
     """What a format lists: the findings (those a policy reports), with a parent the lineage
-    notes, and ``also`` (SARIF's suppressed findings), in document order."""
-    if not result.notes and not also:
+    checks' findings (those a policy reports: ``lineage``), and ``also`` (SARIF's suppressed
+    findings), in document order."""
+    checked = result.lineage if lineage is None else lineage
+    if not checked and not also:
         return findings
-    return in_document_order([*findings, *result.notes, *also])
+    return in_document_order([*findings, *checked, *also])
 
 
 def omitted_sentence(omitted: Omitted) -> str:
@@ -364,7 +442,9 @@ def format_sarif(
             artifacts.append({"location": where, "hashes": {"sha-256": r.result.digest[8:]}})
         suppressed = r.outcome.suppressed if r.outcome is not None else ()
         accepted = {id(s.finding): s.reason for s in suppressed}
-        listed = _shown(r.result, r.listed, [s.finding for s in suppressed])
+        listed = _shown(
+            r.result, r.listed, [s.finding for s in suppressed], lineage=r.listed_lineage
+        )
         columns = _Utf16Columns(r.result.analysis.text)
         ends = _Ends(r.result, [f.path for f in listed])
         seen: dict[str, int] = {}

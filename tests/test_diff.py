@@ -781,19 +781,33 @@ def test_lineage_dropped_is_quiet_with_omissions_or_another_method():
 
 
 @pytest.mark.parametrize(
-    "omissions, transformations, reported",
+    "omissions, transformations, missing",
     [
-        (None, None, True),
-        (OMISSION, None, True),
-        (None, TRANSFORMATION, True),
-        (OMISSION, TRANSFORMATION, False),
+        (None, None, ["derivation.omissions", "derivation.transformations"]),
+        (OMISSION, None, ["derivation.transformations"]),
+        (None, TRANSFORMATION, ["derivation.omissions"]),
+        (OMISSION, TRANSFORMATION, []),
     ],
 )
-def test_lineage_compaction(omissions, transformations, reported):
-    child = derived("compacted", omissions=omissions, transformations=transformations)
-    found = [c for c in lineage(child, PARENT) if c[0] == "lineage-compaction"]
-    assert found == ([("lineage-compaction", "/derivation")] if reported else [])
+def test_lineage_compaction(omissions, transformations, missing):
+    """A compaction that dropped a statement and rewrote another records both (§9.2)."""
+    statements = copy.deepcopy(PARENT["statements"][1:])
+    statements[0]["text"] = "Condensed: " + statements[0]["text"]
+    child = derived(
+        "compacted", omissions=omissions, transformations=transformations, statements=statements
+    )
+    result = lint(encode(child), parent=encode(PARENT))
+    found = [f for f in result.lineage if f.code == "lineage-compaction"]
+    assert [f.path for f in found] == (["/derivation"] if missing else [])
+    for name in missing:
+        assert f"records no {name}" in found[0].message or f"and no {name}" in found[0].message
     assert not [c for c in lineage(derived("forked"), PARENT) if c[0] == "lineage-compaction"]
+
+
+def test_a_compaction_that_dropped_and_condensed_nothing_records_neither():
+    """§9.2 asks a compaction to record what it dropped and what it condensed: one that did
+    neither (the same statements, steps and operations) is not reported."""
+    assert not [c for c in lineage(derived("compacted"), PARENT) if c[0] == "lineage-compaction"]
 
 
 def test_diff_reports_the_new_rules_and_marks_dropped_objects_reported():
@@ -819,13 +833,13 @@ def test_rule_page_examples_in_the_diff(code):
     parent = lint(blocks["parent"])
     assert parent.valid
     failing = lint(blocks["failing"], parent=blocks["parent"])
-    assert {f.code for f in (*failing.findings, *failing.notes)} == {code}
+    assert {f.code for f in (*failing.findings, *failing.lineage)} == {code}
     noted = lineage(failing.document, parent.document)
     assert noted and {c for c, _ in noted} == {code}, noted
     diff = compare(blocks["parent"], blocks["failing"])
     assert {f["code"] for f in diff["lineage_findings"] + diff["lineage_notes"]} == {code}
     passing = lint(blocks["passing"], parent=blocks["parent"])
-    assert passing.findings == [] and passing.notes == ()
+    assert passing.findings == [] and passing.lineage == ()
     assert lineage(passing.document, parent.document) == []
 
 
@@ -834,7 +848,8 @@ def test_conformance_cases_get_no_new_finding(case):
     data = (CONFORMANCE / case["file"]).read_bytes()
     parent = (CONFORMANCE / case["parent"]).read_bytes() if case.get("parent") else None
     result = lint(data, parent=parent)
-    assert not [f.to_dict() for f in result.findings if f.code in NEW_CODES]
+    checked = [*result.findings, *(f for f in result.lineage if f.severity != "note")]
+    assert not [f.to_dict() for f in checked if f.code in NEW_CODES]
     assert result.valid == case["valid"]
 
 

@@ -112,8 +112,15 @@ def compacted(**changes) -> dict:
 
 
 def checked(child: dict) -> tuple[set[str], set[str], bool]:
+    """The codes of the findings (the specification's and the lineage checks' errors and
+    warnings), of the lineage notes, and the verdict of levels 1–2."""
     result = lint(json.dumps(child).encode(), parent=json.dumps(PARENT).encode())
-    return {f.code for f in result.findings}, {f.code for f in result.notes}, result.valid
+    lineage = [f for f in result.lineage if f.severity != "note"]
+    return (
+        {f.code for f in [*result.findings, *lineage]},
+        {f.code for f in result.notes},
+        result.valid,
+    )
 
 
 def statements_with(index: int, **fields) -> list[dict]:
@@ -127,15 +134,24 @@ def test_the_parent_and_an_unchanged_child_are_clean():
     assert checked(compacted()) == (set(), set(), True)
 
 
-def test_an_external_email_turned_into_a_user_instruction_fails_lint(tmp_path, capsys):
+def test_an_external_email_turned_into_a_user_instruction_fails_lint_on_lineage(tmp_path, capsys):
+    """The lineage checks are the project's, not levels 1–2 (§8.1, §8.2): the pair stays
+    valid, the lineage verdict line counts the error, and --fail-on lineage fails the run."""
     child = compacted(statements=statements_with(0, kind="instruction", origin={"type": "user"}))
     findings, _, valid = checked(child)
-    assert "lineage-kind" in findings and not valid
+    assert "lineage-kind" in findings and valid
     parent_file, child_file = tmp_path / "p.json", tmp_path / "c.json"
     parent_file.write_text(json.dumps(PARENT))
     child_file.write_text(json.dumps(child))
-    assert main(["lint", "--parent", str(parent_file), str(child_file)]) == 1
-    assert "lineage-kind" in capsys.readouterr().out
+    assert main(["lint", "--parent", str(parent_file), str(child_file)]) == 0
+    out = capsys.readouterr().out
+    assert "error lineage-kind" in out
+    assert "lineage against its parent (the project's checks, not levels 1–2): 2 errors" in out
+    assert "valid (levels 1–2): 0 errors" in out
+    assert (
+        main(["lint", "--fail-on", "lineage", "--parent", str(parent_file), str(child_file)]) == 1
+    )
+    assert "fails the run: it holds lineage-kind findings" in capsys.readouterr().out
 
 
 def test_evidence_dropped_while_the_statement_stays_verified():
@@ -172,7 +188,7 @@ def test_a_stop_condition_weakened_by_a_new_until():
         {"operation": "op-approval", "status": "approved"}
     ]
     findings, _, valid = checked(compacted(continuation=continuation))
-    assert "lineage-weakened" in findings and not valid
+    assert "lineage-weakened" in findings and valid
     narrowed = copy.deepcopy(PARENT["continuation"])
     narrowed["stop_conditions"][0]["applies_to"] = ["op-email"]  # op-approval no longer
     assert "lineage-weakened" in checked(compacted(continuation=narrowed))[0]
@@ -232,7 +248,7 @@ def test_a_completed_payment_planned_again_under_a_new_id(arguments, repeated):
     )
     findings, _, valid = checked(compacted(operations=operations))
     assert ("lineage-repeat" in findings) is repeated
-    assert valid is not repeated
+    assert valid  # a lineage check's error is not one of levels 1–2
 
 
 def test_every_check_speaks_through_the_cli(tmp_path: Path, capsys):

@@ -176,7 +176,32 @@ def test_an_omission_names_an_id_as_a_whole_word():
     omissions = Omissions(["Dropped d-rename-all.", "Merged (d-9) into d-10:", 7])
     assert omissions.cover(dropped("d-rename-all")) and omissions.cover(dropped("d-9"))
     assert omissions.cover(dropped("d-10")) and not omissions.cover(dropped("d-1"))
-    assert Omissions(["two decisions"]).cover(dropped("d-1"))
+    # a word for its kind names no decision in particular (issue 26)
+    assert not Omissions(["two decisions", "Older statements not needed any more"]).cover(
+        dropped("d-1")
+    )
+
+
+def test_an_omission_describes_an_object_in_its_own_words_in_linear_time():
+    """An omission accounts for a dropped object it describes with most of the object's own
+    distinctive words; the index makes n objects against n omissions linear: every omission
+    shares words with every object, which compared pairwise cost their product."""
+    from app.rules.compaction import Omissions, Protected
+
+    def constraint(text: str, n: int = 0) -> Protected:
+        return Protected(
+            f"s-{n}", "statement", "active constraint", ("statements", n), {"text": text}
+        )
+
+    card = constraint("Never ask for card number/CVC")
+    assert Omissions(["The rule never to ask for the card number"]).cover(card)
+    assert not Omissions(["Older statements not needed any more"]).cover(card)
+    assert not Omissions(["card details"]).cover(card)
+    n = 3000
+    words = " ".join(f"word{k}" for k in range(12))
+    omissions = Omissions([f"{words} omission {i}" for i in range(n)])
+    assert omissions.cover(constraint(words))
+    assert not omissions.cover(constraint("Refunds above EUR 500 need Tier 2 approval"))
 
 
 def test_a_json_key_is_equal_exactly_where_its_values_are():

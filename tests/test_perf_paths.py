@@ -318,7 +318,14 @@ def test_the_text_report_escapes_what_a_document_holds_and_only_that() -> None:
         ),
     ]:
         result = SimpleNamespace(
-            findings=findings, notes=(), omitted=(), valid=False, errors=2, warnings=0
+            findings=findings,
+            notes=(),
+            lineage=(),
+            pair=None,
+            omitted=(),
+            valid=False,
+            errors=2,
+            warnings=0,
         )
         out = format_text([FileResult("f\u202e.json", cast(LintResult, result))])
         assert out.splitlines() == [*expected, "f\\u202e.json: invalid: 2 errors, 0 warnings"]

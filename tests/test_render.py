@@ -790,9 +790,13 @@ def test_the_summary_names_what_to_verify_first_in_the_support_handoff():
     view = view_of((CONFORMANCE / "valid-support-handoff.ocp.json").read_bytes())
     lines = {line["key"]: line for line in view["summary"]["lines"]}
     assert list(lines) == [
-        "outcome", "stops", "forbidden", "approvals", "questions", "statements",
-        "requirements", "drafts", "resources",
+        "outcome", "stops", "incompatibilities", "forbidden", "approvals", "preconditions",
+        "questions", "statements", "requirements", "omissions", "drafts", "resources",
     ]  # fmt: skip
+    assert [i["id"] for i in lines["incompatibilities"]["items"]] == ["inc-channel"]
+    assert [i["id"] for i in lines["preconditions"]["items"]] == ["pre-ticket-open"]
+    assert [i["id"] for i in lines["omissions"]["items"]] == ["om-pii", "om-greeting"]
+    assert "at its evidence" in lines["approvals"]["text"]
     assert [i["id"] for i in lines["outcome"]["items"]] == ["op-refund"]
     assert lines["outcome"]["items"][0]["anchor"] == "obj-op-refund"
     assert [i["id"] for i in lines["stops"]["items"]] == ["stop-refund", "stop-email"]

@@ -29,7 +29,7 @@ def findings(data: bytes, parent: bytes | None, code: str) -> list:
     """What the linter reports on ``data``: with its parent, the lineage checks too, their
     notes among them (a note is never an error, so the assertions below hold for notes)."""
     result = lint(data, parent=parent)
-    return [*result.findings, *result.notes]
+    return [*result.findings, *result.lineage]
 
 
 def test_the_index_lists_every_code():

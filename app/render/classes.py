@@ -54,6 +54,7 @@ FAMILIES: dict[str, Family] = {
     "checklist-step": _family("check-", tuple(step[0] for step in CHECKLIST), spell=True),
     "parent-state": _family("parent-", get_args(ParentState)),
     "summary-line": _family("summary-", LINE_KEYS),
+    "since": _family("since-", ("dropped", "rewritten", "weakened", "withdrawn")),
     "severity": _bare("severity", ("error", "warning", "note")),
     "verdict": _bare("verdict", ("valid", "invalid", "unknown")),
     # a diff's field changes, and the operations of a JSON Patch (RFC 6902)

@@ -14,6 +14,7 @@ from app.report import (
     VERDICT_INVALID,
     VERDICT_VALID,
     at_least,
+    lineage_counts,
     omitted_sentence,
 )
 
@@ -54,6 +55,8 @@ def build_header(ctx: Context) -> Model:
         # was known), else ""
         "errors_bound": at_least(result.omitted, "error"),
         "warnings_bound": at_least(result.omitted, "warning"),
+        # the lineage checks against the parent, counted in the banner beside the verdict
+        "lineage_counts": lineage_counts(result) if result.pair is not None else None,
         "levels": dict(result.levels()),
         "validity_note": VALIDITY_NOTE,
         "digest": result.digest,
@@ -134,8 +137,10 @@ def build_findings(ctx: Context) -> FindingsSection:
         "errors_bound": at_least(result.omitted, "error"),
         "warnings_bound": at_least(result.omitted, "warning"),
         "items": [_finding(ctx, i, f) for i, f in enumerate(result.findings)],
-        # the lineage checks' notes (with a parent): advice beside the findings
-        "notes": [_finding(ctx, i, f, "note") for i, f in enumerate(result.notes)],
+        # the project's lineage checks against the parent (with one): errors, warnings and
+        # notes with a verdict line of their own, never counted in levels 1–2
+        "notes": [_finding(ctx, i, f, "lineage") for i, f in enumerate(result.lineage)],
+        "lineage": lineage_counts(result) if result.pair is not None else None,
         # findings counted, not listed (beyond the first of each code): one sentence a code
         "omitted": [omitted_sentence(o) for o in result.omitted],
     }

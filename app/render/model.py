@@ -40,7 +40,9 @@ class FindingsSection(TypedDict):
     errors_bound: str  # "at least " when the count is a lower bound, else ""
     warnings_bound: str
     items: list[FindingItem]
+    # the lineage checks' findings against the parent (every severity), with their counts
     notes: list[FindingItem]
+    lineage: dict[str, int] | None
     omitted: list[str]  # one sentence a code whose findings are counted, not listed
 
 

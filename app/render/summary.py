@@ -23,13 +23,22 @@ from app.render.operations import OperationEntry
 # The lines, in the order they are shown (and the class of each: app/render/classes.py).
 LINE_KEYS = (
     "outcome",
+    "failed",
+    "unrecognised",
     "stops",
+    "incompatibilities",
     "forbidden",
     "approvals",
+    "expired-approvals",
+    "awaited-approvals",
     "expired",
+    "preconditions",
     "questions",
     "statements",
     "requirements",
+    "fallbacks",
+    "extensions",
+    "omissions",
     "drafts",
     "resources",
 )
@@ -64,14 +73,33 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     def ops(chosen: list[OperationEntry]) -> list[Model]:
         return _named(ctx, [(("operations", i), facts.id) for i, _, facts, _ in chosen[:NAMED]])
 
-    uncertain = [e for e in entries if e[2].status == "uncertain" and e[2].treated_non_idempotent]
+    # §10.7 step 6 reconciles every uncertain operation first, whatever its effect
+    uncertain = [e for e in entries if e[2].status == "uncertain"]
     line(
         "outcome",
         len(uncertain),
-        "operation with an unknown outcome that may repeat: find it at its record first",
-        "operations with unknown outcomes that may repeat: find each at its record first",
+        "unknown outcome: determine it at its record first",
+        "unknown outcomes: determine each at its record first",
         "check-operations",
         ops(uncertain),
+    )
+    failed = [e for e in entries if e[2].status == "failed"]
+    line(
+        "failed",
+        len(failed),
+        "failed: check at its record what took effect",
+        "failed: check at each record what took effect",
+        "check-operations",
+        ops(failed),
+    )
+    unrecognised = [e for e in entries if e[2].status is None]
+    line(
+        "unrecognised",
+        len(unrecognised),
+        "status not recognised: find its state at its record",
+        "statuses not recognised: find each state at its record",
+        "check-operations",
+        ops(unrecognised),
     )
     stops = items_of("stop_conditions")
     line(
@@ -82,6 +110,15 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "check-stop-conditions",
         [_item(ctx, s) for s in stops],
     )
+    incompatibilities = items_of("incompatibilities")
+    line(
+        "incompatibilities",
+        len(incompatibilities),
+        "incompatibility: stop if it holds",
+        "incompatibilities: stop if one holds",
+        "check-incompatibilities",
+        [_item(ctx, x) for x in incompatibilities],
+    )
     forbidden = [e for e in entries if e[2].forbidding and not e[2].terminal]
     line(
         "forbidden",
@@ -91,23 +128,55 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "ops-blocked",
         ops(forbidden),
     )
-    approvals = [e for e in entries if e[2].kind == "approval" and e[2].status == "approved"]
+    approved = [e for e in entries if e[2].kind == "approval" and e[2].status == "approved"]
+    live = [e for e in approved if not e[2].expired]
     line(
         "approvals",
-        len(approvals),
-        "approval recorded: verify it at its record",
-        "approvals recorded: verify each at its record",
+        len(live),
+        "approval recorded: verify it at its evidence, with its scope and expiry",
+        "approvals recorded: verify each at its evidence, with its scope and expiry",
         "check-operations",
-        ops(approvals),
+        ops(live),
+    )
+    lapsed = [e for e in approved if e[2].expired]
+    line(
+        "expired-approvals",
+        len(lapsed),
+        "approval expired: do not rely on it; obtain a new one",
+        "approvals expired: do not rely on them; obtain new ones",
+        "check-operations",
+        ops(lapsed),
+    )
+    awaited = [
+        e
+        for e in entries
+        if e[2].kind == "approval" and e[2].status == "awaiting" and not e[2].expired
+    ]
+    line(
+        "awaited-approvals",
+        len(awaited),
+        "approval awaited, not given: check its status at its record",
+        "approvals awaited, not given: check each status at its record",
+        "check-operations",
+        ops(awaited),
     )
     expired = [e for e in entries if e[2].status == "awaiting" and e[2].expired]
     line(
         "expired",
         len(expired),
-        "awaiting operation past its expires_at: ask again",
-        "awaiting operations past their expires_at: ask again",
+        "awaiting past its expiry: check its status at its record, then re-request it",
+        "awaiting past their expiry: check each status at its record, then re-request",
         "check-operations",
         ops(expired),
+    )
+    preconditions = items_of("preconditions")
+    line(
+        "preconditions",
+        len(preconditions),
+        "precondition to evaluate before resuming",
+        "preconditions to evaluate before resuming",
+        "check-preconditions",
+        [_item(ctx, x) for x in preconditions],
     )
     questions = _open_questions(ctx)
     line(
@@ -127,18 +196,43 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         "check-statements",
         [_item(ctx, s) for s in to_check[:NAMED]],
     )
-    requirements = [
-        r
-        for r in items_of("requirements")
-        if r.get("necessity") == "required" and r.get("fallback") is None
-    ]
+    required = [r for r in items_of("requirements") if r.get("necessity") == "required"]
+    extensions = [r for r in required if r.get("kind") == "extension"]
+    others = [r for r in required if r.get("kind") != "extension"]
+    without = [r for r in others if r.get("fallback") is None]
     line(
         "requirements",
-        len(requirements),
-        "required requirement without fallback: meet it or stop",
-        "required requirements without fallback: meet each or stop",
+        len(without),
+        "requirement you must meet, no fallback: meet it or stop",
+        "requirements you must meet, no fallback: meet each or stop",
         "check-requirements",
-        [_item(ctx, r) for r in requirements],
+        [_item(ctx, r) for r in without],
+    )
+    fallbacks = [r for r in others if r.get("fallback") is not None]
+    line(
+        "fallbacks",
+        len(fallbacks),
+        "requirement you must meet, or accept its fallback and say so",
+        "requirements you must meet, or accept their fallbacks and say so",
+        "check-requirements",
+        [_item(ctx, r) for r in fallbacks],
+    )
+    line(
+        "extensions",
+        len(extensions),
+        "extension needed that this viewer does not understand (§7)",
+        "extensions needed that this viewer does not understand (§7)",
+        "check-requirements",
+        [_item(ctx, r) for r in extensions],
+    )
+    omissions = _omissions(ctx)
+    line(
+        "omissions",
+        len(omissions),
+        "omission: left out by the source; recover it before relying on it",
+        "omissions: left out by the source; recover them before relying on them",
+        "derivation",
+        _named(ctx, omissions[:NAMED]),
     )
     drafts = _unsaved_drafts(ctx)
     line(
@@ -162,11 +256,60 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     return {
         "anchor": "summary",
         "title": "Verify before continuing",
+        "since_parent": _since_parent(ctx),
         "lines": lines,
         "errors": result.errors,
         "warnings": result.warnings,
         "valid": result.valid,
         "note": "Check each in the system of record: a checkpoint grants no authority (§10.1).",
+    }
+
+
+# How many of the parent's objects in force the summary names as dropped, rewritten, weakened
+# or withdrawn; the rest are counted (the lineage checks and the diff have them all).
+SINCE_PARENT_NAMED = 12
+_CHANGED = {
+    "dropped": "dropped",
+    "rewritten": "rewritten",
+    "weakened": "weakened",
+    "withdrawn": "withdrawn",
+}
+
+
+def _since_parent(ctx: Context) -> Model | None:
+    """With a parent: what the child dropped, rewrote, weakened or withdrew of what the parent
+    holds in force (§9.2), first, each linked to where the page shows its change: its card
+    (whose mark links the field-level change) or, for what is gone, the lineage checks."""
+    pair = ctx.result.pair
+    if pair is None:
+        return None
+    found = pair.losses
+    items = []
+    for loss in found[:SINCE_PARENT_NAMED]:
+        owner = ctx.owners.get(loss.child_pointer) if loss.child_pointer else None
+        items.append(
+            {
+                "change": _CHANGED[loss.change],
+                "what": loss.what,
+                "id": loss.id,
+                "detail": loss.detail,
+                "accounted": loss.accounted,
+                "parent_pointer": loss.parent_pointer,
+                "child_pointer": loss.child_pointer,
+                "anchor": owner[1] if owner else "lineage-checks",
+            }
+        )
+    return {
+        "count": len(found),
+        "items": items,
+        "more": max(0, len(found) - SINCE_PARENT_NAMED),
+        "compared": pair.skipped is None,
+        "note": (
+            "What the parent holds in force (§9.2: active instructions, constraints and "
+            "decisions, open questions, non-terminal operations, stop conditions) that this "
+            "checkpoint no longer holds as it was. Compare each with the parent before relying "
+            "on this one."
+        ),
     }
 
 
@@ -194,6 +337,14 @@ def _open_questions(ctx: Context) -> list[Spot]:
         if statement_status(statement.get("status")) not in _CLOSED_QUESTION:
             found.append((("statements", i), text_of(statement.get("id"))))
     return found
+
+
+def _omissions(ctx: Context) -> list[Spot]:
+    derivation = as_object(ctx.doc.get("derivation"))
+    return [
+        (("derivation", "omissions", i), text_of(omission.get("id")))
+        for i, omission in object_items(derivation.get("omissions"))
+    ]
 
 
 def _unsaved_drafts(ctx: Context) -> list[Spot]:

@@ -186,47 +186,79 @@ def dropped_protected(child: Checkpoint, parent: Checkpoint) -> list[Protected]:
     return dropped
 
 
-# The words an omission's description may use for what it covers, by the protected object's
-# kind (statements) or type.
-_COVERING_WORDS = {
-    "instruction": ("instruction", "statement"),
-    "constraint": ("constraint", "statement"),
-    "decision": ("decision", "statement"),
-    "question": ("question", "statement"),
-    "operation": ("operation", "approval", "action", "request", "wait"),
-    "stop_condition": ("stop condition",),
-}
-
-
 _ID_RUN = re.compile(r"[A-Za-z0-9._:-]+")
+_WORD = re.compile(r"[^\W_]{3,}")
+# Words that say nothing about which object is meant: a generic word for a kind ("older
+# statements not needed any more") accounts for no object in particular.
+_GENERIC = frozenset(
+    str.split(
+        "the and for not any more older old all are was were been has have had its this that "
+        "these those with from into out off about than then them they their there here what "
+        "which who when where why how also only just some such other each every both few many "
+        "most much very can could would should may might must will shall need needed needs "
+        "longer kept keep dropped drop removed remove omitted omit left leave carried carry "
+        "parent child checkpoint checkpoints compaction compacted forked fork statement "
+        "statements instruction instructions constraint constraints decision decisions "
+        "question questions operation operations action actions approval approvals request "
+        "requests wait waits stop stops condition conditions object objects item items entry "
+        "entries part parts earlier previous history content details detail notes note "
+        "relevant irrelevant size space sensitive unavailable superseded"
+    )
+)
+# How many of an object's rarest words are looked up, and how many omissions a word may be in
+# before it is too common to single one out: the cost stays linear in the two lists.
+_WORDS_LOOKED_UP = 8
+_COMMON = 64
+
+
+def content_words(text: object) -> set[str]:
+    """The words of ``text`` that can say which object is meant: three letters or more, none
+    of the generic ones."""
+    if not isinstance(text, str):
+        return set()
+    return {w for w in _WORD.findall(text.casefold()) if w not in _GENERIC}
 
 
 class Omissions:
-    """The child's omissions, read once for every dropped object: which covering words their
-    descriptions use, and their text to find ids in. (Each object against each description,
-    a regular expression a word, took 38 s for 2,000 of each.)"""
+    """The child's omissions, read once for every dropped object: the ids their descriptions
+    name, and an index of their words. (Each object against each description, a regular
+    expression a word, took 38 s for 2,000 of each.)"""
 
     def __init__(self, descriptions: list[object]) -> None:
         texts = [d for d in descriptions if isinstance(d, str)]
-        lowered = "\n".join(texts).lower()
-        every = {word for words in _COVERING_WORDS.values() for word in words}
-        self.words = {w for w in every if re.search(rf"\b{re.escape(w)}s?\b", lowered)}
         # The ids the descriptions name: each run of the characters a local id is made of
         # (OCP's localId), as written and without the punctuation that may end a sentence or
         # a clause around it ("op-wait-ci." names op-wait-ci). A set: a search of the whole
         # text for each dropped object's id cost the product of the two.
         runs = set(_ID_RUN.findall("\n".join(texts)))
         self.named = runs | {run.strip("._:-") for run in runs}
+        self.words = [content_words(t) for t in texts]
+        self.index: dict[str, list[int]] = {}
+        for position, words in enumerate(self.words):
+            for word in words:
+                self.index.setdefault(word, []).append(position)
 
     def cover(self, obj: Protected) -> bool:
-        """Whether some omission's description can be read as covering ``obj``: it names the
-        object's id, or the word for its kind or type ("the open questions", "two stop
-        conditions"). An omission about something else ("editor state") does not cover it."""
-        kind = obj.value.get("kind") if obj.type == "statement" else obj.type
-        words = _COVERING_WORDS.get(kind if isinstance(kind, str) else "", ())
-        if any(word in self.words for word in words):
+        """Whether an omission accounts for ``obj``: it names the object's id, or it describes
+        the object as a person would read it, with three fifths of the object's own
+        distinctive words, two at least ("never ask for the card number" for "Never ask for
+        card number or CVC"; "the damaged lamp's photos" is not the lamp's refund). A generic
+        word for its kind ("older statements not needed any more") describes no object, and
+        an omission about something else ("editor state") does not cover it."""
+        if obj.id is not None and obj.id in self.named:
             return True
-        return obj.id is not None and obj.id in self.named
+        own = content_words(obj.value.get("text") or obj.value.get("description"))
+        if len(own) < 2:
+            return False
+        needed = max(2, -(-len(own) * 3 // 5))  # three fifths of its own words, rounded up
+        # the omissions that hold its rarest words, at most _COMMON for each word: a word
+        # in thousands of omissions singles none out, and looking at each would cost the
+        # product of the two lists
+        looked_up = sorted((w for w in own if w in self.index), key=lambda w: len(self.index[w]))
+        candidates = {
+            position for w in looked_up[:_WORDS_LOOKED_UP] for position in self.index[w][:_COMMON]
+        }
+        return any(len(own & self.words[position]) >= needed for position in candidates)
 
 
 def withdrawn_preserved(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, str, str]]:
@@ -244,27 +276,6 @@ def withdrawn_preserved(child: Checkpoint, parent: Checkpoint) -> list[tuple[int
         if statement.get("status") == "retracted":
             out.append((i, object_id, PRESERVED_KINDS[str(kind)], "retracted"))
     return out
-
-
-def operation_statuses(child: Checkpoint) -> dict[object, object]:
-    """Each operation id of the child -> its status (the last with the id, as a dict keeps)."""
-    return {
-        op.get("id"): op.get("status")
-        for _, op in child.operations()
-        if isinstance(op.get("id"), str)
-    }
-
-
-def lifted(statuses: dict[object, object], obj: Protected) -> bool:
-    """A stop condition with an until whose every entry the child records as reached (the
-    operation has that status in the child, ``statuses``: `operation_statuses`): lifted, as
-    far as the checkpoint says, so a compaction that drops it drops nothing in force."""
-    if obj.type != "stop_condition":
-        return False
-    entries = _until_entries(obj.value)
-    if not entries:
-        return False
-    return all(isinstance(op, str) and statuses.get(op) == status for op, status in entries)
 
 
 def child_array_path(child: Checkpoint, type_: str) -> Path:
@@ -488,10 +499,10 @@ def preserved_object_dropped(child: Checkpoint, parent: Parent) -> Iterator[Viol
     if method not in DERIVED_METHODS or not names_parent(child, parent.checkpoint):
         return
     if not omissions_recorded(child):
-        statuses = operation_statuses(child)
+        # a stop condition is dropped even when the child records the statuses its until
+        # waits for: "a consumer MUST evaluate until against the system of record, never
+        # against a status recorded in a checkpoint" (§6.8)
         for obj in dropped_protected(child, parent.checkpoint):
-            if lifted(statuses, obj):
-                continue
             name = repr(obj.id) if obj.id is not None else "without an id"
             yield (
                 child_array_path(child, obj.type),
@@ -516,29 +527,60 @@ def preserved_object_dropped(child: Checkpoint, parent: Parent) -> Iterator[Viol
     needs_parent=True,
 )
 def compaction_without_record(child: Checkpoint, parent: Parent) -> Iterator[Violation]:
-    """A child whose derivation.method is compacted has a non-empty derivation.omissions (what
-    the compaction dropped) and a non-empty derivation.transformations (what it condensed). "A
-    compacting producer MUST record omissions and transformations" (§6.9, §9.2). One finding at
-    /derivation naming what is missing."""
+    """A child whose derivation.method is compacted records in a non-empty
+    derivation.omissions what it dropped, and in a non-empty derivation.transformations what it
+    condensed: "MUST record what it dropped in derivation.omissions and what it condensed in
+    derivation.transformations" (§9.2, §6.9). Dropped: a local object of the parent (matched
+    by id and type) that the child does not carry. Condensed: a local object of the parent (a
+    statement, a completed step, …) whose text or description the child rewrote, or objects of
+    the parent dropped while the child has objects of the same kind the parent did not (merged
+    into new ones). A compaction that dropped and condensed nothing
+    records neither, and is not reported. One finding at /derivation naming what is missing."""
     if derivation_method(child) != "compacted":
         return
     if not names_parent(child, parent.checkpoint):
         return
+    before = parent.checkpoint
+    carried = {(obj.id, obj.type) for obj in child.local_objects}
+    dropped = [obj for obj in before.local_objects if (obj.id, obj.type) not in carried]
+    known = {(obj.id, obj.type) for obj in before.local_objects}
+    added = {obj.type for obj in child.local_objects if (obj.id, obj.type) not in known}
+    condensed = _rewritten_any(child, before) or any(obj.type in added for obj in dropped)
     missing = [
         name
-        for name, present in (
-            ("derivation.omissions", omissions_recorded(child)),
-            ("derivation.transformations", transformations_recorded(child)),
+        for name, needed, present in (
+            ("derivation.omissions", bool(dropped), omissions_recorded(child)),
+            ("derivation.transformations", condensed, transformations_recorded(child)),
         )
-        if not present
+        if needed and not present
     ]
     if missing:
+        what = {
+            "derivation.omissions": "what the compaction dropped (omissions, with where it can "
+            "be recovered)",
+            "derivation.transformations": "what it condensed (transformations, with the objects "
+            "that carry the result)",
+        }
+        did = "dropped objects of its parent" if dropped else "condensed statements"
         yield (
             ("derivation",),
-            f"this checkpoint was compacted but records no {' and no '.join(missing)}; list "
-            "what the compaction dropped (omissions, with where it can be recovered) and what it "
-            "condensed (transformations, with the objects that carry the result)",
+            f"this checkpoint was compacted and {did} but records no "
+            f"{' and no '.join(missing)}; list " + " and ".join(what[name] for name in missing),
         )
+
+
+def _rewritten_any(child: Checkpoint, parent: Checkpoint) -> bool:
+    """Whether the child carries a local object of the parent (same id and type) whose text,
+    or description, differs from the parent's."""
+    before = {(obj.id, obj.type): obj.value for obj in parent.local_objects}
+    for obj in child.local_objects:
+        old = before.get((obj.id, obj.type))
+        if old is None:
+            continue
+        for member in ("text", "description"):
+            if json_key(obj.value.get(member)) != json_key(old.get(member)):
+                return True
+    return False
 
 
 # --- what the checks above did not see ------------------------------------------------------
@@ -571,6 +613,15 @@ def weakened_stop_conditions(child: Checkpoint, parent: Checkpoint) -> list[tupl
         _, old = before[object_id]
         named = set(_strings(stop.get("applies_to")))
         lost = [x for x in _strings(old.get("applies_to")) if x not in named]
+        if named and not _strings(old.get("applies_to")):
+            out.append(
+                (
+                    i,
+                    object_id,
+                    "it gains an applies_to: in the parent it names no operation, so it may "
+                    "forbid any call (§6.8), and here only those it names",
+                )
+            )
         if lost:
             out.append(
                 (i, object_id, f"its applies_to no longer names {', '.join(map(repr, lost))}")
@@ -797,9 +848,8 @@ def dropped_without_naming_omission(child: Checkpoint, parent: Parent) -> Iterat
     if not omissions_recorded(child):
         return  # lineage-dropped's warning
     omissions = Omissions([o.get("description") for _, o in child.array("derivation", "omissions")])
-    statuses = operation_statuses(child)
     for obj in dropped_protected(child, parent.checkpoint):
-        if omissions.cover(obj) or lifted(statuses, obj):
+        if omissions.cover(obj):
             continue
         name = repr(obj.id) if obj.id is not None else "without an id"
         yield (
@@ -835,3 +885,104 @@ def verified_without_its_evidence(child: Checkpoint, parent: Parent) -> Iterator
             "with a revalidate (§9.2), or carry the evidence, or re-check it (checked_at after "
             "the parent)",
         )
+
+
+# --- since the parent: what a person reads first ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Something the parent holds in force, as §9.2 asks a compaction to preserve it, that the
+    child dropped, rewrote, weakened or withdrew."""
+
+    change: str  # "dropped", "rewritten", "weakened" or "withdrawn"
+    what: str  # "active constraint", "open question", "non-terminal operation", "stop condition"
+    id: str | None
+    parent_pointer: str
+    child_pointer: str | None  # None: dropped
+    detail: str  # what changed, in words
+    # whether the child records it: an omission that names it (dropped), a transformation
+    # that names it in affected (rewritten); a weakening or a withdrawal is never accounted for
+    accounted: bool
+
+
+# Operation members whose change alters what a destination would do about the operation.
+_OPERATION_MEMBERS = ("description", "effect", "call", "resume", "idempotency_key", "target")
+
+
+def losses(child: Checkpoint, parent: Checkpoint) -> list[Loss]:
+    """What the child dropped, rewrote, weakened or withdrew of the parent's active
+    instructions, constraints and decisions, open questions, non-terminal operations and stop
+    conditions (§9.2), in the parent's order, with whether the child records each."""
+    if not names_parent(child, parent):
+        return []
+    protected = protected_objects(parent)
+    kept: dict[tuple[str, str], Protected] = {
+        (obj.id, obj.type): obj for obj in protected if obj.id is not None
+    }
+    omissions = Omissions([o.get("description") for _, o in child.array("derivation", "omissions")])
+    transformed = transformed_ids(child)
+    out = [
+        Loss("dropped", p.what, p.id, p.pointer, None, "not in this checkpoint", omissions.cover(p))
+        for p in dropped_protected(child, parent)
+    ]
+
+    def changed(kind: str, object_id: str, pointer: str, change: str, detail: str) -> None:
+        obj = kept.get((object_id, kind))
+        if obj is not None:
+            accounted = change == "rewritten" and object_id in transformed
+            out.append(Loss(change, obj.what, object_id, obj.pointer, pointer, detail, accounted))
+
+    for index, statement_id, _ in rewritten_statements(child, parent):
+        pointer = to_pointer(("statements", index))
+        changed(
+            "statement", statement_id, pointer, "rewritten", "its text differs from the parent's"
+        )
+    for index, statement_id, _, status in withdrawn_preserved(child, parent):
+        changed(
+            "statement",
+            statement_id,
+            to_pointer(("statements", index)),
+            "withdrawn",
+            f"it is {status} here",
+        )
+    before = _by_id(parent.operations())
+    for index, operation in child.operations():
+        op_id = operation.get("id")
+        if not isinstance(op_id, str) or (op_id, "operation") not in kept:
+            continue
+        old = before[op_id][1]
+        members = [
+            m for m in _OPERATION_MEMBERS if json_key(operation.get(m)) != json_key(old.get(m))
+        ]
+        if members:
+            verb = "differs" if len(members) == 1 else "differ"
+            changed(
+                "operation",
+                op_id,
+                to_pointer(("operations", index)),
+                "rewritten",
+                f"its {', '.join(members)} {verb} from the parent's",
+            )
+    weakened: dict[int, list[str]] = {}
+    for index, _, change in weakened_stop_conditions(child, parent):
+        weakened.setdefault(index, []).append(change)
+    stops = _stop_conditions_by_id(parent)
+    for index, stop in child.stop_conditions():
+        stop_id = stop.get("id")
+        if not isinstance(stop_id, str) or stop_id not in stops:
+            continue
+        pointer = to_pointer(("continuation", "stop_conditions", index))
+        if index in weakened:
+            changed("stop_condition", stop_id, pointer, "weakened", "; ".join(weakened[index]))
+        elif json_key(stop.get("description")) != json_key(stops[stop_id][1].get("description")):
+            changed(
+                "stop_condition",
+                stop_id,
+                pointer,
+                "rewritten",
+                "its description differs from the parent's",
+            )
+    order = {obj.pointer: n for n, obj in enumerate(protected)}
+    out.sort(key=lambda loss: order.get(loss.parent_pointer, len(order)))
+    return out

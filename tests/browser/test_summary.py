@@ -22,7 +22,10 @@ DOCUMENTS = sorted(
 
 def test_the_summary_fits_in_the_first_screen(open_page, make_context) -> None:
     """Each document's page loaded once, then laid out at each size (as a window resized or a
-    phone turned lays it out again)."""
+    phone turned lays it out again). At a desktop size the whole summary is in the first
+    screen. A phone's first screen holds its start (the heading and its first lines): the
+    summary names every kind of thing to verify (issue 26), which for a rich document is
+    longer than a phone's screen, and it is never clipped to fit (issue 27)."""
     page = open_page(make_context(viewport=SIZES["desktop"]))
     assert DOCUMENTS
     too_low = []
@@ -34,8 +37,17 @@ def test_the_summary_fits_in_the_first_screen(open_page, make_context) -> None:
             assert summary.count() == 1, name
             box = summary.bounding_box()
             assert box is not None
-            if box["y"] + box["height"] > viewport["height"]:
-                too_low.append(f"{name} ({size}): ends at {box['y'] + box['height']:.0f} px")
+            if size == "desktop":
+                end = box["y"] + box["height"]
+            else:
+                lines = page.locator("#summary li")
+                third = (
+                    lines.nth(min(2, lines.count() - 1)).bounding_box() if lines.count() else box
+                )
+                assert third is not None
+                end = third["y"] + third["height"]
+            if end > viewport["height"]:
+                too_low.append(f"{name} ({size}): ends at {end:.0f} px")
             if name == "valid-support-handoff.ocp.json":
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=SCREENSHOTS / f"20-summary-{size}.png")
