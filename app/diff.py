@@ -56,7 +56,9 @@ from __future__ import annotations
 
 import bisect
 import copy
+import difflib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -350,6 +352,39 @@ def _changes(before: object, after: object, path: Path = ()) -> list[Data]:
                 out.extend(_changes(before[key], after[key], (*path, key)))
         return out
     return [{"pointer": to_pointer(path), "op": "replace", "before": before, "after": after}]
+
+
+# Past this many words on either side, a string's change is shown whole: matching words is
+# quadratic in the worst case, and a long text rewritten is read whole anyway.
+WORDS_COMPARED = 600
+_WORDS = re.compile(r"\s+|[^\s]+")
+
+
+def changed_words(before: str, after: str) -> list[Data] | None:
+    """A rewritten string as runs of words kept, removed and added (``{"op": "equal" |
+    "delete" | "insert", "text": …}``), so a reader sees "EUR 500" become "EUR 5000" inside a
+    sentence; None past ``WORDS_COMPARED`` words on a side."""
+    old, new = _WORDS.findall(before), _WORDS.findall(after)
+    if len(old) > WORDS_COMPARED or len(new) > WORDS_COMPARED:
+        return None
+    runs: list[Data] = []
+
+    def add(op: str, text: str) -> None:
+        if not text:
+            return
+        if runs and runs[-1]["op"] == op:
+            runs[-1]["text"] += text
+        else:
+            runs.append({"op": op, "text": text})
+
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            add("equal", "".join(old[i1:i2]))
+            continue
+        add("delete", "".join(old[i1:i2]))
+        add("insert", "".join(new[j1:j2]))
+    return runs
 
 
 # --- sections ----------------------------------------------------------------------------------
@@ -962,7 +997,25 @@ def _diff(compared: Pair) -> Data:
     }
     shown = child.redaction.joined(parent.redaction).data(out)
     assert isinstance(shown, dict)
+    _mark_words(shown)
     return shown
+
+
+def _mark_words(diff: Data) -> None:
+    """Each string rewritten in place gets its runs of words kept, removed and added: read
+    from the values as shown, after the redaction, so no run can hold what it withheld."""
+    for section in diff.get("sections", []):
+        for entry in section.get("changed", []):
+            for change in entry.get("changes", []):
+                before, after = change.get("before"), change.get("after")
+                if (
+                    change.get("op") == "replace"
+                    and isinstance(before, str)
+                    and isinstance(after, str)
+                ):
+                    words = changed_words(before, after)
+                    if words is not None and before != after:
+                        change["words"] = words
 
 
 def _failed(parent: Analysis, child: Analysis) -> Data:

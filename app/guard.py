@@ -23,8 +23,8 @@ proposed call is repeated back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -38,6 +38,7 @@ from app.pointer import escape_token, to_pointer
 from app.redaction import Redaction, unparsed_findings
 from app.standing import Standings, strings
 from app.stops import object_id
+from app.stored_lineage import Descendants
 from app.visible import visible_json
 
 Outcome = Literal["refuse", "determine_first", "nothing_against"]
@@ -177,6 +178,9 @@ class Answer:
     levels: Mapping[str, str] | None = None
     digest: str | None = None
     stops: tuple[StopInForce, ...] = ()
+    # for a stored checkpoint: the newer ones of its lineage (their links, and how many more
+    # only its digest or its id names); None when none were looked up (a checkpoint as text)
+    newer: Mapping[str, object] | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -198,6 +202,7 @@ class Answer:
             "reasons": [reason.as_json() for reason in self.reasons],
             "uncompared_operations": list(self.uncompared),
             "stop_conditions_in_force": [stop.as_json() for stop in self.stops],
+            **({"newer_checkpoints": dict(self.newer)} if self.newer is not None else {}),
             "checkpoint": {"digest": self.digest, "levels": dict(self.levels or {})},
             "note": NO_AUTHORITY,
         }
@@ -762,3 +767,60 @@ def _listed(ids: list[str], shown: Redaction) -> tuple[tuple[str, ...], int]:
     """The first LISTED_IDS of ``ids`` (once each), and how many more there are."""
     unique = list(dict.fromkeys(ids))
     return tuple(shown.text(i) for i in unique[:LISTED_IDS]), max(0, len(unique) - LISTED_IDS)
+
+
+def with_newer(
+    answer: Answer,
+    call: Call,
+    newer: Descendants,
+    newest: Sequence[tuple[str, Analysis]],
+) -> Answer:
+    """``answer`` for a stored checkpoint, with what the newer checkpoints of its lineage
+    record (§10.3: "Replaying an old checkpoint can re-trigger side effects that later
+    checkpoints record as done. A destination SHOULD check whether a newer checkpoint in the
+    same lineage exists"): one reason naming them, and what each newer linked one, read as
+    this one is (``newest``: storage id and analysis), records against the call."""
+    linked = [n.meta.storage_id for n in newer.of("linked")]
+    verified, claimed = len(newer.of("verified")), len(newer.of("claimed"))
+    summary: dict[str, object] = {
+        "linked": [f"/c/{storage_id}" for storage_id in linked],
+        "verified": verified,
+        "claimed": claimed,
+        "truncated": newer.truncated,
+    }
+    if not (linked or verified or claimed):
+        return replace(answer, newer=summary)
+    parts = []
+    if linked:
+        parts.append("stored with a link to this one: " + ", ".join(f"/c/{i}" for i in linked))
+    if verified:
+        parts.append(f"{verified} that record this one's exact bytes as their parent")
+    if claimed:
+        parts.append(f"{claimed} that name its id as their parent, with nothing to verify it")
+    reasons = [
+        *answer.reasons,
+        Reason(
+            "newer-checkpoint",
+            "determine_first",
+            "A newer checkpoint of this lineage is stored (" + "; ".join(parts) + "): it may "
+            "record this call as done, or forbid it. Read the newest first.",
+            "",
+            section="§10.3",
+        ),
+    ]
+    for storage_id, analysis in newest:
+        if not analysis.interpretable or analysis.checkpoint is None:
+            continue
+        later = check_call(analysis.checkpoint, call, analysis.redaction)
+        for reason in later.reasons:
+            if reason.outcome == "nothing_against":
+                continue
+            reasons.append(
+                replace(
+                    reason,
+                    code=f"newer-{reason.code}",
+                    message=f"The newer checkpoint /c/{storage_id} records: {reason.message}",
+                    path=f"/c/{storage_id}#{reason.path}" if reason.path else f"/c/{storage_id}",
+                )
+            )
+    return replace(answer, reasons=tuple(reasons), newer=summary)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -273,7 +274,20 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
 
         analysis = analyze(data, limits)
         readable = _interpretable(analysis)
-        reading = for_model(readable, now=datetime.now(UTC))
+        newer: list[str] = []
+        if checkpoint_id and not checkpoint:
+            # the newer checkpoints of its lineage, as its page names them (§10.3)
+            page = await service().call(
+                "GET", f"/c/{_id_segment(checkpoint_id)}.json", caller=caller_of(ctx)
+            )
+            if page.status_code == 200:
+                stored = page.json().get("stored") or {}
+                found = stored.get("newer") or {}
+                newer = [
+                    str(link) for link in (n.get("link") for n in found.get("linked", [])) if link
+                ]
+                newer += [str(sentence) for sentence in found.get("sentences", [])]
+        reading = for_model(readable, now=datetime.now(UTC), newer=newer)
         return _result(reading.as_json(), reading.text)
 
     @tool
@@ -315,6 +329,24 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         of record (an uncertain operation's outcome), or ask a person, before making it.
         "nothing_against": this checkpoint records nothing against the call; that is not
         permission: your own policy still decides (§10.1)."""
+        if checkpoint_id and not checkpoint:
+            # a stored one is answered by the service, which knows the newer checkpoints of
+            # its lineage (§10.3) and reads the call against them too
+            try:
+                proposed_call(call)
+            except GuardError as exc:
+                where = {k: v for k, v in exc.as_json().items() if k != "message"}
+                raise ToolFailure(exc.message, **where) from None
+            body = json.dumps({"call": call, "checkpoint_id": checkpoint_id}).encode()
+            response = await service().expect(
+                200,
+                "POST",
+                "/api/v1/guard",
+                caller=caller_of(ctx),
+                headers={"content-type": "application/json"},
+                content=body,
+            )
+            return _result(response.json())
         data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint", ctx)
         try:
             answer = guard(analyze(data, limits), proposed_call(call))

@@ -11,6 +11,7 @@ digest, which no text inside it can know, so none can end the data early.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -47,6 +48,7 @@ class Reading:
     steps: list[str]
     no_instruction_authority: list[dict[str, Any]]
     document: object
+    newer: list[str]
 
     def as_json(self) -> dict[str, Any]:
         # the text is the tool's content; the structure holds its parts, not a second copy
@@ -55,12 +57,15 @@ class Reading:
             "verify_first": self.verify_first,
             "restoration_steps": self.steps,
             "no_instruction_authority": self.no_instruction_authority,
+            "newer_checkpoints": self.newer,
             "document": self.document,
         }
 
 
-def for_model(result: LintResult, *, now: datetime) -> Reading:
-    """The reading of an interpretable checkpoint (a JSON document of this version)."""
+def for_model(result: LintResult, *, now: datetime, newer: Sequence[str] = ()) -> Reading:
+    """The reading of an interpretable checkpoint (a JSON document of this version).
+    ``newer``: the newer checkpoints of its lineage a store holds (their links, and sentences
+    about those only their evidence names), which a model reads first (§10.3)."""
     analysis = result.analysis
     view = build_view(result, now=now)
     summary = view["summary"] or {"lines": [], "errors": 0, "warnings": 0, "valid": False}
@@ -84,6 +89,14 @@ def for_model(result: LintResult, *, now: datetime) -> Reading:
         f"{summary['errors']} error(s), {summary['warnings']} warning(s)."
     )
     lines = [PREAMBLE, "", verdict, ""]
+    if newer:
+        lines += [
+            "A newer checkpoint of this lineage is stored: it may record as done, or forbid, "
+            "what this one leaves open. Read the newest first (§10.3: replaying an old "
+            "checkpoint can re-trigger side effects that later checkpoints record as done).",
+            *(f"- {visible_json(item)[1:-1]}" for item in newer),
+            "",
+        ]
     if result.pair is not None and result.pair.skipped is None:
         lines += [*since_parent_lines(result), ""]
     lines.append(
@@ -118,7 +131,7 @@ def for_model(result: LintResult, *, now: datetime) -> Reading:
         visible_json(document, indent=2),
         f"----- END {boundary} -----",
     ]
-    return Reading("\n".join(lines), analysis.digest, verify, steps, marked, document)
+    return Reading("\n".join(lines), analysis.digest, verify, steps, marked, document, list(newer))
 
 
 def since_parent_lines(result: LintResult, limit: int = 50) -> list[str]:

@@ -584,7 +584,15 @@ def test_a_stored_checkpoint_is_guarded_by_its_storage_id(client):
     storage_id = stored.json()["storage_id"]
     answer = client.post("/api/v1/guard", json={"call": REFUND, "checkpoint_id": storage_id})
     assert answer.status_code == 200
-    assert answer.json() == library_answer(doc, REFUND)
+    served = answer.json()
+    # a stored one also says which newer checkpoints of its lineage were looked for (§10.3)
+    assert served.pop("newer_checkpoints") == {
+        "linked": [],
+        "verified": 0,
+        "claimed": 0,
+        "truncated": False,
+    }
+    assert served == library_answer(doc, REFUND)
 
 
 def test_no_argument_of_the_call_is_repeated_back(tmp_path):

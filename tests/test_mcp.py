@@ -319,3 +319,49 @@ def test_no_text_of_the_document_reaches_outside_the_data_block(shared):
         assert json.loads(document)["task"]["objective"] == doc["task"]["objective"]
 
     shared.run(body)
+
+
+def test_the_whole_truth_over_mcp_since_the_parent_and_the_newer_checkpoint(shared):
+    """Issue 26 through the MCP tools: a compacted child's losses in the lint report and the
+    model's reading; a stored parent's check_call and reading name its newer linked child,
+    and the refund the child completed is refused (§10.3)."""
+    from tests.test_whole_truth import REFUND_CALL, compacted_child
+
+    child_text = json.dumps(compacted_child())
+
+    async def body(client: ClientSession) -> None:
+        failed, report = await call(
+            client, "lint_checkpoint", checkpoint=child_text, parent=HANDOFF
+        )
+        assert not failed
+        (result,) = report["results"]
+        assert result["valid"] is True and result["lineage"]["counts"]["notes"] >= 3
+        failed, parent = await call(client, "store_checkpoint", checkpoint=HANDOFF)
+        assert not failed, parent
+        done = json.loads(HANDOFF)
+        done["id"] = "urn:uuid:019a6b22-9d05-7a41-b3c7-0e8f1a2b3c97"
+        done["created_at"] = "2026-11-13T09:00:00Z"
+        done["parent"] = {"id": json.loads(HANDOFF)["id"]}
+        for op in done["operations"]:
+            if op["id"] == "op-refund":
+                op["status"], op["call"] = "completed", REFUND_CALL
+        failed, child = await call(
+            client,
+            "store_checkpoint",
+            checkpoint=json.dumps(done),
+            parent_id=parent["storage_id"],
+        )
+        assert not failed, child
+        failed, answer = await call(
+            client, "check_call", checkpoint_id=parent["storage_id"], call=REFUND_CALL
+        )
+        assert not failed and answer["outcome"] == "refuse", answer
+        assert "newer-checkpoint" in [r["code"] for r in answer["reasons"]]
+        result = await client.call_tool(
+            "read_checkpoint_for_model", {"checkpoint_id": parent["storage_id"]}
+        )
+        text = result.content[0].text
+        assert "A newer checkpoint of this lineage is stored" in text
+        assert f"/c/{child['storage_id']}" in text
+
+    shared.run(body)

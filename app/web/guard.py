@@ -16,15 +16,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app.analysis import Analysis, analyze
-from app.guard import GuardError, guard, proposed_call
+from app.guard import GuardError, guard, proposed_call, with_newer
 from app.parse import Limits, parse
 from app.redaction import unparsed_findings
+from app.store.base import Found
+from app.stored_lineage import newer_checkpoints
 from app.web.bodies import FORM_OVERHEAD
-from app.web.stored import analysis_of, fetch
+from app.web.stored import analysis_of, fetch, store_call
 from app.web.views import BadRequest, media_type, settings_of
 from app.web.work import run_cpu
 
 JSON_TYPES = ("application/json",)
+# How many newer linked checkpoints a stored checkpoint's answer reads the call against.
+NEWER_COMPARED = 3
 
 
 class Unreadable(BadRequest):
@@ -81,6 +85,18 @@ async def api_guard(request: Request) -> Response:
             )
         record = await fetch(request, stored_id)
         analysis = await run_cpu(request, len(record.data), analysis_of, request, record)
+        newer = await store_call(request, newer_checkpoints, record.meta)
+        linked = [n.meta for n in newer.of("linked")[:NEWER_COMPARED]]
+        newest = []
+        for meta in linked:
+            found = await store_call(request, "get", meta.storage_id)
+            if isinstance(found, Found):
+                newest.append(
+                    (
+                        meta.storage_id,
+                        await run_cpu(request, len(found.data), analysis_of, request, found),
+                    )
+                )
     else:
         data = (
             given.encode("utf-8", "surrogatepass")
@@ -90,6 +106,8 @@ async def api_guard(request: Request) -> Response:
         analysis = await run_cpu(request, len(data), analyze, data, limits)
     try:
         answer = guard(analysis, call)
+        if stored_id is not None:
+            answer = with_newer(answer, call, newer, newest)
     except GuardError as exc:
         raise Unreadable(exc) from None
     return JSONResponse(answer.as_json())

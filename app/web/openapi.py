@@ -804,7 +804,23 @@ def _schemas(base_url: str) -> Data:
                 },
                 "checkpoint": _object({"digest": _nullable(DIGEST), "levels": {"type": "object"}}),
                 "note": STRING,
-            }
+            },
+            {
+                "newer_checkpoints": {
+                    **_object(
+                        {
+                            "linked": {"type": "array", "items": PATH},
+                            "verified": INTEGER,
+                            "claimed": INTEGER,
+                            "truncated": BOOLEAN,
+                        }
+                    ),
+                    "description": (
+                        "For a stored checkpoint (checkpoint_id): the newer checkpoints of its "
+                        "lineage (§10.3), which the answer also reads the call against."
+                    ),
+                },
+            },
         ),
         "Created": _object(
             {
