@@ -265,3 +265,51 @@ def test_every_check_speaks_through_the_cli(tmp_path: Path, capsys):
     assert ": note lineage-omission " in text and ": note lineage-rewritten " in text
     main(["lint", "--format", "github", "--parent", str(parent_file), str(child_file)])
     assert "::notice " in capsys.readouterr().out
+
+
+def test_a_stop_condition_that_gains_applies_to_is_weakened():
+    """One that names no operation may forbid any call (§6.8's more restrictive reading):
+    naming some in the child forbids only those."""
+    parent = copy.deepcopy(PARENT)
+    del parent["continuation"]["stop_conditions"][0]["applies_to"]
+    child = copy.deepcopy(parent)
+    child["id"] = "urn:uuid:0195b000-0000-7000-8000-000000000002"
+    child["created_at"] = "2026-11-20T12:00:00Z"
+    child["parent"] = {"id": parent["id"]}
+    child["derivation"] = {"method": "compacted"}
+    child["continuation"]["stop_conditions"][0]["applies_to"] = ["op-approval"]
+    result = lint(json.dumps(child).encode(), parent=json.dumps(parent).encode())
+    (weakened,) = [f for f in result.lineage if f.code == "lineage-weakened"]
+    assert "gains an applies_to" in weakened.message and result.valid
+
+
+def test_a_recorded_status_lifts_no_dropped_stop_condition():
+    """ "A consumer MUST evaluate until against the system of record, never against a status
+    recorded in a checkpoint" (§6.8): a child that records the status a stop condition waits
+    for, and drops it, dropped a stop condition in force."""
+    parent = copy.deepcopy(PARENT)
+    parent["continuation"]["stop_conditions"][0]["until"] = [
+        {"operation": "op-approval", "status": "approved"}
+    ]
+    parent["operations"][2]["status"] = "awaiting"
+    operations = copy.deepcopy(parent["operations"])
+    operations[2].update(
+        status="approved",
+        approval={
+            "decided_by": "manager",
+            "decided_at": "2026-11-20T11:00:00Z",
+            "evidence": ["r-refunds"],
+        },
+    )
+    child = copy.deepcopy(parent)
+    child.update(
+        id="urn:uuid:0195b000-0000-7000-8000-000000000002",
+        created_at="2026-11-20T12:00:00Z",
+        parent={"id": parent["id"]},
+        derivation={"method": "compacted"},
+        operations=operations,
+        continuation={},
+    )
+    result = lint(json.dumps(child).encode(), parent=json.dumps(parent).encode())
+    dropped = [f for f in result.lineage if f.code == "lineage-dropped"]
+    assert any("stop-credit" in f.message for f in dropped), [f.message for f in result.lineage]

@@ -283,3 +283,36 @@ def test_the_diff_marks_the_words_that_changed_inside_a_rewritten_constraint(cli
     page = client.post("/diff", data=data, headers={"accept": "text/html"}).text
     assert "<del>500</del>" in page and "<ins>5000</ins>" in page
     assert '<details class="card removed"' in page  # removed objects are folded
+
+
+def test_the_project_s_own_pair_says_it_dropped_never_force_push():
+    """valid-coding-refactor-child drops the constraint "Never force-push to shared branches"
+    and records no omission that names it: its page says so first."""
+    from datetime import UTC, datetime
+
+    from app.render.view import build_view
+
+    child = (CONFORMANCE / "valid-coding-refactor-child.ocp.json").read_bytes()
+    parent = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
+    result = lint(child, parent=parent)
+    since = build_view(result, now=datetime.now(UTC))["summary"]["since_parent"]
+    dropped = [i for i in since["items"] if i["id"] == "s-constr-no-force"]
+    assert dropped and dropped[0]["change"] == "dropped" and not dropped[0]["accounted"]
+    assert result.valid  # a level-2 verdict of its own
+
+
+def test_an_expired_awaiting_action_is_checked_at_its_record_before_it_is_asked_again():
+    from datetime import UTC, datetime
+
+    from app.render.view import build_view
+
+    waiting = {
+        **CHARGE,
+        "status": "awaiting",
+        "effect": "non_idempotent",
+        "expires_at": "2026-01-01T00:00:00Z",
+    }
+    view = build_view(lint(with_operations(waiting)), now=datetime.now(UTC))
+    (line,) = [line for line in view["summary"]["lines"] if line["key"] == "expired"]
+    assert line["text"].startswith("awaiting past its expiry: check its status at its record")
+    assert "ask again" not in line["text"]
