@@ -570,6 +570,37 @@ def omissions_unnamed(n: int) -> bytes:
     return _child_of(omitted_parent(n), doc)
 
 
+def wordy_parent(n: int) -> bytes:
+    """A parent of ``n`` active constraints that share their words, for `omissions_wordy`."""
+    doc = skeleton("bench/worst.py: a parent of constraints in the same words", doc_id=8)
+    doc["statements"].extend(
+        {
+            "id": f"s-c{i}",
+            "kind": "constraint",
+            "text": f"Review account ledger {i} before posting.",
+            "origin": {"type": "user", "name": "Controller"},
+        }
+        for i in range(n)
+    )
+    return dump(doc)
+
+
+def omissions_wordy(n: int) -> bytes:
+    """A compacted child of `wordy_parent` (n) that drops every constraint and records ``n``
+    omissions in nearly their words, none enough to name one: every omission is a candidate
+    for every dropped constraint (the matcher looks at a bounded few)."""
+    doc = skeleton("bench/worst.py: omissions in nearly the words of what was dropped", doc_id=9)
+    doc["derivation"] = {
+        "method": "compacted",
+        "omissions": [
+            {"id": f"om-{j}", "description": f"review account {j}", "reason": "irrelevant"}
+            for j in range(n)
+        ],
+        "transformations": [{"id": "tr-0", "description": "Condensed.", "affected": ["s-goal"]}],
+    }
+    return _child_of(wordy_parent(n), doc)
+
+
 def completed_calls(n: int) -> bytes:
     """A parent of ``n`` completed calls to one tool, for `calls_again`."""
     doc = skeleton("bench/worst.py: a parent of many completed calls", doc_id=6)
@@ -648,6 +679,13 @@ CASES: dict[str, Case] = {
             omissions_unnamed,
             "a compacted child dropping everything, its omissions naming none of it",
             parent=omitted_parent,
+            baseline="benign-pair",
+        ),
+        Case(
+            "omissions-wordy",
+            omissions_wordy,
+            "a compacted child dropping everything, its omissions in nearly its words",
+            parent=wordy_parent,
             baseline="benign-pair",
         ),
         Case(

@@ -24,9 +24,11 @@ shared with the diff (app/diff.py), so the page and the findings never disagree.
 from __future__ import annotations
 
 import re
+import weakref
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app import layout
 from app.calls import Call, repeats
@@ -35,6 +37,8 @@ from app.json_values import json_key
 from app.parse import JsonObject
 from app.pointer import Path, to_pointer
 from app.rules import Parent, Violation, rule
+
+_T = TypeVar("_T")
 
 # What §9.2 says a compaction MUST preserve, by statement kind when the statement is active.
 PRESERVED_KINDS = {
@@ -63,7 +67,7 @@ def _kept_statements(
 ) -> Iterator[tuple[int, str, JsonObject, JsonObject]]:
     """The child's statements that the parent has under the same id: (child index, id, the
     child's statement, the parent's)."""
-    before = _by_id(parent.statements())
+    before = _once("statements", parent, parent, lambda: _by_id(parent.statements()))
     for i, statement in child.statements():
         object_id = statement.get("id")
         if isinstance(object_id, str) and object_id in before:
@@ -112,7 +116,32 @@ class Protected:
         return to_pointer(self.path)
 
 
+# What the lineage checks, the diff and the page's "since the parent" each ask of one pair
+# (the parent's protected objects, which of them the child dropped), worked out once a pair:
+# asked again by each, they made a compacted child of 13,000 instructions half as slow again.
+_PAIRS: weakref.WeakKeyDictionary[Checkpoint, dict[tuple[str, int], object]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _once(name: str, child: Checkpoint, parent: Checkpoint, compute: Callable[[], _T]) -> _T:
+    """``compute()`` for this ``child`` and ``parent``, worked out the first time only."""
+    memo = _PAIRS.setdefault(child, {})
+    key = (name, id(parent))
+    found = memo.get(key)
+    # the parent by a weak reference (a strong one from the child's entry would keep both
+    # alive for ever), checked on reading: an id is reused once its object is gone
+    if not (isinstance(found, tuple) and found[0]() is parent):
+        found = memo[key] = (weakref.ref(parent), compute())
+    return found[1]  # type: ignore[no-any-return]
+
+
 def protected_objects(parent: Checkpoint) -> list[Protected]:
+    """The parent's protected objects (see `_protected_objects`), read once a document."""
+    return _once("protected", parent, parent, lambda: _protected_objects(parent))
+
+
+def _protected_objects(parent: Checkpoint) -> list[Protected]:
     """Active instructions, constraints and decisions, open questions (kind question, status
     active), non-terminal operations and stop conditions of the parent, in document order."""
     found: list[Protected] = []
@@ -154,6 +183,11 @@ def protected_objects(parent: Checkpoint) -> list[Protected]:
 
 
 def dropped_protected(child: Checkpoint, parent: Checkpoint) -> list[Protected]:
+    """`_dropped_protected`, worked out once a pair."""
+    return _once("dropped", child, parent, lambda: _dropped_protected(child, parent))
+
+
+def _dropped_protected(child: Checkpoint, parent: Checkpoint) -> list[Protected]:
     """The parent's protected objects (see `protected_objects`) the child no longer carries.
 
     An object with an id is carried when the child has a local object with that id and the same
@@ -207,8 +241,12 @@ _GENERIC = frozenset(
 )
 # How many of an object's rarest words are looked up, and how many omissions a word may be in
 # before it is too common to single one out: the cost stays linear in the two lists.
-_WORDS_LOOKED_UP = 8
-_COMMON = 64
+_WORDS_LOOKED_UP = 4
+_COMMON = 16
+
+
+# Each child's omissions as read once (`Omissions.of`), for as long as the child is in use.
+_OMISSIONS: weakref.WeakKeyDictionary[Checkpoint, Omissions] = weakref.WeakKeyDictionary()
 
 
 def content_words(text: object) -> set[str]:
@@ -233,12 +271,30 @@ class Omissions:
         runs = set(_ID_RUN.findall("\n".join(texts)))
         self.named = runs | {run.strip("._:-") for run in runs}
         self.words = [content_words(t) for t in texts]
+        self._covered: dict[tuple[str | None, Path], bool] = {}
         self.index: dict[str, list[int]] = {}
         for position, words in enumerate(self.words):
             for word in words:
                 self.index.setdefault(word, []).append(position)
 
+    @classmethod
+    def of(cls, child: Checkpoint) -> Omissions:
+        """The child's omissions, read once for the lineage checks and for what the page
+        says first ("since the parent"): both ask of the same dropped objects."""
+        found = _OMISSIONS.get(child)
+        if found is None:
+            found = cls([o.get("description") for _, o in child.array("derivation", "omissions")])
+            _OMISSIONS[child] = found
+        return found
+
     def cover(self, obj: Protected) -> bool:
+        key = (obj.id, obj.path)
+        known = self._covered.get(key)
+        if known is None:
+            known = self._covered[key] = self._cover(obj)
+        return known
+
+    def _cover(self, obj: Protected) -> bool:
         """Whether an omission accounts for ``obj``: it names the object's id, or it describes
         the object as a person would read it, with three fifths of the object's own
         distinctive words, two at least ("never ask for the card number" for "Never ask for
@@ -847,7 +903,7 @@ def dropped_without_naming_omission(child: Checkpoint, parent: Parent) -> Iterat
         return
     if not omissions_recorded(child):
         return  # lineage-dropped's warning
-    omissions = Omissions([o.get("description") for _, o in child.array("derivation", "omissions")])
+    omissions = Omissions.of(child)
     for obj in dropped_protected(child, parent.checkpoint):
         if omissions.cover(obj):
             continue
@@ -920,7 +976,7 @@ def losses(child: Checkpoint, parent: Checkpoint) -> list[Loss]:
     kept: dict[tuple[str, str], Protected] = {
         (obj.id, obj.type): obj for obj in protected if obj.id is not None
     }
-    omissions = Omissions([o.get("description") for _, o in child.array("derivation", "omissions")])
+    omissions = Omissions.of(child)
     transformed = transformed_ids(child)
     out = [
         Loss("dropped", p.what, p.id, p.pointer, None, "not in this checkpoint", omissions.cover(p))
