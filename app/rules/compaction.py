@@ -271,7 +271,6 @@ class Omissions:
         runs = set(_ID_RUN.findall("\n".join(texts)))
         self.named = runs | {run.strip("._:-") for run in runs}
         self.words = [content_words(t) for t in texts]
-        self._covered: dict[tuple[str | None, Path], bool] = {}
         self.index: dict[str, list[int]] = {}
         for position, words in enumerate(self.words):
             for word in words:
@@ -288,13 +287,6 @@ class Omissions:
         return found
 
     def cover(self, obj: Protected) -> bool:
-        key = (obj.id, obj.path)
-        known = self._covered.get(key)
-        if known is None:
-            known = self._covered[key] = self._cover(obj)
-        return known
-
-    def _cover(self, obj: Protected) -> bool:
         """Whether an omission accounts for ``obj``: it names the object's id, or it describes
         the object as a person would read it, with three fifths of the object's own
         distinctive words, two at least ("never ask for the card number" for "Never ask for
@@ -315,6 +307,18 @@ class Omissions:
             position for w in looked_up[:_WORDS_LOOKED_UP] for position in self.index[w][:_COMMON]
         }
         return any(len(own & self.words[position]) >= needed for position in candidates)
+
+
+def dropped_and_covered(child: Checkpoint, parent: Checkpoint) -> list[tuple[Protected, bool]]:
+    """Each protected object of the parent the child dropped, and whether an omission of the
+    child accounts for it (`Omissions.cover`): worked out once a pair, for the lineage check
+    and for what the page says first."""
+
+    def compute() -> list[tuple[Protected, bool]]:
+        omissions = Omissions.of(child)
+        return [(obj, omissions.cover(obj)) for obj in dropped_protected(child, parent)]
+
+    return _once("covered", child, parent, compute)
 
 
 def withdrawn_preserved(child: Checkpoint, parent: Checkpoint) -> list[tuple[int, str, str, str]]:
@@ -903,9 +907,8 @@ def dropped_without_naming_omission(child: Checkpoint, parent: Parent) -> Iterat
         return
     if not omissions_recorded(child):
         return  # lineage-dropped's warning
-    omissions = Omissions.of(child)
-    for obj in dropped_protected(child, parent.checkpoint):
-        if omissions.cover(obj):
+    for obj, covered in dropped_and_covered(child, parent.checkpoint):
+        if covered:
             continue
         name = repr(obj.id) if obj.id is not None else "without an id"
         yield (
@@ -976,11 +979,10 @@ def losses(child: Checkpoint, parent: Checkpoint) -> list[Loss]:
     kept: dict[tuple[str, str], Protected] = {
         (obj.id, obj.type): obj for obj in protected if obj.id is not None
     }
-    omissions = Omissions.of(child)
     transformed = transformed_ids(child)
     out = [
-        Loss("dropped", p.what, p.id, p.pointer, None, "not in this checkpoint", omissions.cover(p))
-        for p in dropped_protected(child, parent)
+        Loss("dropped", p.what, p.id, p.pointer, None, "not in this checkpoint", covered)
+        for p, covered in dropped_and_covered(child, parent)
     ]
 
     def changed(kind: str, object_id: str, pointer: str, change: str, detail: str) -> None:
