@@ -146,14 +146,8 @@ def since_parent_lines(result: LintResult, limit: int = 50) -> list[str]:
     ]
     for loss in found[:limit]:
         name = visible_json(loss.id) if loss.id is not None else loss.parent_pointer
-        if loss.change == "dropped":
-            record = "an omission names it" if loss.accounted else "no omission names it"
-        elif loss.change == "rewritten":
-            record = "a transformation names it" if loss.accounted else "no transformation names it"
-        else:
-            record = "a compaction may not do this (§9.2)"
         detail = visible_json(loss.detail)[1:-1]
-        out.append(f"- {loss.change} {loss.what} {name}: {detail} ({record})")
+        out.append(f"- {loss.change} {loss.what} {name}: {detail} ({loss.recorded})")
     if len(found) > limit:
         out.append(f"- and {len(found) - limit} more")
     return out

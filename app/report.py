@@ -254,7 +254,7 @@ def _losses(result: LintResult) -> list[str]:
     for loss in found[:LOSSES_NAMED]:
         name = repr(loss.id) if loss.id is not None else f"at {loss.parent_pointer}"
         where = f" (at {loss.child_pointer})" if loss.child_pointer else ""
-        out.append(f"{loss.change} {loss.what} {name}{where}: {loss.detail}")
+        out.append(f"{loss.change} {loss.what} {name}{where}: {loss.detail}; {loss.recorded}")
     if len(found) > LOSSES_NAMED:
         out.append(f"and {len(found) - LOSSES_NAMED} more")
     return out

@@ -294,6 +294,7 @@ def _since_parent(ctx: Context) -> Model | None:
                 "id": loss.id,
                 "detail": loss.detail,
                 "accounted": loss.accounted,
+                "recorded": loss.recorded,
                 "parent_pointer": loss.parent_pointer,
                 "child_pointer": loss.child_pointer,
                 "anchor": owner[1] if owner else "lineage-checks",

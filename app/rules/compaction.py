@@ -964,6 +964,15 @@ class Loss:
     # that names it in affected (rewritten); a weakening or a withdrawal is never accounted for
     accounted: bool
 
+    @property
+    def recorded(self) -> str:
+        """Whether, and how, the child records the change, in words."""
+        if self.change == "dropped":
+            return "an omission names it" if self.accounted else "no omission names it"
+        if self.change == "rewritten":
+            return "a transformation names it" if self.accounted else "no transformation names it"
+        return "a compaction may not do this (§9.2)"
+
 
 # Operation members whose change alters what a destination would do about the operation.
 _OPERATION_MEMBERS = ("description", "effect", "call", "resume", "idempotency_key", "target")
