@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from app import advice
 from app.analysis import Analysis
@@ -38,8 +38,10 @@ from app.pointer import escape_token, to_pointer
 from app.redaction import Redaction, unparsed_findings
 from app.standing import Standings, strings
 from app.stops import object_id
-from app.stored_lineage import Descendants
 from app.visible import visible_json
+
+if TYPE_CHECKING:  # a store's lineage is only read, never imported, by the guard
+    from app.stored_lineage import Descendants
 
 Outcome = Literal["refuse", "determine_first", "nothing_against"]
 _STRICTNESS: dict[Outcome, int] = {"nothing_against": 0, "determine_first": 1, "refuse": 2}
