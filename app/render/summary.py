@@ -66,8 +66,10 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
     def line(key: str, count: int, one: str, many: str, anchor: str, named: list[Model]) -> None:
         if count:
             text = one if count == 1 else many
+            # an object with neither an id nor a card is counted, not named: nothing to show
+            items = [i for i in named if i.get("id") is not None or i.get("anchor")][:NAMED]
             lines.append(
-                {"key": key, "count": count, "text": text, "anchor": anchor, "items": named[:NAMED]}
+                {"key": key, "count": count, "text": text, "anchor": anchor, "items": items}
             )
 
     def ops(chosen: list[OperationEntry]) -> list[Model]:
