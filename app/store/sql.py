@@ -337,8 +337,10 @@ class SqlStore(Store):
             self._quota_refused = False  # (a rollback after this only delays the next write)
 
     def delete(self, storage_id: str, token: str) -> DeleteOutcome:
-        if not ids.is_storage_id(storage_id):
+        canonical = ids.canonical_storage_id(storage_id)
+        if canonical is None:
             return DeleteOutcome.NOT_FOUND
+        storage_id = canonical
         now = self.now()
         with self._write() as conn:
             row = conn.execute(
@@ -393,8 +395,10 @@ class SqlStore(Store):
     # reading
 
     def get(self, storage_id: str) -> Found | Gone | None:
-        if not ids.is_storage_id(storage_id):
+        canonical = ids.canonical_storage_id(storage_id)
+        if canonical is None:
             return None
+        storage_id = canonical
         now = self.now()
         with self._read() as conn:
             row = conn.execute(self._sql(SELECT_ONE), (storage_id,)).fetchone()
@@ -415,8 +419,10 @@ class SqlStore(Store):
         return Gone(storage_id, reason, at)
 
     def meta(self, storage_id: str) -> Meta | None:
-        if not ids.is_storage_id(storage_id):
+        canonical = ids.canonical_storage_id(storage_id)
+        if canonical is None:
             return None
+        storage_id = canonical
         with self._read() as conn:
             row = conn.execute(
                 self._sql(SELECT_META), (storage_id, self._to_db(self.now()))
@@ -435,8 +441,10 @@ class SqlStore(Store):
         return self._list(BY_DIGEST, digest, limit)
 
     def derived_from(self, storage_id: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
-        if not ids.is_storage_id(storage_id):
+        canonical = ids.canonical_storage_id(storage_id)
+        if canonical is None:
             return []
+        storage_id = canonical
         return self._list(DERIVED_FROM, storage_id, limit)
 
     def claiming_digest(self, digest: str, *, limit: int = DEFAULT_LIST_LIMIT) -> list[Meta]:
@@ -454,7 +462,7 @@ class SqlStore(Store):
         return [self._meta(row) for row in rows]
 
     def deletion_token_holder(self, storage_ids: Sequence[str], token: str) -> str | None:
-        wanted = sorted({s for s in storage_ids if ids.is_storage_id(s)})
+        wanted = sorted({c for c in map(ids.canonical_storage_id, storage_ids) if c is not None})
         if not wanted:
             return None
         sql = TOKEN_HASHES.format(ids=", ".join("?" * len(wanted)))

@@ -27,7 +27,7 @@ from app.render.query import KIND_KEYS, ORIGIN_KEYS, PAGED_LISTS, STATUS_KEYS
 from app.resources import report_schema_bytes
 from app.schema import SCHEMA_ID as CHECKPOINT_SCHEMA_ID
 from app.store.base import GoneReason
-from app.store.ids import STORAGE_ID_LENGTH
+from app.store.ids import STORAGE_ID_PATTERN
 from app.store.storable import REQUIRED_MEMBERS
 from app.stored_lineage import ParentState
 from app.web.errors import PROBLEM_TYPE
@@ -145,7 +145,7 @@ PATH: Data = {"type": "string", "pattern": "^/"}  # a path of this service, from
 DIGEST: Data = {"type": "string", "pattern": "^sha-256:[0-9a-f]{64}$"}
 STORAGE_ID: Data = {
     "type": "string",
-    "pattern": f"^[A-Za-z0-9_-]{{{STORAGE_ID_LENGTH}}}$",
+    "pattern": STORAGE_ID_PATTERN,
     "description": "A stored checkpoint's storage id: the part after /c/ of its permalink.",
 }
 

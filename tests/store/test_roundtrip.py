@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
 from datetime import timedelta
 
 import pytest
@@ -157,14 +156,42 @@ def test_the_lint_result_must_be_of_these_bytes(store: Store) -> None:
 def test_storage_ids_are_random_url_safe_and_at_least_128_bits() -> None:
     generated = {ids.new_storage_id() for _ in range(5000)}
     assert len(generated) == 5000
+    alphabet = ids.STORAGE_ID_ALPHABET
+    assert len(alphabet) ** ids.STORAGE_ID_LENGTH >= 2**144
     for storage_id in generated:
-        assert re.fullmatch(r"[A-Za-z0-9_-]{24}", storage_id)
-        assert len(base64.urlsafe_b64decode(storage_id)) * 8 >= 128
+        assert len(storage_id) == ids.STORAGE_ID_LENGTH and set(storage_id) <= set(alphabet)
         assert ids.is_storage_id(storage_id)
-    # Every position takes many values: nothing fixed, no counter.
-    for position in range(24):
-        assert len({s[position] for s in generated}) > 40
+    # Every position takes every value of the alphabet: nothing fixed, no counter.
+    for position in range(ids.STORAGE_ID_LENGTH):
+        assert {s[position] for s in generated} == set(alphabet)
     assert len(base64.urlsafe_b64decode(ids.new_deletion_token() + "=")) * 8 >= 256
+
+
+def test_a_storage_id_has_no_look_alikes_and_reads_the_same_in_capitals() -> None:
+    """Copied by eye from a screen or a printout: no 0/O, no 1/l/I to mistake (issue 27)."""
+    assert not set("01ilo") & set(ids.STORAGE_ID_ALPHABET)
+    storage_id = ids.new_storage_id()
+    assert ids.canonical_storage_id(storage_id.upper()) == storage_id
+    assert ids.canonical_storage_id(storage_id[:-1] + "l") is None
+    legacy = "Ab0_-" + "x" * 19  # the ids handed out before: base64url, case-sensitive
+    assert ids.canonical_storage_id(legacy) == legacy
+    assert ids.canonical_storage_id(legacy.lower()) == legacy.lower()  # another id, not this
+
+
+def test_an_id_handed_out_before_and_a_new_one_typed_in_capitals_still_read(
+    make_store, monkeypatch
+) -> None:
+    data, result = linted("valid-minimal.ocp.json")
+    store = make_store()
+    monkeypatch.setattr(ids, "new_storage_id", lambda: "Legacy_Id-0123456789abcd")
+    old = store.put(data, result)
+    assert old.storage_id == "Legacy_Id-0123456789abcd"
+    monkeypatch.undo()
+    other = data.replace(b"}", b" }", 1)  # other bytes: stored under an id of its own
+    new = make_store().put(other, lint(other))
+    for asked, wanted in ((old.storage_id, old), (new.storage_id.upper(), new)):
+        found = store.get(asked)
+        assert isinstance(found, Found) and found.meta.storage_id == wanted.storage_id
 
 
 def test_storage_ids_are_not_derived_from_content(store: Store) -> None:
