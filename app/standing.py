@@ -204,4 +204,6 @@ def _settled(target: object) -> bool:
     operation recorded as completed, or an approval recorded as approved."""
     if not isinstance(target, LocalObject) or target.type != "operation":
         return False
-    return target.value.get("status") in SETTLED_STATUSES
+    # an unvalidated document may hold any JSON here; only a string can be a status
+    status = target.value.get("status")
+    return isinstance(status, str) and status in SETTLED_STATUSES

@@ -89,3 +89,32 @@ def test_no_view_answers_5xx(client, data, draw):
         ),
     ):
         assert response.status_code < 500, (response.status_code, response.text[:300])
+
+
+def _leaf_paths(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaf_paths(v, (*path, k))]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _leaf_paths(v, (*path, i))]
+    return [path]
+
+
+def _replaced(document: object, path: tuple[object, ...], value: object) -> object:
+    copy = json.loads(json.dumps(document))
+    node = copy
+    for step in path[:-1]:
+        node = node[step]  # type: ignore[index]
+    node[path[-1]] = value  # type: ignore[index]
+    return copy
+
+
+PARENT_DOCUMENT = json.loads(PARENT)
+
+
+@pytest.mark.parametrize("wrong", [["completed"], {"status": "completed"}], ids=["list", "object"])
+def test_every_leaf_of_the_wrong_json_type(wrong):
+    """Each scalar of a valid checkpoint replaced, one at a time, by a list or an object (a
+    hashable value where the code expects a string is where sets and dict lookups break:
+    an operation whose status was a list once crashed the page's blocked-steps check)."""
+    for path in _leaf_paths(PARENT_DOCUMENT):
+        whole_path(json.dumps(_replaced(PARENT_DOCUMENT, path, wrong)).encode())
