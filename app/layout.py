@@ -65,6 +65,8 @@ NECESSITIES = schema_enum("requirement", "necessity")
 ON_FAILURE = schema_enum("precondition", "on_failure")
 DERIVATION_METHODS = schema_enum("derivation", "method")
 OMISSION_REASONS = schema_enum("omission", "reason")
+# §4.1: what a local id may be, as the schema says it (anchored there with ^ and $).
+LOCAL_ID_PATTERN: str = _definitions()["localId"]["pattern"].removeprefix("^").removesuffix("$")
 
 # §6.6: completed, cancelled and rejected are terminal. A tuple, not a set: a status from a
 # schema-invalid document may be any JSON value, even an unhashable list, and must simply not

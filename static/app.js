@@ -48,10 +48,14 @@
   // "copy" buttons beside a permalink or a token copy their data-copy-text.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-copy-text]");
-    if (!button || !navigator.clipboard || !window.isSecureContext) return;
+    if (!button) return;
+    // Without a clipboard (a page served over plain http), open what it would have copied.
+    var fallback = button.getAttribute("data-copy-fallback");
+    var open = function () { if (fallback) window.location.href = fallback; };
+    if (!navigator.clipboard || !window.isSecureContext) { open(); return; }
     navigator.clipboard.writeText(button.getAttribute("data-copy-text")).then(function () {
       copied(button);
-    });
+    }, open);
   });
 
   document.addEventListener("click", function (event) {

@@ -42,6 +42,33 @@ LINE_KEYS = (
     "drafts",
     "resources",
 )
+# Each line as a count of things, with no advice: what a link preview, a badge's picture and
+# a page's title say (one, many). Fixed words only: a preview never carries document text.
+SHORT: dict[str, tuple[str, str]] = {
+    "outcome": ("operation with an unknown outcome", "operations with an unknown outcome"),
+    "failed": ("failed operation", "failed operations"),
+    "unrecognised": (
+        "operation with a status not recognised",
+        "operations with a status not recognised",
+    ),
+    "stops": ("stop condition in force", "stop conditions in force"),
+    "incompatibilities": ("incompatibility to rule out", "incompatibilities to rule out"),
+    "forbidden": ("operation forbidden", "operations forbidden"),
+    "approvals": ("approval to verify", "approvals to verify"),
+    "expired-approvals": ("expired approval", "expired approvals"),
+    "awaited-approvals": ("approval awaited", "approvals awaited"),
+    "expired": ("request past its expiry", "requests past their expiry"),
+    "preconditions": ("precondition to evaluate", "preconditions to evaluate"),
+    "questions": ("open question", "open questions"),
+    "statements": ("statement to re-check", "statements to re-check"),
+    "requirements": ("requirement with no fallback", "requirements with no fallback"),
+    "fallbacks": ("requirement with a fallback", "requirements with a fallback"),
+    "extensions": ("extension not understood", "extensions not understood"),
+    "omissions": ("omission to recover", "omissions to recover"),
+    "drafts": ("unsaved draft", "unsaved drafts"),
+    "resources": ("resource to re-check", "resources to re-check"),
+}
+assert set(SHORT) == set(LINE_KEYS)
 # The first few of each line are named; the rest are counted (the card list has them all).
 NAMED = 4
 _CLOSED_QUESTION = frozenset({"resolved", "retracted", "superseded"})
@@ -68,8 +95,16 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
             text = one if count == 1 else many
             # an object with neither an id nor a card is counted, not named: nothing to show
             items = [i for i in named if i.get("id") is not None or i.get("anchor")][:NAMED]
+            one_short, many_short = SHORT[key]
             lines.append(
-                {"key": key, "count": count, "text": text, "anchor": anchor, "items": items}
+                {
+                    "key": key,
+                    "count": count,
+                    "text": text,
+                    "short": f"{count} {one_short if count == 1 else many_short}",
+                    "anchor": anchor,
+                    "items": items,
+                }
             )
 
     def ops(chosen: list[OperationEntry]) -> list[Model]:

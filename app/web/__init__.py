@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from app.config import Settings
 from app.store import Store, StoreUnavailable, open_store
-from app.web import assets, diffs, guard, lineage, listing, openapi, stored, views
+from app.web import assets, diffs, guard, lineage, listing, openapi, stored, trackers, views
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
 from app.web.compression import CompressionMiddleware
@@ -69,6 +69,9 @@ def create_app(
             name="api_delete",
         ),
         Route("/c/{storage_id}.json", stored.permalink, name="permalink_json"),
+        Route("/c/{storage_id}.md", trackers.markdown, name="permalink_markdown"),
+        Route("/c/{storage_id}/badge.svg", trackers.badge, name="badge"),
+        Route("/c/{storage_id}/preview.png", trackers.preview_image, name="preview_image"),
         Route("/c/{storage_id}", stored.permalink, name="permalink"),
         Route("/c/{storage_id}/raw", stored.raw, name="raw"),
         Route("/c/{storage_id}/source", stored.source, name="source"),

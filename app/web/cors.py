@@ -31,6 +31,9 @@ CORS_ROUTES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"/api/v1/guard"), LINT),
     (re.compile(r"/c/[^/]+\.json"), READ),
     (re.compile(r"/c/[^/]+/raw"), READ),
+    (re.compile(r"/c/[^/]+\.md"), READ),  # the summary for a ticket
+    (re.compile(r"/c/[^/]+/badge\.svg"), READ),
+    (re.compile(r"/c/[^/]+/preview\.png"), READ),
     (re.compile(r"/c/[^/]+/lineage\.json"), READ),
     (re.compile(r"/c/[^/]+/diff\.json"), READ),
     (re.compile(r"/diff\.json"), READ),  # GET ?from=&to=; POST is the home page's form

@@ -398,6 +398,82 @@ def _paths() -> Data:
                 },
             },
         },
+        "/c/{storage_id}.md": {
+            "parameters": [storage_id],
+            "get": {
+                "operationId": "getCheckpointMarkdown",
+                "tags": ["read"],
+                "summary": "A stored checkpoint's summary as Markdown, for a ticket",
+                "description": (
+                    "The verdict, the badge, what changed since the parent and each line of "
+                    "what to verify before continuing, each object linked to its card. It "
+                    "holds no document text: rendered by any CommonMark renderer it yields no "
+                    "link but to this service, no image but the badge and no HTML."
+                ),
+                "parameters": [{"$ref": "#/components/parameters/ifNoneMatch"}],
+                "responses": {
+                    "200": {
+                        "description": "The Markdown.",
+                        "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                        "content": {"text/markdown": {"schema": STRING}},
+                    },
+                    "304": _response("NotModified"),
+                    **{status: _with_page(name) for status, name in _STORED_ERROR_NAMES.items()},
+                    **_DEFAULT,
+                },
+            },
+        },
+        "/c/{storage_id}/badge.svg": {
+            "parameters": [storage_id],
+            "get": {
+                "operationId": "getCheckpointBadge",
+                "tags": ["read"],
+                "summary": "A stored checkpoint's badge: its verdict and what to verify first",
+                "description": (
+                    "An SVG image. A checkpoint that expired or was deleted still gets a badge "
+                    "(200) saying so, and an id that names nothing a 'not found' badge (404): "
+                    "a ticket that embeds it shows why rather than a broken image."
+                ),
+                "parameters": [{"$ref": "#/components/parameters/ifNoneMatch"}],
+                "responses": {
+                    "200": {
+                        "description": "The badge.",
+                        "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                        "content": {"image/svg+xml": {"schema": STRING}},
+                    },
+                    "304": _response("NotModified"),
+                    "404": {
+                        "description": "No such checkpoint: a badge that says so.",
+                        "content": {"image/svg+xml": {"schema": STRING}},
+                    },
+                    "503": _response("Unavailable"),
+                    **_DEFAULT,
+                },
+            },
+        },
+        "/c/{storage_id}/preview.png": {
+            "parameters": [storage_id],
+            "get": {
+                "operationId": "getCheckpointPreviewImage",
+                "tags": ["read"],
+                "summary": "A stored checkpoint's link-preview card (its page's og:image)",
+                "description": (
+                    "A 1200×630 PNG: the verdict and the counts of what to verify first, in "
+                    "fixed words; never document text."
+                ),
+                "parameters": [{"$ref": "#/components/parameters/ifNoneMatch"}],
+                "responses": {
+                    "200": {
+                        "description": "The card.",
+                        "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                        "content": {"image/png": {"schema": {"type": "string"}}},
+                    },
+                    "304": _response("NotModified"),
+                    **{status: _with_page(name) for status, name in _STORED_ERROR_NAMES.items()},
+                    **_DEFAULT,
+                },
+            },
+        },
         "/c/{storage_id}/lineage.json": {
             "parameters": [storage_id],
             "get": {
@@ -828,6 +904,8 @@ def _schemas(base_url: str) -> Data:
                 "permalink": URL,
                 "raw": URL,
                 "json": URL,
+                "badge": URL,
+                "markdown": URL,
                 "expires_at": TIMESTAMP,
                 "stored_at": TIMESTAMP,
                 "digest": DIGEST,
@@ -872,6 +950,8 @@ def _schemas(base_url: str) -> Data:
                         "permalink": URL,
                         "raw": PATH,
                         "lineage": PATH,
+                        "badge": PATH,
+                        "markdown": PATH,
                         "diff": _nullable(PATH),
                         "delete": PATH,
                         "note": STRING,

@@ -13,7 +13,7 @@ import json
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from threading import Lock
@@ -31,7 +31,12 @@ from app.layout import TASK_STATUSES
 from app.redaction import REDACTED
 from app.render.query import EVERY, PageQuery
 from app.render.source import build_listing
-from app.report import verdict
+from app.render.tracker import (
+    badge_message,
+    preview_description,
+    preview_title,
+    summary_markdown,
+)
 from app.store import (
     Created,
     DeleteOutcome,
@@ -341,6 +346,8 @@ def created_dict(request: Request, created: Created) -> Data:
         "permalink": f"{base}/c/{created.storage_id}",
         "raw": f"{base}/c/{created.storage_id}/raw",
         "json": f"{base}/c/{created.storage_id}.json",
+        "badge": f"{base}/c/{created.storage_id}/badge.svg",
+        "markdown": f"{base}/c/{created.storage_id}.md",
         "expires_at": _iso(created.expires_at),
         "stored_at": _iso(created.stored_at),
         "digest": created.digest,
@@ -542,7 +549,7 @@ async def permalink(request: Request) -> Response:
     page = cache.get(key)
     now = store_of(request).now()
     if not isinstance(page, CachedPage) or now >= page.fresh_until:
-        record, lineage = await _with_lineage(request, storage_id)
+        record, lineage = await with_lineage(request, storage_id)
         page = await run_cpu(
             request, record.meta.size, _cached_page, request, record, lineage, as_json, now
         )
@@ -563,7 +570,7 @@ async def permalink(request: Request) -> Response:
 async def _queried_page(
     request: Request, storage_id: str, as_json: bool, negotiated: bool, query: PageQuery
 ) -> Response:
-    record, lineage = await _with_lineage(request, storage_id)
+    record, lineage = await with_lineage(request, storage_id)
     now = store_of(request).now()
     text, _ = await run_cpu(
         request, record.meta.size, _render_stored, request, record, lineage, as_json, now, query
@@ -576,7 +583,7 @@ async def _queried_page(
     return HTMLResponse(text, headers=headers)
 
 
-async def _with_lineage(request: Request, storage_id: str) -> tuple[Found, StoredLineage]:
+async def with_lineage(request: Request, storage_id: str) -> tuple[Found, StoredLineage]:
     """The stored record and what its lineage is by evidence: what every page of it reads."""
     record = await fetch(request, storage_id)
     return record, await store_call(request, stored_lineage, record.meta)
@@ -628,8 +635,11 @@ def _render_stored(
         body["stored"] = stored
         return json.dumps(body, ensure_ascii=False), body["view"]["changes_at"]
     view = page_view(result, settings.limits, now=now, query=query)
+    # What "copy as Markdown" copies: the same text as /c/{id}.md, from this same view
+    stored["markdown_text"] = summary_markdown(view, stored["permalink"])
+    stored["badge_text"] = badge_message(view)[0]
     html = page_from_view(
-        name, view, result, stored=stored, preview=preview_tags(request, record.meta, result)
+        name, view, result, stored=stored, preview=preview_tags(request, record.meta, view)
     )
     return html, view["changes_at"]
 
@@ -649,6 +659,8 @@ def stored_dict(
         "permalink": f"{base}/c/{meta.storage_id}",
         "raw": f"/c/{meta.storage_id}/raw",
         "lineage": f"/c/{meta.storage_id}/lineage",
+        "badge": f"/c/{meta.storage_id}/badge.svg",
+        "markdown": f"/c/{meta.storage_id}.md",
         "diff": None,
         "delete": f"/c/{meta.storage_id}/delete",
         "note": UNLISTED_NOTE,
@@ -709,26 +721,24 @@ def _newer_dict(descendants: Descendants) -> Data:
     }
 
 
-def preview_tags(request: Request, meta: Meta, result: LintResult) -> Data:
-    """Open Graph / Twitter card values: the verdict (with the lineage checks against the
-    resolved parent), the task status and the counts only, never document text, so a link
-    preview leaks nothing of the checkpoint."""
-    shown = verdict(result.valid)
-    status = meta.task_status if meta.task_status in TASK_STATUSES else "unknown"
-    errors, warnings = result.errors, result.warnings
+def preview_tags(request: Request, meta: Meta, view: Mapping[str, Any]) -> Data:
+    """Open Graph / Twitter card values: the verdict and the counts of what must be verified
+    first, never document text, so a link preview leaks nothing of the checkpoint; the card's
+    picture (/c/{id}/preview.png) says the same."""
+    permalink = f"{public_base(request)}/c/{meta.storage_id}"
     return {
-        "title": f"OpenCheckpoint · {shown} · task {status}",
-        "description": f"{errors} error{'s' * (errors != 1)}, "
-        f"{warnings} warning{'s' * (warnings != 1)}. Checked by ocp-viewer at "
-        "levels 1–2 only: valid never means authorized.",
-        "url": f"{public_base(request)}/c/{meta.storage_id}",
+        "title": preview_title(view),
+        "description": preview_description(view),
+        "url": permalink,
+        "image": f"{permalink}/preview.png",
+        "image_alt": preview_title(view),
     }
 
 
 async def source(request: Request) -> Response:
     """GET /c/{id}/source: every line of the stored document, numbered and redacted as its
     page lists them; the checkpoint page of a long document lists only some and links here."""
-    record, lineage = await _with_lineage(request, request.path_params["storage_id"])
+    record, lineage = await with_lineage(request, request.path_params["storage_id"])
     now = store_of(request).now()
 
     def page() -> str:

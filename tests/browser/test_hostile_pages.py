@@ -44,9 +44,13 @@ def hostile(document: dict, tag: str) -> dict:
 
 def assert_inert(page) -> None:
     assert page.evaluate("typeof window.__pwned") == "undefined"
-    # the one SVG is the lineage tree, drawn by the server and labelled by its own title
+    # the one SVG is the lineage tree, drawn by the server and labelled by its own title, and
+    # the one image the stored page's badge, which the service draws from fixed words
     drawn = "main figure.lineage > svg[aria-labelledby=tree-title]"
-    assert page.locator(f"img, iframe, object, embed, main svg:not({drawn})").count() == 0
+    badge = 'img.badge[src^="/c/"][src$="/badge.svg"]'
+    assert (
+        page.locator(f"img:not({badge}), iframe, object, embed, main svg:not({drawn})").count() == 0
+    )
 
 
 def test_stored_pages_lineage_diff_and_gone(open_page, problems):

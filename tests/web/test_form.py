@@ -177,7 +177,7 @@ def test_the_share_result_can_be_copied_and_deleted(client):
     )
     assert shared.status_code == 201
     html = shared.text
-    assert html.count("data-copy-text=") == 3  # permalink, raw, token
+    assert html.count("data-copy-text=") == 4  # permalink, raw, the ticket snippet, token
     storage_id = re.search(r'href="/c/([A-Za-z0-9_-]+)"', html).group(1)
     assert f'href="/c/{storage_id}/delete"' in html
 

@@ -219,6 +219,9 @@ def test_every_operation_answers_as_described(client, document, walk):
             lambda: client.get(f"/c/{child}.json", params={"kind": "decision", "from": "1"}),
         ],
         ("/c/{storage_id}/raw", "get"): [lambda: client.get(f"/c/{parent}/raw")],
+        ("/c/{storage_id}.md", "get"): [lambda: client.get(f"/c/{child}.md")],
+        ("/c/{storage_id}/badge.svg", "get"): [lambda: client.get(f"/c/{child}/badge.svg")],
+        ("/c/{storage_id}/preview.png", "get"): [lambda: client.get(f"/c/{child}/preview.png")],
         ("/c/{storage_id}/lineage.json", "get"): [lambda: client.get(f"/c/{child}/lineage.json")],
         ("/c/{storage_id}/diff.json", "get"): [lambda: client.get(f"/c/{child}/diff.json")],
         ("/diff.json", "get"): [
@@ -326,6 +329,8 @@ def test_the_errors_are_described_too(client, walk):
         ),
         ("/c/{storage_id}.json", "get", lambda: client.get(f"/c/{UNKNOWN}.json"), 404),
         ("/c/{storage_id}/raw", "get", lambda: client.get(f"/c/{UNKNOWN}/raw"), 404),
+        ("/c/{storage_id}.md", "get", lambda: client.get(f"/c/{UNKNOWN}.md"), 404),
+        ("/c/{storage_id}/badge.svg", "get", lambda: client.get(f"/c/{UNKNOWN}/badge.svg"), 404),
         (
             "/c/{storage_id}/raw",
             "get",
@@ -356,6 +361,9 @@ def test_the_errors_are_described_too(client, walk):
         ),
         ("/c/{storage_id}.json", "get", lambda: client.get(f"/c/{sid}.json"), 410),
         ("/c/{storage_id}/raw", "get", lambda: client.get(f"/c/{sid}/raw"), 410),
+        ("/c/{storage_id}.md", "get", lambda: client.get(f"/c/{sid}.md"), 410),
+        ("/c/{storage_id}/preview.png", "get", lambda: client.get(f"/c/{sid}/preview.png"), 410),
+        ("/c/{storage_id}/badge.svg", "get", lambda: client.get(f"/c/{sid}/badge.svg"), 200),
         ("/c/{storage_id}/lineage.json", "get", lambda: client.get(f"/c/{sid}/lineage.json"), 410),
         ("/c/{storage_id}/diff.json", "get", lambda: client.get(f"/c/{sid}/diff.json"), 410),
         (

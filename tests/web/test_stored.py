@@ -186,8 +186,10 @@ def test_link_previews_carry_only_verdict_status_and_counts(client):
     tags = dict(
         re.findall(r'<meta (?:property|name)="((?:og|twitter):[a-z_]+)" content="([^"]*)"', html)
     )
-    assert tags["og:title"] == "OpenCheckpoint · valid (levels 1–2) · task active"
-    assert tags["og:description"].startswith("0 errors, 0 warnings")
+    twin = client.get(f"/c/{created['storage_id']}.json").json()
+    count = sum(line["count"] for line in twin["view"]["summary"]["lines"])
+    assert tags["og:title"] == f"OpenCheckpoint · valid · {count} to verify first · task active"
+    assert tags["og:description"].startswith("Verify first: ")
     document = json.loads(VALID)
     for value in tags.values():
         assert document["task"]["objective"][:20] not in value
