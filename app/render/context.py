@@ -290,6 +290,18 @@ def label_of(value: Model) -> str | None:
     return None
 
 
+def words_of(value: object) -> str | None:
+    """An object's own words, whole: its description, text, title or name. What the summary
+    puts beside an id, so a reviewer reads what is forbidden without opening its card."""
+    if not isinstance(value, dict):
+        return None
+    for key in ("description", "text", "title", "name"):
+        candidate = value.get(key)
+        if isinstance(candidate, str) and candidate.strip():
+            return candidate
+    return None
+
+
 def statement_status(value: object) -> str:
     """A statement's status; absent means active, the one defaulted field (§4.4)."""
     return "active" if value is None else text_of(value) or "active"

@@ -9,6 +9,7 @@ from app.checkpoint import (
     parse_instant,
 )
 from app.json_values import text_of
+from app.pointer import to_pointer
 from app.render.context import (
     Context,
     as_object,
@@ -71,8 +72,31 @@ def build_operations(ctx: Context, entries: list[OperationEntry]) -> Model:
             "to verify and where; the source's own resume is shown as its recommendation."
         ),
         "groups": groups,
+        "forbidden": _forbidden(ctx, entries),
         "unreadable": unreadable(ctx.doc.get("operations")),
     }
+
+
+def _forbidden(ctx: Context, entries: list[OperationEntry]) -> list[Model]:
+    """Every operation a stop condition forbids that has not settled, whichever group it is
+    in: what the summary's "operations forbidden" line counts and links to (ops-forbidden), so
+    the list it lands on has as many as it said."""
+    titles = {key: title for key, title, _ in advice.GROUPS}
+    out = []
+    for index, _, facts, group in entries:
+        if facts.forbidding and not facts.terminal:
+            owner = ctx.owners.get(to_pointer(("operations", index)))
+            out.append(
+                ctx.naming(
+                    {
+                        "id": facts.id,
+                        "anchor": owner[1] if owner else None,
+                        "group": titles.get(group),
+                        "group_anchor": f"ops-{group}",
+                    }
+                )
+            )
+    return out
 
 
 def operation_card(ctx: Context, entry: OperationEntry) -> Model:

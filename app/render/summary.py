@@ -9,13 +9,14 @@ again, and it says what to verify and where: never that anything may proceed (§
 from __future__ import annotations
 
 from app.json_values import text_of
-from app.pointer import to_pointer
+from app.pointer import resolve, to_pointer
 from app.render.context import (
     Context,
     as_object,
     hidden_key,
     object_items,
     statement_status,
+    words_of,
 )
 from app.render.model import Model
 from app.render.operations import OperationEntry
@@ -162,7 +163,7 @@ def build_summary(ctx: Context, entries: list[OperationEntry], checklist: Model 
         len(forbidden),
         "operation forbidden by a stop condition",
         "operations forbidden by a stop condition",
-        "ops-blocked",
+        "ops-forbidden",
         ops(forbidden),
     )
     approved = [e for e in entries if e[2].kind == "approval" and e[2].status == "approved"]
@@ -358,13 +359,32 @@ Spot = tuple[tuple[str | int, ...], str | None]
 def _named(ctx: Context, spots: list[Spot]) -> list[Model]:
     named = []
     for path, object_id in spots:
-        owner = ctx.owners.get(to_pointer(path))
-        named.append(ctx.naming({"id": object_id, "anchor": owner[1] if owner else None}))
+        pointer = to_pointer(path)
+        owner = ctx.owners.get(pointer)
+        named.append(
+            ctx.naming(
+                {
+                    "id": object_id,
+                    "anchor": owner[1] if owner else None,
+                    "words": _words(ctx, pointer),
+                }
+            )
+        )
     return named
 
 
 def _item(ctx: Context, card: Model) -> Model:
-    return ctx.naming({"id": card.get("id"), "anchor": card.get("anchor")})
+    pointer = card.get("pointer")
+    words = _words(ctx, pointer) if isinstance(pointer, str) else None
+    return ctx.naming({"id": card.get("id"), "anchor": card.get("anchor"), "words": words})
+
+
+def _words(ctx: Context, pointer: str) -> str | None:
+    """The own words of the object at ``pointer`` in the (redacted) document."""
+    try:
+        return words_of(resolve(ctx.doc, pointer))
+    except LookupError:
+        return None
 
 
 def _open_questions(ctx: Context) -> list[Spot]:

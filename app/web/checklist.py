@@ -33,6 +33,10 @@ from app.web.fragments import (
 Model = Mapping[str, Any]
 
 
+# The checklist steps whose entries show their whole text: what forbids, stops or must hold.
+WHOLE_TEXT_STEPS = frozenset({"stop_conditions", "incompatibilities", "preconditions"})
+
+
 def checklist(groups: list[Model]) -> Markup:
     """The ordered list of the checklist's steps."""
     return html('<ol class="checklist">\n' + "".join([_step(g) for g in groups]) + "  </ol>")
@@ -76,7 +80,14 @@ def _item(key: str, item: Model) -> str:
     if key == "continue":
         return _continue(item)
     shown = item.get("text")
-    described = f'<div class="text">{label(shown)}</div>' if shown is not None else ""
+    # What forbids or stops is read whole where it is checked (issue 27: a stop condition cut
+    # at 80 characters hid what it forbids); the other entries name a card shown whole below.
+    whole = key in WHOLE_TEXT_STEPS
+    described = (
+        f'<div class="text">{text(shown) if whole else label(shown)}</div>'
+        if shown is not None
+        else ""
+    )
     noted = notes(item["notes"]) if key != "stop_conditions" and "notes" in item else ""
     meta = f'<div class="meta">{_named(item)}{_badges(key, item)}</div>'
     return f"{meta}{described}{_fields(key, item)}{noted}"

@@ -127,7 +127,12 @@ def label(value: object) -> Markup:
     an object shown whole in its card and links there."""
     if value is None:
         return html("")
-    return txt(short_text(str(value)))
+    whole = str(value)
+    shown = short_text(whole)
+    if len(shown) == len(whole):
+        return txt(shown)
+    # a clipped value says how much is left out, and that its card has it all
+    return html(str(txt(shown[:-1])) + str(_more_characters(len(whole) - len(shown) + 1, "")))
 
 
 def _clip(shown: str) -> tuple[str, Markup]:
