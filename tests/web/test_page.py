@@ -488,3 +488,24 @@ def test_pages_work_without_javascript(client):
     assert html.count("data-copy-link=") > 50
     for button in re.findall(r"<button[^>]*data-copy-link[^>]*>", html):
         assert 'type="button"' in button and 'class="link"' in button
+
+
+def test_each_summary_line_lands_on_a_list_of_as_many(tmp_path):
+    """The summary's "2 operations forbidden" once led to a group headed "(1)": a line whose
+    target is a counted list lands on one that counts what the line counts (issue 27)."""
+    data = (CONFORMANCE / "valid-support-handoff.ocp.json").read_bytes()
+    with TestClient(create_app(Settings(database_url=str(tmp_path / "db.sqlite3")))) as c:
+        page = c.post("/view", files={"checkpoint_file": ("c.json", data, "application/json")})
+    html = page.text
+    line = re.search(
+        r'summary-forbidden"><a class="line-head" href="#([^"]+)"><strong>(\d+)</strong>', html
+    )
+    assert line, "no forbidden line"
+    target, count = line[1], int(line[2])
+    assert count == 2
+    heading = re.search(rf'<h3 id="{target}-h">[^<]*<span class="count">\((\d+)\)</span>', html)
+    assert heading and int(heading[1]) == count
+    section = html[
+        html.index(f'id="{target}"') : html.index("</section>", html.index(f'id="{target}"'))
+    ]
+    assert section.count("<li>") == count
