@@ -52,3 +52,11 @@ def rule_page_html(code: str) -> Markup:
     # The page's own title is the template's <h1>.
     text = re.sub(r"\A# .*\n", "", text)
     return Markup(_markdown().render(text))  # our own docs, raw HTML disabled
+
+
+@functools.cache
+def rule_text_html(text: str) -> Markup:
+    """A rule's one-line summary (the registry's own words, Markdown with `code` spans) as
+    inline HTML: the /rules table and a rule's page show its code spans as code, not as
+    backticks. Only the rule registry's text comes here, never document data."""
+    return Markup(_markdown().renderInline(text))  # our own text, raw HTML disabled

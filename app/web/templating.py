@@ -15,7 +15,7 @@ from app.render.changes import change_anchor
 from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
 from app.visible import holds_controls, visible
-from app.web import cards, checklist, fragments, statement_overview
+from app.web import cards, checklist, docs, fragments, statement_overview
 
 
 class ModelEnvironment(jinja2.Environment):
@@ -52,6 +52,7 @@ def environment() -> jinja2.Environment:
     env.filters["txt"] = fragments.txt
     env.filters["label"] = fragments.label
     env.filters["when"] = fragments.when
+    env.filters["rule_text"] = docs.rule_text_html
     env.globals["frag"] = fragments
     env.globals["cards"] = cards
     env.globals["checklist"] = checklist
