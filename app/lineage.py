@@ -134,4 +134,9 @@ def _box(node: LineageNode, x: float, y: float) -> Box:
 
 
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` cut in the middle to ``limit`` characters: the ids of one lineage share their
+    start (a scheme, a time-ordered prefix), so a box keeps the end, where they differ."""
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    return text[:head] + "…" + text[len(text) - (limit - head - 1) :]
