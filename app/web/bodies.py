@@ -49,7 +49,8 @@ _PAIR_FORMS = frozenset({"/live", "/diff", "/diff.json", "/api/v1/lint", "/api/v
 # Routes that take the Share form too: a checkpoint and its parent, each base64
 # (app/web/carried.py; a page's own buttons send it back to /view).
 _CARRIED_FORMS = frozenset({"/share", "/view", "/view.json"})
-_RAW_DOCUMENT = frozenset({"/api/v1/lint", "/api/v1/checkpoints"})
+# Routes that take a checkpoint as the whole body (application/json and the like)
+_RAW_DOCUMENT = frozenset({"/api/v1/lint", "/api/v1/checkpoints", "/view", "/view.json"})
 _FORM_TYPES = (b"multipart/form-data", b"application/x-www-form-urlencoded")
 
 

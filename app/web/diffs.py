@@ -14,7 +14,7 @@ from app.stored_lineage import resolve_parent
 from app.web.errors import wants_json
 from app.web.stored import analysis_of, fetch, store_call
 from app.web.templating import render
-from app.web.views import read_form, settings_of
+from app.web.views import NO_PARENT, MissingCheckpoint, form_again, read_form, settings_of
 from app.web.work import run_cpu
 
 
@@ -74,10 +74,27 @@ async def _diff_records(request: Request, parent: Found, child: Found) -> Respon
 
 
 async def pasted(request: Request) -> Response:
-    """POST /diff: a pasted or uploaded pair from the home page's form."""
-    submission = await read_form(request)
+    """POST /diff: a pasted or uploaded pair from the home page's form. Without one of the
+    two, the form again (for a person), with what was given put back and what is missing
+    listed."""
+    try:
+        submission = await read_form(request)
+    except MissingCheckpoint as exc:
+        if wants_json(request):
+            raise
+        problems = [exc.detail] + ([NO_PARENT] if exc.parent is None else [])
+        return await form_again(request, problems, None, exc.parent, status_code=400)
     if submission.parent is None:
-        raise HTTPException(400, "paste or upload the parent too, to compare the two")
+        if wants_json(request):
+            raise HTTPException(400, "paste or upload the parent too, to compare the two")
+        return await form_again(
+            request,
+            [NO_PARENT],
+            submission.checkpoint,
+            None,
+            status_code=400,
+            checkpoint_name=submission.name if submission.uploaded else None,
+        )
     limits = settings_of(request).limits
     parent_data = submission.parent
 

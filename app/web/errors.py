@@ -35,7 +35,7 @@ ADVICE = {
     413: "Keep large content in resources the checkpoint references (spec §3, §6.4), or raise "
     "the limit in the deployment's settings (OCP_MAX_BYTES).",
     410: "Ask whoever shared the link for the checkpoint again, or for a new link.",
-    415: "Send the checkpoint as application/json or application/vnd.opencheckpoint+json.",
+    415: "Send it again in a media type this address accepts: the message above names them.",
     422: "Fix what is listed, then try again.",
     429: "Wait the number of seconds the Retry-After header gives, then send it again.",
     507: "Nothing more can be stored for now; reading, checking and deleting still work.",
@@ -71,7 +71,10 @@ def reason_phrase(status: int) -> str:
 
 
 # Where a person's page says "the form", a program has only what it sent.
-PROGRAM_ADVICE = {400: "Check what you sent: the detail says what is wrong, and where."}
+PROGRAM_ADVICE = {
+    400: "Check what you sent: the detail says what is wrong, and where.",
+    415: "Send it again in a media type this address accepts: the detail names them.",
+}
 
 
 def problem(status: int, detail: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -112,7 +115,8 @@ async def http_exception(request: Request, exc: Exception) -> Response:
             extra[name] = getattr(exc, name)
     gone = getattr(exc, "gone", None)
     if gone is not None:
-        extra["gone_at"] = gone.at.isoformat().replace("+00:00", "Z")
+        # RFC 3339 to the second: the moment it went, not the microsecond a sweep saw it
+        extra["gone_at"] = gone.at.replace(microsecond=0).isoformat().replace("+00:00", "Z")
         extra["reason"] = gone.reason
     response = error_response(request, exc.status_code, str(exc.detail), extra)
     # Allow on 405 (from the router), WWW-Authenticate on 401, and whatever else a view names

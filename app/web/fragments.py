@@ -158,19 +158,21 @@ def _more_characters(count: int, where: str) -> Markup:
     )
 
 
-def when(value: object, aged: bool = False) -> Markup:
+def when(value: object, aged: bool = False, readable: bool = False) -> Markup:
     """The `when` filter: a document's timestamp as recorded, in a ``<time>`` whose datetime
     is the same instant in UTC, so a reader's browser can show it in local time with the UTC
     value beside it and its age (static/app.js); ``aged``: the page states the age already.
+    ``readable``: a time of this service's own (not a document's) shown as UTC to the
+    second, ``2026-12-03 15:24:05 UTC``, rather than as recorded.
     Text that is no RFC 3339 timestamp is shown as text, as every other value."""
     if value is None:
         return html("")
     utc = utc_text(value)
     if utc is None:
         return txt(value)
+    shown = escape(f"{utc[:10]} {utc[11:19]} UTC") if readable else text(value)
     return html(
-        f'<time class="when" datetime="{escape(utc)}"{" data-aged" if aged else ""}>'
-        f"{text(value)}</time>"
+        f'<time class="when" datetime="{escape(utc)}"{" data-aged" if aged else ""}>{shown}</time>'
     )
 
 

@@ -42,8 +42,8 @@ class Unreadable(BadRequest):
 async def api_guard(request: Request) -> Response:
     if media_type(request) not in JSON_TYPES:
         raise BadRequest(
-            'send a JSON object: {"call": {"tool": …, "arguments": {…}}, "checkpoint": "<its '
-            'text>"} (or "checkpoint_id": a storage id)',
+            'send a JSON object as application/json: {"call": {"tool": …, "arguments": {…}}, '
+            '"checkpoint": "<its text>"} (or "checkpoint_id": a storage id)',
             status_code=415,
         )
     limits = settings_of(request).limits

@@ -78,9 +78,12 @@ def checkpoint_html(
     upload_token_required: bool = False,
     notes: Sequence[str] = (),
     query: PageQuery = EVERY,
+    share_again: Model | None = None,
 ) -> str:
     """The checkpoint page. ``standalone``: one file with its CSS inlined and no script, for
-    attaching to a ticket or an email; links to rule pages then point at ``public_url``."""
+    attaching to a ticket or an email; links to rule pages then point at ``public_url``.
+    ``share_again``: why sharing it failed (``problem``) and what the Share form had
+    (``parent_link``), so the form is shown again, refilled, with the problem beside it."""
     view = page_view(result, limits, query=query)
     return page_from_view(
         name,
@@ -92,6 +95,7 @@ def checkpoint_html(
         preview=preview,
         upload_token_required=upload_token_required,
         notes=notes,
+        share_again=share_again,
     )
 
 
@@ -106,6 +110,7 @@ def page_from_view(
     preview: Model | None = None,
     upload_token_required: bool = False,
     notes: Sequence[str] = (),
+    share_again: Model | None = None,
 ) -> str:
     """The templates' part of the page, from a render model already built."""
     shown = for_page(view)
@@ -141,6 +146,8 @@ def page_from_view(
         "upload_token_required": upload_token_required,
         # what the form's handling says of the submission (which input was checked)
         "notes": list(notes),
+        # why sharing failed, and the Share form's own fields to refill
+        "share_again": share_again,
     }
     if standalone:
         inline = f"{static_text('app.css')}\n@media print {{\n{static_text('print.css')}\n}}\n"

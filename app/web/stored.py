@@ -15,9 +15,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from threading import Lock
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 import anyio
 from starlette.exceptions import HTTPException
@@ -28,7 +29,7 @@ from app import SPEC_VERSION, __version__
 from app.analysis import Analysis, LintResult, analyze, pair
 from app.digests import check_digest
 from app.layout import TASK_STATUSES
-from app.redaction import REDACTED
+from app.redaction import REDACTED, redact_text
 from app.render.query import EVERY, PageQuery
 from app.render.source import build_listing
 from app.render.tracker import (
@@ -61,6 +62,7 @@ from app.stored_lineage import (
     parent_sentence,
     resolve_parent,
 )
+from app.visible import visible
 from app.web.analyses import AnalysisCache
 from app.web.bodies import FORM_FIELDS, BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
@@ -69,7 +71,16 @@ from app.web.errors import wants_json
 from app.web.pages import PAGE_LIST_LIMIT, checkpoint_json, page_from_view, page_view
 from app.web.templating import render
 from app.web.urls import public_base
-from app.web.views import CHECKPOINT_TYPES, BadRequest, media_type, read_carried, settings_of
+from app.web.views import (
+    CHECKPOINT_TYPES,
+    BadRequest,
+    Submission,
+    checkpoint_page,
+    media_type,
+    read_carried,
+    settings_of,
+    shown_name,
+)
 from app.web.work import run_cpu, turn
 
 OCP_MEDIA_TYPE = CHECKPOINT_TYPES[1]
@@ -285,30 +296,30 @@ async def _check_parent(request: Request, child: Analysis, parent_storage_id: st
     """The stored document named as the parent exists and is the one the child names: its id
     is the child's parent.id, and its bytes match the child's parent.digest when recorded."""
     record = await store_call(request, "get", parent_storage_id)
+    if isinstance(record, Gone):
+        what = "expired" if record.reason == "expired" else "was deleted by its uploader"
+        raise ParentProblem(
+            f"the parent you gave {what} on {_readable(record.at)}, so it cannot be linked; "
+            "share the parent again and give its new permalink, or share this checkpoint alone"
+        )
     if not isinstance(record, Found):
-        raise Unprocessable(
+        raise ParentProblem(
             "there is no stored checkpoint at the parent's storage id you gave; store the "
-            "parent first, and give the storage id it was stored under",
-            [],
-            [],
+            "parent first, and give the storage id it was stored under"
         )
     parent = await run_cpu(request, record.meta.size, analysis_of, request, record)
     document = child.document or {}
     named = document.get("parent")
     if not isinstance(named, dict) or named.get("id") != (parent.document or {}).get("id"):
-        raise Unprocessable(
+        raise ParentProblem(
             "the stored checkpoint you gave as the parent is not the one this checkpoint "
-            "names: its id is not this checkpoint's parent.id",
-            [],
-            [],
+            "names: its id is not this checkpoint's parent.id"
         )
     check = check_digest(named.get("digest"), [("exact", record.data)])
     if check.state == "mismatch":
-        raise Unprocessable(
+        raise ParentProblem(
             "the stored checkpoint you gave as the parent does not match this checkpoint's "
-            "parent.digest: it is another version of that document",
-            [],
-            [],
+            "parent.digest: it is another version of that document"
         )
 
 
@@ -317,6 +328,14 @@ class Unprocessable(HTTPException):
         super().__init__(422, detail)
         self.findings = findings
         self.secret_paths = secret_paths
+
+
+class ParentProblem(Unprocessable):
+    """422: the stored parent given (?parent=, the Share form's parent permalink) cannot be
+    linked; the detail says why."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, [], [])
 
 
 def refuse_unstorable(result: Analysis | LintResult) -> None:
@@ -379,7 +398,11 @@ async def api_store(request: Request) -> Response:
 async def share(request: Request) -> Response:
     """POST /share: the Share button of a checkpoint page."""
     if media_type(request) not in ("multipart/form-data", "application/x-www-form-urlencoded"):
-        raise BadRequest("send the share form from a checkpoint page", status_code=415)
+        raise BadRequest(
+            "send the share form from a checkpoint page, as multipart/form-data or "
+            "application/x-www-form-urlencoded",
+            status_code=415,
+        )
     limit = settings_of(request).limits.max_bytes
     try:
         form = await request.form(max_files=0, max_fields=FORM_FIELDS, max_part_size=2 * limit + 8)
@@ -392,20 +415,50 @@ async def share(request: Request) -> Response:
     parent_data = read_carried(form, "parent", limit)
     lifetime = _lifetime(_text(form.get("lifetime")), store_of(request))
     shared = []
-    parent_id = storage_id_in_link(_text(form.get("parent_link")))
+    link = _text(form.get("parent_link"))
     if parent_data:
         # The parent first: the child is then stored with its proven link, so its page links
         # the parent and the diff.
         parent = await _store(request, parent_data, lifetime, upload_token=upload_token)
-        parent_id = parent.storage_id
+        parent_id: str | None = parent.storage_id
         shared.append({**created_dict(request, parent), "role": "parent"})
-    created = await _store(request, data, lifetime, parent_id, upload_token)
+        created = await _store(request, data, lifetime, parent_id, upload_token)
+    else:
+        try:
+            parent_id = storage_id_in_link(link)
+            created = await _store(request, data, lifetime, parent_id, upload_token)
+        except (ParentProblem, BadLink) as exc:
+            # The checkpoint page again, its Share form refilled, with what is wrong beside it
+            return await _share_again(request, form, data, link or "", str(exc.detail))
     shared.insert(0, {**created_dict(request, created), "role": "checkpoint"})
+    # stored with its proven parent: its page links the parent, and it has a diff page
+    shared[0]["linked_parent"] = parent_id is not None
     return HTMLResponse(
         render("shared.html", created=shared[0], shared=shared),
         status_code=201,
         headers=NO_STORE,
     )
+
+
+async def _share_again(
+    request: Request, form: Mapping[str, object], data: bytes, link: str, problem: str
+) -> Response:
+    """422: the checkpoint's page again (from the bytes its Share form carried), with the
+    form refilled and why the parent's permalink cannot be used, so nothing is lost."""
+    if wants_json(request):
+        raise Unprocessable(problem, [], [])
+    host = urlsplit(link.strip()).hostname if "//" in link else None
+    if host and host != urlsplit(public_base(request)).hostname:
+        problem = f"{problem} (it is not a permalink of this service: it links to {host})"
+    shown = _text(form.get("name"))
+    name = shown_name(shown) if shown else "checkpoint"
+    submission = Submission(data, None, name, query=PageQuery.of(request.query_params.getlist))
+    again = {"problem": visible(redact_text(problem)), "parent_link": shown_name(link)[:512]}
+    return await checkpoint_page(request, submission, share_again=again, status_code=422)
+
+
+class BadLink(BadRequest):
+    """The Share form's parent permalink is no link to a stored checkpoint."""
 
 
 _PERMALINK_ID = re.compile(r"(?:.*/)?c/([A-Za-z0-9_-]+)/?(?:[?#].*)?|([A-Za-z0-9_-]+)")
@@ -420,9 +473,9 @@ def storage_id_in_link(text: str | None) -> str | None:
     match = _PERMALINK_ID.fullmatch(text[:512])
     storage_id = match and (match.group(1) or match.group(2))
     if not is_storage_id(storage_id):
-        raise BadRequest(
+        raise BadLink(
             "the parent's permalink is not a link to a stored checkpoint: paste the link its "
-            "share page gave (…/c/ followed by 24 letters, digits, - or _), or leave it empty",
+            "share page gave (…/c/ followed by its storage id), or leave it empty",
             status_code=422,
         )
     return storage_id
@@ -486,7 +539,9 @@ async def fetch(request: Request, storage_id: str) -> Found:
 class GoneError(HTTPException):
     def __init__(self, gone: Gone) -> None:
         what = "expired" if gone.reason == "expired" else "was deleted by its uploader"
-        super().__init__(410, f"this checkpoint {what} at {_iso(gone.at)}; it is no longer kept")
+        super().__init__(
+            410, f"this checkpoint {what} on {_readable(gone.at)}; it is no longer kept"
+        )
         self.gone = gone
 
 
@@ -828,3 +883,8 @@ async def _delete(request: Request, storage_id: str, token: str) -> DeleteOutcom
 
 def _iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
+
+
+def _readable(moment: datetime) -> str:
+    """A moment of this service's own as a person reads it: ``2026-12-03 15:24:05 UTC``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

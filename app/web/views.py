@@ -21,6 +21,7 @@ from app.render.query import EVERY, PageQuery
 from app.report import FileResult, report_dict
 from app.resources import example_bytes, rule_doc, schema_bytes
 from app.rules import RULES, Rule
+from app.secrets import scan_text
 from app.visible import visible
 from app.web.bodies import FORM_FIELDS, EncodedBody, PayloadTooLarge, carried_limit
 from app.web.carried import CarriedError, carried
@@ -38,6 +39,22 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 class BadRequest(HTTPException):
     def __init__(self, detail: str, status_code: int = 400) -> None:
         super().__init__(status_code=status_code, detail=detail)
+
+
+class MissingCheckpoint(BadRequest):
+    """The form came without a checkpoint; ``parent``: what it gave as the parent, so a form
+    shown again keeps it."""
+
+    def __init__(self, parent: bytes | None) -> None:
+        super().__init__(NO_CHECKPOINT)
+        self.parent = parent
+
+
+NO_CHECKPOINT = "paste a checkpoint, or choose a .ocp.json file to upload"
+NO_PARENT = (
+    "give the parent checkpoint too, to compare the two: paste it or choose its file under "
+    "“Compare with its parent”, then press “Compare with the parent” again"
+)
 
 
 def settings_of(request: Request) -> Settings:
@@ -60,7 +77,7 @@ async def example(request: Request) -> Response:
     """GET /example: the page of the bundled example checkpoint, as the form would show it
     (a link, so it works without JavaScript; nothing is stored)."""
     submission = Submission(example_bytes(), None, "example.ocp.json")
-    return await _checkpoint_page(request, submission)
+    return await checkpoint_page(request, submission)
 
 
 async def healthz(request: Request) -> Response:
@@ -79,6 +96,7 @@ class FormInput:
     ignored: str | None = None  # the pasted text, when a file was chosen as well
     # pasted text as the browser sent it, before its CRLF line ends were made LF
     as_sent: bytes | None = None
+    uploaded: bool = False  # a chosen file (not pasted text, not carried by a page)
 
 
 @dataclass(slots=True)
@@ -93,6 +111,7 @@ class Submission:
     parent_as_sent: bytes | None = None
     # the statements the page lists: the address's parameters and the form's
     query: PageQuery = EVERY
+    uploaded: bool = False  # the checkpoint is a chosen file
 
     @property
     def size(self) -> int:
@@ -108,12 +127,18 @@ class Submission:
         return LintResult(child, pair(child, parent, parent_as_sent=self.parent_as_sent))
 
 
-async def read_form(request: Request) -> Submission:
+async def read_form(request: Request, *, raw: bool = False) -> Submission:
     """The checkpoint and optional parent from the form. An uploaded file wins over pasted
-    text, and the page says so: the user sees which input was checked."""
-    if media_type(request) not in FORM_TYPES:
+    text, and the page says so: the user sees which input was checked. ``raw``: the
+    checkpoint may be the whole body instead (`CHECKPOINT_TYPES`, as /api/v1/lint takes it),
+    checked as the form would check it."""
+    kind = media_type(request)
+    if raw and kind in CHECKPOINT_TYPES:
+        return await read_raw(request)
+    if kind not in FORM_TYPES:
+        raw_types = f"the checkpoint itself as {' or '.join(CHECKPOINT_TYPES)}, or " if raw else ""
         raise BadRequest(
-            "send the form as multipart/form-data or application/x-www-form-urlencoded",
+            f"send {raw_types}the form as multipart/form-data or application/x-www-form-urlencoded",
             status_code=415,
         )
     limit = settings_of(request).limits.max_bytes
@@ -142,7 +167,7 @@ async def read_form(request: Request) -> Submission:
     checkpoint = await _field(form, "checkpoint", "checkpoint", limit)
     parent = await _field(form, "parent", "parent", limit)
     if checkpoint is None:
-        raise BadRequest("paste a checkpoint, or choose a .ocp.json file to upload")
+        raise MissingCheckpoint(parent.data if parent is not None else None)
     checked = f"Checked {checkpoint.described}" + (
         f", with {parent.described} as its parent." if parent is not None else "."
     )
@@ -160,6 +185,27 @@ async def read_form(request: Request) -> Submission:
         notes,
         parent.as_sent if parent is not None else None,
         PageQuery.of(values),
+        checkpoint.uploaded,
+    )
+
+
+async def read_raw(request: Request) -> Submission:
+    """The checkpoint as the request's whole body (application/json or
+    application/vnd.opencheckpoint+json)."""
+    limit = settings_of(request).limits.max_bytes
+    data = await request.body()
+    if len(data) > limit:
+        raise PayloadTooLarge(limit, "the checkpoint in the request body")
+    if not data.strip():
+        raise BadRequest(
+            "the request body is empty: send the checkpoint's JSON as the body, or use the form"
+        )
+    return Submission(
+        data,
+        None,
+        "request body",
+        f"Checked the request body ({len(data):,} bytes).",
+        query=PageQuery.of(request.query_params.getlist),
     )
 
 
@@ -210,7 +256,11 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
             )
             filename = shown_name(upload.filename)
             return FormInput(
-                data, filename, f"the {role} file “{filename}” ({len(data):,} bytes)", ignored
+                data,
+                filename,
+                f"the {role} file “{filename}” ({len(data):,} bytes)",
+                ignored,
+                uploaded=True,
             )
     if pasted is not None:
         described = f"the pasted {role} ({len(pasted):,} bytes)"
@@ -226,10 +276,81 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
 
 
 async def view(request: Request) -> Response:
-    return await _checkpoint_page(request, await read_form(request))
+    try:
+        submission = await read_form(request, raw=True)
+    except MissingCheckpoint as exc:
+        if wants_json(request):
+            raise
+        return await form_again(request, [exc.detail], None, exc.parent, status_code=400)
+    return await checkpoint_page(request, submission)
 
 
-async def _checkpoint_page(request: Request, submission: Submission) -> Response:
+async def form_again(
+    request: Request,
+    problems: list[str],
+    checkpoint: bytes | None,
+    parent: bytes | None,
+    *,
+    status_code: int = 422,
+    checkpoint_name: str | None = None,
+) -> Response:
+    """The home page's form again, listing what to fix, with what the user gave put back in
+    its boxes (a chosen file's text too), so nothing they pasted or chose is lost. A document
+    that is not UTF-8 text, or that looks like it holds a credential, is not repeated: the
+    page says so and how to keep it (the browser's Back keeps the boxes)."""
+    notes: list[str] = []
+
+    def put_back(data: bytes | None, role: str) -> str:
+        if not data:
+            return ""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            notes.append(
+                f"The {role} you gave is not UTF-8 text, so it is not put back in its box: "
+                "choose its file again."
+            )
+            return ""
+        if scan_text(text):
+            notes.append(
+                f"The {role} you gave appears to contain a credential, so this page does not "
+                "repeat it: go back in your browser to keep what you gave, or give it again "
+                "without the credential."
+            )
+            return ""
+        return text
+
+    def work() -> tuple[str, str]:
+        return put_back(checkpoint, "checkpoint"), put_back(parent, "parent")
+
+    size = max(len(checkpoint or b""), len(parent or b""))
+    checkpoint_text, parent_text = await run_cpu(request, size, work)
+    if checkpoint_text and checkpoint_name:
+        notes.append(
+            f"The file “{checkpoint_name}” is in the checkpoint box above, as text: a page "
+            "cannot choose a file again for you."
+        )
+    page = render(
+        "index.html",
+        limits=settings_of(request).limits,
+        problems=problems,
+        notes=notes,
+        checkpoint_text=checkpoint_text,
+        parent_text=parent_text,
+        parent_open=bool(parent_text) or any(p == NO_PARENT for p in problems),
+    )
+    return HTMLResponse(page, status_code=status_code)
+
+
+async def checkpoint_page(
+    request: Request,
+    submission: Submission,
+    *,
+    share_again: dict[str, str] | None = None,
+    status_code: int = 200,
+) -> Response:
+    """The checkpoint page of a submission (or its JSON twin). ``share_again``: the page
+    again after its Share form failed, with why and the form refilled (`share`)."""
     limits = settings_of(request).limits
     query = submission.query
     # Linting and rendering are CPU work: off the event loop, so one large document does not
@@ -255,9 +376,10 @@ async def _checkpoint_page(request: Request, submission: Submission) -> Response
             upload_token_required=upload_token_required,
             notes=submission.notes,
             query=query,
+            share_again=share_again,
         )
 
-    return HTMLResponse(await run_cpu(request, submission.size, page))
+    return HTMLResponse(await run_cpu(request, submission.size, page), status_code=status_code)
 
 
 async def live_panel(request: Request) -> Response:
