@@ -205,6 +205,12 @@ def lineage_model(analyses: AnalysisCache, results: LineageResults, component: C
                     **m.to_dict(),
                     "relation": _relation(m, focus),
                     "href": f"/c/{m.storage_id}",
+                    # its diff page, where its parent is a proven link of this lineage
+                    "diff": (
+                        f"/c/{m.storage_id}/diff"
+                        if m.parent_storage_id in component.members
+                        else None
+                    ),
                     "checked_with_parent": _checked_with_parent(verdicts.get(m.storage_id)),
                     "valid": (
                         verdicts[m.storage_id].valid if m.storage_id in verdicts else m.valid

@@ -1005,6 +1005,7 @@ def _schemas(base_url: str) -> Data:
                                 {
                                     "relation": STRING,
                                     "href": PATH,
+                                    "diff": _nullable(PATH),
                                     "checked_with_parent": _nullable(BOOLEAN),
                                     "valid": BOOLEAN,
                                 }
