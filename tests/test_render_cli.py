@@ -106,3 +106,14 @@ def test_a_document_s_terminal_controls_reach_the_page_as_escapes(tmp_path: Path
     assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", page)
     assert "Sum \\e]0;pwned\\x07\\e[2J\\e[31mALL OK\\e[0m\\x9b1m" in page
     assert "\n" in page
+
+
+def test_the_header_of_a_file_with_no_service_is_padded(monkeypatch):
+    """Without a service to link to, the header is the brand alone, with the padding the
+    navigation has elsewhere (it sat against the window's edge, issue 27)."""
+    monkeypatch.delenv("OCP_PUBLIC_URL", raising=False)
+    html = render(str(CONFORMANCE / "valid-minimal.ocp.json")).stdout.decode()
+    assert '<p class="brand">OpenCheckpoint viewer</p>' in html
+    style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    rule = re.search(r"header\.site > p\.brand \{([^}]*)\}", style)
+    assert rule and "padding: .6rem 1.25rem" in rule.group(1)
