@@ -177,7 +177,14 @@
         kind.classList.toggle("filtered-out", !kind.querySelector("section.origin:not(.filtered-out)"));
       });
       if (said) said.textContent = shown + " of the " + listed + " statements listed on this page match.";
-    });
+      // A stored page is its own address: the choice goes into it, so the filtered view can
+      // be sent as a link (an unsaved page's selects belong to its Share form: it has none).
+      if (!filters.querySelector("select[form]") && window.history.replaceState) {
+        var url = new URL(window.location.href);
+        filters.querySelectorAll("select[data-filter]").forEach(function (select) {
+          if (select.value) url.searchParams.set(select.name, select.value);
+          else url.searchParams.delete(select.name);
+        });
   }
 
   // Keys: j and k move to the next and the previous finding, as in a code review.

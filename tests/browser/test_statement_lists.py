@@ -4,10 +4,12 @@ choice in the filter hides what does not match at once."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import submit_file
+from tests.browser.conftest import store, submit_file
 from tests.test_statement_query import document
 
 pytestmark = pytest.mark.browser
@@ -45,3 +47,21 @@ def test_the_filter_hides_what_does_not_match_at_once(open_page) -> None:
     page.locator("form.filters select[name=status]").select_option("retracted")
     expect(page.locator("#statements li.statement:visible")).to_have_count(2)
     expect(page.locator("#kind-question")).to_be_hidden()
+
+
+def test_a_stored_page_s_filter_is_in_its_address_and_can_be_sent(open_page) -> None:
+    """The filter changes the address of a stored page as it filters, so the filtered view
+    can be sent; the address, opened afresh (even without JavaScript), filters the same."""
+    page = open_page()
+    created = store(page, json.loads(document(questions=3, agent_observations=4)))
+    page.goto(f"/c/{created['storage_id']}")
+    page.locator("form.filters select[name=kind]").select_option("question")
+    expect(page.locator("#statements li.statement:visible")).to_have_count(3)
+    assert page.url.endswith(f"/c/{created['storage_id']}?kind=question#statements")
+    sent = page.url
+    page.locator("form.filters select[name=kind]").select_option("")
+    assert "kind=" not in page.url
+    fresh = open_page()
+    fresh.goto(sent)
+    expect(fresh.locator("#statements li.statement:visible")).to_have_count(3)
+    expect(fresh.locator("form.filters select[name=kind]")).to_have_value("question")
