@@ -104,6 +104,9 @@ class CheckpointView(TypedDict):
     source: SourceSection
     sections: list[SectionRef]
     changes_at: str | None
+    # what a search (?q=) asked for and how many cards hold it (app/render/search.py); only
+    # on a searched page, whose lists hold only those cards
+    search: NotRequired[Model]
 
 
 MODEL_VERSION = 1

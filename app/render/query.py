@@ -22,7 +22,7 @@ KIND_KEYS = (*KINDS, OTHER)
 ORIGIN_KEYS = (*ORIGIN_TYPES, OTHER)
 STATUS_KEYS = (*layout.STATEMENT_STATUSES, OTHER)
 # The parameters, as a page's address names them.
-PARAMETERS = ("kind", "origin", "status", "list", "from")
+PARAMETERS = ("kind", "origin", "status", "list", "from", "q")
 # Past this, a start is no list's: a number this long is not one a page wrote.
 _LONGEST_START = 9
 
@@ -75,6 +75,8 @@ class PageQuery:
     start: int = 0
     # where another list starts (a list's "next 150": ?list=resources&from=150)
     window: ListWindow = field(default_factory=lambda: FIRST)
+    # the words a page's search asks for (?q=): only the cards holding them (app/render/search.py)
+    text: str = ""
 
     @classmethod
     def of(cls, values: Callable[[str], Iterable[str]]) -> PageQuery:
@@ -87,6 +89,7 @@ class PageQuery:
             statuses=frozenset(v for v in values("status") if v in STATUS_KEYS),
             start=0 if next(iter(values("list")), "") else _start(values),
             window=ListWindow.of(values),
+            text=next(iter(values("q")), "").strip(),
         )
 
     @property
@@ -96,7 +99,7 @@ class PageQuery:
     @property
     def any(self) -> bool:
         """Whether the query asks for anything but every list from its first item."""
-        return self.filtered or self.start > 0 or self.window.any
+        return self.filtered or self.start > 0 or self.window.any or bool(self.text)
 
     def admits(self, kind: str, origin: str, status: str) -> bool:
         """Whether a statement of this kind, origin type and status (each a key: "other" for
@@ -121,6 +124,8 @@ class PageQuery:
         pairs += [("status", s) for s in sorted(self.statuses)]
         if self.start:
             pairs.append(("from", str(self.start)))
+        if self.text:
+            pairs.append(("q", self.text))
         return pairs
 
     def search(self) -> str:

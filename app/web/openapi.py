@@ -365,6 +365,7 @@ def _paths() -> Data:
                     {"$ref": "#/components/parameters/status"},
                     {"$ref": "#/components/parameters/list"},
                     {"$ref": "#/components/parameters/from"},
+                    {"$ref": "#/components/parameters/q"},
                     {"$ref": "#/components/parameters/ifNoneMatch"},
                 ],
                 "responses": {
@@ -627,6 +628,15 @@ def _parameters() -> Data:
             "description": "List from this item on (0 is the first).",
             "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
         },
+        "q": {
+            "name": "q",
+            "in": "query",
+            "description": "List only the cards (statements, operations, resources, steps, "
+            "continuation and derivation entries, extensions) whose text holds these words: a "
+            "plain substring, compared casefolded, never a pattern; `view.search` counts them. "
+            "Empty or blank: every card. The header, summary and findings are never filtered.",
+            "schema": STRING,
+        },
         "ifNoneMatch": {
             "name": "If-None-Match",
             "in": "header",
@@ -645,8 +655,8 @@ def _headers() -> Data:
         "NoStore": header("no-store: no cache may keep the answer.", STRING),
         "ETag": header("The entity tag of the bytes sent.", STRING),
         "PageETag": header(
-            "The entity tag of the bytes sent; none on a filtered or paged view (?kind=, "
-            "?from=, …), which is rendered for the asking.",
+            "The entity tag of the bytes sent; none on a filtered, searched or paged view "
+            "(?kind=, ?q=, ?from=, …), which is rendered for the asking.",
             STRING,
             required=False,
         ),

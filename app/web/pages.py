@@ -16,6 +16,7 @@ from app.parse import DEFAULT_LIMITS, Limits
 from app.render import CheckpointView, build_view, hidden_key
 from app.render.checklist import CHECKLIST_NAMED
 from app.render.query import EVERY, PageQuery
+from app.render.search import search_view
 from app.report import VALIDITY_NOTE, result_dict, tool_info
 from app.resources import static_text
 from app.visible import may_decode_to_controls
@@ -63,7 +64,11 @@ def _view(
     query: PageQuery = EVERY,
 ) -> CheckpointView:
     moment = now if now is not None else datetime.now(UTC)
-    return build_view(result, now=moment, list_limit=list_limit, query=query)
+    if not query.text:
+        return build_view(result, now=moment, list_limit=list_limit, query=query)
+    # A search reads every card, not the first PAGE_LIST_LIMIT of each list: the HTML page
+    # then cuts what matched (`for_page`), as it cuts any list.
+    return search_view(build_view(result, now=moment, query=query), query.text)
 
 
 def checkpoint_html(
@@ -148,6 +153,8 @@ def page_from_view(
         "notes": list(notes),
         # why sharing failed, and the Share form's own fields to refill
         "share_again": share_again,
+        # how many cards of one list the page shows, which a search note names when it cut one
+        "page_list_limit": PAGE_LIST_LIMIT,
     }
     if standalone:
         inline = f"{static_text('app.css')}\n@media print {{\n{static_text('print.css')}\n}}\n"
