@@ -205,6 +205,187 @@
     event.preventDefault();
   });
 
+  // Search and fold (issue 27): the search box marks its matches as you type (the CSS Custom
+  // Highlight API: no element is added to the page, and the text stays the document's), Next
+  // and Previous (Enter, Shift+Enter) scroll to one and unfold its section; without the API
+  // they still scroll to the card that holds it. The box's own button still asks the service,
+  // which filters the cards (?q=), as it does without JavaScript.
+  var searchTools = document.querySelector("[data-page-search]");
+  if (searchTools) setUpSearch(searchTools);
+
+  function setUpSearch(tools) {
+    var box = tools.querySelector('input[name="q"]');
+    var said = tools.querySelector(".search-count");
+    var steps = tools.querySelectorAll("button[data-search-step]");
+    var marks = window.CSS && CSS.highlights && window.Highlight ? CSS.highlights : null;
+    // past this many, the count says "more than": a page of thousands of cards stays quick
+    var most = 5000;
+    var matches = [], current = -1, timer = 0, card = null;
+
+    // Text a reader searches: the page's sections, less the source listing (the same words
+    // again, as JSON), the tools themselves and what is hidden or is a control.
+    var skip = "#source, .page-tools, dialog, nav.toc, button, select, script, style, [hidden], .filtered-out";
+    function textNodes() {
+      var root = document.getElementById("main");
+      var walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+        acceptNode: function (node) {
+          if (node.nodeType === 1) return node.matches(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
+          return NodeFilter.FILTER_ACCEPT;
+        }
+      });
+      var nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      return nodes;
+    }
+
+    // Lower case with, where lowering changes a text's length (İ), each folded character's
+    // place in the original, so a match's range covers the text it was found in.
+    function folded(text) {
+      var lower = text.toLowerCase();
+      if (lower.length === text.length) return { text: lower, at: null };
+      var out = "", at = [];
+      for (var i = 0; i < text.length; i++) {
+        var one = text[i].toLowerCase();
+        out += one;
+        for (var j = 0; j < one.length; j++) at.push(i);
+      }
+      at.push(text.length);
+      return { text: out, at: at };
+    }
+
+    function find(words) {
+      var found = [];
+      if (!words) return found;
+      var nodes = textNodes();
+      for (var n = 0; n < nodes.length && found.length < most; n++) {
+        var f = folded(nodes[n].data);
+        var from = f.text.indexOf(words);
+        while (from !== -1 && found.length < most) {
+          var range = document.createRange();
+          var end = from + words.length;
+          range.setStart(nodes[n], f.at ? f.at[from] : from);
+          range.setEnd(nodes[n], f.at ? f.at[end] : end);
+          found.push(range);
+          from = f.text.indexOf(words, end);
+        }
+      }
+      return found;
+    }
+
+    function count(n) { return n >= most ? "more than " + most.toLocaleString() : n.toLocaleString(); }
+
+    function show() {
+      if (marks) {
+        marks.delete("search-current");
+        var all = new Highlight();
+        matches.forEach(function (range) { all.add(range); });
+        marks.set("search", all);
+        if (current >= 0) marks.set("search-current", new Highlight(matches[current]));
+      }
+      steps.forEach(function (button) { button.disabled = !matches.length; });
+      if (!box.value.trim()) said.textContent = "";
+      else if (!matches.length) said.textContent = "No matches";
+      else if (current < 0) said.textContent = count(matches.length) + (matches.length === 1 ? " match" : " matches");
+      else said.textContent = (current + 1).toLocaleString() + " of " + count(matches.length);
+    }
+
+    function update() {
+      clearTimeout(timer);
+      timer = 0;
+      matches = find(box.value.trim().toLowerCase());
+      current = -1;
+      mark(null);
+      show();
+    }
+
+    // The card that holds a match: outlined, until another is.
+    function mark(next) {
+      if (card) card.classList.remove("search-card");
+      card = next;
+      if (card) card.classList.add("search-card");
+    }
+
+    function step(by) {
+      if (timer) update();
+      if (!matches.length) return;
+      current = current < 0 ? (by > 0 ? 0 : matches.length - 1) : (current + by + matches.length) % matches.length;
+      var range = matches[current];
+      var node = range.startContainer.parentElement;
+      for (var open = node; open; open = open.parentElement) {
+        if (open.tagName === "DETAILS") open.open = true;
+      }
+      mark(node.closest(".card, li[id], article[id], section[id]") || node);
+      node.scrollIntoView({ block: "center" });
+      show();
+    }
+
+    box.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(update, 120);
+    });
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        step(event.shiftKey ? -1 : 1);
+      } else if (event.key === "Escape" && box.value) {
+        event.preventDefault();
+        box.value = "";
+        update();
+      }
+    });
+    steps.forEach(function (button) {
+      button.addEventListener("click", function () { step(Number(button.getAttribute("data-search-step"))); });
+    });
+    // a page with no service to ask (one that holds a credential carries no copy) filters here only
+    if (tools.tagName === "FORM" && !tools.hasAttribute("action")) {
+      tools.addEventListener("submit", function (event) { event.preventDefault(); step(1); });
+    }
+    if (box.value.trim()) update();
+  }
+
+  // "Collapse all" and "Expand all" fold or unfold every section and folded list of the page.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-fold]");
+    if (!button) return;
+    var open = button.getAttribute("data-fold") === "open";
+    document.querySelectorAll("#main details").forEach(function (d) { d.open = open; });
+  });
+
+  // The shortcuts list: a native modal <dialog> (Escape closes it); focus goes back to where it was.
+  var shortcuts = document.getElementById("shortcuts");
+  var before = null;
+  function showShortcuts() {
+    if (!shortcuts || shortcuts.open) return;
+    before = document.activeElement;
+    shortcuts.showModal();
+  }
+  if (shortcuts) {
+    shortcuts.addEventListener("close", function () {
+      if (before && before.isConnected && before.focus) before.focus();
+      before = null;
+    });
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("button[data-shortcuts]")) showShortcuts();
+  });
+
+  // Keys: / goes to the search box, ? lists the shortcuts (never while typing in a field).
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    if (event.key !== "/" && event.key !== "?") return;
+    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable], dialog")) return;
+    if (event.key === "?") {
+      if (!shortcuts) return;
+      showShortcuts();
+    } else {
+      var box = document.getElementById("search-q");
+      if (!box) return;
+      box.focus();
+      box.select();
+    }
+    event.preventDefault();
+  });
+
   // Copy-link buttons do nothing without JavaScript, so they stay hidden until now.
   document.documentElement.classList.add("js");
   var canonicalLink = document.querySelector('link[rel="canonical"]');
