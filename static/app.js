@@ -185,7 +185,36 @@
           if (select.value) url.searchParams.set(select.name, select.value);
           else url.searchParams.delete(select.name);
         });
+        url.hash = "statements";
+        window.history.replaceState(null, "", url.href);
+      }
+    });
   }
+
+  // A live finding's line and column lead into the pasted text: the caret goes there, and
+  // the text box scrolls to it (without JavaScript, the link goes to the text box).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a.pos[data-line]");
+    if (!link) return;
+    var box = document.getElementById("checkpoint");
+    if (!box) return;
+    var line = parseInt(link.getAttribute("data-line"), 10);
+    var column = parseInt(link.getAttribute("data-column"), 10) || 1;
+    var text = box.value, offset = 0;
+    for (var n = 1; n < line; n++) {
+      var end = text.indexOf("\n", offset);
+      if (end < 0) break;
+      offset = end + 1;
+    }
+    // columns count characters (code points); a string indexes UTF-16 units
+    var chars = Array.from(text.slice(offset, offset + 4 * column)).slice(0, column - 1);
+    offset += chars.join("").length;
+    event.preventDefault();
+    box.focus();
+    box.setSelectionRange(offset, Math.min(text.length, offset + 1));
+    var lineHeight = parseFloat(getComputedStyle(box).lineHeight) || 20;
+    box.scrollTop = Math.max(0, (line - 3) * lineHeight);
+  });
 
   // Keys: j and k move to the next and the previous finding, as in a code review.
   document.addEventListener("keydown", function (event) {

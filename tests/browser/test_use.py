@@ -130,3 +130,26 @@ def test_a_phone_never_scrolls_sideways(open_page, make_context, name):
     )
     assert offenders == [], offenders
     assert re.search(r"valid|invalid", page.text_content(".page-header .verdict") or "")
+
+
+def test_a_live_finding_s_line_and_column_lead_into_the_pasted_text(open_page):
+    """Each live finding's "line L, column C" is a link: the caret lands on that place of the
+    pasted text (columns count code points: an emoji before it is one)."""
+    page = open_page()
+    page.goto("/")
+    document = json.loads(conformance("rule-S002-unresolved-blocked-by.ocp.json"))
+    document["task"]["objective"] = "🧾 " + document["task"]["objective"]
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    paste(page, "#checkpoint", text)
+    link = page.locator("#live a.pos").first
+    expect(link).to_be_visible(timeout=5000)
+    line, column = int(link.get_attribute("data-line")), int(link.get_attribute("data-column"))
+    link.click()
+    expect(page.locator("#checkpoint")).to_be_focused()
+    caret = page.locator("#checkpoint").evaluate("box => box.selectionStart")
+    before = page.locator("#checkpoint").evaluate("(box, n) => box.value.slice(0, n)", caret)
+    lines = before.split("\n")
+    assert len(lines) == line
+    assert len(lines[-1]) + 1 == column  # a Python str counts code points
+    expected_line = text.split("\n")[line - 1]
+    assert expected_line[column - 1 :].lstrip().startswith('"')  # the value's own start
