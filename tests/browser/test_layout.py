@@ -24,9 +24,12 @@ BROKEN_WORDS = """
     const style = getComputedStyle(el);
     canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     // an inline box is as wide as its widest line: a word broken in it makes it narrower
-    const room = el.getBoundingClientRect().width - parseFloat(style.paddingLeft)
-      - parseFloat(style.paddingRight) - parseFloat(style.borderLeftWidth)
-      - parseFloat(style.borderRightWidth);
+    const box = el.getBoundingClientRect();
+    // text set upright (vertical writing) runs down its box: its room is the box's height
+    const upright = style.writingMode.startsWith("vertical");
+    const room = upright ? box.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+      : box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
     for (const word of el.innerText.split(/\\s+/)) {
       // a path, an id or a member name (/a/b, op-x.y, checked_at) may break; a word may not
       if (word.length < 2 || word.length > 24 || /[\\/._:"-]/.test(word)) continue;
@@ -99,7 +102,9 @@ def test_a_stored_pair_its_lineage_and_its_diff(make_context, open_page, viewpor
     for path in (f"/c/{sid}", f"/c/{sid}/lineage", f"/c/{sid}/diff"):
         page.goto(path)
         # the viewer's own words: headings, column heads, the lineage table's cells
-        assert_laid_out(page, path, "main h2, main h3, main thead th, table.lineage td", width)
+        assert_laid_out(
+            page, path, "main h2, main h3, main thead th, table.lineage-entries td", width
+        )
     page.goto(f"/c/{sid}/lineage")
     # the lineage tree's boxes hold the whole of each storage id (they once cut it at the
     # prefix two ids share)
