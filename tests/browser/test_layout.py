@@ -27,7 +27,8 @@ BROKEN_WORDS = """
     const box = el.getBoundingClientRect();
     // text set upright (vertical writing) runs down its box: its room is the box's height
     const upright = style.writingMode.startsWith("vertical");
-    const room = upright ? box.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+    const room = upright
+      ? box.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
       : box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
         - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
     for (const word of el.innerText.split(/\\s+/)) {
