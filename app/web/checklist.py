@@ -83,11 +83,12 @@ def _item(key: str, item: Model) -> str:
     # What forbids or stops is read whole where it is checked (issue 27: a stop condition cut
     # at 80 characters hid what it forbids); the other entries name a card shown whole below.
     whole = key in WHOLE_TEXT_STEPS
-    described = (
-        f'<div class="text">{text(shown) if whole else label(shown)}</div>'
-        if shown is not None
-        else ""
-    )
+    if shown is None:
+        described = ""
+    elif whole:
+        described = f'<div class="text">{text(shown)}</div>'
+    else:
+        described = f'<div class="text">{label(shown)}</div>'
     noted = notes(item["notes"]) if key != "stop_conditions" and "notes" in item else ""
     meta = f'<div class="meta">{_named(item)}{_badges(key, item)}</div>'
     return f"{meta}{described}{_fields(key, item)}{noted}"

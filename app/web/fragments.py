@@ -170,7 +170,8 @@ def when(value: object, aged: bool = False, readable: bool = False) -> Markup:
     utc = utc_text(value)
     if utc is None:
         return txt(value)
-    shown = escape(f"{utc[:10]} {utc[11:19]} UTC") if readable else text(value)
+    # the date and the time to the second, in UTC: "2026-12-03 15:24:05 UTC"
+    shown = escape(utc[:10] + " " + utc[11:19] + " UTC") if readable else text(value)
     return html(
         f'<time class="when" datetime="{escape(utc)}"{" data-aged" if aged else ""}>{shown}</time>'
     )

@@ -240,7 +240,9 @@ READ_PAGE = """
   // elements the document's text could have become, were it markup
   out.frames = document.querySelectorAll(
     "iframe, object, embed, img, svg, math, base, meta[http-equiv], " +
-    "form:not([action='/share']):not(form.filters[action='#statements']), style, noscript"
+    "form:not([action='/share']):not(form.filters[action='#statements'])" +
+    ":not(form.page-search[data-page-search]):not(dialog#shortcuts form[method='dialog']), " +
+    "style, noscript"
   ).length;
   return out;
 }

@@ -87,7 +87,7 @@ def test_stored_pages_lineage_diff_and_gone(open_page, problems):
     problems.expect(lambda text: "410" in text)  # the browser logs the failed load
     response = page.goto(f"/c/{child_id}")
     assert response.status == 410
-    assert re.search(r"deleted by its uploader at \d{4}-", page.inner_text("main"))
+    assert re.search(r"deleted by its uploader on ", page.inner_text("main"))
     assert_inert(page)
 
 

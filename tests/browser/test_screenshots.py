@@ -28,7 +28,10 @@ def test_screenshots_of_the_main_page_states(open_page, make_context):
         old.unlink()
 
     def shot(page, name: str, full_page: bool = False) -> None:
-        page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=full_page)
+        # a whole page of the support handoff is 18,000 px tall: Chromium takes seconds to
+        # paint it on a small machine, so a full-page shot gets longer than the default 10 s
+        timeout = 60_000 if full_page else None
+        page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=full_page, timeout=timeout)
 
     page = open_page(make_context(viewport=VIEWPORT))
     page.goto("/")
