@@ -161,3 +161,23 @@ def fragment_safe(text: str) -> str:
 
 _FRAGMENT_SAFE_PUNCTUATION = "!$&'()*+,;=:@/?-._~"
 _FRAGMENT_SAFE = re.compile(f"[A-Za-z0-9{re.escape(_FRAGMENT_SAFE_PUNCTUATION)}]*")
+
+
+# Each section of the page whose cards stand in flat lists, and those lists' names: where the
+# page cuts a long list and where a search looks for cards, read from this one table (the
+# statements, the operations, the findings and the checklist nest theirs in groups).
+CARD_LISTS: dict[str, tuple[str, ...]] = {
+    "progress": ("completed", "next"),
+    "resources": ("items",),
+    "application_context": ("items",),
+    "extensions": ("items",),
+    "continuation": (
+        "requirements",
+        "preconditions",
+        "stop_conditions",
+        "recovery",
+        "incompatibilities",
+    ),
+    "derivation": ("inputs", "omissions", "transformations"),
+    "session_refs": ("session_refs",),
+}

@@ -15,30 +15,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from app.render.model import CheckpointView, Model
+from app.render.model import CARD_LISTS, CheckpointView, Model
 
 # The members of a card that say where it is, not what it says: never shown as its text.
 _PLACES = frozenset(
     {"anchor", "pointer", "source_anchor", "group", "group_anchor", "key", "more_anchor"}
 )
 
-# section -> its lists of cards, searched card by card (the statements and the operations are
-# grouped: they have functions of their own)
-_CARD_LISTS: dict[str, tuple[str, ...]] = {
-    "progress": ("completed", "next"),
-    "resources": ("items",),
-    "application_context": ("items",),
-    "extensions": ("items",),
-    "continuation": (
-        "requirements",
-        "preconditions",
-        "stop_conditions",
-        "recovery",
-        "incompatibilities",
-    ),
-    "derivation": ("inputs", "omissions", "transformations"),
-    "session_refs": ("session_refs",),
-}
 
 
 def needle(text: str) -> str:
@@ -93,7 +76,7 @@ def search_view(view: CheckpointView, text: str) -> CheckpointView:
         return view
     out: dict[str, Any] = dict(view)
     per_section = []
-    for key in ("statements", "operations", *_CARD_LISTS):
+    for key in ("statements", "operations", *CARD_LISTS):
         section = out.get(key)
         if not isinstance(section, dict):
             continue
@@ -109,7 +92,7 @@ def _searched(key: str, section: Model, tally: _Tally) -> Model:
         return _statements(section, tally)
     if key == "operations":
         return _operations(section, tally)
-    return {**section, **{name: tally.keep(section.get(name)) for name in _CARD_LISTS[key]}}
+    return {**section, **{name: tally.keep(section.get(name)) for name in CARD_LISTS[key]}}
 
 
 def _statements(section: Model, tally: _Tally) -> Model:

@@ -15,6 +15,7 @@ from app.analysis import LintResult
 from app.parse import DEFAULT_LIMITS, Limits
 from app.render import CheckpointView, build_view, hidden_key
 from app.render.checklist import CHECKLIST_NAMED
+from app.render.model import CARD_LISTS
 from app.render.query import EVERY, PageQuery
 from app.render.search import search_view
 from app.report import VALIDITY_NOTE, result_dict, tool_info
@@ -257,18 +258,8 @@ _LISTS: dict[str, tuple[Any, ...]] = {
     "before_continuing": (("groups", ("items",)),),
     "statements": (("groups", (("by_origin", ("items",)),)),),
     "operations": (("groups", ("items",)),),
-    "progress": ("completed", "next"),
-    "resources": ("items",),
-    "application_context": ("items",),
-    "extensions": ("items",),
-    "continuation": (
-        "requirements",
-        "preconditions",
-        "stop_conditions",
-        "recovery",
-        "incompatibilities",
-    ),
-    "derivation": ("inputs", "omissions", "transformations"),
+    # the page lists the session refs whole, as it always has
+    **{key: lists for key, lists in CARD_LISTS.items() if key != "session_refs"},
 }
 
 
