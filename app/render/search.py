@@ -23,7 +23,6 @@ _PLACES = frozenset(
 )
 
 
-
 def needle(text: str) -> str:
     """What a query is compared as: its words, casefolded (``Straße`` finds ``STRASSE``)."""
     return text.strip().casefold()
