@@ -21,6 +21,15 @@ LOCAL_NETWORK = ["local-network-access"]
 SLACKBOT = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
 
 
+def open_elsewhere(page, path: str, body: str) -> None:
+    """Open ``body`` as a page of another site: another origin (port 9, which nothing serves)
+    on the same machine, so Chromium's private-network rules treat it as a tracker's or a chat
+    app's page."""
+    url = f"http://127.0.0.1:9{path}"
+    page.route(url, lambda route: route.fulfill(content_type="text/html", body=body))
+    page.goto(url)
+
+
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
 def test_a_ticket_shows_the_badge_and_links_each_card(make_context, open_page, server, viewport):
     page = open_page(make_context(viewport=VIEWPORTS[viewport], permissions=LOCAL_NETWORK))
@@ -37,17 +46,7 @@ def test_a_ticket_shows_the_badge_and_links_each_card(make_context, open_page, s
 
     # the ticket: the tracker's renderer turns the Markdown into HTML in its own page
     ticket = MarkdownIt("commonmark").render(copied)
-    # the ticket is a page of another site: another origin (port 9, which nothing serves) on
-    # the same machine, so Chromium's private-network rules treat it as a tracker's page
-    tracker = "http://127.0.0.1:9/ticket/1"
-    page.route(
-        tracker,
-        lambda route: route.fulfill(
-            content_type="text/html",
-            body=f"<!doctype html><title>Ticket</title><main>{ticket}</main>",
-        ),
-    )
-    page.goto(tracker)
+    open_elsewhere(page, "/ticket/1", f"<!doctype html><title>Ticket</title><main>{ticket}</main>")
     badge = page.locator("main img")
     page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
     assert badge.count() == 1
@@ -82,15 +81,8 @@ def test_a_chat_preview_card_is_served_for_the_permalink(make_context, open_page
     tags = dict(re.findall(r'<meta property="(og:[a-z:_]+)" content="([^"]*)"', source))
     assert "to verify first" in html.unescape(tags["og:title"])
     # the card as a chat app shows it: an image in its own page
-    chat = "http://127.0.0.1:9/chat"
-    page.route(
-        chat,
-        lambda route: route.fulfill(
-            content_type="text/html",
-            body=f'<!doctype html><title>Chat</title><img alt="" src="{tags["og:image"]}">',
-        ),
-    )
-    page.goto(chat)
+    card = f'<!doctype html><title>Chat</title><img alt="" src="{tags["og:image"]}">'
+    open_elsewhere(page, "/chat", card)
     page.wait_for_function("() => document.images[0].complete && document.images[0].naturalWidth")
     size = page.locator("img").evaluate("img => [img.naturalWidth, img.naturalHeight]")
     assert size == [1200, 630]
