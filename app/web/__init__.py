@@ -23,6 +23,7 @@ from app.store import Store, StoreUnavailable, open_store
 from app.web import assets, diffs, guard, lineage, listing, openapi, stored, trackers, views
 from app.web.analyses import AnalysisCache
 from app.web.bodies import BodyLimitMiddleware
+from app.web.cache_policy import CachePolicyMiddleware
 from app.web.compression import CompressionMiddleware
 from app.web.cors import ReadOnlyCORSMiddleware
 from app.web.errors import EXCEPTION_HANDLERS
@@ -130,6 +131,8 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
+            # Outside the tags: the 304s made there carry the policy and Vary too.
+            Middleware(CachePolicyMiddleware),
             # Outside the gzip: each coding's bytes have their own tag.
             Middleware(EntityTagMiddleware),
             Middleware(CompressionMiddleware),

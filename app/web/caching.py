@@ -1,5 +1,5 @@
 """HTTP caching, done once: entity tags of the bytes sent, conditional GET, the encodings a
-client accepts.
+client accepts, what an answer varies on, and who may keep a capability's answer.
 
 * The ETag is a hash of the exact body sent (RFC 9110 §8.8.3): the HTML page, its JSON twin,
   the raw bytes and each content coding get their own, and the tag changes whenever the
@@ -7,13 +7,30 @@ client accepts.
 * If-None-Match compares weakly (§13.1.2): ``W/"x"`` matches ``"x"``; ``*`` matches any.
 * gzip only when the client accepts it with a non-zero quality (§12.5.3): ``gzip;q=0`` and
   ``*;q=0`` refuse it.
+* A storage id is a capability: whoever has the address reads the checkpoint, and the lineage
+  and diff pages name other storage ids. So every answer under /c/{id} and of /diff (its
+  ``from`` and ``to`` are storage ids) is ``private`` (RFC 9111 §5.2.2.7): no shared cache
+  keeps it, whatever its status, and ``no-cache`` makes the browser's own cache ask again, so
+  an expiry or a deletion takes effect at once.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 
+from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
+from starlette.types import Scope
+
+# The scope key where negotiation notes which request headers chose the answer (a set shared
+# by every copy of the scope; app/web/cache_policy.py names them in Vary).
+VARIED_ON = "ocp.varied_on"
+CAPABILITY_PATH = re.compile(r"^/c/[^/]+|^/diff(\.json|\.patch)?$")
+PRIVATE = "private, no-cache"
+# What a capability's answer drops of its route's own policy: each would let a shared cache
+# keep it, or contradict the private no-cache put in its place.
+_NOT_PRIVATE = frozenset({"public", "private", "no-cache", "s-maxage", "max-age"})
 
 
 def etag_of(body: bytes, coding: str | None = None) -> str:
@@ -22,12 +39,15 @@ def etag_of(body: bytes, coding: str | None = None) -> str:
 
 
 def not_modified(request: Request, etag: str) -> bool:
-    wanted = request.headers.get("if-none-match")
+    return none_match(request.headers.get("if-none-match"), etag)
+
+
+def none_match(wanted: str | None, etag: str) -> bool:
+    """Whether an If-None-Match header value matches ``etag`` (weak comparison)."""
     if wanted is None:
         return False
-    if wanted.strip() == "*":
-        return True
-    return _opaque(etag) in {_opaque(tag) for tag in wanted.split(",")}
+    tags = {_opaque(tag) for tag in wanted.split(",")}
+    return "*" in tags or _opaque(etag) in tags
 
 
 def _opaque(tag: str) -> str:
@@ -56,3 +76,36 @@ def accepts_gzip(request: Request) -> bool:
     if "x-gzip" in qualities:
         return qualities["x-gzip"] > 0
     return qualities.get("*", 0.0) > 0
+
+
+def varies_on(scope: Scope, header: str) -> None:
+    """Note that the answer to this request depends on ``header`` (it goes into Vary)."""
+    noted = scope.get(VARIED_ON)
+    if isinstance(noted, set):
+        noted.add(header)
+
+
+def vary_on(headers: MutableHeaders, *names: str) -> None:
+    """Add ``names`` to Vary, each once (Starlette's add_vary_header repeats them)."""
+    present = [name.strip() for name in headers.get("vary", "").split(",") if name.strip()]
+    known = {name.lower() for name in present}
+    if "*" in known:
+        return
+    added = [name for name in names if name.lower() not in known]
+    if added:
+        headers["vary"] = ", ".join(present + added)
+
+
+def is_capability(path: str) -> bool:
+    return CAPABILITY_PATH.match(path) is not None
+
+
+def private_policy(cache_control: str | None) -> str:
+    """A capability's Cache-Control: its route's own, made private; ``no-store`` (the answer
+    that carries a deletion token) stays as it is, already kept by no cache at all."""
+    directives = [d.strip() for d in (cache_control or "").split(",") if d.strip()]
+    names = {d.partition("=")[0].strip().lower() for d in directives}
+    if "no-store" in names:
+        return ", ".join(directives)
+    kept = [d for d in directives if d.partition("=")[0].strip().lower() not in _NOT_PRIVATE]
+    return ", ".join([PRIVATE, *kept])

@@ -3,7 +3,10 @@ page is several megabytes of very repetitive HTML).
 
 Left as they are: responses that already say their coding or carry an entity tag (the stored
 pages, the raw bytes and the static files encode and tag each coding themselves: one tag for
-two codings would break conditional requests), streamed bodies, and small ones. Which codings a
+two codings would break conditional requests), streamed bodies, and small ones. Every answer of
+a type that is compressed says ``Vary: Accept-Encoding``, whether this one was or not: a cache
+that kept the identity answer for a client that refused gzip must not hand it to one that
+accepts it as if nothing else were possible, nor the reverse (RFC 9110 §12.5.5). Which codings a
 client accepts is read as `app.web.caching.accepts_gzip` reads it (``gzip;q=0`` refuses).
 
 Nothing secret is compressed beside text an attacker chooses (BREACH): the only secret a page
@@ -20,7 +23,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.caching import accepts_gzip
+from app.web.caching import accepts_gzip, vary_on
 
 COMPRESSED_TYPES = frozenset({"text/html", "application/json", "application/problem+json"})
 MINIMUM_SIZE = 1024
@@ -35,15 +38,19 @@ class CompressionMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not accepts_gzip(Request(scope)):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        gzipped = accepts_gzip(Request(scope))
         start: Message | None = None
 
         async def send_compressed(message: Message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                if _compressible(Headers(raw=message.get("headers", []))):
+                headers = Headers(raw=message.get("headers", []))
+                if _media_type(headers) in COMPRESSED_TYPES:
+                    vary_on(MutableHeaders(scope=message), "Accept-Encoding")
+                if gzipped and _compressible(headers):
                     start = message  # held until the body says whether it is one piece
                     return
                 await send(message)
@@ -64,7 +71,6 @@ class CompressionMiddleware:
             headers = MutableHeaders(scope=held)
             headers["content-encoding"] = "gzip"
             headers["content-length"] = str(len(packed))
-            headers.add_vary_header("Accept-Encoding")
             await send(held)
             await send({**message, "body": packed})
 
@@ -74,8 +80,11 @@ class CompressionMiddleware:
 def _compressible(headers: Headers) -> bool:
     if "content-encoding" in headers or "etag" in headers:
         return False
-    media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
-    return media_type in COMPRESSED_TYPES
+    return _media_type(headers) in COMPRESSED_TYPES
+
+
+def _media_type(headers: Headers) -> str:
+    return headers.get("content-type", "").partition(";")[0].strip().lower()
 
 
 def gzip_body(body: bytes) -> bytes:

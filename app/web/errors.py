@@ -3,7 +3,12 @@
 The JSON is an RFC 9457 problem document (``application/problem+json``): ``type``, ``title``
 (the status's reason phrase), ``status`` and ``detail``, beside the members this service's
 error bodies always had (``ok``, ``error``, ``advice``, and what a status adds: ``findings``,
-``secret_paths``, ``gone_at``, ``reason``), so a client written against either reads it."""
+``secret_paths``, ``gone_at``, ``reason``), so a client written against either reads it.
+
+Who gets which: a client that prefers JSON (``application/json``, ``application/problem+json``,
+the checkpoint's own ``application/vnd.opencheckpoint+json``, any ``+json``) over HTML gets the
+problem, as every address under /api/ and every .json twin does; a browser gets the page. The
+answer then varies on Accept, and says so."""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app.store import StoreUnavailable
 from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
+from app.web.caching import varies_on
 from app.web.logs import loggable_path
 from app.web.templating import render
 
@@ -47,12 +53,56 @@ ADVICE = {
 
 def wants_json(request: Request) -> bool:
     """JSON for the API, the .json twins and clients that ask for it; HTML for people."""
+    if _json_only(request):
+        return True
+    varies_on(request.scope, "Accept")
     accept = request.headers.get("accept", "")
-    return (
-        request.url.path.startswith("/api/")
-        or request.url.path.endswith(".json")
-        or ("application/json" in accept and "text/html" not in accept)
-    )
+    return "application/json" in accept and "text/html" not in accept
+
+
+def wants_problem(request: Request) -> bool:
+    """Whether an error goes out as a problem document rather than a page: as `wants_json`,
+    and for any client that prefers a JSON type to HTML (`prefers_json`)."""
+    if _json_only(request):
+        return True
+    varies_on(request.scope, "Accept")
+    return prefers_json(request.headers.get("accept", ""))
+
+
+def _json_only(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or request.url.path.endswith(".json")
+
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+JSON_TYPES = frozenset({"application/json", "application/problem+json"})
+
+
+def prefers_json(accept: str) -> bool:
+    """Whether an Accept header ranks a JSON type above HTML. Named HTML wins a tie (a browser
+    lists both); a wildcard loses one (``application/json, */*`` asks for JSON)."""
+    json_q = html_q = any_q = 0.0
+    for item in accept.split(","):
+        media_type, _, params = item.partition(";")
+        media_type = media_type.strip().lower()
+        quality = _quality(params)
+        if media_type in JSON_TYPES or media_type.endswith("+json"):
+            json_q = max(json_q, quality)
+        elif media_type in HTML_TYPES:
+            html_q = max(html_q, quality)
+        elif media_type in ("*/*", "text/*"):
+            any_q = max(any_q, quality)
+    return json_q > 0 and json_q > html_q and json_q >= any_q
+
+
+def _quality(params: str) -> float:
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                return min(max(float(value), 0.0), 1.0)
+            except ValueError:
+                return 0.0
+    return 1.0
 
 
 # RFC 9110's names, where Python before 3.13 still has RFC 7231's: the title of a problem is
@@ -70,6 +120,25 @@ def reason_phrase(status: int) -> str:
         return "Error"
 
 
+# Which token a 401 asks for, by the scope of its challenge (app/web/stored.py
+# bearer_challenge): fixed words, so no credential a caller sent is ever repeated.
+TOKEN_ADVICE = {
+    "upload": "Send one of this deployment's upload tokens as 'Authorization: Bearer <token>' "
+    "(the Share form has a field for it); the people who run this service issue them "
+    "(OCP_UPLOAD_TOKENS).",
+    "lineage": "Show that you hold a checkpoint of this lineage: give its storage id as "
+    "?holding=, or its deletion token as 'Authorization: Bearer <token>'; or send an upload "
+    "token of this deployment, which the people who run it issue.",
+    "delete": "Send the deletion token you were given when you shared the checkpoint (the "
+    "share answer's deletion_token), as 'Authorization: Bearer <token>' or in the form at "
+    "/c/{id}/delete.",
+}
+AUTH_ADVICE = {
+    401: "Send the token the WWW-Authenticate header names, as 'Authorization: Bearer <token>'.",
+    403: "The token you sent does not allow this: only the deletion token given when the "
+    "checkpoint was shared deletes it; whoever shared it holds that token.",
+}
+
 # Where a person's page says "the form", a program has only what it sent.
 PROGRAM_ADVICE = {
     400: "Check what you sent: the detail says what is wrong, and where.",
@@ -77,7 +146,9 @@ PROGRAM_ADVICE = {
 }
 
 
-def problem(status: int, detail: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def problem(
+    status: int, detail: str, extra: dict[str, Any] | None = None, advice: str | None = None
+) -> dict[str, Any]:
     """The JSON error body: an RFC 9457 problem and the members it always had."""
     return {
         "type": PROBLEM_BLANK,
@@ -86,25 +157,46 @@ def problem(status: int, detail: str, extra: dict[str, Any] | None = None) -> di
         "detail": detail,
         "ok": False,
         "error": detail,
-        "advice": PROGRAM_ADVICE.get(status) or ADVICE.get(status, ""),
+        "advice": advice or PROGRAM_ADVICE.get(status) or ADVICE.get(status, ""),
         **(extra or {}),
     }
 
 
 def error_response(
-    request: Request, status: int, detail: str, extra: dict[str, Any] | None = None
+    request: Request,
+    status: int,
+    detail: str,
+    extra: dict[str, Any] | None = None,
+    advice: str | None = None,
 ) -> Response:
-    """The error as a problem document for programs (`wants_json`), as a page for people."""
+    """The error as a problem document for programs (`wants_problem`), as a page for people.
+    ``advice``: what to do, where the status alone does not say (which token a 401 wants)."""
     extra = extra or {}
-    if wants_json(request):
+    if wants_problem(request):
         return JSONResponse(
-            problem(status, detail, extra), status_code=status, media_type=PROBLEM_TYPE
+            problem(status, detail, extra, advice), status_code=status, media_type=PROBLEM_TYPE
         )
-    advice = ADVICE.get(status, "")
     return HTMLResponse(
-        render("error.html", status=status, detail=detail, advice=advice, extra=extra),
+        render(
+            "error.html",
+            status=status,
+            detail=detail,
+            advice=advice or ADVICE.get(status, ""),
+            extra=extra,
+        ),
         status_code=status,
     )
+
+
+def auth_advice(status: int, headers: dict[str, str]) -> str | None:
+    """What a 401 or 403 tells the caller to send, from the scope its challenge names."""
+    if status not in AUTH_ADVICE:
+        return None
+    challenge = headers.get("www-authenticate", "")
+    for scope, advice in TOKEN_ADVICE.items():
+        if f'scope="{scope}"' in challenge:
+            return advice
+    return AUTH_ADVICE[status]
 
 
 async def http_exception(request: Request, exc: Exception) -> Response:
@@ -118,9 +210,11 @@ async def http_exception(request: Request, exc: Exception) -> Response:
         # RFC 3339 to the second: the moment it went, not the microsecond a sweep saw it
         extra["gone_at"] = gone.at.replace(microsecond=0).isoformat().replace("+00:00", "Z")
         extra["reason"] = gone.reason
-    response = error_response(request, exc.status_code, str(exc.detail), extra)
+    headers = {name.lower(): value for name, value in (exc.headers or {}).items()}
+    advice = auth_advice(exc.status_code, headers)
+    response = error_response(request, exc.status_code, str(exc.detail), extra, advice)
     # Allow on 405 (from the router), WWW-Authenticate on 401, and whatever else a view names
-    for name, value in (exc.headers or {}).items():
+    for name, value in headers.items():
         response.headers[name] = value
     return response
 
