@@ -93,10 +93,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     lint_cmd.add_argument(
         "--fail-on",
-        type=_code_list,
+        type=_fail_on_list,
         metavar="WHAT",
         help="exit 1 also for these findings, not only for errors: 'warning' for any warning, "
-        "or codes and code prefixes, comma-separated (--fail-on secret,OCP-W)",
+        "or codes and code prefixes, comma-separated (--fail-on secret,OCP-W); replaces the "
+        "default, secret (an apparent credential fails the run); 'none': errors only",
     )
     lint_cmd.add_argument(
         "--select",
@@ -271,6 +272,8 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         if outcome.fails and status == EXIT_VALID:
             status = EXIT_INVALID
 
+    from app.run_failure import why_failed
+
     sys.stdout.write(
         emit(
             results,
@@ -278,6 +281,7 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
             sarif_root=args.sarif_root,
             quiet=args.quiet,
             colour=wants_colour(sys.stdout),
+            why=why_failed(results, policy) if status != EXIT_VALID else None,
         )
     )
     sys.stdout.flush()
@@ -293,6 +297,13 @@ def wants_colour(stream: object) -> bool:
         return True
     isatty = getattr(stream, "isatty", None)
     return bool(isatty is not None and isatty()) and os.environ.get("TERM") != "dumb"
+
+
+def _fail_on_list(value: str) -> tuple[str, ...]:
+    """--fail-on: codes, prefixes and levels, or 'none' (errors alone fail the run)."""
+    if value.strip().lower() == "none":
+        return ()
+    return _code_list(value)
 
 
 def _code_list(value: str) -> tuple[str, ...]:

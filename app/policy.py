@@ -8,7 +8,8 @@ never changes: a policy decides only what is listed and the exit status.
     [tool.ocp]
     select = ["OCP-S", "secret"]        # codes or prefixes reported (default: every code)
     ignore = ["OCP-W004"]               # codes or prefixes never reported
-    fail-on = ["secret"]                # also fail on these ("warning": on any warning)
+    fail-on = ["secret"]                # also fail on these ("warning": on any warning);
+                                        # the default is ["secret"], [] fails on errors only
     exclude = ["drafts"]                # left out of the files found in folders
 
     [tool.ocp.per-file-ignores]
@@ -70,11 +71,20 @@ class Outcome:
     lineage_failing: tuple[str, ...] = ()
 
 
+# What fails a run besides errors when nothing says otherwise: an apparent credential. A
+# checkpoint holding one is refused by the service (§9.1, §10.5), so a CI job must not pass
+# it. A project's fail-on replaces it (fail-on = [] or --fail-on none: errors only).
+DEFAULT_FAIL_ON = ("secret",)
+
+
 @dataclass(frozen=True, slots=True)
 class Policy:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    fail_on: tuple[str, ...] = ()
+    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
+    # where fail_on comes from, for the sentence that says why a run failed: "default",
+    # "--fail-on", or the configuration file's name
+    fail_on_origin: str = "default"
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     accepted: tuple[Accepted, ...] = ()
@@ -84,12 +94,24 @@ class Policy:
     def with_options(self, **options: Sequence[str] | None) -> Policy:
         """This policy with the command line's options in place of the file's, where given;
         their codes as `canonical_codes` reads them."""
-        given = {
+        given: dict[str, object] = {
             k: tuple(v) if k == "exclude" else canonical_codes(v, _FLAGS[k], levels=k == "fail_on")
             for k, v in options.items()
             if v is not None
         }
+        if "fail_on" in given:
+            given["fail_on_origin"] = "--fail-on"
         return replace(self, **given)  # type: ignore[arg-type]
+
+    def fail_on_entry(self, code: str, severity: str) -> str | None:
+        """The fail-on entry that makes a finding of ``code`` fail the run ("warning", or the
+        code or prefix named), None when none does: the report names it."""
+        if severity == "warning" and "warning" in self.fail_on:
+            return "warning"
+        return next(
+            (c for c in self.fail_on if c not in _LEVELS and code.startswith(c)),
+            None,
+        )
 
     def excludes(self, relative: Path) -> bool:
         """Whether a file found in a folder is left out: ``exclude`` matches its path below
@@ -290,10 +312,17 @@ def _policy(path: Path, data: dict[str, Any]) -> Policy:
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise PolicyError(f"{where}: per-file-ignores must be a table of globs to code lists")
+    # fail-on replaces the default when the configuration has it, [] included (errors only)
+    fail_on = (
+        canonical_codes(_codes(table, "fail-on", where), f"{where} fail-on", levels=True)
+        if "fail-on" in table
+        else DEFAULT_FAIL_ON
+    )
     return Policy(
         select=canonical_codes(_codes(table, "select", where), f"{where} select"),
         ignore=canonical_codes(_codes(table, "ignore", where), f"{where} ignore"),
-        fail_on=canonical_codes(_codes(table, "fail-on", where), f"{where} fail-on", levels=True),
+        fail_on=fail_on,
+        fail_on_origin=str(path) if "fail-on" in table else "default",
         exclude=_codes(table, "exclude", where),
         per_file_ignores=tuple(
             (

@@ -177,9 +177,12 @@ def at_least(omitted: Sequence[Omitted], severity: str) -> str:
     return "at least " if any(o.at_least and o.severity == severity for o in omitted) else ""
 
 
-def report_dict(results: Sequence[FileResult], problems: Sequence[str] = ()) -> Report:
+def report_dict(
+    results: Sequence[FileResult], problems: Sequence[str] = (), why: str | None = None
+) -> Report:
     """The report; ``problems`` are errors of the run itself (an unreadable --parent), as
-    ``errors``, a member present only when there are some."""
+    ``errors``, a member present only when there are some; ``why``, the sentence saying why
+    the run failed (app/run_failure.py), as ``failure``, present only when it failed."""
     out: Report = {
         "tool": tool_info(),
         "note": VALIDITY_NOTE,
@@ -187,6 +190,8 @@ def report_dict(results: Sequence[FileResult], problems: Sequence[str] = ()) -> 
     }
     if problems:
         out["errors"] = list(problems)
+    if why:
+        out["failure"] = why
     return out
 
 
@@ -194,12 +199,23 @@ def report_dict(results: Sequence[FileResult], problems: Sequence[str] = ()) -> 
 # Each takes the file results and, as keywords, the run's problems and the base URL.
 
 
-def format_json(results: Sequence[FileResult], *, problems: Sequence[str] = (), **_: object) -> str:
-    return json.dumps(report_dict(results, problems), ensure_ascii=False, indent=2) + "\n"
+def format_json(
+    results: Sequence[FileResult],
+    *,
+    problems: Sequence[str] = (),
+    why: str | None = None,
+    **_: object,
+) -> str:
+    return json.dumps(report_dict(results, problems, why), ensure_ascii=False, indent=2) + "\n"
 
 
 def format_text(
-    results: Sequence[FileResult], *, quiet: bool = False, colour: bool = False, **_: object
+    results: Sequence[FileResult],
+    *,
+    quiet: bool = False,
+    colour: bool = False,
+    why: str | None = None,
+    **_: object,
 ) -> str:
     """GNU style, ``file:line:col: severity code message``, then one verdict line a file and,
     for several files, a summary line; ``quiet``: the findings only.
@@ -238,6 +254,8 @@ def format_text(
                 f"{name}: fails the run: it holds {', '.join(r.outcome.lineage_failing)} "
                 "findings, which fail-on names (in the configuration or --fail-on)"
             )
+    if why and not quiet:
+        lines.append(visible(why))  # why the job failed, at the end of its log
     if len(results) > 1 and not quiet:
         lines.append(_summary_line(results))
     return "".join(line + "\n" for line in lines)
@@ -265,7 +283,7 @@ def _fails_by_policy(codes: Sequence[str]) -> str:
     fail-on (or --fail-on) names warnings it holds."""
     return (
         f"fails the run: it holds {', '.join(codes)} warnings, which fail-on names "
-        "(in the configuration or --fail-on)"
+        "(by default secret; the configuration or --fail-on may name others, or none)"
     )
 
 
@@ -339,9 +357,15 @@ _COLOURED = {
 
 
 def format_github(
-    results: Sequence[FileResult], *, problems: Sequence[str] = (), **_: object
+    results: Sequence[FileResult],
+    *,
+    problems: Sequence[str] = (),
+    why: str | None = None,
+    **_: object,
 ) -> str:
-    """GitHub Actions workflow commands: one ``::error``/``::warning`` annotation a finding.
+    """GitHub Actions workflow commands: one ``::error``/``::warning`` annotation a finding,
+    and, when the run fails, one ``::error`` saying why (a warning fail-on names fails it,
+    and its annotation alone reads as a warning).
 
     Every text is made `visible` and then escaped as the runner decodes it, so no value can
     end the command's line and start another (``::add-mask::``, ``::stop-commands::``)."""
@@ -364,6 +388,8 @@ def format_github(
         for o in r.result.omitted:
             where = f"file={_gh_property(r.file)},title={_gh_property(o.code)}"
             lines.append(f"::notice {where}::{_gh_data(omitted_sentence(o))}")
+    if why:
+        lines.append(f"::error title=ocp lint failed::{_gh_data(why)}")
     return "".join(line + "\n" for line in lines)
 
 
@@ -442,6 +468,11 @@ def format_sarif(
             artifacts.append({"location": where, "hashes": {"sha-256": r.result.digest[8:]}})
         suppressed = r.outcome.suppressed if r.outcome is not None else ()
         accepted = {id(s.finding): s.reason for s in suppressed}
+        # a warning or note that fails the run by fail-on is an error to code scanning: GitHub
+        # fails a check on errors, and would show a failed job a warning only
+        failing = (
+            {*r.outcome.failing, *r.outcome.lineage_failing} if r.outcome is not None else set()
+        )
         listed = _shown(
             r.result, r.listed, [s.finding for s in suppressed], lineage=r.listed_lineage
         )
@@ -470,7 +501,7 @@ def format_sarif(
                 {
                     "ruleId": f.code,
                     "ruleIndex": index[f.code],
-                    "level": f.severity,
+                    "level": "error" if f.code in failing and id(f) not in accepted else f.severity,
                     "message": {"text": f.message},
                     "locations": [location],
                     "partialFingerprints": {

@@ -255,7 +255,8 @@ def test_hostile_member_names_forge_no_line(capsys, tmp_path, fmt):
     lines = out.splitlines()
     if fmt == "text":
         assert lines[-1] == "2 files: 0 valid, 2 invalid; " + lines[-1].split("; ")[1]
-        lines = lines[:-1]  # the summary line: the files' counts, no document text
+        assert lines[-2] == "ocp lint fails: 2 files are invalid"
+        lines = lines[:-2]  # why and the summary line: the files' counts, no document text
         findings = [line for line in lines if not line.endswith(("warnings", "warning"))]
         # every finding line starts with one of the files given, then its position
         for line in findings:
@@ -265,7 +266,8 @@ def test_hostile_member_names_forge_no_line(capsys, tmp_path, fmt):
         assert not [line for line in lines if re.match(r"^[^:]*: valid", line)]
         assert len([line for line in lines if line.endswith(("warnings", "warning"))]) == 2
     else:
-        for line in lines:
+        assert lines[-1] == "::error title=ocp lint failed::ocp lint fails: 2 files are invalid"
+        for line in lines[:-1]:
             assert re.match(r"^::(error|warning) file=", line), line
         assert not any(line.startswith("::add-mask::") for line in lines)
 
@@ -276,8 +278,9 @@ def test_hostile_file_names_forge_no_line(capsys, tmp_path):
     status, out, _ = run(capsys, "lint", str(path), str(tmp_path / "gone\n::error::x"))
     assert status == 2
     assert not RAW_CONTROL.search(out)
-    verdict_line, summary = out.splitlines()
+    verdict_line, why, summary = out.splitlines()
     assert verdict_line.startswith(f"{tmp_path}/evil\\e[2J\\nname.ocp.json: valid")
+    assert why == "ocp lint fails: 1 file cannot be read"
     assert summary == "2 files: 1 valid, 0 invalid, 1 unreadable; 0 errors, 0 warnings"
 
 
@@ -448,7 +451,7 @@ def test_quiet_prints_the_findings_only_and_several_files_end_with_a_summary(cap
 
 
 def test_fail_on_turns_chosen_warnings_into_a_failing_exit(capsys):
-    assert run(capsys, "lint", SECRETS)[0] == 0  # credentials are warnings: valid
+    assert run(capsys, "lint", "--fail-on", "none", SECRETS)[0] == 0  # warnings: valid
     assert run(capsys, "lint", "--fail-on", "secret", SECRETS)[0] == 1
     assert run(capsys, "lint", "--fail-on", "OCP-W", SECRETS)[0] == 0  # no OCP-W there
     assert run(capsys, "lint", "--fail-on", "warning", WARNED)[0] == 1
