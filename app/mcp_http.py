@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.config import Settings
+from app.mcp_refusals import JsonRpcRefusals, send_error
 from app.web import create_app
 from app.web.bodies import FORM_OVERHEAD
 
@@ -52,8 +52,10 @@ class McpEndpoint:
         # No GET: a stateless server has no stream to push messages on, and the SDK answered
         # GET with an event stream that never sent or closed, each one holding a connection
         # of the service's cap for as long as its client liked. Streamable HTTP lets a server
-        # answer 405 instead, and clients then only POST.
-        self.routes: list[BaseRoute] = [Route(MCP_PATH, self, methods=["POST", "DELETE"])]
+        # answer 405 instead, and clients then only POST. No DELETE either: a stateless server
+        # hands out no session id, so there is no session to end (the SDK answered 405 to it
+        # while Allow listed it).
+        self.routes: list[BaseRoute] = [Route(MCP_PATH, self, methods=["POST"])]
         # a tool call carries a checkpoint and its parent
         self.pair_paths = frozenset({MCP_PATH})
 
@@ -78,7 +80,8 @@ class McpEndpoint:
         )
         (route,) = [r for r in inner.routes if isinstance(r, Route)]
         async with server.session_manager.run():
-            self._handler = route.app
+            # the transport's refusals (Origin, Host, size, a batch) as JSON-RPC errors
+            self._handler = JsonRpcRefusals(route.app)
             try:
                 yield
             finally:
@@ -86,10 +89,7 @@ class McpEndpoint:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self._handler is None:  # an app whose lifespan never ran (never `ocp serve`)
-            response = JSONResponse(
-                {"error": "the MCP endpoint runs only in a started service"}, 503
-            )
-            await response(scope, receive, send)
+            await send_error(send, 503, "the MCP endpoint runs only in a started service")
             return
         await self._handler(scope, receive, send)
 

@@ -197,7 +197,13 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         title="OpenCheckpoint viewer",
         instructions=INSTRUCTIONS,
         version=__version__,
+        # nothing here ever changes while a session runs (the tools, the resource template
+        # and the schema are fixed; a stored checkpoint's bytes never change), so there is no
+        # change to listen for: without this the SDK serves subscriptions/listen and, at
+        # protocol 2026-07-28, advertises listChanged and resources.subscribe it never sends
+        subscriptions=False,
     )
+    _without_prompts(server)
     limits = settings.limits
 
     async def checkpoint_bytes(
@@ -499,6 +505,17 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         return schema_bytes().decode("utf-8")
 
     return server
+
+
+def _without_prompts(server: MCPServer[Any]) -> None:
+    """No prompts capability: the server has no prompts (its tools say what to do, and a host
+    shows a prompt as a command a person picks, which nothing here needs). The SDK registers
+    prompts/list and prompts/get on every server, advertising the capability, and answered
+    prompts/get of any name with error code 0 and a traceback in the log; unregistered, both
+    are JSON-RPC's own "method not found" (-32601). The SDK has no public way to unregister."""
+    handlers = server._lowlevel_server._request_handlers
+    for method in ("prompts/list", "prompts/get"):
+        handlers.pop(method, None)
 
 
 def _id_segment(storage_id: str) -> str:
