@@ -55,7 +55,38 @@ Text = Annotated[
     Field(description="The checkpoint's JSON text, exactly as written (its bytes are hashed)."),
 ]
 StorageId = Annotated[
-    str, Field(description="The storage id of a checkpoint stored with store_checkpoint.")
+    str,
+    Field(
+        description="The storage id of a checkpoint stored with store_checkpoint (the /c/… "
+        "part of its permalink): the capability to read it, not the document's own id."
+    ),
+]
+# The old names of the storage id arguments, accepted for one release (issue 28): they said
+# checkpoint_id where answers and the listing mean the document's own id by it.
+CheckpointIdAlias = Annotated[
+    str,
+    Field(
+        description="Deprecated alias of storage_id, accepted for one release: the storage id "
+        "(not the document's id). Use storage_id; giving both is an error."
+    ),
+]
+ParentStorageId = Annotated[
+    str, Field(description="The parent's storage id (a checkpoint stored before it).")
+]
+ParentIdAlias = Annotated[
+    str,
+    Field(
+        description="Deprecated alias of parent_storage_id, accepted for one release. Use "
+        "parent_storage_id; giving both is an error."
+    ),
+]
+ChildStorageId = Annotated[str, Field(description="The child's storage id.")]
+ChildIdAlias = Annotated[
+    str,
+    Field(
+        description="Deprecated alias of child_storage_id, accepted for one release. Use "
+        "child_storage_id; giving both is an error."
+    ),
 ]
 
 INSTRUCTIONS = (
@@ -84,6 +115,16 @@ def _result(data: dict[str, Any], text: str | None = None) -> CallToolResult:
     # escaped there, as in every text this project shows (app/visible.py)
     body = text if text is not None else visible_json(data, indent=2)
     return CallToolResult(content=[TextContent(type="text", text=body)], structured_content=data)
+
+
+def storage_id_of(value: str, alias: str, name: str, alias_name: str) -> str:
+    """The storage id given under its name or its deprecated alias, never both."""
+    if value and alias:
+        raise ToolFailure(
+            f"give {name} only: {alias_name} is its deprecated old name, and both were given",
+            field=name,
+        )
+    return value or alias
 
 
 def _failure(exc: ToolFailure) -> CallToolResult:
@@ -211,8 +252,9 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
     ) -> bytes:
         """The checkpoint's exact bytes: given as text, or read by its storage id."""
         if bool(text) == bool(storage_id):
+            id_name = "storage_id" if role == "checkpoint" else f"{role}_storage_id"
             raise ToolFailure(
-                f"give the {role} either as text ({role}) or by its storage id ({role}_id), "
+                f"give the {role} either as text ({role}) or by its storage id ({id_name}), "
                 "not both and not neither",
                 field=role,
             )
@@ -247,44 +289,52 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
     @tool
     async def lint_checkpoint(
         checkpoint: Text = "",
-        checkpoint_id: StorageId = "",
+        storage_id: StorageId = "",
         parent: Annotated[str, Field(description="The parent's JSON text.")] = "",
-        parent_id: Annotated[str, Field(description="The parent's storage id.")] = "",
+        parent_storage_id: ParentStorageId = "",
+        checkpoint_id: CheckpointIdAlias = "",
+        parent_id: ParentIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """Check an OpenCheckpoint document: strict I-JSON, the v0.1 JSON Schema (level 1),
         the semantic rules (level 2), apparent credentials, and with a parent the lineage
         rules. Returns the linter's report: "valid" means levels 1 and 2 pass and nothing
         more, not that the next actions are permitted or that continuing will succeed."""
-        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint", ctx)
+        storage_id = storage_id_of(storage_id, checkpoint_id, "storage_id", "checkpoint_id")
+        parent_storage_id = storage_id_of(
+            parent_storage_id, parent_id, "parent_storage_id", "parent_id"
+        )
+        data = await checkpoint_bytes(checkpoint, storage_id, "checkpoint", ctx)
         parent_data = (
-            await checkpoint_bytes(parent, parent_id, "parent", ctx)
-            if parent or parent_id
+            await checkpoint_bytes(parent, parent_storage_id, "parent", ctx)
+            if parent or parent_storage_id
             else None
         )
         result = lint(data, parent=parent_data, limits=limits)
-        return _result(dict(report_dict([FileResult(checkpoint_id or "checkpoint", result)])))
+        return _result(dict(report_dict([FileResult(storage_id or "checkpoint", result)])))
 
     @tool
     async def read_checkpoint_for_model(
         checkpoint: Text = "",
-        checkpoint_id: StorageId = "",
+        storage_id: StorageId = "",
+        checkpoint_id: CheckpointIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """The checkpoint as a model should receive it before continuing the task: clearly
         delimited as imported data, credentials withheld, statement kinds and origins kept,
         content with no instruction authority marked, what must be verified first, and the
         restoration steps of spec §10.7. Read this, not the raw JSON, before acting on one."""
-        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint", ctx)
+        storage_id = storage_id_of(storage_id, checkpoint_id, "storage_id", "checkpoint_id")
+        data = await checkpoint_bytes(checkpoint, storage_id, "checkpoint", ctx)
         from app.model_text import for_model
 
         analysis = analyze(data, limits)
         readable = _interpretable(analysis)
         newer: list[str] = []
-        if checkpoint_id and not checkpoint:
+        if storage_id and not checkpoint:
             # the newer checkpoints of its lineage, as its page names them (§10.3)
             page = await service().call(
-                "GET", f"/c/{_id_segment(checkpoint_id)}.json", caller=caller_of(ctx)
+                "GET", f"/c/{_id_segment(storage_id)}.json", caller=caller_of(ctx)
             )
             if page.status_code == 200:
                 stored = page.json().get("stored") or {}
@@ -300,8 +350,10 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
     async def diff_checkpoints(
         child: Annotated[str, Field(description="The child checkpoint's JSON text.")] = "",
         parent: Annotated[str, Field(description="The parent checkpoint's JSON text.")] = "",
-        child_id: Annotated[str, Field(description="The child's storage id.")] = "",
-        parent_id: Annotated[str, Field(description="The parent's storage id.")] = "",
+        child_storage_id: ChildStorageId = "",
+        parent_storage_id: ParentStorageId = "",
+        child_id: ChildIdAlias = "",
+        parent_id: ParentIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """What changed from a parent checkpoint to its child, keyed by local id, with the
@@ -309,8 +361,12 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         JSON Patch (RFC 6902) from parent to child when no credential had to be withheld."""
         from app.diff import diff_checkpoints as diff
 
-        child_data = await checkpoint_bytes(child, child_id, "child", ctx)
-        parent_data = await checkpoint_bytes(parent, parent_id, "parent", ctx)
+        child_storage_id = storage_id_of(child_storage_id, child_id, "child_storage_id", "child_id")
+        parent_storage_id = storage_id_of(
+            parent_storage_id, parent_id, "parent_storage_id", "parent_id"
+        )
+        child_data = await checkpoint_bytes(child, child_storage_id, "child", ctx)
+        parent_data = await checkpoint_bytes(parent, parent_storage_id, "parent", ctx)
         child_analysis, parent_analysis = analyze(child_data, limits), analyze(parent_data, limits)
         for role, analysis in (("child", child_analysis), ("parent", parent_analysis)):
             _interpretable(analysis, role)
@@ -326,7 +382,8 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             ),
         ],
         checkpoint: Text = "",
-        checkpoint_id: StorageId = "",
+        storage_id: StorageId = "",
+        checkpoint_id: CheckpointIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """What the checkpoint records about a tool call you are about to make (spec §6.6,
@@ -335,7 +392,8 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         of record (an uncertain operation's outcome), or ask a person, before making it.
         "nothing_against": this checkpoint records nothing against the call; that is not
         permission: your own policy still decides (§10.1)."""
-        if checkpoint_id and not checkpoint:
+        storage_id = storage_id_of(storage_id, checkpoint_id, "storage_id", "checkpoint_id")
+        if storage_id and not checkpoint:
             # a stored one is answered by the service, which knows the newer checkpoints of
             # its lineage (§10.3) and reads the call against them too
             try:
@@ -343,7 +401,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             except GuardError as exc:
                 where = {k: v for k, v in exc.as_json().items() if k != "message"}
                 raise ToolFailure(exc.message, **where) from None
-            body = json.dumps({"call": call, "checkpoint_id": checkpoint_id}).encode()
+            body = json.dumps({"call": call, "storage_id": storage_id}).encode()
             response = await service().expect(
                 200,
                 "POST",
@@ -353,7 +411,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
                 content=body,
             )
             return _result(response.json())
-        data = await checkpoint_bytes(checkpoint, checkpoint_id, "checkpoint", ctx)
+        data = await checkpoint_bytes(checkpoint, storage_id, "checkpoint", ctx)
         try:
             answer = guard(analyze(data, limits), proposed_call(call))
         except GuardError as exc:
@@ -365,7 +423,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
     async def store_checkpoint(
         checkpoint: Annotated[str, Field(description="The checkpoint's JSON text.")],
         lifetime: Annotated[str, Field(description="How long to keep it: 1h, 1d, 7d or 30d.")] = "",
-        parent_id: Annotated[
+        parent_storage_id: Annotated[
             str,
             Field(
                 description="The storage id of its parent, stored before it (proves you hold it)."
@@ -374,13 +432,17 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         upload_token: Annotated[
             str, Field(description="The deployment's upload token, when it requires one.")
         ] = "",
+        parent_id: ParentIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """Store a checkpoint and get its storage id, the only capability to read it (it is
         never listed), its expiry, and a deletion token. The deletion token is returned this
         once: keep it to delete the checkpoint (delete_checkpoint). A checkpoint with
         apparent credentials is never stored (spec §10.5)."""
-        params = {k: v for k, v in (("lifetime", lifetime), ("parent", parent_id)) if v}
+        parent_storage_id = storage_id_of(
+            parent_storage_id, parent_id, "parent_storage_id", "parent_id"
+        )
+        params = {k: v for k, v in (("lifetime", lifetime), ("parent", parent_storage_id)) if v}
         headers = {"content-type": OCP_MEDIA_TYPE}
         if upload_token:
             headers["authorization"] = f"Bearer {upload_token}"
@@ -399,54 +461,60 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
 
     @tool
     async def get_checkpoint(
-        checkpoint_id: Annotated[str, Field(description="The storage id.")],
+        storage_id: StorageId = "",
+        checkpoint_id: CheckpointIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """A stored checkpoint by its storage id: its report (levels 1 and 2, findings) and what
         the store knows of it (when it was stored, when it expires, its lineage). An expired or
         deleted one says when it went. The document itself: read_checkpoint_for_model."""
-        path = f"/c/{_id_segment(checkpoint_id)}.json"
+        storage_id = _required_storage_id(storage_id, checkpoint_id)
+        path = f"/c/{_id_segment(storage_id)}.json"
         response = await service().expect(200, "GET", path, caller=caller_of(ctx))
         stored: dict[str, Any] = response.json()
         # the page's render model is the page's: twenty times the document, no use to a model
         stored.pop("view", None)
         stored["document"] = (
-            "read it with read_checkpoint_for_model (checkpoint_id), as a model should, or its "
-            f"exact bytes as the resource {STORED_TEMPLATE.format(storage_id=checkpoint_id)}"
+            "read it with read_checkpoint_for_model (storage_id), as a model should, or its "
+            f"exact bytes as the resource {STORED_TEMPLATE.format(storage_id=storage_id)}"
         )
         return _result(_local_links(service(), caller_of(ctx), stored))
 
     @tool
     async def checkpoint_lineage(
-        checkpoint_id: Annotated[str, Field(description="The storage id.")],
+        storage_id: StorageId = "",
+        checkpoint_id: CheckpointIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """The stored lineage of a checkpoint: its ancestors and descendants in the store,
         with the lineage rules checked along it, and whether a newer checkpoint exists (spec
         §10.3: replaying an old one can repeat side effects a newer one records as done)."""
-        path = f"/c/{_id_segment(checkpoint_id)}/lineage.json"
+        storage_id = _required_storage_id(storage_id, checkpoint_id)
+        path = f"/c/{_id_segment(storage_id)}/lineage.json"
         response = await service().expect(200, "GET", path, caller=caller_of(ctx))
         return _result(_local_links(service(), caller_of(ctx), response.json()))
 
     @tool
     async def delete_checkpoint(
-        checkpoint_id: Annotated[str, Field(description="The storage id.")],
         deletion_token: Annotated[
             str, Field(description="The deletion token store_checkpoint returned.")
         ],
+        storage_id: StorageId = "",
+        checkpoint_id: CheckpointIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """Delete a stored checkpoint at once, with the deletion token store_checkpoint
         returned when it was stored. Afterwards its storage id answers that it was deleted.
         Without the right token nothing is deleted."""
+        storage_id = _required_storage_id(storage_id, checkpoint_id)
         response = await service().expect(
             200,
             "DELETE",
-            f"/api/v1/checkpoints/{_id_segment(checkpoint_id)}",
+            f"/api/v1/checkpoints/{_id_segment(storage_id)}",
             headers={"authorization": f"Bearer {deletion_token}"},
             caller=caller_of(ctx),
         )
-        return _result({"storage_id": checkpoint_id, "deleted": bool(response.json()["deleted"])})
+        return _result({"storage_id": storage_id, "deleted": bool(response.json()["deleted"])})
 
     reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     writing = {
@@ -505,6 +573,16 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         return schema_bytes().decode("utf-8")
 
     return server
+
+
+def _required_storage_id(storage_id: str, alias: str) -> str:
+    """The storage id a tool about one stored checkpoint cannot do without."""
+    given = storage_id_of(storage_id, alias, "storage_id", "checkpoint_id")
+    if not given:
+        raise ToolFailure(
+            "give storage_id: the storage id store_checkpoint returned", field="storage_id"
+        )
+    return given
 
 
 def _without_prompts(server: MCPServer[Any]) -> None:

@@ -146,45 +146,96 @@ def test_store_get_lineage_and_the_resource_follow_the_service_rules(shared):
         storage_id = created["storage_id"]
         assert created["deletion_token"] and created["resource"].endswith(storage_id)
         assert "permalink" not in created  # no address serves this store: no made-up links
-        failed, stored = await call(client, "get_checkpoint", checkpoint_id=storage_id)
+        failed, stored = await call(client, "get_checkpoint", storage_id=storage_id)
         assert not failed and "deletion_token" not in json.dumps(stored)  # returned once
         assert stored["no_links"] and "ocp-viewer.invalid" not in json.dumps(stored)
-        failed, lineage = await call(client, "checkpoint_lineage", checkpoint_id=storage_id)
+        failed, lineage = await call(client, "checkpoint_lineage", storage_id=storage_id)
         assert not failed and lineage["entries"]
         read = await client.read_resource(f"opencheckpoint://stored/{storage_id}")
         assert read.contents[0].text == HANDOFF  # the exact bytes
         assert read.contents[0].mime_type == "application/vnd.opencheckpoint+json"
-        failed, answer = await call(client, "lint_checkpoint", checkpoint_id=storage_id)
+        failed, answer = await call(client, "lint_checkpoint", storage_id=storage_id)
         assert not failed and answer["results"][0]["digest"] == created["digest"]
 
         for unknown in ("nope", "../../etc/passwd", "a" * 5000):
-            failed, error = await call(client, "get_checkpoint", checkpoint_id=unknown)
+            failed, error = await call(client, "get_checkpoint", storage_id=unknown)
             assert failed and error["error"]["status"] == 404, unknown
         with pytest.raises(MCPError):
             await client.read_resource("opencheckpoint://stored/nope")
 
         failed, error = await call(
-            client, "delete_checkpoint", checkpoint_id=storage_id, deletion_token="wrong"
+            client, "delete_checkpoint", storage_id=storage_id, deletion_token="wrong"
         )
         assert failed and error["error"]["status"] == 403
         failed, deleted = await call(
             client,
             "delete_checkpoint",
-            checkpoint_id=storage_id,
+            storage_id=storage_id,
             deletion_token=created["deletion_token"],
         )
         assert not failed and deleted["deleted"] is True
-        failed, gone = await call(client, "get_checkpoint", checkpoint_id=storage_id)
+        failed, gone = await call(client, "get_checkpoint", storage_id=storage_id)
         assert failed and gone["error"]["status"] == 410
-        failed, gone = await call(
-            client, "check_call", checkpoint_id=storage_id, call={"tool": "x"}
-        )
+        failed, gone = await call(client, "check_call", storage_id=storage_id, call={"tool": "x"})
         assert failed and "deleted by its uploader" in gone["error"]["message"]
 
         failed, refused = await call(client, "store_checkpoint", checkpoint=SECRETS)
         assert failed and refused["error"]["status"] == 422
         assert refused["error"]["secret_paths"]
         assert "AKIA" not in json.dumps(refused) and "PRIVATE KEY-----\n" not in json.dumps(refused)
+
+    shared.run(body)
+
+
+def test_storage_id_is_the_argument_and_checkpoint_id_its_deprecated_alias(shared):
+    """Tool inputs name the storage id storage_id (answers and the listing keep checkpoint_id
+    for the document's own id); the old names answer the same for a release, are documented
+    as deprecated in the input schema, and both at once is an error naming them."""
+
+    async def body(client: ClientSession) -> None:
+        listed = {t.name: t.input_schema["properties"] for t in (await client.list_tools()).tools}
+        for tool, names in {
+            "lint_checkpoint": [
+                ("storage_id", "checkpoint_id"),
+                ("parent_storage_id", "parent_id"),
+            ],
+            "read_checkpoint_for_model": [("storage_id", "checkpoint_id")],
+            "check_call": [("storage_id", "checkpoint_id")],
+            "get_checkpoint": [("storage_id", "checkpoint_id")],
+            "checkpoint_lineage": [("storage_id", "checkpoint_id")],
+            "delete_checkpoint": [("storage_id", "checkpoint_id")],
+            "diff_checkpoints": [
+                ("child_storage_id", "child_id"),
+                ("parent_storage_id", "parent_id"),
+            ],
+            "store_checkpoint": [("parent_storage_id", "parent_id")],
+        }.items():
+            for name, alias in names:
+                assert "storage id" in listed[tool][name]["description"], (tool, name)
+                described = listed[tool][alias]["description"]
+                assert described.startswith(f"Deprecated alias of {name}"), (tool, alias)
+        failed, created = await call(client, "store_checkpoint", checkpoint=HANDOFF)
+        assert not failed, created
+        storage_id = created["storage_id"]
+        failed, new = await call(client, "lint_checkpoint", storage_id=storage_id)
+        failed_old, old = await call(client, "lint_checkpoint", checkpoint_id=storage_id)
+        assert not failed and not failed_old and new == old
+        # in the answer, checkpoint_id is the document's own id
+        failed, stored = await call(client, "get_checkpoint", checkpoint_id=storage_id)
+        assert not failed and stored["stored"]["checkpoint_id"] == json.loads(HANDOFF)["id"]
+        for tool, given in (
+            ("get_checkpoint", {"storage_id": storage_id, "checkpoint_id": storage_id}),
+            ("lint_checkpoint", {"storage_id": storage_id, "checkpoint_id": "other"}),
+            (
+                "store_checkpoint",
+                {"checkpoint": HANDOFF, "parent_storage_id": "a", "parent_id": "a"},
+            ),
+        ):
+            failed, error = await call(client, tool, **given)
+            message = error["error"]["message"]
+            assert failed and "deprecated old name" in message, (tool, message)
+        failed, error = await call(client, "get_checkpoint")
+        assert failed and error["error"]["field"] == "storage_id"
 
     shared.run(body)
 
@@ -274,10 +325,10 @@ def test_every_tool_takes_hostile_text_in_every_argument(shared):
         "read_checkpoint_for_model": ["checkpoint"],
         "diff_checkpoints": ["child", "parent"],
         "check_call": ["checkpoint"],
-        "store_checkpoint": ["checkpoint", "lifetime", "parent_id", "upload_token"],
-        "get_checkpoint": ["checkpoint_id"],
-        "checkpoint_lineage": ["checkpoint_id"],
-        "delete_checkpoint": ["checkpoint_id", "deletion_token"],
+        "store_checkpoint": ["checkpoint", "lifetime", "parent_storage_id", "upload_token"],
+        "get_checkpoint": ["storage_id"],
+        "checkpoint_lineage": ["storage_id"],
+        "delete_checkpoint": ["storage_id", "deletion_token"],
     }
 
     async def body(client: ClientSession) -> None:
@@ -349,16 +400,16 @@ def test_the_whole_truth_over_mcp_since_the_parent_and_the_newer_checkpoint(shar
             client,
             "store_checkpoint",
             checkpoint=json.dumps(done),
-            parent_id=parent["storage_id"],
+            parent_storage_id=parent["storage_id"],
         )
         assert not failed, child
         failed, answer = await call(
-            client, "check_call", checkpoint_id=parent["storage_id"], call=REFUND_CALL
+            client, "check_call", storage_id=parent["storage_id"], call=REFUND_CALL
         )
         assert not failed and answer["outcome"] == "refuse", answer
         assert "newer-checkpoint" in [r["code"] for r in answer["reasons"]]
         result = await client.call_tool(
-            "read_checkpoint_for_model", {"checkpoint_id": parent["storage_id"]}
+            "read_checkpoint_for_model", {"storage_id": parent["storage_id"]}
         )
         text = result.content[0].text
         assert "A newer checkpoint of this lineage is stored" in text

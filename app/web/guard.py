@@ -2,10 +2,13 @@
 
 The body is JSON: ``{"call": {"tool": …, "arguments": {…}}, "checkpoint": …}``, where the
 checkpoint is its text as a JSON string (its exact bytes: the digest and the positions are the
-text's) or the document itself as an object, or ``"checkpoint_id"`` names a stored one, read as
+text's) or the document itself as an object, or ``"storage_id"`` names a stored one, read as
 its permalink is (the storage id is the capability; an expired or deleted one answers 410).
+``"checkpoint_id"`` is its deprecated old name, accepted for one release (in answers and the
+listing, ``checkpoint_id`` is the document's own id); giving both is an error.
 The answer is the same as `ocp guard --format json` gives: 200 for each of its three outcomes,
-which are answers, not errors; 400 with where when the call or the checkpoint cannot be read.
+which are answers, not errors; 400 with where when the call or the checkpoint cannot be read;
+413 when the body holds more than one checkpoint within the deployment's limit and a call.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from app.parse import Limits, parse
 from app.redaction import unparsed_findings
 from app.store.base import Found
 from app.stored_lineage import newer_checkpoints
-from app.web.bodies import FORM_OVERHEAD
+from app.web.bodies import FORM_OVERHEAD, PayloadTooLarge
 from app.web.stored import analysis_of, fetch, store_call
 from app.web.views import BadRequest, media_type, settings_of
 from app.web.work import run_cpu
@@ -43,7 +46,7 @@ async def api_guard(request: Request) -> Response:
     if media_type(request) not in JSON_TYPES:
         raise BadRequest(
             'send a JSON object as application/json: {"call": {"tool": …, "arguments": {…}}, '
-            '"checkpoint": "<its text>"} (or "checkpoint_id": a storage id)',
+            '"checkpoint": "<its text>"} (or "storage_id": a storage id)',
             status_code=415,
         )
     limits = settings_of(request).limits
@@ -52,6 +55,7 @@ async def api_guard(request: Request) -> Response:
         body,
         Limits(2 * limits.max_bytes + FORM_OVERHEAD, min(512, limits.max_depth + 2)),
     )
+    _within_limits(body, envelope.document, limits)
     if envelope.document is None:
         first = unparsed_findings(envelope.findings[:1])[0]
         raise Unreadable(
@@ -70,19 +74,17 @@ async def api_guard(request: Request) -> Response:
         call = proposed_call(fields.get("call"))
     except GuardError as exc:
         raise Unreadable(GuardError(exc.message, "/call" + exc.path)) from None
-    given, stored_id = fields.get("checkpoint"), fields.get("checkpoint_id")
+    given, (id_name, stored_id) = fields.get("checkpoint"), _storage_id(fields)
     if (given is None) == (stored_id is None):
         raise Unreadable(
             GuardError(
-                'give the checkpoint, as "checkpoint" (its text) or "checkpoint_id"', subject="body"
+                'give the checkpoint, as "checkpoint" (its text) or "storage_id"', subject="body"
             )
         )
     analysis: Analysis
     if stored_id is not None:
         if not isinstance(stored_id, str):
-            raise Unreadable(
-                GuardError("checkpoint_id is a string", "/checkpoint_id", subject="body")
-            )
+            raise Unreadable(GuardError(f"{id_name} is a string", f"/{id_name}", subject="body"))
         record = await fetch(request, stored_id)
         analysis = await run_cpu(request, len(record.data), analysis_of, request, record)
         newer = await store_call(request, newer_checkpoints, record.meta)
@@ -111,3 +113,40 @@ async def api_guard(request: Request) -> Response:
     except GuardError as exc:
         raise Unreadable(exc) from None
     return JSONResponse(answer.as_json())
+
+
+def _storage_id(fields: dict[str, object]) -> tuple[str, object]:
+    """The member naming a stored checkpoint, and its value: ``storage_id``, or its deprecated
+    old name ``checkpoint_id``; both at once is unreadable, naming them."""
+    if "storage_id" in fields and "checkpoint_id" in fields:
+        raise Unreadable(
+            GuardError(
+                'give "storage_id" only: "checkpoint_id" is its deprecated old name, and both '
+                "were given",
+                "/checkpoint_id",
+                subject="body",
+            )
+        )
+    if "checkpoint_id" in fields:
+        return "checkpoint_id", fields["checkpoint_id"]
+    return "storage_id", fields.get("storage_id")
+
+
+def _within_limits(body: bytes, fields: object, limits: Limits) -> None:
+    """413, as the lint's raw body gets, for a body larger than one checkpoint and a call.
+
+    The transport lets in twice the document limit, because a checkpoint sent as its text is
+    a JSON string, escaped (quotes and line ends doubled, non-ASCII as \\u escapes): such a
+    body may be larger than the limit while the checkpoint it carries is not. So the
+    checkpoint's own bytes are held to the limit, and any other body to the limit and room
+    for the call."""
+    given = fields.get("checkpoint") if isinstance(fields, dict) else None
+    if isinstance(given, str):
+        size = len(given.encode("utf-8", "surrogatepass"))
+        if size > limits.max_bytes:
+            raise PayloadTooLarge(limits.max_bytes, "the checkpoint in the body")
+    elif len(body) > limits.max_bytes + FORM_OVERHEAD:
+        raise PayloadTooLarge(
+            limits.max_bytes + FORM_OVERHEAD,
+            "the body (one checkpoint within the document limit, and the call)",
+        )
