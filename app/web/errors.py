@@ -135,8 +135,9 @@ TOKEN_ADVICE = {
 }
 AUTH_ADVICE = {
     401: "Send the token the WWW-Authenticate header names, as 'Authorization: Bearer <token>'.",
-    403: "The token you sent does not allow this: only the deletion token given when the "
-    "checkpoint was shared deletes it; whoever shared it holds that token.",
+    403: "The token you sent does not allow this: send the deletion token given when the "
+    "checkpoint was shared (the share answer's deletion_token) as 'Authorization: Bearer "
+    "<token>'; whoever shared it holds that token.",
 }
 
 # Where a person's page says "the form", a program has only what it sent.

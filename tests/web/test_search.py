@@ -62,7 +62,7 @@ def test_a_stored_page_lists_only_the_cards_holding_the_words(client, permalink)
     every = client.get(permalink).text
     page = client.get(permalink, params={"q": "SUBSCRIPTION"})
     assert page.status_code == 200
-    assert page.headers["cache-control"] == "no-cache"  # rendered for the asking, never kept
+    assert page.headers["cache-control"] == "private, no-cache"  # rendered, never kept
     shown = card_ids(page.text)
     assert shown and shown < card_ids(every)
     document = json.loads(HANDOFF)

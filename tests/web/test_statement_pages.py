@@ -44,7 +44,7 @@ def test_a_stored_page_pages_and_filters_by_links(client) -> None:
     ]
     second = client.get(permalink + html.unescape(nexts[0][0]).split("#")[0])
     assert second.status_code == 200
-    assert second.headers["cache-control"] == "no-cache"
+    assert second.headers["cache-control"] == "private, no-cache"
     assert card_ids(second.text) == [f"q-{i}" for i in range(150, 300)]
     assert "Statements 151–300 of 400" in second.text
     # the filter form's GET: what the Show button sends
