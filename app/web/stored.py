@@ -406,6 +406,8 @@ async def share(request: Request) -> Response:
     limit = settings_of(request).limits.max_bytes
     try:
         form = await request.form(max_files=0, max_fields=FORM_FIELDS, max_part_size=2 * limit + 8)
+    except (PayloadTooLarge, BodyTooSlow, EncodedBody):
+        raise  # 413, 408, 415: what the delete form answers too
     except Exception:
         raise BadRequest("the form could not be read; send it again from the page") from None
     upload_token = _check_upload_token(request, _text(form.get("upload_token")))
