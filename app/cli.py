@@ -14,11 +14,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
+from app.outputs import OutputError, Outputs, check_outputs, fail_run, parse_output, write_files
 from app.policy import Policy, PolicyError, load, load_nearest
 from app.report import FORMATS, FileResult
 from app.visible import visible, visible_json
@@ -37,14 +38,37 @@ class InputError(Exception):
         self.name, self.reason = name, reason
 
 
+class _ArgumentError(Exception):
+    """A command line argparse refused: raised, not printed, so that `main` can also write
+    the failed run's document where a machine reads one (`fail_run`)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser, self.message = parser, message
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _ArgumentError(self, message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    given = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(given)
+    except _ArgumentError as exc:
+        exc.parser.print_usage(sys.stderr)
+        print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
+        fail_run(Outputs.intended(given), f"{exc.parser.prog}: {exc.message}")
+        raise SystemExit(EXIT_USAGE) from None
     try:
         settings = Settings.from_env()
         return int(args.run(args, settings))
     except ConfigError as exc:
-        return usage_error(f"configuration error: {exc}")
+        message = f"configuration error: {exc}"
+        fail_run(Outputs.intended(given), message)
+        return usage_error(message)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -59,9 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="ocp", description="Read, check and share OpenCheckpoint documents."
-    )
+    parser = _Parser(prog="ocp", description="Read, check and share OpenCheckpoint documents.")
     parser.add_argument("--version", action="version", version=f"ocp {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
@@ -123,7 +145,26 @@ def _parser() -> argparse.ArgumentParser:
         help="text format: print the findings only, no verdict or summary lines",
     )
     lint_cmd.add_argument("--parent", metavar="PARENT_FILE", help="the parent checkpoint")
-    lint_cmd.add_argument("--format", choices=sorted(FORMATS), default="text")
+    lint_cmd.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default="text",
+        help="the report on standard output (default: text)",
+    )
+    lint_cmd.add_argument(
+        "--output-format",
+        action="append",
+        type=_output_spec,
+        metavar="FORMAT=PATH",
+        help="also write the report in FORMAT to the file PATH (repeatable): "
+        "--output-format sarif=ocp.sarif --output-format json=ocp.json; each file is written "
+        "whole, even when the run fails",
+    )
+    lint_cmd.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say on standard error which folders and files a folder walk skipped, and why",
+    )
     lint_cmd.add_argument(
         "--base-url",
         metavar="URL",
@@ -219,16 +260,24 @@ def _parser() -> argparse.ArgumentParser:
 def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     limit = settings.limits.max_bytes
     try:
+        outputs = Outputs(args.format, tuple(args.output_format or ()))
+        check_outputs(outputs)
+    except OutputError as exc:
+        return _failed(Outputs(args.format), str(exc))
+    try:
         found = load(Path(args.config)) if args.config else load_nearest(Path.cwd())
         policy = found.with_options(
             select=args.select, ignore=args.ignore, fail_on=args.fail_on, exclude=args.exclude
         )
     except PolicyError as exc:
-        return usage_error(f"configuration: {exc}")
+        return _failed(outputs, f"configuration: {exc}")
     if args.files.count("-") > 1:
-        return usage_error("standard input (-) can be read only once")
-    base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
-    emit = FORMATS[args.format]
+        return _failed(outputs, "standard input (-) can be read only once")
+    try:
+        base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
+    except ConfigError as exc:
+        return _failed(outputs, f"configuration error: {exc}")
+    options = {"base_url": base_url, "sarif_root": args.sarif_root, "quiet": args.quiet}
 
     parent: Analysis | None = None
     if args.parent is not None:
@@ -240,16 +289,16 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         else:
             problem = _unusable_parent(args.parent, parent)
         if problem is not None:
-            # Machine output is still a whole document (an empty SARIF file fails its upload).
+            # Machine output is still a whole document (an empty SARIF file fails its upload),
+            # and the github format's ::error says it in the log.
             say(problem)
-            sys.stdout.write(
-                emit([], problems=[problem], base_url=base_url, sarif_root=args.sarif_root)
-            )
+            stdout_formats = ("json", "sarif", "github")
+            fail_run(outputs, problem, stdout_formats=stdout_formats, **options)
             return EXIT_USAGE
 
     status = EXIT_VALID
     results: list[FileResult] = []
-    for name in _expanded(args.files, policy):
+    for name in _expanded(args.files, policy, verbose=args.verbose):
         shown = args.stdin_filename if name == "-" and args.stdin_filename else name
         try:
             data = read_input(name, limit)
@@ -274,18 +323,21 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
 
     from app.run_failure import why_failed
 
+    why = why_failed(results, policy) if status != EXIT_VALID else None
+    # the files first: each is whole once the run's status is known, whatever stdout does
+    write_files(outputs, results, why=why, **options)
     sys.stdout.write(
-        emit(
-            results,
-            base_url=base_url,
-            sarif_root=args.sarif_root,
-            quiet=args.quiet,
-            colour=wants_colour(sys.stdout),
-            why=why_failed(results, policy) if status != EXIT_VALID else None,
-        )
+        FORMATS[args.format](results, why=why, colour=wants_colour(sys.stdout), **options)
     )
     sys.stdout.flush()
     return status
+
+
+def _failed(outputs: Outputs, message: str) -> int:
+    """A usage or configuration error of `ocp lint`: said on standard error, and, under a
+    machine format, the failed run's document where it is read (report-contract.md)."""
+    fail_run(outputs, message)
+    return usage_error(message)
 
 
 def wants_colour(stream: object) -> bool:
@@ -297,6 +349,13 @@ def wants_colour(stream: object) -> bool:
         return True
     isatty = getattr(stream, "isatty", None)
     return bool(isatty is not None and isatty()) and os.environ.get("TERM") != "dumb"
+
+
+def _output_spec(value: str) -> tuple[str, str]:
+    try:
+        return parse_output(value)
+    except OutputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _fail_on_list(value: str) -> tuple[str, ...]:
@@ -317,22 +376,25 @@ def _code_list(value: str) -> tuple[str, ...]:
 CHECKPOINT_GLOB = "*.ocp.json"
 
 
-def _expanded(names: Sequence[str], policy: Policy) -> list[str]:
+def _expanded(names: Sequence[str], policy: Policy, *, verbose: bool = False) -> list[str]:
     """The files to lint: each name as given, and for a folder every ``*.ocp.json`` below it
-    in name order, less those the policy excludes (`Policy.excludes`). A folder with none is
-    an input error, reported as one: a CI job that lints nothing must not pass."""
+    in name order, less what a walk skips (`app.walk`: hidden folders, virtualenvs,
+    node_modules, __pycache__, what .gitignore files ignore) and what the policy excludes
+    (`Policy.excludes`). A folder with none is an input error, reported as one: a CI job that
+    lints nothing must not pass. ``verbose``: say on stderr what was skipped and why."""
     out: list[str] = []
     for name in names:
         folder = Path(name)
         if name == "-" or not folder.is_dir():
-            out.append(name)
+            out.append(name)  # named: never skipped
             continue
-        found = [
-            str(path)
-            for path in sorted(folder.rglob(CHECKPOINT_GLOB))
-            if path.is_file() and not policy.excludes(path.relative_to(folder))
-        ]
-        out.extend(found or [name])  # none: read_input says it is a folder without any
+        from app.walk import checkpoints_below, walk_lines
+
+        found, skipped = checkpoints_below(folder, policy.excludes)
+        if verbose:
+            for line in walk_lines(skipped):
+                say(line)
+        out.extend([str(path) for path in found] or [name])  # none: read_input says so
     return out
 
 

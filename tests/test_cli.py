@@ -505,6 +505,6 @@ def test_the_lint_path_imports_no_web_framework_nor_the_reference_validator():
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     loaded = set(done.stdout.split())
-    assert "app" in loaded and "jsonschema_rs" in loaded
+    assert "app" in loaded  # the lint ran (a valid file may now skip jsonschema_rs)
     heavy = {"starlette", "jinja2", "uvicorn", "anyio", "multipart", "jsonschema", "ada_url"}
     assert loaded & heavy == set()

@@ -140,7 +140,8 @@ def test_a_named_configuration_file_that_is_missing_is_a_usage_error(capsys, pro
 def test_a_code_that_begins_no_code_is_a_usage_error(capsys, project, argv, named):
     """A typo would turn a gate off unseen: --fail-on secrets failed nothing."""
     status, report, err = lint(capsys, *argv, "cases/leak.ocp.json")
-    assert status == 2 and report == {}
+    # the contract's report of a failed run: no result, the error (issue 28)
+    assert status == 2 and report["results"] == [] and named in report["errors"][0]
     assert named in err and "OCP-S001" in err and "secret" in err
 
 
