@@ -58,6 +58,10 @@ def create_app(
         Route("/live", views.live_panel, methods=["POST"], name="live"),
         Route("/share", stored.share, methods=["POST"], name="share"),
         Route("/api/v1/openapi.json", openapi.openapi_json, name="openapi"),
+        # Where tools look first (schemathesis, Swagger UI, `redocly lint URL`): the same
+        # answer, not a redirect, since a client that follows none still gets it, and its
+        # servers[] are absolute, so nothing in it resolves against where it was read.
+        Route("/openapi.json", openapi.openapi_json, name="openapi_root"),
         Route("/api/v1/lint", views.api_lint, methods=["POST"], name="api_lint"),
         Route("/api/v1/guard", guard.api_guard, methods=["POST"], name="api_guard"),
         by_method(

@@ -36,8 +36,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app.store import Meta, Store
-from app.store.ids import is_storage_id
 from app.stored_lineage import ProvenComponent, proven_component
+from app.web.parameters import storage_id_parameter
 from app.web.stored import bearer_challenge, store_call
 from app.web.urls import public_base
 from app.web.views import BadRequest, settings_of
@@ -101,12 +101,7 @@ async def api_list(request: Request) -> Response:
     checkpoint_id = request.query_params.get("checkpoint_id", "")
     if not checkpoint_id:
         raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')
-    holding = request.query_params.get("holding") or None
-    if holding is not None and not is_storage_id(holding):
-        raise BadRequest(
-            "holding must be the storage id of a stored checkpoint you hold: the 24 letters, "
-            "digits, - or _ after /c/ in its permalink"
-        )
+    holding = storage_id_parameter(request.query_params.getlist, "holding")
     token = _bearer(request)
     listing: Listing = await store_call(request, gather, checkpoint_id, holding, token)
     upload_tokens = settings_of(request).upload_tokens

@@ -31,6 +31,7 @@ from app.store.ids import STORAGE_ID_PATTERN
 from app.store.storable import REQUIRED_MEMBERS
 from app.stored_lineage import ParentState
 from app.web.errors import PROBLEM_TYPE
+from app.web.parameters import MAX_START
 from app.web.stored import LIFETIMES, OCP_MEDIA_TYPE
 from app.web.urls import public_base
 
@@ -39,9 +40,14 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # The service serves the schema at the path of its $id (SCHEMA_ROUTE in app/web/__init__.py).
 SCHEMA_PATH = urlsplit(CHECKPOINT_SCHEMA_ID).path
 SCHEMA_MEDIA_TYPE = "application/schema+json"
+# The format of a string that holds the text of a JSON object (the guard's checkpoint as its
+# text): contentSchema says it, and a format names it for generators that read no
+# contentSchema (tests/web/st_hooks.py teaches schemathesis).
+JSON_OBJECT_TEXT = "json-object-text"
 JSON = "application/json"
 
 Data = dict[str, Any]
+HTTP_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
 
 
 def openapi_document(base_url: str) -> Data:
@@ -58,6 +64,7 @@ def _document(base_url: str) -> Data:
             "title": "ocp-viewer",
             "version": __version__,
             "summary": f"Lint, store and read OpenCheckpoint {SPEC_VERSION} documents.",
+            "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
             "description": (
                 "Checks OpenCheckpoint documents at levels 1 (the schema) and 2 (the semantic "
                 "rules) only: valid never means authorized. Stored checkpoints are unlisted, "
@@ -76,7 +83,7 @@ def _document(base_url: str) -> Data:
             {"name": "read", "description": "Stored checkpoints and what they link to."},
             {"name": "reference", "description": "The rules, the schema, this description."},
         ],
-        "paths": _paths(),
+        "paths": _public(_paths()),
         "components": {
             "schemas": _schemas(base_url),
             "parameters": _parameters(),
@@ -151,6 +158,17 @@ STORAGE_ID: Data = {
 
 # --- paths ----------------------------------------------------------------------------------
 
+
+def _public(paths: Data) -> Data:
+    """Every operation that names no security scheme is public, and says so (``security: []``):
+    a client never has to guess whether one needs a token."""
+    for item in paths.values():
+        for method, operation in item.items():
+            if method in HTTP_METHODS:
+                operation.setdefault("security", [])
+    return paths
+
+
 _BODY_ERRORS = {
     "408": _response("RequestTimeout"),
     "413": _response("ContentTooLarge"),
@@ -159,25 +177,154 @@ _BODY_ERRORS = {
 _STORED_ERROR_NAMES = {"404": "NotFound", "410": "Gone", "503": "Unavailable"}
 _STORED_ERRORS = {status: _response(name) for status, name in _STORED_ERROR_NAMES.items()}
 _DEFAULT = {"default": _response("Error")}
+# An operation that takes nothing a client could get wrong can still be sent a request that is
+# not HTTP: the server (uvicorn) answers 400 before this service sees it.
+_MALFORMED = {"400": _response("MalformedRequest")}
+# The parts of a form that are files: their bytes are the document, whatever their type says.
+_FILE_PARTS = {
+    name: {"contentType": f"{OCP_MEDIA_TYPE}, {JSON}, application/octet-stream"}
+    for name in ("checkpoint_file", "parent_file")
+}
+_PATCH = {
+    "application/json-patch+json": {
+        "schema": {
+            "type": "array",
+            "description": "The RFC 6902 JSON Patch from the parent to the child.",
+            "items": _object({"op": STRING, "path": STRING}),
+        }
+    }
+}
+
+
+def _page_parameters() -> list[Data]:
+    """What a checkpoint page lists (app/render/query.py), checked by app/web/parameters.py."""
+    return [
+        {"$ref": f"#/components/parameters/{name}"}
+        for name in ("kind", "origin", "status", "list", "from", "q")
+    ]
+
+
+def _pair_parameters() -> list[Data]:
+    return [
+        {
+            "name": name,
+            "in": "query",
+            "required": True,
+            "description": description,
+            "schema": STORAGE_ID,
+        }
+        for name, description in (
+            ("from", "The storage id of the older checkpoint (the parent)."),
+            ("to", "The storage id of the newer checkpoint (the child)."),
+        )
+    ]
 
 
 def _paths() -> Data:
     storage_id = {"$ref": "#/components/parameters/storageId"}
-    checkpoint_bodies = {
-        JSON: {"schema": _ref("Checkpoint")},
-        OCP_MEDIA_TYPE: {"schema": _ref("Checkpoint")},
+    # What each address takes as its raw body: the linter any JSON text (it reports what is
+    # wrong with it), the store a checkpoint's top level (app/store/storable.py).
+    lint_bodies = {
+        JSON: {"schema": _ref("AnyDocument")},
+        OCP_MEDIA_TYPE: {"schema": _ref("AnyDocument")},
     }
-    return {
-        "/api/v1/openapi.json": {
+    store_bodies = {
+        JSON: {"schema": _ref("StorableCheckpoint")},
+        OCP_MEDIA_TYPE: {"schema": _ref("StorableCheckpoint")},
+    }
+    forms = {
+        "multipart/form-data": {"schema": _ref("PairForm"), "encoding": _FILE_PARTS},
+        "application/x-www-form-urlencoded": {"schema": _ref("PairTextForm")},
+    }
+
+    def description(operation_id: str, summary: str) -> Data:
+        return {
             "get": {
-                "operationId": "openapi",
+                "operationId": operation_id,
                 "tags": ["reference"],
-                "summary": "This description",
+                "summary": summary,
                 "responses": {
                     "200": {
                         "description": "The OpenAPI 3.1 description.",
                         "content": _json(_ref("OpenAPI")),
                     },
+                    **_MALFORMED,
+                    **_DEFAULT,
+                },
+            }
+        }
+
+    return {
+        "/api/v1/openapi.json": description("openapi", "This description"),
+        # where tools look first: the same answer, not a redirect (app/web/__init__.py)
+        "/openapi.json": description("openapiAtRoot", "This description, where tools look"),
+        "/healthz": {
+            "get": {
+                "operationId": "healthz",
+                "tags": ["reference"],
+                "summary": "Liveness: the process answers",
+                "description": "Says nothing of the store (see /readyz).",
+                "responses": {
+                    "200": {"description": "Alive.", "content": _json(_ref("Health"))},
+                    **_MALFORMED,
+                    **_DEFAULT,
+                },
+            }
+        },
+        "/readyz": {
+            "get": {
+                "operationId": "readyz",
+                "tags": ["reference"],
+                "summary": "Readiness: the store answers",
+                "description": (
+                    "A full store is still ready (`writable` false): reading, linting and "
+                    "deleting work."
+                ),
+                "responses": {
+                    "200": {
+                        "description": "Ready.",
+                        "headers": {"Cache-Control": {"$ref": "#/components/headers/NoStore"}},
+                        "content": _json(_ref("Readiness")),
+                    },
+                    **_MALFORMED,
+                    "503": {
+                        "description": "The store is not answering; try again after Retry-After.",
+                        "headers": {"Retry-After": {"$ref": "#/components/headers/RetryAfter"}},
+                        "content": _json(_ref("Readiness")),
+                    },
+                    **_DEFAULT,
+                },
+            }
+        },
+        "/view.json": {
+            "post": {
+                "operationId": "viewPasted",
+                "tags": ["check"],
+                "summary": "A pasted or uploaded checkpoint's page, as JSON",
+                "description": (
+                    "What the home page's form shows, as its JSON twin: the report and the "
+                    "page's model, every list whole. Nothing is stored."
+                ),
+                "parameters": _page_parameters(),
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        **lint_bodies,
+                        "multipart/form-data": {
+                            "schema": _ref("LintForm"),
+                            "encoding": _FILE_PARTS,
+                        },
+                        "application/x-www-form-urlencoded": {"schema": _ref("TextForm")},
+                    },
+                },
+                "responses": {
+                    "200": {
+                        "description": "The page's JSON twin.",
+                        "content": _json(_ref("CheckedPage")),
+                    },
+                    "400": _response("BadRequest"),
+                    **_BODY_ERRORS,
+                    "503": _response("Unavailable"),
                     **_DEFAULT,
                 },
             }
@@ -196,8 +343,11 @@ def _paths() -> Data:
                 "requestBody": {
                     "required": True,
                     "content": {
-                        **checkpoint_bodies,
-                        "multipart/form-data": {"schema": _ref("LintForm")},
+                        **lint_bodies,
+                        "multipart/form-data": {
+                            "schema": _ref("LintForm"),
+                            "encoding": _FILE_PARTS,
+                        },
                     },
                 },
                 "responses": {
@@ -252,7 +402,10 @@ def _paths() -> Data:
                     {
                         "name": "lifetime",
                         "in": "query",
-                        "description": "How long it is kept (at most the deployment's retention).",
+                        "description": (
+                            "How long it is kept (at most the deployment's retention); absent, "
+                            "the longest. Any other value, empty too, is refused (400)."
+                        ),
                         "schema": {"enum": list(LIFETIMES)},
                     },
                     {
@@ -261,12 +414,13 @@ def _paths() -> Data:
                         "description": (
                             "The storage id of its stored parent: your proof that you hold it, "
                             "checked against the child's parent.id and parent.digest. The "
-                            "child's page then links the parent and the diff."
+                            "child's page then links the parent and the diff. Given empty or "
+                            "not in the shape of a storage id, it is refused (400)."
                         ),
                         "schema": STORAGE_ID,
                     },
                 ],
-                "requestBody": {"required": True, "content": checkpoint_bodies},
+                "requestBody": {"required": True, "content": store_bodies},
                 "responses": {
                     "201": {
                         "description": "Stored.",
@@ -278,7 +432,9 @@ def _paths() -> Data:
                     },
                     "400": _response("BadRequest"),
                     "401": _response("Unauthorized"),
+                    "404": _problem("Nothing is stored at the storage id given as ?parent=."),
                     **_BODY_ERRORS,
+                    "410": _problem("The parent given as ?parent= expired or was deleted."),
                     "422": _response("NotStored"),
                     "429": _response("TooManyRequests"),
                     "503": _response("Unavailable"),
@@ -360,12 +516,7 @@ def _paths() -> Data:
                     "parameters list some statements only, or a long list from an item on."
                 ),
                 "parameters": [
-                    {"$ref": "#/components/parameters/kind"},
-                    {"$ref": "#/components/parameters/origin"},
-                    {"$ref": "#/components/parameters/status"},
-                    {"$ref": "#/components/parameters/list"},
-                    {"$ref": "#/components/parameters/from"},
-                    {"$ref": "#/components/parameters/q"},
+                    *_page_parameters(),
                     {"$ref": "#/components/parameters/ifNoneMatch"},
                 ],
                 "responses": {
@@ -375,6 +526,7 @@ def _paths() -> Data:
                         "content": _json(_ref("CheckpointPage")),
                     },
                     "304": _response("NotModified"),
+                    "400": _response("BadRequest"),
                     **_STORED_ERRORS,
                     **_DEFAULT,
                 },
@@ -509,28 +661,62 @@ def _paths() -> Data:
                 },
             },
         },
+        "/c/{storage_id}/diff.patch": {
+            "parameters": [storage_id],
+            "get": {
+                "operationId": "getPatchFromParent",
+                "tags": ["read"],
+                "summary": "The JSON Patch from the parent it was stored with to it",
+                "responses": {
+                    "200": {"description": "The patch.", "content": _PATCH},
+                    **{status: _with_page(name) for status, name in _STORED_ERROR_NAMES.items()},
+                    "422": _with_page("NoPatch"),
+                    **_DEFAULT,
+                },
+            },
+        },
         "/diff.json": {
             "get": {
                 "operationId": "getDiff",
                 "tags": ["read"],
                 "summary": "Any two stored checkpoints compared",
-                "parameters": [
-                    {
-                        "name": name,
-                        "in": "query",
-                        "required": True,
-                        "description": description,
-                        "schema": STORAGE_ID,
-                    }
-                    for name, description in (
-                        ("from", "The storage id of the older checkpoint (the parent)."),
-                        ("to", "The storage id of the newer checkpoint (the child)."),
-                    )
-                ],
+                "parameters": _pair_parameters(),
                 "responses": {
                     "200": {"description": "The diff.", "content": _json(_ref("Diff"))},
                     "400": _response("BadRequest"),
                     **_STORED_ERRORS,
+                    **_DEFAULT,
+                },
+            },
+            "post": {
+                "operationId": "diffPasted",
+                "tags": ["check"],
+                "summary": "A pasted or uploaded pair compared",
+                "description": (
+                    "The home page's 'Compare with the parent', as JSON: the checkpoint and its "
+                    "parent, each a file or text. Nothing is stored."
+                ),
+                "requestBody": {"required": True, "content": forms},
+                "responses": {
+                    "200": {"description": "The diff.", "content": _json(_ref("Diff"))},
+                    "400": _response("BadRequest"),
+                    **_BODY_ERRORS,
+                    "503": _response("Unavailable"),
+                    **_DEFAULT,
+                },
+            },
+        },
+        "/diff.patch": {
+            "get": {
+                "operationId": "getPatch",
+                "tags": ["read"],
+                "summary": "The JSON Patch from one stored checkpoint to another",
+                "parameters": _pair_parameters(),
+                "responses": {
+                    "200": {"description": "The patch.", "content": _PATCH},
+                    "400": _with_page("BadRequest"),
+                    **{status: _with_page(name) for status, name in _STORED_ERROR_NAMES.items()},
+                    "422": _with_page("NoPatch"),
                     **_DEFAULT,
                 },
             }
@@ -545,6 +731,7 @@ def _paths() -> Data:
                         "description": "The rules, schema findings first.",
                         "content": _json({"type": "array", "items": _ref("Rule")}),
                     },
+                    **_MALFORMED,
                     **_DEFAULT,
                 },
             }
@@ -583,6 +770,7 @@ def _paths() -> Data:
                         "description": "The JSON Schema (2020-12) of level 1.",
                         "content": _json(_ref("CheckpointSchema"), SCHEMA_MEDIA_TYPE),
                     },
+                    **_MALFORMED,
                     **_DEFAULT,
                 },
             }
@@ -598,8 +786,8 @@ def _parameters() -> Data:
         return {
             "name": name,
             "in": "query",
-            "description": f"List only the statements {what} (repeat for several); values "
-            "this service does not know are ignored.",
+            "description": f"List only the statements {what} (repeat for several); any other "
+            "value is refused (400), naming the parameter and the values it takes.",
             "schema": {"type": "array", "items": {"enum": list(values)}},
             "style": "form",
             "explode": True,
@@ -619,14 +807,16 @@ def _parameters() -> Data:
         "list": {
             "name": "list",
             "in": "query",
-            "description": "The list `from` applies to, when not the statements.",
+            "description": "The list `from` applies to, when not the statements; any other "
+            "value is refused (400).",
             "schema": {"enum": sorted(PAGED_LISTS)},
         },
         "from": {
             "name": "from",
             "in": "query",
-            "description": "List from this item on (0 is the first).",
-            "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+            "description": "List from this item on (0 is the first); anything but a whole "
+            "number in range is refused (400).",
+            "schema": {"type": "integer", "minimum": 0, "maximum": MAX_START},
         },
         "q": {
             "name": "q",
@@ -688,6 +878,13 @@ def _with_page(name: str) -> Data:
 def _responses() -> Data:
     return {
         "NotModified": {"description": "The ETag given still matches; no body."},
+        "MalformedRequest": {
+            "description": "Not a well-formed HTTP request: the server answers before the service.",
+            "content": {"text/plain": {"schema": STRING}},
+        },
+        "NoPatch": _problem(
+            "There is no JSON Patch between these two (the diff says why: `patch_withheld`)."
+        ),
         "BadRequest": _problem("The request cannot be read as sent; `detail` says why."),
         "Unauthorized": _problem(
             "A bearer token is needed (an upload or a deletion token).",
@@ -727,6 +924,109 @@ def _responses() -> Data:
 
 
 # --- schemas --------------------------------------------------------------------------------
+
+# What a form's box or file may hold: anything (a blank box or an empty file is no document:
+# the home page's form sends its empty boxes too).
+ANY_TEXT: Data = {"type": "string"}
+ANY_FILE: Data = {"type": "string", "contentMediaType": "application/octet-stream"}
+# Python's white space (str.isspace, what the service strips from a box), spelt out for
+# ECMA-262 patterns, whose \\s differs (it lacks U+001C–U+001F and U+0085, has U+FEFF).
+WHITE_SPACE = (
+    "\\t\\n\\u000b\\u000c\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029"
+    "\\u202f\\u205f\\u3000"
+)
+# A document in a box: at least one character that is not white space.
+TEXT: Data = {"type": "string", "pattern": f"[^{WHITE_SPACE}]"}
+# A document in a file: at least one byte, any type.
+FILE: Data = {**ANY_FILE, "minLength": 1}
+
+
+def _form(*, parent: bool, files: bool = True) -> Data:
+    """A form with the checkpoint (a file, or text; a file wins over text) and, for a pair,
+    its parent likewise: each document required is given as one or the other, and its other
+    field may come empty (a browser sends every field of the form)."""
+    roles = ("checkpoint", "parent") if parent else ("checkpoint",)
+    names = ("checkpoint", "parent")
+
+    def fields(role: str, text: Data, file: Data) -> Data:
+        return {role: text, **({f"{role}_file": file} if files else {})}
+
+    def given(role: str) -> Data:
+        # each branch repeats the schema of the field it requires, so `required` names
+        # a property it describes
+        branches = [
+            {"required": [name], "properties": {name: schema}}
+            for name, schema in fields(role, TEXT, FILE).items()
+        ]
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+    what = "a file or as text (a file wins over text)" if files else "text"
+    return {
+        "type": "object",
+        "description": (
+            f"The checkpoint as {what}, and its parent likewise"
+            + ("." if parent else ", to run the lineage checks (a blank parent is none).")
+        ),
+        "properties": {
+            name: schema
+            for role in names
+            for name, schema in fields(role, ANY_TEXT, ANY_FILE).items()
+        },
+        "allOf": [given(role) for role in roles],
+    }
+
+
+def _guard_request() -> Data:
+    """The guard's body: the call and one checkpoint, by its text, as the document itself, or
+    stored (its storage id). The call has only tool and arguments (§6.6): app/guard.py
+    refuses any other member, so the schema does too. Other members of the body itself are
+    ignored, so a client may send members a later version reads (an older service answers
+    without them); the schema leaves them open."""
+    stored = {
+        **STORAGE_ID,
+        "description": "A stored checkpoint, read as its permalink is.",
+    }
+    checkpoint = {
+        "description": (
+            "The checkpoint's text as a JSON string (its exact bytes: the digest and the "
+            "positions are the text's), or the document itself: any JSON, linted as it is."
+        ),
+        "anyOf": [
+            {
+                "type": "string",
+                "format": JSON_OBJECT_TEXT,
+                "contentMediaType": JSON,
+                "contentSchema": {"type": "object"},
+            },
+            {"type": "object"},
+        ],
+    }
+    members = {
+        "checkpoint": checkpoint,
+        "storage_id": stored,
+        "checkpoint_id": {
+            **stored,
+            "deprecated": True,
+            "description": "The storage id under its old name: give storage_id instead.",
+        },
+    }
+    return {
+        "type": "object",
+        "required": ["call"],
+        "properties": {
+            "call": {
+                **_object(
+                    {"tool": {"type": "string", "minLength": 1}},
+                    {"arguments": {"type": "object"}},
+                ),
+                "additionalProperties": False,
+            },
+            **members,
+        },
+        "oneOf": [
+            {"required": [name], "properties": {name: schema}} for name, schema in members.items()
+        ],
+    }
 
 
 def report_components() -> Data:
@@ -783,20 +1083,40 @@ def _schemas(base_url: str) -> Data:
         "RFC 9457 problem details, with the members this service's errors always had."
     )
     return {
-        "Checkpoint": {
-            # the schema as this service serves it, at the path of its $id: a validator of
-            # this description resolves it from where it read the description
-            "$ref": f"{base_url}{SCHEMA_PATH}",
+        "AnyDocument": {
             "description": (
-                f"An OpenCheckpoint {SPEC_VERSION} document, exactly as its bytes are (the "
-                "digest and the findings' positions are of those bytes). A document that "
-                "fails the schema is still linted, and still stored when it is a checkpoint."
+                "Any JSON text: the linter reports what is wrong with it, against "
+                f"{CHECKPOINT_SCHEMA_ID} and the rules, rather than refusing it (bytes that "
+                "are not JSON get the json finding, with its line and column)."
             ),
+        },
+        "StorableCheckpoint": {
+            "type": "object",
+            "description": (
+                f"A checkpoint's top level: version {SPEC_VERSION} and the members §6 "
+                "requires. It is stored as its exact bytes even when it fails the schema or "
+                "the rules (its page says why); it is refused (422) when it is not I-JSON or "
+                "appears to hold a credential."
+            ),
+            "required": ["opencheckpoint", *REQUIRED_MEMBERS],
+            "properties": {
+                "opencheckpoint": {"const": SPEC_VERSION},
+                **{
+                    name: {"description": f"§6: the checkpoint's {name}."}
+                    for name in REQUIRED_MEMBERS
+                },
+            },
         },
         "StoredDocument": {
             "type": "object",
             "required": ["opencheckpoint", *REQUIRED_MEMBERS],
-            "properties": {"opencheckpoint": {"const": SPEC_VERSION}},
+            "properties": {
+                "opencheckpoint": {"const": SPEC_VERSION},
+                **{
+                    name: {"description": f"§6: the checkpoint's {name}."}
+                    for name in REQUIRED_MEMBERS
+                },
+            },
             "description": (
                 "A stored checkpoint's bytes: a checkpoint of this version with the members "
                 "§6 requires; one whose metadata says valid conforms to "
@@ -808,47 +1128,45 @@ def _schemas(base_url: str) -> Data:
             "required": ["$schema", "$id"],
             "properties": {"$schema": {"const": DIALECT}, "$id": {"const": CHECKPOINT_SCHEMA_ID}},
         },
-        "OpenAPI": {
-            "type": "object",
-            "required": ["openapi", "info", "servers", "paths", "components"],
-            "properties": {"openapi": {"type": "string", "pattern": "^3\\.1\\."}},
-        },
+        "OpenAPI": _object(
+            {
+                "openapi": {"type": "string", "pattern": "^3\\.1\\."},
+                "info": {"type": "object"},
+                "servers": {"type": "array", "items": _object({"url": URL})},
+                "paths": {"type": "object"},
+                "components": {"type": "object"},
+            }
+        ),
+        "Health": _object(
+            {"status": {"const": "ok"}, "version": STRING, "spec_version": {"const": SPEC_VERSION}}
+        ),
+        "Readiness": _object(
+            {
+                "status": {"enum": ["ready", "unavailable"]},
+                "version": STRING,
+                "spec_version": {"const": SPEC_VERSION},
+            },
+            {
+                "storage": {"enum": ["ok", "full"]},
+                "writable": BOOLEAN,
+                "full_because": {"enum": ["disk", "quota"]},
+                "store": {"type": "string", "description": "Why the store is unavailable."},
+            },
+        ),
+        "CheckedPage": _object(
+            {
+                "tool": _ref("Tool"),
+                "note": STRING,
+                "report": _ref("FileResult"),
+                "view": {"type": "object", "description": "The page's model, every list whole."},
+            }
+        ),
         **report_components(),
-        "LintForm": {
-            "type": "object",
-            "description": (
-                "The checkpoint as a file or as text, and its parent likewise (a file wins "
-                "over text)."
-            ),
-            "properties": {
-                "checkpoint_file": {"type": "string", "contentMediaType": OCP_MEDIA_TYPE},
-                "checkpoint": STRING,
-                "parent_file": {"type": "string", "contentMediaType": OCP_MEDIA_TYPE},
-                "parent": STRING,
-            },
-        },
-        "GuardRequest": {
-            "type": "object",
-            "required": ["call"],
-            "properties": {
-                "call": _object(
-                    {"tool": {"type": "string", "minLength": 1}},
-                    {"arguments": {"type": "object"}},
-                ),
-                "checkpoint": {
-                    "description": (
-                        "The checkpoint's text as a JSON string (its exact bytes: the digest "
-                        "and the positions are the text's), or the document itself."
-                    ),
-                    "anyOf": [{"type": "string"}, _ref("Checkpoint")],
-                },
-                "checkpoint_id": {
-                    **STORAGE_ID,
-                    "description": "A stored checkpoint, read as its permalink is.",
-                },
-            },
-            "oneOf": [{"required": ["checkpoint"]}, {"required": ["checkpoint_id"]}],
-        },
+        "LintForm": _form(parent=False),
+        "TextForm": _form(parent=False, files=False),
+        "PairForm": _form(parent=True),
+        "PairTextForm": _form(parent=True, files=False),
+        "GuardRequest": _guard_request(),
         "GuardAnswer": _object(
             {
                 "outcome": {"enum": list(get_args(Outcome))},

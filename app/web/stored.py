@@ -69,6 +69,7 @@ from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.compression import gzip_body
 from app.web.errors import wants_json
 from app.web.pages import PAGE_LIST_LIMIT, checkpoint_json, page_from_view, page_view
+from app.web.parameters import check_page_query, enum_parameter, storage_id_parameter
 from app.web.templating import render
 from app.web.urls import public_base
 from app.web.views import (
@@ -300,12 +301,14 @@ async def _check_parent(request: Request, child: Analysis, parent_storage_id: st
         what = "expired" if record.reason == "expired" else "was deleted by its uploader"
         raise ParentProblem(
             f"the parent you gave {what} on {_readable(record.at)}, so it cannot be linked; "
-            "share the parent again and give its new permalink, or share this checkpoint alone"
+            "share the parent again and give its new permalink, or share this checkpoint alone",
+            status_code=410,
         )
     if not isinstance(record, Found):
         raise ParentProblem(
             "there is no stored checkpoint at the parent's storage id you gave; store the "
-            "parent first, and give the storage id it was stored under"
+            "parent first, and give the storage id it was stored under",
+            status_code=404,
         )
     parent = await run_cpu(request, record.meta.size, analysis_of, request, record)
     document = child.document or {}
@@ -331,11 +334,14 @@ class Unprocessable(HTTPException):
 
 
 class ParentProblem(Unprocessable):
-    """422: the stored parent given (?parent=, the Share form's parent permalink) cannot be
-    linked; the detail says why."""
+    """The stored parent given (?parent=, the Share form's parent permalink) cannot be linked;
+    the detail says why. 404 when nothing is stored at the storage id given, 410 when it is
+    gone (the id names a resource that is not there, as on every other address), 422 when it
+    is not the parent the child names. The Share form shows its page again either way."""
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str, status_code: int = 422) -> None:
         super().__init__(detail, [], [])
+        self.status_code = status_code
 
 
 def refuse_unstorable(result: Analysis | LintResult) -> None:
@@ -386,9 +392,9 @@ async def api_store(request: Request) -> Response:
             f"send the checkpoint as application/json or {OCP_MEDIA_TYPE}", status_code=415
         )
     store = store_of(request)
-    lifetime = _lifetime(request.query_params.get("lifetime"), store)
+    lifetime = _lifetime(enum_parameter(request.query_params.getlist, "lifetime", LIFETIMES), store)
     data = await request.body()
-    parent = request.query_params.get("parent") or None
+    parent = storage_id_parameter(request.query_params.getlist, "parent")
     created = await _store(request, data, lifetime, parent, upload_token)
     body = created_dict(request, created)
     # The deletion token is in this answer, once: no cache may keep it.
@@ -595,6 +601,7 @@ async def permalink(request: Request) -> Response:
     storage_id = request.path_params["storage_id"]
     negotiated = not request.url.path.endswith(".json")
     as_json = not negotiated or wants_json(request)
+    check_page_query(request.query_params.getlist)
     query = PageQuery.of(request.query_params.getlist)
     if query.any:
         # a filtered or paged view (app/render/query.py): rendered for the asking, never kept,

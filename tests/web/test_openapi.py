@@ -227,6 +227,27 @@ def test_every_operation_answers_as_described(client, document, walk):
         ("/diff.json", "get"): [
             lambda: client.get("/diff.json", params={"from": parent, "to": child})
         ],
+        ("/diff.json", "post"): [
+            lambda: post("/diff.json", data={"checkpoint": CHILD.decode(), "parent": PARENT}),
+            lambda: post(
+                "/diff.json",
+                files={
+                    "checkpoint_file": ("child.ocp.json", CHILD, "application/json"),
+                    "parent": (None, PARENT.decode()),
+                },
+            ),
+        ],
+        ("/diff.patch", "get"): [
+            lambda: client.get("/diff.patch", params={"from": parent, "to": child})
+        ],
+        ("/c/{storage_id}/diff.patch", "get"): [lambda: client.get(f"/c/{child}/diff.patch")],
+        ("/view.json", "post"): [
+            lambda: post("/view.json", content=HANDOFF, headers=JSON_TYPE),
+            lambda: post("/view.json?kind=decision", data={"checkpoint": HANDOFF.decode()}),
+        ],
+        ("/openapi.json", "get"): [lambda: client.get("/openapi.json")],
+        ("/healthz", "get"): [lambda: client.get("/healthz")],
+        ("/readyz", "get"): [lambda: client.get("/readyz")],
         ("/rules.json", "get"): [lambda: client.get("/rules.json")],
         ("/rules/{code}.json", "get"): [
             lambda: client.get("/rules/OCP-S002.json"),
@@ -292,7 +313,7 @@ def test_the_errors_are_described_too(client, walk):
             "/api/v1/checkpoints",
             "post",
             lambda: post(f"/api/v1/checkpoints?parent={UNKNOWN}", content=CHILD, headers=JSON_TYPE),
-            422,
+            404,
         ),
         ("/api/v1/checkpoints", "get", lambda: client.get("/api/v1/checkpoints"), 400),
         (

@@ -1,0 +1,112 @@
+"""Query parameters checked against what the OpenAPI description says they take (issue 28).
+
+A value outside its documented schema is a 400 naming the parameter, what is wrong with the
+value and what is accepted: never ignored, so a misspelt filter or a damaged link says so
+rather than answering as if it had not been given. Each check reads the same constants the
+description is built from (app/web/openapi.py), so the two cannot disagree.
+
+Parameters the description does not name are left alone (a tracker's ``utm_source`` breaks
+nothing); a page's own links and forms only ever write values these checks accept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from starlette.exceptions import HTTPException
+
+from app.render.query import KIND_KEYS, ORIGIN_KEYS, PAGED_LISTS, STATUS_KEYS
+from app.store.ids import LEGACY_STORAGE_ID_LENGTH, STORAGE_ID_LENGTH, is_storage_id
+
+# The largest `from` a page takes (nine digits: no list of a document within the limits is
+# that long); the description's `maximum`.
+MAX_START = 999_999_999
+# The enumerated filters of a page: parameter → the values it takes.
+FILTERS: dict[str, tuple[str, ...]] = {
+    "kind": KIND_KEYS,
+    "origin": ORIGIN_KEYS,
+    "status": STATUS_KEYS,
+}
+STORAGE_ID_SHAPE = (
+    f"a storage id: the {STORAGE_ID_LENGTH} letters and digits after /c/ in a permalink "
+    f"(or an older one of {LEGACY_STORAGE_ID_LENGTH} letters, digits, - or _)"
+)
+
+Values = Callable[[str], Iterable[str]]
+
+
+class BadParameter(HTTPException):
+    """400: ``name`` has a value its schema does not take."""
+
+    def __init__(self, name: str, problem: str, accepted: str) -> None:
+        super().__init__(400, f"?{name}= {problem}; it takes {accepted}")
+        self.name = name
+
+
+def _shown(value: str) -> str:
+    # A value is the client's: quoted, cut short, never a page's markup (the error page
+    # escapes it too).
+    return repr(value[:40] + ("…" if len(value) > 40 else ""))
+
+
+def check_page_query(values: Values) -> None:
+    """The parameters of a checkpoint page and its JSON twin (`PageQuery`): every kind, origin
+    and status one the page knows, `list` one of the lists that page, `from` a whole number
+    from 0 to MAX_START. `q` is any text."""
+    for name, known in FILTERS.items():
+        for value in values(name):
+            if value not in known:
+                raise BadParameter(
+                    name, f"has {_shown(value)}, which is not a {name} a page lists", _one_of(known)
+                )
+    for value in values("list"):
+        if value not in PAGED_LISTS:
+            raise BadParameter(
+                "list", f"has {_shown(value)}, which is no list a page pages", _one_of(PAGED_LISTS)
+            )
+    for value in values("from"):
+        if not (value.isascii() and value.isdigit()) or int(value) > MAX_START:
+            raise BadParameter(
+                "from",
+                f"has {_shown(value)}, which is not a whole number of at most {MAX_START:,}",
+                "the position of the first item to list, from 0",
+            )
+
+
+def enum_parameter(values: Values, name: str, known: Iterable[str]) -> str | None:
+    """The value given as ``name``, one of ``known``, or None when the parameter is absent
+    (given empty, it is a 400 like any other value it does not take)."""
+    given = list(values(name))
+    if not given:
+        return None
+    if given[0] not in known:
+        problem = "is empty" if not given[0] else f"has {_shown(given[0])}"
+        raise BadParameter(name, problem, _one_of(known) + "; leave it out for the default")
+    return given[0]
+
+
+def storage_id_parameter(values: Values, name: str) -> str | None:
+    """The storage id given as ``name``, or None when the parameter is absent. Given empty, or
+    not in the shape of a storage id, it is a 400: an empty ?parent= is no parent."""
+    given = list(values(name))
+    if not given:
+        return None
+    value = given[0]
+    if not value:
+        raise BadParameter(name, "is empty", f"{STORAGE_ID_SHAPE}; leave it out to give none")
+    if not is_storage_id(value):
+        raise BadParameter(name, f"has {_shown(value)}, which is not one", STORAGE_ID_SHAPE)
+    return value
+
+
+def _one_of(values: Iterable[str]) -> str:
+    return "one of " + ", ".join(sorted(values))
+
+
+__all__ = [
+    "MAX_START",
+    "BadParameter",
+    "check_page_query",
+    "enum_parameter",
+    "storage_id_parameter",
+]
