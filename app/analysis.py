@@ -31,6 +31,7 @@ from app.findings import (
     MAX_PER_CODE,
     Finding,
     Omitted,
+    SchemaCheck,
     capped,
     in_document_order,
     merge_omitted,
@@ -40,7 +41,7 @@ from app.positions import line_cols, offsets
 from app.redaction import Redaction, redacted_unparsed, unparsed_findings
 from app.rules import Parent, check_document, check_lineage
 from app.rules.compaction import Loss, losses
-from app.schema import SchemaCheck, check_schema
+from app.schema_screen import conforms, screen_pays
 from app.secrets import SecretScan, findings_of, scan_document
 from app.version import check_version
 from app.visible import may_decode_to_controls
@@ -240,7 +241,13 @@ def analyze(
         version_error = check_version(document)
         # messages for as many as a report lists; the rest are counted (`capped` below), some
         # only as a lower bound (`schema.unlisted`)
-        schema = SchemaCheck() if version_error else check_schema(document, MAX_PER_CODE)
+        if version_error or (screen_pays(len(data)) and conforms(document)):
+            schema = SchemaCheck()
+        else:
+            # what is wrong, worded: jsonschema-rs, imported only for a document it may fail
+            from app.schema import check_schema
+
+            schema = check_schema(document, MAX_PER_CODE)
     if version_error:
         findings.append(version_error)
     findings.extend(schema.findings)

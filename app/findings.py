@@ -2,7 +2,7 @@
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple
@@ -126,3 +126,25 @@ def merge_omitted(*groups: Iterable[Omitted]) -> tuple[Omitted, ...]:
             if o.at_least:
                 bounds.add((o.code, o.severity))
     return tuple(Omitted(code, sev, n, (code, sev) in bounds) for (code, sev), n in totals.items())
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaCheck:
+    """Level 1 as a report lists it. ``findings``: in document order, the first ``limit`` with
+    their messages and the rest found there to be counted, with none; ``more``: at least this
+    many findings besides, never built (past the first failing items of a long array, each of
+    the others that fails holds at least one; see "windows" in app/schema.py)."""
+
+    findings: list[Finding] = field(default_factory=list)
+    more: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not self.findings and not self.more
+
+    @property
+    def unlisted(self) -> tuple[Omitted, ...]:
+        """The findings only known to be there, as a report counts them: a lower bound."""
+        if not self.more:
+            return ()
+        return (Omitted("schema", "error", self.more, at_least=True),)

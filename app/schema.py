@@ -33,17 +33,19 @@ from typing import TYPE_CHECKING, Any, overload
 
 import jsonschema_rs
 
-from app.findings import Finding, Omitted
+from app.findings import Finding
+from app.findings import SchemaCheck as SchemaCheck  # re-exported: the stage's result
 from app.json_values import CONTAINERS, NUMBERS
 from app.pointer import parse_pointer, to_pointer
-from app.resources import SCHEMA_FILE, schema_bytes
+from app.schema_screen import SCHEMA_ID as SCHEMA_ID
+from app.schema_screen import ecma_to_python
+from app.schema_screen import load_schema as load_schema
 
 if TYPE_CHECKING:
     # The reference validator is imported where it runs (a document jsonschema-rs refuses,
     # and the tests): `ocp lint` starts without it, a third of its start-up.
     from jsonschema.exceptions import ValidationError
 
-SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
 
 Token = str | int
 InstancePath = tuple[Token, ...]
@@ -58,43 +60,14 @@ _MISSING = object()
 
 
 @functools.cache
-def load_schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(schema_bytes())
-    if schema.get("$id") != SCHEMA_ID:
-        # The $id is published (§5.1: an immutable schema at a stable URL); never drift from it.
-        raise RuntimeError(f"{SCHEMA_FILE} has $id {schema.get('$id')!r}, expected {SCHEMA_ID}")
-    return schema
-
-
-@functools.cache
 def _fast_validator() -> jsonschema_rs.Validator:
     # format is an annotation only (§8.1): a validator MUST NOT reject a value for its format.
     return jsonschema_rs.Draft202012Validator(load_schema(), validate_formats=False)
 
 
-def _ecma_to_python(pattern: str) -> str:
-    """ECMA-262 ``$`` (what JSON Schema prescribes) matches only at the very end of the string;
-    Python's also matches before a final newline, so it becomes ``\\Z``."""
-    out: list[str] = []
-    in_class = False
-    chars = iter(pattern)
-    for char in chars:
-        if char == "\\":
-            out.append(char + next(chars, ""))
-        elif in_class:
-            in_class = char != "]"
-            out.append(char)
-        elif char == "[":
-            in_class = True
-            out.append(char)
-        else:
-            out.append(r"\Z" if char == "$" else char)
-    return "".join(out)
-
-
 @functools.cache
 def _python_regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(_ecma_to_python(pattern))
+    return re.compile(ecma_to_python(pattern))
 
 
 def _ecma_pattern(
@@ -169,28 +142,6 @@ def _raw_from_reference(error: ValidationError) -> _RawError:
 
 
 # --- the public checks ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaCheck:
-    """Level 1 as a report lists it. ``findings``: in document order, the first ``limit`` with
-    their messages and the rest found there to be counted, with none; ``more``: at least this
-    many findings besides, never built (past the first failing items of a long array, each of
-    the others that fails holds at least one; see "windows" below)."""
-
-    findings: list[Finding] = field(default_factory=list)
-    more: int = 0
-
-    @property
-    def valid(self) -> bool:
-        return not self.findings and not self.more
-
-    @property
-    def unlisted(self) -> tuple[Omitted, ...]:
-        """The findings only known to be there, as a report counts them: a lower bound."""
-        if not self.more:
-            return ()
-        return (Omitted("schema", "error", self.more, at_least=True),)
 
 
 @overload

@@ -7,8 +7,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from threading import Lock
 
+import app.schema  # noqa: F401  (see below)
 from app.analysis import Analysis, analyze
 from app.parse import Limits
+
+# The service checks with jsonschema-rs from its first document: loading it as the service
+# starts leaves the pure-Python screen (app/schema_screen.py) to one-shot processes, the
+# linter's run, which it spares that import.
 
 # An analysis holds the document, its text and its indexes: a few times its bytes.
 _COST_PER_BYTE = 8
