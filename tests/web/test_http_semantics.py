@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from app.config import Settings
 from app.mcp_http import service_with_mcp
+from app.web.errors import prefers_json
 from tests.conftest import CONFORMANCE
 from tests.serve import HOST, Reply, Server, request
 
@@ -456,3 +457,23 @@ def test_a_body_over_the_limit_is_413(service, route):
     assert got.status == NOT_413.get(route, 413), (route, got.status, got.body[:300])
     if got.status == 200:
         assert b"Not checked: the request body is larger than" in got.body
+
+
+@pytest.mark.parametrize(
+    ("accept", "problem"),
+    [
+        ("application/problem+json", True),
+        ("application/vnd.opencheckpoint+json", True),
+        ("application/json, text/plain, */*", True),
+        ("text/html;q=0.5, application/json", True),
+        (BROWSER, False),
+        ("application/json;q=0.5, text/html", False),
+        ("application/json, text/html", False),  # a tie: the page
+        ("application/json;q=0, */*", False),
+        ("application/json;q=nonsense", False),
+        ("*/*", False),
+        ("", False),
+    ],
+)
+def test_which_accept_headers_prefer_a_problem(accept, problem):
+    assert prefers_json(accept) is problem
