@@ -141,7 +141,6 @@ class Analysis(Verdict):
     version_error: Finding | None
     checkpoint: Checkpoint | None  # the index of the document as submitted
     source: SourceMap
-    digest: str  # sha-256 of the exact bytes
     redaction: Redaction = field(default_factory=Redaction)  # what to withhold (§10.5)
     timings: Mapping[str, float] = field(default_factory=dict)
     # findings counted, not listed: beyond MAX_PER_CODE of one code (app/findings.py)
@@ -150,6 +149,12 @@ class Analysis(Verdict):
     @property
     def document(self) -> Document | None:
         return self.intake.document
+
+    @cached_property
+    def digest(self) -> str:
+        """sha-256 of the exact bytes, computed when first asked: a linter's text report never
+        asks, and hashing's first use loads OpenSSL (some 4 ms of a run)."""
+        return sha256_digest(self.data)
 
     @property
     def text(self) -> str | None:
@@ -221,7 +226,6 @@ def analyze(
     findings = list(intake.findings)
     document = intake.document
     source = SourceMap(intake.text)
-    digest = sha256_digest(data)
     if document is None:
         return Analysis(
             data,
@@ -233,7 +237,6 @@ def analyze(
             None,
             None,
             source,
-            digest,
             timings=timings,
         )
 
@@ -294,7 +297,6 @@ def analyze(
         version_error,
         checkpoint,
         source,
-        digest,
         redaction,
         timings,
         tuple(omitted),

@@ -6,7 +6,6 @@ Every consumer (the `digest` rule, the page's lineage line, the diff, the stored
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,11 +16,15 @@ DigestState = Literal["match", "mismatch", "not_recorded", "unsupported"]
 
 def sha256_digest(data: bytes) -> str:
     """``sha-256:<hex>`` of ``data``: how this tool names the bytes it checked and stored."""
+    import hashlib  # here: its import loads OpenSSL, which a run that hashes nothing skips
+
     return "sha-256:" + hashlib.sha256(data).hexdigest()
 
 
 def digest_with(algorithm: str, data: bytes) -> str | None:
     """``<algorithm>:<hex>`` of ``data``; None for an algorithm the field model does not name."""
+    import hashlib
+
     name = ALGORITHMS.get(algorithm)
     return f"{algorithm}:{hashlib.new(name, data).hexdigest()}" if name else None
 
