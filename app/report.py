@@ -16,9 +16,11 @@ from urllib.parse import quote
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
+from app.finding_advice import split_advice
 from app.findings import MAX_PER_CODE, Finding, Omitted, in_document_order
 from app.policy import Outcome, located
 from app.positions import token_end
+from app.project import DOCUMENTATION_URL
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -75,20 +77,21 @@ def tool_info() -> Report:
     return {"name": TOOL_NAME, "version": __version__, "spec_version": SPEC_VERSION}
 
 
-def file_result_dict(r: FileResult) -> Report:
+def file_result_dict(r: FileResult, base_url: str | None = None) -> Report:
     if r.result is not None:
-        out = result_dict(r.file, r.result)
+        describe = _Describer(r.result, base_url)
+        out = result_dict(r.file, r.result, describe=describe)
         if r.outcome is not None:
             # a project's policy: what it reports, what it accepted (and why), how many it
             # does not report; `valid` and `counts` stay the specification's
-            out["findings"] = [f.to_dict() for f in r.outcome.reported]
+            out["findings"] = [describe(f) for f in r.outcome.reported]
             out["suppressed"] = [
-                {**s.finding.to_dict(), "reason": s.reason} for s in r.outcome.suppressed
+                {**describe(s.finding), "reason": s.reason} for s in r.outcome.suppressed
             ]
             out["ignored"] = r.outcome.ignored
             if "lineage" in out:
-                out["lineage"]["findings"] = [f.to_dict() for f in r.outcome.lineage]
-                out["notes"] = [f.to_dict() for f in r.outcome.lineage if f.severity == "note"]
+                out["lineage"]["findings"] = [describe(f) for f in r.outcome.lineage]
+                out["notes"] = [describe(f) for f in r.outcome.lineage if f.severity == "note"]
         return out
     return {
         "file": r.file,
@@ -102,22 +105,29 @@ def file_result_dict(r: FileResult) -> Report:
     }
 
 
-def result_dict(file: str, result: LintResult) -> Report:
+def result_dict(
+    file: str,
+    result: LintResult,
+    base_url: str | None = None,
+    *,
+    describe: _Describer | None = None,
+) -> Report:
+    describe = describe or _Describer(result, base_url)
     out = {
         "file": file,
         "valid": result.valid,
         "digest": result.digest,
         "levels": result.levels(),
         "counts": _counts(result),
-        "findings": [f.to_dict() for f in result.findings],
+        "findings": [describe(f) for f in result.findings],
         # counted in `counts`, not listed: beyond the first MAX_PER_CODE of a code
         "omitted": [o.to_dict() for o in result.omitted],
     }
     if result.pair is not None:
         # the project's lineage checks (lineage-*): a verdict of their own, never part of
         # levels 1–2 (§8.1); `notes` lists their notes, as it always did
-        out["lineage"] = lineage_dict(result)
-        out["notes"] = [f.to_dict() for f in result.notes]
+        out["lineage"] = lineage_dict(result, describe)
+        out["notes"] = [describe(f) for f in result.notes]
         parent = result.pair.parent
         out["parent"] = {
             "digest": parent.digest,
@@ -128,6 +138,53 @@ def result_dict(file: str, result: LintResult) -> Report:
     return out
 
 
+class _Describer:
+    """A finding as the JSON report gives it: `Finding.to_dict`, with the end of its value's
+    first token (``end_line``, ``end_column``: exclusive, in code points as ``column`` is),
+    the advice apart from the problem (`app.finding_advice`), and ``help_url`` absolute with
+    a service's base URL. Each finding is described once, however many lists hold it."""
+
+    def __init__(self, result: LintResult, base_url: str | None) -> None:
+        self.base = base_url.rstrip("/") if base_url else ""
+        self.result = result
+        self._ends: _Ends | None = None
+        self._done: dict[int, Report] = {}
+
+    def __call__(self, finding: Finding) -> Report:
+        known = self._done.get(id(finding))
+        if known is not None:
+            return known
+        out = finding.to_dict()
+        end_line = end_column = None
+        if finding.line is not None and finding.column is not None:
+            end_line = finding.line
+            end_column = finding.column + self._widths().points(finding.path)
+        problem, advice = split_advice(finding.message)
+        described: Report = {
+            "code": out.pop("code"),
+            "severity": out.pop("severity"),
+            "path": out.pop("path"),
+            "line": out.pop("line"),
+            "column": out.pop("column"),
+            "end_line": end_line,
+            "end_column": end_column,
+            "message": problem,
+            "advice": advice,
+            "help_url": self.base + out.pop("help_url"),
+        }
+        out.pop("message")
+        described.update(out)  # related_errors, related
+        self._done[id(finding)] = described
+        return described
+
+    def _widths(self) -> _Ends:
+        if self._ends is None:
+            r = self.result
+            paths = [f.path for f in (*r.findings, *r.lineage) if f.line is not None]
+            self._ends = _Ends(r, paths)
+        return self._ends
+
+
 LINEAGE_NOTE = (
     "the project's own checks of this checkpoint against its parent (spec §9.2, §9.3): what a "
     "compaction or fork dropped, rewrote or weakened; never part of levels 1–2, so never of "
@@ -135,11 +192,12 @@ LINEAGE_NOTE = (
 )
 
 
-def lineage_dict(result: LintResult) -> Report:
+def lineage_dict(result: LintResult, describe: _Describer | None = None) -> Report:
+    describe = describe or _Describer(result, None)
     return {
         "note": LINEAGE_NOTE,
         "counts": lineage_counts(result),
-        "findings": [f.to_dict() for f in result.lineage],
+        "findings": [describe(f) for f in result.lineage],
         "omitted": [o.to_dict() for o in result.lineage_omitted],
     }
 
@@ -178,7 +236,10 @@ def at_least(omitted: Sequence[Omitted], severity: str) -> str:
 
 
 def report_dict(
-    results: Sequence[FileResult], problems: Sequence[str] = (), why: str | None = None
+    results: Sequence[FileResult],
+    problems: Sequence[str] = (),
+    why: str | None = None,
+    base_url: str | None = None,
 ) -> Report:
     """The report; ``problems`` are errors of the run itself (an unreadable --parent), as
     ``errors``, a member present only when there are some; ``why``, the sentence saying why
@@ -186,7 +247,7 @@ def report_dict(
     out: Report = {
         "tool": tool_info(),
         "note": VALIDITY_NOTE,
-        "results": [file_result_dict(r) for r in results],
+        "results": [file_result_dict(r, base_url) for r in results],
     }
     if problems:
         out["errors"] = list(problems)
@@ -204,9 +265,11 @@ def format_json(
     *,
     problems: Sequence[str] = (),
     why: str | None = None,
+    base_url: str | None = None,
     **_: object,
 ) -> str:
-    return json.dumps(report_dict(results, problems, why), ensure_ascii=False, indent=2) + "\n"
+    report = report_dict(results, problems, why, base_url)
+    return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
 
 
 def format_text(
@@ -364,8 +427,8 @@ def format_github(
     **_: object,
 ) -> str:
     """GitHub Actions workflow commands: one ``::error``/``::warning`` annotation a finding,
-    and, when the run fails, one ``::error`` saying why (a warning fail-on names fails it,
-    and its annotation alone reads as a warning).
+    and, when fail-on fails the run, one ``::error`` saying why (a warning fail-on names fails
+    it, and its annotation alone reads as a warning).
 
     Every text is made `visible` and then escaped as the runner decodes it, so no value can
     end the command's line and start another (``::add-mask::``, ``::stop-commands::``)."""
@@ -388,7 +451,8 @@ def format_github(
         for o in r.result.omitted:
             where = f"file={_gh_property(r.file)},title={_gh_property(o.code)}"
             lines.append(f"::notice {where}::{_gh_data(omitted_sentence(o))}")
-    if why:
+    if why and any(r.outcome and (r.outcome.failing or r.outcome.lineage_failing) for r in results):
+        # only then: an error's own annotation says why an invalid file fails the job
         lines.append(f"::error title=ocp lint failed::{_gh_data(why)}")
     return "".join(line + "\n" for line in lines)
 
@@ -438,8 +502,9 @@ def format_sarif(
     """SARIF 2.1.0, with every rule described so code-scanning UIs can explain findings.
 
     Each rule's help travels in the log (its rule page, as text and Markdown); ``helpUri``
-    and ``informationUri`` are there only with the base URL of a service that serves the rule
-    pages, never a guess at one. Files are named relative to ``%SRCROOT%``, the folder
+    is there only with the base URL of a service that serves the rule pages, never a guess at
+    one, and ``informationUri`` is that service's rule pages or the project's documentation
+    (`app.project.DOCUMENTATION_URL`). Files are named relative to ``%SRCROOT%``, the folder
     ``sarif_root`` (default: the working directory), as code scanning matches them against
     the repository (`artifact_location`)."""
     root = _root_folder(sarif_root)
@@ -535,7 +600,8 @@ def format_sarif(
                         "name": TOOL_NAME,
                         "version": __version__,
                         "semanticVersion": __version__,
-                        **({"informationUri": f"{base}/rules"} if base else {}),
+                        # a service's rule pages, or the project's documentation
+                        "informationUri": f"{base}/rules" if base else DOCUMENTATION_URL,
                         "rules": rules,
                     }
                 },
@@ -662,27 +728,34 @@ def _line_hash(finding: Finding) -> str:
 
 
 class _Ends:
-    """The width, in UTF-16 code units, of the token each finding's value starts with
-    (`app.positions.token_end`), from the offsets the analysis found already."""
+    """The width of the token each finding's value starts with (`app.positions.token_end`),
+    from the offsets the analysis found already: in UTF-16 code units for SARIF (`width`),
+    in code points for the JSON report (`points`)."""
 
     def __init__(self, result: LintResult, paths: list[str]) -> None:
         self.text = result.analysis.text or ""
         self.offsets = result.analysis.source.offsets(paths) if self.text else {}
         # one reading a value, however many findings it has (distinct scalars do not
         # overlap: all of them together are at most the text)
-        self._widths: dict[str, int] = {}
+        self._widths: dict[str, tuple[int, int]] = {}
 
     def width(self, path: str) -> int:
+        return self._measure(path)[1]
+
+    def points(self, path: str) -> int:
+        return self._measure(path)[0]
+
+    def _measure(self, path: str) -> tuple[int, int]:
         known = self._widths.get(path)
         if known is not None:
             return known
         offset = self.offsets.get(path)
-        width = 1
+        measured = (1, 1)
         if offset is not None:
             token = self.text[offset : token_end(self.text, offset)]
-            width = len(token) + len(_ASTRAL.findall(token))
-        self._widths[path] = width
-        return width
+            measured = (len(token), len(token) + len(_ASTRAL.findall(token)))
+        self._widths[path] = measured
+        return measured
 
 
 class _Utf16Columns:

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from app.cli import main
+from app.project import DOCUMENTATION_URL
 from tests.conftest import CONFORMANCE, assert_report
 from tests.conftest import SARIF_SCHEMA as SARIF_SCHEMA_FILE
 
@@ -266,8 +267,7 @@ def test_hostile_member_names_forge_no_line(capsys, tmp_path, fmt):
         assert not [line for line in lines if re.match(r"^[^:]*: valid", line)]
         assert len([line for line in lines if line.endswith(("warnings", "warning"))]) == 2
     else:
-        assert lines[-1] == "::error title=ocp lint failed::ocp lint fails: 2 files are invalid"
-        for line in lines[:-1]:
+        for line in lines:
             assert re.match(r"^::(error|warning) file=", line), line
         assert not any(line.startswith("::add-mask::") for line in lines)
 
@@ -366,7 +366,7 @@ def test_sarif_without_a_base_url_has_no_help_uri_but_carries_the_help(capsys, m
     monkeypatch.delenv("OCP_PUBLIC_URL", raising=False)
     _, out, _ = run(capsys, "lint", "--format", "sarif", INVALID)
     driver = json.loads(out)["runs"][0]["tool"]["driver"]
-    assert "informationUri" not in driver
+    assert driver["informationUri"] == DOCUMENTATION_URL  # the project's, never a guess
     for rule in driver["rules"]:
         assert "helpUri" not in rule
         assert rule["help"]["text"]

@@ -108,15 +108,26 @@ def test_a_report_that_strays_from_the_contract_is_caught():
         "path": "/a",
         "line": 1,
         "column": 2,
+        "end_line": 1,
+        "end_column": 5,
         "message": "m",
+        "advice": "a",
         "help_url": "/rules/OCP-S002",
     }
+    for kept in (finding, {**finding, "help_url": "https://ocp.example.org/v/rules/OCP-S002"}):
+        report = json.loads(json.dumps(base))
+        report["results"][0]["findings"] = [kept]
+        assert_report(report)
     for strayed in (
         {**finding, "pointer": "/a"},
         {**finding, "severity": "fatal"},
         {**finding, "code": "OCP-X001"},
         {**finding, "line": 0},
         {k: v for k, v in finding.items() if k != "help_url"},
+        {k: v for k, v in finding.items() if k != "advice"},
+        {k: v for k, v in finding.items() if k != "end_column"},
+        {**finding, "advice": ""},
+        {**finding, "help_url": "https://ocp.example.org/OCP-S002"},
     ):
         report = json.loads(json.dumps(base))
         report["results"][0]["findings"] = [strayed]
