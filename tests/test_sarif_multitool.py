@@ -24,10 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FETCH = ROOT / "scripts" / "fetch-sarif-multitool.sh"
 OCP = Path(sys.executable).parent / "ocp"
 ODD = "a b#c%d,é.ocp.json"  # a space, '#', '%', ',' and a non-ASCII letter
-# The driver's informationUri (SARIF2005, a warning) is the rule pages of a service, so only a
-# run told the service's address (--base-url or OCP_PUBLIC_URL) has one: this project has no
-# public address to name instead, and a guessed one would be a link that lies.
-WITHOUT_BASE_URL = frozenset({"SARIF2005"})
+# Nothing is tolerated: the driver's informationUri (SARIF2005) is a service's rule pages with
+# a base URL, and the project's documentation (app/project.py) without one.
+WITHOUT_BASE_URL: frozenset[str] = frozenset()
 
 
 @pytest.fixture(scope="module")
@@ -110,9 +109,25 @@ def scenarios() -> dict[str, Callable[[Path], Linted]]:
     runs["base-url"] = lambda r: lint_sarif(
         r, "--base-url", BASE_URL, "checkpoints/handoff.ocp.json"
     )
+    # credentials that fail the run (fail-on's default): results at level error
+    runs["failing"] = lambda r: lint_sarif(r, "checkpoints")
+    runs["failing-base-url"] = lambda r: lint_sarif(r, "--base-url", BASE_URL, "checkpoints")
+    runs["usage-error"] = lambda r: lint_sarif(r, "--select", "nope", "checkpoints")
+    runs["output-file"] = output_file
     runs["accepted"] = with_accepted_finding
     runs["broken"] = broken
     return runs
+
+
+def output_file(repository: Path) -> Linted:
+    """The log --output-format writes beside the text on standard output."""
+    done = subprocess.run(
+        [str(OCP), "lint", "--output-format", "sarif=ocp.sarif", "checkpoints"],
+        cwd=repository,
+        capture_output=True,
+        check=False,
+    )
+    return Linted(done, repository / "ocp.sarif")
 
 
 def broken(repository: Path) -> Linted:
@@ -177,13 +192,30 @@ def test_github_ingests_the_sarif_log(ingested, scenario):
 @pytest.mark.parametrize("scenario", list(STDIN))
 def test_github_ingests_the_sarif_log_of_standard_input(ingested, scenario):
     linted = ingested[scenario]
-    assert linted.done.returncode == 0 and b"Traceback" not in linted.done.stderr
+    assert linted.done.returncode == 1 and b"Traceback" not in linted.done.stderr
     assert linted.ingested() == []
     (run,) = json.loads(linted.done.stdout)["runs"]
     uris = {
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
     }
     assert uris == ({"checkpoints/handoff.ocp.json"} if STDIN[scenario] else {"stdin"})
+
+
+@pytest.mark.parametrize("scenario", ["failing", "failing-base-url", "output-file"])
+def test_github_ingests_a_failing_run_whose_credentials_are_errors(ingested, scenario):
+    linted = ingested[scenario]
+    assert linted.done.returncode == 1, linted.done.stderr
+    (run,) = json.loads(linted.log.read_text())["runs"]
+    assert run["results"] and {r["level"] for r in run["results"]} == {"error"}
+    assert linted.ingested() == []
+
+
+def test_github_ingests_the_log_of_a_usage_error(ingested):
+    linted = ingested["usage-error"]
+    assert linted.done.returncode == 2
+    (run,) = json.loads(linted.done.stdout)["runs"]
+    assert run["invocations"][0]["executionSuccessful"] is False
+    assert linted.ingested() == []
 
 
 def test_a_run_told_the_service_address_names_the_rule_pages(ingested):
