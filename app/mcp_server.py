@@ -35,6 +35,7 @@ from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import Settings
 from app.guard import GuardError, guard, proposed_call
+from app.model_pages import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
 from app.report import FileResult, report_dict
 from app.visible import visible_json
 from app.web.inprocess import Reply, call_app
@@ -317,33 +318,59 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
     async def read_checkpoint_for_model(
         checkpoint: Text = "",
         storage_id: StorageId = "",
+        max_tokens: Annotated[
+            int,
+            Field(
+                ge=MIN_MAX_TOKENS,
+                le=MAX_MAX_TOKENS,
+                description="The most tokens the answer's text may take (estimated: four "
+                "ASCII characters or one other character a token). A longer reading comes in "
+                f"pages. Default {DEFAULT_MAX_TOKENS:,}.",
+            ),
+        ] = DEFAULT_MAX_TOKENS,
+        page: Annotated[
+            int,
+            Field(
+                ge=1,
+                description="Which page of a reading longer than max_tokens (from 1; the "
+                "answer's page.next_page names the next). Ask with the same max_tokens.",
+            ),
+        ] = 1,
         checkpoint_id: CheckpointIdAlias = "",
         ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
         """The checkpoint as a model should receive it before continuing the task: clearly
         delimited as imported data, credentials withheld, statement kinds and origins kept,
         content with no instruction authority marked, what must be verified first, and the
-        restoration steps of spec §10.7. Read this, not the raw JSON, before acting on one."""
+        restoration steps of spec §10.7. Read this, not the raw JSON, before acting on one.
+        Within max_tokens (20,000 unless set): a longer document comes in pages, page 1
+        holding what to verify, the stop conditions and the open operations whole, each page
+        saying what it leaves out by section and which page comes next."""
         storage_id = storage_id_of(storage_id, checkpoint_id, "storage_id", "checkpoint_id")
         data = await checkpoint_bytes(checkpoint, storage_id, "checkpoint", ctx)
-        from app.model_text import for_model
+        from app.model_text import PageOutOfRange, for_model
 
         analysis = analyze(data, limits)
         readable = _interpretable(analysis)
         newer: list[str] = []
         if storage_id and not checkpoint:
             # the newer checkpoints of its lineage, as its page names them (§10.3)
-            page = await service().call(
+            twin = await service().call(
                 "GET", f"/c/{_id_segment(storage_id)}.json", caller=caller_of(ctx)
             )
-            if page.status_code == 200:
-                stored = page.json().get("stored") or {}
+            if twin.status_code == 200:
+                stored = twin.json().get("stored") or {}
                 found = stored.get("newer") or {}
                 newer = [
                     str(link) for link in (n.get("link") for n in found.get("linked", [])) if link
                 ]
                 newer += [str(sentence) for sentence in found.get("sentences", [])]
-        reading = for_model(readable, now=datetime.now(UTC), newer=newer)
+        try:
+            reading = for_model(
+                readable, now=datetime.now(UTC), newer=newer, max_tokens=max_tokens, page=page
+            )
+        except PageOutOfRange as exc:
+            raise ToolFailure(str(exc), field="page") from None
         return _result(reading.as_json(), reading.text)
 
     @tool
