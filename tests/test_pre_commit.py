@@ -6,6 +6,7 @@ with a valid checkpoint goes through, one with an invalid checkpoint or a creden
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,6 +96,30 @@ def test_a_credential_is_refused_though_it_is_only_a_warning(repository):
     status, output = commit(repository, "secret-aws-pem-github.ocp.json", "leak.ocp.json")
     assert status != 0
     assert "Failed" in output and "warning secret" in output
+
+
+def test_many_files_are_one_run_with_one_summary(repository):
+    """More files than pre-commit gives one process when it runs a hook in parallel (it
+    splits them over a process per core, at least two here): the hook is serial, so its
+    output is one report, ending with one summary of every file."""
+    repo, env = repository
+    names = [f"many-{n}.ocp.json" for n in range(12)]
+    # in parallel, pre-commit's own partition would give these to two processes
+    from pre_commit.xargs import partition
+
+    assert len(partition(("ocp", "lint"), [*names, "bad.ocp.json"], 2)) == 2
+    for name in names:
+        shutil.copyfile(CONFORMANCE / "valid-minimal.ocp.json", repo / name)
+    shutil.copyfile(CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json", repo / "bad.ocp.json")
+    git(repo, "add", *names, "bad.ocp.json", env=env)
+    done = git(repo, "commit", "-q", "-m", "many", env=env)
+    git(repo, "reset", "-q", "HEAD", *names, "bad.ocp.json", env=env)
+    for name in [*names, "bad.ocp.json"]:
+        (repo / name).unlink()
+    output = done.stdout + done.stderr
+    assert done.returncode != 0 and "Failed" in output
+    summaries = [line for line in output.splitlines() if re.match(r"^\d+ files: ", line)]
+    assert summaries == ["13 files: 12 valid, 1 invalid; 1 error, 0 warnings"], output
 
 
 def test_other_files_are_not_the_hooks(repository):
