@@ -29,11 +29,21 @@ def git(repo: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProc
     )
 
 
-@pytest.fixture(scope="module")
-def repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """A new git repository whose pre-commit configuration takes `ocp-lint` from this
-    checkout's HEAD, with the hook installed (its environment built once, here)."""
-    home = tmp_path_factory.mktemp("pre-commit")
+# The README's local form: the project's own `ocp`, from the PATH, no environment to build.
+LOCAL_HOOK = """repos:
+  - repo: local
+    hooks:
+      - id: ocp-lint
+        name: ocp lint
+        entry: ocp lint
+        language: system
+        files: \\.ocp\\.json$
+        require_serial: true
+"""
+
+
+def make_repository(home: Path, configuration: str, path: str) -> tuple[Path, dict[str, str]]:
+    """A new git repository in ``home`` with this pre-commit configuration, installed."""
     repo = home / "project"
     repo.mkdir()
     env = {
@@ -43,17 +53,9 @@ def repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
         "GIT_AUTHOR_EMAIL": "test@example.com",
         "GIT_COMMITTER_NAME": "Test",
         "GIT_COMMITTER_EMAIL": "test@example.com",
-        # the hook's own interpreter, not this test's virtualenv
-        "PATH": os.pathsep.join(
-            p for p in os.environ["PATH"].split(os.pathsep) if Path(p) != PRE_COMMIT.parent
-        ),
+        "PATH": path,
     }
-    head = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    (repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {ROOT}\n    rev: {head}\n    hooks:\n      - id: ocp-lint\n"
-    )
+    (repo / ".pre-commit-config.yaml").write_text(configuration)
     assert git(repo, "init", "-q", env=env).returncode == 0
     done = subprocess.run(
         [str(PRE_COMMIT), "install", "--install-hooks"],
@@ -67,6 +69,28 @@ def repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
     git(repo, "add", ".pre-commit-config.yaml", env=env)
     assert git(repo, "commit", "-q", "-m", "configuration", env=env).returncode == 0
     return repo, env
+
+
+@pytest.fixture(scope="module")
+def repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A new git repository whose pre-commit configuration takes `ocp-lint` from this
+    checkout's HEAD, with the hook installed (its environment built once, here)."""
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    configuration = f"repos:\n  - repo: {ROOT}\n    rev: {head}\n    hooks:\n      - id: ocp-lint\n"
+    # the hook's own interpreter, not this test's virtualenv
+    path = os.pathsep.join(
+        p for p in os.environ["PATH"].split(os.pathsep) if Path(p) != PRE_COMMIT.parent
+    )
+    return make_repository(tmp_path_factory.mktemp("pre-commit"), configuration, path)
+
+
+@pytest.fixture(scope="module")
+def local_repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """The README's `repo: local` form, with this test's `ocp` first on the PATH."""
+    path = os.pathsep.join([str(PRE_COMMIT.parent), os.environ["PATH"]])
+    return make_repository(tmp_path_factory.mktemp("pre-commit-local"), LOCAL_HOOK, path)
 
 
 def commit(repository: tuple[Path, dict[str, str]], source: str, name: str) -> tuple[int, str]:
@@ -120,6 +144,14 @@ def test_many_files_are_one_run_with_one_summary(repository):
     assert done.returncode != 0 and "Failed" in output
     summaries = [line for line in output.splitlines() if re.match(r"^\d+ files: ", line)]
     assert summaries == ["13 files: 12 valid, 1 invalid; 1 error, 0 warnings"], output
+
+
+def test_the_local_form_refuses_a_credential_and_commits_a_valid_checkpoint(local_repository):
+    status, output = commit(local_repository, "secret-aws-pem-github.ocp.json", "leak.ocp.json")
+    assert status != 0 and "Failed" in output and "warning secret" in output
+    assert "failing by fail-on = secret" in output
+    status, output = commit(local_repository, "valid-minimal.ocp.json", "ok.ocp.json")
+    assert status == 0 and "Passed" in output, output
 
 
 def test_other_files_are_not_the_hooks(repository):
