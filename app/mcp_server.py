@@ -568,6 +568,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             annotations=writing.get(fn, reading),
             structured_output=False,
         )
+        _declare_output(server, fn.__name__)
 
     @server.resource(
         STORED_TEMPLATE,
@@ -610,6 +611,17 @@ def _required_storage_id(storage_id: str, alias: str) -> str:
             "give storage_id: the storage id store_checkpoint returned", field="storage_id"
         )
     return given
+
+
+def _declare_output(server: MCPServer[Any], name: str) -> None:
+    """The tool's output schema (app/mcp_schemas.py), which its structured content meets. The
+    tools return their own CallToolResult (a failure is one too), so the SDK derives none from
+    a return type; the schema is set where the SDK's listing reads it, before it is read."""
+    from app.mcp_schemas import output_schema
+
+    tool = server._tool_manager.get_tool(name)
+    assert tool is not None, name
+    tool.fn_metadata.output_schema = output_schema(name)
 
 
 def _without_prompts(server: MCPServer[Any]) -> None:
