@@ -96,11 +96,69 @@ def test_another_host_or_origin_is_refused_dns_rebinding(server):
         }
     ).encode()
     kinds = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
-    for extra in ({"host": "evil.example"}, {"origin": "http://evil.example"}):
+    for extra, status, said in (
+        ({"host": "evil.example"}, 421, "Host header"),
+        ({"origin": "http://evil.example"}, 403, "Origin header"),
+    ):
         reply = request(server.port, "POST", "/mcp", hello, {**kinds, **extra})
-        assert reply.status in (400, 403, 421), (extra, reply.status)
+        assert reply.status == status, (extra, reply.status)
+        assert_json_rpc_error(reply, said)
     own = request(server.port, "POST", "/mcp", hello, kinds)
     assert own.status == 200
+
+
+def assert_json_rpc_error(reply, said: str) -> None:
+    """A JSON-RPC error object with no id, as JSON, whose message says ``said``."""
+    assert reply.headers.get("content-type") == "application/json", reply.headers
+    body = reply.json()
+    assert body["jsonrpc"] == "2.0" and body["id"] is None
+    assert body["error"]["code"] == -32600 and said in body["error"]["message"], body
+
+
+KINDS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+def test_transport_refusals_are_json_rpc_errors_and_allow_lists_only_post(tmp_path: Path):
+    """Issue 28: DELETE was in Allow and answered 405; 403 and 413 were plain text with no
+    Content-Type; a batch got -32602 with pydantic's dump of a union."""
+    env = {"OCP_DATABASE_URL": str(tmp_path / "store.sqlite3"), "OCP_MAX_BYTES": "20000"}
+    with Server(tmp_path, env) as running:
+        for method in ("GET", "DELETE", "PUT"):
+            refused = request(running.port, method, "/mcp", headers=KINDS)
+            assert refused.status == 405 and refused.headers["allow"] == "POST", method
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        batch = request(running.port, "POST", "/mcp", json.dumps([ping, ping]).encode(), KINDS)
+        assert batch.status == 400
+        assert_json_rpc_error(batch, "batches are not supported in this protocol version")
+        assert "validation" not in batch.body.decode().lower()
+        # the limit of /mcp: a checkpoint and its parent (2 x 20,000 bytes) and a form's room
+        large = json.dumps({**ping, "params": {"x": "y" * 200_000}}).encode()
+        too_large = request(running.port, "POST", "/mcp", large, KINDS)
+        assert too_large.status == 413
+        assert_json_rpc_error(too_large, "105,536 bytes")
+        assert "OCP_MAX_BYTES" in too_large.json()["error"]["message"]
+        wrong_type = request(
+            running.port, "POST", "/mcp", b"{}", {**KINDS, "content-type": "text/plain"}
+        )
+        assert wrong_type.status == 400
+        assert_json_rpc_error(wrong_type, "application/json")
+
+
+def test_a_2026_client_discovers_the_same_honest_capabilities_over_http(server):
+    from mcp import Client
+
+    async def main() -> None:
+        async with Client(f"{server.base}/mcp") as client:
+            assert client.protocol_version == "2026-07-28"  # server/discover, over HTTP
+            capabilities = client.server_capabilities
+            assert capabilities is not None and capabilities.prompts is None
+            assert capabilities.resources is not None and not capabilities.resources.subscribe
+            assert not capabilities.resources.list_changed
+            assert capabilities.tools is not None and not capabilities.tools.list_changed
+            result = await client.call_tool("lint_checkpoint", {"checkpoint": HANDOFF})
+            assert not result.is_error
+
+    in_thread(main)
 
 
 def test_a_get_of_mcp_is_refused_at_once_and_holds_no_connection(tmp_path: Path):
