@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, NoReturn
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
-from app.outputs import OutputError, Outputs, check_outputs, fail_run, parse_output, write_files
 from app.policy import Policy, PolicyError, load, load_nearest
 from app.report import FORMATS, FileResult
 from app.visible import visible, visible_json
 
 if TYPE_CHECKING:
     from app.diff import Data  # the module itself is imported only when a diff is asked for
+    from app.outputs import Outputs  # imported by a run that writes files, or fails early
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -58,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(given)
     except _ArgumentError as exc:
+        from app.outputs import Outputs, fail_run
+
         exc.parser.print_usage(sys.stderr)
         print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
         fail_run(Outputs.intended(given), f"{exc.parser.prog}: {exc.message}")
@@ -66,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = Settings.from_env()
         return int(args.run(args, settings))
     except ConfigError as exc:
+        from app.outputs import Outputs, fail_run
+
         message = f"configuration error: {exc}"
         fail_run(Outputs.intended(given), message)
         return usage_error(message)
@@ -259,24 +263,26 @@ def _parser() -> argparse.ArgumentParser:
 
 def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     limit = settings.limits.max_bytes
-    try:
-        outputs = Outputs(args.format, tuple(args.output_format or ()))
-        check_outputs(outputs)
-    except OutputError as exc:
-        return _failed(Outputs(args.format), str(exc))
+    if args.output_format:
+        from app.outputs import OutputError, check_outputs
+
+        try:
+            check_outputs(_outputs(args))
+        except OutputError as exc:
+            return _failed(_outputs(args, files=False), str(exc))
     try:
         found = load(Path(args.config)) if args.config else load_nearest(Path.cwd())
         policy = found.with_options(
             select=args.select, ignore=args.ignore, fail_on=args.fail_on, exclude=args.exclude
         )
     except PolicyError as exc:
-        return _failed(outputs, f"configuration: {exc}")
+        return _failed(_outputs(args), f"configuration: {exc}")
     if args.files.count("-") > 1:
-        return _failed(outputs, "standard input (-) can be read only once")
+        return _failed(_outputs(args), "standard input (-) can be read only once")
     try:
         base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
     except ConfigError as exc:
-        return _failed(outputs, f"configuration error: {exc}")
+        return _failed(_outputs(args), f"configuration error: {exc}")
     options = {"base_url": base_url, "sarif_root": args.sarif_root, "quiet": args.quiet}
 
     parent: Analysis | None = None
@@ -291,9 +297,11 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         if problem is not None:
             # Machine output is still a whole document (an empty SARIF file fails its upload),
             # and the github format's ::error says it in the log.
+            from app.outputs import fail_run
+
             say(problem)
             stdout_formats = ("json", "sarif", "github")
-            fail_run(outputs, problem, stdout_formats=stdout_formats, **options)
+            fail_run(_outputs(args), problem, stdout_formats=stdout_formats, **options)
             return EXIT_USAGE
 
     status = EXIT_VALID
@@ -321,11 +329,16 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         if outcome.fails and status == EXIT_VALID:
             status = EXIT_INVALID
 
-    from app.run_failure import why_failed
+    why = None
+    if status != EXIT_VALID:
+        from app.run_failure import why_failed
 
-    why = why_failed(results, policy) if status != EXIT_VALID else None
-    # the files first: each is whole once the run's status is known, whatever stdout does
-    write_files(outputs, results, why=why, **options)
+        why = why_failed(results, policy)
+    if args.output_format:
+        from app.outputs import write_files
+
+        # the files first: each is whole once the run's status is known, whatever stdout does
+        write_files(_outputs(args), results, why=why, **options)
     sys.stdout.write(
         FORMATS[args.format](results, why=why, colour=wants_colour(sys.stdout), **options)
     )
@@ -333,9 +346,19 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
     return status
 
 
+def _outputs(args: argparse.Namespace, *, files: bool = True) -> Outputs:
+    """Where this run writes: imported only by a run that writes files or fails early (most
+    runs print one format and pass)."""
+    from app.outputs import Outputs
+
+    return Outputs(args.format, tuple(args.output_format or ()) if files else ())
+
+
 def _failed(outputs: Outputs, message: str) -> int:
     """A usage or configuration error of `ocp lint`: said on standard error, and, under a
     machine format, the failed run's document where it is read (report-contract.md)."""
+    from app.outputs import fail_run
+
     fail_run(outputs, message)
     return usage_error(message)
 
@@ -352,6 +375,8 @@ def wants_colour(stream: object) -> bool:
 
 
 def _output_spec(value: str) -> tuple[str, str]:
+    from app.outputs import OutputError, parse_output
+
     try:
         return parse_output(value)
     except OutputError as exc:

@@ -16,11 +16,9 @@ from urllib.parse import quote
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
-from app.finding_advice import split_advice
 from app.findings import MAX_PER_CODE, Finding, Omitted, in_document_order
 from app.policy import Outcome, located
 from app.positions import token_end
-from app.project import DOCUMENTATION_URL
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -145,6 +143,9 @@ class _Describer:
     a service's base URL. Each finding is described once, however many lists hold it."""
 
     def __init__(self, result: LintResult, base_url: str | None) -> None:
+        from app.finding_advice import split_advice  # the JSON report's alone
+
+        self.split = split_advice
         self.base = base_url.rstrip("/") if base_url else ""
         self.result = result
         self._ends: _Ends | None = None
@@ -159,7 +160,7 @@ class _Describer:
         if finding.line is not None and finding.column is not None:
             end_line = finding.line
             end_column = finding.column + self._widths().points(finding.path)
-        problem, advice = split_advice(finding.message)
+        problem, advice = self.split(finding.message)
         described: Report = {
             "code": out.pop("code"),
             "severity": out.pop("severity"),
@@ -507,6 +508,8 @@ def format_sarif(
     (`app.project.DOCUMENTATION_URL`). Files are named relative to ``%SRCROOT%``, the folder
     ``sarif_root`` (default: the working directory), as code scanning matches them against
     the repository (`artifact_location`)."""
+    from app.project import DOCUMENTATION_URL
+
     root = _root_folder(sarif_root)
     codes = list(RULES)
     index = {code: i for i, code in enumerate(codes)}

@@ -183,3 +183,22 @@ def test_a_failed_run_still_writes_each_output_file(work):
     assert done.returncode == 2 and done.stdout == ""
     log = json.loads((work / "ocp.sarif").read_text())
     assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+
+
+def test_a_plain_passing_run_imports_none_of_what_only_some_runs_need():
+    """Start-up: a run of one file, one format, that passes, loads no output writer, no
+    failure sentence, no folder walk, no advice splitting (JSON only) and no SARIF constant."""
+    probe = (
+        "import io, sys, contextlib\n"
+        "from app.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['lint', {str(VALID)!r}])\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(done.stdout.split())
+    assert "app.cli" in loaded
+    later = {"app.outputs", "app.run_failure", "app.walk", "app.finding_advice", "app.project"}
+    assert loaded & (later | {"pathspec"}) == set()
