@@ -50,6 +50,9 @@ class _Ignore:
     lines: dict[str, int]  # a pattern's line (the last line holding it: the last match wins)
     below: str | None  # the folder inside the walk, "a/b/", or None for one above it
     prefix: str = ""  # for one above: the walk's root as a path below its folder, "sub/"
+    # for one above: the patterns that ignore the folder given or a folder on the way to it,
+    # which hold nothing against what lies below it (a folder named is walked)
+    named: frozenset[int] = frozenset()
 
     def check(self, relative: str) -> tuple[bool | None, str]:
         """Whether the entry at ``relative`` (from the walk's root; folders end in "/") is
@@ -61,7 +64,7 @@ class _Ignore:
         else:
             return None, ""
         result = self.spec.check_file(path)
-        if result.include is None or result.index is None:
+        if result.include is None or result.index is None or result.index in self.named:
             return None, ""
         pattern = self.spec.patterns[result.index]
         text = str(getattr(pattern, "pattern", ""))
@@ -170,8 +173,20 @@ def _ignores_above(folder: Path) -> list[_Ignore]:
         own = _read_ignore(source, str(source))
         if own is not None:
             prefix = start.relative_to(above).as_posix() + "/" if above != start else ""
-            out.append(_Ignore(own[0], own[1], own[2], None, prefix))
+            out.append(_Ignore(own[0], own[1], own[2], None, prefix, _naming(own[0], prefix)))
     return out
+
+
+def _naming(spec: GitIgnoreSpec, prefix: str) -> frozenset[int]:
+    """The patterns of ``spec`` that ignore a folder on the way from its folder to the walk's
+    root (``prefix``, "a/b/": "a/", then "a/b/")."""
+    parts = prefix.split("/")[:-1]
+    out = set()
+    for n in range(1, len(parts) + 1):
+        result = spec.check_file("/".join(parts[:n]) + "/")
+        if result.include and result.index is not None:
+            out.add(result.index)
+    return frozenset(out)
 
 
 def _read_ignore(path: Path, shown: str) -> tuple[GitIgnoreSpec, str, dict[str, int]] | None:

@@ -105,6 +105,16 @@ def test_a_path_named_is_never_skipped(capsys, repository):
     ]
 
 
+def test_a_folder_named_is_walked_though_a_gitignore_above_ignores_it(capsys, repository):
+    put(repository, "build/deep/more.ocp.json", "build/tmp-2.ocp.json")
+    status, files, _ = linted(capsys, "build")
+    assert status == 0
+    # what the .gitignore says of the folder holds nothing below it; its other lines hold
+    assert files == ["build/deep/more.ocp.json", "build/out.ocp.json"]
+    os.chdir(repository / "build")
+    assert linted(capsys, ".")[1] == ["deep/more.ocp.json", "out.ocp.json"]
+
+
 def test_a_folder_whose_checkpoints_are_all_skipped_is_an_input_error(capsys, tmp_path):
     put(tmp_path, "node_modules/x.ocp.json")
     status, _, err = linted(capsys, str(tmp_path))
