@@ -12,7 +12,7 @@ from app.diff import Data, diff_checkpoints
 from app.store import Found
 from app.stored_lineage import resolve_parent
 from app.web.errors import wants_json
-from app.web.parameters import storage_id_parameter
+from app.web.parameters import refuse_unknown, storage_id_parameter
 from app.web.stored import analysis_of, fetch, store_call
 from app.web.templating import render
 from app.web.views import NO_PARENT, MissingCheckpoint, form_again, read_form, settings_of
@@ -51,6 +51,7 @@ async def stored_diff(request: Request) -> Response:
 
 async def any_two(request: Request) -> Response:
     """GET /diff?from=ID&to=ID: any two stored checkpoints."""
+    refuse_unknown(request, ("from", "to"))
     from_id = storage_id_parameter(request.query_params.getlist, "from")
     to_id = storage_id_parameter(request.query_params.getlist, "to")
     if from_id is None or to_id is None:

@@ -37,7 +37,7 @@ from starlette.responses import JSONResponse, Response
 
 from app.store import Meta, Store
 from app.stored_lineage import ProvenComponent, proven_component
-from app.web.parameters import storage_id_parameter
+from app.web.parameters import refuse_unknown, storage_id_parameter
 from app.web.stored import bearer_challenge, store_call
 from app.web.urls import public_base
 from app.web.views import BadRequest, settings_of
@@ -98,6 +98,7 @@ def _member_of(store: Store, held: Meta | None, checkpoint_id: str) -> ProvenCom
 async def api_list(request: Request) -> Response:
     """GET /api/v1/checkpoints?checkpoint_id=…[&holding=STORAGE_ID] (see the module). Without
     a checkpoint id there is no listing: nothing here is enumerable."""
+    refuse_unknown(request, ("checkpoint_id", "holding"))
     checkpoint_id = request.query_params.get("checkpoint_id", "")
     if not checkpoint_id:
         raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')

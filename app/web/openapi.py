@@ -40,8 +40,8 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # The service serves the schema at the path of its $id (SCHEMA_ROUTE in app/web/__init__.py).
 SCHEMA_PATH = urlsplit(CHECKPOINT_SCHEMA_ID).path
 SCHEMA_MEDIA_TYPE = "application/schema+json"
-# The format of a string that holds the text of a JSON object (the guard's checkpoint as its
-# text): contentSchema says it, and a format names it for generators that read no
+# The format of a string that holds the text of a JSON object of this version (the guard's
+# checkpoint as its text): contentSchema says it, and a format names it for generators that read no
 # contentSchema (tests/web/st_hooks.py teaches schemathesis).
 JSON_OBJECT_TEXT = "json-object-text"
 JSON = "application/json"
@@ -70,7 +70,9 @@ def _document(base_url: str) -> Data:
                 "rules) only: valid never means authorized. Stored checkpoints are unlisted, "
                 "not private: a storage id is the capability to read one, a deletion token "
                 "the capability to delete it. Errors are RFC 9457 problem documents "
-                f"({PROBLEM_TYPE}) that keep this service's own members (ok, error, advice)."
+                f"({PROBLEM_TYPE}) that keep this service's own members (ok, error, advice). "
+                "A query value outside its schema is refused (400, naming the parameter and "
+                "what it takes), and so is a query parameter an operation does not take."
             ),
         },
         "servers": [{"url": base_url, "description": "the address this description was read at"}],
@@ -434,6 +436,10 @@ def _paths() -> Data:
                     "401": _response("Unauthorized"),
                     "404": _problem("Nothing is stored at the storage id given as ?parent=."),
                     **_BODY_ERRORS,
+                    "409": _problem(
+                        "The checkpoint stored at ?parent= is not the parent this one names "
+                        "(not its parent.id, or another version than its parent.digest)."
+                    ),
                     "410": _problem("The parent given as ?parent= expired or was deleted."),
                     "422": _response("NotStored"),
                     "429": _response("TooManyRequests"),
@@ -927,16 +933,21 @@ def _responses() -> Data:
 
 # What a form's box or file may hold: anything (a blank box or an empty file is no document:
 # the home page's form sends its empty boxes too).
-ANY_TEXT: Data = {"type": "string"}
-ANY_FILE: Data = {"type": "string", "contentMediaType": "application/octet-stream"}
+# A form's fields are text on the wire, whatever they look like ("12" is text): no `type`.
+ANY_TEXT: Data = {"description": "Text; blank is none."}
+ANY_FILE: Data = {"contentMediaType": "application/octet-stream"}
 # Python's white space (str.isspace, what the service strips from a box), spelt out for
 # ECMA-262 patterns, whose \\s differs (it lacks U+001C–U+001F and U+0085, has U+FEFF).
 WHITE_SPACE = (
     "\\t\\n\\u000b\\u000c\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029"
     "\\u202f\\u205f\\u3000"
 )
-# A document in a box: at least one character that is not white space.
-TEXT: Data = {"type": "string", "pattern": f"[^{WHITE_SPACE}]"}
+# A document in a box: at least one character that is not white space. A form's values are
+# text on the wire, so a number or a boolean is text too ("12"); a list or nothing is no text.
+TEXT: Data = {
+    "type": ["string", "number", "integer", "boolean"],
+    "pattern": f"[^{WHITE_SPACE}]",
+}
 # A document in a file: at least one byte, any type.
 FILE: Data = {**ANY_FILE, "minLength": 1}
 
@@ -947,30 +958,35 @@ def _form(*, parent: bool, files: bool = True) -> Data:
     field may come empty (a browser sends every field of the form)."""
     roles = ("checkpoint", "parent") if parent else ("checkpoint",)
     names = ("checkpoint", "parent")
-
-    def fields(role: str, text: Data, file: Data) -> Data:
-        return {role: text, **({f"{role}_file": file} if files else {})}
+    what = "a file or as text (a file wins over text)" if files else "text"
+    described = f"The checkpoint as {what}, and its parent likewise" + (
+        "." if parent else ", to run the lineage checks (a blank parent is none)."
+    )
+    if not files:
+        return {
+            "type": "object",
+            "description": described,
+            "required": list(roles),
+            "properties": {name: TEXT if name in roles else ANY_TEXT for name in names},
+        }
 
     def given(role: str) -> Data:
-        # each branch repeats the schema of the field it requires, so `required` names
-        # a property it describes
-        branches = [
-            {"required": [name], "properties": {name: schema}}
-            for name, schema in fields(role, TEXT, FILE).items()
-        ]
-        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+        # each branch repeats the schema of the field it requires, so `required` names a
+        # property it describes
+        return {
+            "anyOf": [
+                {"required": [role], "properties": {role: TEXT}},
+                {"required": [f"{role}_file"], "properties": {f"{role}_file": FILE}},
+            ]
+        }
 
-    what = "a file or as text (a file wins over text)" if files else "text"
     return {
         "type": "object",
-        "description": (
-            f"The checkpoint as {what}, and its parent likewise"
-            + ("." if parent else ", to run the lineage checks (a blank parent is none).")
-        ),
+        "description": described,
         "properties": {
-            name: schema
-            for role in names
-            for name, schema in fields(role, ANY_TEXT, ANY_FILE).items()
+            field: schema
+            for name in names
+            for field, schema in ((name, ANY_TEXT), (f"{name}_file", ANY_FILE))
         },
         "allOf": [given(role) for role in roles],
     }
@@ -986,6 +1002,12 @@ def _guard_request() -> Data:
         **STORAGE_ID,
         "description": "A stored checkpoint, read as its permalink is.",
     }
+    # the guard reads a checkpoint past its version gate: an object of this version
+    versioned = {
+        "type": "object",
+        "required": ["opencheckpoint"],
+        "properties": {"opencheckpoint": {"const": SPEC_VERSION}},
+    }
     checkpoint = {
         "description": (
             "The checkpoint's text as a JSON string (its exact bytes: the digest and the "
@@ -994,13 +1016,15 @@ def _guard_request() -> Data:
         "anyOf": [
             {
                 "type": "string",
+                "minLength": 1,
                 "format": JSON_OBJECT_TEXT,
                 "contentMediaType": JSON,
-                "contentSchema": {"type": "object"},
+                "contentSchema": versioned,
             },
-            {"type": "object"},
+            versioned,
         ],
     }
+    # null is as good as absent: each member's schema allows it, its branch below does not
     members = {
         "checkpoint": checkpoint,
         "storage_id": stored,
@@ -1010,6 +1034,7 @@ def _guard_request() -> Data:
             "description": "The storage id under its old name: give storage_id instead.",
         },
     }
+    stored_names = ["storage_id", "checkpoint_id"]
     return {
         "type": "object",
         "required": ["call"],
@@ -1021,7 +1046,12 @@ def _guard_request() -> Data:
                 ),
                 "additionalProperties": False,
             },
-            **members,
+            **{name: _nullable(schema) for name, schema in members.items()},
+        },
+        # a storage id under both names is refused, even when one is null
+        "not": {
+            "required": stored_names,
+            "properties": {name: {"description": f"{name} given."} for name in stored_names},
         },
         "oneOf": [
             {"required": [name], "properties": {name: schema}} for name, schema in members.items()
@@ -1418,7 +1448,22 @@ def _schemas(base_url: str) -> Data:
                 _ref("Problem"),
                 _object(
                     {
-                        "findings": {"type": "array", "items": _ref("Finding")},
+                        # the intake's findings, before any report: where and what, without
+                        # the report's end position and advice (app/findings.py to_dict)
+                        "findings": {
+                            "type": "array",
+                            "items": _object(
+                                {
+                                    "code": STRING,
+                                    "severity": {"enum": list(get_args(Severity))},
+                                    "path": STRING,
+                                    "line": _nullable({"type": "integer", "minimum": 1}),
+                                    "column": _nullable({"type": "integer", "minimum": 1}),
+                                    "message": STRING,
+                                    "help_url": STRING,
+                                }
+                            ),
+                        },
                         "secret_paths": {"type": "array", "items": STRING},
                     }
                 ),

@@ -5,15 +5,18 @@ value and what is accepted: never ignored, so a misspelt filter or a damaged lin
 rather than answering as if it had not been given. Each check reads the same constants the
 description is built from (app/web/openapi.py), so the two cannot disagree.
 
-Parameters the description does not name are left alone (a tracker's ``utm_source`` breaks
-nothing); a page's own links and forms only ever write values these checks accept.
+An address for programs (/api/…, a JSON twin, a patch) refuses a parameter it does not take,
+so a misspelt ``holding`` is a 400, not a listing without it; a page for people ignores one
+(a link shared with a tracker's ``utm_source`` still opens). A page's own links and forms only
+ever write values these checks accept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
 
 from app.render.query import KIND_KEYS, ORIGIN_KEYS, PAGED_LISTS, STATUS_KEYS
 from app.store.ids import LEGACY_STORAGE_ID_LENGTH, STORAGE_ID_LENGTH, is_storage_id
@@ -21,6 +24,8 @@ from app.store.ids import LEGACY_STORAGE_ID_LENGTH, STORAGE_ID_LENGTH, is_storag
 # The largest `from` a page takes (nine digits: no list of a document within the limits is
 # that long); the description's `maximum`.
 MAX_START = 999_999_999
+# What a checkpoint page and its twin take (app/render/query.py PARAMETERS).
+PAGE_PARAMETERS = ("kind", "origin", "status", "list", "from", "q")
 # The enumerated filters of a page: parameter → the values it takes.
 FILTERS: dict[str, tuple[str, ...]] = {
     "kind": KIND_KEYS,
@@ -47,6 +52,22 @@ def _shown(value: str) -> str:
     # A value is the client's: quoted, cut short, never a page's markup (the error page
     # escapes it too).
     return repr(value[:40] + ("…" if len(value) > 40 else ""))
+
+
+def for_programs(path: str) -> bool:
+    """Whether ``path`` is an address for programs, which refuses parameters it does not take."""
+    return path.startswith("/api/") or path.endswith((".json", ".patch"))
+
+
+def refuse_unknown(request: Request, taken: Collection[str]) -> None:
+    """400 for a query parameter that an address for programs does not take."""
+    if not for_programs(request.url.path):
+        return
+    for name in request.query_params:
+        if name not in taken:
+            raise BadParameter(
+                name[:40], "is not a parameter of this address", "none; it takes " + _one_of(taken)
+            )
 
 
 def check_page_query(values: Values) -> None:
@@ -105,8 +126,11 @@ def _one_of(values: Iterable[str]) -> str:
 
 __all__ = [
     "MAX_START",
+    "PAGE_PARAMETERS",
     "BadParameter",
     "check_page_query",
     "enum_parameter",
+    "for_programs",
+    "refuse_unknown",
     "storage_id_parameter",
 ]

@@ -69,7 +69,13 @@ from app.web.caching import accepts_gzip, etag_of, not_modified
 from app.web.compression import gzip_body
 from app.web.errors import wants_json
 from app.web.pages import PAGE_LIST_LIMIT, checkpoint_json, page_from_view, page_view
-from app.web.parameters import check_page_query, enum_parameter, storage_id_parameter
+from app.web.parameters import (
+    PAGE_PARAMETERS,
+    check_page_query,
+    enum_parameter,
+    refuse_unknown,
+    storage_id_parameter,
+)
 from app.web.templating import render
 from app.web.urls import public_base
 from app.web.views import (
@@ -316,13 +322,15 @@ async def _check_parent(request: Request, child: Analysis, parent_storage_id: st
     if not isinstance(named, dict) or named.get("id") != (parent.document or {}).get("id"):
         raise ParentProblem(
             "the stored checkpoint you gave as the parent is not the one this checkpoint "
-            "names: its id is not this checkpoint's parent.id"
+            "names: its id is not this checkpoint's parent.id",
+            status_code=409,
         )
     check = check_digest(named.get("digest"), [("exact", record.data)])
     if check.state == "mismatch":
         raise ParentProblem(
             "the stored checkpoint you gave as the parent does not match this checkpoint's "
-            "parent.digest: it is another version of that document"
+            "parent.digest: it is another version of that document",
+            status_code=409,
         )
 
 
@@ -336,8 +344,9 @@ class Unprocessable(HTTPException):
 class ParentProblem(Unprocessable):
     """The stored parent given (?parent=, the Share form's parent permalink) cannot be linked;
     the detail says why. 404 when nothing is stored at the storage id given, 410 when it is
-    gone (the id names a resource that is not there, as on every other address), 422 when it
-    is not the parent the child names. The Share form shows its page again either way."""
+    gone (the id names a resource that is not there, as on every other address), 409 when it
+    is not the parent the child names (the request conflicts with what is stored: another
+    parent, or another version of it). The Share form shows its page again either way."""
 
     def __init__(self, detail: str, status_code: int = 422) -> None:
         super().__init__(detail, [], [])
@@ -392,6 +401,7 @@ async def api_store(request: Request) -> Response:
             f"send the checkpoint as application/json or {OCP_MEDIA_TYPE}", status_code=415
         )
     store = store_of(request)
+    refuse_unknown(request, ("lifetime", "parent"))
     lifetime = _lifetime(enum_parameter(request.query_params.getlist, "lifetime", LIFETIMES), store)
     data = await request.body()
     parent = storage_id_parameter(request.query_params.getlist, "parent")
@@ -601,6 +611,7 @@ async def permalink(request: Request) -> Response:
     storage_id = request.path_params["storage_id"]
     negotiated = not request.url.path.endswith(".json")
     as_json = not negotiated or wants_json(request)
+    refuse_unknown(request, PAGE_PARAMETERS)
     check_page_query(request.query_params.getlist)
     query = PageQuery.of(request.query_params.getlist)
     if query.any:

@@ -28,7 +28,7 @@ from app.web.carried import CarriedError, carried
 from app.web.docs import rule_page_html
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
-from app.web.parameters import check_page_query
+from app.web.parameters import PAGE_PARAMETERS, check_page_query, refuse_unknown
 from app.web.templating import render
 from app.web.urls import public_base
 from app.web.work import run_cpu
@@ -178,6 +178,7 @@ async def read_form(request: Request, *, raw: bool = False) -> Submission:
         given = [*request.query_params.getlist(name), *form.getlist(name)]
         return [v for v in given if isinstance(v, str)]
 
+    refuse_unknown(request, PAGE_PARAMETERS)
     check_page_query(values)
     return Submission(
         checkpoint.data,
@@ -202,6 +203,7 @@ async def read_raw(request: Request) -> Submission:
         raise BadRequest(
             "the request body is empty: send the checkpoint's JSON as the body, or use the form"
         )
+    refuse_unknown(request, PAGE_PARAMETERS)
     check_page_query(request.query_params.getlist)
     return Submission(
         data,
