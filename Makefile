@@ -27,11 +27,14 @@ system-deps:
 	bash scripts/system-deps.sh
 
 # The test-only tools, fetched once before the workers start (each script is a no-op when its
-# tool is there): the W3C Nu Html Checker, axe-core and Microsoft's SARIF multitool.
+# tool is there): the W3C Nu Html Checker, axe-core, Microsoft's SARIF multitool, Redocly CLI
+# and schemathesis (a virtualenv of its own: it pins jsonschema-rs below the service's).
 test-tools:
 	sh scripts/fetch-vnu.sh >/dev/null
 	sh scripts/fetch-axe.sh >/dev/null
 	sh scripts/fetch-sarif-multitool.sh >/dev/null
+	sh scripts/fetch-redocly.sh >/dev/null
+	PYTHON=$(PYTHON) sh scripts/fetch-schemathesis.sh >/dev/null
 
 serve: setup
 	$(BIN)/ocp serve --host $(HOST) --port $(PORT)
