@@ -172,9 +172,9 @@ def _parser() -> argparse.ArgumentParser:
     lint_cmd.add_argument(
         "--base-url",
         metavar="URL",
-        help="absolute URL of an ocp-viewer service whose rule pages SARIF helpUri points at "
-        "(default: $OCP_PUBLIC_URL; with neither, SARIF carries each rule's help itself and no "
-        "helpUri)",
+        help="absolute URL of an ocp-viewer service whose rule pages SARIF helpUri and "
+        "informationUri and JSON help_url point at (default: $OCP_PUBLIC_URL; with neither, "
+        "SARIF carries each rule's help itself, no helpUri, and JSON help_url is a path)",
     )
     lint_cmd.add_argument(
         "--sarif-root",
