@@ -872,13 +872,19 @@ def _problem(description: str, schema: str = "Problem", **headers: str) -> Data:
 
 def _with_page(name: str) -> Data:
     """The response ``name`` of an address people open too (the raw bytes): a problem for a
-    client whose Accept asks for JSON, the HTML error page for anyone else."""
-    response = _responses()[name]
+    client whose Accept asks for JSON, the HTML error page for anyone else. Inlined, so a
+    response only such addresses give is not a component of its own (NO_PATCH)."""
+    response = NO_PATCH if name == "NoPatch" else _responses()[name]
     return {
         **response,
         "description": f"{response['description']} An HTML page unless Accept asks for JSON.",
         "content": {**response["content"], "text/html": {"schema": STRING}},
     }
+
+
+NO_PATCH = _problem(
+    "There is no JSON Patch between these two (the diff says why: `patch_withheld`)."
+)
 
 
 def _responses() -> Data:
@@ -888,9 +894,6 @@ def _responses() -> Data:
             "description": "Not a well-formed HTTP request: the server answers before the service.",
             "content": {"text/plain": {"schema": STRING}},
         },
-        "NoPatch": _problem(
-            "There is no JSON Patch between these two (the diff says why: `patch_withheld`)."
-        ),
         "BadRequest": _problem("The request cannot be read as sent; `detail` says why."),
         "Unauthorized": _problem(
             "A bearer token is needed (an upload or a deletion token).",
