@@ -33,6 +33,7 @@ test-tools:
 	sh scripts/fetch-vnu.sh >/dev/null
 	sh scripts/fetch-axe.sh >/dev/null
 	sh scripts/fetch-sarif-multitool.sh >/dev/null
+	sh scripts/fetch-mcp-inspector.sh >/dev/null
 	sh scripts/fetch-redocly.sh >/dev/null
 	PYTHON=$(PYTHON) sh scripts/fetch-schemathesis.sh >/dev/null
 

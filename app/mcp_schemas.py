@@ -22,6 +22,11 @@ _STRINGS = {"type": "array", "items": _STRING}
 _OBJECT = {"type": "object"}
 _ARRAY = {"type": "array"}
 _TIME = {"type": "string", "description": "An RFC 3339 date-time (UTC)."}
+# Each nullable member as branches of one type each: a client mapping tool schemas onto a
+# one-type dialect (the OpenAPI subset of function declarations) reads those (the Inspector's
+# --strict says so of a type array).
+_INTEGER_OR_NULL = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+_STRING_OR_NULL = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 _NO_LINKS = {
     "type": "string",
     "description": "Present when no address serves the store: why the answer has no links.",
@@ -41,8 +46,8 @@ FAILURE: Schema = {
                 "status": {"type": "integer", "description": "The service's HTTP status."},
                 "field": _STRING,
                 "path": {"type": "string", "description": "A JSON Pointer."},
-                "line": {"type": ["integer", "null"]},
-                "column": {"type": ["integer", "null"]},
+                "line": _INTEGER_OR_NULL,
+                "column": _INTEGER_OR_NULL,
                 "arguments": {
                     "type": "array",
                     "items": {
@@ -80,14 +85,14 @@ _READING = _answer(
         "no_instruction_authority": {
             "type": "array",
             "description": "The statements of this page with no instruction authority (§10.2).",
-            "items": _answer({"path": _STRING, "kind": {}, "origin": {}}),
+            "items": _answer({"path": _STRING, "kind": _STRING_OR_NULL, "origin": _STRING_OR_NULL}),
         },
         "newer_checkpoints": _STRINGS,
         "page": _answer(
             {
                 "number": {"type": "integer", "minimum": 1},
                 "pages": {"type": "integer", "minimum": 1},
-                "next_page": {"type": ["integer", "null"], "minimum": 2},
+                "next_page": {"anyOf": [{"type": "integer", "minimum": 2}, {"type": "null"}]},
                 "max_tokens": {"type": "integer"},
                 "estimated_tokens": {"type": "integer"},
             }
@@ -114,8 +119,11 @@ _DIFF = _answer(
         "summary": _OBJECT,
         "sections": _ARRAY,
         "lineage_findings": _ARRAY,
-        "patch": {"type": ["array", "null"], "description": "RFC 6902, parent to child."},
-        "patch_withheld": {"type": ["string", "null"]},
+        "patch": {
+            "anyOf": [{"type": "array"}, {"type": "null"}],
+            "description": "RFC 6902, parent to child; null when withheld.",
+        },
+        "patch_withheld": _STRING_OR_NULL,
     }
 )
 

@@ -345,8 +345,14 @@ def _no_authority(document: object) -> list[dict[str, Any]]:
             continue
         origin = statement.get("origin")
         origin_type = origin.get("type") if isinstance(origin, dict) else origin
-        if origin_type in _NO_AUTHORITY_ORIGINS or statement.get("kind") == "external":
+        kind = statement.get("kind")
+        if origin_type in _NO_AUTHORITY_ORIGINS or kind == "external":
+            # a string or null, whatever an invalid document holds there
             marked.append(
-                {"path": f"/statements/{i}", "kind": statement.get("kind"), "origin": origin_type}
+                {
+                    "path": f"/statements/{i}",
+                    "kind": kind if isinstance(kind, str) else None,
+                    "origin": origin_type if isinstance(origin_type, str) else None,
+                }
             )
     return marked
