@@ -4,8 +4,9 @@ list's "next 150"), read from a page's query parameters (issue 12).
 A page's address says what it lists, so a filtered or paged view is a link that works without
 JavaScript, and its JSON twin (the same address, ``.json``) lists the same statements from the
 same one on; as every twin, it lists every item after that where the page shows
-PAGE_LIST_LIMIT, so it has no pager. Values this viewer does not know are ignored rather than
-refused: a link that lists nothing says so.
+PAGE_LIST_LIMIT, so it has no pager. The service refuses a value this viewer does not know
+before it gets here (app/web/parameters.py: a 400 naming the parameter), so `PageQuery.of`
+reads only values it lists; a link that lists nothing says so.
 """
 
 from __future__ import annotations
