@@ -792,9 +792,10 @@ def _parameters() -> Data:
         return {
             "name": name,
             "in": "query",
-            "description": f"List only the statements {what} (repeat for several); any other "
-            "value is refused (400), naming the parameter and the values it takes.",
-            "schema": {"type": "array", "items": {"enum": list(values)}},
+            "description": f"List only the statements {what} (repeat for several; empty is "
+            "any, as the page's filter form sends it); any other value is refused (400), "
+            "naming the parameter and the values it takes.",
+            "schema": {"type": "array", "items": {"enum": [*values, ""]}},
             "style": "form",
             "explode": True,
         }

@@ -72,11 +72,12 @@ def refuse_unknown(request: Request, taken: Collection[str]) -> None:
 
 def check_page_query(values: Values) -> None:
     """The parameters of a checkpoint page and its JSON twin (`PageQuery`): every kind, origin
-    and status one the page knows, `list` one of the lists that page, `from` a whole number
-    from 0 to MAX_START. `q` is any text."""
+    and status one the page knows (or empty, for any), `list` one of the lists that page,
+    `from` a whole number from 0 to MAX_START. `q` is any text."""
     for name, known in FILTERS.items():
         for value in values(name):
-            if value not in known:
+            # empty is "any": what the page's filter form sends for a menu left at any
+            if value and value not in known:
                 raise BadParameter(
                     name, f"has {_shown(value)}, which is not a {name} a page lists", _one_of(known)
                 )

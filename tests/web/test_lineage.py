@@ -67,17 +67,17 @@ def test_tree_of_proven_links(client):
 def test_the_parent_named_at_upload_must_be_the_one_the_child_names(client):
     other = store(client, (CONFORMANCE / "valid-support-handoff.ocp.json").read_bytes())
     refused = client.post(f"/api/v1/checkpoints?parent={other}", content=CHILD, headers=JSON_TYPE)
-    assert refused.status_code == 422
+    assert refused.status_code == 409  # another document than the one the child names
     assert "not the one this checkpoint names" in refused.json()["error"]
     missing = client.post(
         "/api/v1/checkpoints?parent=AAAAAAAAAAAAAAAAAAAAAAAA", content=CHILD, headers=JSON_TYPE
     )
-    assert missing.status_code == 422
+    assert missing.status_code == 404  # nothing is stored there
     parent = store(client, PARENT)
     tampered = client.post(
         f"/api/v1/checkpoints?parent={parent}", content=MISMATCH, headers=JSON_TYPE
     )
-    assert tampered.status_code == 422 and "parent.digest" in tampered.json()["error"]
+    assert tampered.status_code == 409 and "parent.digest" in tampered.json()["error"]
 
 
 def test_a_parent_found_by_digest_is_checked_but_not_linked(client):
