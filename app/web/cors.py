@@ -26,6 +26,9 @@ LINT = frozenset({"POST"})
 # on an allowed origin may use there.
 CORS_ROUTES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"/api/v1/openapi\.json"), READ),
+    (re.compile(r"/openapi\.json"), READ),  # the same description, where tools look
+    (re.compile(r"/healthz"), READ),
+    (re.compile(r"/readyz"), READ),
     (re.compile(r"/api/v1/checkpoints"), READ),  # the listing; POST stores, so never
     (re.compile(r"/api/v1/lint"), LINT),
     (re.compile(r"/api/v1/guard"), LINT),
@@ -37,6 +40,8 @@ CORS_ROUTES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"/c/[^/]+/lineage\.json"), READ),
     (re.compile(r"/c/[^/]+/diff\.json"), READ),
     (re.compile(r"/diff\.json"), READ),  # GET ?from=&to=; POST is the home page's form
+    (re.compile(r"/c/[^/]+/diff\.patch"), READ),
+    (re.compile(r"/diff\.patch"), READ),
     (re.compile(r"/rules\.json"), READ),
     (re.compile(r"/rules/[^/]{1,64}\.json"), READ),  # a rule's twin
     (re.compile(r"/schema/opencheckpoint-0\.1\.schema\.json"), READ),  # SCHEMA_ROUTE
