@@ -33,6 +33,8 @@ PLAIN_REFUSALS = {
     403: "the Origin header names a site this endpoint does not serve (DNS rebinding "
     "protection): call it from the service's own origin, or set OCP_PUBLIC_URL to the address "
     "it is reached at",
+    406: "the request does not accept what this endpoint answers: send Accept: "
+    "application/json, text/event-stream",
     413: "the request body is too large" + TOO_LARGE_ADVICE,
     421: "the Host header names an address this endpoint does not serve (DNS rebinding "
     "protection): reach it at its own address, or set OCP_PUBLIC_URL to the address it is "

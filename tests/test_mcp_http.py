@@ -142,6 +142,11 @@ def test_transport_refusals_are_json_rpc_errors_and_allow_lists_only_post(tmp_pa
         )
         assert wrong_type.status == 400
         assert_json_rpc_error(wrong_type, "application/json")
+        # the 2026-07-28 transport's refusal of an Accept it cannot answer, bodiless from the SDK
+        modern = {**KINDS, "accept": "text/html", "mcp-protocol-version": "2026-07-28"}
+        not_acceptable = request(running.port, "POST", "/mcp", json.dumps(ping).encode(), modern)
+        assert not_acceptable.status == 406
+        assert_json_rpc_error(not_acceptable, "Accept: application/json, text/event-stream")
 
 
 def test_a_2026_client_discovers_the_same_honest_capabilities_over_http(server):
