@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from app import __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
@@ -47,7 +47,38 @@ class _ArgumentError(Exception):
         self.parser, self.message = parser, message
 
 
+def _terminal_columns() -> int:
+    """The width `shutil.get_terminal_size` gives (COLUMNS, the terminal's, else 80), read
+    without importing shutil: argparse's formatter imports it (and with it zlib, bz2, lzma)
+    for every argument a parser is given, help asked for or not."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    stdout = sys.__stdout__
+    try:
+        return os.get_terminal_size(stdout.fileno()).columns if stdout else 80
+    except (ValueError, OSError):
+        return 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = _terminal_columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)  # each subcommand's parser too
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise _ArgumentError(self, message)
 

@@ -4,7 +4,6 @@ github. One shape for the CLI, the API and the pages; members are added, never r
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import re
@@ -573,9 +572,7 @@ def format_sarif(
                     "message": {"text": f.message},
                     "locations": [location],
                     "partialFingerprints": {
-                        "ocpFinding/v1": hashlib.sha256(
-                            f"{f.code}\0{f.path}".encode("utf-8", "surrogatepass")
-                        ).hexdigest(),
+                        "ocpFinding/v1": _sha256_hex(f"{f.code}\0{f.path}"),
                         # what GitHub matches alerts by across runs: the finding, not its line
                         # (a pointer stays when unrelated lines move), counted when repeated
                         "primaryLocationLineHash": f"{identity}:{seen[identity]}",
@@ -726,8 +723,13 @@ def _sentences_within(text: str, limit: int) -> str:
 def _line_hash(finding: Finding) -> str:
     """The finding's identity for GitHub (code, pointer and message): two findings at one
     place differ, and a finding keeps its hash when lines above it move."""
-    key = f"{finding.code}\0{finding.path}\0{finding.message}"
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return _sha256_hex(f"{finding.code}\0{finding.path}\0{finding.message}")[:16]
+
+
+def _sha256_hex(text: str) -> str:
+    import hashlib  # here: its import loads OpenSSL, which only a SARIF report needs
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _Ends:

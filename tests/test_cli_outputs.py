@@ -202,3 +202,7 @@ def test_a_plain_passing_run_imports_none_of_what_only_some_runs_need():
     assert "app.cli" in loaded
     later = {"app.outputs", "app.run_failure", "app.walk", "app.finding_advice", "app.project"}
     assert loaded & (later | {"pathspec"}) == set()
+    # nor what a valid document's text report never uses: the validator (the schema stage's
+    # screen passed it), hashing (OpenSSL), argparse's terminal-width lookup (shutil and the
+    # compressors it imports)
+    assert loaded & {"jsonschema_rs", "app.schema", "hashlib", "_hashlib", "shutil"} == set()
