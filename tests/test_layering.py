@@ -16,8 +16,8 @@ from tests.conftest import ROOT
 APP = ROOT / "app"
 FRAMEWORKS = {"starlette", "jinja2", "uvicorn", "mcp", "mcp_types", "anyio", "markupsafe"}
 # The front ends and the service: everything else under app/ is the domain core.
-FRONT_ENDS = {"app.cli", "app.mcp_server", "app.mcp_http", "app.web"}
-MCP = {"app.mcp_server", "app.mcp_http"}
+FRONT_ENDS = {"app.cli", "app.mcp_server", "app.mcp_http", "app.mcp_refusals", "app.web"}
+MCP = {"app.mcp_server", "app.mcp_http", "app.mcp_refusals"}
 
 
 @cache
