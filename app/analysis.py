@@ -242,15 +242,7 @@ def analyze(
 
     with stage("schema"):
         version_error = check_version(document)
-        # messages for as many as a report lists; the rest are counted (`capped` below), some
-        # only as a lower bound (`schema.unlisted`)
-        if version_error or (screen_pays(len(data)) and conforms(document)):
-            schema = SchemaCheck()
-        else:
-            # what is wrong, worded: jsonschema-rs, imported only for a document it may fail
-            from app.schema import check_schema
-
-            schema = check_schema(document, MAX_PER_CODE)
+        schema = SchemaCheck() if version_error else check_level_one(document, len(data))
     if version_error:
         findings.append(version_error)
     findings.extend(schema.findings)
@@ -541,6 +533,19 @@ def lint(
     if parent is None:
         return LintResult(child)
     return LintResult(child, pair(child, analyze(parent, limits)))
+
+
+def check_level_one(document: object, size: int) -> SchemaCheck:
+    """The schema stage (level 1) of a parsed document of ``size`` bytes: the screen's pass
+    where it pays (app/schema_screen.py), else jsonschema-rs's findings, as many as a report
+    lists with messages, the rest counted (`capped`), some only as a lower bound
+    (`SchemaCheck.unlisted`)."""
+    if screen_pays(size) and conforms(document):
+        return SchemaCheck()
+    # what is wrong, worded: jsonschema-rs, imported only for a document the screen may fail
+    from app.schema import check_schema
+
+    return check_schema(document, MAX_PER_CODE)
 
 
 def _stopwatch(timings: dict[str, float]) -> Callable[[str], AbstractContextManager[None]]:

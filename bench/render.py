@@ -76,17 +76,17 @@ def paired_ratio(first: Callable[[], object], second: Callable[[], object], runs
 
 def reference_lint(data: bytes) -> object:
     """The lint with its schema stage run by the Python `jsonschema` validator."""
-    shipped = app.analysis.check_schema
+    shipped = app.analysis.check_level_one
 
-    def reference(document: object, limit: int | None = None) -> schema.SchemaCheck:
-        # every finding, as the reference validator lists them (no window)
+    def reference(document: object, size: int) -> schema.SchemaCheck:
+        # every finding, as the reference validator lists them (no window, no screen)
         return schema.SchemaCheck(schema.check_schema_reference(document))
 
-    app.analysis.check_schema = reference  # type: ignore[assignment]
+    app.analysis.check_level_one = reference
     try:
         return lint(data)
     finally:
-        app.analysis.check_schema = shipped
+        app.analysis.check_level_one = shipped
 
 
 def floor_page(document: object, text: str) -> str:

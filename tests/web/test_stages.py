@@ -26,7 +26,7 @@ PARENT = (CONFORMANCE / "valid-coding-refactor.ocp.json").read_bytes()
 CHILD = (CONFORMANCE / "valid-coding-refactor-child.ocp.json").read_bytes()
 STAGES = {
     "parse": "intake",
-    "check_schema": "schema",
+    "check_level_one": "schema",
     "check_document": "rules",
     "scan_document": "secrets",
     "check_lineage": "lineage",
