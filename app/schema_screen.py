@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from app.calls import same_value  # JSON's equality, as a call's arguments compare
 from app.resources import SCHEMA_FILE, schema_bytes
 
 SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
@@ -112,21 +113,7 @@ def _screen() -> Check:
     return _Compiler(load_schema()).compile(load_schema())
 
 
-# --- JSON's equality and types, not Python's (True is not 1; 1.0 is 1) -----------------------
-
-
-def json_equal(a: object, b: object) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a is b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, str) or isinstance(b, str):
-        return isinstance(a, str) and isinstance(b, str) and a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return a is None and b is None
+# --- JSON's types, not Python's (True is not 1; 1.0 is an integer) -----------------------------
 
 
 def _is_type(name: str) -> Check:
@@ -201,10 +188,10 @@ class _Compiler:
                 words = frozenset(options)  # the usual enum: a string's equality is Python's
                 checks.append(lambda v: isinstance(v, str) and v in words)
             else:
-                checks.append(lambda v: any(json_equal(v, option) for option in options))
+                checks.append(lambda v: any(same_value(v, option) for option in options))
         if "const" in node:
             constant = node["const"]
-            checks.append(lambda v: json_equal(v, constant))
+            checks.append(lambda v: same_value(v, constant))
         checks.extend(self._object(node))
         checks.extend(self._array(node))
         checks.extend(self._string(node))
