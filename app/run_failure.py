@@ -18,7 +18,7 @@ _HOLDS = {"secret": "an apparent credential"}
 
 def why_failed(results: Sequence[FileResult], policy: Policy) -> str | None:
     """``ocp lint fails: 1 file is invalid; 2 files hold an apparent credential, failing by
-    fail-on = secret (the default; …)``, or None when the run passes."""
+    fail-on = secret (given by --fail-on)``, or None when the run passes."""
     unreadable = sum(1 for r in results if r.result is None)
     invalid = 0
     holding: dict[str, int] = {}  # fail-on code -> files holding it
@@ -66,11 +66,8 @@ def _fails_by_error(r: FileResult) -> bool:
 
 
 def _origin(policy: Policy) -> str:
-    if policy.fail_on_origin == "default":
-        return (
-            "the default; --fail-on none, or fail-on = [] in ocp.toml or [tool.ocp], "
-            "fails on errors only"
-        )
+    # the default fail-on is empty (app/policy.py DEFAULT_FAIL_ON): a run fails by fail-on
+    # only when the command line or a configuration named codes
     if policy.fail_on_origin == "--fail-on":
         return "given by --fail-on"
     return f"set in {policy.fail_on_origin}"

@@ -46,6 +46,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_each_output_file_holds_its_format_beside_stdout(capsys, work):
     status, out, _ = run(
         capsys,
+        "--fail-on",
+        "secret",
         "--output-format",
         "sarif=ocp.sarif",
         "--output-format=json=report.json",

@@ -35,7 +35,7 @@ LOCAL_HOOK = """repos:
     hooks:
       - id: ocp-lint
         name: ocp lint
-        entry: ocp lint
+        entry: ocp lint --fail-on secret
         language: system
         files: \\.ocp\\.json$
         require_serial: true
