@@ -21,9 +21,8 @@ import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
@@ -124,27 +123,58 @@ class Verdict:
         return {"syntax": self.syntax, "semantics": self.semantics}
 
 
-@dataclass(frozen=True)
 class Analysis(Verdict):
-    """Everything known about one document's bytes, computed once."""
+    """Everything known about one document's bytes, computed once.
 
-    data: bytes
-    intake: Intake
-    findings: tuple[Finding, ...]  # the report's, positioned, in document order, redacted
+    A plain class, not a dataclass: defining one costs CPython 3.11 about a millisecond
+    (its methods are generated from source and compiled), and `ocp lint` of one small file
+    must start within 3× a bare interpreter (issue 28). `Final` has mypy hold it immutable."""
+
+    data: Final[bytes]
+    intake: Final[Intake]
+    findings: Final[tuple[Finding, ...]]  # the report's, positioned, in document order, redacted
     # every apparent credential, also after a version error, unredacted: what `redacted`
     # withholds; show their paths only as `secret_paths` gives them
-    secrets: tuple[Finding, ...]
-    syntax: LevelState
-    semantics: LevelState
+    secrets: Final[tuple[Finding, ...]]
+    syntax: Final[LevelState]
+    semantics: Final[LevelState]
     # the version gate's refusal: a version this tool does not implement is never
     # interpreted (§5.1), only shown as text
-    version_error: Finding | None
-    checkpoint: Checkpoint | None  # the index of the document as submitted
-    source: SourceMap
-    redaction: Redaction = field(default_factory=Redaction)  # what to withhold (§10.5)
-    timings: Mapping[str, float] = field(default_factory=dict)
+    version_error: Final[Finding | None]
+    checkpoint: Final[Checkpoint | None]  # the index of the document as submitted
+    source: Final[SourceMap]
+    redaction: Final[Redaction]  # what to withhold (§10.5)
+    timings: Final[Mapping[str, float]]
     # findings counted, not listed: beyond MAX_PER_CODE of one code (app/findings.py)
-    omitted: tuple[Omitted, ...] = ()
+    omitted: Final[tuple[Omitted, ...]]
+
+    def __init__(
+        self,
+        data: bytes,
+        intake: Intake,
+        findings: tuple[Finding, ...],
+        secrets: tuple[Finding, ...],
+        syntax: LevelState,
+        semantics: LevelState,
+        version_error: Finding | None,
+        checkpoint: Checkpoint | None,
+        source: SourceMap,
+        redaction: Redaction | None = None,
+        timings: Mapping[str, float] | None = None,
+        omitted: tuple[Omitted, ...] = (),
+    ) -> None:
+        self.data = data
+        self.intake = intake
+        self.findings = findings
+        self.secrets = secrets
+        self.syntax = syntax
+        self.semantics = semantics
+        self.version_error = version_error
+        self.checkpoint = checkpoint
+        self.source = source
+        self.redaction = Redaction() if redaction is None else redaction
+        self.timings = {} if timings is None else timings
+        self.omitted = omitted
 
     @property
     def document(self) -> Document | None:
@@ -301,7 +331,7 @@ _SEVERITY = operator.attrgetter("severity")
 def _tally(severity: str, findings: Sequence[Finding], omitted: Sequence[Omitted]) -> int:
     """How many findings of ``severity`` a report has: those listed and those only counted."""
     listed = operator.countOf(map(_SEVERITY, findings), severity)  # counted in C
-    return listed + sum(o.count for o in omitted if o.severity == severity)
+    return listed + sum(o.number for o in omitted if o.severity == severity)
 
 
 def _positioned(findings: Sequence[Finding], source: SourceMap) -> list[Finding]:
@@ -327,24 +357,44 @@ _LINE_COLUMN = operator.attrgetter("line", "column")
 # --- a document and its parent -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Pair:
-    """A child and its parent, compared once: the findings that need both documents."""
+    """A child and its parent, compared once: the findings that need both documents. (A
+    plain class, as `Analysis` is.)"""
 
-    child: Analysis
-    parent: Analysis
+    child: Final[Analysis]
+    parent: Final[Analysis]
     # the specification's rules that need both documents (OCP-T001, OCP-T002, digest: §8.2,
     # §10.6), positioned in the child's text, redacted: part of level 2
-    findings: tuple[Finding, ...]
-    digest: DigestCheck  # the child's parent.digest against the parent's bytes
+    findings: Final[tuple[Finding, ...]]
+    digest: Final[DigestCheck]  # the child's parent.digest against the parent's bytes
     # why the lineage rules did not run (None when they did)
-    skipped: str | None = None
+    skipped: Final[str | None]
     # the project's own lineage checks (lineage-*: §9.2, §9.3), errors, warnings and notes:
     # never part of levels 1–2, so never of the verdict; a verdict line of their own, and a
     # failed run only when fail-on names them
-    lineage: tuple[Finding, ...] = ()
-    omitted: tuple[Omitted, ...] = ()  # the specification's lineage findings counted, not listed
-    lineage_omitted: tuple[Omitted, ...] = ()  # … and the project's
+    lineage: Final[tuple[Finding, ...]]
+    omitted: Final[tuple[Omitted, ...]]  # the specification's lineage findings counted, not listed
+    lineage_omitted: Final[tuple[Omitted, ...]]  # … and the project's
+
+    def __init__(
+        self,
+        child: Analysis,
+        parent: Analysis,
+        findings: tuple[Finding, ...],
+        digest: DigestCheck,
+        skipped: str | None = None,
+        lineage: tuple[Finding, ...] = (),
+        omitted: tuple[Omitted, ...] = (),
+        lineage_omitted: tuple[Omitted, ...] = (),
+    ) -> None:
+        self.child = child
+        self.parent = parent
+        self.findings = findings
+        self.digest = digest
+        self.skipped = skipped
+        self.lineage = lineage
+        self.omitted = omitted
+        self.lineage_omitted = lineage_omitted
 
     @property
     def errors(self) -> int:
@@ -368,8 +418,7 @@ class Pair:
         if not redaction.active:
             return tuple(found)
         return tuple(
-            replace(
-                loss,
+            loss._replace(
                 id=redaction.text(loss.id) if loss.id is not None else None,
                 detail=redaction.text(loss.detail),
                 parent_pointer=redaction.pointer(loss.parent_pointer),
@@ -434,13 +483,16 @@ def _why_not_compared(child: Analysis, parent: Analysis) -> str | None:
 # --- the report's view: one document, alone or with its parent -----------------------------------
 
 
-@dataclass(frozen=True)
 class LintResult(Verdict):
     """What the report shows of one document: its analysis and, with a parent, the pair's
-    findings beside its own, in document order."""
+    findings beside its own, in document order. (A plain class, as `Analysis` is.)"""
 
-    analysis: Analysis
-    pair: Pair | None = None
+    analysis: Final[Analysis]
+    pair: Final[Pair | None]
+
+    def __init__(self, analysis: Analysis, pair: Pair | None = None) -> None:
+        self.analysis = analysis
+        self.pair = pair
 
     @cached_property
     def findings(self) -> list[Finding]:

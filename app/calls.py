@@ -12,14 +12,12 @@ call guard.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.json_values import NUMBERS
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(NamedTuple):
     tool: str
     arguments: dict[str, Any]
 

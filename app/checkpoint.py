@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 from typing import NamedTuple
@@ -49,8 +48,7 @@ class LocalObject(NamedTuple):
         return to_pointer(self.path)
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
+class Reference(NamedTuple):
     path: Path  # of the reference value itself
     field: str
     target: str
@@ -61,8 +59,7 @@ class Reference:
         return to_pointer(self.path)
 
 
-@dataclass(frozen=True, slots=True)
-class ReferenceSite:
+class ReferenceSite(NamedTuple):
     """One reference field of one object: a string (``field.many`` false) or a list, whose
     string items are references (others are the schema's to report)."""
 

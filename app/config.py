@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from app.parse import MIB, Limits
+from app.parse import DEFAULT_LIMITS, MIB, Limits
 
 DEFAULT_DATABASE_URL = "ocp-viewer.sqlite3"
 # Stored checkpoints live 30 days at most (runtime-checkpoints-background.txt): a deployment
@@ -26,9 +26,8 @@ class ConfigError(ValueError):
     """A setting has a value the service cannot start with."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    limits: Limits = field(default_factory=Limits)
+class Settings(NamedTuple):
+    limits: Limits = DEFAULT_LIMITS
     # Absolute URL the service is reachable at, for the links it hands out (permalinks, Open
     # Graph tags) and, in the CLI, SARIF helpUri and rule links in `ocp render`. None: the
     # service takes each request's own scheme, host and port; the CLI links nowhere.

@@ -6,8 +6,7 @@ Every consumer (the `digest` rule, the page's lineage line, the diff, the stored
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 ALGORITHMS = {"sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512"}
 
@@ -35,8 +34,7 @@ def digest_with(algorithm: str, data: bytes) -> str | None:
 Rendering = Literal["exact", "as_sent", "lf"]
 
 
-@dataclass(frozen=True, slots=True)
-class DigestCheck:
+class DigestCheck(NamedTuple):
     """A recorded digest against the bytes at hand.
 
     ``state``: ``match``, ``mismatch``, ``not_recorded`` (no digest, or not a string) or

@@ -1,8 +1,7 @@
 """A finding: one problem, at one place, in words a person can act on."""
 
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from itertools import groupby
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple
@@ -71,19 +70,18 @@ def in_document_order(findings: Iterable[Finding]) -> list[Finding]:
 MAX_PER_CODE = 1000
 
 
-@dataclass(frozen=True, slots=True)
-class Omitted:
+class Omitted(NamedTuple):
     """The findings of one code and severity a report counts but does not list."""
 
     code: str
     severity: Severity
-    count: int
+    number: int  # how many (a tuple's own `count` keeps its name)
     # the count is a lower bound: checking stopped once the listed findings were known, and
     # what was only counted holds at least this many (app/schema.py, "windows")
     at_least: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "severity": self.severity, "count": self.count}
+        out: dict[str, Any] = {"code": self.code, "severity": self.severity, "count": self.number}
         if self.at_least:
             out["at_least"] = True
         return out
@@ -122,20 +120,19 @@ def merge_omitted(*groups: Iterable[Omitted]) -> tuple[Omitted, ...]:
     bounds: set[tuple[str, Severity]] = set()
     for group in groups:
         for o in group:
-            totals[(o.code, o.severity)] = totals.get((o.code, o.severity), 0) + o.count
+            totals[(o.code, o.severity)] = totals.get((o.code, o.severity), 0) + o.number
             if o.at_least:
                 bounds.add((o.code, o.severity))
     return tuple(Omitted(code, sev, n, (code, sev) in bounds) for (code, sev), n in totals.items())
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaCheck:
+class SchemaCheck(NamedTuple):
     """Level 1 as a report lists it. ``findings``: in document order, the first ``limit`` with
     their messages and the rest found there to be counted, with none; ``more``: at least this
     many findings besides, never built (past the first failing items of a long array, each of
     the others that fails holds at least one; see "windows" in app/schema.py)."""
 
-    findings: list[Finding] = field(default_factory=list)
+    findings: Sequence[Finding] = ()
     more: int = 0
 
     @property

@@ -14,8 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.pointer import Path
 from app.resources import schema_bytes
@@ -81,8 +80,7 @@ REPEAT_UNSAFE_EFFECTS = ("non_idempotent", "unknown", None)
 # --- local objects (§4.1) ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ObjectArray:
+class ObjectArray(NamedTuple):
     """An array whose items are local objects of one type."""
 
     key: str  # a short name: "statements", "next", "drafts"
@@ -189,15 +187,13 @@ BLOCKER = frozenset({"statement", "operation", "resource", "requirement"})
 ANY: frozenset[str] = frozenset()  # any local object
 
 
-@dataclass(frozen=True, slots=True)
-class ReferenceField:
+class ReferenceField(NamedTuple):
     member: str
     allowed: frozenset[str]  # empty: any local object
     many: bool  # an array of references, or one
 
 
-@dataclass(frozen=True, slots=True)
-class Holder:
+class Holder(NamedTuple):
     """Objects that hold reference fields: local objects and the parts of them that are not
     (a statement's origin, an operation's approval, a stop condition's until entries)."""
 

@@ -19,11 +19,10 @@ import json
 import math
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.findings import Finding, Severity
 from app.pointer import Path, to_pointer
@@ -45,29 +44,34 @@ MAX_SAFE_INTEGER = 2**53 - 1
 MAX_FINDINGS = 100
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    max_bytes: int = 5 * MIB
-    max_depth: int = 64
+class _LimitFields(NamedTuple):
+    max_bytes: int
+    max_depth: int
 
-    def __post_init__(self) -> None:
-        if self.max_bytes < 1:
+
+class Limits(_LimitFields):
+    """How much intake reads: bytes, and nesting depth."""
+
+    __slots__ = ()
+
+    def __new__(cls, max_bytes: int = 5 * MIB, max_depth: int = 64) -> Limits:
+        if max_bytes < 1:
             raise ValueError("max_bytes must be positive")
         # The position locator recurses along a pointer; keep far below Python's stack limit.
-        if not 1 <= self.max_depth <= 512:
+        if not 1 <= max_depth <= 512:
             raise ValueError("max_depth must be between 1 and 512")
+        return super().__new__(cls, max_bytes, max_depth)
 
 
 DEFAULT_LIMITS = Limits()
 
 
-@dataclass(slots=True)
-class Intake:
+class Intake(NamedTuple):
     """What intake made of the bytes. ``document`` is None when any `json` error was found."""
 
     text: str | None  # the decoded text (None when it is not UTF-8)
     document: Document | None
-    findings: list[Finding] = field(default_factory=list)
+    findings: Sequence[Finding] = ()
 
     @property
     def ok(self) -> bool:

@@ -27,9 +27,8 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.findings import Finding, Omitted
 
@@ -38,8 +37,7 @@ class PolicyError(Exception):
     """A configuration that cannot be used: what is wrong, in which file, and what to do."""
 
 
-@dataclass(frozen=True, slots=True)
-class Accepted:
+class Accepted(NamedTuple):
     """A finding a project has looked at and accepted, and why."""
 
     code: str
@@ -48,14 +46,12 @@ class Accepted:
     file: str | None = None  # a glob of the files it holds for; None: every file
 
 
-@dataclass(frozen=True, slots=True)
-class Suppressed:
+class Suppressed(NamedTuple):
     finding: Finding
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One file's findings under a policy."""
 
     reported: tuple[Finding, ...]
@@ -79,8 +75,7 @@ class Outcome:
 DEFAULT_FAIL_ON: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
+class Policy(NamedTuple):
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
@@ -103,7 +98,7 @@ class Policy:
         }
         if "fail_on" in given:
             given["fail_on_origin"] = "--fail-on"
-        return replace(self, **given)  # type: ignore[arg-type]
+        return self._replace(**given)  # type: ignore[arg-type]
 
     def fail_on_entry(self, code: str, severity: str) -> str | None:
         """The fail-on entry that makes a finding of ``code`` fail the run ("warning", or the

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Final
 
 from app.findings import Finding
 from app.parse import Document, JsonObject
@@ -55,26 +55,42 @@ def redact_text(text: str) -> str:
         return REDACTED
 
 
-@dataclass(frozen=True)
 class Redaction:
     """What to withhold from one document (or a pair: `joined`): the flagged pointers, the
     credential texts to withhold wherever they appear (``quoted``), and every string at or
-    under a flagged pointer, withheld where a whole string equals one (``values``)."""
+    under a flagged pointer, withheld where a whole string equals one (``values``).
 
-    paths: tuple[str, ...] = ()
-    quoted: frozenset[str] = frozenset()
-    values: frozenset[str] = frozenset()
+    A plain class with `Final` members (mypy holds it immutable), not a dataclass: see
+    `app.analysis.Analysis` (start-up)."""
+
+    paths: Final[tuple[str, ...]]
+    quoted: Final[frozenset[str]]
+    values: Final[frozenset[str]]
     # member names the scanner flagged: each withheld whole wherever it is a name or a pointer
     # token, never only the part that matched ("AKIA…:<secret>" holds more than the key id)
-    names: frozenset[str] = frozenset()
+    names: Final[frozenset[str]]
     # the tokens of each of `paths`, when the scan gave them (else they are parsed from paths)
-    places: Mapping[str, Sequence[str] | None] | None = field(
-        default=None, compare=False, repr=False
-    )
+    places: Final[Mapping[str, Sequence[str] | None] | None]
     # False when the scan stopped early (app/secrets.py `scan_document`): credentials past it
     # are unknown, so the whole document is withheld, and every text and pointer shown is
     # read by the scanner
-    complete: bool = True
+    complete: Final[bool]
+
+    def __init__(
+        self,
+        paths: tuple[str, ...] = (),
+        quoted: frozenset[str] = frozenset(),
+        values: frozenset[str] = frozenset(),
+        names: frozenset[str] = frozenset(),
+        places: Mapping[str, Sequence[str] | None] | None = None,
+        complete: bool = True,
+    ) -> None:
+        self.paths = paths
+        self.quoted = quoted
+        self.values = values
+        self.names = names
+        self.places = places
+        self.complete = complete
 
     @classmethod
     def of(cls, document: object, hits: Sequence[SecretHit], *, complete: bool = True) -> Redaction:

@@ -8,9 +8,8 @@ import json
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from app import SPEC_VERSION, __version__
@@ -39,8 +38,7 @@ Report = dict[str, Any]
 SarifObject = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class FileResult:
+class FileResult(NamedTuple):
     """One input: its lint result, or why it could not be read (then exit status 2). An
     unreadable input stays in every machine-readable format, never silently dropped."""
 
@@ -474,11 +472,11 @@ def _shown(
 
 def omitted_sentence(omitted: Omitted) -> str:
     """What a report says of the findings of one code it counts but does not list."""
-    noun = omitted.severity if omitted.count == 1 else f"{omitted.severity}s"
+    noun = omitted.severity if omitted.number == 1 else f"{omitted.severity}s"
     # a lower bound when checking stopped once the listed ones were known (app/schema.py)
     bound = "at least " if omitted.at_least else ""
     return (
-        f"{bound}{omitted.count:,} more {omitted.code} {noun} not listed: a report lists the "
+        f"{bound}{omitted.number:,} more {omitted.code} {noun} not listed: a report lists the "
         f"first {MAX_PER_CODE:,} of each code; fix those and lint again"
     )
 

@@ -7,11 +7,9 @@ A check takes a `Checkpoint` (and, for lineage rules, its `Parent`) and yields
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import islice, repeat
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck
@@ -29,8 +27,7 @@ _G = TypeVar("_G")
 _H = TypeVar("_H")
 
 
-@dataclass(frozen=True, slots=True)
-class Parent:
+class Parent(NamedTuple):
     checkpoint: Checkpoint
     data: bytes  # the parent's exact bytes
     # the child's parent.digest against them, as the pair checked it once (app/digests.py);
@@ -38,14 +35,25 @@ class Parent:
     digest: DigestCheck | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     code: str
     severity: Severity
     level: str  # "syntax", "semantics" or "lineage"
     summary: str  # the rule in one sentence, as the specification states it
-    description: str  # what the linter checks, at which path (the check's docstring)
+    # what the linter checks, at which path, for a rule with no check function of its own;
+    # a check's is its docstring (`description`)
+    written: str | None = None
     check: Check | None = None
+
+    @property
+    def description(self) -> str:
+        """What the linter checks, at which path: the check's docstring, read when a rule page
+        or a SARIF log asks (importing `inspect` to read it costs `ocp lint` some 5 ms)."""
+        if self.check is None:
+            return self.written or self.summary
+        import inspect
+
+        return inspect.getdoc(self.check) or self.summary
 
     @property
     def help_url(self) -> str:
@@ -78,8 +86,7 @@ def rule(
                 severity,
                 "lineage" if needs_parent else "semantics",
                 summary,
-                inspect.getdoc(check) or summary,
-                check,
+                check=check,
             )
         )
         return check
@@ -87,14 +94,16 @@ def rule(
     return decorate
 
 
-@dataclass(frozen=True, slots=True)
 class Capped:
     """What a check that finds many returns: the violations a report lists and how many more
     it found. `_run` counts the rest from the number, one at a time by nothing; read as an
     iterable it is the listed violations, then `COUNTED` for each of the rest."""
 
-    listed: tuple[Violation, ...]
-    rest: int
+    __slots__ = ("listed", "rest")
+
+    def __init__(self, listed: tuple[Violation, ...], rest: int) -> None:
+        self.listed = listed
+        self.rest = rest
 
     def __iter__(self) -> Iterator[Violation]:
         yield from self.listed

@@ -27,8 +27,7 @@ import re
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from app import layout
 from app.calls import Call, repeats
@@ -101,8 +100,7 @@ def _state(statement: JsonObject) -> object:
 # --- shared helpers ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Protected:
+class Protected(NamedTuple):
     """An object of the parent that §9.2 says a compaction preserves."""
 
     id: str | None  # None: a stop condition without an id
@@ -355,8 +353,7 @@ def transformations_recorded(child: Checkpoint) -> bool:
     return isinstance(transformations, list) and len(transformations) > 0
 
 
-@dataclass(frozen=True, slots=True)
-class Raised:
+class Raised(NamedTuple):
     """A statement whose verification state became verified in the child."""
 
     id: str
@@ -949,8 +946,7 @@ def verified_without_its_evidence(child: Checkpoint, parent: Parent) -> Iterator
 # --- since the parent: what a person reads first ---------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Loss:
+class Loss(NamedTuple):
     """Something the parent holds in force, as §9.2 asks a compaction to preserve it, that the
     child dropped, rewrote, weakened or withdrew."""
 
