@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -24,8 +24,12 @@ from app.report import FORMATS, FileResult
 from app.visible import visible, visible_json
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from app.diff import Data  # the module itself is imported only when a diff is asked for
     from app.outputs import Outputs  # imported by a run that writes files, or fails early
+
+    _Commands: TypeAlias = argparse._SubParsersAction["_Parser"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -85,7 +89,7 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser()
+    parser = _parser(given)
     try:
         args = parser.parse_args(given)
     except _ArgumentError as exc:
@@ -117,11 +121,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return usage_error(f"{exc.strerror or exc}{where}")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(given: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The command line's parser. With ``given`` naming a command first, that command's parser
+    is the only one built: each costs a few milliseconds (argparse looks its words up in the
+    message catalogues), and `ocp lint` of one file must start within 3× a bare interpreter
+    (issue 28). Help, a version, a mistyped command and no command get every command."""
     parser = _Parser(prog="ocp", description="Read, check and share OpenCheckpoint documents.")
     parser.add_argument("--version", action="version", version=f"ocp {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+    named = given[0] if given and given[0] in _COMMANDS else None
+    for name, add in _COMMANDS.items():
+        if named in (None, name):
+            add(commands)
+    return parser
 
+
+def _add_lint(commands: _Commands) -> None:
     lint_cmd = commands.add_parser(
         "lint",
         help="check checkpoints: strict I-JSON, the v0.1 schema, the semantic rules",
@@ -153,8 +168,9 @@ def _parser() -> argparse.ArgumentParser:
         type=_fail_on_list,
         metavar="WHAT",
         help="exit 1 also for these findings, not only for errors: 'warning' for any warning, "
-        "or codes and code prefixes, comma-separated (--fail-on secret,OCP-W); replaces the "
-        "default, secret (an apparent credential fails the run); 'none': errors only",
+        "or codes and code prefixes, comma-separated (--fail-on secret,OCP-W: an apparent "
+        "credential fails the run); replaces the configuration's; 'none', the default: errors "
+        "only",
     )
     lint_cmd.add_argument(
         "--select",
@@ -215,6 +231,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     lint_cmd.set_defaults(run=run_lint)
 
+
+def _add_render(commands: _Commands) -> None:
     render_cmd = commands.add_parser(
         "render",
         help="write the checkpoint page as one self-contained HTML file",
@@ -231,6 +249,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     render_cmd.set_defaults(run=run_render)
 
+
+def _add_diff(commands: _Commands) -> None:
     diff_cmd = commands.add_parser(
         "diff",
         help="compare a checkpoint with its parent",
@@ -243,6 +263,8 @@ def _parser() -> argparse.ArgumentParser:
     diff_cmd.add_argument("--format", choices=["text", "json", "patch"], default="text")
     diff_cmd.set_defaults(run=run_diff)
 
+
+def _add_guard(commands: _Commands) -> None:
     guard_cmd = commands.add_parser(
         "guard",
         help="say what a checkpoint records about a proposed tool call",
@@ -264,6 +286,8 @@ def _parser() -> argparse.ArgumentParser:
     guard_cmd.add_argument("--format", choices=["text", "json"], default="text")
     guard_cmd.set_defaults(run=run_guard)
 
+
+def _add_mcp(commands: _Commands) -> None:
     mcp_cmd = commands.add_parser(
         "mcp",
         help="run the MCP server on standard input and output, for agents",
@@ -276,6 +300,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     mcp_cmd.set_defaults(run=run_mcp)
 
+
+def _add_serve(commands: _Commands) -> None:
     serve_cmd = commands.add_parser(
         "serve", help="start the web service", description="Start the web service (uvicorn)."
     )
@@ -289,7 +315,16 @@ def _parser() -> argparse.ArgumentParser:
         "the request's own scheme and host, or $OCP_PUBLIC_URL",
     )
     serve_cmd.set_defaults(run=run_serve)
-    return parser
+
+
+_COMMANDS: dict[str, Callable[[_Commands], None]] = {
+    "lint": _add_lint,
+    "render": _add_render,
+    "diff": _add_diff,
+    "guard": _add_guard,
+    "mcp": _add_mcp,
+    "serve": _add_serve,
+}
 
 
 def run_lint(args: argparse.Namespace, settings: Settings) -> int:
