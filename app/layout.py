@@ -12,12 +12,11 @@ where an array belongs).
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from app.pointer import Path
-from app.resources import schema_bytes
+from app.resources import load_schema
 
 Pattern = tuple[str, ...]
 EVERY = "*"
@@ -25,10 +24,8 @@ EVERY = "*"
 # --- enumerations, from the schema ------------------------------------------------------------
 
 
-@functools.cache
 def _definitions() -> Mapping[str, Any]:
-    schema = json.loads(schema_bytes())
-    definitions: Mapping[str, Any] = schema["$defs"]
+    definitions: Mapping[str, Any] = load_schema()["$defs"]
     return definitions
 
 

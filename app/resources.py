@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -20,8 +20,10 @@ TEMPLATES_PACKAGE = "app.templates"
 STATIC_PACKAGE = "app.static"
 SCHEMAS_PACKAGE = "app.schemas"
 DOCS_PACKAGE = "app.docs"
-# The schema of the one version this tool implements, by its file name in `schema/`.
+# The schema of the one version this tool implements, by its file name in `schema/`, and
+# the `$id` it is published under.
 SCHEMA_FILE = "opencheckpoint-0.1.schema.json"
+SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
 # The JSON Schema of the lint report (docs/report.md): the CLI's JSON, the API's and MCP's.
 REPORT_SCHEMA_FILE = "lint-report.schema.json"
 
@@ -66,6 +68,18 @@ def example_bytes() -> bytes:
 def schema_bytes() -> bytes:
     """The schema file's exact bytes (as served at the path of its ``$id``), read once."""
     return _package_bytes(SCHEMAS_PACKAGE, SCHEMA_FILE)
+
+
+@functools.cache
+def load_schema() -> dict[str, Any]:
+    """The schema as it ships, parsed once for every reader (the layout's enumerations, the
+    screen, jsonschema-rs); its `$id` is the published one (§5.1)."""
+    import json
+
+    schema: dict[str, Any] = json.loads(schema_bytes())
+    if schema.get("$id") != SCHEMA_ID:
+        raise RuntimeError(f"{SCHEMA_FILE} has $id {schema.get('$id')!r}, expected {SCHEMA_ID}")
+    return schema
 
 
 def report_schema_bytes() -> bytes:

@@ -37,9 +37,9 @@ from app.findings import Finding
 from app.findings import SchemaCheck as SchemaCheck  # re-exported: the stage's result
 from app.json_values import CONTAINERS, NUMBERS
 from app.pointer import parse_pointer, to_pointer
-from app.schema_screen import SCHEMA_ID as SCHEMA_ID
+from app.resources import SCHEMA_ID as SCHEMA_ID
+from app.resources import load_schema as load_schema
 from app.schema_screen import ecma_to_python
-from app.schema_screen import load_schema as load_schema
 
 if TYPE_CHECKING:
     # The reference validator is imported where it runs (a document jsonschema-rs refuses,

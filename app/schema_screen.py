@@ -17,16 +17,13 @@ tests hold the three to the same answer on every document of the suite and on ge
 from __future__ import annotations
 
 import functools
-import json
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from app.calls import same_value  # JSON's equality, as a call's arguments compare
-from app.resources import SCHEMA_FILE, schema_bytes
-
-SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
+from app.resources import load_schema
 
 # The screen walks in Python, some fifteen times slower than jsonschema-rs checks (0.8 ms for
 # a 17 KB document): it pays only while jsonschema-rs is not loaded yet, and for a document
@@ -66,15 +63,6 @@ _APPLIED = frozenset(
 
 class UnscreenableSchema(RuntimeError):
     """The schema uses a keyword the screen does not implement: it must not guess."""
-
-
-@functools.cache
-def load_schema() -> dict[str, Any]:
-    """The schema as it ships, parsed once; its `$id` is the published one (§5.1)."""
-    schema: dict[str, Any] = json.loads(schema_bytes())
-    if schema.get("$id") != SCHEMA_ID:
-        raise RuntimeError(f"{SCHEMA_FILE} has $id {schema.get('$id')!r}, expected {SCHEMA_ID}")
-    return schema
 
 
 def ecma_to_python(pattern: str) -> str:

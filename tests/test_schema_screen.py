@@ -21,8 +21,9 @@ import pytest
 from app import analysis, schema_screen
 from app.analysis import lint
 from app.report import FileResult, report_dict
+from app.resources import load_schema
 from app.schema import _fast_validator, _reference_validator
-from app.schema_screen import UnscreenableSchema, conforms, load_schema
+from app.schema_screen import UnscreenableSchema, conforms
 from tests.conftest import CONFORMANCE
 
 ROOT = Path(__file__).resolve().parent.parent
