@@ -331,7 +331,7 @@ _SEVERITY = operator.attrgetter("severity")
 def _tally(severity: str, findings: Sequence[Finding], omitted: Sequence[Omitted]) -> int:
     """How many findings of ``severity`` a report has: those listed and those only counted."""
     listed = operator.countOf(map(_SEVERITY, findings), severity)  # counted in C
-    return listed + sum(o.number for o in omitted if o.severity == severity)
+    return listed + sum(o.count for o in omitted if o.severity == severity)
 
 
 def _positioned(findings: Sequence[Finding], source: SourceMap) -> list[Finding]:
@@ -418,7 +418,7 @@ class Pair:
         if not redaction.active:
             return tuple(found)
         return tuple(
-            loss._replace(
+            loss.replace(
                 id=redaction.text(loss.id) if loss.id is not None else None,
                 detail=redaction.text(loss.detail),
                 parent_pointer=redaction.pointer(loss.parent_pointer),

@@ -12,14 +12,21 @@ call guard.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from app.json_values import NUMBERS
+from app.record import Record
 
 
-class Call(NamedTuple):
-    tool: str
-    arguments: dict[str, Any]
+class Call(Record):
+    __slots__ = ("arguments", "tool")
+
+    tool: Final[str]
+    arguments: Final[dict[str, Any]]
+
+    def __init__(self, tool: str, arguments: dict[str, Any]) -> None:
+        self.tool = tool
+        self.arguments = arguments
 
     @classmethod
     def of(cls, value: object) -> Call | None:

@@ -11,11 +11,12 @@ import re
 from collections.abc import Container
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from app import layout
 from app.parse import Document, JsonObject
 from app.pointer import Path, to_pointer
+from app.record import Record
 
 # The layout is app/layout.py's; these names are kept for the modules that read them here.
 TERMINAL_STATUSES = layout.TERMINAL_STATUSES
@@ -48,24 +49,39 @@ class LocalObject(NamedTuple):
         return to_pointer(self.path)
 
 
-class Reference(NamedTuple):
-    path: Path  # of the reference value itself
-    field: str
-    target: str
-    allowed: frozenset[str]  # empty: any local object
+class Reference(Record):
+    __slots__ = ("allowed", "field", "path", "target")
+
+    path: Final[Path]  # of the reference value itself
+    field: Final[str]
+    target: Final[str]
+    allowed: Final[frozenset[str]]  # empty: any local object
+
+    def __init__(self, path: Path, field: str, target: str, allowed: frozenset[str]) -> None:
+        self.path = path
+        self.field = field
+        self.target = target
+        self.allowed = allowed
 
     @property
     def pointer(self) -> str:
         return to_pointer(self.path)
 
 
-class ReferenceSite(NamedTuple):
+class ReferenceSite(Record):
     """One reference field of one object: a string (``field.many`` false) or a list, whose
     string items are references (others are the schema's to report)."""
 
-    path: Path  # of the field's value
-    field: layout.ReferenceField
-    value: str | list[object]
+    __slots__ = ("field", "path", "value")
+
+    path: Final[Path]  # of the field's value
+    field: Final[layout.ReferenceField]
+    value: Final[str | list[object]]
+
+    def __init__(self, path: Path, field: layout.ReferenceField, value: str | list[object]) -> None:
+        self.path = path
+        self.field = field
+        self.value = value
 
     def indexes_in(self, ids: Container[str]) -> list[int | None]:
         """The references whose target is in ``ids``: list indexes, or None for the field's

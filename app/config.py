@@ -6,10 +6,11 @@ import os
 import re
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import NamedTuple
+from typing import Final
 from urllib.parse import urlsplit
 
 from app.parse import DEFAULT_LIMITS, MIB, Limits
+from app.record import Record
 
 DEFAULT_DATABASE_URL = "ocp-viewer.sqlite3"
 # Stored checkpoints live 30 days at most (runtime-checkpoints-background.txt): a deployment
@@ -26,38 +27,96 @@ class ConfigError(ValueError):
     """A setting has a value the service cannot start with."""
 
 
-class Settings(NamedTuple):
-    limits: Limits = DEFAULT_LIMITS
+class Settings(Record):
+    __slots__ = (
+        "body_timeout",
+        "cors_origins",
+        "database_url",
+        "header_timeout",
+        "keep_alive_timeout",
+        "limits",
+        "max_connections",
+        "max_store_bytes",
+        "public_url",
+        "purge_interval",
+        "retention",
+        "send_timeout",
+        "store_pool_size",
+        "store_timeout",
+        "upload_tokens",
+        "write_rate",
+        "write_rate_bytes",
+    )
+
+    limits: Final[Limits]
     # Absolute URL the service is reachable at, for the links it hands out (permalinks, Open
     # Graph tags) and, in the CLI, SARIF helpUri and rule links in `ocp render`. None: the
     # service takes each request's own scheme, host and port; the CLI links nowhere.
-    public_url: str | None = None
+    public_url: Final[str | None]
     # A file path or sqlite://PATH (the embedded default), or postgresql://… for several
     # instances sharing one database.
-    database_url: str = DEFAULT_DATABASE_URL
-    retention: timedelta = timedelta(hours=MAX_RETENTION_HOURS)
-    store_timeout: float = 5.0  # seconds to wait for the database before answering 503
-    store_pool_size: int = 10  # PostgreSQL connections per instance
-    purge_interval: float = 600.0  # seconds between sweeps of expired checkpoints
-    body_timeout: float = 30.0  # seconds a request body may take to arrive (408 after)
+    database_url: Final[str]
+    retention: Final[timedelta]
+    store_timeout: Final[float]  # seconds to wait for the database before answering 503
+    store_pool_size: Final[int]  # PostgreSQL connections per instance
+    purge_interval: Final[float]  # seconds between sweeps of expired checkpoints
+    body_timeout: Final[float]  # seconds a request body may take to arrive (408 after)
     # Seconds a client may take to send a request's line and headers, from when its connection
     # opens or from the request's first byte on a kept-alive one; a slower one is closed (a
     # slowloris holds nothing).
-    header_timeout: float = 10.0
-    keep_alive_timeout: int = 5  # seconds an idle kept-alive connection stays open
+    header_timeout: Final[float]
+    keep_alive_timeout: Final[int]  # seconds an idle kept-alive connection stays open
     # Seconds a client may leave its answer unread (the send buffer full) before it is cut off.
-    send_timeout: float = 30.0
+    send_timeout: Final[float]
     # Connections served at once; None: 1,000, or fewer when the file-descriptor limit leaves
     # room for fewer (app/web/server.py works it out when the service starts).
-    max_connections: int | None = None
+    max_connections: Final[int | None]
     # Bearer tokens that may store checkpoints; empty: anyone may (a public deployment).
-    upload_tokens: frozenset[str] = frozenset()
-    write_rate: int = DEFAULT_WRITE_RATE  # documents stored per client per minute; 0: no limit
-    write_rate_bytes: int = DEFAULT_WRITE_RATE_BYTES  # bytes per client per minute; 0: no limit
-    max_store_bytes: int = DEFAULT_MAX_STORE_BYTES  # the store's quota: 507 once it is used
+    upload_tokens: Final[frozenset[str]]
+    write_rate: Final[int]  # documents stored per client per minute; 0: no limit
+    write_rate_bytes: Final[int]  # bytes per client per minute; 0: no limit
+    max_store_bytes: Final[int]  # the store's quota: 507 once it is used
     # Origins whose browser scripts may read the read-only and lint endpoints (CORS,
     # app/web/cors.py), each scheme://host[:port], or "*" for any; empty: no CORS at all.
-    cors_origins: frozenset[str] = frozenset()
+    cors_origins: Final[frozenset[str]]
+
+    def __init__(
+        self,
+        limits: Limits = DEFAULT_LIMITS,
+        public_url: str | None = None,
+        database_url: str = DEFAULT_DATABASE_URL,
+        retention: timedelta = timedelta(hours=MAX_RETENTION_HOURS),
+        store_timeout: float = 5.0,
+        store_pool_size: int = 10,
+        purge_interval: float = 600.0,
+        body_timeout: float = 30.0,
+        header_timeout: float = 10.0,
+        keep_alive_timeout: int = 5,
+        send_timeout: float = 30.0,
+        max_connections: int | None = None,
+        upload_tokens: frozenset[str] = frozenset(),
+        write_rate: int = DEFAULT_WRITE_RATE,
+        write_rate_bytes: int = DEFAULT_WRITE_RATE_BYTES,
+        max_store_bytes: int = DEFAULT_MAX_STORE_BYTES,
+        cors_origins: frozenset[str] = frozenset(),
+    ) -> None:
+        self.limits = limits
+        self.public_url = public_url
+        self.database_url = database_url
+        self.retention = retention
+        self.store_timeout = store_timeout
+        self.store_pool_size = store_pool_size
+        self.purge_interval = purge_interval
+        self.body_timeout = body_timeout
+        self.header_timeout = header_timeout
+        self.keep_alive_timeout = keep_alive_timeout
+        self.send_timeout = send_timeout
+        self.max_connections = max_connections
+        self.upload_tokens = upload_tokens
+        self.write_rate = write_rate
+        self.write_rate_bytes = write_rate_bytes
+        self.max_store_bytes = max_store_bytes
+        self.cors_origins = cors_origins
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

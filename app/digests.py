@@ -6,7 +6,9 @@ Every consumer (the `digest` rule, the page's lineage line, the diff, the stored
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal
+
+from app.record import Record
 
 ALGORITHMS = {"sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512"}
 
@@ -34,17 +36,31 @@ def digest_with(algorithm: str, data: bytes) -> str | None:
 Rendering = Literal["exact", "as_sent", "lf"]
 
 
-class DigestCheck(NamedTuple):
+class DigestCheck(Record):
     """A recorded digest against the bytes at hand.
 
     ``state``: ``match``, ``mismatch``, ``not_recorded`` (no digest, or not a string) or
     ``unsupported`` (an algorithm other than sha-256/384/512). ``matched``: which rendering
     matched; None unless one did."""
 
-    state: DigestState
-    recorded: str | None = None
-    actual: str | None = None  # the first rendering's digest, with the recorded algorithm
-    matched: Rendering | None = None
+    __slots__ = ("actual", "matched", "recorded", "state")
+
+    state: Final[DigestState]
+    recorded: Final[str | None]
+    actual: Final[str | None]  # the first rendering's digest, with the recorded algorithm
+    matched: Final[Rendering | None]
+
+    def __init__(
+        self,
+        state: DigestState,
+        recorded: str | None = None,
+        actual: str | None = None,
+        matched: Rendering | None = None,
+    ) -> None:
+        self.state = state
+        self.recorded = recorded
+        self.actual = actual
+        self.matched = matched
 
     @property
     def comparable(self) -> bool:

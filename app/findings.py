@@ -4,7 +4,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 from operator import attrgetter
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
+
+from app.record import Record
 
 # A note is advice beside the report's findings: the project's lineage checks that rest on
 # what the linter cannot read exactly (an omission's words, a rewrite's intent). Notes never
@@ -70,18 +72,26 @@ def in_document_order(findings: Iterable[Finding]) -> list[Finding]:
 MAX_PER_CODE = 1000
 
 
-class Omitted(NamedTuple):
+class Omitted(Record):
     """The findings of one code and severity a report counts but does not list."""
 
-    code: str
-    severity: Severity
-    number: int  # how many (a tuple's own `count` keeps its name)
+    __slots__ = ("at_least", "code", "count", "severity")
+
+    code: Final[str]
+    severity: Final[Severity]
+    count: Final[int]
     # the count is a lower bound: checking stopped once the listed findings were known, and
     # what was only counted holds at least this many (app/schema.py, "windows")
-    at_least: bool = False
+    at_least: Final[bool]
+
+    def __init__(self, code: str, severity: Severity, count: int, at_least: bool = False) -> None:
+        self.code = code
+        self.severity = severity
+        self.count = count
+        self.at_least = at_least
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "severity": self.severity, "count": self.number}
+        out: dict[str, Any] = {"code": self.code, "severity": self.severity, "count": self.count}
         if self.at_least:
             out["at_least"] = True
         return out
@@ -120,20 +130,26 @@ def merge_omitted(*groups: Iterable[Omitted]) -> tuple[Omitted, ...]:
     bounds: set[tuple[str, Severity]] = set()
     for group in groups:
         for o in group:
-            totals[(o.code, o.severity)] = totals.get((o.code, o.severity), 0) + o.number
+            totals[(o.code, o.severity)] = totals.get((o.code, o.severity), 0) + o.count
             if o.at_least:
                 bounds.add((o.code, o.severity))
     return tuple(Omitted(code, sev, n, (code, sev) in bounds) for (code, sev), n in totals.items())
 
 
-class SchemaCheck(NamedTuple):
+class SchemaCheck(Record):
     """Level 1 as a report lists it. ``findings``: in document order, the first ``limit`` with
     their messages and the rest found there to be counted, with none; ``more``: at least this
     many findings besides, never built (past the first failing items of a long array, each of
     the others that fails holds at least one; see "windows" in app/schema.py)."""
 
-    findings: Sequence[Finding] = ()
-    more: int = 0
+    __slots__ = ("findings", "more")
+
+    findings: Final[Sequence[Finding]]
+    more: Final[int]
+
+    def __init__(self, findings: Sequence[Finding] = (), more: int = 0) -> None:
+        self.findings = findings
+        self.more = more
 
     @property
     def valid(self) -> bool:

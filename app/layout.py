@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from app.pointer import Path
+from app.record import Record
 from app.resources import load_schema
 
 Pattern = tuple[str, ...]
@@ -77,17 +78,35 @@ REPEAT_UNSAFE_EFFECTS = ("non_idempotent", "unknown", None)
 # --- local objects (§4.1) ----------------------------------------------------------------------
 
 
-class ObjectArray(NamedTuple):
+class ObjectArray(Record):
     """An array whose items are local objects of one type."""
 
-    key: str  # a short name: "statements", "next", "drafts"
-    title: str  # as a page heads it
-    pattern: Pattern  # where the array is; drafts live in each application context entry
-    type: str  # the object type: "statement", "next_step", …
-    type_name: str  # in words: "next step"
+    __slots__ = ("key", "ordered", "pattern", "title", "type", "type_name")
+
+    key: Final[str]  # a short name: "statements", "next", "drafts"
+    title: Final[str]  # as a page heads it
+    pattern: Final[Pattern]  # where the array is; drafts live in each application context entry
+    type: Final[str]  # the object type: "statement", "next_step", …
+    type_name: Final[str]  # in words: "next step"
     # The order of the items means something (§6.3: completed steps oldest first, next steps in
     # suggested order; §6.8: recovery actions in order): reordering them is a change.
-    ordered: bool = False
+    ordered: Final[bool]
+
+    def __init__(
+        self,
+        key: str,
+        title: str,
+        pattern: Pattern,
+        type: str,
+        type_name: str,
+        ordered: bool = False,
+    ) -> None:
+        self.key = key
+        self.title = title
+        self.pattern = pattern
+        self.type = type
+        self.type_name = type_name
+        self.ordered = ordered
 
     @property
     def items(self) -> Pattern:
@@ -184,19 +203,33 @@ BLOCKER = frozenset({"statement", "operation", "resource", "requirement"})
 ANY: frozenset[str] = frozenset()  # any local object
 
 
-class ReferenceField(NamedTuple):
-    member: str
-    allowed: frozenset[str]  # empty: any local object
-    many: bool  # an array of references, or one
+class ReferenceField(Record):
+    __slots__ = ("allowed", "many", "member")
+
+    member: Final[str]
+    allowed: Final[frozenset[str]]  # empty: any local object
+    many: Final[bool]  # an array of references, or one
+
+    def __init__(self, member: str, allowed: frozenset[str], many: bool) -> None:
+        self.member = member
+        self.allowed = allowed
+        self.many = many
 
 
-class Holder(NamedTuple):
+class Holder(Record):
     """Objects that hold reference fields: local objects and the parts of them that are not
     (a statement's origin, an operation's approval, a stop condition's until entries)."""
 
-    type: str
-    pattern: Pattern
-    fields: tuple[ReferenceField, ...]
+    __slots__ = ("fields", "pattern", "type")
+
+    type: Final[str]
+    pattern: Final[Pattern]
+    fields: Final[tuple[ReferenceField, ...]]
+
+    def __init__(self, type: str, pattern: Pattern, fields: tuple[ReferenceField, ...]) -> None:
+        self.type = type
+        self.pattern = pattern
+        self.fields = fields
 
 
 def _refs(*fields: tuple[str, frozenset[str], bool]) -> tuple[ReferenceField, ...]:

@@ -22,10 +22,11 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import accumulate
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from app.findings import Finding, Severity
 from app.pointer import Path, to_pointer
+from app.record import Record
 
 # A parsed JSON object: member names to values of any JSON type. A checkpoint document is
 # one (spec §3), and so is each object inside it.
@@ -44,34 +45,42 @@ MAX_SAFE_INTEGER = 2**53 - 1
 MAX_FINDINGS = 100
 
 
-class _LimitFields(NamedTuple):
-    max_bytes: int
-    max_depth: int
-
-
-class Limits(_LimitFields):
+class Limits(Record):
     """How much intake reads: bytes, and nesting depth."""
 
-    __slots__ = ()
+    __slots__ = ("max_bytes", "max_depth")
 
-    def __new__(cls, max_bytes: int = 5 * MIB, max_depth: int = 64) -> Limits:
+    max_bytes: Final[int]
+    max_depth: Final[int]
+
+    def __init__(self, max_bytes: int = 5 * MIB, max_depth: int = 64) -> None:
         if max_bytes < 1:
             raise ValueError("max_bytes must be positive")
         # The position locator recurses along a pointer; keep far below Python's stack limit.
         if not 1 <= max_depth <= 512:
             raise ValueError("max_depth must be between 1 and 512")
-        return super().__new__(cls, max_bytes, max_depth)
+        self.max_bytes = max_bytes
+        self.max_depth = max_depth
 
 
 DEFAULT_LIMITS = Limits()
 
 
-class Intake(NamedTuple):
+class Intake(Record):
     """What intake made of the bytes. ``document`` is None when any `json` error was found."""
 
-    text: str | None  # the decoded text (None when it is not UTF-8)
-    document: Document | None
-    findings: Sequence[Finding] = ()
+    __slots__ = ("document", "findings", "text")
+
+    text: Final[str | None]  # the decoded text (None when it is not UTF-8)
+    document: Final[Document | None]
+    findings: Final[Sequence[Finding]]
+
+    def __init__(
+        self, text: str | None, document: Document | None, findings: Sequence[Finding] = ()
+    ) -> None:
+        self.text = text
+        self.document = document
+        self.findings = findings
 
     @property
     def ok(self) -> bool:

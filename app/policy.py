@@ -28,43 +28,86 @@ import fnmatch
 import os
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from app.findings import Finding, Omitted
+from app.record import Record
 
 
 class PolicyError(Exception):
     """A configuration that cannot be used: what is wrong, in which file, and what to do."""
 
 
-class Accepted(NamedTuple):
+class Accepted(Record):
     """A finding a project has looked at and accepted, and why."""
 
-    code: str
-    path: str
-    reason: str
-    file: str | None = None  # a glob of the files it holds for; None: every file
+    __slots__ = ("code", "file", "path", "reason")
+
+    code: Final[str]
+    path: Final[str]
+    reason: Final[str]
+    file: Final[str | None]  # a glob of the files it holds for; None: every file
+
+    def __init__(self, code: str, path: str, reason: str, file: str | None = None) -> None:
+        self.code = code
+        self.path = path
+        self.reason = reason
+        self.file = file
 
 
-class Suppressed(NamedTuple):
-    finding: Finding
-    reason: str
+class Suppressed(Record):
+    __slots__ = ("finding", "reason")
+
+    finding: Final[Finding]
+    reason: Final[str]
+
+    def __init__(self, finding: Finding, reason: str) -> None:
+        self.finding = finding
+        self.reason = reason
 
 
-class Outcome(NamedTuple):
+class Outcome(Record):
     """One file's findings under a policy."""
 
-    reported: tuple[Finding, ...]
-    suppressed: tuple[Suppressed, ...]
-    ignored: int  # findings not reported (select, ignore, per-file ignores), counted
-    fails: bool  # whether this file makes the run exit 1
+    __slots__ = (
+        "failing",
+        "fails",
+        "ignored",
+        "lineage",
+        "lineage_failing",
+        "reported",
+        "suppressed",
+    )
+
+    reported: Final[tuple[Finding, ...]]
+    suppressed: Final[tuple[Suppressed, ...]]
+    ignored: Final[int]  # findings not reported (select, ignore, per-file ignores), counted
+    fails: Final[bool]  # whether this file makes the run exit 1
     # the codes of the warnings that make it fail (fail-on), which a report names: the verdict
     # of such a file reads "valid"
-    failing: tuple[str, ...] = ()
+    failing: Final[tuple[str, ...]]
     # the project's lineage findings it reports (lineage-*: never part of the verdict), and
     # those of their codes fail-on names, which alone make them fail the run
-    lineage: tuple[Finding, ...] = ()
-    lineage_failing: tuple[str, ...] = ()
+    lineage: Final[tuple[Finding, ...]]
+    lineage_failing: Final[tuple[str, ...]]
+
+    def __init__(
+        self,
+        reported: tuple[Finding, ...],
+        suppressed: tuple[Suppressed, ...],
+        ignored: int,
+        fails: bool,
+        failing: tuple[str, ...] = (),
+        lineage: tuple[Finding, ...] = (),
+        lineage_failing: tuple[str, ...] = (),
+    ) -> None:
+        self.reported = reported
+        self.suppressed = suppressed
+        self.ignored = ignored
+        self.fails = fails
+        self.failing = failing
+        self.lineage = lineage
+        self.lineage_failing = lineage_failing
 
 
 # What fails a run besides errors when nothing says otherwise: nothing. The report contract
@@ -75,18 +118,52 @@ class Outcome(NamedTuple):
 DEFAULT_FAIL_ON: tuple[str, ...] = ()
 
 
-class Policy(NamedTuple):
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
+class Policy(Record):
+    __slots__ = (
+        "accepted",
+        "exclude",
+        "fail_on",
+        "fail_on_origin",
+        "ignore",
+        "per_file_ignores",
+        "root",
+        "select",
+        "source",
+    )
+
+    select: Final[tuple[str, ...]]
+    ignore: Final[tuple[str, ...]]
+    fail_on: Final[tuple[str, ...]]
     # where fail_on comes from, for the sentence that says why a run failed: "default",
     # "--fail-on", or the configuration file's name
-    fail_on_origin: str = "default"
-    exclude: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    accepted: tuple[Accepted, ...] = ()
-    source: str | None = None  # the configuration file it was read from
-    root: str | None = None  # its folder: the globs of files are relative to it
+    fail_on_origin: Final[str]
+    exclude: Final[tuple[str, ...]]
+    per_file_ignores: Final[tuple[tuple[str, tuple[str, ...]], ...]]
+    accepted: Final[tuple[Accepted, ...]]
+    source: Final[str | None]  # the configuration file it was read from
+    root: Final[str | None]  # its folder: the globs of files are relative to it
+
+    def __init__(
+        self,
+        select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        fail_on: tuple[str, ...] = DEFAULT_FAIL_ON,
+        fail_on_origin: str = "default",
+        exclude: tuple[str, ...] = (),
+        per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        accepted: tuple[Accepted, ...] = (),
+        source: str | None = None,
+        root: str | None = None,
+    ) -> None:
+        self.select = select
+        self.ignore = ignore
+        self.fail_on = fail_on
+        self.fail_on_origin = fail_on_origin
+        self.exclude = exclude
+        self.per_file_ignores = per_file_ignores
+        self.accepted = accepted
+        self.source = source
+        self.root = root
 
     def with_options(self, **options: Sequence[str] | None) -> Policy:
         """This policy with the command line's options in place of the file's, where given;
@@ -98,7 +175,7 @@ class Policy(NamedTuple):
         }
         if "fail_on" in given:
             given["fail_on_origin"] = "--fail-on"
-        return self._replace(**given)  # type: ignore[arg-type]
+        return self.replace(**given)
 
     def fail_on_entry(self, code: str, severity: str) -> str | None:
         """The fail-on entry that makes a finding of ``code`` fail the run ("warning", or the

@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
-from typing import Any, NamedTuple
+from typing import Any, Final
 from urllib.parse import quote
 
 from app import SPEC_VERSION, __version__
@@ -17,6 +17,7 @@ from app.analysis import LintResult
 from app.findings import MAX_PER_CODE, Finding, Omitted, in_document_order
 from app.policy import Outcome, located
 from app.positions import token_end
+from app.record import Record
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
@@ -38,15 +39,29 @@ Report = dict[str, Any]
 SarifObject = dict[str, Any]
 
 
-class FileResult(NamedTuple):
+class FileResult(Record):
     """One input: its lint result, or why it could not be read (then exit status 2). An
     unreadable input stays in every machine-readable format, never silently dropped."""
 
-    file: str  # the name as the user gave it
-    result: LintResult | None = None
-    error: str | None = None  # "no such file", "permission denied", …
+    __slots__ = ("error", "file", "outcome", "result")
+
+    file: Final[str]  # the name as the user gave it
+    result: Final[LintResult | None]
+    error: Final[str | None]  # "no such file", "permission denied", …
     # what a project's policy reports of it (app/policy.py); None: every finding
-    outcome: Outcome | None = None
+    outcome: Final[Outcome | None]
+
+    def __init__(
+        self,
+        file: str,
+        result: LintResult | None = None,
+        error: str | None = None,
+        outcome: Outcome | None = None,
+    ) -> None:
+        self.file = file
+        self.result = result
+        self.error = error
+        self.outcome = outcome
 
     @property
     def listed(self) -> list[Finding]:
@@ -472,11 +487,11 @@ def _shown(
 
 def omitted_sentence(omitted: Omitted) -> str:
     """What a report says of the findings of one code it counts but does not list."""
-    noun = omitted.severity if omitted.number == 1 else f"{omitted.severity}s"
+    noun = omitted.severity if omitted.count == 1 else f"{omitted.severity}s"
     # a lower bound when checking stopped once the listed ones were known (app/schema.py)
     bound = "at least " if omitted.at_least else ""
     return (
-        f"{bound}{omitted.number:,} more {omitted.code} {noun} not listed: a report lists the "
+        f"{bound}{omitted.count:,} more {omitted.code} {noun} not listed: a report lists the "
         f"first {MAX_PER_CODE:,} of each code; fix those and lint again"
     )
 

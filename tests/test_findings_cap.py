@@ -43,7 +43,7 @@ def test_the_report_lists_the_cap_and_counts_the_rest(flooded: bytes) -> None:
     result = lint(flooded)
     codes = [f.code for f in result.findings]
     assert codes.count("OCP-S002") == MAX_PER_CODE
-    omitted = [(o.code, o.severity, o.number) for o in result.omitted]
+    omitted = [(o.code, o.severity, o.count) for o in result.omitted]
     assert omitted == [("OCP-S002", "error", EXTRA)]
     assert result.errors == MAX_PER_CODE + EXTRA  # the verdict counts every one
     assert not result.valid

@@ -262,7 +262,7 @@ def test_unresolved_references_past_the_cap_are_counted_and_the_first_listed() -
     result = lint(_document(statements=statements))
     listed = _listed(result.findings, "OCP-S002")
     assert len(listed) == MAX_PER_CODE
-    assert [(o.code, o.number) for o in result.omitted] == [("OCP-S002", extra)]
+    assert [(o.code, o.count) for o in result.omitted] == [("OCP-S002", extra)]
     assert result.errors == n
     assert listed[0].path == "/statements/0/evidence/0"
     assert listed[0].message == (
@@ -280,7 +280,7 @@ def test_references_of_the_wrong_type_past_the_cap_are_counted() -> None:
     result = lint(_document(statements=statements))
     listed = _listed(result.findings, "OCP-S003")
     assert len(listed) == MAX_PER_CODE
-    assert [(o.code, o.number) for o in result.omitted] == [("OCP-S003", extra)]
+    assert [(o.code, o.count) for o in result.omitted] == [("OCP-S003", extra)]
     assert listed[1].path == "/statements/1/evidence/0"
     assert listed[1].message == (
         "evidence must name a resource, but 's0' is a statement (at /statements/0); point it "

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice, repeat
-from typing import NamedTuple, TypeVar
+from typing import Final, TypeVar
 
 from app.checkpoint import Checkpoint
 from app.digests import DigestCheck
 from app.findings import MAX_PER_CODE, Finding, Severity
 from app.pointer import Path, to_pointer
+from app.record import Record
 
 Violation = tuple[Path, str]
 # What a check may yield past the first MAX_PER_CODE of its violations: one it only counts
@@ -27,23 +28,50 @@ _G = TypeVar("_G")
 _H = TypeVar("_H")
 
 
-class Parent(NamedTuple):
-    checkpoint: Checkpoint
-    data: bytes  # the parent's exact bytes
+class Parent(Record):
+    __slots__ = ("checkpoint", "data", "digest")
+
+    checkpoint: Final[Checkpoint]
+    data: Final[bytes]  # the parent's exact bytes
     # the child's parent.digest against them, as the pair checked it once (app/digests.py);
     # None: check the exact bytes
-    digest: DigestCheck | None = None
+    digest: Final[DigestCheck | None]
+
+    def __init__(
+        self, checkpoint: Checkpoint, data: bytes, digest: DigestCheck | None = None
+    ) -> None:
+        self.checkpoint = checkpoint
+        self.data = data
+        self.digest = digest
 
 
-class Rule(NamedTuple):
-    code: str
-    severity: Severity
-    level: str  # "syntax", "semantics" or "lineage"
-    summary: str  # the rule in one sentence, as the specification states it
+class Rule(Record):
+    __slots__ = ("check", "code", "level", "severity", "summary", "written")
+
+    code: Final[str]
+    severity: Final[Severity]
+    level: Final[str]  # "syntax", "semantics" or "lineage"
+    summary: Final[str]  # the rule in one sentence, as the specification states it
     # what the linter checks, at which path, for a rule with no check function of its own;
     # a check's is its docstring (`description`)
-    written: str | None = None
-    check: Check | None = None
+    written: Final[str | None]
+    check: Final[Check | None]
+
+    def __init__(
+        self,
+        code: str,
+        severity: Severity,
+        level: str,
+        summary: str,
+        written: str | None = None,
+        check: Check | None = None,
+    ) -> None:
+        self.code = code
+        self.severity = severity
+        self.level = level
+        self.summary = summary
+        self.written = written
+        self.check = check
 
     @property
     def description(self) -> str:

@@ -27,7 +27,7 @@ import re
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import NamedTuple, TypeVar
+from typing import Final, TypeVar
 
 from app import layout
 from app.calls import Call, repeats
@@ -35,6 +35,7 @@ from app.checkpoint import TERMINAL_STATUSES, Checkpoint, parse_instant
 from app.json_values import json_key
 from app.parse import JsonObject
 from app.pointer import Path, to_pointer
+from app.record import Record
 from app.rules import Parent, Violation, rule
 
 _T = TypeVar("_T")
@@ -100,14 +101,25 @@ def _state(statement: JsonObject) -> object:
 # --- shared helpers ---------------------------------------------------------------------------
 
 
-class Protected(NamedTuple):
+class Protected(Record):
     """An object of the parent that §9.2 says a compaction preserves."""
 
-    id: str | None  # None: a stop condition without an id
-    type: str  # "statement", "operation" or "stop_condition"
-    what: str  # "active instruction", "open question", "non-terminal operation", "stop condition"
-    path: Path  # in the parent
-    value: JsonObject
+    __slots__ = ("id", "path", "type", "value", "what")
+
+    id: Final[str | None]  # None: a stop condition without an id
+    type: Final[str]  # "statement", "operation" or "stop_condition"
+    what: Final[
+        str
+    ]  # "active instruction", "open question", "non-terminal operation", "stop condition"
+    path: Final[Path]  # in the parent
+    value: Final[JsonObject]
+
+    def __init__(self, id: str | None, type: str, what: str, path: Path, value: JsonObject) -> None:
+        self.id = id
+        self.type = type
+        self.what = what
+        self.path = path
+        self.value = value
 
     @property
     def pointer(self) -> str:
@@ -353,15 +365,40 @@ def transformations_recorded(child: Checkpoint) -> bool:
     return isinstance(transformations, list) and len(transformations) > 0
 
 
-class Raised(NamedTuple):
+class Raised(Record):
     """A statement whose verification state became verified in the child."""
 
-    id: str
-    child_index: int
-    before: object  # the parent's state, None when the parent recorded no verification
-    evidence_added: list[str]
-    checked_at: object  # the child's verification.checked_at, as written
-    checked_after_parent: bool  # checked_at is an instant later than the parent's created_at
+    __slots__ = (
+        "before",
+        "checked_after_parent",
+        "checked_at",
+        "child_index",
+        "evidence_added",
+        "id",
+    )
+
+    id: Final[str]
+    child_index: Final[int]
+    before: Final[object]  # the parent's state, None when the parent recorded no verification
+    evidence_added: Final[list[str]]
+    checked_at: Final[object]  # the child's verification.checked_at, as written
+    checked_after_parent: Final[bool]  # checked_at is an instant later than the parent's created_at
+
+    def __init__(
+        self,
+        id: str,
+        child_index: int,
+        before: object,
+        evidence_added: list[str],
+        checked_at: object,
+        checked_after_parent: bool,
+    ) -> None:
+        self.id = id
+        self.child_index = child_index
+        self.before = before
+        self.evidence_added = evidence_added
+        self.checked_at = checked_at
+        self.checked_after_parent = checked_after_parent
 
     @property
     def new_evidence(self) -> bool:
@@ -946,19 +983,41 @@ def verified_without_its_evidence(child: Checkpoint, parent: Parent) -> Iterator
 # --- since the parent: what a person reads first ---------------------------------------------
 
 
-class Loss(NamedTuple):
+class Loss(Record):
     """Something the parent holds in force, as §9.2 asks a compaction to preserve it, that the
     child dropped, rewrote, weakened or withdrew."""
 
-    change: str  # "dropped", "rewritten", "weakened" or "withdrawn"
-    what: str  # "active constraint", "open question", "non-terminal operation", "stop condition"
-    id: str | None
-    parent_pointer: str
-    child_pointer: str | None  # None: dropped
-    detail: str  # what changed, in words
+    __slots__ = ("accounted", "change", "child_pointer", "detail", "id", "parent_pointer", "what")
+
+    change: Final[str]  # "dropped", "rewritten", "weakened" or "withdrawn"
+    what: Final[
+        str
+    ]  # "active constraint", "open question", "non-terminal operation", "stop condition"
+    id: Final[str | None]
+    parent_pointer: Final[str]
+    child_pointer: Final[str | None]  # None: dropped
+    detail: Final[str]  # what changed, in words
     # whether the child records it: an omission that names it (dropped), a transformation
     # that names it in affected (rewritten); a weakening or a withdrawal is never accounted for
-    accounted: bool
+    accounted: Final[bool]
+
+    def __init__(
+        self,
+        change: str,
+        what: str,
+        id: str | None,
+        parent_pointer: str,
+        child_pointer: str | None,
+        detail: str,
+        accounted: bool,
+    ) -> None:
+        self.change = change
+        self.what = what
+        self.id = id
+        self.parent_pointer = parent_pointer
+        self.child_pointer = child_pointer
+        self.detail = detail
+        self.accounted = accounted
 
     @property
     def recorded(self) -> str:
