@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from app.policy import may_hold_tool_ocp
 from tests.conftest import CONFORMANCE, assert_report
 
 INVALID = CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json"
@@ -100,6 +101,46 @@ def test_pyproject_tool_ocp_is_found_from_a_folder_below(capsys, project, monkey
     bad, leak = report["results"]
     assert codes(bad) == [] and bad["ignored"] == 1
     assert "secret" in codes(leak)
+
+
+# Every way TOML spells a [tool.ocp] table, each one found (fail-on secret fails the run)
+TOOL_OCP_FORMS = [
+    '[tool.ocp]\nfail-on = ["secret"]\n',
+    '[ tool . ocp ]\nfail-on = ["secret"]\n',
+    '["tool".\'ocp\']\nfail-on = ["secret"]\n',
+    '[tool]\nocp = { fail-on = ["secret"] }\n',
+    '[tool]\nblack = {}\nocp.fail-on = ["secret"]\n',
+    'tool.ocp.fail-on = ["secret"]\n[project]\nname = "x"\n',
+    'tool = { ocp = { fail-on = ["secret"] } }\n',
+    '"tool" . "ocp" = { fail-on = ["secret"] }\n',
+    '[tool.ocp.per-file-ignores]\n"x" = ["OCP-S002"]\n[tool.ocp]\nfail-on = ["secret"]\n',
+    '["t\\u006fol".ocp]\nfail-on = ["secret"]\n',
+]
+
+
+@pytest.mark.parametrize("pyproject", TOOL_OCP_FORMS)
+def test_every_spelling_of_a_tool_ocp_table_is_read(capsys, project, pyproject):
+    assert may_hold_tool_ocp(pyproject.encode())
+    (project / "pyproject.toml").write_text(pyproject)
+    status, _, _ = lint(capsys, "cases/leak.ocp.json")
+    assert status == 1  # the credential, by the table's fail-on
+
+
+@pytest.mark.parametrize(
+    "pyproject",
+    [
+        '[project]\nname = "ocp-viewer"\n[project.scripts]\nocp = "app.cli:main"\n',
+        '[project]\ndependencies = ["ocp-viewer>=0.1"]\n[tool.ruff]\nline-length = 100\n',
+        '[tool.ocpx]\nfail-on = ["secret"]\n[tool.black.ocp]\nx = 1\n',
+    ],
+)
+def test_a_pyproject_that_only_mentions_ocp_is_not_parsed(capsys, project, pyproject):
+    """Parsing TOML costs a small file's lint a quarter of its time: a pyproject.toml that
+    cannot hold [tool.ocp] is never parsed, and the default policy holds."""
+    assert not may_hold_tool_ocp(pyproject.encode())
+    (project / "pyproject.toml").write_text(pyproject)
+    status, _, _ = lint(capsys, "cases/leak.ocp.json")
+    assert status == 0
 
 
 @pytest.mark.parametrize(
