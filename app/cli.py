@@ -722,5 +722,30 @@ def read_input(name: str, limit: int) -> bytes:
         raise InputError(name, f"cannot be read ({exc.strerror or exc})") from None
 
 
+# The commands that answer once and end, after which nothing of the process is needed.
+_ONE_SHOT = frozenset({"lint", "render", "diff", "guard"})
+
+
+def entry() -> NoReturn:
+    """The `ocp` command: `main`, then, after a one-shot command, out of the process at once.
+
+    The interpreter's orderly teardown frees every module and object one by one: a tenth of
+    the run of `ocp lint` on one small file (issue 28), for nothing a one-shot command leaves
+    behind (its output files are closed, its streams flushed here; it starts no thread and
+    registers no exit handler). mypy's fast exit does the same. `ocp serve` and `ocp mcp` end
+    as Python ends."""
+    status = main()
+    if sys.argv[1:2] and sys.argv[1] in _ONE_SHOT:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            # the reader went away (ocp lint … | head), a full disk, a stream main() closed:
+            # the output is not whole, so the status is never a verdict's
+            status = EXIT_USAGE
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -140,6 +140,36 @@ def test_standard_input_through_the_installed_script():
     assert run_.stdout.decode().startswith("-: valid")
 
 
+def test_the_installed_script_exits_with_each_status_and_its_output_whole(tmp_path):
+    """`ocp` leaves a one-shot command's process at once (app.cli.entry): the status is
+    main()'s and what it printed arrives whole, on a terminal's pipe or in a file."""
+    ocp = str(Path(sys.executable).parent / "ocp")
+    invalid = str(CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json")
+    for args, status in (([VALID], 0), ([invalid], 1), ([str(tmp_path / "none.ocp.json")], 2)):
+        done = subprocess.run([ocp, "lint", *args], capture_output=True, timeout=60)
+        assert done.returncode == status, done.stderr
+    report = tmp_path / "report.json"
+    with report.open("wb") as out:
+        many = [VALID, invalid] * 200
+        done = subprocess.run([ocp, "lint", "--format", "json", *many], stdout=out, timeout=60)
+    assert done.returncode == 1
+    assert len(json.loads(report.read_bytes())["results"]) == 400
+
+
+def test_a_reader_that_goes_away_is_exit_2_without_a_traceback():
+    ocp = str(Path(sys.executable).parent / "ocp")
+    with subprocess.Popen(
+        [ocp, "lint", "--format", "json", *[VALID] * 200],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # before the linter writes a byte
+        err = process.stderr.read()
+        assert process.wait(timeout=60) == 2
+    assert b"Traceback" not in err and b"Exception ignored" not in err
+
+
 def test_parent_enables_lineage_rules(capsys):
     t001 = str(CONFORMANCE / "rule-T001-cancelled-op-reopened.ocp.json")
     status, out, _ = run(capsys, "lint", "--format", "json", "--parent", VALID, t001)
