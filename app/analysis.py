@@ -25,7 +25,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Final, Literal
 
 from app.checkpoint import Checkpoint
-from app.digests import DigestCheck, Rendering, check_digest, sha256_digest
 from app.findings import (
     MAX_PER_CODE,
     Finding,
@@ -36,14 +35,16 @@ from app.findings import (
     merge_omitted,
 )
 from app.parse import DEFAULT_LIMITS, Document, Intake, Limits, parse
-from app.positions import line_cols, offsets
 from app.redaction import Redaction, redacted_unparsed, unparsed_findings
 from app.rules import Parent, check_document, check_lineage
-from app.rules.compaction import Loss, losses
 from app.schema_screen import conforms, screen_pays
 from app.secrets import SecretScan, findings_of, scan_document
 from app.version import check_version
 from app.visible import may_decode_to_controls
+
+if TYPE_CHECKING:  # imported where a pair is made: a document alone never needs them
+    from app.digests import DigestCheck, Rendering
+    from app.rules.compaction import Loss
 
 LevelState = Literal["pass", "fail", "not_run"]
 
@@ -63,6 +64,8 @@ class SourceMap:
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column (in code points) of ``offset``."""
+        from app.positions import line_cols
+
         return line_cols(self.text or "", [offset])[offset]
 
     def offsets(self, pointers: Iterable[str]) -> dict[str, int]:
@@ -72,6 +75,9 @@ class SourceMap:
         # the first walk (the findings'): nothing to look up first
         wanted = [p for p in asked if p not in known] if known else list(asked)
         if wanted and self.text:
+            # imported by a document with findings to place: a valid one never asks
+            from app.positions import offsets
+
             try:
                 found = offsets(self.text, wanted)
             except (ValueError, IndexError, RecursionError):
@@ -84,6 +90,10 @@ class SourceMap:
 
     def locate(self, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
         found = self.offsets(pointers)
+        if not found:
+            return {}
+        from app.positions import line_cols
+
         places = line_cols(self.text or "", found.values())
         return {p: places[o] for p, o in found.items()}
 
@@ -184,6 +194,8 @@ class Analysis(Verdict):
     def digest(self) -> str:
         """sha-256 of the exact bytes, computed when first asked: a linter's text report never
         asks, and hashing's first use loads OpenSSL (some 4 ms of a run)."""
+        from app.digests import sha256_digest
+
         return sha256_digest(self.data)
 
     @property
@@ -413,6 +425,8 @@ class Pair:
             return ()
         if self.parent.checkpoint is None:
             return ()
+        from app.rules.compaction import losses
+
         found = losses(self.child.checkpoint, self.parent.checkpoint)
         redaction = self.child.redaction.joined(self.parent.redaction)
         if not redaction.active:
@@ -434,6 +448,9 @@ def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = No
     """The lineage findings of ``child`` against ``parent``. ``parent_as_sent``: the parent's
     bytes as a browser sent them, when they were pasted (its CRLF line ends were made LF
     before the analysis); `parent.digest` is checked against both."""
+    # the lineage modules only for a pair: a document linted alone never imports them
+    from app.digests import check_digest
+
     renderings: list[tuple[Rendering, bytes]] = [("exact", parent.data)]
     if parent_as_sent is not None and parent_as_sent != parent.data:
         renderings = [("as_sent", parent_as_sent), ("lf", parent.data)]

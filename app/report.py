@@ -16,7 +16,6 @@ from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
 from app.findings import MAX_PER_CODE, Finding, Omitted, in_document_order
 from app.policy import Outcome, located
-from app.positions import token_end
 from app.record import Record
 from app.resources import rule_markdown
 from app.rules import RULES
@@ -770,6 +769,8 @@ class _Ends:
         offset = self.offsets.get(path)
         measured = (1, 1)
         if offset is not None:
+            from app.positions import token_end  # a report with findings: a valid one has none
+
             token = self.text[offset : token_end(self.text, offset)]
             measured = (len(token), len(token) + len(_ASTRAL.findall(token)))
         self._widths[path] = measured

@@ -530,14 +530,20 @@ def test_the_lint_path_imports_no_web_framework_nor_the_reference_validator():
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    main(['lint', {VALID!r}])\n"
         "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('app.'))))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
-    loaded = set(done.stdout.split())
+    top, ours = done.stdout.splitlines()
+    loaded = set(top.split())
     assert "app" in loaded  # the lint ran (a valid file may now skip jsonschema_rs)
     heavy = {"starlette", "jinja2", "uvicorn", "anyio", "multipart", "jsonschema", "ada_url"}
     assert loaded & heavy == set()
     # nor what only defining records or reading docstrings needs: dataclasses (each class
     # costs about a millisecond to define on CPython 3.11) and inspect (5 ms to import)
     assert loaded & {"dataclasses", "inspect"} == set()
+    # nor what only a parent, or a finding to place, needs: the lineage rules, the digests,
+    # the position locator
+    lineage = {"app.rules.compaction", "app.rules.lineage", "app.digests", "app.positions"}
+    assert set(ours.split()) & lineage == set()

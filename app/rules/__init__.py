@@ -7,15 +7,17 @@ A check takes a `Checkpoint` (and, for lineage rules, its `Parent`) and yields
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice, repeat
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from app.checkpoint import Checkpoint
-from app.digests import DigestCheck
 from app.findings import MAX_PER_CODE, Finding, Severity
 from app.pointer import Path, to_pointer
 from app.record import Record
+
+if TYPE_CHECKING:
+    from app.digests import DigestCheck
 
 Violation = tuple[Path, str]
 # What a check may yield past the first MAX_PER_CODE of its violations: one it only counts
@@ -88,14 +90,44 @@ class Rule(Record):
         return f"/rules/{self.code}"
 
 
-RULES: dict[str, Rule] = {}
+# Every rule by code, as registered so far (see `_Registry`).
+_REGISTERED: dict[str, Rule] = {}
 
 
 def register(rule: Rule) -> Rule:
-    if rule.code in RULES:
+    if rule.code in _REGISTERED:
         raise ValueError(f"rule {rule.code} registered twice")
-    RULES[rule.code] = rule
+    _REGISTERED[rule.code] = rule
     return rule
+
+
+class _Registry(Mapping[str, Rule]):
+    """Every rule by code: the one registry of codes (rule pages, SARIF, --select).
+
+    The lineage rules' modules (§9.2's compaction checks, OCP-T001, OCP-T002, digest) are
+    imported when the registry is first read, or a document is checked against its parent:
+    a document linted alone needs only the single-document rules, and importing the others
+    was a tenth of `ocp lint` of one small file (issue 28)."""
+
+    def _every(self) -> dict[str, Rule]:
+        _load_lineage_rules()
+        return _REGISTERED
+
+    def __getitem__(self, code: str) -> Rule:
+        return self._every()[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+
+RULES: Mapping[str, Rule] = _Registry()
+
+
+def _load_lineage_rules() -> None:
+    from app.rules import compaction, lineage  # noqa: F401  (each registers its rules)
 
 
 def rule(
@@ -155,7 +187,7 @@ def first_of(
 
 def check_document(checkpoint: Checkpoint) -> list[Finding]:
     """Level 2: every single-document rule, in code order."""
-    return _run([r for r in RULES.values() if r.level == "semantics"], checkpoint)
+    return _run([r for r in _REGISTERED.values() if r.level == "semantics"], checkpoint)
 
 
 def check_lineage(checkpoint: Checkpoint, parent: Parent) -> list[Finding]:
@@ -227,4 +259,5 @@ for _code, _severity, _summary, _description in (
     _level = "content" if _code == "secret" else "syntax"
     register(Rule(_code, _severity, _level, _summary, _description))  # type: ignore[arg-type]
 
-from app.rules import compaction, consistency, lineage, references, warnings  # noqa: E402, F401
+# The single-document rules, registered now; the lineage rules when first needed (`_Registry`).
+from app.rules import consistency, references, warnings  # noqa: E402, F401
