@@ -13,7 +13,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from app import __version__
@@ -337,7 +336,7 @@ def run_lint(args: argparse.Namespace, settings: Settings) -> int:
         except OutputError as exc:
             return _failed(_outputs(args, files=False), str(exc))
     try:
-        found = load(Path(args.config)) if args.config else load_nearest(Path.cwd())
+        found = load(os.path.normpath(args.config)) if args.config else load_nearest(os.getcwd())
         policy = found.with_options(
             select=args.select, ignore=args.ignore, fail_on=args.fail_on, exclude=args.exclude
         )
@@ -475,13 +474,14 @@ def _expanded(names: Sequence[str], policy: Policy, *, verbose: bool = False) ->
     lints nothing must not pass. ``verbose``: say on stderr what was skipped and why."""
     out: list[str] = []
     for name in names:
-        folder = Path(name)
-        if name == "-" or not folder.is_dir():
+        if name == "-" or not os.path.isdir(name):
             out.append(name)  # named: never skipped
             continue
+        from pathlib import Path  # a folder's walk: linting named files never loads pathlib
+
         from app.walk import checkpoints_below, walk_lines
 
-        found, skipped = checkpoints_below(folder, policy.excludes)
+        found, skipped = checkpoints_below(Path(name), policy.excludes)
         if verbose:
             for line in walk_lines(skipped):
                 say(line)
@@ -522,7 +522,7 @@ def run_render(args: argparse.Namespace, settings: Settings) -> int:
     result = lint(data, parent=parent, limits=settings.limits)
     if result.parent is not None and (problem := _unusable_parent(args.parent, result.parent)):
         return usage_error(problem)
-    name = "standard input" if args.file == "-" else Path(args.file).name
+    name = "standard input" if args.file == "-" else os.path.basename(os.path.normpath(args.file))
     page = checkpoint_html(
         name,
         result,
@@ -707,12 +707,11 @@ def read_input(name: str, limit: int) -> bytes:
     try:
         if name == "-":
             return sys.stdin.buffer.read(limit + 1)
-        path = Path(name)
-        if path.is_dir():
+        if os.path.isdir(name):
             raise InputError(
                 name, f"is a folder with no {CHECKPOINT_GLOB} file below it (or all excluded)"
             )
-        with path.open("rb") as handle:
+        with open(name, "rb") as handle:
             return handle.read(limit + 1)
     except FileNotFoundError:
         raise InputError(name, "no such file") from None

@@ -7,7 +7,6 @@ import re
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Final
-from urllib.parse import urlsplit
 
 from app.parse import DEFAULT_LIMITS, MIB, Limits
 from app.record import Record
@@ -204,6 +203,8 @@ def parse_base_url(raw: str | None, name: str = "OCP_PUBLIC_URL") -> str | None:
     or user, no trailing slash. None when not given."""
     if raw is None or not raw.strip():
         return None
+    from urllib.parse import urlsplit  # only with a URL given: a linter's run has none
+
     url = raw.strip().rstrip("/")
     parts = urlsplit(url)
     if (
@@ -222,12 +223,14 @@ def parse_base_url(raw: str | None, name: str = "OCP_PUBLIC_URL") -> str | None:
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # A host name or IPv4 address, or an IPv6 address (urlsplit gives it without its brackets).
-_ORIGIN_HOST = re.compile(r"[a-z0-9._~-]+|[0-9a-f:.]*:[0-9a-f:.]*")
+_ORIGIN_HOST = r"[a-z0-9._~-]+|[0-9a-f:.]*:[0-9a-f:.]*"  # compiled on first use, by re's cache
 
 
 def parse_cors_origins(raw: str | None) -> frozenset[str]:
     """OCP_CORS_ORIGINS: comma-separated origins, each http(s)://host[:port] as a browser
     sends it in Origin (lowercase, no default port, no path), or "*" for any origin."""
+    from urllib.parse import urlsplit
+
     origins = set()
     for item in (raw or "").split(","):
         entry = item.strip()
@@ -248,7 +251,7 @@ def parse_cors_origins(raw: str | None) -> frozenset[str]:
             or parts.query
             or parts.fragment
             or "@" in parts.netloc
-            or not _ORIGIN_HOST.fullmatch(parts.hostname)
+            or not re.fullmatch(_ORIGIN_HOST, parts.hostname)
             or port == -1
             or entry.endswith(":")
         ):

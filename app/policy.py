@@ -28,11 +28,15 @@ import fnmatch
 import os
 import re
 from collections.abc import Sequence
-from pathlib import Path, PurePosixPath
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from app.findings import Finding, Omitted
 from app.record import Record
+
+if TYPE_CHECKING:
+    from pathlib import (
+        PurePath,  # a folder walk's (app/walk.py); ocp lint of a file never loads pathlib
+    )
 
 
 class PolicyError(Exception):
@@ -188,7 +192,7 @@ class Policy(Record):
             None,
         )
 
-    def excludes(self, relative: Path) -> bool:
+    def excludes(self, relative: PurePath) -> bool:
         """Whether a file found in a folder is left out: ``exclude`` matches its path below
         the folder, or any folder on the way (``drafts``), or its name."""
         text = relative.as_posix()
@@ -315,8 +319,9 @@ def _any_prefix(code: str, prefixes: Sequence[str]) -> bool:
 def _matches(name: str, pattern: str) -> bool:
     """A file's path (relative to the configuration's folder) against a glob: the whole path,
     or its last parts (``*.ocp.json`` matches ``cases/a.ocp.json``)."""
-    path = PurePosixPath(name)
-    return fnmatch.fnmatchcase(name, pattern) or path.match(pattern)
+    from pathlib import PurePosixPath  # a configuration's globs only: most runs have none
+
+    return fnmatch.fnmatchcase(name, pattern) or PurePosixPath(name).match(pattern)
 
 
 def relative_name(name: str, root: str | None) -> str:
@@ -335,29 +340,31 @@ def located(name: str, root: str) -> tuple[str, str | None]:
     path = os.path.normpath(os.path.join(os.getcwd(), name))
     if path == root or os.path.commonpath([root, path]) != root:
         return path, None
-    return path, PurePosixPath(Path(os.path.relpath(path, root))).as_posix()
+    return path, os.path.relpath(path, root).replace(os.sep, "/")
 
 
 # --- reading the configuration --------------------------------------------------------------------
 
 
-def load_nearest(start: Path) -> Policy:
+def load_nearest(start: str) -> Policy:
     """The policy of ocp.toml, or of a pyproject.toml with a [tool.ocp] table, in ``start``
     or the nearest folder above it; the default policy when there is none. Each file is
     read once, and a pyproject.toml parsed only when its text may hold that table (most
     never do: importing the TOML parser and parsing cost a small file's lint a quarter of
     its time)."""
-    for folder in (start, *start.parents):
-        candidate = folder / "ocp.toml"
-        if candidate.is_file():
+    folder, above = os.path.abspath(start), ""
+    while folder != above:  # up to the root, whose parent is itself
+        candidate = os.path.join(folder, "ocp.toml")
+        if os.path.isfile(candidate):
             return _policy(candidate, _read(candidate))
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file():
+        pyproject = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(pyproject):
             data = _bytes(pyproject)
             if may_hold_tool_ocp(data):
                 parsed = _parse(pyproject, data)
                 if "ocp" in parsed.get("tool", {}):
                     return _policy(pyproject, parsed)
+        folder, above = os.path.dirname(folder), folder
     return Policy()
 
 
@@ -379,16 +386,17 @@ def may_hold_tool_ocp(data: bytes) -> bool:
     return re.search(_TOOL_OCP, data) is not None or b"\\u" in data or b"\\U" in data
 
 
-def load(path: Path) -> Policy:
+def load(path: str) -> Policy:
     """The policy of the configuration file ``path`` (``--config``)."""
-    if not path.is_file():
+    if not os.path.isfile(path):
         raise PolicyError(f"{path}: no such file")
     return _policy(path, _read(path))
 
 
-def _policy(path: Path, data: dict[str, Any]) -> Policy:
-    table = data.get("tool", {}).get("ocp", {}) if path.name == "pyproject.toml" else data
-    where = f"{path}" + (" [tool.ocp]" if path.name == "pyproject.toml" else "")
+def _policy(path: str, data: dict[str, Any]) -> Policy:
+    in_pyproject = os.path.basename(path) == "pyproject.toml"
+    table = data.get("tool", {}).get("ocp", {}) if in_pyproject else data
+    where = f"{path}" + (" [tool.ocp]" if in_pyproject else "")
     if not isinstance(table, dict):
         raise PolicyError(f"{where}: must be a table")
     known = {"select", "ignore", "fail-on", "exclude", "per-file-ignores", "accepted"}
@@ -397,7 +405,7 @@ def _policy(path: Path, data: dict[str, Any]) -> Policy:
         hint = (
             " (ocp.toml holds them at its top level, with no [tool.ocp] table; that table is "
             "pyproject.toml's)"
-            if unknown == ["tool"] and path.name != "pyproject.toml"
+            if unknown == ["tool"] and not in_pyproject
             else ""
         )
         raise PolicyError(
@@ -431,22 +439,23 @@ def _policy(path: Path, data: dict[str, Any]) -> Policy:
         ),
         accepted=tuple(_accepted(entry, n, where) for n, entry in _entries(table, where)),
         source=str(path),
-        root=os.path.normpath(os.path.abspath(path.parent)),
+        root=os.path.dirname(os.path.abspath(path)),
     )
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: str) -> dict[str, Any]:
     return _parse(path, _bytes(path))
 
 
-def _bytes(path: Path) -> bytes:
+def _bytes(path: str) -> bytes:
     try:
-        return path.read_bytes()
+        with open(path, "rb") as file:
+            return file.read()
     except OSError as exc:
         raise PolicyError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _parse(path: Path, data: bytes) -> dict[str, Any]:
+def _parse(path: str, data: bytes) -> dict[str, Any]:
     import tomllib  # only a run that has a configuration reads one
 
     try:

@@ -8,9 +8,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Sequence
-from pathlib import PurePosixPath
 from typing import Any, Final
-from urllib.parse import quote
 
 from app import SPEC_VERSION, __version__
 from app.analysis import LintResult
@@ -653,6 +651,8 @@ def _root_folder(sarif_root: str | None) -> str:
 
 
 def _folder_uri(folder: str) -> str:
+    from pathlib import PurePosixPath  # SARIF's alone: a text or JSON run never loads pathlib
+
     return PurePosixPath(folder).as_uri().rstrip("/") + "/"
 
 
@@ -663,6 +663,9 @@ def artifact_location(name: str, root: str) -> SarifObject:
     lies outside; standard input as ``stdin``."""
     if name == "-":
         return {"uri": "stdin"}
+    from pathlib import PurePosixPath
+    from urllib.parse import quote
+
     path, relative = located(name, root)
     if relative is not None:
         return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
