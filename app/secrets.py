@@ -5,60 +5,242 @@ models, so the linter warns about anything in it that looks like a secret, and t
 redacts it. Every string value and every member name is scanned, at every depth.
 
 Each detector is built from what a credential format *is*: a vendor's fixed prefix and length, a
-structure (PEM armour, a JWT's JSON header, a URI's userinfo, a signed URL's parameters), or a
-member or parameter name that says it holds a credential. None is tuned to sample documents, and
-each is checked against ordinary content: ids, digests, commit hashes, idempotency keys, ordinary
-URLs and query strings, e-mail addresses, and prose that merely mentions a token or a password.
+structure (PEM armour, a JWT's JSON header, a URI's userinfo, a signed URL's parameters), a
+service's name beside a value of its keys' shape, or a member or parameter name that says it
+holds a credential. None is tuned to sample documents, and each is checked against ordinary
+content: ids, digests, commit hashes, idempotency keys, ordinary URLs and query strings, e-mail
+addresses, and prose that merely mentions a token or a password.
 
-Speed: scanning every string with every detector would cost a dozen regex passes per string. The
-document scan instead joins all strings once, finds the few literal anchors each detector needs
-(a regex with a literal prefix is a fast substring search), maps each anchor back to its string,
-and runs only the matching detectors on only those strings.
+The formats known by their shape are rules (app/secret_rules.py); the structures that need more
+than a pattern are detectors here (PEM and PuTTY keys, URIs' userinfo, .netrc entries, names
+in text, command lines, prose, and the decoding of percent escapes and base64). Speed: the
+document scan joins all strings once and hands them to app/secret_engine.py, which finds the
+keywords they hold (one RE2 pass on a large input), runs only the rules and anchors whose
+keyword occurred, and maps each match back to its string; a detector runs only on the strings
+its anchor matched.
 """
 
-import base64
-import binascii
-import json
+from __future__ import annotations
+
 import operator
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import lru_cache, partial, reduce
+from functools import lru_cache, reduce
 from itertools import accumulate, chain, compress, count, islice
-from typing import NamedTuple, cast
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from app.findings import Finding
 from app.json_values import CONTAINERS
 from app.pointer import escape_token
+from app.secret_engine import Engine, Hay, Pattern
+from app.secret_rules import (
+    AGE_KEY as AGE_KEY,
+)
+from app.secret_rules import (
+    ALIBABA as ALIBABA,
+)
+from app.secret_rules import (
+    ARTIFACTORY as ARTIFACTORY,
+)
+from app.secret_rules import (
+    ATLASSIAN as ATLASSIAN,
+)
+from app.secret_rules import (
+    AWS_BEDROCK as AWS_BEDROCK,
+)
+from app.secret_rules import (
+    AWS_KEY_ID as AWS_KEY_ID,
+)
+from app.secret_rules import (
+    AWS_SECRET as AWS_SECRET,
+)
+from app.secret_rules import (
+    AZURE_ACCOUNT_KEY as AZURE_ACCOUNT_KEY,
+)
+from app.secret_rules import (
+    AZURE_CLIENT_SECRET as AZURE_CLIENT_SECRET,
+)
+from app.secret_rules import (
+    BASIC as BASIC,
+)
+from app.secret_rules import (
+    BEARER as BEARER,
+)
+from app.secret_rules import (
+    BRAINTREE as BRAINTREE,
+)
+from app.secret_rules import (
+    CLOUDFLARE_CA as CLOUDFLARE_CA,
+)
+from app.secret_rules import (
+    DATABRICKS as DATABRICKS,
+)
+from app.secret_rules import (
+    DATADOG as DATADOG,
+)
+from app.secret_rules import (
+    DIGITALOCEAN as DIGITALOCEAN,
+)
+from app.secret_rules import (
+    DISCORD as DISCORD,
+)
+from app.secret_rules import (
+    DOCKER_HUB as DOCKER_HUB,
+)
+from app.secret_rules import (
+    DOPPLER as DOPPLER,
+)
+from app.secret_rules import (
+    FACEBOOK as FACEBOOK,
+)
+from app.secret_rules import (
+    GITHUB as GITHUB,
+)
+from app.secret_rules import (
+    GITLAB as GITLAB,
+)
+from app.secret_rules import (
+    GOOGLE_API_KEY as GOOGLE_API_KEY,
+)
+from app.secret_rules import (
+    GOOGLE_CLIENT_SECRET as GOOGLE_CLIENT_SECRET,
+)
+from app.secret_rules import (
+    GOOGLE_OAUTH as GOOGLE_OAUTH,
+)
+from app.secret_rules import (
+    GOOGLE_REFRESH as GOOGLE_REFRESH,
+)
+from app.secret_rules import (
+    GRAFANA as GRAFANA,
+)
+from app.secret_rules import (
+    HEROKU as HEROKU,
+)
+from app.secret_rules import (
+    HUGGING_FACE as HUGGING_FACE,
+)
+from app.secret_rules import (
+    JWT as JWT,
+)
+from app.secret_rules import (
+    LINEAR as LINEAR,
+)
+from app.secret_rules import (
+    MAILCHIMP as MAILCHIMP,
+)
+from app.secret_rules import (
+    MAILGUN as MAILGUN,
+)
+from app.secret_rules import (
+    MAPBOX as MAPBOX,
+)
+from app.secret_rules import (
+    NEW_RELIC as NEW_RELIC,
+)
+from app.secret_rules import (
+    NPM as NPM,
+)
+from app.secret_rules import (
+    NPMRC as NPMRC,
+)
+from app.secret_rules import (
+    OKTA as OKTA,
+)
+from app.secret_rules import (
+    ONEPASSWORD as ONEPASSWORD,
+)
+from app.secret_rules import (
+    PLANETSCALE as PLANETSCALE,
+)
+from app.secret_rules import (
+    POSTMAN as POSTMAN,
+)
+from app.secret_rules import (
+    PREFIXED as PREFIXED,
+)
+from app.secret_rules import (
+    PULUMI as PULUMI,
+)
+from app.secret_rules import (
+    PYPI as PYPI,
+)
+from app.secret_rules import (
+    RUBYGEMS as RUBYGEMS,
+)
+from app.secret_rules import (
+    RULES,
+)
+from app.secret_rules import (
+    SENDGRID as SENDGRID,
+)
+from app.secret_rules import (
+    SENDINBLUE as SENDINBLUE,
+)
+from app.secret_rules import (
+    SENTRY as SENTRY,
+)
+from app.secret_rules import (
+    SERVICE_KEY as SERVICE_KEY,
+)
+from app.secret_rules import (
+    SHOPIFY as SHOPIFY,
+)
+from app.secret_rules import (
+    SK_KEY as SK_KEY,
+)
+from app.secret_rules import (
+    SLACK as SLACK,
+)
+from app.secret_rules import (
+    SLACK_WEBHOOK as SLACK_WEBHOOK,
+)
+from app.secret_rules import (
+    SQUARE as SQUARE,
+)
+from app.secret_rules import (
+    STRIPE as STRIPE,
+)
+from app.secret_rules import (
+    STRIPE_WEBHOOK as STRIPE_WEBHOOK,
+)
+from app.secret_rules import (
+    TELEGRAM as TELEGRAM,
+)
+from app.secret_rules import (
+    TERRAFORM as TERRAFORM,
+)
+from app.secret_rules import (
+    TWILIO as TWILIO,
+)
+from app.secret_rules import (
+    TWILIO_AUTH as TWILIO_AUTH,
+)
+from app.secret_rules import (
+    TWITTER as TWITTER,
+)
+from app.secret_rules import (
+    VAULT as VAULT,
+)
+from app.secret_rules import (
+    WEBHOOK as WEBHOOK,
+)
+from app.secret_shapes import (
+    _WHITESPACE,
+    _has_lower,
+    _has_upper,
+    _is_placeholder,
+    _lazy,
+    _not_a_credential_shape,
+    _plausible_token,
+    _prose_password,
+    _random_looking,
+    _words,
+)
 
 Span = tuple[int, int, str]  # start, end, kind
-
-
-class _LazyPattern:
-    """A regular expression compiled when it is first used.
-
-    The module holds some two hundred patterns, and compiling them all cost `ocp lint` a
-    quarter of its start-up (issue 13), while a document needs only the anchors and the few
-    detectors an anchor points to. On first use the compiled pattern's methods are set on the
-    instance, so later calls cost what a compiled pattern's cost: an attribute and a call.
-    """
-
-    def __init__(self, pattern: str, flags: int) -> None:
-        self.pattern = pattern
-        self.flags = flags
-
-    def __getattr__(self, name: str) -> object:
-        # Called only for what the instance does not hold yet: the first use.
-        compiled = re.compile(self.pattern, self.flags)
-        for method in ("search", "match", "fullmatch", "finditer", "findall", "sub", "split"):
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
-
-
-def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """`re.compile`, deferred to the pattern's first use (see `_LazyPattern`)."""
-    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
 
 
 class SecretHit(NamedTuple):
@@ -76,63 +258,11 @@ class SecretHit(NamedTuple):
 
 
 # --- kinds: fixed phrases, so a message can never echo document content -------------------------
+# (the kinds of the formats known by their shape are app/secret_rules.py's, imported above)
 
 PEM_KEY = "a PEM private key"
 PUTTY_KEY = "a PuTTY private key"
-AWS_KEY_ID = "an AWS access key id"
-AWS_SECRET = "an AWS secret access key"
-GOOGLE_API_KEY = "a Google API key"
-GOOGLE_OAUTH = "a Google OAuth token"
-GOOGLE_CLIENT_SECRET = "a Google OAuth client secret"
-AZURE_ACCOUNT_KEY = "an Azure storage account key"
 AZURE_SAS = "an Azure shared access signature"
-AZURE_CLIENT_SECRET = "an Azure AD client secret"
-GITHUB = "a GitHub token"
-GITLAB = "a GitLab token"
-GRAFANA = "a Grafana token"
-SLACK = "a Slack token"
-SLACK_WEBHOOK = "a Slack webhook URL"
-WEBHOOK = "a webhook URL that embeds its secret"
-STRIPE = "a Stripe secret key"
-STRIPE_WEBHOOK = "a Stripe webhook signing secret"
-SK_KEY = "an OpenAI or Anthropic style API key"
-NPM = "an npm token"
-PYPI = "a PyPI token"
-HUGGING_FACE = "a Hugging Face token"
-SENDGRID = "a SendGrid API key"
-SHOPIFY = "a Shopify access token"
-DIGITALOCEAN = "a DigitalOcean token"
-VAULT = "a HashiCorp Vault token"
-AGE_KEY = "an age secret key"
-POSTMAN = "a Postman API key"
-LINEAR = "a Linear API key"
-DATABRICKS = "a Databricks token"
-SQUARE = "a Square access token"
-ATLASSIAN = "an Atlassian API token"
-DOCKER_HUB = "a Docker Hub access token"
-TWILIO = "a Twilio API key"
-MAILGUN = "a Mailgun API key"
-MAILCHIMP = "a Mailchimp API key"
-DISCORD = "a Discord bot token"
-TELEGRAM = "a Telegram bot token"
-NEW_RELIC = "a New Relic key"
-ALIBABA = "an Alibaba Cloud access key id"
-DOPPLER = "a Doppler token"
-TERRAFORM = "a Terraform Cloud token"
-PULUMI = "a Pulumi access token"
-ARTIFACTORY = "a JFrog Artifactory token"
-BRAINTREE = "a Braintree access token"
-CLOUDFLARE_CA = "a Cloudflare origin CA key"
-GOOGLE_REFRESH = "a Google OAuth refresh token"
-HEROKU = "a Heroku API key"
-SENDINBLUE = "a Brevo (Sendinblue) API key"
-PLANETSCALE = "a PlanetScale token"
-RUBYGEMS = "a RubyGems API key"
-SENTRY = "a Sentry token"
-MAPBOX = "a Mapbox secret token"
-JWT = "a JSON Web Token"
-BEARER = "a bearer token"
-BASIC = "HTTP Basic credentials"
 USERINFO = "a token as the user name of a URI"
 URI_PASSWORD = "a password in a URI"
 SIGNED_URL = "a signed URL"
@@ -150,140 +280,6 @@ CREDENTIAL = "a credential"
 _NAMED_KINDS = frozenset(
     {PASSWORD, SECRET, API_KEY, ACCESS_TOKEN, PRIVATE_KEY, AUTHORIZATION, COOKIE, CREDENTIAL}
 )
-
-
-# --- is a value a plausible credential, or a placeholder, a flag, a number, a reference? -------
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_PLACEHOLDER_WORDS = _words(
-    """
-    redacted removed hidden masked omitted elided withheld sanitized scrubbed filtered
-    secret secrets password passwd passphrase token tokens apikey api_key api-key key credential
-    credentials changeme change_me changeit example sample dummy fake test testing placeholder
-    todo tbd tba fixme unknown unset empty required optional default value string none null nil
-    undefined n/a na tbc notset not_set not-set
-    """
-)
-_BOOLISH = _words("true false yes no on off y n t f enabled disabled")
-_PLACEHOLDER_MARKERS = _lazy(
-    r"(?i)(?:^|[^a-z])(?:redacted|placeholder|changeme|change[_-]me|replace[_-]?me|your"
-    r"|example|sample|dummy|fake|insert|obfuscated|masked)(?:[^a-z]|$)"
-)
-# ALL_CAPS_WITH_UNDERSCORES names an environment variable; $NAME, ${NAME}, %NAME% refer to one.
-_ENV_REFERENCE = _lazy(
-    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"
-)
-# A value that points at where a secret lives (a URL, a secret store, a file), not the secret.
-_REFERENCE = _lazy(
-    r"(?i)(?:[a-z][a-z0-9+.\-]*://"
-    r"|(?:env|vault|secret|secrets|ssm|arn|op|kv|keyvault|kms|gcpsm|gsm|sm|awssm|azure|doppler"
-    r"|infisical|file|k8s|kubernetes|urn|sops|ref|secretref|secretsmanager|bitwarden|keychain"
-    r"|sha(?:-?\d+)?|md5|blake2b?|blake3)[:+]"
-    # a file path; base64 keys can start with "/" too, so a bare "/" is not enough
-    r"|~/|\.{1,2}/|[a-z]:\\|/(?:home|users|root|etc|var|run|tmp|usr|opt|srv|mnt|app|data"
-    r"|workspace|secrets|keys|certs|config|vault|private)(?:/|$))"
-)
-_EMAIL = _lazy(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
-# Code that names where a credential comes from rather than holding one (excerpts of source
-# files): process.env.API_KEY, os.environ["..."], secrets.token_hex(32), Optional[str],
-# client_secret_value, clientSecretValue, db-credentials. Random keys have digits.
-# one word of an identifier: api, KEY, Auth, AuthTypes, HTTPClient, ed25519, UsageOID. Random
-# text soon fails it: its capitals are not each followed by lower-case letters, and its digits
-# sit inside words (as in a password's Wint3r) rather than ending them (as in ed25519).
-_WORDISH = r"(?=[A-Za-z])[A-Z]*+(?:[A-Z][a-z]{2,}+|[a-z]++|[0-9]++(?![a-z]))*+[A-Z]*+"
-_IDENTIFIER_LIKE = _lazy(
-    rf"""[._\-]*+{_WORDISH}(?:[._\-]++{_WORDISH})++[._\-]*+  # snake_case, kebab-case, a.path
-      |_++{_WORDISH}                                     # _Private
-      |[a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++               # camelCase words
-      |[A-Z][a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++          # PascalCase words
-      |[\w$.]*+[(\[].*                                   # a call or a subscript""",
-    re.S | re.X,
-)
-# type names in schemas and signatures: "password": "string?", api_key: str
-_TYPE_NAME = _lazy(
-    r"(?i)(?:string|str|text|varchar|bool|boolean|int|integer|number|float|object|array|any"
-    r"|bytes|secretstr|secret_str)(?:\?|\[\])?"
-)
-_NUMBERISH = _lazy(r"[\d\s+\-.,:/_%]+")
-_MASK_CHARS = "*xX#?._- \t\u2022\u00b7\u2026\u25cf"
-# partly masked, e.g. sk-****abcd (one character repeated, not XxXX)
-_PARTIAL_MASK = _lazy("\\*\\*\\*|xxxxx|XXXXX|\u2022\u2022|\u25cf\u25cf|\u2026")
-_WHITESPACE = _lazy(r"\s")
-
-
-def _is_placeholder(value: str) -> bool:
-    low = value.lower()
-    if low in _PLACEHOLDER_WORDS or low in _BOOLISH:
-        return True
-    if not value.strip(_MASK_CHARS):  # ****, xxxx, ..., ----
-        return True
-    if _PARTIAL_MASK.search(value):
-        return True
-    if value[0] in "<[{(" and value[-1] in ">]})":
-        return True  # <redacted>, [REDACTED], {{token}}, (hidden)
-    if value.startswith(("${", "$(", "{{", "%(")):
-        return True
-    if _ENV_REFERENCE.fullmatch(value) or _TYPE_NAME.fullmatch(value):
-        return True
-    return bool(_PLACEHOLDER_MARKERS.search(value))
-
-
-def _not_a_credential(value: str) -> bool:
-    """Placeholders, flags, numbers, dates, e-mail addresses, code, references to a store."""
-    return _is_placeholder(value) or _not_a_credential_shape(value)
-
-
-def _not_a_credential_shape(value: str) -> bool:
-    """Numbers, dates, e-mail addresses, code, references to a store (not placeholders)."""
-    if _NUMBERISH.fullmatch(value) and _ANY_DIGIT.search(value):
-        return True
-    return bool(
-        _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value)
-    )
-
-
-# Character tests done by the regex engine and str methods rather than a Python loop over every
-# character: a hostile document may hand thousands of long candidate values to these.
-_ANY_DIGIT = _lazy(r"\d")
-_ANY_LETTER = _lazy(r"[^\W\d_]")
-_ANY_SYMBOL = _lazy(r"[^\w.\-]")  # neither a word character nor "." or "-"
-
-
-def _has_lower(value: str) -> bool:
-    return value != value.upper()
-
-
-def _has_upper(value: str) -> bool:
-    return value != value.lower()
-
-
-def _complex(value: str) -> bool:
-    """Random-looking enough for a token: a digit, an inner capital, or a symbol."""
-    if _ANY_DIGIT.search(value) or _ANY_SYMBOL.search(value):
-        return True
-    return _has_lower(value) and _has_upper(value[1:])
-
-
-def _random_looking(value: str) -> bool:
-    """Generated keys mix letters and digits, or are long mixed-case or alphanumeric runs.
-
-    Punctuation alone proves nothing: "--username=", "*(optional)*" and "ParseResults):" are
-    what code and prose put after a credential's name.
-    """
-    if _ANY_DIGIT.search(value) and _ANY_LETTER.search(value):
-        return True
-    if len(value) >= 16 and _has_lower(value) and _has_upper(value[1:]):
-        return True
-    return len(value) >= 24 and value.isalnum()
-
-
-def _prose_password(value: str) -> bool:
-    """In running text, "password: reset" is prose; a word with letters and digits is not."""
-    return len(value) >= 6 and any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
 
 
 # --- member and parameter names that say they hold a credential --------------------------------
@@ -491,13 +487,6 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     return _CLASS_KIND[cls]
 
 
-def _plausible_token(value: str, min_len: int = 8) -> bool:
-    value = value.strip().strip("\"'")
-    if len(value) < min_len or _WHITESPACE.search(value) or _not_a_credential(value):
-        return False
-    return _random_looking(value)
-
-
 def _plausible_authorization(value: str) -> bool:
     m = _AUTH_SCHEME.fullmatch(value)
     if m and m.group(1).lower() in _AUTH_SCHEMES:
@@ -524,89 +513,7 @@ def _plausible_cookie(value: str) -> bool:
 # --- format detectors ---------------------------------------------------------------------------
 
 Detector = Callable[[str], Iterator[Span]]
-_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_WORD_ = _WORD | {"_"}
-_WORD_DASH = _WORD_ | {"-"}
 
-
-def _left_ok(text: str, start: int, boundary: frozenset[str]) -> bool:
-    return start == 0 or text[start - 1] not in boundary
-
-
-_TAIL_PLACEHOLDER = _lazy(
-    r"(?i)(?:^|[^a-z0-9])(?:your|example|sample|dummy|fake|placeholder|redacted|token|secret"
-    r"|key|here|xxx+)(?:[^a-z0-9]|$)"
-)
-
-
-def _masked(tail: str) -> bool:
-    # ghp_xxxx..., xoxb-your-token-here: a placeholder in a token's shape
-    return not tail.strip(_MASK_CHARS + "0") or bool(_TAIL_PLACEHOLDER.search(tail))
-
-
-# A tail that is one run of a character class, ending the pattern.
-_TAIL_RUN = _lazy(r"\(\?P<tail>(\[(?:[^\]\\]|\\.)*\])\*\+\)$")
-
-
-def _token_rule(
-    pattern: str,
-    kind: str,
-    *,
-    tail: tuple[int, int],
-    boundary: frozenset[str] = _WORD_DASH,
-    check: Callable[[str], bool] | None = None,
-    flags: int = 0,
-) -> Detector:
-    """A fixed prefix followed by a possessive run captured as `tail`.
-
-    Possessive runs never backtrack, and every match is validated here rather than by
-    look-arounds, so the regex keeps its fast literal-prefix search and stays linear on
-    hostile input such as "sk-sk-sk-..." repeated for a megabyte. One look-ahead is the
-    exception: a tail that is one run of a class needs `low` of them, looked for by the regex
-    (at most `low` characters a prefix), so a prefix with too short a tail, the rule in prose
-    ("sk-learn", "a ghp_ token"), costs no step of Python.
-    """
-    low, high = tail
-    rx = _lazy(_TAIL_RUN.sub(lambda m: f"(?={m[1]}{{{low}}}){m[0]}", pattern), flags)
-
-    def find(text: str) -> Iterator[Span]:
-        for m in rx.finditer(text):
-            t = m.group("tail")
-            if (
-                low <= len(t) <= high
-                and _left_ok(text, m.start(), boundary)
-                and not _masked(t)
-                and (check is None or check(t))
-            ):
-                yield m.start(), m.end(), kind
-
-    return find
-
-
-def _has_upper_or_unbroken(tail: str) -> bool:
-    # Real keys are random: they have capitals, or at least are not hyphenated words
-    # (sk-learn-compatibility-layer, pypi-publishing-workflow...).
-    return any(c.isupper() for c in tail) or "-" not in tail
-
-
-def _sk_tail(tail: str) -> bool:
-    body = re.sub(r"^(?:proj|svcacct|admin|None|ant-(?:api|admin)\d\d)-", "", tail)
-    return len(body) >= 20 and _has_upper_or_unbroken(body) and (len(body) >= 32 or _complex(body))
-
-
-def _aws_key_id(text: str) -> Iterator[Span]:
-    for m in _AWS_ID.finditer(text):
-        s, e = m.span()
-        if (
-            e - s == 20
-            and _left_ok(text, s, _WORD)
-            and (e == len(text) or text[e] not in _WORD)
-            and not _masked(text[s + 4 : e])
-        ):
-            yield s, e, AWS_KEY_ID
-
-
-_AWS_ID = _lazy(r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]*+")
 
 # The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,
 # tabs or no-break spaces where one belongs (a PEM parser refuses those; the key is as secret).
@@ -681,54 +588,6 @@ def _putty(text: str) -> Iterator[Span]:
             yield m.start(), mac.end() if mac else limit, PUTTY_KEY
 
 
-_JWT = _lazy(r"eyJ[A-Za-z0-9_\-]*+(?:\.[A-Za-z0-9_\-]*+){0,4}")
-
-
-def _b64url_json(segment: str) -> object:
-    if len(segment) > 4096:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
-        return json.loads(raw)
-    except (ValueError, binascii.Error, RecursionError):
-        return None
-
-
-def _jwt(text: str) -> Iterator[Span]:
-    for m in _JWT.finditer(text):
-        segments = m.group().split(".")
-        # A detached JWS (empty payload) is a signature, not a bearer credential.
-        if len(segments) < 3 or len(segments[1]) < 2 or not _left_ok(text, m.start(), _WORD_DASH):
-            continue
-        header = _b64url_json(segments[0])
-        if isinstance(header, dict) and "alg" in header:
-            yield m.start(), m.end(), JWT
-
-
-_BEARER = _lazy(r"(?i)bearer[ \t]++(?P<tok>[A-Za-z0-9\-._~+/]++=*+)")
-_BASIC = _lazy(r"(?i)basic[ \t]++(?P<tok>[A-Za-z0-9+/]++=*+)")
-
-
-def _bearer(text: str) -> Iterator[Span]:
-    for m in _BEARER.finditer(text):
-        tok = m.group("tok")
-        if _left_ok(text, m.start(), _WORD) and _plausible_token(tok):
-            yield m.start("tok"), m.end("tok"), BEARER
-
-
-def _basic(text: str) -> Iterator[Span]:
-    for m in _BASIC.finditer(text):
-        tok = m.group("tok")
-        if not _left_ok(text, m.start(), _WORD) or len(tok) % 4 or len(tok) < 8:
-            continue
-        try:
-            decoded = base64.b64decode(tok, validate=True).decode("utf-8")
-        except (ValueError, binascii.Error):
-            continue
-        if ":" in decoded and decoded.isprintable() and len(decoded) >= 3:
-            yield m.start("tok"), m.end("tok"), BASIC
-
-
 # scheme://userinfo@host - the authority ends at the first / ? # (RFC 3986 §3.2); JSON source
 # may escape the slashes.
 _AUTHORITY = _lazy(r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)")
@@ -762,118 +621,6 @@ def _userinfo_kind(userinfo: str) -> str | None:
 
 # shorter random-looking user names are account names (user5, svc-01, deploy2026)
 _TOKEN_USER = 20
-
-
-_SLACK_HOOK = _lazy(
-    r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<tail>[A-Za-z0-9_/\-]*+)"
-)
-_DISCORD_HOOK = _lazy(r"discord(?:app)?\.com/api/webhooks/[0-9]++/(?P<tail>[A-Za-z0-9_\-]*+)")
-_TEAMS_HOOK = _lazy(r"\.webhook\.office\.com/webhookb2/(?P<tail>[^\s\"'<>\\]*+)")
-
-
-def _webhooks(text: str) -> Iterator[Span]:
-    for rx, kind, low in (
-        (_SLACK_HOOK, SLACK_WEBHOOK, 16),
-        (_DISCORD_HOOK, WEBHOOK, 20),
-        (_TEAMS_HOOK, WEBHOOK, 20),
-    ):
-        for m in rx.finditer(text):
-            if len(m.group("tail")) >= low:
-                yield _url_start(text, m.start()), m.end(), kind
-
-
-_URL_HEAD = _lazy(r"(?:[A-Za-z][A-Za-z0-9+.\-]{0,15}://)?[A-Za-z0-9.\-]{0,253}\Z")
-
-
-def _url_start(text: str, start: int) -> int:
-    """Back from a host name to the start of its URL, so redaction takes the whole URL."""
-    head = _URL_HEAD.search(text[max(0, start - 270) : start])
-    return start - len(head.group()) if head else start
-
-
-_AZURE_AD_SECRET = _lazy(
-    r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])"
-)
-
-
-def _azure_ad_secret(text: str) -> Iterator[Span]:
-    for m in _AZURE_AD_SECRET.finditer(text):
-        yield m.start(), m.end(), AZURE_CLIENT_SECRET
-
-
-# Formats whose fixed part is in the middle or at the end: the literal is found first, and the
-# few characters before it are checked in place, so each occurrence costs a bounded amount.
-_HEX_LOWER = frozenset("0123456789abcdef")
-_DIGITS = frozenset("0123456789")
-
-
-def _run_before(text: str, end: int, alphabet: frozenset[str], longest: int) -> int:
-    """Start of the run of `alphabet` characters ending at `end`, looking back at most
-    `longest + 1` characters (a longer run is reported as `end - longest - 1`)."""
-    start = end
-    floor = max(0, end - longest - 1)
-    while start > floor and text[start - 1] in alphabet:
-        start -= 1
-    return start
-
-
-_DISCORD_BOT = _lazy(
-    r"(?<![A-Za-z0-9_\-])(?P<id>[MNO][A-Za-z0-9_\-]{22,26})\.[A-Za-z0-9_\-]{6}\."
-    r"[A-Za-z0-9_\-]{27,38}(?![A-Za-z0-9_\-])"
-)
-
-
-def _discord_bot(text: str) -> Iterator[Span]:
-    """id.timestamp.hmac, the id being the bot's numeric user id in base64."""
-    for m in _DISCORD_BOT.finditer(text):
-        head = m.group("id")
-        try:
-            user_id = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
-        except (ValueError, binascii.Error):
-            continue
-        if user_id.isdigit() and len(user_id) >= 17:
-            yield m.start(), m.end(), DISCORD
-
-
-_TELEGRAM = _lazy(r":(?P<tail>A[A-Za-z0-9_\-]*+)")
-
-
-def _telegram_bot(text: str) -> Iterator[Span]:
-    """The bot's numeric id, a colon, then 35 characters starting with A."""
-    for m in _TELEGRAM.finditer(text):
-        if len(m.group("tail")) != 35 or not _complex(m.group("tail")):
-            continue
-        start = _run_before(text, m.start(), _DIGITS, 16)
-        if 5 <= m.start() - start <= 16 and _left_ok(text, start, _WORD_DASH):
-            yield start, m.end(), TELEGRAM
-
-
-_MAILCHIMP = _lazy(r"-us[0-9]{1,2}+(?![A-Za-z0-9])")
-
-
-def _mailchimp(text: str) -> Iterator[Span]:
-    """32 hexadecimal digits, then the data centre: -us6."""
-    for m in _MAILCHIMP.finditer(text):
-        start = _run_before(text, m.start(), _HEX_LOWER, 32)
-        if (
-            m.start() - start == 32
-            and _left_ok(text, start, _WORD_DASH)
-            and _ANY_LETTER.search(text, start, m.start())
-        ):
-            yield start, m.end(), MAILCHIMP
-
-
-_TERRAFORM = _lazy(r"\.atlasv1\.(?P<tail>[A-Za-z0-9_=\-]*+)")
-
-
-def _terraform(text: str) -> Iterator[Span]:
-    """14 characters, ".atlasv1.", then 60 to 70 more."""
-    for m in _TERRAFORM.finditer(text):
-        if not 60 <= len(m.group("tail")) <= 70:
-            continue
-        start = _run_before(text, m.start(), _WORD, 14)
-        if m.start() - start == 14 and _left_ok(text, start, _WORD_DASH):
-            yield start, m.end(), TERRAFORM
 
 
 # .netrc: "machine HOST login USER password PASSWORD" (also "default ..."), on one line or
@@ -1202,7 +949,7 @@ def _percent_encoded(text: str) -> Iterator[Span]:
         escaped = before < len(places) and places[before] == inside
         return text_start + inside + 2 * before, 3 if escaped else 1
 
-    for start, end, kind in _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS):
+    for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
         last, width = back(end - 1)
         yield back(start)[0], last + width, kind
 
@@ -1239,7 +986,7 @@ def _base64_wrapped(text: str) -> Iterator[Span]:
         return
     plain = "".join(decoded)
     flagged: set[int] = set()
-    for start, _end, kind in _scan(plain, _anchor_bits(plain) & ~_DECODING_BITS):
+    for start, _end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
         i = bisect_right(ends, start)
         if runs[i][0] not in flagged:
             flagged.add(runs[i][0])
@@ -1247,6 +994,8 @@ def _base64_wrapped(text: str) -> Iterator[Span]:
 
 
 def _decoded_text(blob: str) -> str | None:
+    import binascii  # C, loaded only when a text holds a base64 run of text
+
     # The run is ASCII (its regex says so): bytes.translate maps through a 256-byte table, where
     # str.translate looks every character up in a dict.
     data = blob.encode("ascii").translate(_URLSAFE)
@@ -1259,301 +1008,80 @@ def _decoded_text(blob: str) -> str | None:
     return None if _TEXT_CONTROLS.search(plain) else plain
 
 
-# --- which detectors a string needs: literal anchors -------------------------------------------
-
-_GOOGLE_KEY = _token_rule(r"AIza(?P<tail>[0-9A-Za-z_\-]*+)", GOOGLE_API_KEY, tail=(30, 45))
-_GOOGLE_OAUTH = _token_rule(r"ya29\.(?P<tail>[0-9A-Za-z_\-]*+)", GOOGLE_OAUTH, tail=(20, 4096))
-_GOOGLE_SECRET = _token_rule(
-    r"GOCSPX-(?P<tail>[0-9A-Za-z_\-]*+)", GOOGLE_CLIENT_SECRET, tail=(20, 64)
-)
-_GITHUB = _token_rule(r"gh[pousr]_(?P<tail>[A-Za-z0-9]*+)", GITHUB, tail=(30, 255))
-_GITHUB_PAT = _token_rule(r"github_pat_(?P<tail>[A-Za-z0-9_]*+)", GITHUB, tail=(22, 255))
-_GITLAB = _token_rule(
-    r"gl(?:pat|dt|rtr|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct|wt)-(?P<tail>[A-Za-z0-9_\-]*+)",
-    GITLAB,
-    tail=(20, 255),
-)
-_GITLAB_RUNNER = _token_rule(r"GR1348941(?P<tail>[A-Za-z0-9_\-]*+)", GITLAB, tail=(20, 255))
-_GRAFANA_SA = _token_rule(r"glsa_(?P<tail>[A-Za-z0-9_]*+)", GRAFANA, tail=(32, 64))
-_GRAFANA_CLOUD = _token_rule(r"glc_(?P<tail>[A-Za-z0-9+/=]*+)", GRAFANA, tail=(32, 1024))
-_SLACK = _token_rule(r"xox[abprse]-(?P<tail>[A-Za-z0-9\-]*+)", SLACK, tail=(10, 255))
-_SLACK_APP = _token_rule(r"xapp-(?P<tail>[A-Za-z0-9\-]*+)", SLACK, tail=(10, 255))
-_STRIPE = _token_rule(r"[sr]k_(?:live|test)_(?P<tail>[A-Za-z0-9]*+)", STRIPE, tail=(10, 255))
-_STRIPE_WEBHOOK = _token_rule(r"whsec_(?P<tail>[A-Za-z0-9+/=]*+)", STRIPE_WEBHOOK, tail=(20, 255))
-_SK = _token_rule(r"sk-(?P<tail>[A-Za-z0-9_\-]*+)", SK_KEY, tail=(20, 512), check=_sk_tail)
-_NPM = _token_rule(r"npm_(?P<tail>[A-Za-z0-9]*+)", NPM, tail=(30, 64))
-_PYPI = _token_rule(
-    r"pypi-(?P<tail>[A-Za-z0-9_\-]*+)", PYPI, tail=(40, 1024), check=_has_upper_or_unbroken
-)
-_HUGGING_FACE = _token_rule(r"hf_(?P<tail>[A-Za-z0-9]*+)", HUGGING_FACE, tail=(30, 64))
-_SENDGRID = _token_rule(
-    r"SG\.(?P<tail>[A-Za-z0-9_\-]{16,}+\.[A-Za-z0-9_\-]{16,}+)", SENDGRID, tail=(33, 128)
-)
-_SHOPIFY = _token_rule(r"shp(?:at|ca|pa|ss)_(?P<tail>[a-fA-F0-9]*+)", SHOPIFY, tail=(32, 32))
-_DIGITALOCEAN = _token_rule(r"do[por]_v1_(?P<tail>[a-f0-9]*+)", DIGITALOCEAN, tail=(64, 64))
-_VAULT = _token_rule(r"hv[sb]\.(?P<tail>[A-Za-z0-9_\-]*+)", VAULT, tail=(24, 512))
-_AGE = _token_rule(r"AGE-SECRET-KEY-1(?P<tail>[0-9A-Z]*+)", AGE_KEY, tail=(50, 70))
-_POSTMAN = _token_rule(r"PMAK-(?P<tail>[a-f0-9]{24}-[a-f0-9]{34})", POSTMAN, tail=(59, 59))
-_LINEAR = _token_rule(r"lin_api_(?P<tail>[A-Za-z0-9]*+)", LINEAR, tail=(32, 64))
-_DATABRICKS = _token_rule(r"dapi(?P<tail>[a-f0-9]*+)", DATABRICKS, tail=(32, 32))
-_SQUARE = _token_rule(r"sq0(?:atp|csp)-(?P<tail>[A-Za-z0-9_\-]*+)", SQUARE, tail=(22, 128))
-_ATLASSIAN = _token_rule(r"ATATT3(?P<tail>[A-Za-z0-9_\-=]*+)", ATLASSIAN, tail=(100, 512))
-_DOCKER_HUB = _token_rule(
-    r"dckr_(?:pat|oat)_(?P<tail>[A-Za-z0-9_\-]*+)", DOCKER_HUB, tail=(24, 64), check=_complex
-)
-
-
-def _hex_key(tail: str) -> bool:
-    """Random hexadecimal: digits and letters, all of one case."""
-    return (
-        all(c in _HEX_LOWER for c in tail.lower())
-        and (tail.islower() or tail.isupper())
-        and bool(_ANY_DIGIT.search(tail))
-        and bool(_ANY_LETTER.search(tail))
-    )
-
-
-def _braintree_tail(tail: str) -> bool:
-    merchant, dollar, key = tail.partition("$")
-    return bool(dollar) and len(merchant) == 16 and len(key) == 32 and _hex_key(key)
-
-
-_TWILIO = _token_rule(r"SK(?P<tail>[0-9A-Za-z]*+)", TWILIO, tail=(32, 32), check=_hex_key)
-_MAILGUN = _token_rule(r"key-(?P<tail>[0-9A-Za-z]*+)", MAILGUN, tail=(32, 32), check=_hex_key)
-_SQUARE_TOKEN = _token_rule(
-    r"EAAA(?P<tail>[A-Za-z0-9_\-]*+)", SQUARE, tail=(22, 96), check=_random_looking
-)
-_NEW_RELIC = _token_rule(
-    r"NR(?:AK|JS|II|AA|IQ|RA)-(?P<tail>[A-Za-z0-9\-]*+)", NEW_RELIC, tail=(19, 64), check=_complex
-)
-_ALIBABA = _token_rule(
-    r"LTAI(?P<tail>[A-Za-z0-9]*+)", ALIBABA, tail=(12, 30), check=_random_looking
-)
-_DOPPLER = _token_rule(
-    r"dp\.(?:pt|st|ct|sa|scim|audit)\.(?P<tail>[A-Za-z0-9]*+)", DOPPLER, tail=(40, 64)
-)
-_PULUMI = _token_rule(r"pul-(?P<tail>[0-9A-Za-z]*+)", PULUMI, tail=(40, 40), check=_hex_key)
-_ARTIFACTORY = _token_rule(
-    r"AKCp(?P<tail>[A-Za-z0-9]*+)", ARTIFACTORY, tail=(60, 80), check=_random_looking
-)
-_ARTIFACTORY_REFERENCE = _token_rule(
-    r"cmVmd(?P<tail>[A-Za-z0-9]*+)", ARTIFACTORY, tail=(59, 59), check=_random_looking
-)
-_BRAINTREE = _token_rule(
-    r"access_token\$(?:production|sandbox)\$(?P<tail>[0-9a-z$]*+)",
-    BRAINTREE,
-    tail=(49, 49),
-    check=_braintree_tail,
-)
-_CLOUDFLARE_CA = _token_rule(
-    r"v1\.0-(?P<tail>[0-9a-f]{24}-[0-9a-f]*+)", CLOUDFLARE_CA, tail=(171, 171)
-)
-_GOOGLE_REFRESH = _token_rule(
-    r"1//0(?P<tail>[0-9A-Za-z_\-]*+)",
-    GOOGLE_REFRESH,
-    tail=(38, 512),
-    boundary=_WORD_DASH | {"/"},
-    check=_complex,
-)
-_HEROKU = _token_rule(r"HRKU-AA(?P<tail>[0-9A-Za-z_\-]*+)", HEROKU, tail=(58, 58))
-_SENDINBLUE = _token_rule(
-    r"xkeysib-(?P<tail>[a-f0-9]{64}-[A-Za-z0-9]*+)", SENDINBLUE, tail=(81, 81)
-)
-_PLANETSCALE = _token_rule(
-    r"pscale_(?:tkn|oauth|pw)_(?P<tail>[A-Za-z0-9_.=\-]*+)",
-    PLANETSCALE,
-    tail=(32, 64),
-    check=_complex,
-)
-_RUBYGEMS = _token_rule(r"rubygems_(?P<tail>[0-9a-z]*+)", RUBYGEMS, tail=(48, 48), check=_hex_key)
-_SENTRY = _token_rule(
-    r"sntry[su]_(?P<tail>[A-Za-z0-9+/=_\-]*+)", SENTRY, tail=(40, 512), check=_complex
-)
-_MAPBOX = _token_rule(
-    r"sk\.eyJ(?P<tail>[A-Za-z0-9_\-.]*+)", MAPBOX, tail=(60, 512), check=lambda t: "." in t
-)
+# --- which detectors a string needs: the engine's patterns ---------------------------------------
 
 _NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
 
-# (literal prefix, match it in the lower-cased text?, [(the rest of an anchor, the detectors
-# it calls for)]). Every detector's match contains one of its anchors, and a detector runs only
-# on strings that hold one. Each anchor starts with a literal character, so finding it is a fast
-# substring search; anchors are grouped by that first character because one pass per group
-# costs what one pass per literal does, and the alternative that matched (a named group) says
-# which detectors a string needs: "sk-" calls for the OpenAI style rule alone, not for every
-# rule whose prefix starts with "s".
-_Alternatives = list[tuple[str, tuple[Detector, ...]]]
-_BASE64_ANCHOR = r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24}"
-_ANCHOR_TABLE: list[tuple[str, bool, _Alternatives]] = [
-    (
-        "A",
-        False,
-        [
-            ("KIA|SIA|3T|BIA|CCA", (_aws_key_id,)),
-            ("Iza", (_GOOGLE_KEY,)),
-            ("GE-SECRET-KEY-1", (_AGE,)),
-            ("TATT3", (_ATLASSIAN,)),
-            ("KCp", (_ARTIFACTORY,)),
-        ],
+
+class _Anchor(NamedTuple):
+    pattern: Pattern  # the engine's (app/secret_engine.py): a regex and its keywords
+    detectors: tuple[Detector, ...]
+    # only a string with both cases can hold the detector's match: base64 of text mixes them,
+    # hexadecimal digests and ids do not (a benign document is full of those)
+    mixed_case: bool = False
+
+
+# Every detector's match contains one of its anchors, and a detector runs only on the strings
+# that hold one. An anchor need only lie inside its detector's match, and may find more than
+# the detector takes (a non-ASCII character reads as "?" to the engine, so the classes that
+# may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
+# newline after every string, which a name's anchor may take as its last character.
+_ANCHORS: tuple[_Anchor, ...] = (
+    _Anchor(Pattern(r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
+    _Anchor(Pattern("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
+    _Anchor(Pattern(r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("://", ":\\/\\/")), (_userinfo,)),
+    _Anchor(Pattern("@", ("@",)), (_special_userinfo,)),
+    _Anchor(
+        Pattern(r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)
     ),
-    (
-        "P",
-        False,
-        [("RIVATE KEY", (_pem,)), ("uTTY-User-Key-File-", (_putty,)), ("MAK-", (_POSTMAN,))],
-    ),
-    # the armour in another case or spacing (the folded text is lower case)
-    ("private", True, [("[ \t\u00a0]{1,3}key", (_pem,))]),
-    ("G", False, [("OCSPX-", (_GOOGLE_SECRET,)), ("R1348941", (_GITLAB_RUNNER,))]),
-    ("S", False, [(r"G\.", (_SENDGRID,)), ("K[0-9a-fA-F]{32}", (_TWILIO,))]),
-    ("EAAA", False, [("", (_SQUARE_TOKEN,))]),
-    ("NR", False, [("(?:AK|JS|II|AA|IQ|RA)-", (_NEW_RELIC,))]),
-    ("LTAI", False, [("", (_ALIBABA,))]),
-    ("HRKU-AA", False, [("", (_HEROKU,))]),
-    ("key-", False, [("[0-9a-fA-F]{32}", (_MAILGUN,))]),
-    ("p", False, [("ul-", (_PULUMI,)), ("scale_", (_PLANETSCALE,)), ("ypi-", (_PYPI,))]),
-    ("Vmd", False, [("", (_ARTIFACTORY_REFERENCE,))]),
-    (r"\$", False, [(r"(?:production|sandbox)\$", (_BRAINTREE,))]),
-    ("1", False, [(r"\.0-", (_CLOUDFLARE_CA,)), ("//0", (_GOOGLE_REFRESH,))]),
-    ("r", False, [("ubygems_", (_RUBYGEMS,)), ("k_", (_STRIPE,))]),
-    (
-        r"\.",
-        False,
-        [
-            (r"[A-Za-z0-9_\-]{6}\.", (_discord_bot,)),
-            (r"atlasv1\.", (_terraform,)),
-            (r"webhook\.office\.com/", (_webhooks,)),
-        ],
-    ),
-    (
-        ":",
-        False,
-        [
-            (r"A[A-Za-z0-9_\-]{34}", (_telegram_bot,)),
-            (r"//[^\s/?#@]*@|\\/\\/[^\s/?#@]*@", (_userinfo,)),
-        ],
-    ),
-    ("-us", False, [("[0-9]", (_mailchimp,))]),
-    ("machine", False, [(r"(?:[ \t\r\n]|\\[rnt])", (_netrc,))]),
-    # an anchor need only lie inside its detector's match: a rare character is a cheap pass
-    ("@", False, [("", (_special_userinfo,))]),
-    ("%", False, [("[0-7][0-9A-Fa-f]", (_percent_encoded,))]),
-    ("", False, [(_BASE64_ANCHOR, (_base64_wrapped,))]),
-    (
-        "g",
-        False,
-        [
-            ("h[pousr]_", (_GITHUB,)),
-            ("ithub_pat_", (_GITHUB_PAT,)),
-            ("ls[a]_", (_GRAFANA_SA, _GITLAB)),
-            ("lc_", (_GRAFANA_CLOUD,)),
-            ("l[a-z]{1,6}[-_]", (_GITLAB,)),
-        ],
-    ),
-    (
-        "x",
-        False,
-        [("ox[abprse]-", (_SLACK,)), ("app-", (_SLACK_APP,)), ("keysib-", (_SENDINBLUE,))],
-    ),
-    (
-        "h",
-        False,
-        [(r"ooks\.slack\.com/", (_webhooks,)), ("f_", (_HUGGING_FACE,)), (r"v[sb]\.", (_VAULT,))],
-    ),
-    (
-        "s",
-        False,
-        [
-            ("k_", (_STRIPE,)),
-            ("k-", (_SK,)),
-            (r"k\.eyJ", (_MAPBOX,)),
-            ("hp", (_SHOPIFY,)),
-            ("q0", (_SQUARE,)),
-            ("ntry[su]_", (_SENTRY,)),
-        ],
-    ),
-    (
-        "d",
-        False,
-        [
-            ("api", (_DATABRICKS,)),
-            ("iscord", (_webhooks,)),
-            ("ckr_", (_DOCKER_HUB,)),
-            (r"p\.(?:pt|st|ct|sa|scim|audit)\.", (_DOPPLER,)),
-            (r"efault(?:[ \t\r\n]|\\[rnt])", (_netrc,)),
-        ],
-    ),
-    ("whsec_", False, [("", (_STRIPE_WEBHOOK,))]),
-    ("npm_", False, [("", (_NPM,))]),
-    (r"ya29\.", False, [("", (_GOOGLE_OAUTH,))]),
-    ("_v1_", False, [("", (_DIGITALOCEAN,))]),
-    ("lin_api_", False, [("", (_LINEAR,))]),
-    ("Q~", False, [("", (_azure_ad_secret,))]),
-    ("eyJ", False, [("", (_jwt,))]),
-    ("b", True, [("earer", (_bearer, _named_in_text)), ("asic", (_basic, _named_in_text))]),
+    _Anchor(Pattern("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),
+    _Anchor(Pattern(r"[A-Za-z0-9+/_\-]{24}", ()), (_base64_wrapped,), mixed_case=True),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
-    # at the end of the string (the document scan puts a newline after every string).
-    (
-        "p",
-        True,
-        [
-            (rf"(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id){_NAME_END}", (_named_in_text,)),
-            (
-                r"(?:ass(?:word|phrase|code)|wd)[ \t]+(?:is|was|for|of|to)[ \t]",
-                (_password_in_prose,),
-            ),
-        ],
+    # at the end of the string.
+    _Anchor(
+        Pattern(
+            rf"(?i:p(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id){_NAME_END})",
+            ("pass", "pw", "phrase", "pair"),
+        ),
+        (_named_in_text,),
     ),
-    (
-        "s",
-        True,
-        [
-            (
-                rf"(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?){_NAME_END}",
-                (_named_in_text,),
-            )
-        ],
+    _Anchor(
+        Pattern(
+            rf"(?i:s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?){_NAME_END})",
+            ("sess", "secret", "sig"),
+        ),
+        (_named_in_text,),
     ),
-    # a password on a command line: its flag after a space (curl -u, --user, --password, mysql
-    # -p..., sshpass -p, docker login -p, redis-cli -a), or --password starting a string; a
-    # literal prefix, which the search skips to (an anchor that may start at any letter made
-    # the scan of a 200 KB document 2.8 ms slower)
-    (" -", False, [(_COMMAND_FLAG, (_command_line_password,))]),
-    ("\t-", False, [(_COMMAND_FLAG, (_command_line_password,))]),
-    ("\n--pass", False, [(r"(?:word|wd)?[= \t]", (_command_line_password,))]),
-    ("", True, [(rf"token{_NAME_END}", (_named_in_text,))]),
-    ("", True, [(rf"key{_NAME_END}", (_named_in_text,))]),
-    ("", True, [(rf"auth(?:orization)?{_NAME_END}", (_named_in_text,))]),
-    ("", True, [(rf"c(?:ookie|red(?:ential)?){_NAME_END}", (_named_in_text,))]),
-    ("", True, [(rf"jwt{_NAME_END}", (_named_in_text,))]),
-]
-_DETECTORS: list[Detector] = list(
-    dict.fromkeys(d for _, _, alternatives in _ANCHOR_TABLE for _, ds in alternatives for d in ds)
+    _Anchor(Pattern(rf"(?i:token{_NAME_END})", ("token",)), (_named_in_text,)),
+    _Anchor(Pattern(rf"(?i:key{_NAME_END})", ("key",)), (_named_in_text,)),
+    _Anchor(Pattern(rf"(?i:auth(?:orization)?{_NAME_END})", ("auth",)), (_named_in_text,)),
+    _Anchor(
+        Pattern(rf"(?i:c(?:ookie|red(?:ential)?){_NAME_END})", ("cookie", "cred")),
+        (_named_in_text,),
+    ),
+    _Anchor(Pattern(rf"(?i:(?:jwt|bearer){_NAME_END})", ("jwt", "bearer")), (_named_in_text,)),
+    _Anchor(
+        Pattern(
+            r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")
+        ),
+        (_password_in_prose,),
+    ),
+    # a password on a command line: its flag after a space (or tab) (curl -u, --user,
+    # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a), or --password
+    # starting a string
+    _Anchor(
+        Pattern(r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])", (" -", "\t-")),
+        (_command_line_password,),
+    ),
+    _Anchor(Pattern(r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
 )
+_DETECTORS: list[Detector] = list(dict.fromkeys(d for a in _ANCHORS for d in a.detectors))
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
+_BY_BIT = {bit: d for d, bit in _BIT.items()}
+_ANCHOR_BITS = [reduce(operator.or_, (_BIT[d] for d in a.detectors)) for a in _ANCHORS]
 _NAMED_BIT = _BIT[_named_in_text]
 # Detectors that decode and scan again: never run on what they decoded (decode once).
 _DECODING_BITS = _BIT[_percent_encoded] | _BIT[_base64_wrapped]
-
-
-def _compile_anchor(
-    prefix: str, folded: bool, alternatives: _Alternatives
-) -> tuple[re.Pattern[str], bool, int, dict[str, int] | None]:
-    """The anchor's regex, whether it runs on folded text, the bits of all its detectors, and
-    the bits of each alternative by the name of its group (None when it has one)."""
-    bits = [reduce(operator.or_, (_BIT[d] for d in ds)) for _, ds in alternatives]
-    if len(alternatives) == 1:
-        return _lazy(prefix + alternatives[0][0]), folded, bits[0], None
-    groups = "|".join(f"(?P<a{n}>{rest})" for n, (rest, _) in enumerate(alternatives))
-    by_group = {f"a{n}": bit for n, bit in enumerate(bits)}
-    return _lazy(f"{prefix}(?:{groups})"), folded, reduce(operator.or_, bits), by_group
-
-
-_ANCHORS = [_compile_anchor(*entry) for entry in _ANCHOR_TABLE]
-# An anchor's regex -> its prefix and its alternatives' patterns (for `_some_of`).
-_ANCHOR_PARTS = {
-    rx.pattern: (prefix, [rest for rest, _ in alternatives])
-    for (rx, _, _, _), (prefix, _, alternatives) in zip(_ANCHORS, _ANCHOR_TABLE, strict=True)
-}
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -1563,20 +1091,15 @@ def _folded(text: str) -> str:
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
-def _anchor_bits(text: str) -> int:
-    low = _folded(text)
-    bits = 0
-    for rx, folded, bit, _by_group in _ANCHORS:
-        if (bits & bit) != bit and rx.search(low if folded else text):
-            bits |= bit
-    return bits
+_ENGINE: list[Engine] = []
 
 
-_BY_BIT = {bit: d for d, bit in _BIT.items()}
-
-
-def _scan(text: str, bits: int) -> list[Span]:
-    return _merge(_spans(text, bits))
+def _engine() -> Engine:
+    """The rules' and the anchors' patterns, in one engine (built on first use: an import of
+    this module compiles nothing)."""
+    if not _ENGINE:
+        _ENGINE.append(Engine([r.pattern for r in RULES] + [a.pattern for a in _ANCHORS]))
+    return _ENGINE[0]
 
 
 def _spans(text: str, bits: int, most: int | None = None) -> list[Span]:
@@ -1591,20 +1114,30 @@ def _spans(text: str, bits: int, most: int | None = None) -> list[Span]:
 
 # A string value with a credential in it is withheld whole (app/redaction.py), so a document
 # scan needs few of its spans: their kinds for the message, their texts to withhold where
-# they are quoted again. Each detector gives at most this many per string value: a string of
-# 6,000 unterminated PEM headers costs 8 hits, not 6,000 (scan_text, which redacts span by
-# span, still finds all).
+# they are quoted again. Each rule and each detector gives at most this many per string value:
+# a string of 6,000 unterminated PEM headers costs 8 hits, not 6,000 (scan_text, which
+# redacts span by span, still finds all).
 _SPANS_PER_VALUE = 8
 
 
-def _scan_value(text: str, bits: int) -> list[Span]:
-    """The spans of one string value the document scan records (see _SPANS_PER_VALUE). The
-    decoding detectors run only when no other detector flagged the string: what they would
-    add to a string already withheld is one more kind in its message."""
-    spans = _spans(text, bits & ~_DECODING_BITS, _SPANS_PER_VALUE)
+def _scan_value(text: str, bits: int, found: list[Span]) -> list[Span]:
+    """The spans of one string value the document scan records (see _SPANS_PER_VALUE): the
+    rules' (``found``), and its detectors'. The decoding detectors run only when nothing else
+    flagged the string: what they would add to a string already withheld is one more kind in
+    its message."""
+    spans = found + _spans(text, bits & ~_DECODING_BITS, _SPANS_PER_VALUE)
     if not spans:
         spans = _spans(text, bits & _DECODING_BITS, _SPANS_PER_VALUE)
     return _merge(spans)
+
+
+def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:
+    """`scan_text` of each of ``strings``, every pattern searched in all of them at once."""
+    bits, found = _candidates(strings, exclude=exclude)
+    spans: list[list[Span]] = [[] for _ in strings]
+    for i in bits.keys() | found.keys():
+        spans[i] = _merge([*found.get(i, ()), *_spans(strings[i], bits.get(i, 0))])
+    return spans
 
 
 def _merge(spans: list[Span]) -> list[Span]:
@@ -1630,19 +1163,13 @@ def scan_text(text: str) -> list[tuple[int, int, str]]:
     """
     if not isinstance(text, str) or not text:
         return []
-    return _scan(text, _anchor_bits(text))
+    return _scan_strings([text])[0]
 
 
 def scan_texts(texts: Sequence[str]) -> list[list[Span]]:
-    """`scan_text` of each of ``texts``, with the anchors looked for in all of them at once: a
-    report's thousand messages cost one search of each anchor, not a thousand. (An anchor that
-    ends at a string's end may send a text to more detectors than `scan_text` would: only more
-    is looked for.)"""
-    found: list[list[Span]] = [[] for _ in texts]
-    for i, bits in _candidates(list(texts)).items():
-        if texts[i]:
-            found[i] = _scan(texts[i], bits)
-    return found
+    """`scan_text` of each of ``texts``, every pattern searched in all of them at once: a
+    report's thousand messages cost one search of each pattern, not a thousand."""
+    return _scan_strings(list(texts))
 
 
 def redact(text: str, replacement: str = "[redacted: looks like a credential]") -> str:
@@ -1762,79 +1289,60 @@ class _Layout:
         return index[id(self.conts[child])]
 
 
-# The base64 anchor as the document scan runs it: a run starts after a boundary character (the
-# scan puts a newline before every string), a cheaper search than the look-behind.
-_CANDIDATE_ANCHORS = [
-    (
-        _lazy(r"[^A-Za-z0-9+/_\-][A-Za-z0-9+/_\-]{24}") if rx.pattern == _BASE64_ANCHOR else rx,
-        folded,
-        bit,
-        by_group,
-    )
-    for rx, folded, bit, by_group in _ANCHORS
-]
+def _candidates(
+    strings: Sequence[str], *, exclude: int = 0, most: int | None = None
+) -> tuple[dict[int, int], dict[int, list[Span]]]:
+    """What each string needs: (index -> the bits of the detectors its anchors call for, index
+    -> the spans of the rules' matches in it), for the strings that hold either.
 
-
-def _candidates(strings: list[str]) -> dict[int, int]:
-    """Index of each string that holds an anchor -> the bits of the detectors it needs.
-
-    The strings are searched as one text, each between newlines: a newline after a string lets
-    a name anchor see where a member name ends, and one before it starts the base64 anchor.
-    """
-    hay = "\n" + "\n".join(strings) + "\n"
+    The strings are searched as one text, each between newlines (a newline after a string
+    lets a name's anchor see where a member name ends), by the engine: only the patterns whose
+    keywords the text holds, each once over the whole text. No pattern matches a newline but
+    as an anchor's last character (or first, "\n--pass"), so none reaches from one string
+    into the next. ``exclude``: detectors not to call for; ``most``: a rule's matches kept in
+    one string (the document scan's `_SPANS_PER_VALUE`), past which its search skips to the
+    string's end."""
+    engine = _engine()
+    text = "\n" + "\n".join(strings) + "\n"
     ends = list(map(operator.add, accumulate(map(len, strings)), count(1)))  # each one's "\n"
-    low = _folded(hay)
-    found: dict[int, int] = {}
-    where = partial(bisect_right, ends)
-    for rx, folded, bit, by_group in _CANDIDATE_ANCHORS:
-        # No anchor contains a newline except as its last character (or, for base64, its
-        # first), so none reaches from one string into the next.
-        if by_group is None:
-            # One hit tells all this anchor can about a string: the search goes on from the
-            # string's end, so a string holding the anchor 30,000 times costs one step.
-            text = low if folded else hay
-            pos = 0
-            while (m := rx.search(text, pos)) is not None:
-                i = where(m.start())
-                found[i] = found.get(i, 0) | bit
-                pos = ends[i] if i < len(ends) else len(text)
-        else:
-            # The same for an anchor of several alternatives, once the string's other
-            # alternatives are looked for: what is left of them, searched in the string alone.
-            text = low if folded else hay
-            others = _OTHERS[rx.pattern]
-            pos = 0
-            while (m := rx.search(text, pos)) is not None:
-                i = where(m.start())
-                end = ends[i] if i < len(ends) else len(text)
-                group = m.lastgroup or ""
-                bits = found.get(i, 0) | by_group[group]
-                n = others[group].search(text, m.end(), end)
-                if n is not None:  # rare: two alternatives of one anchor in one string
-                    rest = frozenset(by_group) - {group}
-                    while n is not None:
-                        bits |= by_group[n.lastgroup or ""]
-                        rest -= {n.lastgroup or ""}
-                        n = _some_of(rx, rest).search(text, n.end(), end) if rest else None
-                found[i] = bits
-                pos = end
-    return found
-
-
-@lru_cache(maxsize=256)
-def _some_of(rx: re.Pattern[str], groups: frozenset[str]) -> re.Pattern[str]:
-    """An anchor of alternatives (see `_compile_anchor`) with only the named ones left."""
-    prefix, alternatives = _ANCHOR_PARTS[rx.pattern]
-    kept = "|".join(f"(?P<a{n}>{rest})" for n, rest in enumerate(alternatives) if f"a{n}" in groups)
-    return _lazy(f"{prefix}(?:{kept})", rx.flags)
-
-
-# For each anchor of alternatives, by the name of each alternative: the anchor with the others.
-_OTHERS = {
-    rx.pattern: {group: _some_of(rx, frozenset(by_group) - {group}) for group in by_group}
-    for rx, _, _, by_group in _CANDIDATE_ANCHORS
-    if by_group is not None
-}
+    hay = Hay(text)
+    re2 = engine.uses_re2(hay)
+    bits: dict[int, int] = {}
+    found: dict[int, list[Span]] = {}
+    rules = len(RULES)
+    for index in engine.present(hay, re2):
+        pos = 0
+        if index < rules:
+            rule = RULES[index]
+            kept: dict[int, int] = {}
+            while (m := engine.search(index, hay, re2, pos)) is not None:
+                pos = m[1]
+                span = rule.check(text, m[0], m[1])
+                if span is None:
+                    continue
+                i = bisect_right(ends, span[0])
+                start = ends[i] - len(strings[i])
+                found.setdefault(i, []).append((span[0] - start, span[1] - start, rule.kind))
+                if most is not None:
+                    kept[i] = kept.get(i, 0) + 1
+                    if kept[i] >= most:
+                        pos = max(pos, ends[i])
+            continue
+        anchor = _ANCHORS[index - rules]
+        bit = _ANCHOR_BITS[index - rules] & ~exclude
+        if not bit:
+            continue
+        # One hit tells all this anchor can about a string: the search goes on from the
+        # string's end, so a string holding the anchor 30,000 times costs one step.
+        while (m := engine.search(index, hay, re2, pos)) is not None:
+            i = bisect_right(ends, m[0])
+            if i == len(strings):
+                break
+            string = strings[i]
+            if not anchor.mixed_case or (_has_lower(string) and _has_upper(string)):
+                bits[i] = bits.get(i, 0) | bit
+            pos = ends[i]
+    return bits, found
 
 
 Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], None]
@@ -1945,9 +1453,11 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     strings = list(compress(layout.flat, layout.flat))
     index = list(compress(count(), layout.flat))
     for first, last in _batches(strings):
-        for i, bits in _candidates(strings[first:last]).items():
-            text = strings[first + i]
-            spans = _scan_value(text, bits)
+        batch = strings[first:last]
+        bits, found = _candidates(batch, most=_SPANS_PER_VALUE)
+        for i in sorted(bits.keys() | found.keys()):
+            text = batch[i]
+            spans = _scan_value(text, bits.get(i, 0), found.get(i, []))
             if spans:
                 c, token, ordinal = layout.locate(index[first + i])
                 for span in spans:
@@ -1960,11 +1470,13 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     texts = [n if isinstance(n, str) else str(n) for n in names]
     name_spans: dict[object, list[Span]] = {}
     credential_names: dict[object, str] = {}
-    for i, bits in _candidates(texts).items():
-        spans = _scan_value(texts[i], bits)
+    bits, found = _candidates(texts, most=_SPANS_PER_VALUE)
+    for i in bits.keys() | found.keys():
+        needs = bits.get(i, 0)
+        spans = _scan_value(texts[i], needs, found.get(i, []))
         if spans:
             name_spans[names[i]] = spans
-        if bits & _NAMED_BIT:
+        if needs & _NAMED_BIT:
             cls = _classify_name(texts[i])
             if cls is not None:
                 credential_names[names[i]] = cls

@@ -111,9 +111,11 @@ def test_first_secret_stops_at_its_first_hit(monkeypatch: pytest.MonkeyPatch) ->
     looked_at: list[int] = []
     candidates = scanner._candidates
 
-    def counting(strings: list[str]) -> dict[int, int]:
+    def counting(
+        strings: list[str], **options: int | None
+    ) -> tuple[dict[int, int], dict[int, list[tuple[int, int, str]]]]:
         looked_at.append(sum(map(len, strings)))
-        return candidates(strings)
+        return candidates(strings, **options)
 
     monkeypatch.setattr(scanner, "_candidates", counting)
     filler = ["The ledger is reconciled. " * 40] * 2_000  # about 2 MB of ordinary text

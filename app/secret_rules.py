@@ -1,0 +1,1277 @@
+"""The credential formats the secret scan knows by their shape, one rule each (§9.1, §10.5).
+
+Each rule is written from what the format *is*, as its issuer documents it: a fixed prefix and
+a length (`ghp_` and 36 letters and digits), a structure (a Twilio account SID followed by its
+auth token), or a service's name beside a value of the shape its keys have (`DD_API_KEY=` and 32
+hexadecimal digits: gitleaks calls these keyword rules). gitleaks' default rules
+(config/gitleaks.toml) served as the checklist of which services exist; the patterns are this
+project's own. docs/secrets.md lists every rule, and what none of them flags.
+
+A rule is a `Pattern` (a regular expression, and the lower-case keywords one of which every
+match contains: app/secret_engine.py matches it only on a text that holds one) and a check of
+each match: its length, the characters beside it, that it looks generated rather than like a
+placeholder (`ghp_xxxx…`, `<your-token>`). The check returns the span to withhold, or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+from app.secret_engine import Pattern
+from app.secret_shapes import (
+    _ANY_DIGIT,
+    _ANY_LETTER,
+    _WORD,
+    _WORD_DASH,
+    _complex,
+    _has_lower,
+    _has_upper,
+    _has_upper_or_unbroken,
+    _hex_key,
+    _is_placeholder,
+    _lazy,
+    _left_ok,
+    _masked,
+    _plausible_token,
+    _random_looking,
+)
+
+# --- kinds: fixed phrases, so a message can never echo document content -------------------------
+
+AWS_KEY_ID = "an AWS access key id"
+AWS_SECRET = "an AWS secret access key"
+AWS_BEDROCK = "an Amazon Bedrock API key"
+GOOGLE_API_KEY = "a Google API key"
+GOOGLE_OAUTH = "a Google OAuth token"
+GOOGLE_CLIENT_SECRET = "a Google OAuth client secret"
+GOOGLE_REFRESH = "a Google OAuth refresh token"
+AZURE_ACCOUNT_KEY = "an Azure storage account key"
+AZURE_CLIENT_SECRET = "an Azure AD client secret"
+GITHUB = "a GitHub token"
+GITLAB = "a GitLab token"
+GRAFANA = "a Grafana token"
+SLACK = "a Slack token"
+SLACK_WEBHOOK = "a Slack webhook URL"
+WEBHOOK = "a webhook URL that embeds its secret"
+STRIPE = "a Stripe secret key"
+STRIPE_WEBHOOK = "a Stripe webhook signing secret"
+SK_KEY = "an OpenAI or Anthropic style API key"
+NPM = "an npm token"
+NPMRC = "an npm registry credential"
+PYPI = "a PyPI token"
+HUGGING_FACE = "a Hugging Face token"
+SENDGRID = "a SendGrid API key"
+SHOPIFY = "a Shopify access token"
+DIGITALOCEAN = "a DigitalOcean token"
+VAULT = "a HashiCorp Vault token"
+AGE_KEY = "an age secret key"
+POSTMAN = "a Postman API key"
+LINEAR = "a Linear API key"
+DATABRICKS = "a Databricks token"
+SQUARE = "a Square access token"
+ATLASSIAN = "an Atlassian API token"
+DOCKER_HUB = "a Docker Hub access token"
+TWILIO = "a Twilio API key"
+TWILIO_AUTH = "a Twilio auth token"
+MAILGUN = "a Mailgun API key"
+MAILCHIMP = "a Mailchimp API key"
+DISCORD = "a Discord bot token"
+TELEGRAM = "a Telegram bot token"
+NEW_RELIC = "a New Relic key"
+ALIBABA = "an Alibaba Cloud access key id"
+DOPPLER = "a Doppler token"
+TERRAFORM = "a Terraform Cloud token"
+PULUMI = "a Pulumi access token"
+ARTIFACTORY = "a JFrog Artifactory token"
+BRAINTREE = "a Braintree access token"
+CLOUDFLARE_CA = "a Cloudflare origin CA key"
+HEROKU = "a Heroku API key"
+SENDINBLUE = "a Brevo (Sendinblue) API key"
+PLANETSCALE = "a PlanetScale token"
+RUBYGEMS = "a RubyGems API key"
+SENTRY = "a Sentry token"
+MAPBOX = "a Mapbox secret token"
+FACEBOOK = "a Facebook access token"
+TWITTER = "a Twitter (X) credential"
+DATADOG = "a Datadog key"
+OKTA = "an Okta API token"
+JWT = "a JSON Web Token"
+BEARER = "a bearer token"
+BASIC = "HTTP Basic credentials"
+SERVICE_KEY = "a service's API key or token"  # a keyword rule's service, named in docs/secrets.md
+ONEPASSWORD = "a 1Password secret"
+PREFIXED = "a service's API token"  # a prefixed token of a service in docs/secrets.md's table
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+Span = tuple[int, int]
+Check = Callable[[str, int, int], "Span | None"]
+
+
+class Rule(NamedTuple):
+    id: str  # gitleaks' rule id where there is one (docs/secrets.md), else this project's
+    kind: str
+    pattern: Pattern
+    check: Check  # (text, start, end of a match) -> the span to withhold, or None
+
+
+def _escape(literal: str) -> str:
+    # Only what both engines need escaped (re.escape escapes more, e.g. "~" and " ", which
+    # RE2 may read otherwise).
+    return "".join("\\" + c if c in r".^$*+?()[]{}|\-/" else c for c in literal)
+
+
+_Tail = Callable[[str], bool]
+
+
+def _token(
+    rule_id: str,
+    kind: str,
+    prefixes: Iterable[str],
+    tail: str,
+    length: tuple[int, int],
+    *,
+    boundary: frozenset[str] = _WORD_DASH,
+    right: frozenset[str] | None = None,
+    check: _Tail | None = None,
+    strip: str = "",
+    keywords: tuple[str, ...] | None = None,
+) -> Rule:
+    """A fixed prefix, then a run of the class ``tail`` (a character class's inside) of
+    ``length`` (inclusive bounds): what most issuers' tokens are.
+
+    The run is greedy (the whole run, then its length tested), so a longer run of the class is
+    no token of this format. ``boundary``: the characters that may not come before the prefix;
+    ``right``: that may not follow the run; ``strip``: characters the run may hold but not end
+    with (a sentence's full stop after a dotted token); ``check``: a test of the run."""
+    ordered = sorted(set(prefixes), key=len, reverse=True)
+    low, high = length
+    regex = "(?:" + "|".join(map(_escape, ordered)) + f")[{tail}]{{{low},}}"
+    if keywords is None:
+        keywords = tuple(sorted({p.lower() for p in ordered}))
+
+    def find(text: str, start: int, end: int) -> Span | None:
+        prefix = next(p for p in ordered if text.startswith(p, start))
+        while strip and end > start + len(prefix) and text[end - 1] in strip:
+            end -= 1
+        run = text[start + len(prefix) : end]
+        if not low <= len(run) <= high or not _left_ok(text, start, boundary):
+            return None
+        if right is not None and end < len(text) and text[end] in right:
+            return None
+        if _masked(run) or (check is not None and not check(run)):
+            return None
+        return start, end
+
+    return Rule(rule_id, kind, Pattern(regex, keywords), find)
+
+
+# What may stand between a service's name and its value: the rest of an identifier
+# (DD_API_KEY), a few words (Datadog API key for staging is), quotes, brackets and an
+# operator (=, :, =>, ||, a comma). No newline: a value on the next line is not beside it.
+_GLUE = r"[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{}|/\\*]{0,64}?"
+# Words that say a value is a credential, not an id: the glue of most keyword rules holds one.
+_CREDENTIAL_WORD = _lazy(
+    r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])|(?<![a-z])sk(?![a-z])"
+)
+# ... and what names an identifier: the value after "client_id", "app id:", "trace id" is one.
+_ID_LAST = _lazy(r"(?:^|[^a-z])(?:id|ids|sid|uid|uuid|guid)[^a-z]*$")
+
+
+def _keyword(
+    rule_id: str,
+    kind: str,
+    names: Iterable[str],
+    value: str,
+    length: tuple[int, int],
+    *,
+    word: bool = True,
+    check: _Tail | None = None,
+) -> Rule:
+    """A service's name, then within a few words (`_GLUE`) a value of its keys' shape: a bare
+    key is a credential when its service's name sits right beside it.
+
+    ``names``: lower-case literals matched in any case, anywhere (`MY_DATADOG_API_KEY`);
+    ``value``: the shape, a pattern that ends with one greedy run; ``length``: its bounds.
+    ``word``: the text between name and value must hold a credential's word (`key`, `token`,
+    `secret`…, or the name holds one), so that "Datadog trace 4bf9…" (an id) is not one."""
+    ordered = sorted(set(names), key=len, reverse=True)
+    low, high = length
+    regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + _GLUE + "(?:" + value + ")"
+    shape = _lazy(value)
+    named_word = {n: bool(_CREDENTIAL_WORD.search(n)) for n in ordered}
+
+    def find(text: str, start: int, end: int) -> Span | None:
+        head = text[start : start + len(ordered[0])].lower()
+        name = next(n for n in ordered if head.startswith(n))
+        glue_start = start + len(name)
+        at = _value_start(shape, text, glue_start, end)
+        if at is None or not low <= end - at <= high:
+            return None
+        if at == glue_start or text[at - 1] in _WORD:
+            return None  # a value runs into the name or another word: no separator
+        if end < len(text) and text[end] in _WORD_DASH:
+            return None
+        glue = text[glue_start:at].lower()
+        if word and not named_word[name] and not _CREDENTIAL_WORD.search(glue):
+            return None
+        if _ID_LAST.search(glue):
+            return None
+        found = text[at:end]
+        if _masked(found) or _is_placeholder(found) or (check is not None and not check(found)):
+            return None
+        return at, end
+
+    return Rule(rule_id, kind, Pattern(regex, tuple(ordered)), find)
+
+
+def _pair(
+    rule_id: str,
+    kind: str,
+    head: str,
+    head_length: int,
+    keywords: tuple[str, ...],
+    head_check: _Tail,
+    value: str,
+    length: tuple[int, int],
+    check: _Tail,
+) -> Rule:
+    """An identifier (an account SID, an access key id) followed within a few words by the
+    secret that goes with it: the secret is withheld, the identifier is no credential."""
+    low, high = length
+    shape = _lazy(value)
+
+    def find(text: str, start: int, end: int) -> Span | None:
+        head_end = start + head_length
+        if not _left_ok(text, start, _WORD) or not head_check(text[start:head_end]):
+            return None
+        if head_end < len(text) and text[head_end] in _WORD:
+            return None
+        at = _value_start(shape, text, head_end, end)
+        if at is None or not low <= end - at <= high:
+            return None
+        if text[at - 1] in _WORD or (end < len(text) and text[end] in _WORD_DASH):
+            return None
+        found = text[at:end]
+        return (at, end) if not _masked(found) and check(found) else None
+
+    return Rule(rule_id, kind, Pattern(head + _GLUE + "(?:" + value + ")", keywords), find)
+
+
+def _value_start(shape: re.Pattern[str], text: str, glue_start: int, end: int) -> int | None:
+    """Where the value of a keyword or pair rule's match begins: the first place after the
+    name from which the value's shape runs to the match's end (the glue is lazy, so this is
+    where the matcher put it). At most the glue's 64 characters are tried, each once."""
+    for at in range(glue_start, end):
+        if shape.fullmatch(text, at, end):
+            return at
+    return None
+
+
+def _rule(rule_id: str, kind: str, regex: str, keywords: tuple[str, ...], check: Check) -> Rule:
+    return Rule(rule_id, kind, Pattern(regex, keywords), check)
+
+
+# --- checks of a token's run ---------------------------------------------------------------------
+
+
+def _sk_tail(tail: str) -> bool:
+    body = re.sub(r"^(?:proj|svcacct|admin|None|ant-(?:api|admin)\d\d)-", "", tail)
+    return len(body) >= 20 and _has_upper_or_unbroken(body) and (len(body) >= 32 or _complex(body))
+
+
+def _braintree_tail(tail: str) -> bool:
+    merchant, dollar, key = tail.partition("$")
+    return bool(dollar) and len(merchant) == 16 and len(key) == 32 and _hex_key(key)
+
+
+def _parts(*lengths: int, test: _Tail | None = None, sep: str = "-") -> _Tail:
+    """A run made of parts of these lengths joined by ``sep`` (each passing ``test``)."""
+
+    def check(tail: str) -> bool:
+        parts = tail.split(sep)
+        return [len(p) for p in parts] == list(lengths) and (
+            test is None or all(test(p) for p in parts)
+        )
+
+    return check
+
+
+def _mixed(tail: str) -> bool:
+    """A generated key: letters and digits, and both cases (a base64 or base62 run)."""
+    return bool(_ANY_DIGIT.search(tail)) and _has_lower(tail) and _has_upper(tail)
+
+
+def _letters_digits(tail: str) -> bool:
+    return bool(_ANY_DIGIT.search(tail)) and bool(_ANY_LETTER.search(tail))
+
+
+def _hexish(tail: str) -> bool:
+    """Hexadecimal digits with at least one letter and one digit (any case)."""
+    return _hex_key(tail.lower())
+
+
+def _uuid(value: str) -> bool:
+    parts = value.split("-")
+    return [len(p) for p in parts] == [8, 4, 4, 4, 12] and all(_HEX.issuperset(p) for p in parts)
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _one_of_lengths(*lengths: int, test: _Tail = _letters_digits) -> _Tail:
+    return lambda value: len(value) in lengths and test(value)
+
+
+# --- rules written as functions of a match ------------------------------------------------------
+
+
+def _aws_key_id(text: str, start: int, end: int) -> Span | None:
+    if end - start != 20 or not _left_ok(text, start, _WORD):
+        return None
+    if (end < len(text) and text[end] in _WORD) or _masked(text[start + 4 : end]):
+        return None
+    return start, end
+
+
+def _azure_ad_secret(text: str, start: int, end: int) -> Span | None:
+    # three characters, a digit, "Q~", then 31 to 34 more, the run standing alone
+    if not _left_ok(text, start, _AZURE_AD) or not 31 <= end - start - 6 <= 34:
+        return None
+    return start, end
+
+
+_AZURE_AD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~.-")
+
+
+def _facebook_token(text: str, start: int, end: int) -> Span | None:
+    """Facebook (Meta) access tokens: EAA, a capital, then a long run of letters and digits
+    (user, page and system-user tokens alike; EAAA is also Square's prefix, for 64 characters)."""
+    run = text[start + 4 : end]
+    if not _left_ok(text, start, _WORD_DASH) or _masked(run) or not 90 <= len(run) <= 512:
+        return None
+    return (start, end) if _mixed(run) else None
+
+
+def _maxmind(text: str, start: int, end: int) -> Span | None:
+    """MaxMind license keys: 6 characters, _, 29 more, _mmk."""
+    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
+        return None
+    return (start, end) if _letters_digits(text[start : end - 4]) else None
+
+
+def _flutterwave(tail: str) -> bool:
+    return bool(_FLUTTERWAVE.fullmatch(tail)) and _letters_digits(tail)
+
+
+_FLUTTERWAVE = _lazy(r"[0-9a-fA-F]{32}-X|[0-9a-fA-F]{12}")
+
+
+def _facebook_app_token(text: str, start: int, end: int) -> Span | None:
+    """app id|app secret (or |token): 15 or 16 digits, a bar (or %7C), 27 to 40 more."""
+    bar = text.find("|", start, end)
+    cut = bar + 1 if bar != -1 else start + text[start:end].lower().find("%7c") + 3
+    if not _left_ok(text, start, _WORD_DASH) or not 27 <= end - cut <= 40:
+        return None
+    return (start, end) if _letters_digits(text[cut:end]) and not _masked(text[cut:end]) else None
+
+
+def _mailgun_key(text: str, start: int, end: int) -> Span | None:
+    """Mailgun's private API keys since 2020: 32 hexadecimal digits, then two groups of 8."""
+    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
+        return None
+    return (start, end) if _hex_key(text[start : start + 32]) else None
+
+
+def _mailchimp(text: str, start: int, end: int) -> Span | None:
+    """32 hexadecimal digits, then the data centre: -us6."""
+    if not _left_ok(text, start, _WORD_DASH) or end - start > 36:
+        return None
+    if end < len(text) and text[end] in _WORD:
+        return None
+    return (start, end) if _ANY_LETTER.search(text, start, start + 32) else None
+
+
+def _twitter_bearer(text: str, start: int, end: int) -> Span | None:
+    """Twitter (X) app-only bearer tokens: a run of 20 or more "A", then letters, digits and
+    percent escapes (the token is URL-encoded: %3D, %2B, %2F), about 110 characters."""
+    if not _left_ok(text, start, _B64_PCT) or not 90 <= end - start <= 180:
+        return None
+    run = text[start:end].lstrip("A")
+    has_escape = any(e in run for e in ("%3D", "%2B", "%2F", "%3d", "%2b", "%2f"))
+    return (start, end) if has_escape and _letters_digits(run) else None
+
+
+_B64_PCT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-%")
+
+
+def _discord_bot(text: str, start: int, end: int) -> Span | None:
+    """id.timestamp.hmac, the id being the bot's numeric user id in base64."""
+    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
+        return None
+    head, _, rest = text[start:end].partition(".")
+    if not 27 <= len(rest) - 7 <= 38:
+        return None
+    user_id = _b64decode(head, urlsafe=True)
+    return (
+        (start, end) if user_id is not None and user_id.isdigit() and len(user_id) >= 17 else None
+    )
+
+
+def _telegram_bot(text: str, start: int, end: int) -> Span | None:
+    """The bot's numeric id (5 to 16 digits), a colon, then 35 characters starting with A."""
+    colon = text.index(":", start, end)
+    if not _left_ok(text, start, _WORD_DASH) or end - colon - 1 != 35:
+        return None
+    return (start, end) if _complex(text[colon + 1 : end]) else None
+
+
+def _terraform(text: str, start: int, end: int) -> Span | None:
+    """14 characters, ".atlasv1.", then 60 to 70 more."""
+    if not _left_ok(text, start, _WORD_DASH) or not 60 <= end - start - 23 <= 70:
+        return None
+    return start, end
+
+
+def _webhook(text: str, start: int, end: int) -> Span | None:
+    # the pattern holds the hook's path and its secret part; the whole URL is withheld
+    return _url_start(text, start), end
+
+
+_URL_HEAD = _lazy(r"(?:[A-Za-z][A-Za-z0-9+.\-]{0,15}://)?[A-Za-z0-9.\-]{0,253}\Z")
+
+
+def _url_start(text: str, start: int) -> int:
+    """Back from a host name to the start of its URL, so redaction takes the whole URL."""
+    head = _URL_HEAD.search(text[max(0, start - 270) : start])
+    return start - len(head.group()) if head else start
+
+
+def _jwt(text: str, start: int, end: int) -> Span | None:
+    segments = text[start:end].split(".")
+    # A detached JWS (empty payload) is a signature, not a bearer credential.
+    if len(segments) < 3 or len(segments[1]) < 2 or not _left_ok(text, start, _WORD_DASH):
+        return None
+    header = _b64url_json(segments[0])
+    return (start, end) if isinstance(header, dict) and "alg" in header else None
+
+
+def _b64url_json(segment: str) -> object:
+    if len(segment) > 4096:
+        return None
+    raw = _b64decode(segment, urlsafe=True, text=False)
+    if raw is None:
+        return None
+    import json  # only for a text that holds a JWT's shape
+
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _b64decode(data: str, *, urlsafe: bool = False, text: bool = True) -> str | bytes | None:
+    """``data`` decoded from base64 (padding optional), as text when ``text``; None when it
+    is not base64 (or not UTF-8 text)."""
+    import binascii  # only for a text that holds something to decode
+
+    blob = data.encode("ascii", "replace")
+    if urlsafe:
+        blob = blob.translate(_URLSAFE)
+    try:
+        raw = binascii.a2b_base64(blob + b"=" * (-len(blob) % 4), strict_mode=True)
+    except (binascii.Error, ValueError):
+        return None
+    if not text:
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+_URLSAFE = bytes.maketrans(b"-_", b"+/")
+
+
+def _bearer(text: str, start: int, end: int) -> Span | None:
+    token_start = start + 6
+    while text[token_start] in " \t":
+        token_start += 1
+    if _left_ok(text, start, _WORD) and _plausible_token(text[token_start:end]):
+        return token_start, end
+    return None
+
+
+def _basic(text: str, start: int, end: int) -> Span | None:
+    token_start = start + 5
+    while text[token_start] in " \t":
+        token_start += 1
+    token = text[token_start:end]
+    if not _left_ok(text, start, _WORD) or len(token) % 4 or len(token) < 8:
+        return None
+    decoded = _b64decode(token)
+    if isinstance(decoded, str) and ":" in decoded and decoded.isprintable() and len(decoded) >= 3:
+        return token_start, end
+    return None
+
+
+def _npm_auth(value: str) -> bool:
+    """.npmrc's _auth: base64 of user:password."""
+    decoded = _b64decode(value)
+    return isinstance(decoded, str) and ":" in decoded.strip(":") and decoded.isprintable()
+
+
+def _npm_token(value: str) -> bool:
+    """.npmrc's _authToken: a legacy UUID, an npm_ token, or another registry's random token."""
+    return _uuid(value) or (len(value) >= 20 and _random_looking(value))
+
+
+def _base64_secret(value: str) -> bool:
+    """A password or a key as base64 (.npmrc's _password): decodes, looks generated."""
+    return _b64decode(value) is not None and _random_looking(value)
+
+
+# --- the rules --------------------------------------------------------------------------------
+
+_A = "A-Za-z0-9"  # the classes of most tokens
+_AU = "A-Za-z0-9_\\-"  # ... base64url
+_B64 = "A-Za-z0-9+/="
+_HX = "a-f0-9"
+_UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+RULES: tuple[Rule, ...] = (
+    # --- cloud providers
+    _rule(
+        "aws-access-token",
+        AWS_KEY_ID,
+        "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16,}",
+        ("a3t", "akia", "asia", "abia", "acca"),
+        _aws_key_id,
+    ),
+    _pair(
+        "aws-secret-beside-key-id",
+        AWS_SECRET,
+        "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}",
+        20,
+        ("a3t", "akia", "asia", "abia", "acca"),
+        lambda head: not _masked(head[4:]),
+        "[A-Za-z0-9/+]{40,}",
+        (40, 40),
+        _mixed,
+    ),
+    _keyword(
+        "aws-secret-access-key", AWS_SECRET, ["aws"], "[A-Za-z0-9/+]{40,}", (40, 40), check=_mixed
+    ),
+    _token("aws-amazon-bedrock-api-key-long-lived", AWS_BEDROCK, ["ABSK"], _B64, (100, 300)),
+    _token(
+        "aws-amazon-bedrock-api-key-short-lived",
+        AWS_BEDROCK,
+        ["bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"],
+        _B64 + "%&_\\-",
+        (20, 4096),
+    ),
+    _token("gcp-api-key", GOOGLE_API_KEY, ["AIza"], _AU, (30, 45)),
+    _token("google-oauth-token", GOOGLE_OAUTH, ["ya29."], _AU, (20, 4096)),
+    _token("google-client-secret", GOOGLE_CLIENT_SECRET, ["GOCSPX-"], _AU, (20, 64)),
+    _token(
+        "google-refresh-token",
+        GOOGLE_REFRESH,
+        ["1//0"],
+        _AU,
+        (38, 512),
+        boundary=_WORD_DASH | {"/"},
+        check=_complex,
+    ),
+    _rule(
+        "azure-ad-client-secret",
+        AZURE_CLIENT_SECRET,
+        "[A-Za-z0-9_~.\\-]{3}[0-9]Q~[A-Za-z0-9_~.\\-]{31,}",
+        ("q~",),
+        _azure_ad_secret,
+    ),
+    _keyword(
+        "azure-storage-account-key",
+        AZURE_ACCOUNT_KEY,
+        [
+            "azure",
+            "accountkey",
+            "account_key",
+            "account-key",
+            "account key",
+            "accountname",
+            "account_name",
+            "account-name",
+            "account name",
+            "storage account",
+            "storage_account",
+            "storageaccount",
+            "key1",
+            "key2",
+            "primary key",
+            "secondary key",
+        ],
+        "[A-Za-z0-9+/]{86}==",
+        (88, 88),
+        word=False,
+        check=_mixed,
+    ),
+    _token("alibaba-access-key-id", ALIBABA, ["LTAI"], _A, (12, 30), check=_random_looking),
+    _keyword("alibaba-secret-key", SERVICE_KEY, ["alibaba"], "[A-Za-z0-9]{30,}", (30, 30)),
+    _token("digitalocean-token", DIGITALOCEAN, ["dop_v1_", "doo_v1_", "dor_v1_"], _HX, (64, 64)),
+    _token("heroku-api-key-v2", HEROKU, ["HRKU-AA"], _AU, (58, 58)),
+    _keyword("heroku-api-key", HEROKU, ["heroku"], _UUID, (36, 36), check=_uuid),
+    _token("flyio-access-token", PREFIXED, ["fo1_"], _AU, (43, 43)),
+    _token("flyio-macaroon", PREFIXED, ["fm1a_", "fm1r_", "fm2_"], _B64, (100, 4096)),
+    _keyword(
+        "cloudflare-api-key",
+        SERVICE_KEY,
+        ["cloudflare", "cf_api"],
+        "[A-Za-z0-9_\\-]{37,}",
+        (37, 40),
+    ),
+    _token(
+        "cloudflare-origin-ca-key",
+        CLOUDFLARE_CA,
+        ["v1.0-"],
+        "0-9a-f\\-",
+        (171, 171),
+        check=_parts(24, 146),
+    ),
+    _token("scalingo-api-token", PREFIXED, ["tk-us-"], _AU, (48, 48)),
+    _keyword("yandex-api-key", SERVICE_KEY, ["yandex"], "AQVN[A-Za-z0-9_\\-]{35,}", (39, 42)),
+    _keyword(
+        "yandex-aws-access-token", SERVICE_KEY, ["yandex"], "YC[A-Za-z0-9_\\-]{38,}", (40, 40)
+    ),
+    _keyword(
+        "yandex-access-token", SERVICE_KEY, ["yandex"], "t1\\.[A-Za-z0-9_\\-=.]{90,}", (93, 300)
+    ),
+    # --- source hosting, CI, registries
+    _token("github-token", GITHUB, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], _A, (30, 255)),
+    _token("github-fine-grained-pat", GITHUB, ["github_pat_"], _A + "_", (22, 255)),
+    _token(
+        "gitlab-token",
+        GITLAB,
+        [
+            f"gl{p}-"
+            for p in [
+                "pat",
+                "dt",
+                "rtr",
+                "rt",
+                "cbt",
+                "ptt",
+                "ft",
+                "imt",
+                "agent",
+                "oas",
+                "soat",
+                "ffct",
+                "wt",
+            ]
+        ],
+        _AU + ".",
+        (20, 300),
+        strip=".",
+    ),
+    _token("gitlab-runner-registration-token", GITLAB, ["GR1348941"], _AU, (20, 255)),
+    _token(
+        "gitlab-session-cookie",
+        GITLAB,
+        ["_gitlab_session="],
+        "0-9a-z",
+        (32, 32),
+        boundary=frozenset(),
+        check=_letters_digits,
+    ),
+    _token("bitbucket-app-password", ATLASSIAN, ["ATBB"], _A, (28, 64), check=_mixed),
+    _keyword(
+        "bitbucket-client-secret", SERVICE_KEY, ["bitbucket"], "[A-Za-z0-9=_\\-]{64,}", (64, 64)
+    ),
+    _token("atlassian-api-token", ATLASSIAN, ["ATATT3"], _AU + "=", (100, 512)),
+    _keyword(
+        "atlassian-api-token-legacy",
+        ATLASSIAN,
+        ["atlassian", "confluence", "jira"],
+        "[A-Za-z0-9]{24,}",
+        (24, 24),
+        check=_mixed,
+    ),
+    _token("npm-access-token", NPM, ["npm_"], _A, (30, 64)),
+    _keyword(
+        "npmrc-auth",
+        NPMRC,
+        ["_auth", "npmauthident"],
+        "[A-Za-z0-9+/]{8,}={0,2}",
+        (8, 1024),
+        word=False,
+        check=_npm_auth,
+    ),
+    _keyword(
+        "npmrc-auth-token",
+        NPMRC,
+        ["_authtoken", "npmauthtoken", "node_auth_token", "npm_token"],
+        "[A-Za-z0-9_\\-.=]{20,}",
+        (20, 4096),
+        word=False,
+        check=_npm_token,
+    ),
+    _keyword(
+        "npmrc-password",
+        NPMRC,
+        ["_password"],
+        "[A-Za-z0-9+/]{8,}={0,2}",
+        (8, 1024),
+        word=False,
+        check=_base64_secret,
+    ),
+    _token("pypi-upload-token", PYPI, ["pypi-"], _AU, (40, 1024), check=_has_upper_or_unbroken),
+    _token("rubygems-api-token", RUBYGEMS, ["rubygems_"], "0-9a-z", (48, 48), check=_hex_key),
+    _token("clojars-api-token", PREFIXED, ["CLOJARS_"], _A, (60, 60), check=_letters_digits),
+    _token("nuget-api-key", PREFIXED, ["oy2"], "a-z0-9", (43, 43), check=_letters_digits),
+    _token(
+        "docker-hub-token", DOCKER_HUB, ["dckr_pat_", "dckr_oat_"], _AU, (24, 64), check=_complex
+    ),
+    _token("jfrog-api-key", ARTIFACTORY, ["AKCp"], _A, (60, 80), check=_random_looking),
+    _token("jfrog-reference-token", ARTIFACTORY, ["cmVmd"], _A, (59, 59), check=_random_looking),
+    _keyword(
+        "jfrog-identity-token",
+        ARTIFACTORY,
+        ["jfrog", "artifactory", "bintray", "xray"],
+        "[A-Za-z0-9]{64,}",
+        (64, 73),
+        check=_one_of_lengths(64, 73),
+    ),
+    _keyword("droneci-access-token", SERVICE_KEY, ["drone"], "[A-Za-z0-9]{32,}", (32, 32)),
+    _keyword("travisci-access-token", SERVICE_KEY, ["travis"], "[A-Za-z0-9]{22,}", (22, 22)),
+    _keyword("codecov-access-token", SERVICE_KEY, ["codecov"], "[a-f0-9\\-]{32,}", (32, 36)),
+    _token(
+        "sonar-api-token", PREFIXED, ["squ_", "sqp_", "sqa_"], "a-f0-9", (40, 40), check=_hex_key
+    ),
+    _token(
+        "sourcegraph-access-token",
+        PREFIXED,
+        ["sgp_"],
+        "A-Za-z0-9_",
+        (40, 62),
+        check=lambda t: _hexish(t.rpartition("_")[2]) and len(t.rpartition("_")[2]) == 40,
+    ),
+    _keyword("snyk-api-token", SERVICE_KEY, ["snyk"], _UUID, (36, 36), check=_uuid),
+    _token("octopus-deploy-api-key", PREFIXED, ["API-"], "A-Z0-9", (26, 32), check=_letters_digits),
+    _token(
+        "harness-api-key",
+        PREFIXED,
+        ["pat.", "sat."],
+        _AU + ".",
+        (66, 80),
+        check=_parts(22, 24, 20, sep="."),
+    ),
+    _token("infracost-api-token", PREFIXED, ["ico-"], _A, (32, 32), check=_mixed),
+    _token("prefect-api-token", PREFIXED, ["pnu_"], _A, (36, 36), check=_letters_digits),
+    _token("readme-api-token", PREFIXED, ["rdme_"], "a-z0-9", (70, 70), check=_letters_digits),
+    _token("pulumi-api-token", PULUMI, ["pul-"], _A, (40, 40), check=_hex_key),
+    _token("hashicorp-vault-token", VAULT, ["hvs.", "hvb."], _AU, (24, 512)),
+    _keyword(
+        "vault-legacy-token", VAULT, ["vault"], "s\\.[A-Za-z0-9]{24,}", (26, 26), check=_mixed
+    ),
+    _rule(
+        "hashicorp-tf-api-token",
+        TERRAFORM,
+        "[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=\\-]{60,}",
+        ("atlasv1",),
+        _terraform,
+    ),
+    _token(
+        "doppler-api-token",
+        DOPPLER,
+        [f"dp.{k}." for k in ("pt", "st", "ct", "sa", "scim", "audit")],
+        _A,
+        (40, 64),
+    ),
+    _token("1password-service-account-token", ONEPASSWORD, ["ops_eyJ"], _B64, (250, 8192)),
+    _token(
+        "1password-secret-key",
+        ONEPASSWORD,
+        ["A3-"],
+        "A-Z0-9\\-",
+        (36, 37),
+        check=lambda t: (
+            [len(p) for p in t.split("-")] in ([6, 11, 5, 5, 5], [6, 6, 5, 5, 5, 5])
+            and _letters_digits(t)
+        ),
+    ),
+    _token("age-secret-key", AGE_KEY, ["AGE-SECRET-KEY-1"], "0-9A-Z", (50, 70)),
+    _token(
+        "defined-networking-api-token", PREFIXED, ["dnkey-"], _AU, (79, 79), check=_parts(26, 52)
+    ),
+    # --- collaboration, messaging
+    _token(
+        "slack-token",
+        SLACK,
+        [f"xox{c}-" for c in "abprse"] + ["xapp-"],
+        "A-Za-z0-9\\-",
+        (10, 255),
+    ),
+    _token(
+        "slack-legacy-token",
+        SLACK,
+        ["xoxo-"],
+        "0-9a-fA-F\\-",
+        (20, 255),
+        check=lambda t: len(t.split("-")) >= 4 and all(p.isdigit() for p in t.split("-")[:3]),
+    ),
+    _rule(
+        "slack-webhook-url",
+        SLACK_WEBHOOK,
+        "hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\\-]{16,}",
+        ("hooks.slack.com",),
+        _webhook,
+    ),
+    _rule(
+        "discord-webhook-url",
+        WEBHOOK,
+        "discord(?:app)?\\.com/api/webhooks/[0-9]+/[A-Za-z0-9_\\-]{20,}",
+        ("discord",),
+        _webhook,
+    ),
+    _rule(
+        "microsoft-teams-webhook",
+        WEBHOOK,
+        "\\.webhook\\.office\\.com/webhookb2/[^ \\t\\r\\n\"'<>\\\\]{20,}",
+        ("webhook.office.com",),
+        _webhook,
+    ),
+    _rule(
+        "discord-bot-token",
+        DISCORD,
+        "[MNO][A-Za-z0-9_\\-]{22,26}\\.[A-Za-z0-9_\\-]{6}\\.[A-Za-z0-9_\\-]{27,}",
+        (),
+        _discord_bot,
+    ),
+    _keyword(
+        "discord-client-secret",
+        SERVICE_KEY,
+        ["discord"],
+        "[A-Za-z0-9=_\\-]{32,}",
+        (32, 64),
+        check=_one_of_lengths(32, 64),
+    ),
+    _rule(
+        "telegram-bot-api-token",
+        TELEGRAM,
+        "[0-9]{5,16}:A[A-Za-z0-9_\\-]{34,}",
+        (":a",),
+        _telegram_bot,
+    ),
+    _token("twilio-api-key", TWILIO, ["SK"], _A, (32, 32), check=_hex_key),
+    _pair(
+        "twilio-account-sid-and-auth-token",
+        TWILIO_AUTH,
+        "AC[0-9a-f]{32}",
+        34,
+        ("ac",),
+        lambda head: _hex_key(head[2:]),
+        "[0-9a-f]{32,}",
+        (32, 32),
+        _hex_key,
+    ),
+    _keyword(
+        "twilio-auth-token", TWILIO_AUTH, ["twilio"], "[0-9a-f]{32,}", (32, 32), check=_hex_key
+    ),
+    _token(
+        "sendgrid-api-token",
+        SENDGRID,
+        ["SG."],
+        _AU + ".",
+        (33, 128),
+        strip=".",
+        check=lambda t: [len(p) >= 16 for p in t.split(".")] == [True, True],
+    ),
+    _token(
+        "sendinblue-api-token",
+        SENDINBLUE,
+        ["xkeysib-"],
+        _A + "\\-",
+        (81, 81),
+        check=lambda t: len(t.partition("-")[0]) == 64 and _hex_key(t.partition("-")[0]),
+    ),
+    _token("mailgun-private-api-token", MAILGUN, ["key-"], _A, (32, 32), check=_hex_key),
+    _rule(
+        "mailgun-api-key",
+        MAILGUN,
+        "[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}",
+        (),
+        _mailgun_key,
+    ),
+    _keyword(
+        "mailgun-signing-key", MAILGUN, ["mailgun"], "[0-9a-f]{32,}", (32, 32), check=_hex_key
+    ),
+    _rule("mailchimp-api-key", MAILCHIMP, "[0-9a-f]{32}-us[0-9]{1,2}", ("-us",), _mailchimp),
+    _keyword("mattermost-access-token", SERVICE_KEY, ["mattermost"], "[A-Za-z0-9]{26,}", (26, 26)),
+    _keyword(
+        "messagebird-api-token",
+        SERVICE_KEY,
+        ["messagebird", "message_bird", "message-bird"],
+        "[A-Za-z0-9]{25,}",
+        (25, 25),
+    ),
+    _keyword("gitter-access-token", SERVICE_KEY, ["gitter"], "[A-Za-z0-9_\\-]{40,}", (40, 40)),
+    _keyword("intercom-api-key", SERVICE_KEY, ["intercom"], "[A-Za-z0-9=_\\-]{59,}", (59, 60)),
+    _keyword(
+        "sendbird-access-token",
+        SERVICE_KEY,
+        ["sendbird"],
+        "[a-f0-9]{40,}",
+        (40, 40),
+        check=_hex_key,
+    ),
+    _keyword("zendesk-secret-key", SERVICE_KEY, ["zendesk"], "[A-Za-z0-9]{40,}", (40, 40)),
+    _keyword("freshbooks-access-token", SERVICE_KEY, ["freshbooks"], "[A-Za-z0-9]{64,}", (64, 64)),
+    _keyword("asana-client-secret", SERVICE_KEY, ["asana"], "[A-Za-z0-9]{32,}", (32, 32)),
+    _token(
+        "asana-personal-access-token",
+        PREFIXED,
+        ["1/", "2/"],
+        "0-9a-f:/",
+        (40, 80),
+        boundary=_WORD_DASH | {"/"},
+        check=lambda t: (
+            ":" in t and _hexish(t.rpartition(":")[2]) and len(t.rpartition(":")[2]) == 32
+        ),
+    ),
+    _token("linear-api-key", LINEAR, ["lin_api_"], _A, (32, 64)),
+    _keyword("linear-client-secret", LINEAR, ["linear"], "[a-f0-9]{32,}", (32, 32), check=_hex_key),
+    _token("notion-api-token", PREFIXED, ["ntn_"], _A, (46, 46), check=_letters_digits),
+    _token("notion-integration-secret", PREFIXED, ["secret_"], _A, (43, 43), check=_mixed),
+    _token("typeform-api-token", PREFIXED, ["tfp_"], _AU + ".=", (59, 59), check=_letters_digits),
+    _token("contentful-personal-access-token", PREFIXED, ["CFPAT-"], _AU, (43, 43)),
+    _keyword(
+        "contentful-delivery-api-token",
+        SERVICE_KEY,
+        ["contentful"],
+        "[A-Za-z0-9=_\\-]{43,}",
+        (43, 43),
+    ),
+    _token("postman-api-token", POSTMAN, ["PMAK-"], "a-f0-9\\-", (59, 59), check=_parts(24, 34)),
+    _token(
+        "airtable-personal-access-token",
+        PREFIXED,
+        ["pat"],
+        _A + ".",
+        (79, 79),
+        check=lambda t: _parts(14, 64, sep=".")(t) and _hexish(t[15:]),
+    ),
+    _keyword("airtable-api-key", SERVICE_KEY, ["airtable"], "key[A-Za-z0-9]{14,}", (17, 17)),
+    _token(
+        "figma-personal-access-token", PREFIXED, ["figd_"], _AU, (40, 64), check=_letters_digits
+    ),
+    _token("frameio-api-token", PREFIXED, ["fio-u-"], _AU + "=", (64, 64)),
+    _keyword("adafruit-api-key", SERVICE_KEY, ["adafruit"], "[A-Za-z0-9_\\-]{32,}", (32, 32)),
+    _token("adafruit-io-key", PREFIXED, ["aio_"], _A, (28, 28), check=_mixed),
+    _token("adobe-client-secret", PREFIXED, ["p8e-"], _A, (32, 32), check=_letters_digits),
+    _keyword(
+        "dropbox-api-token", SERVICE_KEY, ["dropbox"], "sl\\.[A-Za-z0-9_=\\-]{130,}", (133, 1400)
+    ),
+    _keyword(
+        "dropbox-long-lived-api-token",
+        SERVICE_KEY,
+        ["dropbox"],
+        "[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=\\-]{43,}",
+        (64, 64),
+    ),
+    _keyword(
+        "linkedin-client-secret",
+        SERVICE_KEY,
+        ["linkedin", "linked_in", "linked-in"],
+        "[A-Za-z0-9]{16,}",
+        (16, 16),
+        check=_mixed,
+    ),
+    _keyword("looker-client-secret", SERVICE_KEY, ["looker"], "[A-Za-z0-9]{24,}", (24, 24)),
+    _keyword(
+        "nytimes-access-token",
+        SERVICE_KEY,
+        ["nytimes", "new-york-times", "newyorktimes"],
+        "[A-Za-z0-9=_\\-]{32,}",
+        (32, 32),
+    ),
+    _keyword("twitch-api-token", SERVICE_KEY, ["twitch"], "[A-Za-z0-9]{30,}", (30, 30)),
+    _keyword("etsy-access-token", SERVICE_KEY, ["etsy"], "[A-Za-z0-9]{24,}", (24, 24)),
+    _keyword("flickr-access-token", SERVICE_KEY, ["flickr"], "[A-Za-z0-9]{32,}", (32, 32)),
+    _keyword("beamer-api-token", SERVICE_KEY, ["beamer"], "b_[A-Za-z0-9=_\\-]{44,}", (46, 46)),
+    _keyword(
+        "squarespace-access-token", SERVICE_KEY, ["squarespace"], _UUID, (36, 36), check=_uuid
+    ),
+    _keyword("hubspot-api-key", SERVICE_KEY, ["hubspot"], _UUID, (36, 36), check=_uuid),
+    _token(
+        "hubspot-private-app-token",
+        PREFIXED,
+        ["pat-na1-", "pat-eu1-"],
+        "a-f0-9\\-",
+        (36, 36),
+        check=_uuid,
+    ),
+    _keyword(
+        "launchdarkly-access-token", SERVICE_KEY, ["launchdarkly"], "(?:api|sdk)-" + _UUID, (40, 40)
+    ),
+    _keyword(
+        "plaid-api-token",
+        SERVICE_KEY,
+        ["plaid"],
+        "access-(?:sandbox|development|production)-" + _UUID,
+        (43, 60),
+    ),
+    _keyword("plaid-secret-key", SERVICE_KEY, ["plaid"], "[A-Za-z0-9]{30,}", (30, 30)),
+    _keyword(
+        "okta-access-token",
+        OKTA,
+        ["okta"],
+        "00[A-Za-z0-9_\\-]{40,}",
+        (42, 42),
+        word=False,
+        check=_letters_digits,
+    ),
+    _keyword("sumologic-access-token", SERVICE_KEY, ["sumo"], "[A-Za-z0-9]{64,}", (64, 64)),
+    _keyword(
+        "privateai-api-token",
+        SERVICE_KEY,
+        ["privateai", "private_ai", "private-ai"],
+        "[A-Za-z0-9]{32,}",
+        (32, 32),
+    ),
+    _keyword("rapidapi-access-token", SERVICE_KEY, ["rapidapi"], "[A-Za-z0-9_\\-]{50,}", (50, 50)),
+    _keyword(
+        "cohere-api-token",
+        SERVICE_KEY,
+        ["cohere", "co_api_key"],
+        "[A-Za-z0-9]{40,}",
+        (40, 40),
+        check=_mixed,
+    ),
+    _keyword("algolia-api-key", SERVICE_KEY, ["algolia"], "[A-Za-z0-9]{32,}", (32, 32)),
+    _keyword("fastly-api-token", SERVICE_KEY, ["fastly"], "[A-Za-z0-9=_\\-]{32,}", (32, 32)),
+    _keyword("meraki-api-key", SERVICE_KEY, ["meraki"], "[0-9a-f]{40,}", (40, 40), check=_hex_key),
+    _keyword("netlify-access-token", SERVICE_KEY, ["netlify"], "[A-Za-z0-9=_\\-]{40,}", (40, 46)),
+    _token(
+        "netlify-personal-access-token", PREFIXED, ["nfp_"], _A, (36, 40), check=_letters_digits
+    ),
+    _keyword(
+        "datadog-access-token",
+        DATADOG,
+        [
+            "datadog",
+            "dd_api_key",
+            "dd-api-key",
+            "dd_app_key",
+            "dd_application_key",
+            "dd-application-key",
+        ],
+        "[0-9a-f]{32,}",
+        (32, 40),
+        check=_one_of_lengths(32, 40, test=_hex_key),
+    ),
+    _keyword("sentry-access-token", SENTRY, ["sentry"], "[0-9a-f]{64,}", (64, 64), check=_hex_key),
+    _keyword(
+        "new-relic-api-key",
+        NEW_RELIC,
+        ["newrelic", "new_relic", "new-relic", "new relic"],
+        "[A-Za-z0-9]{32,}",
+        (32, 40),
+    ),
+    _keyword("kucoin-secret-key", SERVICE_KEY, ["kucoin"], _UUID, (36, 36), check=_uuid),
+    _keyword("kraken-access-token", SERVICE_KEY, ["kraken"], "[A-Za-z0-9/=_+\\-]{80,}", (80, 90)),
+    _keyword("bittrex-access-key", SERVICE_KEY, ["bittrex"], "[A-Za-z0-9]{32,}", (32, 32)),
+    _keyword("coinbase-access-token", SERVICE_KEY, ["coinbase"], "[A-Za-z0-9_\\-]{64,}", (64, 64)),
+    _keyword("finicity-client-secret", SERVICE_KEY, ["finicity"], "[A-Za-z0-9]{20,}", (20, 32)),
+    _keyword("finnhub-access-token", SERVICE_KEY, ["finnhub"], "[A-Za-z0-9]{20,}", (20, 20)),
+    _keyword(
+        "gocardless-api-token",
+        SERVICE_KEY,
+        ["gocardless"],
+        "(?:live|sandbox)_[A-Za-z0-9_=\\-]{40,}",
+        (45, 48),
+    ),
+    _keyword("lob-api-key", SERVICE_KEY, ["lob"], "(?:live|test)_[a-f0-9]{35,}", (40, 40)),
+    _keyword(
+        "sidekiq-secret",
+        SERVICE_KEY,
+        ["bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"],
+        "[a-f0-9]{8}:[a-f0-9]{8}",
+        (17, 17),
+        word=False,
+    ),
+    _keyword("confluent-secret-key", SERVICE_KEY, ["confluent"], "[A-Za-z0-9+/]{64,}", (64, 64)),
+    _keyword(
+        "facebook-secret",
+        FACEBOOK,
+        ["facebook", "fb_app_secret", "fb_secret", "fb-secret"],
+        "[0-9a-f]{32,}",
+        (32, 32),
+        check=_hex_key,
+    ),
+    _keyword(
+        "twitter-api-credential",
+        TWITTER,
+        ["twitter", "twttr"],
+        "[A-Za-z0-9]{25,}",
+        (25, 50),
+        check=_one_of_lengths(25, 45, 50, test=_mixed),
+    ),
+    _keyword(
+        "twitter-access-token",
+        TWITTER,
+        ["twitter", "twttr"],
+        "[0-9]{15,25}-[A-Za-z0-9]{20,}",
+        (36, 66),
+        check=lambda v: 20 <= len(v.partition("-")[2]) <= 40 and _mixed(v.partition("-")[2]),
+    ),
+    _rule(
+        "twitter-bearer-token",
+        TWITTER,
+        "AAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,}",
+        ("aaaaaaaaaaaaaaaaaaaa",),
+        _twitter_bearer,
+    ),
+    _rule("facebook-access-token", FACEBOOK, "EAA[A-Z][A-Za-z0-9]{90,}", ("eaa",), _facebook_token),
+    _token("square-access-token", SQUARE, ["EAAA"], _AU, (22, 96), check=_random_looking),
+    _rule(
+        "facebook-app-access-token",
+        FACEBOOK,
+        "[0-9]{15,16}(?:\\||%7[Cc])[A-Za-z0-9_\\-]{27,}",
+        ("|", "%7c"),
+        _facebook_app_token,
+    ),
+    _token("square-oauth", SQUARE, ["sq0atp-", "sq0csp-"], _AU, (22, 128)),
+    _token(
+        "shopify-token", SHOPIFY, ["shpat_", "shpca_", "shppa_", "shpss_"], "a-fA-F0-9", (32, 32)
+    ),
+    _token(
+        "stripe-access-token",
+        STRIPE,
+        [f"{a}k_{b}_" for a in "sr" for b in ("live", "test", "prod")],
+        _A,
+        (10, 255),
+    ),
+    _token("stripe-webhook-secret", STRIPE_WEBHOOK, ["whsec_"], _B64, (20, 255)),
+    _token(
+        "braintree-access-token",
+        BRAINTREE,
+        ["access_token$production$", "access_token$sandbox$"],
+        "0-9a-z$",
+        (49, 49),
+        check=_braintree_tail,
+    ),
+    _token(
+        "shippo-api-token",
+        PREFIXED,
+        ["shippo_live_", "shippo_test_"],
+        "a-fA-F0-9",
+        (40, 40),
+        check=_hexish,
+    ),
+    _token(
+        "duffel-api-token",
+        PREFIXED,
+        ["duffel_live_", "duffel_test_"],
+        _AU + "=",
+        (43, 43),
+        check=_letters_digits,
+    ),
+    _token("easypost-api-token", PREFIXED, ["EZAK", "EZTK"], _A, (54, 54), check=_letters_digits),
+    _token(
+        "flutterwave-secret-key",
+        PREFIXED,
+        ["FLWSECK_TEST-", "FLWSECK-"],
+        _A + "\\-",
+        (12, 34),
+        check=_flutterwave,
+    ),
+    # --- AI, data, observability
+    _token("openai-or-anthropic-api-key", SK_KEY, ["sk-"], _AU, (20, 512), check=_sk_tail),
+    _token("huggingface-access-token", HUGGING_FACE, ["hf_", "api_org_"], _A, (30, 64)),
+    _token("perplexity-api-key", PREFIXED, ["pplx-"], _A, (48, 48), check=_letters_digits),
+    _token("groq-api-key", PREFIXED, ["gsk_"], _A, (52, 52), check=_mixed),
+    _token("replicate-api-token", PREFIXED, ["r8_"], _A, (37, 37), check=_mixed),
+    _token("xai-api-key", PREFIXED, ["xai-"], _A, (80, 80), check=_mixed),
+    _token("databricks-api-token", DATABRICKS, ["dapi"], _HX, (32, 32)),
+    _token("clickhouse-cloud-api-secret-key", PREFIXED, ["4b1d"], _A, (38, 38), check=_mixed),
+    _token(
+        "dynatrace-api-token",
+        PREFIXED,
+        ["dt0c01."],
+        _A + ".",
+        (89, 89),
+        check=_parts(24, 64, sep="."),
+    ),
+    _token(
+        "new-relic-key",
+        NEW_RELIC,
+        ["NRAK-", "NRJS-", "NRII-", "NRAA-", "NRIQ-", "NRRA-"],
+        _A + "\\-",
+        (19, 64),
+        check=_complex,
+    ),
+    _token("grafana-service-account-token", GRAFANA, ["glsa_"], _A + "_", (32, 64)),
+    _token("grafana-cloud-api-token", GRAFANA, ["glc_"], _B64, (32, 1024)),
+    _token("grafana-api-key", GRAFANA, ["eyJrIjoi"], _A, (70, 400), check=_letters_digits),
+    _token(
+        "sentry-token", SENTRY, ["sntrys_", "sntryu_"], _B64 + "_\\-", (40, 512), check=_complex
+    ),
+    _token(
+        "planetscale-token",
+        PLANETSCALE,
+        ["pscale_tkn_", "pscale_oauth_", "pscale_pw_"],
+        _AU + ".=",
+        (32, 64),
+        check=_complex,
+    ),
+    _token(
+        "settlemint-access-token",
+        PREFIXED,
+        ["sm_aat_", "sm_pat_", "sm_sat_"],
+        _A,
+        (16, 16),
+        check=_letters_digits,
+    ),
+    _rule(
+        "maxmind-license-key", PREFIXED, "[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk", ("_mmk",), _maxmind
+    ),
+    _token("openshift-user-token", PREFIXED, ["sha256~"], _AU, (43, 43), check=_letters_digits),
+    _token(
+        "intra42-client-secret",
+        PREFIXED,
+        ["s-s4t2ud-", "s-s4t2af-"],
+        "a-f0-9",
+        (64, 64),
+        check=_hex_key,
+    ),
+    _token(
+        "authress-service-client-access-key",
+        PREFIXED,
+        ["sc_", "ext_", "scauth_", "authress_"],
+        _AU + ".+/=",
+        (60, 200),
+        check=lambda t: ".acc_" in t or ".acc-" in t,
+    ),
+    _token(
+        "mapbox-secret-token",
+        MAPBOX,
+        ["sk.eyJ"],
+        _AU + ".",
+        (60, 512),
+        strip=".",
+        check=lambda t: "." in t,
+    ),
+    # --- tokens of general formats
+    _rule(
+        "jwt",
+        JWT,
+        "eyJ[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_\\-]*(?:\\.[A-Za-z0-9_\\-]*){0,3}",
+        ("eyj",),
+        _jwt,
+    ),
+    _rule("bearer-token", BEARER, "(?i:bearer)[ \\t]+[A-Za-z0-9\\-._~+/]+=*", ("bearer",), _bearer),
+    _rule("basic-auth", BASIC, "(?i:basic)[ \\t]+[A-Za-z0-9+/]+=*", ("basic",), _basic),
+)
