@@ -9,9 +9,12 @@ else, other scripts and emoji included, is kept as it is."""
 
 from __future__ import annotations
 
+import functools
 import re
 
-_UNSAFE = re.compile(
+# Compiled on first use (`_pattern`): most text a run prints is printable ASCII, which holds
+# none of these, so a linter's run of a valid file never compiles them.
+_UNSAFE = (
     "["
     "\x00-\x1f\x7f-\x9f"  # C0, DEL, C1
     "\u00ad"  # soft hyphen (invisible)
@@ -36,12 +39,14 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """``text`` with every unsafe character written as an escape (``\\n``, ``\\e``,
     ``\\x9b``, ``\\u202e``); linear in its length."""
-    return _UNSAFE.sub(_escape, text)
+    if text.isascii() and text.isprintable():  # the usual text: nothing to escape, found in C
+        return text
+    return _pattern(_UNSAFE).sub(_escape, text)
 
 
 # In JSON text, every control character inside a string is escaped already and the only ones
 # outside are the indentation's newlines: the rest of the unsafe set is what is left to escape.
-_UNSAFE_IN_JSON = re.compile(
+_UNSAFE_IN_JSON = (
     "[\x7f-\x9f\u00ad\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
     "\u200b-\u200d\u2060\ufeff\u2028\u2029\ud800-\udfff]"
 )
@@ -54,7 +59,9 @@ def visible_json(value: object, *, indent: int | None = None) -> str:
     import json
 
     text = json.dumps(value, ensure_ascii=False, indent=indent)
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if text.isascii():  # every character of the set is beyond ASCII
+        return text
+    return _pattern(_UNSAFE_IN_JSON).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 # The C0 controls but tab, line feed and carriage return, DEL, and the C1 controls: what a page
@@ -64,12 +71,19 @@ def visible_json(value: object, *, indent: int | None = None) -> str:
 _NOT_RAW_CONTROL = bytes(
     b for b in range(256) if not ((b < 0x20 and b not in b"\t\n\r") or b == 0x7F)
 )
-_RAW_C1 = re.compile(b"\xc2[\x80-\x9f]")
+_RAW_C1 = b"\xc2[\x80-\x9f]"  # compiled (by re's cache) for text holding a 0xC2 byte
 
 
 def holds_controls(data: bytes) -> bool:
     """Whether the UTF-8 text ``data`` holds one of those controls."""
-    return bool(data.translate(None, _NOT_RAW_CONTROL)) or _RAW_C1.search(data) is not None
+    if data.translate(None, _NOT_RAW_CONTROL):
+        return True
+    return b"\xc2" in data and re.search(_RAW_C1, data) is not None
+
+
+@functools.cache
+def _pattern(characters: str) -> re.Pattern[str]:
+    return re.compile(characters)
 
 
 def may_decode_to_controls(data: bytes) -> bool:

@@ -81,3 +81,20 @@ def test_a_json_text_that_may_decode_to_a_control_is_never_missed() -> None:
                 assert may_decode_to_controls(data), s
     assert not may_decode_to_controls(b'{"a": "plain text, caf\xc3\xa9 \xc2\xa7 \xe2\x80\x94\\n"}')
     assert holds_controls(b"raw \x1b in text that did not parse")
+
+
+def test_printable_ascii_is_kept_and_every_other_ascii_character_decided_alike():
+    """`visible` keeps printable ASCII without its regular expression (most of what a run
+    prints): every ASCII character alone and amid text reads as the full check reads it."""
+    for code in range(128):
+        char = chr(code)
+        shown = visible(f"a{char}b")
+        if char.isprintable():
+            assert shown == f"a{char}b"
+        else:
+            assert shown.startswith("a\\") and shown.endswith("b") and char not in shown[1:-1]
+    assert visible("ok\tthen") == "ok\\tthen" and visible("C1 \x9b") == "C1 \\x9b"
+
+
+def test_c1_controls_in_utf8_are_found_after_the_byte_check():
+    assert holds_controls("x\u009by".encode()) and not holds_controls("é ü".encode())
