@@ -201,18 +201,20 @@ _NONCHARACTERS = "".join(
     [chr(c) for c in range(0xFDD0, 0xFDF0)]
     + [chr(plane * 0x10000 + low) for plane in range(17) for low in (0xFFFE, 0xFFFF)]
 )
-_NONCHARACTER = re.compile(f"[{re.escape(_NONCHARACTERS)}]")
+# The regular expressions of intake are compiled where first used (by re's cache): a document
+# the fast path reads, the usual one, needs at most the two of its pre-checks.
+_NONCHARACTER = f"[{re.escape(_NONCHARACTERS)}]"
 # A \uD800-\uDFFF escape may be unpaired; a \uFxxx escape may be a noncharacter.
-_SUSPICIOUS_ESCAPE = re.compile(r"\\u[dDfF]")
+_SUSPICIOUS_ESCAPE = r"\\u[dDfF]"
 _NOT_STRUCTURAL = bytes(sorted(set(range(256)) - set(b'"[]{}')))
 # Opening brackets to +1 and closing ones to -1, read as signed bytes.
 _DEPTH_STEP = bytes.maketrans(b"{[}]", b"\x01\x01\xff\xff")
 
 
 def _needs_strict_parser(data: bytes, text: str, limits: Limits) -> bool:
-    if b"\\u" in data and _SUSPICIOUS_ESCAPE.search(text):
+    if b"\\u" in data and re.search(_SUSPICIOUS_ESCAPE, text):
         return True
-    if not text.isascii() and _NONCHARACTER.search(text):
+    if not text.isascii() and re.search(_NONCHARACTER, text):
         return True
     return _max_depth(data, limits.max_depth) > limits.max_depth
 
@@ -233,9 +235,9 @@ def _max_depth(data: bytes, limit: int) -> int:
 
 # --- the strict parser ---------------------------------------------------------------------
 
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_WHITESPACE = r"[ \t\n\r]*"
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?"
+_SURROGATE = "[\ud800-\udfff]"
 _NOT_JSON_WORDS = (
     ("NaN", "NaN is not JSON; write null, or the value as a string"),
     ("-Infinity", "-Infinity is not JSON; write null, or the value as a string"),
@@ -273,15 +275,20 @@ class _StrictParser:
         self.utf8 = utf8
         self.findings: list[Finding] = []
         self.errors = 0
+        # compiled once a process (re's cache), looked up once a parse
+        self.whitespace = re.compile(_WHITESPACE)
+        self.number = re.compile(_NUMBER)
+        self.surrogate = re.compile(_SURROGATE)
+        self.noncharacter = re.compile(_NONCHARACTER)
 
     def run(self) -> Intake:
         text = self.text
         try:
-            start = _WHITESPACE.match(text, 0).end()  # type: ignore[union-attr]
+            start = self.whitespace.match(text, 0).end()  # type: ignore[union-attr]
             if start == len(text):
                 self._stop(start, (), "the document is empty; a checkpoint is one JSON object")
             document, end = self._value(start)
-            end = _WHITESPACE.match(text, end).end()  # type: ignore[union-attr]
+            end = self.whitespace.match(text, end).end()  # type: ignore[union-attr]
             if end != len(text):
                 self._stop(end, (), "unexpected text after the end of the JSON document")
             if not isinstance(document, dict):
@@ -313,8 +320,8 @@ class _StrictParser:
             line, column = line_col(self.text, offset)
             # A path or message can quote a member name holding a lone surrogate (an escape,
             # or bytes that were not UTF-8): shown as U+FFFD, so every report encodes.
-            pointer = _SURROGATE.sub("\ufffd", to_pointer(path))
-            message = _SURROGATE.sub("\ufffd", message)
+            pointer = self.surrogate.sub("\ufffd", to_pointer(path))
+            message = self.surrogate.sub("\ufffd", message)
             self.findings.append(Finding("json", severity, pointer, message, line, column))
 
     def _error(self, offset: int, path: Path, message: str) -> None:
@@ -340,7 +347,7 @@ class _StrictParser:
             while stack:
                 frame = stack[-1]
                 frame.add(value)
-                pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+                pos = self.whitespace.match(text, pos).end()  # type: ignore[union-attr]
                 char = text[pos : pos + 1]
                 if char == ",":
                     pos, path = self._slot(frame, pos + 1)
@@ -361,7 +368,7 @@ class _StrictParser:
     def _slot(self, frame: _Frame, pos: int) -> tuple[int, Path]:
         """Position and path of the next element, or of the next member's value."""
         text = self.text
-        pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+        pos = self.whitespace.match(text, pos).end()  # type: ignore[union-attr]
         if isinstance(frame.container, list):
             return pos, (*frame.path, len(frame.container))
         if text[pos : pos + 1] != '"':
@@ -383,14 +390,14 @@ class _StrictParser:
                 f"{first_col}); I-JSON forbids repeated names: keep one",
             )
         frame.key = key
-        pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
+        pos = self.whitespace.match(text, pos).end()  # type: ignore[union-attr]
         if text[pos : pos + 1] != ":":
             self._stop(
                 pos,
                 member_path,
                 f"expected ':' after the member name, found {_describe(text[pos : pos + 1])}",
             )
-        pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+        pos = self.whitespace.match(text, pos + 1).end()  # type: ignore[union-attr]
         return pos, member_path
 
     def _scalar_or_open(
@@ -409,7 +416,7 @@ class _StrictParser:
                     "or move it into a referenced resource",
                 )
             closer = "}" if char == "{" else "]"
-            after = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            after = self.whitespace.match(text, pos + 1).end()  # type: ignore[union-attr]
             container: list[object] | JsonObject = {} if char == "{" else []
             if text[after : after + 1] == closer:
                 return container, after + 1, None
@@ -426,7 +433,7 @@ class _StrictParser:
         for word, message in _NOT_JSON_WORDS:
             if text.startswith(word, pos):
                 self._stop(pos, path, message)
-        match = _NUMBER.match(text, pos)
+        match = self.number.match(text, pos)
         if match:
             return self._number(match, path), match.end(), None
         if not char:
@@ -469,7 +476,7 @@ class _StrictParser:
             self._stop(exc.pos, path, _string_error(exc.msg, text, exc.pos))
         raw = text[pos:end]
         error_path = path
-        stray = _SURROGATE.search(raw)
+        stray = self.surrogate.search(raw)
         if stray:
             # Only invalid UTF-8 can put a raw surrogate in the decoded text.
             offset = pos + stray.start()
@@ -479,14 +486,14 @@ class _StrictParser:
                 f"this {what} contains bytes that are not valid UTF-8 "
                 f"(byte 0x{ord(stray.group()) - 0xDC00:02X}); save the document as UTF-8",
             )
-        elif _SURROGATE.search(value):
+        elif self.surrogate.search(value):
             self._error(
                 pos,
                 error_path,
                 f"this {what} has an unpaired surrogate escape (\\uD800–\\uDFFF without its "
                 "pair); I-JSON forbids it: escape the whole character, or remove it",
             )
-        nonchar = _NONCHARACTER.search(value)
+        nonchar = self.noncharacter.search(value)
         if nonchar:
             self._error(
                 pos,
