@@ -66,7 +66,7 @@ from app.visible import visible
 from app.web.analyses import AnalysisCache
 from app.web.bodies import FORM_FIELDS, BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import accepts_gzip, etag_of, not_modified
-from app.web.compression import gzip_body
+from app.web.compression import Precompressed, gzip_body
 from app.web.errors import wants_json
 from app.web.pages import PAGE_LIST_LIMIT, checkpoint_json, page_from_view, page_view
 from app.web.parameters import (
@@ -647,15 +647,21 @@ async def _queried_page(
 ) -> Response:
     record, lineage = await with_lineage(request, storage_id)
     now = store_of(request).now()
-    text, _ = await run_cpu(
-        request, record.meta.size, _render_stored, request, record, lineage, as_json, now, query
-    )
     headers = {"cache-control": "no-cache"}
     if negotiated:
         headers["vary"] = "Accept"
-    if as_json:
-        return Response(text, media_type="application/json", headers=headers)
-    return HTMLResponse(text, headers=headers)
+    gzip_wanted = accepts_gzip(request)
+
+    def page() -> Response:
+        # rendered, encoded and compressed in one turn of a worker thread (Precompressed)
+        text, _ = _render_stored(request, record, lineage, as_json, now, query)
+        if as_json:
+            response = Response(text, media_type="application/json", headers=headers)
+        else:
+            response = HTMLResponse(text, headers=headers)
+        return Precompressed(response, gzip_wanted=gzip_wanted)
+
+    return await run_cpu(request, record.meta.size, page)
 
 
 async def with_lineage(request: Request, storage_id: str) -> tuple[Found, StoredLineage]:

@@ -24,7 +24,9 @@ from app.rules import RULES, Rule
 from app.secrets import scan_text
 from app.visible import visible
 from app.web.bodies import FORM_FIELDS, EncodedBody, PayloadTooLarge, carried_limit
+from app.web.caching import accepts_gzip
 from app.web.carried import CarriedError, carried
+from app.web.compression import Precompressed
 from app.web.docs import rule_page_html
 from app.web.errors import wants_json
 from app.web.pages import checkpoint_html, checkpoint_json
@@ -358,23 +360,25 @@ async def checkpoint_page(
     again after its Share form failed, with why and the form refilled (`share`)."""
     limits = settings_of(request).limits
     query = submission.query
-    # Linting and rendering are CPU work: off the event loop, so one large document does not
-    # stall every other request, and in the lane of its size (app/web/work.py); both in one
-    # turn, so a page waits for one turn and one thread, not two.
+    gzip_wanted = accepts_gzip(request)
+    # Linting, rendering, encoding and compressing are CPU work: off the event loop, so one
+    # large document does not stall every other request, and in the lane of its size
+    # (app/web/work.py); all in one turn, so a page waits for one turn and one thread hop.
     if wants_json(request):
+        notes = {"checked": submission.checked, "notes": list(submission.notes)}
 
-        def twin() -> dict[str, object]:
+        def twin() -> Response:
             result = submission.check(limits)
-            return checkpoint_json(submission.name, result, limits, query=query)
+            model = checkpoint_json(submission.name, result, limits, query=query)
+            model["submission"] = notes
+            return Precompressed(JSONResponse(model), gzip_wanted=gzip_wanted)
 
-        model = await run_cpu(request, submission.size, twin)
-        model["submission"] = {"checked": submission.checked, "notes": list(submission.notes)}
-        return JSONResponse(model)
+        return await run_cpu(request, submission.size, twin)
     upload_token_required = bool(settings_of(request).upload_tokens)
 
-    def page() -> str:
+    def page() -> Response:
         result = submission.check(limits)
-        return checkpoint_html(
+        html = checkpoint_html(
             submission.name,
             result,
             limits,
@@ -383,8 +387,9 @@ async def checkpoint_page(
             query=query,
             share_again=share_again,
         )
+        return Precompressed(HTMLResponse(html, status_code=status_code), gzip_wanted=gzip_wanted)
 
-    return HTMLResponse(await run_cpu(request, submission.size, page), status_code=status_code)
+    return await run_cpu(request, submission.size, page)
 
 
 async def live_panel(request: Request) -> Response:
