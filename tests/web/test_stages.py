@@ -1,8 +1,9 @@
 """Each stage runs once per document: a request (or a CLI run) that shows a checkpoint and its
 parent parses, validates, checks and scans each document once, and runs the lineage rules once.
 
-The stages are counted where the analysis calls them (app/analysis.py), and where storing's
-gates call them before it (app/store/storable.py), so a consumer that re-ran one (linting the
+The stages are counted where the analysis calls them (app/analysis.py; the position locator
+in app/positions.py, which it imports where a finding is placed), and where storing's gates
+call them before it (app/store/storable.py), so a consumer that re-ran one (linting the
 parent again to render it, rescanning for secrets, re-running the lineage rules in the diff,
 parsing an upload in the gates and again in the analysis) shows up here."""
 
@@ -16,6 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import app.analysis
+import app.positions
 import app.store.storable
 from app.cli import main
 from app.config import Settings
@@ -30,9 +32,10 @@ STAGES = {
     "check_document": "rules",
     "scan_document": "secrets",
     "check_lineage": "lineage",
-    "offsets": "positions",
 }
 GATES = {"parse": "intake", "first_secret": "secrets"}
+# The position locator, which the analysis imports where a finding is placed
+LOCATOR = {"offsets": "positions"}
 
 
 @pytest.fixture
@@ -42,6 +45,7 @@ def stages(monkeypatch):
     walks: collections.Counter[int] = collections.Counter()
     places = [(app.analysis, f, s) for f, s in STAGES.items()]
     places += [(app.store.storable, f, s) for f, s in GATES.items()]
+    places += [(app.positions, f, s) for f, s in LOCATOR.items()]
     for module, function, stage in places:
         original = getattr(module, function)
 
