@@ -13,7 +13,14 @@ from __future__ import annotations
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.caching import VARIED_ON, is_capability, private_policy, vary_on
+from app.web.caching import (
+    VARIED_ON,
+    is_capability,
+    listed,
+    private_policy,
+    response_fields,
+    vary_on,
+)
 
 
 class CachePolicyMiddleware:
@@ -29,12 +36,20 @@ class CachePolicyMiddleware:
         capability = is_capability(scope["path"])
 
         async def send_with_policy(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                if capability:
-                    headers["cache-control"] = private_policy(headers.get("cache-control"))
-                if varied:
-                    vary_on(headers, *sorted(varied))
+            if message["type"] == "http.response.start" and (capability or varied):
+                fields = response_fields(message.get("headers", []), b"cache-control", b"vary")
+                policy = fields.get(b"cache-control")
+                vary = fields.get(b"vary", "")
+                # Edited only where something changes: a cached permalink says all of it
+                # already (app/web/stored.py), and is the answer sent most often.
+                if (capability and private_policy(policy) != policy) or any(
+                    not listed(vary, name) for name in varied
+                ):
+                    headers = MutableHeaders(scope=message)
+                    if capability:
+                        headers["cache-control"] = private_policy(headers.get("cache-control"))
+                    if varied:
+                        vary_on(headers, *sorted(varied))
             await send(message)
 
         await self.app(scope, receive, send_with_policy)

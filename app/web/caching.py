@@ -16,8 +16,10 @@ client accepts, what an answer varies on, and who may keep a capability's answer
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
+from collections.abc import Iterable
 
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
@@ -56,7 +58,32 @@ def _opaque(tag: str) -> str:
 
 
 def accepts_gzip(request: Request) -> bool:
-    header = request.headers.get("accept-encoding")
+    return gzip_accepted(request.headers.get("accept-encoding"))
+
+
+def request_header(scope: Scope, name: bytes) -> str | None:
+    """The first value of the request header ``name`` (lower case), as Starlette's Headers
+    would give it, without building them: the middleware read one header or two each."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def response_fields(headers: Iterable[tuple[bytes, bytes]], *names: bytes) -> dict[bytes, str]:
+    """The first value of each of ``names`` (lower case) among a response's raw headers."""
+    found: dict[bytes, str] = {}
+    for key, value in headers:
+        if key in names and key not in found:
+            found[key] = value.decode("latin-1")
+    return found
+
+
+# Parsed once per distinct value: a handful of browsers' Accept-Encoding, a route's own
+# Cache-Control. Bounded, as a client may send any value it likes.
+@functools.lru_cache(maxsize=128)
+def gzip_accepted(header: str | None) -> bool:
+    """Whether an Accept-Encoding value accepts gzip (a non-zero quality)."""
     if not header:
         return False
     qualities: dict[str, float] = {}
@@ -96,10 +123,18 @@ def vary_on(headers: MutableHeaders, *names: str) -> None:
         headers["vary"] = ", ".join(present + added)
 
 
+@functools.lru_cache(maxsize=64)  # the routes' own Vary values: a few
+def listed(vary: str, name: str) -> bool:
+    """Whether a Vary value already covers ``name``: `vary_on` would leave it as it is."""
+    known = {item.strip().lower() for item in vary.split(",")}
+    return name.lower() in known or "*" in known
+
+
 def is_capability(path: str) -> bool:
     return CAPABILITY_PATH.match(path) is not None
 
 
+@functools.lru_cache(maxsize=64)
 def private_policy(cache_control: str | None) -> str:
     """A capability's Cache-Control: its route's own, made private; ``no-store`` (the answer
     that carries a deletion token) stays as it is, already kept by no cache at all."""

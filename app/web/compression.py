@@ -24,12 +24,11 @@ from __future__ import annotations
 import gzip
 
 import anyio.to_thread
-from starlette.datastructures import Headers, MutableHeaders
-from starlette.requests import Request
+from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.caching import accepts_gzip, vary_on
+from app.web.caching import gzip_accepted, listed, request_header, response_fields, vary_on
 
 COMPRESSED_TYPES = frozenset({"text/html", "application/json", "application/problem+json"})
 MINIMUM_SIZE = 1024
@@ -55,16 +54,23 @@ class CompressionMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        gzipped = accepts_gzip(Request(scope))
         start: Message | None = None
 
         async def send_compressed(message: Message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                headers = Headers(raw=message.get("headers", []))
-                if _media_type(headers) in COMPRESSED_TYPES:
+                # the headers read straight from the list (a Headers for each answer cost as
+                # much as the rest of this middleware)
+                fields = response_fields(message.get("headers", []), *_READ)
+                compressed_type = _media_type(fields.get(b"content-type", "")) in COMPRESSED_TYPES
+                if compressed_type and not listed(fields.get(b"vary", ""), "Accept-Encoding"):
                     vary_on(MutableHeaders(scope=message), "Accept-Encoding")
-                if gzipped and _compressible(headers):
+                if (
+                    compressed_type
+                    and b"content-encoding" not in fields
+                    and b"etag" not in fields
+                    and gzip_accepted(request_header(scope, b"accept-encoding"))
+                ):
                     start = message  # held until the body says whether it is one piece
                     return
                 await send(message)
@@ -92,14 +98,12 @@ class CompressionMiddleware:
         await self.app(scope, receive, send_compressed)
 
 
-def _compressible(headers: Headers) -> bool:
-    if "content-encoding" in headers or "etag" in headers:
-        return False
-    return _media_type(headers) in COMPRESSED_TYPES
+# what the middleware reads of a response's headers
+_READ = (b"content-type", b"content-encoding", b"etag", b"vary")
 
 
-def _media_type(headers: Headers) -> str:
-    return headers.get("content-type", "").partition(";")[0].strip().lower()
+def _media_type(content_type: str) -> str:
+    return content_type.partition(";")[0].strip().lower()
 
 
 def _without_gzip(message: Message) -> Message:

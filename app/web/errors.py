@@ -70,7 +70,9 @@ def wants_problem(request: Request) -> bool:
 
 
 def _json_only(request: Request) -> bool:
-    return request.url.path.startswith("/api/") or request.url.path.endswith(".json")
+    # the path as routed (request.url.path is the same, once a whole URL is built for it)
+    path: str = request.scope["path"]
+    return path.startswith("/api/") or path.endswith(".json")
 
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})

@@ -30,6 +30,13 @@ HEADERS = {
 }
 
 
+# The headers as the server takes them, encoded once, and appended to a response that has none
+# of them (every response: no route sets one), as MutableHeaders would append each; one that
+# had one would get it replaced, as MutableHeaders replaces it.
+_RAW = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in HEADERS.items()]
+_NAMES = frozenset(name for name, _ in _RAW)
+
+
 class SecurityHeadersMiddleware:
     """Adds the headers to every HTTP response, errors included."""
 
@@ -43,9 +50,13 @@ class SecurityHeadersMiddleware:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
-                    headers[name] = value
+                present = message.get("headers", [])
+                if any(name in _NAMES for name, _ in present):
+                    headers = MutableHeaders(scope=message)
+                    for name, value in HEADERS.items():
+                        headers[name] = value
+                else:
+                    message["headers"] = [*present, *_RAW]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

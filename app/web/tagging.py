@@ -18,10 +18,10 @@ be stored (``no-store``: those carrying a deletion token), which no cache should
 
 from __future__ import annotations
 
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.caching import etag_of, none_match
+from app.web.caching import etag_of, none_match, request_header, response_fields
 
 # What a 304 keeps of the 200 it stands for: no content, so no content's metadata (§15.4.5).
 _CONTENT_HEADERS = ("content-length", "content-type", "content-encoding")
@@ -37,14 +37,16 @@ class EntityTagMiddleware:
             await self.app(scope, receive, send)
             return
         head = scope["method"] == "HEAD"
-        wanted = Headers(scope=scope).get("if-none-match")
+        wanted = request_header(scope, b"if-none-match")
         start: Message | None = None
         answered = False  # a 304 went out: the route's body is dropped
 
-        async def send_out(message: Message) -> None:
-            if head and message["type"] == "http.response.body":
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
                 message = {**message, "body": b""}
             await send(message)
+
+        send_out = without_body if head else send
 
         async def not_modified(held: Message) -> None:
             nonlocal answered
@@ -60,15 +62,16 @@ class EntityTagMiddleware:
             if answered:
                 return
             if message["type"] == "http.response.start":
-                headers = Headers(raw=message.get("headers", []))
+                fields = response_fields(message.get("headers", []), b"etag", b"cache-control")
+                etag = fields.get(b"etag")
                 if message["status"] != 200:
                     await send_out(message)
-                elif "etag" in headers:
-                    if none_match(wanted, headers["etag"]):
+                elif etag is not None:
+                    if none_match(wanted, etag):
                         await not_modified(message)
                     else:
                         await send_out(message)
-                elif "no-store" in headers.get("cache-control", ""):
+                elif "no-store" in fields.get(b"cache-control", ""):
                     await send_out(message)
                 else:
                     start = message  # held until the body says whether it is one piece
