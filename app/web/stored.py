@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import hmac
+import itertools
 import json
 import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from threading import Lock
 from typing import Any, cast
@@ -65,7 +66,7 @@ from app.stored_lineage import (
 from app.visible import visible
 from app.web.analyses import AnalysisCache
 from app.web.bodies import FORM_FIELDS, BodyTooSlow, EncodedBody, PayloadTooLarge
-from app.web.caching import accepts_gzip, etag_of, not_modified
+from app.web.caching import PRIVATE, accepts_gzip, etag_of, not_modified
 from app.web.compression import Precompressed, gzip_body
 from app.web.errors import wants_json
 from app.web.pages import PAGE_LIST_LIMIT, checkpoint_json, page_from_view, page_view
@@ -564,8 +565,15 @@ class GoneError(HTTPException):
 
 
 def _revalidate(etag: str, vary: str) -> dict[str, str]:
-    # Revalidate every time (cheap with the ETag): expiry and deletion must take effect.
-    return {"etag": etag, "cache-control": "no-cache", "vary": vary}
+    # Revalidate every time (cheap with the ETag): expiry and deletion must take effect. A
+    # capability's answer is private (app/web/cache_policy.py): said here already, so the
+    # middleware has nothing to change on the answer sent most often.
+    return {"etag": etag, "cache-control": PRIVATE, "vary": vary}
+
+
+# What /c/{id} varies on (it chooses HTML or JSON by Accept), and /c/{id}.json
+NEGOTIATED_VARY = "Accept, Accept-Encoding"
+TWIN_VARY = "Accept-Encoding"
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,7 +581,8 @@ class CachedPage:
     """A rendered stored page, encoded once: the bytes, their gzip, a tag for each, and the
     moment it may no longer be served without rendering again: when the checkpoint expires or
     when one of its time-dependent sentences changes ("3 days ago", an approval that expires),
-    whichever comes first."""
+    whichever comes first. With them, the headers of each answer it gives (`answer`), encoded
+    once too."""
 
     body: bytes
     gzipped: bytes
@@ -581,6 +590,41 @@ class CachedPage:
     gzip_etag: str
     fresh_until: datetime
     media_type: str
+    heads: Mapping[tuple[bool, bool], list[tuple[bytes, bytes]]] = field(default_factory=dict)
+
+    def answer(self, gzipped: bool, negotiated: bool) -> Response:
+        """The 200 of one coding, as Response would make it from `_revalidate`'s headers."""
+        return CachedAnswer(
+            self.gzipped if gzipped else self.body, list(self.heads[gzipped, negotiated])
+        )
+
+
+def cached_page(body: bytes, gzipped: bytes, fresh_until: datetime, media_type: str) -> CachedPage:
+    etag, gzip_etag = etag_of(body), etag_of(body, "gzip")
+    heads = {}
+    for packed, negotiated in itertools.product((False, True), repeat=2):
+        headers = _revalidate(
+            gzip_etag if packed else etag, NEGOTIATED_VARY if negotiated else TWIN_VARY
+        )
+        if packed:
+            # Nothing secret is on the page (the deletion token never is), so a compressed
+            # page that reflects the request's host leaks nothing (BREACH).
+            headers["content-encoding"] = "gzip"
+        heads[packed, negotiated] = Response(
+            gzipped if packed else body, media_type=media_type, headers=headers
+        ).raw_headers
+    return CachedPage(body, gzipped, etag, gzip_etag, fresh_until, media_type, heads)
+
+
+class CachedAnswer(Response):
+    """A cached page's 200: its bytes and the headers made when it was cached (a Response
+    built from a dict of headers for each answer cost as much as the rest of the view)."""
+
+    def __init__(self, body: bytes, raw_headers: list[tuple[bytes, bytes]]) -> None:
+        self.status_code = 200
+        self.background = None
+        self.body = body
+        self.raw_headers = raw_headers  # a list of its own: the middleware may edit it
 
 
 @dataclass(frozen=True, slots=True)
@@ -609,15 +653,16 @@ async def permalink(request: Request) -> Response:
     within that minute too). /c/{id} chooses HTML or JSON by Accept, so it varies on Accept;
     each representation and each coding has its own entity tag."""
     storage_id = request.path_params["storage_id"]
-    negotiated = not request.url.path.endswith(".json")
+    negotiated = not request.scope["path"].endswith(".json")
     as_json = not negotiated or wants_json(request)
-    refuse_unknown(request, PAGE_PARAMETERS)
-    check_page_query(request.query_params.getlist)
-    query = PageQuery.of(request.query_params.getlist)
-    if query.any:
-        # a filtered or paged view (app/render/query.py): rendered for the asking, never kept,
-        # so no one fills the cache with the combinations of a page's parameters
-        return await _queried_page(request, storage_id, as_json, negotiated, query)
+    if request.scope["query_string"]:  # without one, the query is EVERY: nothing to check
+        refuse_unknown(request, PAGE_PARAMETERS)
+        check_page_query(request.query_params.getlist)
+        query = PageQuery.of(request.query_params.getlist)
+        if query.any:
+            # a filtered or paged view (app/render/query.py): rendered for the asking, never
+            # kept, so no one fills the cache with the combinations of a page's parameters
+            return await _queried_page(request, storage_id, as_json, negotiated, query)
     cache: PageCache = request.app.state.page_cache
     # The page holds absolute links of the base it was asked under (public_base).
     key = (storage_id, "json" if as_json else "html", public_base(request))
@@ -631,15 +676,10 @@ async def permalink(request: Request) -> Response:
         cache.put(key, page)
     gzipped = accepts_gzip(request)
     etag = page.gzip_etag if gzipped else page.etag
-    headers = _revalidate(etag, "Accept, Accept-Encoding" if negotiated else "Accept-Encoding")
     if not_modified(request, etag):
-        return Response(status_code=304, headers=headers)
-    if gzipped:
-        # Nothing secret is on the page (the deletion token never is), so a compressed page
-        # that reflects the request's host leaks nothing (BREACH).
-        headers["content-encoding"] = "gzip"
-        return Response(page.gzipped, media_type=page.media_type, headers=headers)
-    return Response(page.body, media_type=page.media_type, headers=headers)
+        vary = NEGOTIATED_VARY if negotiated else TWIN_VARY
+        return Response(status_code=304, headers=_revalidate(etag, vary))
+    return page.answer(gzipped, negotiated)
 
 
 async def _queried_page(
@@ -688,14 +728,8 @@ def _cached_page(
     fresh_until = record.meta.expires_at
     if changes_at is not None:
         fresh_until = min(fresh_until, datetime.fromisoformat(changes_at))
-    return CachedPage(
-        body=body,
-        gzipped=gzip_body(body),
-        etag=etag_of(body),
-        gzip_etag=etag_of(body, "gzip"),
-        fresh_until=fresh_until,
-        media_type="application/json" if as_json else "text/html; charset=utf-8",
-    )
+    media_type = "application/json" if as_json else "text/html; charset=utf-8"
+    return cached_page(body, gzip_body(body), fresh_until, media_type)
 
 
 def _render_stored(
