@@ -2,47 +2,64 @@
 
 The scan (app/secrets.py) has a few hundred patterns: each credential format's shape
 (app/secret_rules.py) and the anchors that send a text to a hand-written detector. Each pattern
-names the keywords one of which every match contains (lower-case literals, as gitleaks does):
-a pattern is matched only on a text that holds one, so most are never run.
+names the keywords one of which every match contains (literals, as gitleaks does; one with a
+capital is matched as written, the others in any case): a pattern is matched only on a text
+that holds one, so most are never run.
 
 Two engines, chosen by the input's size, give the same matches, because both read the same
-text with the same patterns:
+text with the same patterns, each pattern on its own:
 
 - a large input (or any input once RE2 is loaded: it is then the cheaper one) is searched by
-  RE2 (google-re2), whose automata never backtrack: one pass of an RE2 set finds which keywords
-  occur, and one RE2 pass per pattern whose keyword occurred finds its matches. Linear in the
-  input whatever it holds, with a constant that does not depend on the patterns' shapes.
-- a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern. Importing
-  RE2 and compiling its set costs some milliseconds once per process, which a small document's
-  lint (`ocp lint` on one file, start-up, issue 28) must not pay. The patterns are written so
-  that `re` runs them in bounded work per position (no nested or overlapping repetitions; a
-  repetition either ends the pattern or is bounded), and the input is small.
+  RE2 (google-re2), whose automata never backtrack: one pass of two RE2 sets finds which
+  keywords occur, and one RE2 pass per pattern whose keyword occurred finds its matches. Linear
+  in the input whatever it holds.
+- a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern: importing
+  RE2 and compiling its sets costs some milliseconds once per process, which a small document's
+  lint (`ocp lint` on one file, start-up, issue 28) must not pay. The keywords of token-shaped
+  patterns (`runs`) are looked for only in the runs of token characters the text holds, a
+  fraction of prose. The patterns are written so that `re` runs them in bounded work per
+  position (no nested or overlapping repetitions; a repetition either ends the pattern or is
+  bounded), and the input is small.
 
 Both read the input as ASCII: every other character replaced by "?" (`Hay`), so offsets stay
 those of the text, RE2 reads bytes, and `re` sees the very same characters. The patterns use a
 subset both engines read alike: character classes written out in ASCII (no \\w, \\s, \\d, \\b,
 which differ between them), counted, greedy and lazy repetitions, alternation, ``(?i:…)``; no
-anchors, look-arounds, back-references or possessive repetitions. tests/test_secret_engine.py
+anchors, look-arounds, back-references or possessive repetitions. tests/test_secrets_engine.py
 holds the two engines to the same matches.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 # An input at least this long (characters) is searched with RE2 even before RE2 is loaded:
-# below it, importing the binding and compiling the keyword set (about 5 ms) costs more than
+# below it, importing the binding and compiling the keyword sets (about 3 ms) costs more than
 # the `in` tests and the few `re` patterns a small input needs.
 RE2_FROM = 24_000
 
+# Token characters, and the shortest run of them a `runs` pattern's keyword stands in: every
+# match of such a pattern holds a keyword inside a run of these at least this long.
+RUN_CHARS = r"A-Za-z0-9_.\-~+/=%$:|&"
+RUN_MIN = 15
 
-class Pattern(NamedTuple):
-    regex: str  # the subset of syntax both engines read alike (see the module's docstring)
-    # lower-case literals, one of which every match holds (case-insensitively); empty: the
-    # pattern has no literal to look for first and is run on every text
-    keywords: tuple[str, ...]
+
+class Pattern(Protocol):
+    """What the engine reads of a pattern (a rule's, or an anchor's)."""
+
+    @property
+    def regex(self) -> str: ...  # the subset of syntax both engines read alike (see above)
+
+    # literals one of which every match holds (as written when one has a capital letter, else
+    # in any case); none: the pattern has no literal to look for and is run on every text
+    @property
+    def keywords(self) -> tuple[str, ...]: ...
+
+    # every match holds its keyword inside a run of RUN_CHARS at least RUN_MIN long
+    @property
+    def runs(self) -> bool: ...
 
 
 class Hay:
@@ -51,7 +68,7 @@ class Hay:
     `ascii` is what `re` reads, `raw` what RE2 reads (the same characters as bytes), `low` and
     `low_raw` the same in lower case, for the keywords. Each is built on first use."""
 
-    __slots__ = ("_ascii", "_low", "_low_raw", "_raw", "text")
+    __slots__ = ("_ascii", "_low", "_low_raw", "_raw", "_runs", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -59,6 +76,7 @@ class Hay:
         self._low: str | None = None
         self._raw: bytes | None = None
         self._low_raw: bytes | None = None
+        self._runs: tuple[str, str] | None = None
 
     @property
     def ascii(self) -> str:
@@ -85,73 +103,107 @@ class Hay:
             self._low_raw = self.low.encode()
         return self._low_raw
 
+    @property
+    def runs(self) -> tuple[str, str]:
+        """The runs of token characters at least RUN_MIN long, joined by spaces (as written,
+        and in lower case): where a `runs` pattern's keyword must be."""
+        if self._runs is None:
+            joined = " ".join(_runs().findall(self.ascii))
+            self._runs = (joined, joined.lower())
+        return self._runs
+
     def __len__(self) -> int:
         return len(self.text)
 
 
+_RUNS: list[re.Pattern[str]] = []
+
+
+def _runs() -> re.Pattern[str]:
+    if not _RUNS:
+        _RUNS.append(re.compile(f"[{RUN_CHARS}]{{{RUN_MIN},}}"))
+    return _RUNS[0]
+
+
 class Engine:
-    """The matcher of one list of patterns (`Pattern`), on either engine."""
+    """The matcher of one list of patterns, on either engine."""
 
     def __init__(self, patterns: Sequence[Pattern]) -> None:
         self.patterns = list(patterns)
-        keywords = sorted({k for p in self.patterns for k in p.keywords})
-        self._keywords = keywords
-        self._keyword_index = {k: i for i, k in enumerate(keywords)}
-        # pattern index -> its keywords' indices; the patterns without one, always run
-        self._gates = [frozenset(self._keyword_index[k] for k in p.keywords) for p in self.patterns]
-        self._ungated = [i for i, p in enumerate(self.patterns) if not p.keywords]
+        # (keyword, as written?, in runs?) -> its index; each pattern's gate: its keywords'
+        entries: dict[tuple[str, bool, bool], int] = {}
+        gates: list[frozenset[int]] = []
+        for pattern in self.patterns:
+            gate = []
+            for word in pattern.keywords:
+                exact = word != word.lower()
+                key = (word, exact, pattern.runs)
+                gate.append(entries.setdefault(key, len(entries)))
+            gates.append(frozenset(gate))
+        self._entries = list(entries)
+        self._gates = gates
+        self._ungated = [i for i, gate in enumerate(gates) if not gate]
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
-        self._set: Any = None
+        self._sets: tuple[Any, list[int], Any, list[int]] | None = None
 
     # --- which engine --------------------------------------------------------------------------
 
     def uses_re2(self, hay: Hay) -> bool:
-        """RE2 for a large input, and for every input once its keyword set is compiled: from
+        """RE2 for a large input, and for every input once its keyword sets are compiled: from
         then on it is the cheaper engine (and both give the same matches)."""
-        if self._set is not None:
+        if self._sets is not None:
             return True
         return len(hay) >= RE2_FROM and _re2_module() is not None
 
     # --- which patterns a text needs -----------------------------------------------------------
 
-    def present(self, hay: Hay, re2: bool | None = None) -> list[int]:
+    def present(self, hay: Hay, re2: bool) -> list[int]:
         """The indices of the patterns one of whose keywords ``hay`` holds, and of the patterns
-        that have none, in order."""
-        if re2 is None:
-            re2 = self.uses_re2(hay)
+        that have none, in order. (RE2 looks for every keyword in the whole text: a pattern
+        it lets through and the `runs` test would not finds no match there.)"""
         if re2:
-            found = set(self._keyword_set().Match(hay.low_raw) or ())  # None: no keyword
+            exact_set, exact_ids, folded_set, folded_ids = self._keyword_sets()
+            found = {exact_ids[i] for i in exact_set.Match(hay.raw) or ()}  # (None: none)
+            found.update(folded_ids[i] for i in folded_set.Match(hay.low_raw) or ())
         else:
-            low = hay.low
-            found = {i for i, k in enumerate(self._keywords) if k in low}
+            # the texts a keyword is looked for in, by (as written?, in runs?)
+            runs, low_runs = hay.runs if any(r for _, _, r in self._entries) else ("", "")
+            texts = {
+                (True, False): hay.ascii,
+                (False, False): hay.low,
+                (True, True): runs,
+                (False, True): low_runs,
+            }
+            found = {
+                i
+                for i, (word, exact, in_runs) in enumerate(self._entries)
+                if word in texts[exact, in_runs]
+            }
         if not found:
             return list(self._ungated)
         return [i for i, gate in enumerate(self._gates) if not gate or gate & found]
 
-    def _keyword_set(self) -> Any:
-        if self._set is None:
+    def _keyword_sets(self) -> tuple[Any, list[int], Any, list[int]]:
+        if self._sets is None:
             re2 = _re2_module()
             assert re2 is not None
-            keyword_set = re2.Set.SearchSet(_options(re2))
-            for keyword in self._keywords:
-                keyword_set.Add(re2.escape(keyword).encode())
-            keyword_set.Compile()
-            self._set = keyword_set
-        return self._set
+            sets: list[Any] = []
+            ids: list[list[int]] = []
+            for exact in (True, False):
+                keyword_set = re2.Set.SearchSet(_options(re2))
+                index: list[int] = []
+                for i, (word, is_exact, _) in enumerate(self._entries):
+                    if is_exact == exact:
+                        keyword_set.Add(re2.escape(word).encode())
+                        index.append(i)
+                keyword_set.Compile()
+                sets.append(keyword_set)
+                ids.append(index)
+            self._sets = (sets[0], ids[0], sets[1], ids[1])
+        return self._sets
 
     # --- where a pattern matches ---------------------------------------------------------------
-
-    def finditer(self, index: int, hay: Hay, re2: bool) -> Iterator[tuple[int, int]]:
-        """The spans of pattern ``index``'s matches in ``hay``, left to right, not
-        overlapping (each search goes on from the end of the match before)."""
-        if re2:
-            compiled = self._re2_pattern(index)
-            for m in compiled.finditer(hay.raw):
-                yield m.start(), m.end()
-        else:
-            for m in self._python_pattern(index).finditer(hay.ascii):
-                yield m.span()
 
     def search(
         self, index: int, hay: Hay, re2: bool, pos: int = 0, end: int | None = None

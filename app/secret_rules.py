@@ -16,10 +16,8 @@ placeholder (`ghp_xxxx…`, `<your-token>`). The check returns the span to withh
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
 
-from app.secret_engine import Pattern
 from app.secret_shapes import (
     _ANY_DIGIT,
     _ANY_LETTER,
@@ -109,19 +107,61 @@ PREFIXED = "a service's API token"  # a prefixed token of a service in docs/secr
 
 Span = tuple[int, int]
 Check = Callable[[str, int, int], "Span | None"]
+_Parts = tuple[str, Check]
 
 
-class Rule(NamedTuple):
-    id: str  # gitleaks' rule id where there is one (docs/secrets.md), else this project's
-    kind: str
-    pattern: Pattern
-    check: Check  # (text, start, end of a match) -> the span to withhold, or None
+class Rule:
+    """A format known by its shape: its pattern as app/secret_engine.py reads it (`regex`,
+    `keywords`, `runs`) and the check of each match.
+
+    Built in two steps: what the engine needs to know whether a text calls for the rule (its
+    keywords), on import; its regex and its check, the first time a text holds a keyword. A
+    document calls for a few rules, and importing the scanner is part of every `ocp lint`'s
+    start-up (issue 28). (A plain class: a NamedTuple's costs a fifth of a millisecond.)"""
+
+    __slots__ = ("_make", "_parts", "id", "keywords", "kind", "runs")
+
+    def __init__(
+        self,
+        rule_id: str,
+        kind: str,
+        keywords: tuple[str, ...],
+        runs: bool,
+        make: Callable[[], _Parts],
+    ) -> None:
+        self.id = rule_id  # gitleaks' rule id where there is one (docs/secrets.md)
+        self.kind = kind
+        self.keywords = keywords
+        self.runs = runs
+        self._make = make
+        self._parts: _Parts | None = None
+
+    def _built(self) -> _Parts:
+        if self._parts is None:
+            self._parts = self._make()
+        return self._parts
+
+    @property
+    def regex(self) -> str:
+        return self._built()[0]
+
+    @property
+    def check(self) -> Check:
+        """(text, start, end of a match) -> the span to withhold, or None."""
+        return self._built()[1]
 
 
 def _escape(literal: str) -> str:
-    # Only what both engines need escaped (re.escape escapes more, e.g. "~" and " ", which
-    # RE2 may read otherwise).
-    return "".join("\\" + c if c in r".^$*+?()[]{}|\-/" else c for c in literal)
+    # Only what both engines need escaped (re.escape escapes more, e.g. "~" and " ").
+    return literal.translate(_ESCAPES)
+
+
+_ESCAPES = {ord(c): "\\" + c for c in r".^$*+?()[]{}|\-/"}
+
+
+def _keywords(literals: Iterable[str]) -> tuple[str, ...]:
+    """A prefix with a capital letter is looked for as written (SK, AKIA), others in any case."""
+    return tuple({p if p != p.lower() else p.lower() for p in literals})
 
 
 _Tail = Callable[[str], bool]
@@ -130,7 +170,7 @@ _Tail = Callable[[str], bool]
 def _token(
     rule_id: str,
     kind: str,
-    prefixes: Iterable[str],
+    prefixes: Sequence[str],
     tail: str,
     length: tuple[int, int],
     *,
@@ -138,7 +178,6 @@ def _token(
     right: frozenset[str] | None = None,
     check: _Tail | None = None,
     strip: str = "",
-    keywords: tuple[str, ...] | None = None,
 ) -> Rule:
     """A fixed prefix, then a run of the class ``tail`` (a character class's inside) of
     ``length`` (inclusive bounds): what most issuers' tokens are.
@@ -147,35 +186,40 @@ def _token(
     no token of this format. ``boundary``: the characters that may not come before the prefix;
     ``right``: that may not follow the run; ``strip``: characters the run may hold but not end
     with (a sentence's full stop after a dotted token); ``check``: a test of the run."""
-    ordered = sorted(set(prefixes), key=len, reverse=True)
-    low, high = length
-    regex = "(?:" + "|".join(map(_escape, ordered)) + f")[{tail}]{{{low},}}"
-    if keywords is None:
-        keywords = tuple(sorted({p.lower() for p in ordered}))
 
-    def find(text: str, start: int, end: int) -> Span | None:
-        prefix = next(p for p in ordered if text.startswith(p, start))
-        while strip and end > start + len(prefix) and text[end - 1] in strip:
-            end -= 1
-        run = text[start + len(prefix) : end]
-        if not low <= len(run) <= high or not _left_ok(text, start, boundary):
-            return None
-        if right is not None and end < len(text) and text[end] in right:
-            return None
-        if _masked(run) or (check is not None and not check(run)):
-            return None
-        return start, end
+    def make() -> _Parts:
+        ordered = sorted(set(prefixes), key=len, reverse=True)
+        low, high = length
+        regex = "(?:" + "|".join(map(_escape, ordered)) + f")[{tail}]{{{low},}}"
 
-    return Rule(rule_id, kind, Pattern(regex, keywords), find)
+        def find(text: str, start: int, end: int) -> Span | None:
+            prefix = next(p for p in ordered if text.startswith(p, start))
+            while strip and end > start + len(prefix) and text[end - 1] in strip:
+                end -= 1
+            run = text[start + len(prefix) : end]
+            if not low <= len(run) <= high or not _left_ok(text, start, boundary):
+                return None
+            if right is not None and end < len(text) and text[end] in right:
+                return None
+            if _masked(run) or (check is not None and not check(run)):
+                return None
+            return start, end
+
+        return regex, find
+
+    return Rule(rule_id, kind, _keywords(prefixes), True, make)
 
 
 # What may stand between a service's name and its value: the rest of an identifier
 # (DD_API_KEY), a few words (Datadog API key for staging is), quotes, brackets and an
-# operator (=, :, =>, ||, a comma). No newline: a value on the next line is not beside it.
-_GLUE = r"[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{}|/\\*]{0,64}?"
+# operator (=, :, =>, ||, a comma), ending with one of these separators (`_SEP`): the value
+# starts after one. No newline: a value on the next line is not beside it.
+_GLUE = r"[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{}|/\\*]{0,64}?[\t :=>\"'`,(\[{|]"
+_SEP = frozenset("\t :=>\"'`,([{|")
 # Words that say a value is a credential, not an id: the glue of most keyword rules holds one.
 _CREDENTIAL_WORD = _lazy(
-    r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])|(?<![a-z])sk(?![a-z])"
+    r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])"
+    r"|(?<![a-z])sk(?![a-z])"
 )
 # ... and what names an identifier: the value after "client_id", "app id:", "trace id" is one.
 _ID_LAST = _lazy(r"(?:^|[^a-z])(?:id|ids|sid|uid|uuid|guid)[^a-z]*$")
@@ -184,7 +228,7 @@ _ID_LAST = _lazy(r"(?:^|[^a-z])(?:id|ids|sid|uid|uuid|guid)[^a-z]*$")
 def _keyword(
     rule_id: str,
     kind: str,
-    names: Iterable[str],
+    names: Sequence[str],
     value: str,
     length: tuple[int, int],
     *,
@@ -196,36 +240,37 @@ def _keyword(
 
     ``names``: lower-case literals matched in any case, anywhere (`MY_DATADOG_API_KEY`);
     ``value``: the shape, a pattern that ends with one greedy run; ``length``: its bounds.
-    ``word``: the text between name and value must hold a credential's word (`key`, `token`,
-    `secret`…, or the name holds one), so that "Datadog trace 4bf9…" (an id) is not one."""
-    ordered = sorted(set(names), key=len, reverse=True)
-    low, high = length
-    regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + _GLUE + "(?:" + value + ")"
-    shape = _lazy(value)
-    named_word = {n: bool(_CREDENTIAL_WORD.search(n)) for n in ordered}
+    ``word``: the name or the text between name and value must hold a credential's word
+    (`key`, `token`, `secret`…), so that "Datadog trace 4bf9…" (an id) is not one."""
 
-    def find(text: str, start: int, end: int) -> Span | None:
-        head = text[start : start + len(ordered[0])].lower()
-        name = next(n for n in ordered if head.startswith(n))
-        glue_start = start + len(name)
-        at = _value_start(shape, text, glue_start, end)
-        if at is None or not low <= end - at <= high:
-            return None
-        if at == glue_start or text[at - 1] in _WORD:
-            return None  # a value runs into the name or another word: no separator
-        if end < len(text) and text[end] in _WORD_DASH:
-            return None
-        glue = text[glue_start:at].lower()
-        if word and not named_word[name] and not _CREDENTIAL_WORD.search(glue):
-            return None
-        if _ID_LAST.search(glue):
-            return None
-        found = text[at:end]
-        if _masked(found) or _is_placeholder(found) or (check is not None and not check(found)):
-            return None
-        return at, end
+    def make() -> _Parts:
+        ordered = sorted(set(names), key=len, reverse=True)
+        low, high = length
+        regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + _GLUE + "(?:" + value + ")"
+        shape = _lazy(value)
 
-    return Rule(rule_id, kind, Pattern(regex, tuple(ordered)), find)
+        def find(text: str, start: int, end: int) -> Span | None:
+            head = text[start : start + len(ordered[0])].lower()
+            name = next(n for n in ordered if head.startswith(n))
+            glue_start = start + len(name)
+            at = _value_start(shape, text, glue_start, end)
+            if at is None or not low <= end - at <= high:
+                return None
+            if end < len(text) and text[end] in _WORD_DASH:
+                return None
+            glue = text[glue_start:at].lower()
+            if word and not _CREDENTIAL_WORD.search(name + " " + glue):
+                return None
+            if _ID_LAST.search(glue):
+                return None
+            found = text[at:end]
+            if _masked(found) or _is_placeholder(found):
+                return None
+            return (at, end) if check is None or check(found) else None
+
+        return regex, find
+
+    return Rule(rule_id, kind, tuple(names), False, make)
 
 
 def _pair(
@@ -241,38 +286,51 @@ def _pair(
 ) -> Rule:
     """An identifier (an account SID, an access key id) followed within a few words by the
     secret that goes with it: the secret is withheld, the identifier is no credential."""
-    low, high = length
-    shape = _lazy(value)
 
-    def find(text: str, start: int, end: int) -> Span | None:
-        head_end = start + head_length
-        if not _left_ok(text, start, _WORD) or not head_check(text[start:head_end]):
-            return None
-        if head_end < len(text) and text[head_end] in _WORD:
-            return None
-        at = _value_start(shape, text, head_end, end)
-        if at is None or not low <= end - at <= high:
-            return None
-        if text[at - 1] in _WORD or (end < len(text) and text[end] in _WORD_DASH):
-            return None
-        found = text[at:end]
-        return (at, end) if not _masked(found) and check(found) else None
+    def make() -> _Parts:
+        low, high = length
+        shape = _lazy(value)
 
-    return Rule(rule_id, kind, Pattern(head + _GLUE + "(?:" + value + ")", keywords), find)
+        def find(text: str, start: int, end: int) -> Span | None:
+            head_end = start + head_length
+            if not _left_ok(text, start, _WORD) or not head_check(text[start:head_end]):
+                return None
+            if head_end < len(text) and text[head_end] in _WORD:
+                return None
+            at = _value_start(shape, text, head_end, end)
+            if at is None or not low <= end - at <= high:
+                return None
+            if end < len(text) and text[end] in _WORD_DASH:
+                return None
+            found = text[at:end]
+            return (at, end) if not _masked(found) and check(found) else None
+
+        return head + _GLUE + "(?:" + value + ")", find
+
+    return Rule(rule_id, kind, keywords, True, make)
 
 
 def _value_start(shape: re.Pattern[str], text: str, glue_start: int, end: int) -> int | None:
     """Where the value of a keyword or pair rule's match begins: the first place after the
-    name from which the value's shape runs to the match's end (the glue is lazy, so this is
-    where the matcher put it). At most the glue's 64 characters are tried, each once."""
-    for at in range(glue_start, end):
-        if shape.fullmatch(text, at, end):
+    name and a separator from which the value's shape runs to the match's end (the glue is
+    lazy, so this is where the matcher put it). At most the glue's 64 characters are tried."""
+    for at in range(glue_start + 1, end):
+        if text[at - 1] in _SEP and shape.fullmatch(text, at, end):
             return at
     return None
 
 
-def _rule(rule_id: str, kind: str, regex: str, keywords: tuple[str, ...], check: Check) -> Rule:
-    return Rule(rule_id, kind, Pattern(regex, keywords), check)
+def _rule(
+    rule_id: str,
+    kind: str,
+    regex: str,
+    keywords: tuple[str, ...],
+    check: Check,
+    *,
+    runs: bool = True,
+) -> Rule:
+    """A shape with no fixed prefix, or a check that needs the text around the match."""
+    return Rule(rule_id, kind, keywords, runs, lambda: (regex, check))
 
 
 # --- checks of a token's run ---------------------------------------------------------------------
@@ -548,7 +606,7 @@ RULES: tuple[Rule, ...] = (
         "aws-access-token",
         AWS_KEY_ID,
         "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16,}",
-        ("a3t", "akia", "asia", "abia", "acca"),
+        ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
         _aws_key_id,
     ),
     _pair(
@@ -556,7 +614,7 @@ RULES: tuple[Rule, ...] = (
         AWS_SECRET,
         "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}",
         20,
-        ("a3t", "akia", "asia", "abia", "acca"),
+        ("A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
         lambda head: not _masked(head[4:]),
         "[A-Za-z0-9/+]{40,}",
         (40, 40),
@@ -589,7 +647,7 @@ RULES: tuple[Rule, ...] = (
         "azure-ad-client-secret",
         AZURE_CLIENT_SECRET,
         "[A-Za-z0-9_~.\\-]{3}[0-9]Q~[A-Za-z0-9_~.\\-]{31,}",
-        ("q~",),
+        ("Q~",),
         _azure_ad_secret,
     ),
     _keyword(
@@ -646,7 +704,11 @@ RULES: tuple[Rule, ...] = (
         "yandex-aws-access-token", SERVICE_KEY, ["yandex"], "YC[A-Za-z0-9_\\-]{38,}", (40, 40)
     ),
     _keyword(
-        "yandex-access-token", SERVICE_KEY, ["yandex"], "t1\\.[A-Za-z0-9_\\-=.]{90,}", (93, 300)
+        "yandex-access-token",
+        SERVICE_KEY,
+        ["yandex"],
+        "t1\\.[A-Za-z0-9_\\-.]{90,}={0,2}",
+        (93, 300),
     ),
     # --- source hosting, CI, registries
     _token("github-token", GITHUB, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], _A, (30, 255)),
@@ -688,7 +750,11 @@ RULES: tuple[Rule, ...] = (
     ),
     _token("bitbucket-app-password", ATLASSIAN, ["ATBB"], _A, (28, 64), check=_mixed),
     _keyword(
-        "bitbucket-client-secret", SERVICE_KEY, ["bitbucket"], "[A-Za-z0-9=_\\-]{64,}", (64, 64)
+        "bitbucket-client-secret",
+        SERVICE_KEY,
+        ["bitbucket"],
+        "[A-Za-z0-9_\\-]{62,}={0,2}",
+        (64, 64),
     ),
     _token("atlassian-api-token", ATLASSIAN, ["ATATT3"], _AU + "=", (100, 512)),
     _keyword(
@@ -713,7 +779,7 @@ RULES: tuple[Rule, ...] = (
         "npmrc-auth-token",
         NPMRC,
         ["_authtoken", "npmauthtoken", "node_auth_token", "npm_token"],
-        "[A-Za-z0-9_\\-.=]{20,}",
+        "[A-Za-z0-9_\\-.]{20,}={0,2}",
         (20, 4096),
         word=False,
         check=_npm_token,
@@ -804,7 +870,12 @@ RULES: tuple[Rule, ...] = (
     ),
     _token("age-secret-key", AGE_KEY, ["AGE-SECRET-KEY-1"], "0-9A-Z", (50, 70)),
     _token(
-        "defined-networking-api-token", PREFIXED, ["dnkey-"], _AU, (79, 79), check=_parts(26, 52)
+        "defined-networking-api-token",
+        PREFIXED,
+        ["dnkey-"],
+        _AU,
+        (79, 79),
+        check=lambda t: t[26] == "-",
     ),
     # --- collaboration, messaging
     _token(
@@ -854,7 +925,7 @@ RULES: tuple[Rule, ...] = (
         "discord-client-secret",
         SERVICE_KEY,
         ["discord"],
-        "[A-Za-z0-9=_\\-]{32,}",
+        "[A-Za-z0-9_\\-]{32,}={0,2}",
         (32, 64),
         check=_one_of_lengths(32, 64),
     ),
@@ -862,7 +933,7 @@ RULES: tuple[Rule, ...] = (
         "telegram-bot-api-token",
         TELEGRAM,
         "[0-9]{5,16}:A[A-Za-z0-9_\\-]{34,}",
-        (":a",),
+        (":A",),
         _telegram_bot,
     ),
     _token("twilio-api-key", TWILIO, ["SK"], _A, (32, 32), check=_hex_key),
@@ -871,7 +942,7 @@ RULES: tuple[Rule, ...] = (
         TWILIO_AUTH,
         "AC[0-9a-f]{32}",
         34,
-        ("ac",),
+        ("AC",),
         lambda head: _hex_key(head[2:]),
         "[0-9a-f]{32,}",
         (32, 32),
@@ -918,7 +989,7 @@ RULES: tuple[Rule, ...] = (
         (25, 25),
     ),
     _keyword("gitter-access-token", SERVICE_KEY, ["gitter"], "[A-Za-z0-9_\\-]{40,}", (40, 40)),
-    _keyword("intercom-api-key", SERVICE_KEY, ["intercom"], "[A-Za-z0-9=_\\-]{59,}", (59, 60)),
+    _keyword("intercom-api-key", SERVICE_KEY, ["intercom"], "[A-Za-z0-9_\\-]{58,}={0,2}", (59, 60)),
     _keyword(
         "sendbird-access-token",
         SERVICE_KEY,
@@ -951,7 +1022,7 @@ RULES: tuple[Rule, ...] = (
         "contentful-delivery-api-token",
         SERVICE_KEY,
         ["contentful"],
-        "[A-Za-z0-9=_\\-]{43,}",
+        "[A-Za-z0-9_\\-]{42,}={0,1}",
         (43, 43),
     ),
     _token("postman-api-token", POSTMAN, ["PMAK-"], "a-f0-9\\-", (59, 59), check=_parts(24, 34)),
@@ -972,13 +1043,17 @@ RULES: tuple[Rule, ...] = (
     _token("adafruit-io-key", PREFIXED, ["aio_"], _A, (28, 28), check=_mixed),
     _token("adobe-client-secret", PREFIXED, ["p8e-"], _A, (32, 32), check=_letters_digits),
     _keyword(
-        "dropbox-api-token", SERVICE_KEY, ["dropbox"], "sl\\.[A-Za-z0-9_=\\-]{130,}", (133, 1400)
+        "dropbox-api-token",
+        SERVICE_KEY,
+        ["dropbox"],
+        "sl\\.[A-Za-z0-9_\\-]{130,}={0,2}",
+        (133, 1400),
     ),
     _keyword(
         "dropbox-long-lived-api-token",
         SERVICE_KEY,
         ["dropbox"],
-        "[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=\\-]{43,}",
+        "[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_\\-]{42,}={0,1}",
         (64, 64),
     ),
     _keyword(
@@ -994,13 +1069,13 @@ RULES: tuple[Rule, ...] = (
         "nytimes-access-token",
         SERVICE_KEY,
         ["nytimes", "new-york-times", "newyorktimes"],
-        "[A-Za-z0-9=_\\-]{32,}",
+        "[A-Za-z0-9_\\-]{31,}={0,1}",
         (32, 32),
     ),
     _keyword("twitch-api-token", SERVICE_KEY, ["twitch"], "[A-Za-z0-9]{30,}", (30, 30)),
     _keyword("etsy-access-token", SERVICE_KEY, ["etsy"], "[A-Za-z0-9]{24,}", (24, 24)),
     _keyword("flickr-access-token", SERVICE_KEY, ["flickr"], "[A-Za-z0-9]{32,}", (32, 32)),
-    _keyword("beamer-api-token", SERVICE_KEY, ["beamer"], "b_[A-Za-z0-9=_\\-]{44,}", (46, 46)),
+    _keyword("beamer-api-token", SERVICE_KEY, ["beamer"], "b_[A-Za-z0-9_\\-]{43,}={0,1}", (46, 46)),
     _keyword(
         "squarespace-access-token", SERVICE_KEY, ["squarespace"], _UUID, (36, 36), check=_uuid
     ),
@@ -1051,9 +1126,11 @@ RULES: tuple[Rule, ...] = (
         check=_mixed,
     ),
     _keyword("algolia-api-key", SERVICE_KEY, ["algolia"], "[A-Za-z0-9]{32,}", (32, 32)),
-    _keyword("fastly-api-token", SERVICE_KEY, ["fastly"], "[A-Za-z0-9=_\\-]{32,}", (32, 32)),
+    _keyword("fastly-api-token", SERVICE_KEY, ["fastly"], "[A-Za-z0-9_\\-]{31,}={0,1}", (32, 32)),
     _keyword("meraki-api-key", SERVICE_KEY, ["meraki"], "[0-9a-f]{40,}", (40, 40), check=_hex_key),
-    _keyword("netlify-access-token", SERVICE_KEY, ["netlify"], "[A-Za-z0-9=_\\-]{40,}", (40, 46)),
+    _keyword(
+        "netlify-access-token", SERVICE_KEY, ["netlify"], "[A-Za-z0-9_\\-]{40,}={0,2}", (40, 46)
+    ),
     _token(
         "netlify-personal-access-token", PREFIXED, ["nfp_"], _A, (36, 40), check=_letters_digits
     ),
@@ -1081,7 +1158,9 @@ RULES: tuple[Rule, ...] = (
         (32, 40),
     ),
     _keyword("kucoin-secret-key", SERVICE_KEY, ["kucoin"], _UUID, (36, 36), check=_uuid),
-    _keyword("kraken-access-token", SERVICE_KEY, ["kraken"], "[A-Za-z0-9/=_+\\-]{80,}", (80, 90)),
+    _keyword(
+        "kraken-access-token", SERVICE_KEY, ["kraken"], "[A-Za-z0-9/_+\\-]{78,}={0,2}", (80, 90)
+    ),
     _keyword("bittrex-access-key", SERVICE_KEY, ["bittrex"], "[A-Za-z0-9]{32,}", (32, 32)),
     _keyword("coinbase-access-token", SERVICE_KEY, ["coinbase"], "[A-Za-z0-9_\\-]{64,}", (64, 64)),
     _keyword("finicity-client-secret", SERVICE_KEY, ["finicity"], "[A-Za-z0-9]{20,}", (20, 32)),
@@ -1090,7 +1169,7 @@ RULES: tuple[Rule, ...] = (
         "gocardless-api-token",
         SERVICE_KEY,
         ["gocardless"],
-        "(?:live|sandbox)_[A-Za-z0-9_=\\-]{40,}",
+        "(?:live|sandbox)_[A-Za-z0-9_\\-]{40,}={0,2}",
         (45, 48),
     ),
     _keyword("lob-api-key", SERVICE_KEY, ["lob"], "(?:live|test)_[a-f0-9]{35,}", (40, 40)),
@@ -1131,10 +1210,10 @@ RULES: tuple[Rule, ...] = (
         "twitter-bearer-token",
         TWITTER,
         "AAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,}",
-        ("aaaaaaaaaaaaaaaaaaaa",),
+        ("AAAAAAAAAAAAAAAAAAAA",),
         _twitter_bearer,
     ),
-    _rule("facebook-access-token", FACEBOOK, "EAA[A-Z][A-Za-z0-9]{90,}", ("eaa",), _facebook_token),
+    _rule("facebook-access-token", FACEBOOK, "EAA[A-Z][A-Za-z0-9]{90,}", ("EAA",), _facebook_token),
     _token("square-access-token", SQUARE, ["EAAA"], _AU, (22, 96), check=_random_looking),
     _rule(
         "facebook-app-access-token",
@@ -1269,9 +1348,16 @@ RULES: tuple[Rule, ...] = (
         "jwt",
         JWT,
         "eyJ[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_\\-]*(?:\\.[A-Za-z0-9_\\-]*){0,3}",
-        ("eyj",),
+        ("eyJ",),
         _jwt,
     ),
-    _rule("bearer-token", BEARER, "(?i:bearer)[ \\t]+[A-Za-z0-9\\-._~+/]+=*", ("bearer",), _bearer),
-    _rule("basic-auth", BASIC, "(?i:basic)[ \\t]+[A-Za-z0-9+/]+=*", ("basic",), _basic),
+    _rule(
+        "bearer-token",
+        BEARER,
+        "(?i:bearer)[ \\t]+[A-Za-z0-9\\-._~+/]+=*",
+        ("bearer",),
+        _bearer,
+        runs=False,
+    ),
+    _rule("basic-auth", BASIC, "(?i:basic)[ \\t]+[A-Za-z0-9+/]+=*", ("basic",), _basic, runs=False),
 )

@@ -51,8 +51,9 @@ _PLACEHOLDER_WORDS = _words(
     """
 )
 _BOOLISH = _words("true false yes no on off y n t f enabled disabled")
+# A word a placeholder is made of, standing alone: "9your7" inside a generated key is none.
 _PLACEHOLDER_MARKERS = _lazy(
-    r"(?i)(?:^|[^a-z])(?:redacted|placeholder|changeme|change[_-]me|replace[_-]?me|your"
+    r"(?i)(?:^|[^a-z0-9])(?:redacted|placeholder|changeme|change[_-]me|replace[_-]?me|your"
     r"|example|sample|dummy|fake|insert|obfuscated|masked)(?:[^a-z]|$)"
 )
 # ALL_CAPS_WITH_UNDERSCORES names an environment variable; $NAME, ${NAME}, %NAME% refer to one.

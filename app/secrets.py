@@ -34,7 +34,7 @@ from urllib.parse import unquote
 from app.findings import Finding
 from app.json_values import CONTAINERS
 from app.pointer import escape_token
-from app.secret_engine import Engine, Hay, Pattern
+from app.secret_engine import Engine, Hay
 from app.secret_rules import (
     AGE_KEY as AGE_KEY,
 )
@@ -1013,12 +1013,25 @@ def _decoded_text(blob: str) -> str | None:
 _NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
 
 
-class _Anchor(NamedTuple):
-    pattern: Pattern  # the engine's (app/secret_engine.py): a regex and its keywords
-    detectors: tuple[Detector, ...]
-    # only a string with both cases can hold the detector's match: base64 of text mixes them,
-    # hexadecimal digests and ids do not (a benign document is full of those)
-    mixed_case: bool = False
+class _Anchor:
+    """A pattern (as app/secret_engine.py reads it) that sends the strings holding it to its
+    detectors."""
+
+    __slots__ = ("detectors", "keywords", "mixed_case", "regex")
+    runs = False  # an anchor's keyword may stand anywhere
+
+    def __init__(
+        self,
+        pattern: tuple[str, tuple[str, ...]],
+        detectors: tuple[Detector, ...],
+        *,
+        mixed_case: bool = False,
+    ) -> None:
+        self.regex, self.keywords = pattern
+        self.detectors = detectors
+        # only a string with both cases can hold the detector's match: base64 of text mixes
+        # them, hexadecimal digests and ids do not (a benign document is full of those)
+        self.mixed_case = mixed_case
 
 
 # Every detector's match contains one of its anchors, and a detector runs only on the strings
@@ -1027,53 +1040,49 @@ class _Anchor(NamedTuple):
 # may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
 # newline after every string, which a name's anchor may take as its last character.
 _ANCHORS: tuple[_Anchor, ...] = (
-    _Anchor(Pattern(r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
-    _Anchor(Pattern("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
-    _Anchor(Pattern(r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("://", ":\\/\\/")), (_userinfo,)),
-    _Anchor(Pattern("@", ("@",)), (_special_userinfo,)),
-    _Anchor(
-        Pattern(r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)
-    ),
-    _Anchor(Pattern("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),
-    _Anchor(Pattern(r"[A-Za-z0-9+/_\-]{24}", ()), (_base64_wrapped,), mixed_case=True),
+    _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
+    _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
+    _Anchor((r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("://", ":\\/\\/")), (_userinfo,)),
+    _Anchor(("@", ("@",)), (_special_userinfo,)),
+    _Anchor((r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)),
+    _Anchor(("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),
+    _Anchor((r"[A-Za-z0-9+/_\-]{24}", ()), (_base64_wrapped,), mixed_case=True),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
     # at the end of the string.
     _Anchor(
-        Pattern(
+        (
             rf"(?i:p(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id){_NAME_END})",
             ("pass", "pw", "phrase", "pair"),
         ),
         (_named_in_text,),
     ),
     _Anchor(
-        Pattern(
+        (
             rf"(?i:s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?){_NAME_END})",
             ("sess", "secret", "sig"),
         ),
         (_named_in_text,),
     ),
-    _Anchor(Pattern(rf"(?i:token{_NAME_END})", ("token",)), (_named_in_text,)),
-    _Anchor(Pattern(rf"(?i:key{_NAME_END})", ("key",)), (_named_in_text,)),
-    _Anchor(Pattern(rf"(?i:auth(?:orization)?{_NAME_END})", ("auth",)), (_named_in_text,)),
+    _Anchor((rf"(?i:token{_NAME_END})", ("token",)), (_named_in_text,)),
+    _Anchor((rf"(?i:key{_NAME_END})", ("key",)), (_named_in_text,)),
+    _Anchor((rf"(?i:auth(?:orization)?{_NAME_END})", ("auth",)), (_named_in_text,)),
     _Anchor(
-        Pattern(rf"(?i:c(?:ookie|red(?:ential)?){_NAME_END})", ("cookie", "cred")),
+        (rf"(?i:c(?:ookie|red(?:ential)?){_NAME_END})", ("cookie", "cred")),
         (_named_in_text,),
     ),
-    _Anchor(Pattern(rf"(?i:(?:jwt|bearer){_NAME_END})", ("jwt", "bearer")), (_named_in_text,)),
+    _Anchor((rf"(?i:(?:jwt|bearer){_NAME_END})", ("jwt", "bearer")), (_named_in_text,)),
     _Anchor(
-        Pattern(
-            r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")
-        ),
+        (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")),
         (_password_in_prose,),
     ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a), or --password
     # starting a string
     _Anchor(
-        Pattern(r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])", (" -", "\t-")),
+        (r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])", (" -", "\t-")),
         (_command_line_password,),
     ),
-    _Anchor(Pattern(r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
+    _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
 )
 _DETECTORS: list[Detector] = list(dict.fromkeys(d for a in _ANCHORS for d in a.detectors))
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
@@ -1098,7 +1107,7 @@ def _engine() -> Engine:
     """The rules' and the anchors' patterns, in one engine (built on first use: an import of
     this module compiles nothing)."""
     if not _ENGINE:
-        _ENGINE.append(Engine([r.pattern for r in RULES] + [a.pattern for a in _ANCHORS]))
+        _ENGINE.append(Engine([*RULES, *_ANCHORS]))
     return _ENGINE[0]
 
 
@@ -1313,16 +1322,16 @@ def _candidates(
     for index in engine.present(hay, re2):
         pos = 0
         if index < rules:
-            rule = RULES[index]
+            check, kind = RULES[index].check, RULES[index].kind
             kept: dict[int, int] = {}
             while (m := engine.search(index, hay, re2, pos)) is not None:
                 pos = m[1]
-                span = rule.check(text, m[0], m[1])
+                span = check(text, m[0], m[1])
                 if span is None:
                     continue
                 i = bisect_right(ends, span[0])
                 start = ends[i] - len(strings[i])
-                found.setdefault(i, []).append((span[0] - start, span[1] - start, rule.kind))
+                found.setdefault(i, []).append((span[0] - start, span[1] - start, kind))
                 if most is not None:
                     kept[i] = kept.get(i, 0) + 1
                     if kept[i] >= most:

@@ -1,0 +1,145 @@
+"""The secret scan's two engines (app/secret_engine.py) give the same findings.
+
+A large input is searched by RE2, a small one by Python's `re` (so that a small document's lint
+never loads RE2: start-up, issue 28). Both read the same ASCII text with the same patterns, so
+they must agree on every text: the recall and precision corpora, the rules' true and false
+cases, hostile runs, non-ASCII text. Each pattern is held to the syntax both read alike.
+"""
+
+import re
+import string
+
+import pytest
+
+import app.secret_engine as engine_module
+from app import secrets
+from app.secret_engine import RUN_CHARS, RUN_MIN, Engine, Hay
+from app.secret_rules import RULES
+from app.secrets import find_secrets, scan_text, scan_texts
+from tests.test_secrets import DETECTORS, ORDINARY, rnd
+from tests.test_secrets_hostile import NOTHING_TO_FIND
+from tests.test_secrets_ordinary import PLAUSIBLE
+from tests.test_secrets_recall import FORMATS
+from tests.test_secrets_rules import EXAMPLES
+
+PATTERNS = [*RULES, *secrets._ANCHORS]
+
+
+def _corpus() -> list[str]:
+    texts = [make() for _, make in FORMATS]
+    texts += [make() for make, _ in EXAMPLES.values()]
+    texts += [near for _, near in EXAMPLES.values()]
+    texts += [d[3] for d in DETECTORS]
+    texts += PLAUSIBLE + ORDINARY
+    texts += [text[:3000] for _, text in NOTHING_TO_FIND]
+    # non-ASCII around and inside credentials: the engines read "?" for each such character
+    texts += [f"clé: {t} — fin" for t in texts[:60]]
+    texts += ["pässwörd: Wïnt3r-2026!", "token é" + rnd(30), "https://usér:pässw0rd@host/x"]
+    return texts
+
+
+CORPUS = _corpus()
+
+
+def test_every_pattern_uses_the_syntax_both_engines_read_alike() -> None:
+    forbidden = re.compile(
+        r"\\[wWsSdDbBAZz]"  # classes and anchors that differ between the engines
+        r"|\(\?[=!<]"  # look-arounds
+        r"|[*+?}]\+"  # possessive repetitions
+        r"|\\[1-9]"  # back-references
+    )
+    re2 = engine_module._re2_module()
+    assert re2 is not None
+    for pattern in PATTERNS:
+        regex = pattern.regex
+        assert forbidden.search(regex) is None, regex
+        re.compile(regex, re.ASCII)
+        re2.compile(regex.encode())
+        for keyword in pattern.keywords:
+            assert keyword, regex
+
+
+@pytest.mark.parametrize("index", range(len(PATTERNS)))
+def test_both_engines_find_the_same_matches(index: int) -> None:
+    engine = Engine(PATTERNS)
+    hay = Hay("\n" + "\n".join(CORPUS) + "\n")
+    pos, python, by_re2 = 0, [], []
+    while (m := engine.search(index, hay, False, pos)) is not None:
+        python.append(m)
+        pos = m[1]
+    pos = 0
+    while (m := engine.search(index, hay, True, pos)) is not None:
+        by_re2.append(m)
+        pos = m[1]
+    assert python == by_re2, PATTERNS[index].regex
+
+
+@pytest.fixture(params=["re", "re2"])
+def engine_choice(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    choice = str(request.param)
+    monkeypatch.setattr(Engine, "uses_re2", lambda self, hay: choice == "re2")
+    return choice
+
+
+def test_the_findings_are_the_same_whichever_engine(
+    engine_choice: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = scan_texts(CORPUS)
+    singly = [scan_text(text) for text in CORPUS[:200]]
+    monkeypatch.setattr(Engine, "uses_re2", lambda self, hay: engine_choice != "re2")
+    assert scan_texts(CORPUS) == found
+    assert [scan_text(text) for text in CORPUS[:200]] == singly
+    document = {"statements": [{"text": t} for t in CORPUS[:400]], "x": dict.fromkeys(CORPUS, 1)}
+    assert find_secrets(document) == find_secrets(document)
+
+
+def test_the_findings_are_the_same_on_a_large_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document past RE2_FROM is searched by RE2 unless told otherwise: the same hits."""
+    document = {"statements": [{"text": t} for t in CORPUS], "x": dict.fromkeys(CORPUS[:500], 1)}
+    by_size = find_secrets(document)
+    assert by_size
+    monkeypatch.setattr(Engine, "uses_re2", lambda self, hay: False)
+    assert find_secrets(document) == by_size
+
+
+def test_without_the_binding_the_scan_still_finds_everything(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An install whose RE2 cannot be imported scans large inputs with `re`: same findings."""
+    text = "\n".join(CORPUS)
+    assert len(text) > engine_module.RE2_FROM
+    expected = scan_text(text)
+    monkeypatch.setattr(engine_module, "_RE2", [None])
+    fresh = Engine(PATTERNS)
+    monkeypatch.setattr(secrets, "_ENGINE", [fresh])
+    assert not fresh.uses_re2(Hay(text))
+    assert scan_text(text) == expected
+
+
+def test_a_token_rule_s_keyword_stands_in_a_run_of_token_characters() -> None:
+    """`runs` rules are looked for only in the runs of token characters a small text holds:
+    each rule's credential holds its keyword inside such a run."""
+    run = re.compile(f"[{RUN_CHARS}]{{{RUN_MIN},}}")
+    for rule in RULES:
+        if not rule.runs or not rule.keywords:  # (none: run on every text)
+            continue
+        make, _ = EXAMPLES[rule.id]
+        text = make()
+        runs = " ".join(run.findall(text))
+        assert any((k in runs) if k != k.lower() else (k in runs.lower()) for k in rule.keywords), (
+            rule.id
+        )
+
+
+def test_a_small_text_never_loads_re2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start-up path (issue 28): a small document is scanned without importing RE2."""
+    fresh = Engine(PATTERNS)
+    monkeypatch.setattr(secrets, "_ENGINE", [fresh])
+
+    def refuse() -> None:
+        raise AssertionError("RE2 imported for a small input")
+
+    monkeypatch.setattr(engine_module, "_re2_module", refuse)
+    text = "deploy with ghp_" + rnd(36, string.ascii_letters + string.digits)
+    assert scan_text(text) != []
+    assert find_secrets({"statements": [{"text": t} for t in CORPUS[:40]]}) is not None

@@ -1,0 +1,580 @@
+"""One credential and one near miss for every rule of app/secret_rules.py (issue 29).
+
+gitleaks' default rules are the checklist of services; each rule here is this project's own,
+written from the format, and each gets a true case (what the service issues, in the context its
+documentation shows: an environment variable, a config line, a header) and a false one as close
+to it as an ordinary document comes (the same service's ids, a value one character short, a
+placeholder). Every fake credential is assembled at run time from pieces, so no real-looking
+secret sits in the repository. The true cases join the recall corpus (every placement), the
+false ones the precision corpus (every placement).
+"""
+
+import base64
+import re
+import string
+from collections.abc import Callable
+
+import pytest
+
+from app.secret_rules import RULES, Rule
+from app.secrets import find_secrets, first_secret, scan_text, secret_findings
+from tests.test_secrets import rnd
+from tests.test_secrets_recall import PLACEMENTS, _document
+
+HEX = "0123456789abcdef"
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+LOWER_DIGITS = string.ascii_lowercase + string.digits
+B64 = string.ascii_letters + string.digits + "+/"
+B64URL = string.ascii_letters + string.digits + "-_"
+Make = Callable[[], str]
+
+
+def H(n: int) -> str:
+    """Hexadecimal digits with a letter and a digit, as a random key has."""
+    while True:
+        value = rnd(n, HEX)
+        if any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
+            return value
+
+
+def D(n: int) -> str:
+    return rnd(1, "123456789") + rnd(n - 1, string.digits)
+
+
+def R(n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+    """A generated key: a digit and every case its alphabet has, as a random key has."""
+    tests = [str.isdigit] + [
+        test for test in (str.islower, str.isupper) if any(test(c) for c in alphabet)
+    ]
+    while True:
+        value = rnd(n, alphabet)
+        if all(any(test(c) for c in value) for test in tests):
+            return value
+
+
+def uuid() -> str:
+    return "-".join(H(n) if n > 4 else rnd(n, HEX) for n in (8, 4, 4, 4, 12))
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def aws_id() -> str:
+    return "AK" + "IA" + rnd(16, string.ascii_uppercase + "234567")
+
+
+# rule id -> (a text holding the credential, a near miss that holds none)
+EXAMPLES: dict[str, tuple[Make, str]] = {
+    "aws-access-token": (aws_id, "AKIA" + "Z7QX4N2L" + "ABCDEF2"),
+    "aws-secret-beside-key-id": (
+        lambda: f"{aws_id()},{R(40, B64)}",
+        "AKIA" + "X" * 16 + " " + H(40),
+    ),
+    "aws-secret-access-key": (
+        lambda: f"AWS secret: {R(40, B64)}",
+        f"aws s3 object {R(40, B64)}",
+    ),
+    "aws-amazon-bedrock-api-key-long-lived": (
+        lambda: "AB" + "SK" + R(132, B64),
+        "AB" + "SK" + R(40),
+    ),
+    "aws-amazon-bedrock-api-key-short-lived": (
+        lambda: "bedrock-api-key-" + "YmVkcm9jay5hbWF6b25hd3MuY29t" + R(200, B64 + "%&"),
+        "bedrock-api-key-" + "YmVkcm9jay5hbWF6b25hd3MuY29t",
+    ),
+    "gcp-api-key": (lambda: "AI" + "za" + R(35, B64URL), "AIza" + "short"),
+    "google-oauth-token": (lambda: "ya" + "29." + R(80, B64URL), "ya29.a"),
+    "google-client-secret": (lambda: "GOCSPX" + "-" + R(28), "GOCSPX-"),
+    "google-refresh-token": (lambda: "1//" + "0g" + R(98, B64URL), "1//comment in a config"),
+    "azure-ad-client-secret": (
+        lambda: rnd(3) + "8Q" + "~" + R(34, B64URL),
+        "the Q~ ratio",
+    ),
+    "azure-storage-account-key": (
+        lambda: f"storage account acmeprod, key {R(86, B64)}==",
+        f"storage account acmeprod, key {R(86, B64)}=",
+    ),
+    "alibaba-access-key-id": (lambda: "LT" + "AI" + R(20), "LTAI" + "short"),
+    "alibaba-secret-key": (
+        lambda: f"ALIBABA_CLOUD_ACCESS_KEY_SECRET={R(30)}",
+        f"alibaba region cn-hangzhou {R(30)}",
+    ),
+    "digitalocean-token": (lambda: "dop" + "_v1_" + H(64), "dop_v1_"),
+    "heroku-api-key-v2": (lambda: "HRKU" + "-AA" + R(58, B64URL), "HRKU-AA" + "short"),
+    "heroku-api-key": (lambda: f"HEROKU_API_KEY={uuid()}", f"heroku app id {uuid()}"),
+    "flyio-access-token": (lambda: "fo1" + "_" + R(43, B64URL), "fo1_" + "short"),
+    "flyio-macaroon": (lambda: "fm2" + "_" + R(120, B64), "fm2_" + R(20)),
+    "cloudflare-api-key": (
+        lambda: f"CLOUDFLARE_API_TOKEN={R(40, B64URL)}",
+        f"cloudflare zone id {H(32)}",
+    ),
+    "cloudflare-origin-ca-key": (
+        lambda: "v1" + ".0-" + H(24) + "-" + H(146),
+        "v1.0-" + "release-notes",
+    ),
+    "scalingo-api-token": (lambda: "tk-" + "us-" + R(48, B64URL), "tk-us-east"),
+    "yandex-api-key": (
+        lambda: "yandex api key: AQ" + "VN" + R(36, B64URL),
+        "yandex api key: AQVN" + R(10),
+    ),
+    "yandex-aws-access-token": (
+        lambda: "YANDEX_ACCESS_KEY=Y" + "C" + R(38, B64URL),
+        f"yandex folder YC{R(38)}",
+    ),
+    "yandex-access-token": (
+        lambda: "yandex oauth token t1" + "." + R(100, B64URL),
+        f"yandex oauth token t1.{R(20)}",
+    ),
+    "github-token": (lambda: "gh" + "p_" + R(36), "ghp_" + "x" * 36),
+    "github-fine-grained-pat": (lambda: "github" + "_pat_" + R(22) + "_" + R(59), "github_pat_"),
+    "gitlab-token": (
+        lambda: "gl" + "pat-" + R(20, B64URL),
+        "global-settings-for-the-whole-project",
+    ),
+    "gitlab-runner-registration-token": (lambda: "GR" + "1348941" + R(20), "GR1348941"),
+    "gitlab-session-cookie": (
+        lambda: "Cookie: _gitlab" + "_session=" + R(32, LOWER_DIGITS).lower(),
+        "_gitlab_session=" + "deleted",
+    ),
+    "bitbucket-app-password": (lambda: "AT" + "BB" + R(32), "ATBB-meeting notes"),
+    "bitbucket-client-secret": (
+        lambda: f"BITBUCKET_CLIENT_SECRET={R(64, B64URL)}",
+        f"bitbucket client id {R(32)}",
+    ),
+    "atlassian-api-token": (lambda: "ATA" + "TT3" + R(180, B64URL), "ATATT3"),
+    "atlassian-api-token-legacy": (lambda: f"JIRA_API_TOKEN={R(24)}", f"jira issue {R(24)}"),
+    "npm-access-token": (lambda: "np" + "m_" + R(36), "npm_config_cache=/tmp/npm"),
+    "npmrc-auth": (lambda: "_auth=" + b64(f"ci:{R(16)}"), "_auth=${NPM_AUTH}"),
+    "npmrc-auth-token": (
+        lambda: "//registry.npmjs.org/:_auth" + "Token=" + uuid(),
+        "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+    ),
+    "npmrc-password": (
+        lambda: "//npm.example.com/:_pass" + "word=" + b64(R(16)),
+        "//npm.example.com/:_password=changeme",
+    ),
+    "pypi-upload-token": (
+        lambda: "pypi" + "-AgEIcHlwaS5vcmc" + R(60, B64URL),
+        "pypi-publishing-workflow-for-the-ledger-service-v2",
+    ),
+    "rubygems-api-token": (lambda: "rubygems" + "_" + H(48), "rubygems_org"),
+    "clojars-api-token": (
+        lambda: "CLOJARS" + "_" + R(60, LOWER_DIGITS).lower(),
+        "CLOJARS_USERNAME",
+    ),
+    "nuget-api-key": (lambda: "oy" + "2" + R(43, LOWER_DIGITS).lower(), "oy2" + "short"),
+    "docker-hub-token": (lambda: "dckr" + "_pat_" + R(27, B64URL), "dckr_pat_" + "short"),
+    "jfrog-api-key": (lambda: "AK" + "Cp" + R(69), "AKCp" + "short"),
+    "jfrog-reference-token": (lambda: "cmV" + "md" + R(59), "cmVmd" + "short"),
+    "jfrog-identity-token": (
+        lambda: f"ARTIFACTORY_ACCESS_TOKEN={R(64)}",
+        f"artifactory build {H(64)}",
+    ),
+    "droneci-access-token": (lambda: f"DRONE_TOKEN={R(32)}", f"drone build {R(32)}"),
+    "travisci-access-token": (lambda: f"TRAVIS_API_TOKEN={R(22)}", f"travis build {R(22)}"),
+    "codecov-access-token": (lambda: f"CODECOV_TOKEN={uuid()}", f"codecov report {uuid()}"),
+    "sonar-api-token": (lambda: "sq" + "u_" + H(40), "squ_" + "short"),
+    "sourcegraph-access-token": (lambda: "sg" + "p_" + H(16) + "_" + H(40), "sgp_local"),
+    "snyk-api-token": (lambda: f"SNYK_TOKEN={uuid()}", f"snyk org id {uuid()}"),
+    "octopus-deploy-api-key": (
+        lambda: "API" + "-" + R(26, UPPER_DIGITS).upper(),
+        "API-GATEWAY-V2",
+    ),
+    "harness-api-key": (
+        lambda: "pat" + "." + R(22, B64URL) + "." + R(24) + "." + R(20),
+        "pat.example.com",
+    ),
+    "infracost-api-token": (lambda: "ico" + "-" + R(32), "ico-" + "short"),
+    "prefect-api-token": (lambda: "pnu" + "_" + R(36), "pnu_" + "short"),
+    "readme-api-token": (lambda: "rdme" + "_" + R(70, LOWER_DIGITS).lower(), "rdme_" + "short"),
+    "pulumi-api-token": (lambda: "pul" + "-" + H(40), "pul-" + "request-template"),
+    "hashicorp-vault-token": (lambda: "hv" + "s." + R(90), "hvs.short"),
+    "vault-legacy-token": (lambda: f"VAULT_TOKEN=s.{R(24)}", "vault kv s.short"),
+    "hashicorp-tf-api-token": (
+        lambda: R(14) + ".atlas" + "v1." + R(67, B64URL),
+        "abc.atlasv1." + "short",
+    ),
+    "doppler-api-token": (lambda: "dp." + "pt." + R(43), "dp.pt." + "short"),
+    "1password-service-account-token": (lambda: "ops" + "_eyJ" + R(260, B64), "ops_eyJ" + "short"),
+    "1password-secret-key": (
+        lambda: "A3" + "-" + "-".join(R(n, UPPER_DIGITS).upper() for n in (6, 11, 5, 5, 5)),
+        "A3-PAPER-SIZE",
+    ),
+    "age-secret-key": (
+        lambda: "AGE-SECRET" + "-KEY-1" + R(58, UPPER_DIGITS).upper(),
+        "AGE-SECRET-KEY-1",
+    ),
+    "defined-networking-api-token": (
+        lambda: "dn" + "key-" + R(26, B64URL) + "-" + R(52, B64URL),
+        "dnkey-" + "short",
+    ),
+    "slack-token": (
+        lambda: "xo" + "xb-" + D(12) + "-" + D(13) + "-" + R(24),
+        "xoxb-your-token-here",
+    ),
+    "slack-legacy-token": (
+        lambda: "xo" + "xo-" + D(10) + "-" + D(10) + "-" + D(12) + "-" + H(32),
+        "xoxo-and-hugs-to-all-of-you",
+    ),
+    "slack-webhook-url": (
+        lambda: (
+            "https://hooks.slack.com/services/T"
+            + rnd(8, string.ascii_uppercase)
+            + "/B"
+            + rnd(8, string.ascii_uppercase)
+            + "/"
+            + R(24)
+        ),
+        "https://api.slack.com/messaging/webhooks and https://hooks.slack.com/services/",
+    ),
+    "discord-webhook-url": (
+        lambda: f"https://discord.com/api/webhooks/{D(18)}/{R(68, B64URL)}",
+        "https://discord.com/api/webhooks/",
+    ),
+    "microsoft-teams-webhook": (
+        lambda: (
+            f"https://acme.webhook.office.com/webhookb2/{uuid()}@{uuid()}"
+            f"/IncomingWebhook/{H(32)}/{uuid()}"
+        ),
+        "https://acme.webhook.office.com/webhookb2/short",
+    ),
+    "discord-bot-token": (
+        lambda: (
+            base64.urlsafe_b64encode(D(18).encode()).decode().rstrip("=")
+            + "."
+            + R(6, B64URL)
+            + "."
+            + R(27, B64URL)
+        ),
+        "MTIzNDU2Nzg5MDEyMzQ1Njc4.abcdef.short",
+    ),
+    "discord-client-secret": (
+        lambda: f"DISCORD_CLIENT_SECRET={R(32, B64URL)}",
+        f"discord channel id {D(18)}",
+    ),
+    "telegram-bot-api-token": (lambda: D(10) + ":A" + "A" + R(33, B64URL), "12345:A" + "short"),
+    "twilio-api-key": (lambda: "S" + "K" + H(32), "SK" + "U-20261120"),
+    "twilio-account-sid-and-auth-token": (
+        lambda: "A" + f"C{H(32)}:{H(32)}",
+        f"the account AC{H(32)} is the sender",
+    ),
+    "twilio-auth-token": (
+        lambda: f"twilio auth token: {H(32)}",
+        f"twilio request id {H(32)}",
+    ),
+    "sendgrid-api-token": (lambda: "S" + "G." + R(22) + "." + R(43), "SG.v2 release notes"),
+    "sendinblue-api-token": (lambda: "xkeysib" + "-" + H(64) + "-" + R(16), "xkeysib-short"),
+    "mailgun-private-api-token": (lambda: "key" + "-" + H(32), "key-value store"),
+    "mailgun-api-key": (lambda: H(32) + "-" + H(8) + "-" + H(8), f"{H(32)}-{H(8)}"),
+    "mailgun-signing-key": (
+        lambda: f"MAILGUN_WEBHOOK_SIGNING_KEY={H(32)}",
+        f"mailgun message id {H(32)}",
+    ),
+    "mailchimp-api-key": (lambda: H(32) + "-us" + rnd(1, "123456789"), "cafe-us1"),
+    "mattermost-access-token": (lambda: f"MATTERMOST_TOKEN={R(26)}", f"mattermost team {R(26)}"),
+    "messagebird-api-token": (
+        lambda: f"MESSAGEBIRD_API_KEY={R(25)}",
+        f"messagebird number {D(25)}",
+    ),
+    "gitter-access-token": (lambda: f"GITTER_TOKEN={R(40, B64URL)}", f"gitter room {R(40)}"),
+    "intercom-api-key": (
+        lambda: f"INTERCOM_ACCESS_TOKEN={R(60, B64URL)}",
+        f"intercom app {R(60)}",
+    ),
+    "sendbird-access-token": (
+        lambda: f"SENDBIRD_API_TOKEN={H(40)}",
+        f"sendbird app id {uuid()}",
+    ),
+    "zendesk-secret-key": (lambda: f"ZENDESK_API_TOKEN={R(40)}", f"zendesk ticket {D(8)}"),
+    "freshbooks-access-token": (
+        lambda: f"FRESHBOOKS_TOKEN={R(64)}",
+        f"freshbooks invoice {H(64)}",
+    ),
+    "asana-client-secret": (lambda: f"ASANA_CLIENT_SECRET={R(32)}", f"asana task {D(16)}"),
+    "asana-personal-access-token": (lambda: "1" + f"/{D(16)}:{H(32)}", "1/2 of the team"),
+    "linear-api-key": (lambda: "lin" + "_api_" + R(40), "lin_api_docs"),
+    "linear-client-secret": (
+        lambda: f"LINEAR_CLIENT_SECRET={H(32)}",
+        f"linear regression over {H(32)}",
+    ),
+    "notion-api-token": (lambda: "ntn" + "_" + D(11) + R(35), "ntn_" + "short"),
+    "notion-integration-secret": (lambda: "secret" + "_" + R(43), "secret_key_base"),
+    "typeform-api-token": (lambda: "tfp" + "_" + R(59, B64URL), "tfp_" + "short"),
+    "contentful-personal-access-token": (
+        lambda: "CFPAT" + "-" + R(43, B64URL),
+        "CFPAT-" + "short",
+    ),
+    "contentful-delivery-api-token": (
+        lambda: f"CONTENTFUL_ACCESS_TOKEN={R(43, B64URL)}",
+        f"contentful space id {R(12)}",
+    ),
+    "postman-api-token": (lambda: "PM" + "AK-" + H(24) + "-" + H(34), "PMAK-"),
+    "airtable-personal-access-token": (
+        lambda: "pa" + "t" + R(14) + "." + H(64),
+        "path.to/the/file",
+    ),
+    "airtable-api-key": (
+        lambda: f"AIRTABLE_API_KEY=key{R(14)}",
+        f"airtable base id app{R(14)}",
+    ),
+    "figma-personal-access-token": (lambda: "fig" + "d_" + R(40, B64URL), "figd_" + "short"),
+    "frameio-api-token": (lambda: "fio" + "-u-" + R(64, B64URL), "fio-u-" + "short"),
+    "adafruit-api-key": (
+        lambda: f"ADAFRUIT_IO_KEY={R(32, B64URL)}",
+        f"adafruit feed {R(32, B64URL)}",
+    ),
+    "adafruit-io-key": (lambda: "aio" + "_" + R(28), "aio_" + "short"),
+    "adobe-client-secret": (lambda: "p8" + "e-" + R(32), "p8e-" + "short"),
+    "dropbox-api-token": (
+        lambda: f"dropbox access token sl.{R(135, B64URL)}",
+        "dropbox sl.short",
+    ),
+    "dropbox-long-lived-api-token": (
+        lambda: f"DROPBOX_TOKEN={R(11)}" + "A" * 10 + R(43, B64URL),
+        f"dropbox folder {R(11)}",
+    ),
+    "linkedin-client-secret": (
+        lambda: f"LINKEDIN_CLIENT_SECRET={R(16)}",
+        f"linkedin profile id {R(16)}",
+    ),
+    "looker-client-secret": (
+        lambda: f"LOOKER_CLIENT_SECRET={R(24)}",
+        f"looker dashboard {D(24)}",
+    ),
+    "nytimes-access-token": (
+        lambda: f"NYTIMES_API_KEY={R(32, B64URL)}",
+        f"nytimes article {R(32)}",
+    ),
+    "twitch-api-token": (lambda: f"TWITCH_CLIENT_SECRET={R(30)}", f"twitch channel {R(30)}"),
+    "etsy-access-token": (lambda: f"ETSY_API_KEY={R(24)}", f"etsy listing {D(12)}"),
+    "flickr-access-token": (lambda: f"FLICKR_SECRET={R(32)}", f"flickr photo {R(32)}"),
+    "beamer-api-token": (lambda: f"BEAMER_API_KEY=b_{R(44, B64URL)}", "beamer api key b_short"),
+    "squarespace-access-token": (
+        lambda: f"SQUARESPACE_API_KEY={uuid()}",
+        f"squarespace site id {uuid()}",
+    ),
+    "hubspot-api-key": (lambda: f"HUBSPOT_API_KEY={uuid().upper()}", f"hubspot portal {uuid()}"),
+    "hubspot-private-app-token": (lambda: "pat" + "-na1-" + uuid(), "pat-na1-" + "short"),
+    "launchdarkly-access-token": (
+        lambda: f"LAUNCHDARKLY_ACCESS_TOKEN=api-{uuid()}",
+        f"launchdarkly flag {uuid()}",
+    ),
+    "plaid-api-token": (
+        lambda: f"PLAID_ACCESS_TOKEN=access-sandbox-{uuid()}",
+        f"plaid item id {uuid()}",
+    ),
+    "plaid-secret-key": (lambda: f"PLAID_SECRET={R(30)}", f"plaid institution {R(30)}"),
+    "okta-access-token": (
+        lambda: "okta token 0" + "0" + R(40, B64URL),
+        f"okta org id 00o{R(17)}",
+    ),
+    "sumologic-access-token": (lambda: f"SUMO_ACCESS_KEY={R(64)}", f"sumo collector {R(64)}"),
+    "privateai-api-token": (
+        lambda: f"PRIVATE_AI_API_KEY={R(32)}",
+        f"private-ai entity {R(32)}",
+    ),
+    "rapidapi-access-token": (
+        lambda: f"X-RapidAPI-Key: {R(50, B64URL)}",
+        f"rapidapi host {R(50, B64URL)}",
+    ),
+    "cohere-api-token": (lambda: f"COHERE_API_KEY={R(40)}", f"cohere model {R(40)}"),
+    "algolia-api-key": (lambda: f"ALGOLIA_ADMIN_API_KEY={R(32)}", f"algolia index {R(32)}"),
+    "fastly-api-token": (lambda: f"FASTLY_API_TOKEN={R(32, B64URL)}", f"fastly service {R(32)}"),
+    "meraki-api-key": (lambda: f"MERAKI_API_KEY={H(40)}", f"meraki network {H(40)}"),
+    "netlify-access-token": (
+        lambda: f"NETLIFY_AUTH_TOKEN={R(43, B64URL)}",
+        f"netlify site id {uuid()}",
+    ),
+    "netlify-personal-access-token": (lambda: "nf" + "p_" + R(36), "nfp_" + "short"),
+    "datadog-access-token": (lambda: f"datadog_api_key = {H(32)}", f"datadog trace id {H(32)}"),
+    "sentry-access-token": (lambda: f"SENTRY_AUTH_TOKEN={H(64)}", f"sentry event id {H(32)}"),
+    "new-relic-api-key": (
+        lambda: f"NEW_RELIC_LICENSE_KEY={R(40)}",
+        f"new relic account id {D(7)}",
+    ),
+    "kucoin-secret-key": (lambda: f"KUCOIN_API_SECRET={uuid()}", f"kucoin order id {uuid()}"),
+    "kraken-access-token": (lambda: f"KRAKEN_API_SECRET={R(88, B64)}", f"kraken pair {R(40)}"),
+    "bittrex-access-key": (lambda: f"BITTREX_API_KEY={R(32)}", f"bittrex market {R(32)}"),
+    "coinbase-access-token": (
+        lambda: f"COINBASE_API_SECRET={R(64, B64URL)}",
+        f"coinbase account {uuid()}",
+    ),
+    "finicity-client-secret": (
+        lambda: f"FINICITY_APP_KEY={R(32)}",
+        f"finicity customer {D(10)}",
+    ),
+    "finnhub-access-token": (lambda: f"FINNHUB_API_KEY={R(20)}", f"finnhub symbol {R(20)}"),
+    "gocardless-api-token": (
+        lambda: f"GOCARDLESS_ACCESS_TOKEN=live_{R(40, B64URL)}",
+        "gocardless access token live_short",
+    ),
+    "lob-api-key": (lambda: f"LOB_API_KEY=live_{H(35)}", f"lob api key live_{H(20)}"),
+    "sidekiq-secret": (
+        lambda: f"BUNDLE_GEMS__CONTRIBSYS__COM={H(8)}:{H(8)}",
+        "BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}",
+    ),
+    "confluent-secret-key": (
+        lambda: f"CONFLUENT_API_SECRET={R(64, B64[:-1])}",
+        f"confluent cluster {R(16)}",
+    ),
+    "facebook-secret": (lambda: f"FACEBOOK_APP_SECRET={H(32)}", f"facebook page id {D(15)}"),
+    "twitter-api-credential": (lambda: f"TWITTER_API_KEY={R(25)}", f"twitter handle {R(25)}"),
+    "twitter-access-token": (
+        lambda: f"TWITTER_ACCESS_TOKEN={D(19)}-{R(40)}",
+        f"twitter status {D(19)}",
+    ),
+    "twitter-bearer-token": (
+        lambda: "A" * 22 + R(20) + "%" + "2B" + R(15) + "%3D" + R(50),
+        "A" * 22 + R(90),
+    ),
+    "facebook-access-token": (lambda: "EA" + "AC" + R(180), "EAAC" + R(40)),
+    "square-access-token": (lambda: "EA" + "AA" + R(60, B64URL), "EAAA" + "short"),
+    "facebook-app-access-token": (lambda: D(15) + "|" + R(27, B64URL), D(15) + "|short"),
+    "square-oauth": (lambda: "sq0" + "csp-" + R(43, B64URL), "sq0atp-"),
+    "shopify-token": (lambda: "shp" + "at_" + H(32), "shipping_address"),
+    "stripe-access-token": (lambda: "sk" + "_live_" + R(24), "pk_live_" + R(24)),
+    "stripe-webhook-secret": (lambda: "wh" + "sec_" + R(32), "whsec_"),
+    "braintree-access-token": (
+        lambda: "access_token$production$" + rnd(16, LOWER_DIGITS) + "$" + H(32),
+        "access_token$" + "sandbox",
+    ),
+    "shippo-api-token": (lambda: "shippo" + "_live_" + H(40), "shippo_live_" + "short"),
+    "duffel-api-token": (lambda: "duffel" + "_test_" + R(43, B64URL), "duffel_test_" + "short"),
+    "easypost-api-token": (lambda: "EZ" + "AK" + R(54), "EZAK" + "short"),
+    "flutterwave-secret-key": (
+        lambda: "FLWSECK" + "_TEST-" + H(32) + "-X",
+        "FLWSECK_TEST-" + "short",
+    ),
+    "openai-or-anthropic-api-key": (
+        lambda: "sk" + "-proj-" + R(120, B64URL),
+        "sk-learn-compatibility-layer-notes-v2",
+    ),
+    "huggingface-access-token": (lambda: "api" + "_org_" + R(34), "hf_hub_download"),
+    "perplexity-api-key": (lambda: "pp" + "lx-" + R(48), "pplx-" + "short"),
+    "groq-api-key": (lambda: "gs" + "k_" + R(52), "gsk_" + "short"),
+    "replicate-api-token": (lambda: "r8" + "_" + R(37), "r8_" + "short"),
+    "xai-api-key": (lambda: "xa" + "i-" + R(80), "xai-" + "short"),
+    "databricks-api-token": (lambda: "da" + "pi" + H(32), "dapi_reference"),
+    "clickhouse-cloud-api-secret-key": (lambda: "4b" + "1d" + R(38), "4b1d" + H(38)),
+    "dynatrace-api-token": (
+        lambda: "dt0" + "c01." + R(24, UPPER_DIGITS) + "." + R(64, UPPER_DIGITS),
+        "dt0c01." + "short",
+    ),
+    "new-relic-key": (lambda: "NR" + "AK-" + R(27, UPPER_DIGITS), "NRAK-" + "short"),
+    "grafana-service-account-token": (
+        lambda: "gl" + "sa_" + R(32) + "_" + H(8),
+        "glsa_" + "short",
+    ),
+    "grafana-cloud-api-token": (lambda: "gl" + "c_" + R(100, B64), "glc_" + "short"),
+    "grafana-api-key": (lambda: "eyJr" + "Ijoi" + R(80), "eyJrIjoi" + "short"),
+    "sentry-token": (lambda: "sntry" + "u_" + H(64), "sntryu_" + "short"),
+    "planetscale-token": (lambda: "pscale" + "_tkn_" + R(43), "pscale_tkn_" + "short"),
+    "settlemint-access-token": (lambda: "sm" + "_pat_" + R(16), "sm_pat_" + "short"),
+    "maxmind-license-key": (lambda: R(6) + "_" + R(29) + "_m" + "mk", "license_mmk"),
+    "openshift-user-token": (lambda: "sha256" + "~" + R(43, B64URL), "sha256~" + "short"),
+    "intra42-client-secret": (lambda: "s-s4t2" + "ud-" + H(64), "s-s4t2ud-" + "short"),
+    "authress-service-client-access-key": (
+        lambda: "sc" + "_" + R(10) + "." + R(5) + ".acc_" + R(20) + "." + R(40, B64URL),
+        "sc_" + "short",
+    ),
+    "mapbox-secret-token": (
+        lambda: "sk" + ".eyJ" + R(60, B64URL) + "." + R(22, B64URL),
+        "sk.eyJ" + "short",
+    ),
+    "jwt": (
+        lambda: (
+            base64.urlsafe_b64encode(b'{"alg":"HS256","typ":"JWT"}').decode().rstrip("=")
+            + "."
+            + base64.urlsafe_b64encode(b'{"sub":"support-bot"}').decode().rstrip("=")
+            + "."
+            + R(43, B64URL)
+        ),
+        base64.urlsafe_b64encode(b'{"alg":"ES256"}').decode().rstrip("=") + ".." + R(40),
+    ),
+    "bearer-token": (
+        lambda: "Authorization: Bearer " + R(32),
+        "Use bearer tokens, never Bearer <token> or Bearer ${TOKEN} in examples.",
+    ),
+    "basic-auth": (
+        lambda: "Authorization: Basic " + b64(f"svc-erp:{R(12)}"),
+        "basic authentication is disabled; the Basic plan costs 5 EUR",
+    ),
+}
+
+RULE_IDS = [rule.id for rule in RULES]
+
+
+def test_every_rule_has_a_true_and_a_false_case() -> None:
+    assert len(RULE_IDS) == len(set(RULE_IDS))
+    assert sorted(EXAMPLES) == sorted(RULE_IDS)
+
+
+def _rule_spans(rule: Rule, text: str) -> list[tuple[int, int]]:
+    """What ``rule`` alone finds in ``text``: its own pattern and check."""
+    found = []
+    for m in re.finditer(rule.regex, text, re.ASCII):
+        span = rule.check(text, m.start(), m.end())
+        if span is not None:
+            found.append(span)
+    return found
+
+
+@pytest.mark.parametrize("rule", RULES, ids=RULE_IDS)
+def test_the_rule_finds_its_true_case(rule: Rule) -> None:
+    make, _ = EXAMPLES[rule.id]
+    text = make()
+    assert _rule_spans(rule, text), (rule.id, text)
+    spans = scan_text(text)
+    assert rule.kind in {kind for _, _, kind in spans}, (rule.id, text, spans)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=RULE_IDS)
+def test_the_rule_finds_nothing_in_its_near_miss(rule: Rule) -> None:
+    _, near_miss = EXAMPLES[rule.id]
+    assert _rule_spans(rule, near_miss) == []
+    assert scan_text(near_miss) == [], [near_miss[s:e] for s, e, _ in scan_text(near_miss)]
+
+
+@pytest.mark.parametrize("placement", list(PLACEMENTS))
+def test_no_near_miss_is_flagged_in_any_placement(placement: str) -> None:
+    for rule_id, (_, near_miss) in EXAMPLES.items():
+        doc = _document()
+        PLACEMENTS[placement](doc, near_miss)
+        assert find_secrets(doc) == [], (rule_id, placement)
+        assert first_secret(doc) is None
+
+
+def test_every_keyword_rule_needs_its_service_beside_the_value() -> None:
+    """The value of a keyword rule alone, or after another service's name, is no credential
+    of that kind: a bare 32-digit hexadecimal string is a digest as often as a key."""
+    assert scan_text(H(32)) == []
+    assert scan_text(f"commit {H(40)} by the deploy bot") == []
+    assert scan_text(f"request {uuid()} took 12 ms") == []
+    okta = "00" + R(40, B64URL)
+    assert scan_text(f"okta token {okta}") != []
+    assert scan_text(f"object token {okta}") == []
+
+
+@pytest.mark.parametrize("placement", list(PLACEMENTS))
+def test_every_true_case_is_found_in_every_placement(placement: str) -> None:
+    """As the recall corpus does (tests/test_secrets_recall.py): each rule's credential, as a
+    value, a member name, in an excerpt, the arguments, an extension, percent-encoded and
+    base64-wrapped, is found where it was put and nowhere else, and no message repeats it."""
+    missed = []
+    for rule_id, (make, _) in EXAMPLES.items():
+        secret = make()
+        doc = _document()
+        path, in_key = PLACEMENTS[placement](doc, secret)
+        hits = find_secrets(doc)
+        first = first_secret(doc)
+        if {h.path for h in hits} != {path} or first is None or first.path != path:
+            missed.append((rule_id, secret, [(h.path, h.kind) for h in hits]))
+            continue
+        assert any(h.in_key == in_key for h in hits), rule_id
+        credentials = [secret[s:e] for s, e, _ in scan_text(secret)]
+        for finding in secret_findings(doc):
+            for credential in credentials:
+                for piece in (credential, credential[-12:], credential[:12]):
+                    assert piece not in finding.message, rule_id
+    assert missed == [], placement
