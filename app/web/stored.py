@@ -7,6 +7,7 @@ with 304, and is cached rendered and encoded, so a popular link costs little.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hmac
 import itertools
@@ -14,7 +15,7 @@ import json
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from threading import Lock
@@ -514,12 +515,47 @@ def _text(value: object) -> str | None:
 
 class PageCache:
     """Rendered pages of stored checkpoints, by storage id: immutable content, so a short
-    time-to-live only bounds how long a deletion on another instance goes unnoticed."""
+    time-to-live only bounds how long a deletion on another instance goes unnoticed.
+
+    A page is rendered once however many requests want it at the same time (`rendered`): a
+    popular link whose page had expired was rendered by every request that came before the
+    first render finished, each a whole render, all at once and each slowing the others."""
 
     def __init__(self, size: int = 256, ttl: float = 60.0) -> None:
         self.size, self.ttl = size, ttl
         self._items: OrderedDict[tuple[str, ...], tuple[float, CachedPage]] = OrderedDict()
         self._lock = Lock()
+        self._rendering: dict[tuple[str, ...], asyncio.Task[CachedPage]] = {}
+        self._forgotten = 0  # deletions so far: a render begun before one is not kept
+
+    async def rendered(
+        self, key: tuple[str, ...], render: Callable[[], Awaitable[CachedPage]]
+    ) -> CachedPage:
+        """The page of ``key`` from ``render``, run once for every request that asks while it
+        runs, in a task of its own: a request that goes away does not take it from the
+        others. Kept once made; a render that fails fails each request waiting, and the next
+        one tries again."""
+        task = self._rendering.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._render(key, render))
+            self._rendering[key] = task
+            task.add_done_callback(functools.partial(self._rendered, key))
+        return await asyncio.shield(task)
+
+    async def _render(
+        self, key: tuple[str, ...], render: Callable[[], Awaitable[CachedPage]]
+    ) -> CachedPage:
+        forgotten = self._forgotten
+        page = await render()
+        if forgotten == self._forgotten:  # no deletion meanwhile: it may be one of this page's
+            self.put(key, page)
+        return page
+
+    def _rendered(self, key: tuple[str, ...], task: asyncio.Task[CachedPage]) -> None:
+        if self._rendering.get(key) is task:
+            del self._rendering[key]
+        if not task.cancelled():
+            task.exception()  # each waiting request raised it; none left means none to tell
 
     def get(self, key: tuple[str, ...]) -> CachedPage | None:
         with self._lock:
@@ -539,8 +575,12 @@ class PageCache:
 
     def forget(self, storage_id: str) -> None:
         with self._lock:
+            self._forgotten += 1
             for key in [k for k in self._items if k[0] == storage_id]:
                 del self._items[key]
+        # a render under way read the checkpoint before it went: the next request starts anew
+        for key in [k for k in self._rendering if k[0] == storage_id]:
+            del self._rendering[key]
 
 
 async def fetch(request: Request, storage_id: str) -> Found:
@@ -669,11 +709,17 @@ async def permalink(request: Request) -> Response:
     page = cache.get(key)
     now = store_of(request).now()
     if not isinstance(page, CachedPage) or now >= page.fresh_until:
-        record, lineage = await with_lineage(request, storage_id)
-        page = await run_cpu(
-            request, record.meta.size, _cached_page, request, record, lineage, as_json, now
-        )
-        cache.put(key, page)
+
+        async def render() -> CachedPage:
+            record, lineage = await with_lineage(request, storage_id)
+            made = functools.partial(_cached_page, request, record, lineage, as_json, now)
+            return await run_cpu(request, record.meta.size, made)
+
+        page = await cache.rendered(key, render)
+        if now >= page.fresh_until:
+            # made for a request just before this one, and past its time already (the
+            # checkpoint expired meanwhile): this request's own, which says so
+            page = await render()
     gzipped = accepts_gzip(request)
     etag = page.gzip_etag if gzipped else page.etag
     if not_modified(request, etag):

@@ -12,16 +12,23 @@ import asyncio
 import gzip
 import http.client
 import json
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import anyio
+import httpx
 import pytest
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
+from app.config import Settings
+from app.store import StoreUnavailable
+from app.web import create_app, stored
 from app.web.cache_policy import CachePolicyMiddleware
 from app.web.caching import gzip_accepted, listed, private_policy
 from app.web.security import HEADERS, SecurityHeadersMiddleware
@@ -244,8 +251,7 @@ def test_a_capability_is_private_whatever_its_route_says(said: str | None, made:
 
 
 def test_a_response_made_ahead_keeps_what_response_makes() -> None:
-    from app.web.stored import cached_page
-
+    cached_page = stored.cached_page
     body, packed = b"<!doctype html><p>page</p>" * 80, gzip.compress(b"x")
     page = cached_page(body, packed, datetime.now(UTC), "text/html; charset=utf-8")
     for coding in (True, False):
@@ -266,3 +272,128 @@ def test_a_response_made_ahead_keeps_what_response_makes() -> None:
             assert answer.status_code == 200
             # each answer's list is its own: a middleware editing one leaves the page's alone
             assert answer.raw_headers is not page.answer(coding, negotiated).raw_headers
+
+
+# --- a page rendered once for the requests that want it at once -----------------------------
+
+
+def _in_own_loop(test: Callable[[], Awaitable[None]]) -> None:
+    """Run an async test on an event loop of its own thread (as tests/web/test_cpu_lanes.py:
+    the browser tests keep a loop running in the main thread)."""
+    failure: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            anyio.run(test)
+        except BaseException as exc:  # reported in the test's own thread below
+            failure.append(exc)
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the test's event loop did not finish"
+    if failure:
+        raise failure[0]
+
+
+@pytest.fixture
+def slow_renders(monkeypatch) -> list[str]:
+    """Each render of a stored page, by storage id, made slow enough for requests to meet."""
+    renders: list[str] = []
+    original = stored._cached_page
+
+    def slow(request: Any, record: Any, *args: Any) -> Any:
+        renders.append(record.meta.storage_id)
+        time.sleep(0.3)  # a worker thread: the event loop goes on taking requests
+        return original(request, record, *args)
+
+    monkeypatch.setattr(stored, "_cached_page", slow)
+    return renders
+
+
+def test_a_page_is_rendered_once_for_every_request_that_wants_it_at_once(
+    tmp_path, slow_renders
+) -> None:
+    async def body() -> None:
+        app = create_app(Settings(database_url=str(tmp_path / "db.sqlite3")))
+        async with app.router.lifespan_context(app), _client(app) as client:
+            storage_id = (await _store(client))["storage_id"]
+            answers = await asyncio.gather(*(client.get(f"/c/{storage_id}") for _ in range(8)))
+            assert {a.status_code for a in answers} == {200}
+            assert len({a.content for a in answers}) == 1
+            assert slow_renders == [storage_id]
+            # kept: the next request is served from the cache
+            assert (await client.get(f"/c/{storage_id}")).content == answers[0].content
+            assert slow_renders == [storage_id]
+            # each representation and each base its own page
+            twin = await client.get(f"/c/{storage_id}.json")
+            assert twin.status_code == 200
+            assert slow_renders == [storage_id, storage_id]
+
+    _in_own_loop(body)
+
+
+def test_a_render_that_fails_fails_each_request_waiting_and_the_next_tries_again(
+    tmp_path, monkeypatch, slow_renders
+) -> None:
+    failures = [StoreUnavailable("the database is away")]
+    original = stored.with_lineage
+
+    async def flaky(request: Any, storage_id: str) -> Any:
+        await asyncio.sleep(0.2)
+        if failures:
+            raise failures.pop()
+        return await original(request, storage_id)
+
+    monkeypatch.setattr(stored, "with_lineage", flaky)
+
+    async def body() -> None:
+        app = create_app(Settings(database_url=str(tmp_path / "db.sqlite3")))
+        async with app.router.lifespan_context(app), _client(app) as client:
+            storage_id = (await _store(client))["storage_id"]
+            answers = await asyncio.gather(*(client.get(f"/c/{storage_id}") for _ in range(4)))
+            assert {a.status_code for a in answers} == {503}
+            assert slow_renders == []
+            assert (await client.get(f"/c/{storage_id}")).status_code == 200
+            assert slow_renders == [storage_id]
+
+    _in_own_loop(body)
+
+
+def test_a_page_rendered_while_its_checkpoint_is_deleted_is_not_kept(
+    tmp_path, slow_renders
+) -> None:
+    async def body() -> None:
+        app = create_app(Settings(database_url=str(tmp_path / "db.sqlite3")))
+        async with app.router.lifespan_context(app), _client(app) as client:
+            created = await _store(client)
+            storage_id, token = created["storage_id"], created["deletion_token"]
+
+            async def delete_meanwhile() -> int:
+                await asyncio.sleep(0.1)  # the render has read the checkpoint and is at work
+                deleted = await client.delete(
+                    f"/api/v1/checkpoints/{storage_id}",
+                    headers={"authorization": f"Bearer {token}"},
+                )
+                return deleted.status_code
+
+            page, deleted = await asyncio.gather(client.get(f"/c/{storage_id}"), delete_meanwhile())
+            assert deleted == 200
+            assert page.status_code == 200  # asked before the deletion
+            assert (await client.get(f"/c/{storage_id}")).status_code == 410  # not the page
+
+    _in_own_loop(body)
+
+
+def _client(app: Any) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+
+
+async def _store(client: httpx.AsyncClient) -> dict[str, Any]:
+    stored_ = await client.post(
+        "/api/v1/checkpoints", content=DOCUMENT, headers={"content-type": "application/json"}
+    )
+    assert stored_.status_code == 201, stored_.text
+    answer = stored_.json()
+    assert isinstance(answer, dict)
+    return answer

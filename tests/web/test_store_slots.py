@@ -44,10 +44,11 @@ def test_stuck_store_calls_leave_linting_free(tmp_path):
         stuck = client.app.state.store = StuckStore()
         try:
             with ThreadPoolExecutor(max_workers=4) as pool:
-                held = [pool.submit(client.get, f"/c/{'A' * 24}") for _ in range(2)]
+                # two permalinks (requests for the same one wait for one store call)
+                held = [pool.submit(client.get, f"/c/{letter * 24}") for letter in "AB"]
                 for _ in range(2):
                     assert stuck.entered.acquire(timeout=10)  # both store threads are stuck
-                refused = client.get(f"/c/{'B' * 24}")
+                refused = client.get(f"/c/{'C' * 24}")
                 assert refused.status_code == 503
                 assert "retry-after" in refused.headers
                 lint = client.post(
