@@ -79,8 +79,8 @@ def response_fields(headers: Iterable[tuple[bytes, bytes]], *names: bytes) -> di
     return found
 
 
-# Parsed once per distinct value: a handful of browsers' Accept-Encoding, a route's own
-# Cache-Control. Bounded, as a client may send any value it likes.
+# Parsed once per distinct value (browsers send a handful); bounded, as a client may send any
+# value it likes.
 @functools.lru_cache(maxsize=128)
 def gzip_accepted(header: str | None) -> bool:
     """Whether an Accept-Encoding value accepts gzip (a non-zero quality)."""
@@ -134,7 +134,7 @@ def is_capability(path: str) -> bool:
     return CAPABILITY_PATH.match(path) is not None
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)  # the routes' own Cache-Control values: a few
 def private_policy(cache_control: str | None) -> str:
     """A capability's Cache-Control: its route's own, made private; ``no-store`` (the answer
     that carries a deletion token) stays as it is, already kept by no cache at all."""
