@@ -230,6 +230,7 @@ def served_first_bytes(documents: dict[str, bytes]) -> dict[str, Served]:
         settings = {
             "OCP_DATABASE_URL": f"sqlite:///{folder}/bench.sqlite3",
             "OCP_WRITE_RATE": "0",  # the bench stores a checkpoint per run
+            "OCP_WRITE_RATE_BYTES": "0",
         }
         with Server(Path(folder), settings) as server:
             wire = Wire(server.port)
