@@ -32,7 +32,7 @@ holds the two engines to the same matches.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 # An input at least this long (characters) is searched with RE2 even before RE2 is loaded:
@@ -55,11 +55,16 @@ class Pattern(Protocol):
     # literals one of which every match holds (as written when one has a capital letter, else
     # in any case); none: the pattern has no literal to look for and is run on every text
     @property
-    def keywords(self) -> tuple[str, ...]: ...
+    def keywords(self) -> Sequence[str]: ...
 
     # every match holds its keyword inside a run of RUN_CHARS at least RUN_MIN long
     @property
     def runs(self) -> bool: ...
+
+    # a test one of a small text's runs passes whenever the pattern matches (None: none): `re`
+    # matches the pattern only then (a pattern with no keyword, say; RE2 needs no such help)
+    @property
+    def run_test(self) -> Callable[[str], bool] | None: ...
 
 
 class Hay:
@@ -76,7 +81,7 @@ class Hay:
         self._low: str | None = None
         self._raw: bytes | None = None
         self._low_raw: bytes | None = None
-        self._runs: tuple[str, str] | None = None
+        self._runs: list[str] | None = None
 
     @property
     def ascii(self) -> str:
@@ -104,12 +109,11 @@ class Hay:
         return self._low_raw
 
     @property
-    def runs(self) -> tuple[str, str]:
-        """The runs of token characters at least RUN_MIN long, joined by spaces (as written,
-        and in lower case): where a `runs` pattern's keyword must be."""
+    def runs(self) -> list[str]:
+        """The runs of token characters at least RUN_MIN long: where a `runs` pattern's
+        keyword must be."""
         if self._runs is None:
-            joined = " ".join(_runs().findall(self.ascii))
-            self._runs = (joined, joined.lower())
+            self._runs = _runs().findall(self.ascii)
         return self._runs
 
     def __len__(self) -> int:
@@ -130,19 +134,23 @@ class Engine:
 
     def __init__(self, patterns: Sequence[Pattern]) -> None:
         self.patterns = list(patterns)
-        # (keyword, as written?, in runs?) -> its index; each pattern's gate: its keywords'
-        entries: dict[tuple[str, bool, bool], int] = {}
-        gates: list[frozenset[int]] = []
+        # (keyword, in runs?) -> its index; each pattern's gate: its keywords' indices
+        entries: dict[tuple[str, bool], int] = {}
+        gates: list[tuple[int, ...]] = []
         for pattern in self.patterns:
-            gate = []
-            for word in pattern.keywords:
-                exact = word != word.lower()
-                key = (word, exact, pattern.runs)
-                gate.append(entries.setdefault(key, len(entries)))
-            gates.append(frozenset(gate))
-        self._entries = list(entries)
+            runs = pattern.runs
+            gates.append(
+                tuple([entries.setdefault((w, runs), len(entries)) for w in pattern.keywords])
+            )
+        # (keyword, as written?, in runs?): one with a capital is looked for as written
+        self._entries = [(w, w != w.lower(), runs) for w, runs in entries]
+        # the same, by where `re` looks for them: (as written?, in runs?) -> [(keyword, index)]
+        self._by_text: dict[tuple[bool, bool], list[tuple[str, int]]] = {}
+        for i, (word, exact, runs) in enumerate(self._entries):
+            self._by_text.setdefault((exact, runs), []).append((word, i))
         self._gates = gates
         self._ungated = [i for i, gate in enumerate(gates) if not gate]
+        self._run_tests = [(i, p.run_test) for i, p in enumerate(self.patterns) if p.run_test]
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
         self._sets: tuple[Any, list[int], Any, list[int]] | None = None
@@ -167,22 +175,35 @@ class Engine:
             found = {exact_ids[i] for i in exact_set.Match(hay.raw) or ()}  # (None: none)
             found.update(folded_ids[i] for i in folded_set.Match(hay.low_raw) or ())
         else:
-            # the texts a keyword is looked for in, by (as written?, in runs?)
-            runs, low_runs = hay.runs if any(r for _, _, r in self._entries) else ("", "")
-            texts = {
-                (True, False): hay.ascii,
-                (False, False): hay.low,
-                (True, True): runs,
-                (False, True): low_runs,
-            }
-            found = {
-                i
-                for i, (word, exact, in_runs) in enumerate(self._entries)
-                if word in texts[exact, in_runs]
-            }
-        if not found:
-            return list(self._ungated)
-        return [i for i, gate in enumerate(self._gates) if not gate or gate & found]
+            found = set()
+            for (exact, in_runs), words in self._by_text.items():
+                if in_runs:
+                    joined = " ".join(hay.runs)
+                    text = joined if exact else joined.lower()
+                else:
+                    text = hay.ascii if exact else hay.low
+                found.update([i for word, i in words if word in text])
+        present = [
+            i for i, gate in enumerate(self._gates) if not gate or not found.isdisjoint(gate)
+        ]
+        if not re2 and self._run_tests:
+            failed = {i for i, test in self._run_tests if not any(map(test, hay.runs))}
+            present = [i for i in present if i not in failed]
+        return present
+
+    def positions(self, index: int, hay: Hay) -> list[int]:
+        """Where the keywords of pattern ``index`` stand in ``hay`` (in any case), sorted: the
+        places a word-gated anchor sends to its detector when `re` scans (see app/secrets.py
+        `_Anchor`), found by `str.find` with no pattern to compile."""
+        low = hay.low
+        places: list[int] = []
+        for word in self.patterns[index].keywords:
+            at = low.find(word)
+            while at != -1:
+                places.append(at)
+                at = low.find(word, at + 1)
+        places.sort()
+        return places
 
     def _keyword_sets(self) -> tuple[Any, list[int], Any, list[int]]:
         if self._sets is None:

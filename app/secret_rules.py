@@ -16,7 +16,7 @@ placeholder (`ghp_xxxx…`, `<your-token>`). The check returns the span to withh
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from app.secret_shapes import (
     _ANY_DIGIT,
@@ -114,31 +114,41 @@ class Rule:
     """A format known by its shape: its pattern as app/secret_engine.py reads it (`regex`,
     `keywords`, `runs`) and the check of each match.
 
-    Built in two steps: what the engine needs to know whether a text calls for the rule (its
-    keywords), on import; its regex and its check, the first time a text holds a keyword. A
-    document calls for a few rules, and importing the scanner is part of every `ocp lint`'s
-    start-up (issue 28). (A plain class: a NamedTuple's costs a fifth of a millisecond.)"""
+    Importing this module only records each rule's arguments: its keywords are read the first
+    time a document is scanned, its regex and its check are built the first time a text holds
+    one of them. A document calls for a few rules, and importing the scanner is part of every
+    `ocp lint`'s start-up (issue 28). (A plain class: a NamedTuple's costs a fifth of a
+    millisecond.)"""
 
-    __slots__ = ("_make", "_parts", "id", "keywords", "kind", "runs")
+    __slots__ = ("_args", "_build", "_parts", "_words", "id", "kind", "run_test", "runs")
 
     def __init__(
         self,
         rule_id: str,
         kind: str,
-        keywords: tuple[str, ...],
+        words: Sequence[str],
         runs: bool,
-        make: Callable[[], _Parts],
+        build: Callable[..., _Parts],
+        args: tuple[object, ...],
+        run_test: Callable[[str], bool] | None = None,
     ) -> None:
         self.id = rule_id  # gitleaks' rule id where there is one (docs/secrets.md)
         self.kind = kind
-        self.keywords = keywords
         self.runs = runs
-        self._make = make
+        self.run_test = run_test  # (app/secret_engine.py `Pattern`)
+        self._words = words
+        self._build = build
+        self._args = args
         self._parts: _Parts | None = None
+
+    @property
+    def keywords(self) -> Sequence[str]:
+        """One with a capital letter is looked for as written (SK, AKIA), others in any case."""
+        return self._words
 
     def _built(self) -> _Parts:
         if self._parts is None:
-            self._parts = self._make()
+            self._parts = self._build(*self._args)
         return self._parts
 
     @property
@@ -157,11 +167,6 @@ def _escape(literal: str) -> str:
 
 
 _ESCAPES = {ord(c): "\\" + c for c in r".^$*+?()[]{}|\-/"}
-
-
-def _keywords(literals: Iterable[str]) -> tuple[str, ...]:
-    """A prefix with a capital letter is looked for as written (SK, AKIA), others in any case."""
-    return tuple({p if p != p.lower() else p.lower() for p in literals})
 
 
 _Tail = Callable[[str], bool]
@@ -186,28 +191,37 @@ def _token(
     no token of this format. ``boundary``: the characters that may not come before the prefix;
     ``right``: that may not follow the run; ``strip``: characters the run may hold but not end
     with (a sentence's full stop after a dotted token); ``check``: a test of the run."""
+    args = (prefixes, tail, length, boundary, right, check, strip)
+    return Rule(rule_id, kind, prefixes, True, _token_parts, args)
 
-    def make() -> _Parts:
-        ordered = sorted(set(prefixes), key=len, reverse=True)
-        low, high = length
-        regex = "(?:" + "|".join(map(_escape, ordered)) + f")[{tail}]{{{low},}}"
 
-        def find(text: str, start: int, end: int) -> Span | None:
-            prefix = next(p for p in ordered if text.startswith(p, start))
-            while strip and end > start + len(prefix) and text[end - 1] in strip:
-                end -= 1
-            run = text[start + len(prefix) : end]
-            if not low <= len(run) <= high or not _left_ok(text, start, boundary):
-                return None
-            if right is not None and end < len(text) and text[end] in right:
-                return None
-            if _masked(run) or (check is not None and not check(run)):
-                return None
-            return start, end
+def _token_parts(
+    prefixes: Sequence[str],
+    tail: str,
+    length: tuple[int, int],
+    boundary: frozenset[str],
+    right: frozenset[str] | None,
+    check: _Tail | None,
+    strip: str,
+) -> _Parts:
+    ordered = sorted(set(prefixes), key=len, reverse=True)
+    low, high = length
+    regex = "(?:" + "|".join(map(_escape, ordered)) + f")[{tail}]{{{low},}}"
 
-        return regex, find
+    def find(text: str, start: int, end: int) -> Span | None:
+        prefix = next(p for p in ordered if text.startswith(p, start))
+        while strip and end > start + len(prefix) and text[end - 1] in strip:
+            end -= 1
+        run = text[start + len(prefix) : end]
+        if not low <= len(run) <= high or not _left_ok(text, start, boundary):
+            return None
+        if right is not None and end < len(text) and text[end] in right:
+            return None
+        if _masked(run) or (check is not None and not check(run)):
+            return None
+        return start, end
 
-    return Rule(rule_id, kind, _keywords(prefixes), True, make)
+    return regex, find
 
 
 # What may stand between a service's name and its value: the rest of an identifier
@@ -242,35 +256,42 @@ def _keyword(
     ``value``: the shape, a pattern that ends with one greedy run; ``length``: its bounds.
     ``word``: the name or the text between name and value must hold a credential's word
     (`key`, `token`, `secret`…), so that "Datadog trace 4bf9…" (an id) is not one."""
+    args = (names, value, length, word, check)
+    return Rule(rule_id, kind, names, False, _keyword_parts, args)
 
-    def make() -> _Parts:
-        ordered = sorted(set(names), key=len, reverse=True)
-        low, high = length
-        regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + _GLUE + "(?:" + value + ")"
-        shape = _lazy(value)
 
-        def find(text: str, start: int, end: int) -> Span | None:
-            head = text[start : start + len(ordered[0])].lower()
-            name = next(n for n in ordered if head.startswith(n))
-            glue_start = start + len(name)
-            at = _value_start(shape, text, glue_start, end)
-            if at is None or not low <= end - at <= high:
-                return None
-            if end < len(text) and text[end] in _WORD_DASH:
-                return None
-            glue = text[glue_start:at].lower()
-            if word and not _CREDENTIAL_WORD.search(name + " " + glue):
-                return None
-            if _ID_LAST.search(glue):
-                return None
-            found = text[at:end]
-            if _masked(found) or _is_placeholder(found):
-                return None
-            return (at, end) if check is None or check(found) else None
+def _keyword_parts(
+    names: Sequence[str],
+    value: str,
+    length: tuple[int, int],
+    word: bool,
+    check: _Tail | None,
+) -> _Parts:
+    ordered = sorted(set(names), key=len, reverse=True)
+    low, high = length
+    regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + _GLUE + "(?:" + value + ")"
+    shape = _lazy(value)
 
-        return regex, find
+    def find(text: str, start: int, end: int) -> Span | None:
+        head = text[start : start + len(ordered[0])].lower()
+        name = next(n for n in ordered if head.startswith(n))
+        glue_start = start + len(name)
+        at = _value_start(shape, text, glue_start, end)
+        if at is None or not low <= end - at <= high:
+            return None
+        if end < len(text) and text[end] in _WORD_DASH:
+            return None
+        glue = text[glue_start:at].lower()
+        if word and not _CREDENTIAL_WORD.search(name + " " + glue):
+            return None
+        if _ID_LAST.search(glue):
+            return None
+        found = text[at:end]
+        if _masked(found) or _is_placeholder(found):
+            return None
+        return (at, end) if check is None or check(found) else None
 
-    return Rule(rule_id, kind, tuple(names), False, make)
+    return regex, find
 
 
 def _pair(
@@ -286,28 +307,36 @@ def _pair(
 ) -> Rule:
     """An identifier (an account SID, an access key id) followed within a few words by the
     secret that goes with it: the secret is withheld, the identifier is no credential."""
+    args = (head, head_length, head_check, value, length, check)
+    return Rule(rule_id, kind, keywords, True, _pair_parts, args)
 
-    def make() -> _Parts:
-        low, high = length
-        shape = _lazy(value)
 
-        def find(text: str, start: int, end: int) -> Span | None:
-            head_end = start + head_length
-            if not _left_ok(text, start, _WORD) or not head_check(text[start:head_end]):
-                return None
-            if head_end < len(text) and text[head_end] in _WORD:
-                return None
-            at = _value_start(shape, text, head_end, end)
-            if at is None or not low <= end - at <= high:
-                return None
-            if end < len(text) and text[end] in _WORD_DASH:
-                return None
-            found = text[at:end]
-            return (at, end) if not _masked(found) and check(found) else None
+def _pair_parts(
+    head: str,
+    head_length: int,
+    head_check: _Tail,
+    value: str,
+    length: tuple[int, int],
+    check: _Tail,
+) -> _Parts:
+    low, high = length
+    shape = _lazy(value)
 
-        return head + _GLUE + "(?:" + value + ")", find
+    def find(text: str, start: int, end: int) -> Span | None:
+        head_end = start + head_length
+        if not _left_ok(text, start, _WORD) or not head_check(text[start:head_end]):
+            return None
+        if head_end < len(text) and text[head_end] in _WORD:
+            return None
+        at = _value_start(shape, text, head_end, end)
+        if at is None or not low <= end - at <= high:
+            return None
+        if end < len(text) and text[end] in _WORD_DASH:
+            return None
+        found = text[at:end]
+        return (at, end) if not _masked(found) and check(found) else None
 
-    return Rule(rule_id, kind, keywords, True, make)
+    return head + _GLUE + "(?:" + value + ")", find
 
 
 def _value_start(shape: re.Pattern[str], text: str, glue_start: int, end: int) -> int | None:
@@ -328,9 +357,14 @@ def _rule(
     check: Check,
     *,
     runs: bool = True,
+    run_test: Callable[[str], bool] | None = None,
 ) -> Rule:
     """A shape with no fixed prefix, or a check that needs the text around the match."""
-    return Rule(rule_id, kind, keywords, runs, lambda: (regex, check))
+    return Rule(rule_id, kind, keywords, runs, _as_parts, (regex, check), run_test)
+
+
+def _as_parts(regex: str, check: Check) -> _Parts:
+    return regex, check
 
 
 # --- checks of a token's run ---------------------------------------------------------------------
@@ -442,6 +476,11 @@ def _mailgun_key(text: str, start: int, end: int) -> Span | None:
     if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
         return None
     return (start, end) if _hex_key(text[start : start + 32]) else None
+
+
+def _mailgun_run(run: str) -> bool:
+    # a run of token characters that can hold one: 50 characters, two of them dashes
+    return len(run) >= 50 and run.count("-") >= 2
 
 
 def _mailchimp(text: str, start: int, end: int) -> Span | None:
@@ -918,7 +957,9 @@ RULES: tuple[Rule, ...] = (
         "discord-bot-token",
         DISCORD,
         "[MNO][A-Za-z0-9_\\-]{22,26}\\.[A-Za-z0-9_\\-]{6}\\.[A-Za-z0-9_\\-]{27,}",
-        (),
+        # base64 of the id's digits starts with one of these twelve pairs (0x30-0x39 >> 2 is
+        # M, N or O; then D, T, j or z)
+        tuple(a + b for a in "MNO" for b in "DTjz"),
         _discord_bot,
     ),
     _keyword(
@@ -975,6 +1016,7 @@ RULES: tuple[Rule, ...] = (
         "[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}",
         (),
         _mailgun_key,
+        run_test=_mailgun_run,
     ),
     _keyword(
         "mailgun-signing-key", MAILGUN, ["mailgun"], "[0-9a-f]{32,}", (32, 32), check=_hex_key

@@ -24,209 +24,17 @@ from __future__ import annotations
 
 import operator
 import re
-from bisect import bisect_left, bisect_right
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache, reduce
-from itertools import accumulate, chain, compress, count, islice
-from typing import NamedTuple
+from itertools import accumulate, compress, count, islice
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from app.findings import Finding
 from app.json_values import CONTAINERS
-from app.pointer import escape_token
 from app.secret_engine import Engine, Hay
-from app.secret_rules import (
-    AGE_KEY as AGE_KEY,
-)
-from app.secret_rules import (
-    ALIBABA as ALIBABA,
-)
-from app.secret_rules import (
-    ARTIFACTORY as ARTIFACTORY,
-)
-from app.secret_rules import (
-    ATLASSIAN as ATLASSIAN,
-)
-from app.secret_rules import (
-    AWS_BEDROCK as AWS_BEDROCK,
-)
-from app.secret_rules import (
-    AWS_KEY_ID as AWS_KEY_ID,
-)
-from app.secret_rules import (
-    AWS_SECRET as AWS_SECRET,
-)
-from app.secret_rules import (
-    AZURE_ACCOUNT_KEY as AZURE_ACCOUNT_KEY,
-)
-from app.secret_rules import (
-    AZURE_CLIENT_SECRET as AZURE_CLIENT_SECRET,
-)
-from app.secret_rules import (
-    BASIC as BASIC,
-)
-from app.secret_rules import (
-    BEARER as BEARER,
-)
-from app.secret_rules import (
-    BRAINTREE as BRAINTREE,
-)
-from app.secret_rules import (
-    CLOUDFLARE_CA as CLOUDFLARE_CA,
-)
-from app.secret_rules import (
-    DATABRICKS as DATABRICKS,
-)
-from app.secret_rules import (
-    DATADOG as DATADOG,
-)
-from app.secret_rules import (
-    DIGITALOCEAN as DIGITALOCEAN,
-)
-from app.secret_rules import (
-    DISCORD as DISCORD,
-)
-from app.secret_rules import (
-    DOCKER_HUB as DOCKER_HUB,
-)
-from app.secret_rules import (
-    DOPPLER as DOPPLER,
-)
-from app.secret_rules import (
-    FACEBOOK as FACEBOOK,
-)
-from app.secret_rules import (
-    GITHUB as GITHUB,
-)
-from app.secret_rules import (
-    GITLAB as GITLAB,
-)
-from app.secret_rules import (
-    GOOGLE_API_KEY as GOOGLE_API_KEY,
-)
-from app.secret_rules import (
-    GOOGLE_CLIENT_SECRET as GOOGLE_CLIENT_SECRET,
-)
-from app.secret_rules import (
-    GOOGLE_OAUTH as GOOGLE_OAUTH,
-)
-from app.secret_rules import (
-    GOOGLE_REFRESH as GOOGLE_REFRESH,
-)
-from app.secret_rules import (
-    GRAFANA as GRAFANA,
-)
-from app.secret_rules import (
-    HEROKU as HEROKU,
-)
-from app.secret_rules import (
-    HUGGING_FACE as HUGGING_FACE,
-)
-from app.secret_rules import (
-    JWT as JWT,
-)
-from app.secret_rules import (
-    LINEAR as LINEAR,
-)
-from app.secret_rules import (
-    MAILCHIMP as MAILCHIMP,
-)
-from app.secret_rules import (
-    MAILGUN as MAILGUN,
-)
-from app.secret_rules import (
-    MAPBOX as MAPBOX,
-)
-from app.secret_rules import (
-    NEW_RELIC as NEW_RELIC,
-)
-from app.secret_rules import (
-    NPM as NPM,
-)
-from app.secret_rules import (
-    NPMRC as NPMRC,
-)
-from app.secret_rules import (
-    OKTA as OKTA,
-)
-from app.secret_rules import (
-    ONEPASSWORD as ONEPASSWORD,
-)
-from app.secret_rules import (
-    PLANETSCALE as PLANETSCALE,
-)
-from app.secret_rules import (
-    POSTMAN as POSTMAN,
-)
-from app.secret_rules import (
-    PREFIXED as PREFIXED,
-)
-from app.secret_rules import (
-    PULUMI as PULUMI,
-)
-from app.secret_rules import (
-    PYPI as PYPI,
-)
-from app.secret_rules import (
-    RUBYGEMS as RUBYGEMS,
-)
-from app.secret_rules import (
-    RULES,
-)
-from app.secret_rules import (
-    SENDGRID as SENDGRID,
-)
-from app.secret_rules import (
-    SENDINBLUE as SENDINBLUE,
-)
-from app.secret_rules import (
-    SENTRY as SENTRY,
-)
-from app.secret_rules import (
-    SERVICE_KEY as SERVICE_KEY,
-)
-from app.secret_rules import (
-    SHOPIFY as SHOPIFY,
-)
-from app.secret_rules import (
-    SK_KEY as SK_KEY,
-)
-from app.secret_rules import (
-    SLACK as SLACK,
-)
-from app.secret_rules import (
-    SLACK_WEBHOOK as SLACK_WEBHOOK,
-)
-from app.secret_rules import (
-    SQUARE as SQUARE,
-)
-from app.secret_rules import (
-    STRIPE as STRIPE,
-)
-from app.secret_rules import (
-    STRIPE_WEBHOOK as STRIPE_WEBHOOK,
-)
-from app.secret_rules import (
-    TELEGRAM as TELEGRAM,
-)
-from app.secret_rules import (
-    TERRAFORM as TERRAFORM,
-)
-from app.secret_rules import (
-    TWILIO as TWILIO,
-)
-from app.secret_rules import (
-    TWILIO_AUTH as TWILIO_AUTH,
-)
-from app.secret_rules import (
-    TWITTER as TWITTER,
-)
-from app.secret_rules import (
-    VAULT as VAULT,
-)
-from app.secret_rules import (
-    WEBHOOK as WEBHOOK,
-)
+from app.secret_rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secret_shapes import (
     _WHITESPACE,
     _has_lower,
@@ -243,22 +51,51 @@ from app.secret_shapes import (
 Span = tuple[int, int, str]  # start, end, kind
 
 
-class SecretHit(NamedTuple):
-    # A named tuple, not a dataclass: a document may hold tens of thousands of hits, and a
-    # frozen dataclass's __init__ costs several times a tuple's.
-    path: str  # JSON Pointer of the value (for a key: the pointer of that member)
-    kind: str  # human name, e.g. "an AWS access key id", "a PEM private key"
-    start: int
-    end: int  # the span within the string value (or the key) that looks secret
-    in_key: bool
-    # the pointer's tokens and the string the span is in (the value, or the member's name):
-    # what a redaction withholds, known without parsing the pointer again or walking to it
-    tokens: tuple[str, ...] | None = None
-    text: str | None = None
+if TYPE_CHECKING:
+
+    class SecretHit(NamedTuple):
+        path: str  # JSON Pointer of the value (for a key: the pointer of that member)
+        kind: str  # human name, e.g. "an AWS access key id", "a PEM private key"
+        start: int
+        end: int  # the span within the string value (or the key) that looks secret
+        in_key: bool
+        # the pointer's tokens and the string the span is in (the value, or the member's
+        # name): what a redaction withholds, known without parsing the pointer again
+        tokens: tuple[str, ...] | None = None
+        text: str | None = None
+
+    class SecretScan(NamedTuple):
+        hits: list[SecretHit]  # in document order
+        # False when the scan stopped past its limit of flagged places: there are more
+        complete: bool
+
+else:
+    # Named tuples, not dataclasses: a document may hold tens of thousands of hits, and a
+    # frozen dataclass's __init__ costs several times a tuple's. Made by collections'
+    # namedtuple: typing.NamedTuple's class costs the import twice as much (0.2 ms each,
+    # in `ocp lint`'s start-up, issue 28); the type checker reads the classes above.
+    SecretHit = namedtuple(
+        "SecretHit", "path kind start end in_key tokens text", defaults=(None, None)
+    )
+    SecretScan = namedtuple("SecretScan", "hits complete")
 
 
 # --- kinds: fixed phrases, so a message can never echo document content -------------------------
-# (the kinds of the formats known by their shape are app/secret_rules.py's, imported above)
+# (the kinds of the formats known by their shape are app/secret_rules.py's, and read here too:
+# `__getattr__` below)
+
+
+def __getattr__(name: str) -> str:
+    """`app.secrets.GITHUB` and the other kinds of the formats known by their shape, as before
+    they moved to app/secret_rules.py (65 import statements cost the start-up 0.3 ms)."""
+    if name.isupper() and not name.startswith("_"):
+        from app import secret_rules
+
+        kind = getattr(secret_rules, name, None)
+        if isinstance(kind, str):
+            return kind
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 PEM_KEY = "a PEM private key"
 PUTTY_KEY = "a PuTTY private key"
@@ -515,169 +352,30 @@ def _plausible_cookie(value: str) -> bool:
 Detector = Callable[[str], Iterator[Span]]
 
 
-# The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,
-# tabs or no-break spaces where one belongs (a PEM parser refuses those; the key is as secret).
-_PEM_SPACE = "[ \t\u00a0]"
-_PEM_BEGIN = _lazy(
-    rf"(?i)-----?{_PEM_SPACE}{{0,3}}BEGIN{_PEM_SPACE}{{1,3}}"
-    rf"(?P<label>(?:[A-Z0-9]{{1,12}}{_PEM_SPACE}{{1,3}}){{0,4}}PRIVATE{_PEM_SPACE}{{1,3}}KEY"
-    rf"(?:{_PEM_SPACE}{{1,3}}BLOCK)?){_PEM_SPACE}{{0,3}}-----?"
-)
-# After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
-# Newlines may be real or JSON-escaped (the viewer scans raw source too).
-_NL = r"(?:[ \t\r\n]|\\[rnt])"
-_PEM_BODY = _lazy(
-    rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\r|\\n)+)*+{_NL}*+[A-Za-z0-9+/=]{{16}}"
-)
-_PEM_RUN = _lazy(r"(?:[A-Za-z0-9+/=]|[ \t\r\n]|\\[rnt])*+")
+def _later(name: str) -> Detector:
+    """A detector of app/secret_detectors.py, imported the first time a text calls for one of
+    them: importing the scanner, part of every `ocp lint`'s start-up (issue 28), then costs
+    nothing for the structures most documents never hold."""
+
+    def detector(text: str) -> Iterator[Span]:
+        from app import secret_detectors
+
+        found: Detector = getattr(secret_detectors, name)
+        return found(text)
+
+    detector.__name__ = detector.__qualname__ = name
+    return detector
 
 
-# The largest private keys in PEM (16384-bit RSA, a PGP block with several subkeys) fit in this
-# many characters after their BEGIN line: the END line is looked for no further, and never past
-# the next BEGIN line, so a run of BEGIN lines with no END costs one pass, not one per line.
-_PEM_WINDOW = 65536
-_PEM_HEADERS_WINDOW = 4096
-
-
-def _pem(text: str) -> Iterator[Span]:
-    pos = 0
-    while (m := _PEM_BEGIN.search(text, pos)) is not None:
-        pos = m.end()
-        body = _PEM_BODY.match(text, m.end(), min(len(text), m.end() + _PEM_HEADERS_WINDOW))
-        if body is None:
-            continue  # the armour line alone, e.g. prose about key files, holds no key
-        limit = min(len(text), body.end() + _PEM_WINDOW)
-        following = _PEM_BEGIN.search(text, body.end(), limit)
-        if following is not None:
-            limit = following.start()
-        label = " ".join(m.group("label").upper().split())
-        end_marker = _pem_end(label).search(text, body.end(), limit)
-        run = _PEM_RUN.match(text, body.end(), limit)  # a truncated excerpt: the base64 run
-        end = end_marker.end() if end_marker else run.end() if run else body.end()
-        yield m.start(), end, PEM_KEY
-        pos = end
-
-
-@lru_cache(maxsize=64)
-def _pem_end(label: str) -> re.Pattern[str]:
-    """The END line of ``label`` (its words upper case, one space apart), spaced as above."""
-    words = f"{_PEM_SPACE}{{1,3}}".join(map(re.escape, label.split(" ")))
-    return re.compile(
-        rf"(?i)-----?{_PEM_SPACE}{{0,3}}END{_PEM_SPACE}{{1,3}}{words}{_PEM_SPACE}{{0,3}}-----?"
-    )
-
-
-_PUTTY = _lazy(r"PuTTY-User-Key-File-\d+:")
-_PUTTY_END = _lazy(r"Private-MAC:[ \t]*[0-9a-fA-F]+")
-
-
-# A PuTTY key file (a 16384-bit RSA key included) fits in this many characters after its header;
-# its parts are looked for no further, and never past the next header.
-_PUTTY_WINDOW = 16384
-
-
-def _putty(text: str) -> Iterator[Span]:
-    for m in _PUTTY.finditer(text):
-        limit = min(len(text), m.end() + _PUTTY_WINDOW)
-        following = _PUTTY.search(text, m.end(), limit)
-        if following is not None:
-            limit = following.start()
-        lines = text.find("Private-Lines:", m.end(), limit)
-        if lines != -1:
-            mac = _PUTTY_END.search(text, lines, limit)
-            yield m.start(), mac.end() if mac else limit, PUTTY_KEY
-
-
-# scheme://userinfo@host - the authority ends at the first / ? # (RFC 3986 §3.2); JSON source
-# may escape the slashes.
-_AUTHORITY = _lazy(r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)")
-_SCHEME_TAIL = _lazy(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}\Z")
-
-
-def _userinfo(text: str) -> Iterator[Span]:
-    for m in _AUTHORITY.finditer(text):
-        auth = m.group("auth")
-        at = auth.rfind("@")
-        if at <= 0 or at == len(auth) - 1:
-            continue
-        if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
-            continue
-        kind = _userinfo_kind(auth[:at])
-        if kind is not None:
-            start = m.start("auth")
-            yield start, start + at, kind
-
-
-def _userinfo_kind(userinfo: str) -> str | None:
-    """What a URI's userinfo holds, when it is a credential: a password, or a token standing
-    as the user name (`https://<token>@git.example/…`). A user name alone (`ssh://git@host/…`,
-    `https://fpa-analyst@sharepoint…`) names an account and grants nothing: OCP-S008 reports
-    it on a resource URI, and elsewhere it is no secret."""
-    user, colon, password = userinfo.partition(":")
-    if colon and password:
-        return URI_PASSWORD
-    return USERINFO if _plausible_token(user, _TOKEN_USER) else None
-
-
-# shorter random-looking user names are account names (user5, svc-01, deploy2026)
-_TOKEN_USER = 20
-
-
-# .netrc: "machine HOST login USER password PASSWORD" (also "default ..."), on one line or
-# several. A file's tokens, newlines real or JSON-escaped; the entry is read no further than
-# this many characters, and a password is a value with letters and digits, because the same
-# words make sentences ("the machine learning login page password reset").
-_NETRC_WINDOW = 1024
-_NETRC_ENTRY = _lazy(
-    r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[rnt]))(?:machine|default)(?=[ \t\r\n]|\\[rnt])"
-)
-_NETRC_TOKEN = _lazy(r"(?:[^\s\\\"']|\\[^rnt\s])++")
-_NETRC_KEYWORDS = frozenset({"login", "password", "account", "port"})
-
-
-def _netrc(text: str) -> Iterator[Span]:
-    pos = 0
-    while (m := _NETRC_ENTRY.search(text, pos)) is not None:
-        pos = m.end()
-        tokens = _NETRC_TOKEN.finditer(text, m.end(), min(len(text), m.end() + _NETRC_WINDOW))
-        if m.group() == "machine" and next(tokens, None) is None:
-            continue  # machine needs its host name
-        seen_login = False
-        for keyword in tokens:
-            word = keyword.group()
-            value = next(tokens, None)
-            if word not in _NETRC_KEYWORDS or value is None:
-                break
-            pos = value.end()  # an entry's tokens are read once
-            if word == "login":
-                seen_login = True
-            elif word == "password" and seen_login:
-                if _credential_value(_C_PASSWORD, value.group(), prose=True):
-                    yield value.start(), value.end(), PASSWORD
-                break
-
-
-# https:user:pass@host - a special scheme (RFC 3986 says nothing of it; the WHATWG URL parser,
-# what browsers run, reads any run of slashes or backslashes after it, none included, as the
-# start of an authority). "://" itself is _userinfo's.
-_SPECIAL_AUTHORITY = _lazy(
-    r"(?i)(?<![A-Za-z0-9+.\-])(?:https?|wss?|ftp):(?P<slashes>[/\\]{0,16}+)"
-    r"(?P<auth>[^\s/\\?#\"'<>]{1,1024}+)"
-)
-
-
-def _special_userinfo(text: str) -> Iterator[Span]:
-    for m in _SPECIAL_AUTHORITY.finditer(text):
-        if m.group("slashes") in ("//", "\\/\\/"):
-            continue
-        auth = m.group("auth")
-        at = auth.rfind("@")
-        if at <= 0 or at == len(auth) - 1:
-            continue
-        kind = _userinfo_kind(auth[:at])
-        if kind is not None:
-            start = m.start("auth")
-            yield start, start + at, kind
+_pem = _later("pem")
+_putty = _later("putty")
+_userinfo = _later("userinfo")
+_special_userinfo = _later("special_userinfo")
+_netrc = _later("netrc")
+_command_line_password = _later("command_line_password")
+_password_in_prose = _later("password_in_prose")
+_percent_encoded = _later("percent_encoded")
+_base64_wrapped = _later("base64_wrapped")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -758,7 +456,12 @@ def _named_in_text(text: str) -> Iterator[Span]:
 def _may_name_credential(name: str) -> bool:
     """False when ``name`` holds none of the words every credential's name (`_classify_name`)
     and every credential-carrying query parameter holds: its value is not read."""
-    return _NAME_HEAD_ANCHOR.search(name.lower()) is not None
+    low = name.lower()
+    return any(word in low for word in _NAME_HEAD_WORDS)
+
+
+# (the words of _NAME_HEAD_ANCHOR, tested with `in` on a name: no regex to compile for them)
+_NAME_HEAD_WORDS = _NAME_HEAD_ANCHOR.pattern.split("|")
 
 
 @lru_cache(maxsize=4096)
@@ -843,181 +546,31 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
     return not rest or rest.startswith(("#", "\\n", "//", '"', "'", ",", ";"))
 
 
-# --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
-
-# the flags that give one, after the space (or tab) before them: the detector's anchor
-_COMMAND_FLAG = r"(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])"
-
-# Each form reads at most 256 characters of its command line between the command and the flag.
-_COMMAND_LINE_PASSWORD = _lazy(
-    r"""
-    (?<![\w-])
-    (?:
-        --(?:password|passwd|pass)(?P<op>=|[ \t]+)          # any command's --password
-      | (?:curl|wget)[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-u|--user)(?:=|[ \t]*)
-        ["']?[^\s:"'`]{1,128}:                              # curl -u user:..., the user first
-      | (?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)[ \t][^\n|;&]{0,256}?(?<=[ \t])-p
-        (?=[^\s\-])                                        # -p... with no space: -p alone asks
-      | sshpass[ \t]+-p[ \t]*
-      | (?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login[ \t]
-        [^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
-      | redis-cli[ \t][^\n|;&]{0,256}?(?<=[ \t])-a[ \t]+
-    )
-    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
-    """,
-    re.X,
-)
-
-
-def _command_line_password(text: str) -> Iterator[Span]:
-    """A password given on a command line. "--password flag" in a sentence is prose: a value
-    after a space counts when it has letters and digits, as a password told in prose."""
-    for m in _COMMAND_LINE_PASSWORD.finditer(text):
-        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
-        value = m.group(group)
-        if value.startswith(("-", "$", "%")) or _is_placeholder(value):
-            continue  # the next flag, a variable, a placeholder
-        spaced = m.group("op") is not None and m.group("op") != "="
-        if _credential_value(_C_PASSWORD, value, prose=spaced) is None and not (
-            group != "bare" and _passphrase(value)
-        ):
-            continue
-        yield m.start(group), m.end(group), PASSWORD
-
-
-# --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
-
-_PASSWORD_IS = _lazy(
-    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
-    # "the password for the admin account is ...": at most four words name whose it is
-    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+(?:is|was)[ \t]*:?[ \t]*"
-    r"(?P<value>[^\s\"'`<>]{1,128}+)",
-    re.IGNORECASE,
-)
-
-
-def _password_in_prose(text: str) -> Iterator[Span]:
-    """Only a value with letters and digits counts: "the password is rotated monthly" and
-    "the password was 12 characters" are prose about a password, not one."""
-    for m in _PASSWORD_IS.finditer(text):
-        value = m.group("value").rstrip(".,;:)]}")
-        if _prose_password(value) and not _is_placeholder(value):
-            start = m.start("value")
-            yield start, start + len(value), PASSWORD
-
-
-# --- credentials inside an encoding: percent-encoded, base64-wrapped -----------------------------
-
-# A run of URL characters holding percent escapes, e.g. a query ?key=%41%4B%49%41... or
-# ?token=ghp%5F...: decoded once (ASCII escapes only: credentials are ASCII), scanned by every
-# other detector, and each hit mapped back to the characters it came from. The run takes the
-# query's "?", "&" and "#" so that a parameter's name stays beside its decoded value.
-_PERCENT_RUN = _lazy(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@?&#]|%[0-9A-Fa-f]{2})++")
-_PERCENT_SPLIT = _lazy(r"%([0-7][0-9A-Fa-f])")
-
-
-def _percent_encoded(text: str) -> Iterator[Span]:
-    # Every run of a text is decoded into one text, a line each, and scanned once. The hex
-    # digits of all escapes are decoded at once (bytes.fromhex); a decoded offset maps back by
-    # counting the escapes before it (each is two characters longer in `text`).
-    pieces: list[str] = []
-    runs: list[tuple[int, int, list[int]]] = []  # decoded start, start in text, escapes' places
-    length = 0
-    for run in _PERCENT_RUN.finditer(text):
-        if "%" not in run.group():
-            continue
-        parts = _PERCENT_SPLIT.split(run.group())
-        if len(parts) == 1:
-            continue
-        literals = parts[0::2]
-        chars = bytes.fromhex("".join(parts[1::2])).decode("ascii")
-        places = list(map(operator.add, accumulate(map(len, literals[:-1])), count()))
-        pieces.extend(chain.from_iterable(zip(literals, chars, strict=False)))
-        pieces.append(literals[-1] + "\n")
-        runs.append((length, run.start(), places))
-        length += len(run.group()) - 2 * len(chars) + 1
-    if not runs:
-        return
-    plain = "".join(pieces)
-    starts = [r[0] for r in runs]
-
-    def back(offset: int) -> tuple[int, int]:
-        """Where decoded character `offset` starts in `text`, and its width there."""
-        decoded_start, text_start, places = runs[bisect_right(starts, offset) - 1]
-        inside = offset - decoded_start
-        before = bisect_left(places, inside)
-        escaped = before < len(places) and places[before] == inside
-        return text_start + inside + 2 * before, 3 if escaped else 1
-
-    for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
-        last, width = back(end - 1)
-        yield back(start)[0], last + width, kind
-
-
-# A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
-# Kubernetes secret, a token in a config blob. Runs long enough to hold one are decoded once, in
-# chunks of bounded size, and kept only when they decode to text; a hit anywhere in the text
-# flags the whole run. Base64 of base64 is not unwrapped again.
-_BASE64_RUN = _lazy(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24,}+={0,2}")
-_BASE64_CHUNK = 65536  # characters, a multiple of 4
-_URLSAFE = bytes.maketrans(b"-_", b"+/")
-_TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
-
-
-def _base64_wrapped(text: str) -> Iterator[Span]:
-    # As for percent escapes: every run's text decoded into one text, a line each, scanned once.
-    decoded: list[str] = []
-    ends: list[int] = []  # where each run's decoded lines end in the decoded text
-    runs: list[tuple[int, int]] = []
-    length = 0
-    for run in _BASE64_RUN.finditer(text):
-        blob = run.group().rstrip("=")
-        if not (_has_lower(blob) and _has_upper(blob)):
-            continue  # base64 of text always mixes cases; hex, words and paths do not
-        for offset in range(0, len(blob), _BASE64_CHUNK):
-            plain = _decoded_text(blob[offset : offset + _BASE64_CHUNK])
-            if plain is None:
-                break
-            decoded.append(plain + "\n")
-            length += len(plain) + 1
-            ends.append(length)
-            runs.append(run.span())
-    if not decoded:
-        return
-    plain = "".join(decoded)
-    flagged: set[int] = set()
-    for start, _end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
-        i = bisect_right(ends, start)
-        if runs[i][0] not in flagged:
-            flagged.add(runs[i][0])
-            yield runs[i][0], runs[i][1], kind
-
-
-def _decoded_text(blob: str) -> str | None:
-    import binascii  # C, loaded only when a text holds a base64 run of text
-
-    # The run is ASCII (its regex says so): bytes.translate maps through a 256-byte table, where
-    # str.translate looks every character up in a dict.
-    data = blob.encode("ascii").translate(_URLSAFE)
-    data = data[: len(data) - len(data) % 4] if len(data) % 4 == 1 else data
-    try:
-        raw = binascii.a2b_base64(data + b"=" * (-len(data) % 4))
-    except (binascii.Error, ValueError):
-        return None
-    plain = raw.decode("utf-8", "replace")
-    return None if _TEXT_CONTROLS.search(plain) else plain
-
-
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
 _NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
+
+
+# the words of the name anchor below: one of them is in every name it finds
+_NAME_ANCHOR_WORDS: tuple[str, ...] = (
+    "pass",
+    "pw",
+    "phrase",
+    "pair",
+    "sess",
+    "secret",
+    "sig",
+    "token",
+    "key",
+)
+_NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer")
 
 
 class _Anchor:
     """A pattern (as app/secret_engine.py reads it) that sends the strings holding it to its
     detectors."""
 
-    __slots__ = ("detectors", "keywords", "mixed_case", "regex")
+    __slots__ = ("detectors", "keywords", "mixed_case", "regex", "run_test", "word_gate")
     runs = False  # an anchor's keyword may stand anywhere
 
     def __init__(
@@ -1026,12 +579,25 @@ class _Anchor:
         detectors: tuple[Detector, ...],
         *,
         mixed_case: bool = False,
+        run_test: Callable[[str], bool] | None = None,
+        word_gate: bool = False,
     ) -> None:
-        self.regex, self.keywords = pattern
+        self.regex, self.keywords = pattern  # (the engine reads both)
         self.detectors = detectors
-        # only a string with both cases can hold the detector's match: base64 of text mixes
-        # them, hexadecimal digests and ids do not (a benign document is full of those)
+        # only a run of both cases can be the detector's: base64 of text mixes them,
+        # hexadecimal digests, ids and paths do not (a benign document is full of those)
         self.mixed_case = mixed_case
+        self.run_test = run_test  # (app/secret_engine.py `Pattern`)
+        # When `re` scans (a small input), the strings holding one of the keywords go to the
+        # detectors, found by `str.find`: compiling the regex would cost more than the
+        # detector costs on the few strings more it then reads (RE2, on a large input, runs
+        # the regex: its compiling costs little, and it keeps the strings to the fewest).
+        self.word_gate = word_gate
+
+
+def _base64_run(run: str) -> bool:
+    # a run of token characters that can hold base64 of text: 24 characters, both cases
+    return len(run) >= 24 and run != run.lower() and run != run.upper()
 
 
 # Every detector's match contains one of its anchors, and a detector runs only on the strings
@@ -1042,35 +608,25 @@ class _Anchor:
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
-    _Anchor((r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("://", ":\\/\\/")), (_userinfo,)),
+    _Anchor((r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("@",)), (_userinfo,)),
     _Anchor(("@", ("@",)), (_special_userinfo,)),
     _Anchor((r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)),
     _Anchor(("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),
-    _Anchor((r"[A-Za-z0-9+/_\-]{24}", ()), (_base64_wrapped,), mixed_case=True),
+    _Anchor(
+        (r"[A-Za-z0-9+/_\-]{24}", ()), (_base64_wrapped,), mixed_case=True, run_test=_base64_run
+    ),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
     # at the end of the string.
     _Anchor(
         (
-            rf"(?i:p(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id){_NAME_END})",
-            ("pass", "pw", "phrase", "pair"),
+            r"(?i:(?:p(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id)"
+            r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
+            rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer){_NAME_END})",
+            _NAME_ANCHOR_WORDS,
         ),
         (_named_in_text,),
+        word_gate=True,
     ),
-    _Anchor(
-        (
-            rf"(?i:s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?){_NAME_END})",
-            ("sess", "secret", "sig"),
-        ),
-        (_named_in_text,),
-    ),
-    _Anchor((rf"(?i:token{_NAME_END})", ("token",)), (_named_in_text,)),
-    _Anchor((rf"(?i:key{_NAME_END})", ("key",)), (_named_in_text,)),
-    _Anchor((rf"(?i:auth(?:orization)?{_NAME_END})", ("auth",)), (_named_in_text,)),
-    _Anchor(
-        (rf"(?i:c(?:ookie|red(?:ential)?){_NAME_END})", ("cookie", "cred")),
-        (_named_in_text,),
-    ),
-    _Anchor((rf"(?i:(?:jwt|bearer){_NAME_END})", ("jwt", "bearer")), (_named_in_text,)),
     _Anchor(
         (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")),
         (_password_in_prose,),
@@ -1252,6 +808,8 @@ class _Layout:
 
     def locate(self, i: int) -> tuple[int, object, int]:
         """String value `i` -> (container, token, ordinal in the container)."""
+        from bisect import bisect_right  # (C, loaded on a document's first hit)
+
         c = bisect_right(self.seg_start, i) - 1
         ordinal = i - self.seg_start[c]
         obj = self.conts[c]
@@ -1279,6 +837,8 @@ class _Layout:
                 order.append(ordinal)
                 child = parent
             tokens.reverse()
+            from app.pointer import escape_token  # (loaded on a document's first hit)
+
             pointer = "".join(["/" + escape_token(t) for t in tokens])
             cached = (pointer, tuple(reversed(order)), tuple(tokens))
             self._pointers[c] = cached
@@ -1311,6 +871,8 @@ def _candidates(
     into the next. ``exclude``: detectors not to call for; ``most``: a rule's matches kept in
     one string (the document scan's `_SPANS_PER_VALUE`), past which its search skips to the
     string's end."""
+    from bisect import bisect_right  # (C, loaded on the first scan, not on import)
+
     engine = _engine()
     text = "\n" + "\n".join(strings) + "\n"
     ends = list(map(operator.add, accumulate(map(len, strings)), count(1)))  # each one's "\n"
@@ -1341,17 +903,32 @@ def _candidates(
         bit = _ANCHOR_BITS[index - rules] & ~exclude
         if not bit:
             continue
+        if anchor.word_gate and not re2:
+            for place in engine.positions(index, hay):
+                i = bisect_right(ends, place)
+                if i < len(strings):
+                    bits[i] = bits.get(i, 0) | bit
+            continue
         # One hit tells all this anchor can about a string: the search goes on from the
         # string's end, so a string holding the anchor 30,000 times costs one step.
         while (m := engine.search(index, hay, re2, pos)) is not None:
             i = bisect_right(ends, m[0])
             if i == len(strings):
                 break
-            string = strings[i]
-            if not anchor.mixed_case or (_has_lower(string) and _has_upper(string)):
-                bits[i] = bits.get(i, 0) | bit
+            if anchor.mixed_case:
+                # the whole run the anchor starts (its leftmost 24 characters start a run):
+                # a single-case one (a digest, a path) is passed over, the next one looked at
+                run = _B64_RUN.match(text, m[0])
+                end = run.end() if run is not None else m[1]
+                if not (_has_lower(text[m[0] : end]) and _has_upper(text[m[0] : end])):
+                    pos = end
+                    continue
+            bits[i] = bits.get(i, 0) | bit
             pos = ends[i]
     return bits, found
+
+
+_B64_RUN = _lazy(r"[A-Za-z0-9+/_\-]*")
 
 
 Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], None]
@@ -1360,12 +937,6 @@ Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], N
 def find_secrets(document: object) -> list[SecretHit]:
     """Every apparent credential in a parsed checkpoint (any JSON value), in document order."""
     return scan_document(document).hits
-
-
-class SecretScan(NamedTuple):
-    hits: list[SecretHit]  # in document order
-    # False when the scan stopped past its limit of flagged places: there are more, unknown
-    complete: bool
 
 
 def scan_document(document: object, limit: int | None = None) -> SecretScan:
@@ -1412,6 +983,8 @@ _BATCH_CHARS = 1 << 18
 
 
 def _batches(strings: list[str]) -> Iterator[tuple[int, int]]:
+    from bisect import bisect_left
+
     ends = list(accumulate(map(len, strings)))
     start = 0
     while start < len(strings):
@@ -1448,6 +1021,8 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         if place is None:
             ptr, corder, ctokens = layout.pointer(c)
             tokens = tuple(map(str, tail))
+            from app.pointer import escape_token
+
             path = ptr + "".join(["/" + escape_token(t) for t in tokens])
             place = places[(c, tail)] = (path, ctokens + tokens, (*corder, *order))
         path, tokens, ordinals = place
@@ -1461,10 +1036,15 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     # search.
     strings = list(compress(layout.flat, layout.flat))
     index = list(compress(count(), layout.flat))
-    for first, last in _batches(strings):
+    names = list(layout.names)
+    texts = [n if isinstance(n, str) else str(n) for n in names]
+    # A document of one batch has its member names searched with its values, in one text: one
+    # search of each keyword and pattern, not two (most documents; start-up, issue 28).
+    together = sum(map(len, strings)) + sum(map(len, texts)) <= _BATCH_CHARS
+    for first, last in [(0, len(strings))] if together else _batches(strings):
         batch = strings[first:last]
-        bits, found = _candidates(batch, most=_SPANS_PER_VALUE)
-        for i in sorted(bits.keys() | found.keys()):
+        bits, found = _candidates(batch + texts if together else batch, most=_SPANS_PER_VALUE)
+        for i in sorted(i for i in bits.keys() | found.keys() if i < len(batch)):
             text = batch[i]
             spans = _scan_value(text, bits.get(i, 0), found.get(i, []))
             if spans:
@@ -1475,11 +1055,14 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
                 pending.clear()
 
     # Member names: scan each distinct name once, then find where the few that matter occur.
-    names = list(layout.names)
-    texts = [n if isinstance(n, str) else str(n) for n in names]
     name_spans: dict[object, list[Span]] = {}
     credential_names: dict[object, str] = {}
-    bits, found = _candidates(texts, most=_SPANS_PER_VALUE)
+    if together:  # found with the values, after them
+        shift = len(strings)
+        bits = {i - shift: b for i, b in bits.items() if i >= shift}
+        found = {i - shift: f for i, f in found.items() if i >= shift}
+    else:
+        bits, found = _candidates(texts, most=_SPANS_PER_VALUE)
     for i in bits.keys() | found.keys():
         needs = bits.get(i, 0)
         spans = _scan_value(texts[i], needs, found.get(i, []))

@@ -1,0 +1,367 @@
+"""The secret scan's detectors of structures a pattern alone cannot judge (app/secrets.py).
+
+PEM and PuTTY private keys (armour, body, end), a URI's userinfo, .netrc entries, passwords on
+command lines and in sentences, and what percent escapes and base64 wrap. Each runs only on a
+string its anchor found (app/secrets.py `_ANCHORS`), and this module is imported only when a
+text first calls for one of them: most documents call for none (start-up, issue 28).
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import accumulate, chain, count
+
+from app.secret_shapes import (
+    _has_lower,
+    _has_upper,
+    _is_placeholder,
+    _lazy,
+    _plausible_token,
+    _prose_password,
+)
+from app.secrets import (
+    _C_PASSWORD,
+    _DECODING_BITS,
+    PASSWORD,
+    PEM_KEY,
+    PUTTY_KEY,
+    URI_PASSWORD,
+    USERINFO,
+    Span,
+    _credential_value,
+    _passphrase,
+    _scan_strings,
+)
+
+# The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,
+# tabs or no-break spaces where one belongs (a PEM parser refuses those; the key is as secret).
+_PEM_SPACE = "[ \t\u00a0]"
+_PEM_BEGIN = _lazy(
+    rf"(?i)-----?{_PEM_SPACE}{{0,3}}BEGIN{_PEM_SPACE}{{1,3}}"
+    rf"(?P<label>(?:[A-Z0-9]{{1,12}}{_PEM_SPACE}{{1,3}}){{0,4}}PRIVATE{_PEM_SPACE}{{1,3}}KEY"
+    rf"(?:{_PEM_SPACE}{{1,3}}BLOCK)?){_PEM_SPACE}{{0,3}}-----?"
+)
+# After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
+# Newlines may be real or JSON-escaped (the viewer scans raw source too).
+_NL = r"(?:[ \t\r\n]|\\[rnt])"
+_PEM_BODY = _lazy(
+    rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\r|\\n)+)*+{_NL}*+[A-Za-z0-9+/=]{{16}}"
+)
+_PEM_RUN = _lazy(r"(?:[A-Za-z0-9+/=]|[ \t\r\n]|\\[rnt])*+")
+
+
+# The largest private keys in PEM (16384-bit RSA, a PGP block with several subkeys) fit in this
+# many characters after their BEGIN line: the END line is looked for no further, and never past
+# the next BEGIN line, so a run of BEGIN lines with no END costs one pass, not one per line.
+_PEM_WINDOW = 65536
+_PEM_HEADERS_WINDOW = 4096
+
+
+def pem(text: str) -> Iterator[Span]:
+    pos = 0
+    while (m := _PEM_BEGIN.search(text, pos)) is not None:
+        pos = m.end()
+        body = _PEM_BODY.match(text, m.end(), min(len(text), m.end() + _PEM_HEADERS_WINDOW))
+        if body is None:
+            continue  # the armour line alone, e.g. prose about key files, holds no key
+        limit = min(len(text), body.end() + _PEM_WINDOW)
+        following = _PEM_BEGIN.search(text, body.end(), limit)
+        if following is not None:
+            limit = following.start()
+        label = " ".join(m.group("label").upper().split())
+        end_marker = _pem_end(label).search(text, body.end(), limit)
+        run = _PEM_RUN.match(text, body.end(), limit)  # a truncated excerpt: the base64 run
+        end = end_marker.end() if end_marker else run.end() if run else body.end()
+        yield m.start(), end, PEM_KEY
+        pos = end
+
+
+@lru_cache(maxsize=64)
+def _pem_end(label: str) -> re.Pattern[str]:
+    """The END line of ``label`` (its words upper case, one space apart), spaced as above."""
+    words = f"{_PEM_SPACE}{{1,3}}".join(map(re.escape, label.split(" ")))
+    return re.compile(
+        rf"(?i)-----?{_PEM_SPACE}{{0,3}}END{_PEM_SPACE}{{1,3}}{words}{_PEM_SPACE}{{0,3}}-----?"
+    )
+
+
+_PUTTY = _lazy(r"PuTTY-User-Key-File-\d+:")
+_PUTTY_END = _lazy(r"Private-MAC:[ \t]*[0-9a-fA-F]+")
+
+
+# A PuTTY key file (a 16384-bit RSA key included) fits in this many characters after its header;
+# its parts are looked for no further, and never past the next header.
+_PUTTY_WINDOW = 16384
+
+
+def putty(text: str) -> Iterator[Span]:
+    for m in _PUTTY.finditer(text):
+        limit = min(len(text), m.end() + _PUTTY_WINDOW)
+        following = _PUTTY.search(text, m.end(), limit)
+        if following is not None:
+            limit = following.start()
+        lines = text.find("Private-Lines:", m.end(), limit)
+        if lines != -1:
+            mac = _PUTTY_END.search(text, lines, limit)
+            yield m.start(), mac.end() if mac else limit, PUTTY_KEY
+
+
+# scheme://userinfo@host - the authority ends at the first / ? # (RFC 3986 §3.2); JSON source
+# may escape the slashes.
+_AUTHORITY = _lazy(r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)")
+_SCHEME_TAIL = _lazy(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}\Z")
+
+
+def userinfo(text: str) -> Iterator[Span]:
+    for m in _AUTHORITY.finditer(text):
+        auth = m.group("auth")
+        at = auth.rfind("@")
+        if at <= 0 or at == len(auth) - 1:
+            continue
+        if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
+            continue
+        kind = _userinfo_kind(auth[:at])
+        if kind is not None:
+            start = m.start("auth")
+            yield start, start + at, kind
+
+
+def _userinfo_kind(userinfo: str) -> str | None:
+    """What a URI's userinfo holds, when it is a credential: a password, or a token standing
+    as the user name (`https://<token>@git.example/…`). A user name alone (`ssh://git@host/…`,
+    `https://fpa-analyst@sharepoint…`) names an account and grants nothing: OCP-S008 reports
+    it on a resource URI, and elsewhere it is no secret."""
+    user, colon, password = userinfo.partition(":")
+    if colon and password:
+        return URI_PASSWORD
+    return USERINFO if _plausible_token(user, _TOKEN_USER) else None
+
+
+# shorter random-looking user names are account names (user5, svc-01, deploy2026)
+_TOKEN_USER = 20
+
+
+# .netrc: "machine HOST login USER password PASSWORD" (also "default ..."), on one line or
+# several. A file's tokens, newlines real or JSON-escaped; the entry is read no further than
+# this many characters, and a password is a value with letters and digits, because the same
+# words make sentences ("the machine learning login page password reset").
+_NETRC_WINDOW = 1024
+_NETRC_ENTRY = _lazy(
+    r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[rnt]))(?:machine|default)(?=[ \t\r\n]|\\[rnt])"
+)
+_NETRC_TOKEN = _lazy(r"(?:[^\s\\\"']|\\[^rnt\s])++")
+_NETRC_KEYWORDS = frozenset({"login", "password", "account", "port"})
+
+
+def netrc(text: str) -> Iterator[Span]:
+    pos = 0
+    while (m := _NETRC_ENTRY.search(text, pos)) is not None:
+        pos = m.end()
+        tokens = _NETRC_TOKEN.finditer(text, m.end(), min(len(text), m.end() + _NETRC_WINDOW))
+        if m.group() == "machine" and next(tokens, None) is None:
+            continue  # machine needs its host name
+        seen_login = False
+        for keyword in tokens:
+            word = keyword.group()
+            value = next(tokens, None)
+            if word not in _NETRC_KEYWORDS or value is None:
+                break
+            pos = value.end()  # an entry's tokens are read once
+            if word == "login":
+                seen_login = True
+            elif word == "password" and seen_login:
+                if _credential_value(_C_PASSWORD, value.group(), prose=True):
+                    yield value.start(), value.end(), PASSWORD
+                break
+
+
+# https:user:pass@host - a special scheme (RFC 3986 says nothing of it; the WHATWG URL parser,
+# what browsers run, reads any run of slashes or backslashes after it, none included, as the
+# start of an authority). "://" itself is _userinfo's.
+_SPECIAL_AUTHORITY = _lazy(
+    r"(?i)(?<![A-Za-z0-9+.\-])(?:https?|wss?|ftp):(?P<slashes>[/\\]{0,16}+)"
+    r"(?P<auth>[^\s/\\?#\"'<>]{1,1024}+)"
+)
+
+
+def special_userinfo(text: str) -> Iterator[Span]:
+    for m in _SPECIAL_AUTHORITY.finditer(text):
+        if m.group("slashes") in ("//", "\\/\\/"):
+            continue
+        auth = m.group("auth")
+        at = auth.rfind("@")
+        if at <= 0 or at == len(auth) - 1:
+            continue
+        kind = _userinfo_kind(auth[:at])
+        if kind is not None:
+            start = m.start("auth")
+            yield start, start + at, kind
+
+
+# --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
+
+# the flags that give one, after the space (or tab) before them: the detector's anchor
+_COMMAND_FLAG = r"(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])"
+
+# Each form reads at most 256 characters of its command line between the command and the flag.
+_COMMAND_LINE_PASSWORD = _lazy(
+    r"""
+    (?<![\w-])
+    (?:
+        --(?:password|passwd|pass)(?P<op>=|[ \t]+)          # any command's --password
+      | (?:curl|wget)[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-u|--user)(?:=|[ \t]*)
+        ["']?[^\s:"'`]{1,128}:                              # curl -u user:..., the user first
+      | (?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)[ \t][^\n|;&]{0,256}?(?<=[ \t])-p
+        (?=[^\s\-])                                        # -p... with no space: -p alone asks
+      | sshpass[ \t]+-p[ \t]*
+      | (?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login[ \t]
+        [^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
+      | redis-cli[ \t][^\n|;&]{0,256}?(?<=[ \t])-a[ \t]+
+    )
+    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
+    """,
+    re.X,
+)
+
+
+def command_line_password(text: str) -> Iterator[Span]:
+    """A password given on a command line. "--password flag" in a sentence is prose: a value
+    after a space counts when it has letters and digits, as a password told in prose."""
+    for m in _COMMAND_LINE_PASSWORD.finditer(text):
+        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+        value = m.group(group)
+        if value.startswith(("-", "$", "%")) or _is_placeholder(value):
+            continue  # the next flag, a variable, a placeholder
+        spaced = m.group("op") is not None and m.group("op") != "="
+        if _credential_value(_C_PASSWORD, value, prose=spaced) is None and not (
+            group != "bare" and _passphrase(value)
+        ):
+            continue
+        yield m.start(group), m.end(group), PASSWORD
+
+
+# --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
+
+_PASSWORD_IS = _lazy(
+    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
+    # "the password for the admin account is ...": at most four words name whose it is
+    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+(?:is|was)[ \t]*:?[ \t]*"
+    r"(?P<value>[^\s\"'`<>]{1,128}+)",
+    re.IGNORECASE,
+)
+
+
+def password_in_prose(text: str) -> Iterator[Span]:
+    """Only a value with letters and digits counts: "the password is rotated monthly" and
+    "the password was 12 characters" are prose about a password, not one."""
+    for m in _PASSWORD_IS.finditer(text):
+        value = m.group("value").rstrip(".,;:)]}")
+        if _prose_password(value) and not _is_placeholder(value):
+            start = m.start("value")
+            yield start, start + len(value), PASSWORD
+
+
+# --- credentials inside an encoding: percent-encoded, base64-wrapped -----------------------------
+
+# A run of URL characters holding percent escapes, e.g. a query ?key=%41%4B%49%41... or
+# ?token=ghp%5F...: decoded once (ASCII escapes only: credentials are ASCII), scanned by every
+# other detector, and each hit mapped back to the characters it came from. The run takes the
+# query's "?", "&" and "#" so that a parameter's name stays beside its decoded value.
+_PERCENT_RUN = _lazy(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@?&#]|%[0-9A-Fa-f]{2})++")
+_PERCENT_SPLIT = _lazy(r"%([0-7][0-9A-Fa-f])")
+
+
+def percent_encoded(text: str) -> Iterator[Span]:
+    # Every run of a text is decoded into one text, a line each, and scanned once. The hex
+    # digits of all escapes are decoded at once (bytes.fromhex); a decoded offset maps back by
+    # counting the escapes before it (each is two characters longer in `text`).
+    pieces: list[str] = []
+    runs: list[tuple[int, int, list[int]]] = []  # decoded start, start in text, escapes' places
+    length = 0
+    for run in _PERCENT_RUN.finditer(text):
+        if "%" not in run.group():
+            continue
+        parts = _PERCENT_SPLIT.split(run.group())
+        if len(parts) == 1:
+            continue
+        literals = parts[0::2]
+        chars = bytes.fromhex("".join(parts[1::2])).decode("ascii")
+        places = list(map(operator.add, accumulate(map(len, literals[:-1])), count()))
+        pieces.extend(chain.from_iterable(zip(literals, chars, strict=False)))
+        pieces.append(literals[-1] + "\n")
+        runs.append((length, run.start(), places))
+        length += len(run.group()) - 2 * len(chars) + 1
+    if not runs:
+        return
+    plain = "".join(pieces)
+    starts = [r[0] for r in runs]
+
+    def back(offset: int) -> tuple[int, int]:
+        """Where decoded character `offset` starts in `text`, and its width there."""
+        decoded_start, text_start, places = runs[bisect_right(starts, offset) - 1]
+        inside = offset - decoded_start
+        before = bisect_left(places, inside)
+        escaped = before < len(places) and places[before] == inside
+        return text_start + inside + 2 * before, 3 if escaped else 1
+
+    for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
+        last, width = back(end - 1)
+        yield back(start)[0], last + width, kind
+
+
+# A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
+# Kubernetes secret, a token in a config blob. Runs long enough to hold one are decoded once, in
+# chunks of bounded size, and kept only when they decode to text; a hit anywhere in the text
+# flags the whole run. Base64 of base64 is not unwrapped again.
+_BASE64_RUN = _lazy(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24,}+={0,2}")
+_BASE64_CHUNK = 65536  # characters, a multiple of 4
+_URLSAFE = bytes.maketrans(b"-_", b"+/")
+_TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+
+
+def base64_wrapped(text: str) -> Iterator[Span]:
+    # As for percent escapes: every run's text decoded into one text, a line each, scanned once.
+    decoded: list[str] = []
+    ends: list[int] = []  # where each run's decoded lines end in the decoded text
+    runs: list[tuple[int, int]] = []
+    length = 0
+    for run in _BASE64_RUN.finditer(text):
+        blob = run.group().rstrip("=")
+        if not (_has_lower(blob) and _has_upper(blob)):
+            continue  # base64 of text always mixes cases; hex, words and paths do not
+        for offset in range(0, len(blob), _BASE64_CHUNK):
+            plain = _decoded_text(blob[offset : offset + _BASE64_CHUNK])
+            if plain is None:
+                break
+            decoded.append(plain + "\n")
+            length += len(plain) + 1
+            ends.append(length)
+            runs.append(run.span())
+    if not decoded:
+        return
+    plain = "".join(decoded)
+    flagged: set[int] = set()
+    for start, _end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
+        i = bisect_right(ends, start)
+        if runs[i][0] not in flagged:
+            flagged.add(runs[i][0])
+            yield runs[i][0], runs[i][1], kind
+
+
+def _decoded_text(blob: str) -> str | None:
+    import binascii  # C, loaded only when a text holds a base64 run of text
+
+    # The run is ASCII (its regex says so): bytes.translate maps through a 256-byte table, where
+    # str.translate looks every character up in a dict.
+    data = blob.encode("ascii").translate(_URLSAFE)
+    data = data[: len(data) - len(data) % 4] if len(data) % 4 == 1 else data
+    try:
+        raw = binascii.a2b_base64(data + b"=" * (-len(data) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    plain = raw.decode("utf-8", "replace")
+    return None if _TEXT_CONTROLS.search(plain) else plain
