@@ -16,10 +16,11 @@ text with the same patterns, each pattern on its own:
 - a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern: importing
   RE2 and compiling its sets costs some milliseconds once per process, which a small document's
   lint (`ocp lint` on one file, start-up, issue 28) must not pay. The keywords of token-shaped
-  patterns (`runs`) are looked for only in the runs of token characters the text holds, a
-  fraction of prose. The patterns are written so that `re` runs them in bounded work per
-  position (no nested or overlapping repetitions; a repetition either ends the pattern or is
-  bounded), and the input is small.
+  patterns are looked for only in the runs of token characters the text holds, and a
+  service's name only on the lines that hold one (`scope`): a fraction of prose. The
+  patterns are written so that `re` runs them in bounded work per position (no nested or
+  overlapping repetitions; a repetition either ends the pattern or is bounded), and the
+  input is small.
 
 Both read the input as ASCII: every other character replaced by "?" (`Hay`), so offsets stay
 those of the text, RE2 reads bytes, and `re` sees the very same characters. The patterns use a
@@ -40,10 +41,17 @@ from typing import Any, Protocol
 # the `in` tests and the few `re` patterns a small input needs.
 RE2_FROM = 24_000
 
-# Token characters, and the shortest run of them a `runs` pattern's keyword stands in: every
-# match of such a pattern holds a keyword inside a run of these at least this long.
+# Token characters, and the shortest run of them every token and every key stands in.
 RUN_CHARS = r"A-Za-z0-9_.\-~+/=%$:|&"
 RUN_MIN = 15
+_TOKEN_CHARACTERS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~+/=%$:|&"
+)  # (RUN_CHARS written out)
+# Where `re` looks for a pattern's keyword (RE2 looks for every keyword everywhere): anywhere;
+# in the runs (every match holds its keyword inside a run of RUN_CHARS at least RUN_MIN long:
+# a token's prefix); in the lines that hold a run (every match holds such a run, and its
+# keyword on the same line: a service's name beside its key).
+ANYWHERE, IN_RUNS, BESIDE_RUNS = 0, 1, 2
 
 
 class Pattern(Protocol):
@@ -57,14 +65,19 @@ class Pattern(Protocol):
     @property
     def keywords(self) -> Sequence[str]: ...
 
-    # every match holds its keyword inside a run of RUN_CHARS at least RUN_MIN long
+    # where its keyword stands: ANYWHERE, IN_RUNS or BESIDE_RUNS
     @property
-    def runs(self) -> bool: ...
+    def scope(self) -> int: ...
 
     # a test one of a small text's runs passes whenever the pattern matches (None: none): `re`
     # matches the pattern only then (a pattern with no keyword, say; RE2 needs no such help)
     @property
     def run_test(self) -> Callable[[str], bool] | None: ...
+
+    # for an IN_RUNS pattern, the shortest run a match fits in (0: RUN_MIN): `re` matches it
+    # only when a run at least this long holds one of its keywords
+    @property
+    def min_run(self) -> int: ...
 
 
 class Hay:
@@ -73,7 +86,7 @@ class Hay:
     `ascii` is what `re` reads, `raw` what RE2 reads (the same characters as bytes), `low` and
     `low_raw` the same in lower case, for the keywords. Each is built on first use."""
 
-    __slots__ = ("_ascii", "_low", "_low_raw", "_raw", "_runs", "text")
+    __slots__ = ("_ascii", "_lines", "_low", "_low_raw", "_raw", "_runs", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -82,6 +95,7 @@ class Hay:
         self._raw: bytes | None = None
         self._low_raw: bytes | None = None
         self._runs: list[str] | None = None
+        self._lines: str | None = None
 
     @property
     def ascii(self) -> str:
@@ -110,23 +124,51 @@ class Hay:
 
     @property
     def runs(self) -> list[str]:
-        """The runs of token characters at least RUN_MIN long: where a `runs` pattern's
+        """The runs of token characters at least RUN_MIN long: where an IN_RUNS pattern's
         keyword must be."""
         if self._runs is None:
-            self._runs = _runs().findall(self.ascii)
+            self._lines_and_runs()
+        assert self._runs is not None
         return self._runs
+
+    @property
+    def lines(self) -> str:
+        """The lines that hold a run (in lower case, a newline apart): where a BESIDE_RUNS
+        pattern's keyword must be."""
+        if self._lines is None:
+            self._lines_and_runs()
+        assert self._lines is not None
+        return self._lines
+
+    def _lines_and_runs(self) -> None:
+        # By str.translate and split, C loops both: the runs' regex would cost a compile and
+        # twice the search. A line holding a run is found from each distinct run's places.
+        text = self.ascii
+        runs = [w for w in text.translate(_run_table()).split() if len(w) >= RUN_MIN]
+        spans: set[tuple[int, int]] = set()
+        for run in set(runs):
+            at = text.find(run)
+            while at != -1:
+                start = text.rfind("\n", 0, at) + 1
+                end = text.find("\n", at + len(run))
+                spans.add((start, len(text) if end == -1 else end))
+                at = text.find(run, end) if end != -1 else -1
+        self._runs = runs
+        self._lines = "\n".join([text[a:b] for a, b in sorted(spans)]).lower()
 
     def __len__(self) -> int:
         return len(self.text)
 
 
-_RUNS: list[re.Pattern[str]] = []
+_RUN_TABLE: list[dict[int, int]] = []
 
 
-def _runs() -> re.Pattern[str]:
-    if not _RUNS:
-        _RUNS.append(re.compile(f"[{RUN_CHARS}]{{{RUN_MIN},}}"))
-    return _RUNS[0]
+def _run_table() -> dict[int, int]:
+    """str.translate's table: a token character stays, any other becomes a space."""
+    if not _RUN_TABLE:
+        keep = _TOKEN_CHARACTERS
+        _RUN_TABLE.append({c: c if chr(c) in keep else 32 for c in range(128)})
+    return _RUN_TABLE[0]
 
 
 class Engine:
@@ -134,23 +176,22 @@ class Engine:
 
     def __init__(self, patterns: Sequence[Pattern]) -> None:
         self.patterns = list(patterns)
-        # (keyword, in runs?) -> its index; each pattern's gate: its keywords' indices
-        entries: dict[tuple[str, bool], int] = {}
+        # (keyword, scope) -> its index; each pattern's gate: its keywords' indices
+        entries: dict[tuple[str, int], int] = {}
         gates: list[tuple[int, ...]] = []
         for pattern in self.patterns:
-            runs = pattern.runs
+            scope = pattern.scope
             gates.append(
-                tuple([entries.setdefault((w, runs), len(entries)) for w in pattern.keywords])
+                tuple([entries.setdefault((w, scope), len(entries)) for w in pattern.keywords])
             )
-        # (keyword, as written?, in runs?): one with a capital is looked for as written
-        self._entries = [(w, w != w.lower(), runs) for w, runs in entries]
-        # the same, by where `re` looks for them: (as written?, in runs?) -> [(keyword, index)]
-        self._by_text: dict[tuple[bool, bool], list[tuple[str, int]]] = {}
-        for i, (word, exact, runs) in enumerate(self._entries):
-            self._by_text.setdefault((exact, runs), []).append((word, i))
+        # (keyword, as written?, scope): one with a capital is looked for as written
+        self._entries = [(w, w != w.lower(), scope) for w, scope in entries]
+        # the same, by where `re` looks for them: (as written?, scope) -> [(keyword, index)]
+        self._by_text: dict[tuple[bool, int], list[tuple[str, int]]] = {}
+        for i, (word, exact, scope) in enumerate(self._entries):
+            self._by_text.setdefault((exact, scope), []).append((word, i))
         self._gates = gates
         self._ungated = [i for i, gate in enumerate(gates) if not gate]
-        self._run_tests = [(i, p.run_test) for i, p in enumerate(self.patterns) if p.run_test]
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
         self._sets: tuple[Any, list[int], Any, list[int]] | None = None
@@ -169,27 +210,44 @@ class Engine:
     def present(self, hay: Hay, re2: bool) -> list[int]:
         """The indices of the patterns one of whose keywords ``hay`` holds, and of the patterns
         that have none, in order. (RE2 looks for every keyword in the whole text: a pattern
-        it lets through and the `runs` test would not finds no match there.)"""
+        it lets through and the scope would not finds no match there.)"""
         if re2:
             exact_set, exact_ids, folded_set, folded_ids = self._keyword_sets()
             found = {exact_ids[i] for i in exact_set.Match(hay.raw) or ()}  # (None: none)
             found.update(folded_ids[i] for i in folded_set.Match(hay.low_raw) or ())
         else:
             found = set()
-            for (exact, in_runs), words in self._by_text.items():
-                if in_runs:
+            for (exact, scope), words in self._by_text.items():
+                if scope == IN_RUNS:
                     joined = " ".join(hay.runs)
                     text = joined if exact else joined.lower()
+                elif scope == BESIDE_RUNS:
+                    text = hay.lines  # (lower case: a service's name is matched in any case)
                 else:
                     text = hay.ascii if exact else hay.low
                 found.update([i for word, i in words if word in text])
         present = [
             i for i, gate in enumerate(self._gates) if not gate or not found.isdisjoint(gate)
         ]
-        if not re2 and self._run_tests:
-            failed = {i for i, test in self._run_tests if not any(map(test, hay.runs))}
-            present = [i for i in present if i not in failed]
+        if not re2:
+            present = [i for i in present if self._fits(i, hay)]
         return present
+
+    def _fits(self, index: int, hay: Hay) -> bool:
+        """`re`'s last gate: a pattern's run test, and the length of the run its keyword is in."""
+        pattern = self.patterns[index]
+        test = pattern.run_test
+        if test is not None and not any(map(test, hay.runs)):
+            return False
+        shortest = pattern.min_run
+        if shortest <= RUN_MIN or pattern.scope != IN_RUNS:
+            return True
+        words = pattern.keywords
+        return any(
+            len(run) >= shortest
+            and any((w in run) if w != w.lower() else (w in run.lower()) for w in words)
+            for run in hay.runs
+        )
 
     def positions(self, index: int, hay: Hay) -> list[int]:
         """Where the keywords of pattern ``index`` stand in ``hay`` (in any case), sorted: the

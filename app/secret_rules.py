@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from app.secret_engine import ANYWHERE, BESIDE_RUNS, IN_RUNS
 from app.secret_shapes import (
     _ANY_DIGIT,
     _ANY_LETTER,
@@ -120,22 +121,36 @@ class Rule:
     `ocp lint`'s start-up (issue 28). (A plain class: a NamedTuple's costs a fifth of a
     millisecond.)"""
 
-    __slots__ = ("_args", "_build", "_parts", "_words", "id", "kind", "run_test", "runs")
+    __slots__ = (
+        "_args",
+        "_build",
+        "_parts",
+        "_words",
+        "id",
+        "kind",
+        "min_run",
+        "run_test",
+        "scope",
+    )
 
     def __init__(
         self,
         rule_id: str,
         kind: str,
         words: Sequence[str],
-        runs: bool,
+        scope: int,
         build: Callable[..., _Parts],
         args: tuple[object, ...],
         run_test: Callable[[str], bool] | None = None,
+        min_run: int = 0,
     ) -> None:
         self.id = rule_id  # gitleaks' rule id where there is one (docs/secrets.md)
         self.kind = kind
-        self.runs = runs
+        self.scope = scope  # where its keyword stands (app/secret_engine.py)
         self.run_test = run_test  # (app/secret_engine.py `Pattern`)
+        # the shortest run of token characters a match fits in (a token's shortest prefix and
+        # run, a pair's identifier; 0: none said)
+        self.min_run = min_run
         self._words = words
         self._build = build
         self._args = args
@@ -192,7 +207,8 @@ def _token(
     ``right``: that may not follow the run; ``strip``: characters the run may hold but not end
     with (a sentence's full stop after a dotted token); ``check``: a test of the run."""
     args = (prefixes, tail, length, boundary, right, check, strip)
-    return Rule(rule_id, kind, prefixes, True, _token_parts, args)
+    shortest = min(map(len, prefixes)) + length[0]
+    return Rule(rule_id, kind, prefixes, IN_RUNS, _token_parts, args, None, shortest)
 
 
 def _token_parts(
@@ -257,7 +273,7 @@ def _keyword(
     ``word``: the name or the text between name and value must hold a credential's word
     (`key`, `token`, `secret`…), so that "Datadog trace 4bf9…" (an id) is not one."""
     args = (names, value, length, word, check)
-    return Rule(rule_id, kind, names, False, _keyword_parts, args)
+    return Rule(rule_id, kind, names, BESIDE_RUNS, _keyword_parts, args)
 
 
 def _keyword_parts(
@@ -308,7 +324,7 @@ def _pair(
     """An identifier (an account SID, an access key id) followed within a few words by the
     secret that goes with it: the secret is withheld, the identifier is no credential."""
     args = (head, head_length, head_check, value, length, check)
-    return Rule(rule_id, kind, keywords, True, _pair_parts, args)
+    return Rule(rule_id, kind, keywords, IN_RUNS, _pair_parts, args, None, head_length)
 
 
 def _pair_parts(
@@ -356,11 +372,11 @@ def _rule(
     keywords: tuple[str, ...],
     check: Check,
     *,
-    runs: bool = True,
+    scope: int = IN_RUNS,
     run_test: Callable[[str], bool] | None = None,
 ) -> Rule:
     """A shape with no fixed prefix, or a check that needs the text around the match."""
-    return Rule(rule_id, kind, keywords, runs, _as_parts, (regex, check), run_test)
+    return Rule(rule_id, kind, keywords, scope, _as_parts, (regex, check), run_test)
 
 
 def _as_parts(regex: str, check: Check) -> _Parts:
@@ -1399,7 +1415,9 @@ RULES: tuple[Rule, ...] = (
         "(?i:bearer)[ \\t]+[A-Za-z0-9\\-._~+/]+=*",
         ("bearer",),
         _bearer,
-        runs=False,
+        scope=ANYWHERE,
     ),
-    _rule("basic-auth", BASIC, "(?i:basic)[ \\t]+[A-Za-z0-9+/]+=*", ("basic",), _basic, runs=False),
+    _rule(
+        "basic-auth", BASIC, "(?i:basic)[ \\t]+[A-Za-z0-9+/]+=*", ("basic",), _basic, scope=ANYWHERE
+    ),
 )

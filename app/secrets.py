@@ -33,7 +33,7 @@ from urllib.parse import unquote
 
 from app.findings import Finding
 from app.json_values import CONTAINERS
-from app.secret_engine import Engine, Hay
+from app.secret_engine import ANYWHERE, Engine, Hay
 from app.secret_rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secret_shapes import (
     _WHITESPACE,
@@ -571,7 +571,8 @@ class _Anchor:
     detectors."""
 
     __slots__ = ("detectors", "keywords", "mixed_case", "regex", "run_test", "word_gate")
-    runs = False  # an anchor's keyword may stand anywhere
+    scope = ANYWHERE  # an anchor's keyword may stand anywhere
+    min_run = 0
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ import pytest
 
 import app.secret_engine as engine_module
 from app import secrets
-from app.secret_engine import RUN_CHARS, RUN_MIN, Engine, Hay
+from app.secret_engine import IN_RUNS, RUN_CHARS, RUN_MIN, Engine, Hay
 from app.secret_rules import RULES
 from app.secrets import find_secrets, scan_text, scan_texts
 from tests.test_secrets import DETECTORS, ORDINARY, rnd
@@ -121,7 +121,7 @@ def test_a_token_rule_s_keyword_stands_in_a_run_of_token_characters() -> None:
     each rule's credential holds its keyword inside such a run."""
     run = re.compile(f"[{RUN_CHARS}]{{{RUN_MIN},}}")
     for rule in RULES:
-        if not rule.runs or not rule.keywords:  # (none: run on every text)
+        if rule.scope != IN_RUNS or not rule.keywords:  # (none: run on every text)
             continue
         make, _ = EXAMPLES[rule.id]
         text = make()
