@@ -220,7 +220,7 @@ class Redaction:
             else:
                 message, related = finding.message, finding.related
             if message != finding.message or path != finding.path or related != finding.related:
-                finding = finding._replace(message=message, path=path, related=related)
+                finding = finding.replace(message=message, path=path, related=related)
             out.append(finding)
         return out
 
@@ -569,7 +569,7 @@ def unparsed_findings(findings: Sequence[Finding]) -> list[Finding]:
     for finding in findings:
         message, path = redacted_unparsed(finding.message), redacted_unparsed(finding.path)
         if message != finding.message or path != finding.path:
-            finding = finding._replace(message=message, path=path)
+            finding = finding.replace(message=message, path=path)
         out.append(finding)
     return out
 

@@ -203,7 +203,7 @@ def _run(rules: list[Rule], *args: object) -> list[Finding]:
     placeholder, no pointer built. A check that finds many may yield `COUNTED` past its own
     first MAX_PER_CODE instead of building their messages, or return them `Capped`."""
     findings = []
-    made = Finding.of
+    made = Finding
     for r in rules:
         assert r.check is not None
         found = r.check(*args)
