@@ -16,7 +16,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from threading import Lock
 from typing import Any, cast
@@ -630,7 +630,8 @@ class CachedPage:
     gzip_etag: str
     fresh_until: datetime
     media_type: str
-    heads: Mapping[tuple[bool, bool], list[tuple[bytes, bytes]]] = field(default_factory=dict)
+    # (gzipped, negotiated) -> the headers of that answer (`cached_page` makes them)
+    heads: Mapping[tuple[bool, bool], list[tuple[bytes, bytes]]]
 
     def answer(self, gzipped: bool, negotiated: bool) -> Response:
         """The 200 of one coding, as Response would make it from `_revalidate`'s headers."""
@@ -640,6 +641,7 @@ class CachedPage:
 
 
 def cached_page(body: bytes, gzipped: bytes, fresh_until: datetime, media_type: str) -> CachedPage:
+    """The cached page of ``body`` and its gzip, with each answer's headers made now."""
     etag, gzip_etag = etag_of(body), etag_of(body, "gzip")
     heads = {}
     for packed, negotiated in itertools.product((False, True), repeat=2):
