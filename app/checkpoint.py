@@ -11,7 +11,7 @@ import re
 from collections.abc import Container
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from app import layout
 from app.parse import Document, JsonObject
@@ -35,14 +35,22 @@ def is_open_side_effect(operation: JsonObject) -> bool:
     )
 
 
-class LocalObject(NamedTuple):
-    """A local object, where it is. (A named tuple: made in C, one for each object of a
-    document that may hold tens of thousands.)"""
+class LocalObject(Record):
+    """A local object, where it is (one for each object of a document that may hold tens of
+    thousands: a record, made about as cheaply as a tuple)."""
 
-    id: str
-    type: str
-    path: Path
-    value: JsonObject
+    __slots__ = ("id", "path", "type", "value")
+
+    id: Final[str]
+    type: Final[str]
+    path: Final[Path]
+    value: Final[JsonObject]
+
+    def __init__(self, id: str, type: str, path: Path, value: JsonObject) -> None:
+        self.id = id
+        self.type = type
+        self.path = path
+        self.value = value
 
     @property
     def pointer(self) -> str:
@@ -228,15 +236,29 @@ _EPOCH_LOCAL = datetime(1970, 1, 1)
 _LEAP_FRACTION = "9" * 40
 
 
-class Instant(NamedTuple):
+class Instant(tuple[int, str]):
     """A point in time, exactly as RFC 3339 wrote it: whole seconds since 1970-01-01T00:00:00Z
     and the decimal digits of the fraction of a second (no trailing zeros, so comparing the
     digit strings compares the fractions). Any year 0000-9999 with any offset, any number
-    of fraction digits and leap seconds compare exactly, which datetime cannot do. (A named
-    tuple: made and compared in C, thousands of times per document.)"""
+    of fraction digits and leap seconds compare exactly, which datetime cannot do. (A pair:
+    made and compared in C, thousands of times per document; written out, not a named
+    tuple, whose class is built from generated source as the process starts.)"""
 
-    seconds: int
-    fraction: str = ""
+    __slots__ = ()
+
+    def __new__(cls, seconds: int, fraction: str = "") -> Instant:
+        return tuple.__new__(cls, (seconds, fraction))
+
+    @property
+    def seconds(self) -> int:
+        return self[0]
+
+    @property
+    def fraction(self) -> str:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"Instant(seconds={self[0]!r}, fraction={self[1]!r})"
 
     @classmethod
     def of(cls, moment: datetime) -> Instant:
