@@ -137,12 +137,18 @@ async def store_call(
             # Once it runs, the call is bounded by the store's own timeout, and is never cut
             # off halfway: a write that committed is answered as such.
             return await anyio.to_thread.run_sync(call, limiter=state.store_threads)
-        except RateLimited as exc:
-            raise TooManyWrites(request, exc) from None
-        except StoreFull as exc:
-            raise StorageFull(
-                exc, deleting=request.method == "DELETE" or request.url.path.endswith("/delete")
-            ) from None
+        except (RateLimited, StoreFull, StoreUnavailable) as exc:
+            # Answered without a traceback (429, 507, 503), and a client can ask for them as
+            # fast as it likes: the traceback holds anyio's frame, which holds the future that
+            # holds the exception, a cycle only the collector frees, and in it the call's
+            # arguments (a document and its analysis, 300 KB for 50 KB stored).
+            exc.__traceback__ = None
+            if isinstance(exc, RateLimited):
+                raise TooManyWrites(request, exc) from None
+            if isinstance(exc, StoreFull):
+                deleting = request.method == "DELETE" or request.url.path.endswith("/delete")
+                raise StorageFull(exc, deleting=deleting) from None
+            raise
 
 
 class TooManyWrites(HTTPException):
