@@ -10,7 +10,7 @@ Two engines, chosen by the input's size, give the same matches, because both rea
 text with the same patterns, each pattern on its own:
 
 - a large input (or any input once RE2 is loaded: it is then the cheaper one) is searched by
-  RE2 (google-re2), whose automata never backtrack: one pass of two RE2 sets finds which
+  RE2 (google-re2), whose automata never backtrack: one pass of an RE2 set finds which
   keywords occur, and one RE2 pass per pattern whose keyword occurred finds its matches. Linear
   in the input whatever it holds.
 - a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern: importing
@@ -60,6 +60,11 @@ class Pattern(Protocol):
     @property
     def regex(self) -> str: ...  # the subset of syntax both engines read alike (see above)
 
+    # what RE2 runs instead (None: the regex), for a gate that a regex `re` would run too
+    # slowly says more precisely: it must find what the regex finds that its owner keeps
+    @property
+    def re2_regex(self) -> str | None: ...
+
     # literals one of which every match holds (as written when one has a capital letter, else
     # in any case); none: the pattern has no literal to look for and is run on every text
     @property
@@ -83,17 +88,16 @@ class Pattern(Protocol):
 class Hay:
     """A text as the engines read it: ASCII, with the same offsets (see the module's docstring).
 
-    `ascii` is what `re` reads, `raw` what RE2 reads (the same characters as bytes), `low` and
-    `low_raw` the same in lower case, for the keywords. Each is built on first use."""
+    `ascii` is what `re` reads, `raw` what RE2 reads (the same characters as bytes), `low` the
+    same in lower case, for `re`'s keywords. Each is built on first use."""
 
-    __slots__ = ("_ascii", "_lines", "_low", "_low_raw", "_raw", "_runs", "text")
+    __slots__ = ("_ascii", "_lines", "_low", "_raw", "_runs", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._ascii: str | None = None
         self._low: str | None = None
         self._raw: bytes | None = None
-        self._low_raw: bytes | None = None
         self._runs: list[str] | None = None
         self._lines: str | None = None
 
@@ -115,12 +119,6 @@ class Hay:
         if self._raw is None:
             self._raw = self.ascii.encode()
         return self._raw
-
-    @property
-    def low_raw(self) -> bytes:
-        if self._low_raw is None:
-            self._low_raw = self.low.encode()
-        return self._low_raw
 
     @property
     def runs(self) -> list[str]:
@@ -194,14 +192,14 @@ class Engine:
         self._ungated = [i for i, gate in enumerate(gates) if not gate]
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
-        self._sets: tuple[Any, list[int], Any, list[int]] | None = None
+        self._set: Any = None
 
     # --- which engine --------------------------------------------------------------------------
 
     def uses_re2(self, hay: Hay) -> bool:
-        """RE2 for a large input, and for every input once its keyword sets are compiled: from
+        """RE2 for a large input, and for every input once its keyword set is compiled: from
         then on it is the cheaper engine (and both give the same matches)."""
-        if self._sets is not None:
+        if self._set is not None:
             return True
         return len(hay) >= RE2_FROM and _re2_module() is not None
 
@@ -212,9 +210,7 @@ class Engine:
         that have none, in order. (RE2 looks for every keyword in the whole text: a pattern
         it lets through and the scope would not finds no match there.)"""
         if re2:
-            exact_set, exact_ids, folded_set, folded_ids = self._keyword_sets()
-            found = {exact_ids[i] for i in exact_set.Match(hay.raw) or ()}  # (None: none)
-            found.update(folded_ids[i] for i in folded_set.Match(hay.low_raw) or ())
+            found = set(self._keyword_set().Match(hay.raw) or ())  # (None: no keyword)
         else:
             found = set()
             for (exact, scope), words in self._by_text.items():
@@ -263,24 +259,19 @@ class Engine:
         places.sort()
         return places
 
-    def _keyword_sets(self) -> tuple[Any, list[int], Any, list[int]]:
-        if self._sets is None:
+    def _keyword_set(self) -> Any:
+        """Every keyword in one RE2 set, a folded one as a case-insensitive pattern: one pass
+        over the text finds them all."""
+        if self._set is None:
             re2 = _re2_module()
             assert re2 is not None
-            sets: list[Any] = []
-            ids: list[list[int]] = []
-            for exact in (True, False):
-                keyword_set = re2.Set.SearchSet(_options(re2))
-                index: list[int] = []
-                for i, (word, is_exact, _) in enumerate(self._entries):
-                    if is_exact == exact:
-                        keyword_set.Add(re2.escape(word).encode())
-                        index.append(i)
-                keyword_set.Compile()
-                sets.append(keyword_set)
-                ids.append(index)
-            self._sets = (sets[0], ids[0], sets[1], ids[1])
-        return self._sets
+            keyword_set = re2.Set.SearchSet(_options(re2))
+            for word, exact, _ in self._entries:
+                escaped = re2.escape(word)
+                keyword_set.Add((escaped if exact else f"(?i:{escaped})").encode())
+            keyword_set.Compile()
+            self._set = keyword_set
+        return self._set
 
     # --- where a pattern matches ---------------------------------------------------------------
 
@@ -290,9 +281,11 @@ class Engine:
         """The span of pattern ``index``'s first match in ``hay`` at or after ``pos``."""
         limit = len(hay) if end is None else end
         if re2:
-            m = self._re2_pattern(index).search(hay.raw, pos, limit)
-        else:
-            m = self._python_pattern(index).search(hay.ascii, pos, limit)
+            # RE2's own matcher, called straight: the binding's re-like wrapper costs several
+            # microseconds a call in Python, which a document of 2,000 digests pays 2,000 times
+            span = self._re2_pattern(index).Match(_UNANCHORED[0], hay.raw, pos, limit)[0]
+            return None if span[0] < 0 else span
+        m = self._python_pattern(index).search(hay.ascii, pos, limit)
         return None if m is None else (m.start(), m.end())
 
     def _python_pattern(self, index: int) -> re.Pattern[str]:
@@ -306,12 +299,18 @@ class Engine:
         if compiled is None:
             re2 = _re2_module()
             assert re2 is not None
-            compiled = re2.compile(self.patterns[index].regex.encode(), _options(re2))
-            self._re2[index] = compiled
+            pattern = self.patterns[index]
+            regex = (pattern.re2_regex or pattern.regex).encode()
+            compiled = self._re2[index] = re2._re2.RE2(regex, _options(re2))
+            if not compiled.ok():
+                raise ValueError(f"RE2 cannot read {regex!r}: {compiled.error()}")
         return compiled
 
 
 _RE2: list[Any] = []  # the binding once imported ([None] when it cannot be)
+
+
+_UNANCHORED: list[Any] = []  # RE2's anchor of an unanchored search
 
 
 def _re2_module() -> Any:
@@ -319,7 +318,9 @@ def _re2_module() -> Any:
     if not _RE2:
         try:
             import re2  # type: ignore[import-untyped]  # the binding ships no type hints
-        except ImportError:  # a broken install: `re` alone still gives the same matches
+
+            _UNANCHORED.append(re2._Anchor.UNANCHORED)
+        except (ImportError, AttributeError):  # a broken install: `re` gives the same matches
             re2 = None
         _RE2.append(re2)
     return _RE2[0]

@@ -37,8 +37,6 @@ from app.secret_engine import ANYWHERE, Engine, Hay
 from app.secret_rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secret_shapes import (
     _WHITESPACE,
-    _has_lower,
-    _has_upper,
     _is_placeholder,
     _lazy,
     _not_a_credential_shape,
@@ -570,7 +568,15 @@ class _Anchor:
     """A pattern (as app/secret_engine.py reads it) that sends the strings holding it to its
     detectors."""
 
-    __slots__ = ("detectors", "keywords", "mixed_case", "regex", "run_test", "word_gate")
+    __slots__ = (
+        "detectors",
+        "keywords",
+        "mixed_case",
+        "re2_regex",
+        "regex",
+        "run_test",
+        "word_gate",
+    )
     scope = ANYWHERE  # an anchor's keyword may stand anywhere
     min_run = 0
 
@@ -582,6 +588,7 @@ class _Anchor:
         mixed_case: bool = False,
         run_test: Callable[[str], bool] | None = None,
         word_gate: bool = False,
+        re2_regex: str | None = None,
     ) -> None:
         self.regex, self.keywords = pattern  # (the engine reads both)
         self.detectors = detectors
@@ -594,6 +601,17 @@ class _Anchor:
         # detector costs on the few strings more it then reads (RE2, on a large input, runs
         # the regex: its compiling costs little, and it keeps the strings to the fewest).
         self.word_gate = word_gate
+        self.re2_regex = re2_regex  # (app/secret_engine.py `Pattern`)
+
+
+# For RE2, the base64 anchor as a run of 24 or more with a capital in it (a capital first
+# after h other characters, for each h below 24, or after 24 or more): a document's
+# hexadecimal digests, the runs the plain anchor finds most, are not found at all. (`re`
+# would try 25 alternatives at every place: it runs the plain anchor, on a small input.)
+_RUN_WITH_A_CAPITAL = "|".join(
+    [f"[a-z0-9+/_\\-]{{{h}}}[A-Z][A-Za-z0-9+/_\\-]{{{23 - h},}}" for h in range(24)]
+    + ["[a-z0-9+/_\\-]{24,}[A-Z][A-Za-z0-9+/_\\-]*"]
+)
 
 
 def _base64_run(run: str) -> bool:
@@ -614,7 +632,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)),
     _Anchor(("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),
     _Anchor(
-        (r"[A-Za-z0-9+/_\-]{24}", ()), (_base64_wrapped,), mixed_case=True, run_test=_base64_run
+        (r"[A-Za-z0-9+/_\-]{24,}", ()),
+        (_base64_wrapped,),
+        mixed_case=True,
+        run_test=_base64_run,
+        re2_regex=_RUN_WITH_A_CAPITAL,
     ),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
     # at the end of the string.
@@ -917,19 +939,15 @@ def _candidates(
             if i == len(strings):
                 break
             if anchor.mixed_case:
-                # the whole run the anchor starts (its leftmost 24 characters start a run):
-                # a single-case one (a digest, a path) is passed over, the next one looked at
-                run = _B64_RUN.match(text, m[0])
-                end = run.end() if run is not None else m[1]
-                if not (_has_lower(text[m[0] : end]) and _has_upper(text[m[0] : end])):
-                    pos = end
+                # the anchor is the whole run: a single-case one (a digest, a path) is passed
+                # over, the next one looked at
+                run = text[m[0] : m[1]]
+                if run == run.lower() or run == run.upper():
+                    pos = m[1]
                     continue
             bits[i] = bits.get(i, 0) | bit
             pos = ends[i]
     return bits, found
-
-
-_B64_RUN = _lazy(r"[A-Za-z0-9+/_\-]*")
 
 
 Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], None]
