@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from functools import cached_property
-from typing import TYPE_CHECKING, Final, Literal
 
+from app import TYPE_CHECKING
 from app.checkpoint import Checkpoint
 from app.findings import (
     MAX_PER_CODE,
@@ -43,10 +43,11 @@ from app.version import check_version
 from app.visible import may_decode_to_controls
 
 if TYPE_CHECKING:  # imported where a pair is made: a document alone never needs them
+    from typing import Final, Literal
+
+    LevelState = Literal["pass", "fail", "not_run"]
     from app.digests import DigestCheck, Rendering
     from app.rules.compaction import Loss
-
-LevelState = Literal["pass", "fail", "not_run"]
 
 
 class SourceMap:

@@ -12,10 +12,12 @@ call guard.
 
 from __future__ import annotations
 
-from typing import Any, Final
-
+from app import TYPE_CHECKING
 from app.json_values import NUMBERS
 from app.record import Record
+
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 
 class Call(Record):

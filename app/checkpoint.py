@@ -11,12 +11,14 @@ import re
 from collections.abc import Container
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
-from typing import Final
 
-from app import layout
+from app import TYPE_CHECKING, layout
 from app.parse import Document, JsonObject
 from app.pointer import Path, to_pointer
 from app.record import Record
+
+if TYPE_CHECKING:
+    from typing import Final
 
 # The layout is app/layout.py's; these names are kept for the modules that read them here.
 TERMINAL_STATUSES = layout.TERMINAL_STATUSES

@@ -13,9 +13,8 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
 
-from app import __version__
+from app import TYPE_CHECKING, __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import ConfigError, Settings, parse_base_url
 from app.policy import Policy, PolicyError, load, load_nearest
@@ -23,7 +22,7 @@ from app.report import FORMATS, FileResult
 from app.visible import visible, visible_json
 
 if TYPE_CHECKING:
-    from typing import TypeAlias
+    from typing import Any, NoReturn, TypeAlias
 
     from app.diff import Data  # the module itself is imported only when a diff is asked for
     from app.outputs import Outputs  # imported by a run that writes files, or fails early

@@ -6,10 +6,13 @@ import os
 import re
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Final
 
+from app import TYPE_CHECKING
 from app.parse import DEFAULT_LIMITS, MIB, Limits
 from app.record import Record
+
+if TYPE_CHECKING:
+    from typing import Final
 
 DEFAULT_DATABASE_URL = "ocp-viewer.sqlite3"
 # Stored checkpoints live 30 days at most (runtime-checkpoints-background.txt): a deployment

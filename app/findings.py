@@ -6,14 +6,19 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 from operator import attrgetter
-from typing import Any, Final, Literal
 
+from app import TYPE_CHECKING
 from app.record import Record
+
+if TYPE_CHECKING:
+    from typing import Any, Final, Literal
+
+    Severity = Literal["error", "warning", "note"]  # each of SEVERITIES, as the checker reads it
 
 # A note is advice beside the report's findings: the project's lineage checks that rest on
 # what the linter cannot read exactly (an omission's words, a rewrite's intent). Notes never
 # count towards validity and are kept apart from `findings` in the JSON report (`notes`).
-Severity = Literal["error", "warning", "note"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
 
 
 class Finding(Record):

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, Final
 
+from app import TYPE_CHECKING
 from app.pointer import Path
 from app.record import Record
 from app.resources import load_schema
+
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    Found = list[tuple[Any, Path, Any]]
 
 Pattern = tuple[str, ...]
 EVERY = "*"
@@ -335,9 +340,6 @@ def _compiled(patterns: tuple[tuple[Pattern, Any], ...]) -> _Node:
             node = node.setdefault(token, {})
         node.setdefault(_END, []).append(label)
     return _Node(root)
-
-
-Found = list[tuple[Any, Path, Any]]
 
 
 def walk(

@@ -22,15 +22,22 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import accumulate
-from typing import Any, Final
 
-from app.findings import Finding, Severity
+from app import TYPE_CHECKING
+from app.findings import Finding
 from app.pointer import Path, to_pointer
 from app.record import Record
 
-# A parsed JSON object: member names to values of any JSON type. A checkpoint document is
-# one (spec §3), and so is each object inside it.
-JsonObject = dict[str, Any]
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    from app.findings import Severity
+
+    # A parsed JSON object: member names to values of any JSON type. A checkpoint document
+    # is one (spec §3), and so is each object inside it.
+    JsonObject = dict[str, Any]
+else:
+    JsonObject = dict  # what importers name at run time; the type checker reads the line above
 Document = JsonObject
 
 # The standard library's string scanner, the one json.loads runs (C where available): it

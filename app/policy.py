@@ -28,8 +28,8 @@ import fnmatch
 import os
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
 
+from app import TYPE_CHECKING
 from app.findings import Finding, Omitted
 from app.record import Record
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from pathlib import (
         PurePath,  # a folder walk's (app/walk.py); ocp lint of a file never loads pathlib
     )
+    from typing import Any, Final
 
 
 class PolicyError(Exception):

@@ -17,7 +17,7 @@ and the secret scan's hits, stay named tuples: a tuple is made in C.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from app import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Self

@@ -14,8 +14,8 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import Final
 
+from app import TYPE_CHECKING
 from app.findings import Finding
 from app.parse import Document, JsonObject
 from app.pointer import parse_pointer, to_pointer
@@ -28,6 +28,9 @@ from app.secrets import (
     scan_text,
     scan_texts,
 )
+
+if TYPE_CHECKING:
+    from typing import Final
 
 REDACTED = "[redacted: looks like a credential]"
 # Credential texts shorter than this are withheld only where they were found: a short one

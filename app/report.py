@@ -8,9 +8,8 @@ import json
 import os
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Final
 
-from app import SPEC_VERSION, __version__
+from app import SPEC_VERSION, TYPE_CHECKING, __version__
 from app.analysis import LintResult
 from app.findings import MAX_PER_CODE, Finding, Omitted, in_document_order
 from app.policy import Outcome, located
@@ -18,6 +17,14 @@ from app.record import Record
 from app.resources import rule_markdown
 from app.rules import RULES
 from app.visible import visible
+
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    # The report, and each part of it, as plain data: the JSON of report-contract.md.
+    Report = dict[str, Any]
+    # An object of a SARIF 2.1.0 log, as plain data.
+    SarifObject = dict[str, Any]
 
 TOOL_NAME = "ocp-viewer"
 # The only two verdicts (report-contract.md "Words"): neither claims more than levels 1–2
@@ -29,11 +36,6 @@ VALIDITY_NOTE = (
     "not mean the resources are available, the next actions are authorized, or that "
     "continuing will succeed"
 )
-
-# The report, and each part of it, as plain data: the JSON of report-contract.md.
-Report = dict[str, Any]
-# An object of a SARIF 2.1.0 log, as plain data.
-SarifObject = dict[str, Any]
 
 
 class FileResult(Record):

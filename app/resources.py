@@ -11,10 +11,12 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from app import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
+    from typing import Any
 
 TEMPLATES_PACKAGE = "app.templates"
 STATIC_PACKAGE = "app.static"
@@ -28,10 +30,6 @@ SCHEMA_ID = "https://opencheckpoint.org/schema/opencheckpoint-0.1.schema.json"
 REPORT_SCHEMA_FILE = "lint-report.schema.json"
 
 
-class _DataLoader(Protocol):
-    def get_data(self, path: str) -> bytes: ...
-
-
 def _package_bytes(package: str, name: str) -> bytes:
     """A file of a package's folder, read by the package's own loader, as `pkgutil.get_data`
     reads it; OSError when there is none.
@@ -42,10 +40,11 @@ def _package_bytes(package: str, name: str) -> bytes:
     editable install and a zip archive each read from where the package is.
     """
     module = importlib.import_module(package)
-    loader = cast(_DataLoader, module.__spec__.loader if module.__spec__ else None)
-    if module.__file__ is None or not hasattr(loader, "get_data"):
+    get_data = getattr(module.__spec__.loader if module.__spec__ else None, "get_data", None)
+    if module.__file__ is None or get_data is None:
         raise FileNotFoundError(f"{package} has no loader that reads its files")
-    return loader.get_data(os.path.join(os.path.dirname(module.__file__), *name.split("/")))
+    data: bytes = get_data(os.path.join(os.path.dirname(module.__file__), *name.split("/")))
+    return data
 
 
 def static_file(name: str) -> Traversable:

@@ -20,10 +20,13 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
+from app import TYPE_CHECKING
 from app.calls import same_value  # JSON's equality, as a call's arguments compare
 from app.resources import load_schema
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # The screen walks in Python, some fifteen times slower than jsonschema-rs checks (0.8 ms for
 # a 17 KB document): it pays only while jsonschema-rs is not loaded yet, and for a document

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice, repeat
-from typing import TYPE_CHECKING, Final, TypeVar
 
+from app import TYPE_CHECKING
 from app.checkpoint import Checkpoint
-from app.findings import MAX_PER_CODE, Finding, Severity
+from app.findings import MAX_PER_CODE, Finding
 from app.pointer import Path, to_pointer
 from app.record import Record
 
 if TYPE_CHECKING:
+    from typing import Final, TypeVar
+
     from app.digests import DigestCheck
+    from app.findings import Severity
 
 Violation = tuple[Path, str]
 # What a check may yield past the first MAX_PER_CODE of its violations: one it only counts
@@ -25,9 +28,10 @@ Violation = tuple[Path, str]
 COUNTED: Violation = ((), "")
 # A check: (checkpoint) or, for a lineage rule, (checkpoint, parent) -> violations.
 Check = Callable[..., Iterable[Violation]]
-_C = TypeVar("_C", bound=Check)
-_G = TypeVar("_G")
-_H = TypeVar("_H")
+if TYPE_CHECKING:
+    _C = TypeVar("_C", bound=Check)
+    _G = TypeVar("_G")
+    _H = TypeVar("_H")
 
 
 class Parent(Record):

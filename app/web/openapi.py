@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app import SPEC_VERSION, __version__
-from app.findings import Severity
+from app.findings import SEVERITIES
 from app.guard import Outcome
 from app.render.query import KIND_KEYS, ORIGIN_KEYS, PAGED_LISTS, STATUS_KEYS
 from app.resources import report_schema_bytes
@@ -1422,7 +1422,7 @@ def _schemas(base_url: str) -> Data:
         "Rule": _object(
             {
                 "code": STRING,
-                "severity": {"enum": list(get_args(Severity))},
+                "severity": {"enum": list(SEVERITIES)},
                 "level": STRING,
                 "summary": STRING,
                 "page": {"type": "string", "format": "uri"},
@@ -1459,7 +1459,7 @@ def _schemas(base_url: str) -> Data:
                             "items": _object(
                                 {
                                     "code": STRING,
-                                    "severity": {"enum": list(get_args(Severity))},
+                                    "severity": {"enum": list(SEVERITIES)},
                                     "path": STRING,
                                     "line": _nullable({"type": "integer", "minimum": 1}),
                                     "column": _nullable({"type": "integer", "minimum": 1}),
