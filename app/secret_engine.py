@@ -288,6 +288,26 @@ class Engine:
         m = self._python_pattern(index).search(hay.ascii, pos, limit)
         return None if m is None else (m.start(), m.end())
 
+    def searcher(self, index: int, hay: Hay, re2: bool) -> Callable[[int], tuple[int, int] | None]:
+        """`search` of one pattern in one text, its lookups done once: pos -> the first match
+        at or after it (what the scan calls once a match)."""
+        end = len(hay)
+        if re2:
+            match, anchor, raw = self._re2_pattern(index).Match, _UNANCHORED[0], hay.raw
+
+            def by_re2(pos: int) -> tuple[int, int] | None:
+                span: tuple[int, int] = match(anchor, raw, pos, end)[0]
+                return None if span[0] < 0 else span
+
+            return by_re2
+        find, text = self._python_pattern(index).search, hay.ascii
+
+        def by_re(pos: int) -> tuple[int, int] | None:
+            m = find(text, pos, end)
+            return None if m is None else m.span()
+
+        return by_re
+
     def _python_pattern(self, index: int) -> re.Pattern[str]:
         compiled = self._python.get(index)
         if compiled is None:

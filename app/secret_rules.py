@@ -228,8 +228,10 @@ def _token_parts(
     low, high = length
     regex = "(?:" + "|".join(map(_escape, ordered)) + f")[{tail}]{{{low},}}"
 
+    only = ordered[0] if len(ordered) == 1 else None
+
     def find(text: str, start: int, end: int) -> Span | None:
-        prefix = next(p for p in ordered if text.startswith(p, start))
+        prefix = only or next(p for p in ordered if text.startswith(p, start))
         while strip and end > start + len(prefix) and text[end - 1] in strip:
             end -= 1
         run = text[start + len(prefix) : end]

@@ -909,7 +909,8 @@ def _candidates(
         if index < rules:
             check, kind = RULES[index].check, RULES[index].kind
             kept: dict[int, int] = {}
-            while (m := engine.search(index, hay, re2, pos)) is not None:
+            search = engine.searcher(index, hay, re2)
+            while (m := search(pos)) is not None:
                 pos = m[1]
                 span = check(text, m[0], m[1])
                 if span is None:
@@ -934,7 +935,8 @@ def _candidates(
             continue
         # One hit tells all this anchor can about a string: the search goes on from the
         # string's end, so a string holding the anchor 30,000 times costs one step.
-        while (m := engine.search(index, hay, re2, pos)) is not None:
+        search = engine.searcher(index, hay, re2)
+        while (m := search(pos)) is not None:
             i = bisect_right(ends, m[0])
             if i == len(strings):
                 break
