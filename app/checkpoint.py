@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container
-from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 
 from app import TYPE_CHECKING, layout
@@ -18,6 +17,7 @@ from app.pointer import Path, to_pointer
 from app.record import Record
 
 if TYPE_CHECKING:
+    from datetime import datetime
     from typing import Final
 
 # The layout is app/layout.py's; these names are kept for the modules that read them here.
@@ -231,8 +231,6 @@ _INSTANT = re.compile(
     r"^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?"
     r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))$"
 )
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_EPOCH_LOCAL = datetime(1970, 1, 1)
 # A leap second (:60) is later than every instant of second :59 and earlier than the next
 # minute: second :59 with a fraction of this many nines ahead of its own digits.
 _LEAP_FRACTION = "9" * 40
@@ -265,9 +263,11 @@ class Instant(tuple[int, str]):
     @classmethod
     def of(cls, moment: datetime) -> Instant:
         """The instant of a datetime; a naive one is taken as UTC."""
+        from datetime import UTC, datetime  # the clock's (pages, the guard): not the linter's
+
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
-        delta = moment - _EPOCH
+        delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
         return cls(delta.days * 86400 + delta.seconds, f"{delta.microseconds:06d}".rstrip("0"))
 
 
@@ -286,25 +286,18 @@ def _parse_instant(value: str) -> Instant | None:
     match = _INSTANT.match(value)
     if match is None:
         return None
-    try:
-        # the date and time of day, checked and read in C (not a leap second, not year 0000)
-        local = datetime.fromisoformat(value[:10] + "T" + value[11:19])
-    except ValueError:
-        local = None
-    if local is not None:
-        delta = local - _EPOCH_LOCAL
-        seconds = delta.days * 86400 + delta.seconds
-    else:
-        year, month, day, hour, minute, second = map(int, match.group(1, 2, 3, 4, 5, 6))
-        if hour > 23 or minute > 59 or second > 60:
-            return None
-        if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
-            return None
-        seconds = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
-        seconds += min(second, 59)
+    # read as numbers, not by datetime: importing it costs a linter's start-up more than a
+    # document's timestamps cost to read (each distinct text once, above)
+    year, month, day, hour, minute, second = map(int, match.group(1, 2, 3, 4, 5, 6))
+    if hour > 23 or minute > 59 or second > 60:
+        return None
+    if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
+        return None
+    seconds = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
+    seconds += min(second, 59)
     digits, sign = match.group(7), match.group(8)
     fraction = digits.rstrip("0") if digits else ""
-    if local is None and match.group(6) == "60":
+    if second == 60:
         fraction = _LEAP_FRACTION + fraction
     if sign is not None:
         offset_hours, offset_minutes = int(match.group(9)), int(match.group(10))

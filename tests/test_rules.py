@@ -7,9 +7,11 @@ import hashlib
 import json
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from app.analysis import lint
-from app.checkpoint import Checkpoint, parse_instant
+from app.checkpoint import Checkpoint, Instant, parse_instant
 from app.rules import RULES, Parent, check_document, check_lineage
 from tests.conftest import CONFORMANCE
 
@@ -261,6 +263,17 @@ def test_instants_with_fractions_leap_seconds_and_lowercase():
     assert parse_instant("2026-02-01T00:00:00+01:60") is None
     assert parse_instant("2026-02-01T00:00:00.0+01:60") is None
     assert parse_instant("2024-02-29T12:00:00Z") is not None
+
+
+@given(st.datetimes(timezones=st.timezones()))
+@settings(max_examples=300, deadline=None)
+def test_an_instant_read_from_its_text_is_the_datetime_it_was_written_from(moment):
+    """The linter reads a timestamp's numbers itself (no datetime import at start-up): the
+    seconds since the epoch are the ones datetime counts, whatever the date and offset."""
+    offset = moment.utcoffset()
+    assume(offset is not None and offset.seconds % 60 == 0 and offset.total_seconds() > -86400)
+    text = moment.isoformat()
+    assert parse_instant(text) == Instant.of(moment)
 
 
 def test_instants_at_the_ends_of_rfc3339_years_compare_without_overflow():
