@@ -53,6 +53,8 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.worst_cases import rule_near_misses  # noqa: E402
+
 SIZES = {"100 KB": 100_000, "1 MB": 1_000_000}
 TARGET_RATIO = 3.0
 SLOW_SECONDS = 5.0
@@ -107,27 +109,6 @@ def benign(size: int) -> str:
 
 def _pem_armour(word: str) -> str:
     return f"-----{word} RSA PRIVATE KEY-----"
-
-
-def rule_near_misses(full: bool) -> list[str]:
-    """For every rule of app/secret_rules.py, texts that almost match it: each keyword with a
-    run one character too short (``full`` False), or with a masked run of the full length (True:
-    the regex matches and the check refuses the placeholder, so each costs a step of Python);
-    a service's name with an operator and a masked value (or too short a one)."""
-    from app.secret_engine import BESIDE_RUNS
-    from app.secret_rules import RULES
-
-    texts: list[str] = []
-    for rule in RULES:
-        for word in rule.keywords:
-            if rule.scope == BESIDE_RUNS:
-                texts.append(f"{word}_api_key = {'0' * 40 if full else 'ab12'}")
-            elif rule.min_run:
-                length = max(rule.min_run - len(word), 1)
-                texts.append(word + ("0" * length if full else "a1b2c3d4e5"[: length - 1]))
-            else:
-                texts.append(f"{word} ")
-    return texts
 
 
 def rule_near_miss_text(full: bool) -> Callable[[int], str]:

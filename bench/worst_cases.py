@@ -301,6 +301,58 @@ def api_key_names(n: int) -> bytes:
     return dump(_with_arguments({f"api_key_{i}": _fake_github_token(i) for i in range(n)}))
 
 
+def rule_near_misses(full: bool) -> list[str]:
+    """For every rule of app/secret_rules.py, texts that almost match it: each keyword with a
+    run one character too short (``full`` False), or with a masked run of the full length (True:
+    the regex matches and the check refuses the placeholder, a step of Python each); a
+    service's name with an operator and a masked value (or too short a one). None is a
+    credential: tests/test_worst_cases.py holds the scan to finding none."""
+    from app.secret_engine import BESIDE_RUNS
+    from app.secret_rules import RULES
+
+    texts: list[str] = []
+    for rule in RULES:
+        for word in rule.keywords:
+            if rule.scope == BESIDE_RUNS:
+                texts.append(f"{word}_api_key = {'0' * 40 if full else 'ab12'}")
+            elif rule.min_run:
+                length = max(rule.min_run - len(word), 1)
+                texts.append(word + ("0" * length if full else "a1b2c3d4e5"[: length - 1]))
+            else:
+                texts.append(f"{word} ")
+    return texts
+
+
+def near_miss_text(n: int) -> bytes:
+    """``n`` near misses of the rules in one string, every rule's in turn, one short and masked."""
+    misses = rule_near_misses(False) + rule_near_misses(True)
+    return dump(_with_text([" ".join(misses[i % len(misses)] for i in range(n))]))
+
+
+def near_miss_members(n: int) -> bytes:
+    """One object of ``n`` members, each name a near miss of a rule (each distinct), each value
+    the near misses of three others: member names and values that almost match every rule."""
+    misses = rule_near_misses(False) + rule_near_misses(True)
+    arguments = {
+        f"{misses[i % len(misses)]} {i}": " ".join(
+            misses[(i * 7 + k) % len(misses)] for k in range(3)
+        )
+        for i in range(n)
+    }
+    return dump(_with_arguments(arguments))
+
+
+def token_names(n: int) -> bytes:
+    """A benign document whose extensions object has up to 900 members named like GitHub tokens
+    (each flagged, under the 1,000 places a scan lists), the rest of its size ordinary: the
+    page withholds each name wherever it appears."""
+    doc = benign_doc(n)
+    doc["extensions"] = {
+        "dev.example.agent/trace": {_fake_github_token(i): "ok" for i in range(min(n, 900))}
+    }
+    return dump(doc)
+
+
 # --- positions and findings ---------------------------------------------------------------------
 
 
@@ -659,6 +711,13 @@ CASES: dict[str, Case] = {
         Case("base64-run", base64_run, "one unbroken run of the base64 alphabet"),
         Case("aws-key-names", aws_key_names, "member names like AWS key ids, token values"),
         Case("api-key-names", api_key_names, "member names api_key_N, token values"),
+        Case("near-miss-text", near_miss_text, "every rule's near misses in one string"),
+        Case(
+            "near-miss-members",
+            near_miss_members,
+            "member names and values that almost match every rule",
+        ),
+        Case("token-names", token_names, "up to 900 member names like tokens, the rest benign"),
         Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),
         Case(
             "unresolved-newlines",

@@ -243,3 +243,30 @@ def test_the_benchmark_measures_a_lint_in_a_subprocess(tmp_path):
     assert figures["exit"] == 1  # the unresolved references make it invalid
     assert figures["report_lines"] >= 50
     assert figures["runs"] >= 3 and figures["wall"] > 0 and figures["cpu"] > 0
+
+
+def test_near_misses_of_every_rule_hold_no_credential(grown):
+    """The rules' worst cases almost match every rule (app/secret_rules.py) and match none:
+    a benchmark that flagged them would time the withholding, not the scan."""
+    from app.secret_rules import RULES
+    from app.secrets import find_secrets, scan_text
+
+    for full in (False, True):
+        misses = wc.rule_near_misses(full)
+        assert len(misses) >= len(RULES)
+        assert scan_text(" ".join(misses)) == []
+    for name in ("near-miss-text", "near-miss-members"):
+        n, data = grown[name, 400_000]
+        assert find_secrets(json.loads(data)) == [], name
+    n, data = grown["near-miss-members", 400_000]
+    members = arguments(data)
+    assert len(members) == n > 2000 and len({m.split(" ")[0] for m in members}) > 300
+
+
+def test_token_names_flag_each_name_and_nothing_else(grown):
+    from app.secrets import find_secrets
+
+    n, data = grown["token-names", 400_000]
+    hits = find_secrets(json.loads(data))
+    assert len(hits) == min(n, 900) > 100
+    assert all(h.in_key and h.path.startswith("/extensions/") for h in hits)
