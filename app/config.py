@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from datetime import timedelta
 
 from app import TYPE_CHECKING
 from app.parse import DEFAULT_LIMITS, MIB, Limits
 from app.record import Record
 
 if TYPE_CHECKING:
+    from datetime import timedelta
     from typing import Final
 
 DEFAULT_DATABASE_URL = "ocp-viewer.sqlite3"
@@ -41,7 +41,7 @@ class Settings(Record):
         "max_store_bytes",
         "public_url",
         "purge_interval",
-        "retention",
+        "retention_hours",
         "send_timeout",
         "store_pool_size",
         "store_timeout",
@@ -58,7 +58,7 @@ class Settings(Record):
     # A file path or sqlite://PATH (the embedded default), or postgresql://… for several
     # instances sharing one database.
     database_url: Final[str]
-    retention: Final[timedelta]
+    retention_hours: Final[int]  # how long a stored checkpoint is kept: `retention`
     store_timeout: Final[float]  # seconds to wait for the database before answering 503
     store_pool_size: Final[int]  # PostgreSQL connections per instance
     purge_interval: Final[float]  # seconds between sweeps of expired checkpoints
@@ -87,7 +87,7 @@ class Settings(Record):
         limits: Limits = DEFAULT_LIMITS,
         public_url: str | None = None,
         database_url: str = DEFAULT_DATABASE_URL,
-        retention: timedelta = timedelta(hours=MAX_RETENTION_HOURS),
+        retention_hours: int = MAX_RETENTION_HOURS,
         store_timeout: float = 5.0,
         store_pool_size: int = 10,
         purge_interval: float = 600.0,
@@ -105,7 +105,7 @@ class Settings(Record):
         self.limits = limits
         self.public_url = public_url
         self.database_url = database_url
-        self.retention = retention
+        self.retention_hours = retention_hours
         self.store_timeout = store_timeout
         self.store_pool_size = store_pool_size
         self.purge_interval = purge_interval
@@ -119,6 +119,14 @@ class Settings(Record):
         self.write_rate_bytes = write_rate_bytes
         self.max_store_bytes = max_store_bytes
         self.cors_origins = cors_origins
+
+    @property
+    def retention(self) -> timedelta:
+        """How long a stored checkpoint is kept (datetime imported by the store that asks:
+        a linter's run never does)."""
+        from datetime import timedelta
+
+        return timedelta(hours=self.retention_hours)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -184,7 +192,7 @@ class Settings(Record):
             limits=limits,
             public_url=parse_base_url(env.get("OCP_PUBLIC_URL")),
             database_url=env.get("OCP_DATABASE_URL") or DEFAULT_DATABASE_URL,
-            retention=timedelta(hours=hours),
+            retention_hours=hours,
             store_timeout=timeout,
             store_pool_size=pool,
             purge_interval=interval,
