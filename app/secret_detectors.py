@@ -313,6 +313,39 @@ def percent_encoded(text: str) -> Iterator[Span]:
         yield back(start)[0], last + width, kind
 
 
+# A JSON Pointer quoted in a text: a derived checkpoint names what it dropped or rewrote of its
+# parent by the parent's pointers (derivation.omissions and transformations), and a pointer
+# escapes "/" as "~1" and "~0" as "~" in each token. A parent's credential that was a member
+# name (https://svc:pw@host/, an AWS secret with a "/", an Azure AD secret's "~") is then
+# repeated in a form no other detector reads: the text is unescaped once and scanned.
+_POINTER_ESCAPE = _lazy(r"~[01]")
+
+
+def pointer_escaped(text: str) -> Iterator[Span]:
+    pieces: list[str] = []
+    places: list[int] = []  # each escape's place in the unescaped text
+    pos = 0
+    for m in _POINTER_ESCAPE.finditer(text):
+        pieces.append(text[pos : m.start()])
+        places.append(m.start() - len(places))  # (each escape before is one shorter)
+        pieces.append("/" if m.group() == "~1" else "~")
+        pos = m.end()
+    if not places:
+        return
+    pieces.append(text[pos:])
+    plain = "".join(pieces)
+
+    def back(offset: int) -> tuple[int, int]:
+        """Where unescaped character `offset` starts in `text`, and its width there."""
+        before = bisect_left(places, offset)
+        escaped = before < len(places) and places[before] == offset
+        return offset + before, 2 if escaped else 1
+
+    for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
+        last, width = back(end - 1)
+        yield back(start)[0], last + width, kind
+
+
 # A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
 # Kubernetes secret, a token in a config blob. Runs long enough to hold one are decoded once, in
 # chunks of bounded size, and kept only when they decode to text; a hit anywhere in the text

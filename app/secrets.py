@@ -374,6 +374,7 @@ _command_line_password = _later("command_line_password")
 _password_in_prose = _later("password_in_prose")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
+_pointer_escaped = _later("pointer_escaped")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -631,6 +632,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(("@", ("@",)), (_special_userinfo,)),
     _Anchor((r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)),
     _Anchor(("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),
+    _Anchor(("~[01]", ("~0", "~1")), (_pointer_escaped,)),
     _Anchor(
         (r"[A-Za-z0-9+/_\-]{24,}", ()),
         (_base64_wrapped,),
@@ -669,7 +671,7 @@ _BY_BIT = {bit: d for d, bit in _BIT.items()}
 _ANCHOR_BITS = [reduce(operator.or_, (_BIT[d] for d in a.detectors)) for a in _ANCHORS]
 _NAMED_BIT = _BIT[_named_in_text]
 # Detectors that decode and scan again: never run on what they decoded (decode once).
-_DECODING_BITS = _BIT[_percent_encoded] | _BIT[_base64_wrapped]
+_DECODING_BITS = _BIT[_percent_encoded] | _BIT[_base64_wrapped] | _BIT[_pointer_escaped]
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 

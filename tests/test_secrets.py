@@ -1089,3 +1089,49 @@ def test_a_prefix_with_a_short_tail_a_thousand_times_hides_no_token_after_it() -
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     text = "see ghp_ and sk- and xoxb- here; " * 1000 + f"then {token} at last"
     assert [(text[s:e], kind) for s, e, kind in scan_text(text)] == [(token, GITHUB)]
+
+
+# --- a child that quotes its parent ---------------------------------------------------------
+
+
+def test_a_child_quoting_its_parent_s_pointers_repeats_no_credential_unseen() -> None:
+    """A derived checkpoint names what it dropped of its parent by the parent's JSON Pointers
+    (derivation.omissions, §6.9), and a pointer escapes "/" as "~1" and "~" as "~0". A parent's
+    credential that was a member name is then repeated in that form: it is unescaped, found,
+    and withheld whole."""
+    password = "Wint3r" + rnd(8)
+    aws_secret = rnd(12) + "/" + rnd(13) + "/" + rnd(13)
+    azure_secret = rnd(3) + "8Q~" + rnd(34)
+    parent = {
+        "extensions": {
+            "com.example/ci": {
+                f"https://svc:{password}@db.example.com/ledger": True,
+                f"aws_secret_access_key={aws_secret}": True,
+                azure_secret: True,
+            }
+        }
+    }
+    assert len(find_secrets(parent)) == 3
+    quoted = [
+        "/extensions/com.example~1ci/" + name.replace("~", "~0").replace("/", "~1")
+        for name in parent["extensions"]["com.example/ci"]
+    ]
+    child = {
+        "parent": {"id": "urn:uuid:019a8000-0000-7000-8000-000000000001"},
+        "derivation": {
+            "method": "compacted",
+            "omissions": [
+                {"description": f"Dropped {pointer} (sensitive).", "reason": "sensitive"}
+                for pointer in quoted
+            ],
+        },
+    }
+    hits = find_secrets(child)
+    assert [h.path for h in hits] == [f"/derivation/omissions/{i}/description" for i in range(3)]
+    for pointer, hit in zip(quoted, hits, strict=True):
+        assert hit.text is not None
+        shown = redact(hit.text)
+        for secret in (password, aws_secret, azure_secret):
+            for piece in (secret, secret.replace("/", "~1").replace("~", "~0")):
+                assert piece[:10] not in shown and piece[-10:] not in shown, (pointer, shown)
+    assert scan_text("Rewrote /extensions/dev.example~1trace/step and /a~0b/c~1d") == []
