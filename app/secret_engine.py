@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
 
 # An input at least this long (characters) is searched with RE2 even before RE2 is loaded:
 # below it, importing the binding and compiling the keyword sets (about 3 ms) costs more than
@@ -54,35 +53,40 @@ _TOKEN_CHARACTERS = frozenset(
 ANYWHERE, IN_RUNS, BESIDE_RUNS = 0, 1, 2
 
 
-class Pattern(Protocol):
-    """What the engine reads of a pattern (a rule's, or an anchor's)."""
+# (typing is imported for the type checker only: importing it costs `ocp lint` 2 ms, issue 28)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
-    @property
-    def regex(self) -> str: ...  # the subset of syntax both engines read alike (see above)
+    class Pattern(Protocol):
+        """What the engine reads of a pattern (a rule's, or an anchor's)."""
 
-    # what RE2 runs instead (None: the regex), for a gate that a regex `re` would run too
-    # slowly says more precisely: it must find what the regex finds that its owner keeps
-    @property
-    def re2_regex(self) -> str | None: ...
+        @property
+        def regex(self) -> str: ...  # the subset of syntax both engines read alike (see above)
 
-    # literals one of which every match holds (as written when one has a capital letter, else
-    # in any case); none: the pattern has no literal to look for and is run on every text
-    @property
-    def keywords(self) -> Sequence[str]: ...
+        # what RE2 runs instead (None: the regex), for a gate that a regex `re` would run too
+        # slowly says more precisely: it must find what the regex finds that its owner keeps
+        @property
+        def re2_regex(self) -> str | None: ...
 
-    # where its keyword stands: ANYWHERE, IN_RUNS or BESIDE_RUNS
-    @property
-    def scope(self) -> int: ...
+        # literals one of which every match holds (as written when one has a capital letter, else
+        # in any case); none: the pattern has no literal to look for and is run on every text
+        @property
+        def keywords(self) -> Sequence[str]: ...
 
-    # a test one of a small text's runs passes whenever the pattern matches (None: none): `re`
-    # matches the pattern only then (a pattern with no keyword, say; RE2 needs no such help)
-    @property
-    def run_test(self) -> Callable[[str], bool] | None: ...
+        # where its keyword stands: ANYWHERE, IN_RUNS or BESIDE_RUNS
+        @property
+        def scope(self) -> int: ...
 
-    # for an IN_RUNS pattern, the shortest run a match fits in (0: RUN_MIN): `re` matches it
-    # only when a run at least this long holds one of its keywords
-    @property
-    def min_run(self) -> int: ...
+        # a test one of a small text's runs passes whenever the pattern matches (None: none): `re`
+        # matches the pattern only then (a pattern with no keyword, say; RE2 needs no such help)
+        @property
+        def run_test(self) -> Callable[[str], bool] | None: ...
+
+        # for an IN_RUNS pattern, the shortest run a match fits in (0: RUN_MIN): `re` matches it
+        # only when a run at least this long holds one of its keywords
+        @property
+        def min_run(self) -> int: ...
 
 
 class Hay:
