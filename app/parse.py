@@ -166,11 +166,11 @@ def _collection_paused() -> Iterator[None]:
         with _COLLECTOR:
             _parsing -= 1
             if pauses:
-                # what was made meanwhile joins the oldest generation at once (freezing and
-                # thawing moves it there whole): otherwise the next few collections of the
-                # young generations would each walk the whole document
-                gc.freeze()
-                gc.unfreeze()
+                # Nothing is moved between generations: freezing and thawing (which spared
+                # the young collections after a parse a walk of the document, a saving lost
+                # in the noise of a lint) moved every object of the process into the oldest
+                # generation, where a server's cyclic garbage waited for a full collection
+                # that 3.11 seldom runs (1,500 refused uploads: 122 MB to 1.5 GB).
                 gc.enable()
 
 

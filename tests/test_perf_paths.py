@@ -350,6 +350,29 @@ def test_parsing_leaves_the_collector_as_it_found_it() -> None:
         gc.enable()
 
 
+def test_a_parse_leaves_young_garbage_young() -> None:
+    """A parse pauses the collector and moves nothing: a reference cycle made before it is
+    still collected by a young collection after it. (One moved into the oldest generation
+    waits for a full collection, which a busy server may not run for a long time.)"""
+    import gc
+    import weakref
+
+    from app.parse import parse
+
+    class Node:
+        me: object = None
+
+    data = _document(statements=[_statement(i, ["x"]) for i in range(200)])
+    gc.collect()
+    cycle = Node()
+    cycle.me = cycle
+    gone = weakref.ref(cycle)
+    del cycle
+    assert parse(data).ok
+    gc.collect(1)
+    assert gone() is None
+
+
 def test_parses_on_many_threads_leave_the_collector_running() -> None:
     import gc
     from concurrent.futures import ThreadPoolExecutor
