@@ -384,9 +384,11 @@ def _summary_line(results: Sequence[FileResult]) -> str:
     )
 
 
-# The Latin-1 characters `visible` keeps, as bytes (most reports are Latin-1: English
-# messages with a "§" in them).
-_LATIN1_KEPT = bytes(c for c in range(256) if visible(chr(c)) == chr(c))
+@functools.cache
+def _latin1_kept() -> bytes:
+    """The Latin-1 characters `visible` keeps, as bytes (most reports are Latin-1: English
+    messages with a "§" in them), worked out when a report with findings first asks."""
+    return bytes(c for c in range(256) if visible(chr(c)) == chr(c))
 
 
 def _nothing_to_escape(text: str) -> bool:
@@ -397,7 +399,7 @@ def _nothing_to_escape(text: str) -> bool:
         raw = text.encode("latin-1")
     except UnicodeEncodeError:
         return text.isprintable() or visible(text) == text
-    return not raw.translate(None, _LATIN1_KEPT)
+    return not raw.translate(None, _latin1_kept())
 
 
 def _finding_lines(name: str, findings: Sequence[Finding], colour: bool = False) -> list[str]:
@@ -777,7 +779,7 @@ class _Ends:
             from app.positions import token_end  # a report with findings: a valid one has none
 
             token = self.text[offset : token_end(self.text, offset)]
-            measured = (len(token), len(token) + len(_ASTRAL.findall(token)))
+            measured = (len(token), len(token) + len(re.findall(_ASTRAL, token)))
         self._widths[path] = measured
         return measured
 
@@ -789,7 +791,7 @@ class _Utf16Columns:
     document on one line with a thousand findings is read once, not a thousand times)."""
 
     def __init__(self, text: str | None) -> None:
-        self.text = text if text is not None and _ASTRAL.search(text) else None
+        self.text = text if text is not None and re.search(_ASTRAL, text) else None
         self._starts: list[int] | None = None
         self._at = (0, 0, 0)  # line, column and the astral characters before it on the line
 
@@ -797,20 +799,20 @@ class _Utf16Columns:
         if self.text is None:
             return column
         if self._starts is None:
-            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
+            self._starts = [0, *(m.end() for m in re.finditer("\n", self.text))]
         if line > len(self._starts):
             return column
         start = self._starts[line - 1]
         last_line, last_column, before = self._at
         if last_line != line or last_column > column:
             last_column, before = 1, 0  # another line, or out of order: from its start
-        before += len(_ASTRAL.findall(self.text, start + last_column - 1, start + column - 1))
+        astral = re.compile(_ASTRAL)  # (re's cache)
+        before += len(astral.findall(self.text, start + last_column - 1, start + column - 1))
         self._at = (line, column, before)
         return column + before
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_NEWLINE = re.compile("\n")
+_ASTRAL = "[\U00010000-\U0010ffff]"  # compiled where first used (re's cache): few texts hold one
 
 
 def _rule_name(code: str) -> str:
