@@ -317,29 +317,63 @@ def percent_encoded(text: str) -> Iterator[Span]:
 # parent by the parent's pointers (derivation.omissions and transformations), and a pointer
 # escapes "/" as "~1" and "~0" as "~" in each token. A parent's credential that was a member
 # name (https://svc:pw@host/, an AWS secret with a "/", an Azure AD secret's "~") is then
-# repeated in a form no other detector reads: the text is unescaped once and scanned.
+# repeated in a form no other detector reads: the text around the escapes is unescaped and
+# scanned. Around: the escape's line, at most _POINTER_REACH characters either side (a member
+# name with its credential and the name beside it fits), so a long text with one "~1" in it is
+# not scanned twice over, and one full of them at most once more.
 _POINTER_ESCAPE = _lazy(r"~[01]")
+_POINTER_REACH = 512
+
+
+def _pointer_windows(text: str) -> Iterator[tuple[int, int, list[int]]]:
+    """Each window of `text` around its escapes (start, end, where its escapes start)."""
+    low = high = 0
+    escapes: list[int] = []
+    for m in _POINTER_ESCAPE.finditer(text):
+        at = m.start()
+        if escapes and at < high + _POINTER_REACH:  # near the open window: it reaches further
+            escapes.append(at)
+            stop = text.find("\n", at, at + _POINTER_REACH)
+            high = max(high, stop if stop >= 0 else min(len(text), at + _POINTER_REACH))
+            continue
+        if escapes:
+            yield low, high, escapes
+        low = text.rfind("\n", max(0, at - _POINTER_REACH), at) + 1 or max(0, at - _POINTER_REACH)
+        stop = text.find("\n", at, at + _POINTER_REACH)
+        high = stop if stop >= 0 else min(len(text), at + _POINTER_REACH)
+        escapes = [at]
+    if escapes:
+        yield low, high, escapes
 
 
 def pointer_escaped(text: str) -> Iterator[Span]:
+    # As for percent escapes: each window unescaped into one text, a line each, scanned once.
     pieces: list[str] = []
-    places: list[int] = []  # each escape's place in the unescaped text
-    pos = 0
-    for m in _POINTER_ESCAPE.finditer(text):
-        pieces.append(text[pos : m.start()])
-        places.append(m.start() - len(places))  # (each escape before is one shorter)
-        pieces.append("/" if m.group() == "~1" else "~")
-        pos = m.end()
-    if not places:
+    runs: list[tuple[int, int, list[int]]] = []  # unescaped start, start in text, escapes' places
+    length = 0
+    for low, high, escapes in _pointer_windows(text):
+        places: list[int] = []  # each escape's place in the unescaped window
+        pos = low
+        for at in escapes:
+            pieces.append(text[pos:at])
+            places.append(at - low - len(places))  # (each escape before is one shorter)
+            pieces.append("/" if text[at + 1] == "1" else "~")
+            pos = at + 2
+        pieces.append(text[pos:high] + "\n")
+        runs.append((length, low, places))
+        length += high - low - len(places) + 1
+    if not runs:
         return
-    pieces.append(text[pos:])
     plain = "".join(pieces)
+    starts = [r[0] for r in runs]
 
     def back(offset: int) -> tuple[int, int]:
         """Where unescaped character `offset` starts in `text`, and its width there."""
-        before = bisect_left(places, offset)
-        escaped = before < len(places) and places[before] == offset
-        return offset + before, 2 if escaped else 1
+        unescaped_start, text_start, places = runs[bisect_right(starts, offset) - 1]
+        inside = offset - unescaped_start
+        before = bisect_left(places, inside)
+        escaped = before < len(places) and places[before] == inside
+        return text_start + inside + before, 2 if escaped else 1
 
     for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
         last, width = back(end - 1)

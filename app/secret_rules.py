@@ -228,10 +228,15 @@ def _token_parts(
     low, high = length
     regex = "(?:" + "|".join(map(_escape, ordered)) + f")[{tail}]{{{low},}}"
 
-    only = ordered[0] if len(ordered) == 1 else None
+    # prefixes of one length (ghp_, gho_, ghu_…): the match's start says which
+    width = len(ordered[0]) if len({len(p) for p in ordered}) == 1 else 0
 
     def find(text: str, start: int, end: int) -> Span | None:
-        prefix = only or next(p for p in ordered if text.startswith(p, start))
+        prefix = (
+            text[start : start + width]
+            if width
+            else next(p for p in ordered if text.startswith(p, start))
+        )
         while strip and end > start + len(prefix) and text[end - 1] in strip:
             end -= 1
         run = text[start + len(prefix) : end]
@@ -382,7 +387,8 @@ def _rule(
     run_test: Callable[[str], bool] | None = None,
 ) -> Rule:
     """A shape with no fixed prefix, or a check that needs the text around the match."""
-    return Rule(rule_id, kind, keywords, scope, _as_parts, (regex, check), run_test)
+    args = (regex, check)
+    return Rule(rule_id, kind, keywords, scope, _as_parts, args, run_test)
 
 
 def _as_parts(regex: str, check: Check) -> _Parts:

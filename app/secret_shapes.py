@@ -194,7 +194,19 @@ _TAIL_PLACEHOLDER = _lazy(
 
 def _masked(tail: str) -> bool:
     # ghp_xxxx..., xoxb-your-token-here: a placeholder in a token's shape
-    return not tail.strip(_MASK_CHARS + "0") or bool(_TAIL_PLACEHOLDER.search(tail))
+    if not tail.strip(_MASK_CHARS + "0"):
+        return True
+    if tail.isalnum():  # one word (most tokens): a placeholder only if it is one of them
+        low = tail.lower()
+        return low in _TAIL_WORDS or (len(low) >= 3 and not low.strip("x"))
+    return bool(_TAIL_PLACEHOLDER.search(tail))
+
+
+# (the words of _TAIL_PLACEHOLDER; "xxx+" is tested apart)
+_TAIL_WORDS = frozenset(
+    ["your", "example", "sample", "dummy", "fake", "placeholder", "redacted", "token", "secret"]
+)
+_TAIL_WORDS |= {"key", "here"}
 
 
 def _has_upper_or_unbroken(tail: str) -> bool:

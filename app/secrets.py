@@ -290,6 +290,7 @@ _AUTH_PARAM = _lazy(
 _AWS_SECRET_VALUE = _lazy(r"[A-Za-z0-9/+=]{40}")
 
 
+@lru_cache(maxsize=8192)  # a text repeats its values (ids, placeholders, the same key)
 def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | None:
     """The kind of credential `value` is, given the class its name announces, or None."""
     value = value.strip()
@@ -301,6 +302,8 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return COOKIE if _plausible_cookie(value) else None
     if len(value) < (4 if cls in (_C_PASSWORD, _C_SECRET) else 8):
         return None  # shorter than any credential of its class: the cheapest test first
+    if value.isdigit():
+        return None  # a number (the shape tests below say so too, after five regexes)
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
     if cls == _C_AWS_SECRET and _AWS_SECRET_VALUE.fullmatch(value):
@@ -522,6 +525,10 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         value = unquote(value)
     if len(value.strip()) < 4:
         return start, end, "", resume  # shorter than any credential
+    # Data takes more than prose does: a value refused even as data needs no look at the
+    # line around it (a hostile text of 10,000 `api_key = 0000…` is refused at this step).
+    if _credential_value(cls, value) is None:
+        return start, end, "", resume
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
@@ -1002,8 +1009,12 @@ def first_secret(document: object) -> SecretHit | None:
 
 
 _SortKey = tuple[tuple[int, ...], int, int]
-# String values are scanned in batches of about this many characters: the anchors are looked
-# for in one batch at a time, so first_secret stops after the batch of its first hit.
+# String values are scanned in batches: the patterns are looked for in one batch at a time, and
+# every match of a batch is checked before any is recorded, so a scan that stops (first_secret
+# at its first hit, scan_document past its limit of places) stops after the batch that got it
+# there. The first batch is small and each doubles, up to the largest: a document of 5,000
+# tokens is stopped after 1,000 checked, and a large benign one costs a handful of passes more.
+_FIRST_BATCH_CHARS = 1 << 14
 _BATCH_CHARS = 1 << 18
 
 
@@ -1012,11 +1023,13 @@ def _batches(strings: list[str]) -> Iterator[tuple[int, int]]:
 
     ends = list(accumulate(map(len, strings)))
     start = 0
+    size = _FIRST_BATCH_CHARS
     while start < len(strings):
         floor = ends[start - 1] if start else 0
-        stop = min(len(strings), bisect_left(ends, floor + _BATCH_CHARS, start) + 1)
+        stop = min(len(strings), bisect_left(ends, floor + size, start) + 1)
         yield start, stop
         start = stop
+        size = min(2 * size, _BATCH_CHARS)
 
 
 def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
@@ -1063,9 +1076,9 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     index = list(compress(count(), layout.flat))
     names = list(layout.names)
     texts = [n if isinstance(n, str) else str(n) for n in names]
-    # A document of one batch has its member names searched with its values, in one text: one
-    # search of each keyword and pattern, not two (most documents; start-up, issue 28).
-    together = sum(map(len, strings)) + sum(map(len, texts)) <= _BATCH_CHARS
+    # A document of one small batch has its member names searched with its values, in one
+    # text: one search of each keyword and pattern, not two (start-up, issue 28).
+    together = sum(map(len, strings)) + sum(map(len, texts)) <= _FIRST_BATCH_CHARS
     for first, last in [(0, len(strings))] if together else _batches(strings):
         batch = strings[first:last]
         bits, found = _candidates(batch + texts if together else batch, most=_SPANS_PER_VALUE)
