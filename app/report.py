@@ -407,6 +407,8 @@ def _finding_lines(name: str, findings: Sequence[Finding], colour: bool = False)
     they are and read once for anything `visible` escapes: only when something is (rare) is
     each message and path made visible on its own, two scans a finding. With ``colour``, the
     severity is coloured (the only escape sequences in the output are these)."""
+    if not findings:
+        return []
     word = _COLOURED if colour else _PLAIN
     lines = []
     for f in findings:
