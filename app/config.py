@@ -240,6 +240,8 @@ _ORIGIN_HOST = r"[a-z0-9._~-]+|[0-9a-f:.]*:[0-9a-f:.]*"  # compiled on first use
 def parse_cors_origins(raw: str | None) -> frozenset[str]:
     """OCP_CORS_ORIGINS: comma-separated origins, each http(s)://host[:port] as a browser
     sends it in Origin (lowercase, no default port, no path), or "*" for any origin."""
+    if not raw or not raw.strip():
+        return frozenset()  # the usual setting, and every linter's: no URL module to load
     from urllib.parse import urlsplit
 
     origins = set()
