@@ -273,6 +273,25 @@ def password_in_prose(text: str) -> Iterator[Span]:
 # query's "?", "&" and "#" so that a parameter's name stays beside its decoded value.
 _PERCENT_RUN = _lazy(r"(?:[A-Za-z0-9._~+\-/=:!$*,;@?&#]|%[0-9A-Fa-f]{2})++")
 _PERCENT_SPLIT = _lazy(r"%([0-7][0-9A-Fa-f])")
+# Only the runs holding an escape are read: from each escape not in a run read already, back to
+# its run's start (_PERCENT_RUN reversed, run on the reversed text before the escape, so no
+# character is read back twice), then forward through the run. A long text with an escape or
+# two is not read run by run (some 12 ms on 400 KB of words).
+_PERCENT_ESCAPE = _lazy(r"%[0-7][0-9A-Fa-f]")
+_PERCENT_BACK = _lazy(r"(?:[0-9A-Fa-f]{2}%|[A-Za-z0-9._~+\-/=:!$*,;@?&#])*+")
+
+
+def _percent_runs(text: str) -> Iterator[re.Match[str]]:
+    done = 0  # where the last run read ends
+    pos = 0
+    while (escape := _PERCENT_ESCAPE.search(text, pos)) is not None:
+        at = escape.start()
+        back = _PERCENT_BACK.match(text[done:at][::-1])
+        run = _PERCENT_RUN.match(text, at - (back.end() if back else 0))
+        if run is None:  # (never: the escape itself is a run)
+            break
+        yield run
+        done = pos = run.end()
 
 
 def percent_encoded(text: str) -> Iterator[Span]:
@@ -282,9 +301,7 @@ def percent_encoded(text: str) -> Iterator[Span]:
     pieces: list[str] = []
     runs: list[tuple[int, int, list[int]]] = []  # decoded start, start in text, escapes' places
     length = 0
-    for run in _PERCENT_RUN.finditer(text):
-        if "%" not in run.group():
-            continue
+    for run in _percent_runs(text):
         parts = _PERCENT_SPLIT.split(run.group())
         if len(parts) == 1:
             continue

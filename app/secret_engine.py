@@ -194,6 +194,12 @@ class Engine:
             self._by_text.setdefault((exact, scope), []).append((word, i))
         self._gates = gates
         self._ungated = [i for i, gate in enumerate(gates) if not gate]
+        # keyword index -> the patterns it lets through (a text holds few keywords: its
+        # patterns are found from them, not by testing every pattern's gate)
+        self._opens: list[list[int]] = [[] for _ in entries]
+        for i, gate in enumerate(gates):
+            for keyword in gate:
+                self._opens[keyword].append(i)
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
         self._set: Any = None
@@ -226,9 +232,10 @@ class Engine:
                 else:
                     text = hay.ascii if exact else hay.low
                 found.update([i for word, i in words if word in text])
-        present = [
-            i for i, gate in enumerate(self._gates) if not gate or not found.isdisjoint(gate)
-        ]
+        opened = set(self._ungated)
+        for keyword in found:
+            opened.update(self._opens[keyword])
+        present = sorted(opened)
         if not re2:
             present = [i for i in present if self._fits(i, hay)]
         return present

@@ -1135,3 +1135,33 @@ def test_a_child_quoting_its_parent_s_pointers_repeats_no_credential_unseen() ->
             for piece in (secret, secret.replace("/", "~1").replace("~", "~0")):
                 assert piece[:10] not in shown and piece[-10:] not in shown, (pointer, shown)
     assert scan_text("Rewrote /extensions/dev.example~1trace/step and /a~0b/c~1d") == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ("curl -s -u ops:", "Zq" + rnd(10), " https://api.example.com/x"),
+        lambda: ("machine db.example.com login ops password ", "Zq" + rnd(10), "\n"),
+        lambda: ("the password for the admin account is ", "Zq" + rnd(10), " today. "),
+        lambda: ("see https:ops:", "Zq" + rnd(10), "@db.example.com/ledger"),
+        lambda: ("?access_token%3D", "ghp%5F" + rnd(36), "&page=2"),
+        lambda: ("dropped /extensions/https:~1~1ops:", "Zq" + rnd(10), "@db.example.com"),
+    ],
+    ids=["command-line", "netrc", "prose", "special-userinfo", "percent", "pointer"],
+)
+@pytest.mark.parametrize("place", [0, 20_000, 60_000])
+def test_a_long_text_is_read_around_its_detectors_words(make: Any, place: int) -> None:
+    """A text longer than 16K characters is read by the detectors of command lines, .netrc,
+    prose, special-scheme userinfo, percent escapes and pointer escapes only around their
+    words: the credential is found wherever it stands, and the text around it stays free."""
+    before, secret, after = make()
+    filler = "Reconciled invoice batch 2026-11 against the ledger; no variance found. "
+    head = (filler * (place // len(filler) + 1))[:place] + "\n"
+    text = head + before + secret + after + filler * 300
+    spans = scan_text(text)
+    assert len(spans) == 1, spans
+    start, end, _ = spans[0]
+    # the span covers the credential (a decoded one is mapped back to its escaped characters)
+    assert start >= len(head) and end <= len(head) + len(before) + len(secret) + len(after)
+    assert secret[-6:] in text[start:end] or secret[-6:].replace("_", "%5F") in text[start:end]
+    assert scan_text(head + before + after + filler * 300) == []
