@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup system-deps test-tools serve test check lint conformance bench bench-worst bench-cli clean constraints
+.PHONY: setup system-deps test-tools serve test check lint conformance bench bench-worst bench-cli clean constraints schema-checks
 
 # The suite runs on this many workers (pytest-xdist), each taking work from the others when
 # it runs dry: a third of the suite waits on servers, deadlines and subprocesses, so more
@@ -67,6 +67,11 @@ bench-worst: setup
 # ocp lint's start-up, from the wheel installed in a fresh virtualenv (issue 13; about 2 minutes)
 bench-cli: setup
 	$(BIN)/python bench/cli.py
+
+# The schema stage's screen, written out from the schema (app/schema_codegen.py): after any
+# change to schema/opencheckpoint-0.1.schema.json (a test fails until it is written again).
+schema-checks: setup
+	$(BIN)/python -m app.schema_codegen
 
 # Pin what the ranges in pyproject.toml resolve to today.
 constraints:

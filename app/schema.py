@@ -39,7 +39,7 @@ from app.json_values import CONTAINERS, NUMBERS
 from app.pointer import parse_pointer, to_pointer
 from app.resources import SCHEMA_ID as SCHEMA_ID
 from app.resources import load_schema as load_schema
-from app.schema_screen import ecma_to_python
+from app.schema_codegen import ecma_to_python
 
 if TYPE_CHECKING:
     # The reference validator is imported where it runs (a document jsonschema-rs refuses,
