@@ -101,6 +101,7 @@ BEARER = "a bearer token"
 BASIC = "HTTP Basic credentials"
 SERVICE_KEY = "a service's API key or token"  # a keyword rule's service, named in docs/secrets.md
 ONEPASSWORD = "a 1Password secret"
+NUGET = "a NuGet feed password"
 PREFIXED = "a service's API token"  # a prefixed token of a service in docs/secrets.md's table
 
 
@@ -481,6 +482,16 @@ def _maxmind(text: str, start: int, end: int) -> Span | None:
     if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
         return None
     return (start, end) if _letters_digits(text[start : end - 4]) else None
+
+
+def _nuget_password(text: str, start: int, end: int) -> Span | None:
+    """nuget.config's packageSourceCredentials: <add key="ClearTextPassword" value="..." />
+    (a "Password" key holds the same password encrypted for one machine's user: as secret)."""
+    at = text.index('value="', start, end) + 7
+    value = text[at : end - 1]
+    if len(value) < 8 or value.startswith(("%", "$")) or _is_placeholder(value):
+        return None  # %FEED_PASSWORD%, $(Password): a reference to where it is kept
+    return (at, end - 1) if _ANY_LETTER.search(value) else None
 
 
 def _flutterwave(tail: str) -> bool:
@@ -1383,6 +1394,14 @@ RULES: tuple[Rule, ...] = (
         _A,
         (16, 16),
         check=_letters_digits,
+    ),
+    _rule(
+        "nuget-config-password",
+        NUGET,
+        '<add key="(?:ClearText)?Password"[ \t]+value="[^"\r\n]{8,256}"',
+        ('Password"',),
+        _nuget_password,
+        scope=ANYWHERE,
     ),
     _rule(
         "maxmind-license-key", PREFIXED, "[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk", ("_mmk",), _maxmind

@@ -471,6 +471,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "sentry-token": (lambda: "sntry" + "u_" + H(64), "sntryu_" + "short"),
     "planetscale-token": (lambda: "pscale" + "_tkn_" + R(43), "pscale_tkn_" + "short"),
     "settlemint-access-token": (lambda: "sm" + "_pat_" + R(16), "sm_pat_" + "short"),
+    "nuget-config-password": (
+        lambda: '<add key="ClearText' + 'Password" value="' + R(14) + '" />',
+        '<add key="ClearTextPassword" value="%FEED_PASSWORD%" />',
+    ),
     "maxmind-license-key": (lambda: R(6) + "_" + R(29) + "_m" + "mk", "license_mmk"),
     "openshift-user-token": (lambda: "sha256" + "~" + R(43, B64URL), "sha256~" + "short"),
     "intra42-client-secret": (lambda: "s-s4t2" + "ud-" + H(64), "s-s4t2ud-" + "short"),
