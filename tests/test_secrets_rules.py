@@ -582,3 +582,12 @@ def test_every_true_case_is_found_in_every_placement(placement: str) -> None:
                 for piece in (credential, credential[-12:], credential[:12]):
                     assert piece not in finding.message, rule_id
     assert missed == [], placement
+
+
+def test_docs_list_every_rule() -> None:
+    """docs/secrets.md has a row for every rule, by its id, and none for a rule that is gone."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "secrets.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z0-9\-]+)` \| (?:prefix|keyword|pair|shape) \|", doc, re.M)
+    assert rows == [rule.id for rule in RULES]
