@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from app.diff import Data  # the module itself is imported only when a diff is asked for
     from app.outputs import Outputs  # imported by a run that writes files, or fails early
 
-    _Commands: TypeAlias = argparse._SubParsersAction["_Parser"]
+    _Commands: TypeAlias = argparse._SubParsersAction["_Parser"] | "_Alone"
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -87,9 +87,9 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser(given)
+    parser, arguments = _parser(given)
     try:
-        args = parser.parse_args(given)
+        args = parser.parse_args(arguments)
     except _ArgumentError as exc:
         from app.outputs import Outputs, fail_run
 
@@ -119,19 +119,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return usage_error(f"{exc.strerror or exc}{where}")
 
 
-def _parser(given: Sequence[str] = ()) -> argparse.ArgumentParser:
-    """The command line's parser. With ``given`` naming a command first, that command's parser
-    is the only one built: each costs a few milliseconds (argparse looks its words up in the
-    message catalogues), and `ocp lint` of one file must start within 3× a bare interpreter
-    (issue 28). Help, a version, a mistyped command and no command get every command."""
+def _parser(given: Sequence[str] = ()) -> tuple[argparse.ArgumentParser, Sequence[str]]:
+    """The command line's parser, and the arguments it reads. A command line that names its
+    command first gets that command's parser alone (`ocp lint`), reading what follows: each
+    parser costs a few milliseconds (argparse looks its words up in the message catalogues),
+    and `ocp lint` of one file must start within 3× a bare interpreter (issue 28). Help, a
+    version, a mistyped command and no command get `ocp` with every command."""
+    if given and given[0] in _COMMANDS:
+        alone = _Alone()
+        _COMMANDS[given[0]](alone)
+        assert alone.parser is not None
+        return alone.parser, given[1:]
     parser = _Parser(prog="ocp", description="Read, check and share OpenCheckpoint documents.")
     parser.add_argument("--version", action="version", version=f"ocp {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
-    named = given[0] if given and given[0] in _COMMANDS else None
-    for name, add in _COMMANDS.items():
-        if named in (None, name):
-            add(commands)
-    return parser
+    for add in _COMMANDS.values():
+        add(commands)
+    return parser, given
+
+
+class _Alone:
+    """In place of `ocp`'s commands, for a command line that names one: that command's
+    parser, made alone, with the name and the description it has among them."""
+
+    def __init__(self) -> None:
+        self.parser: _Parser | None = None
+
+    def add_parser(self, name: str, **options: Any) -> _Parser:
+        options.pop("help", None)  # the line `ocp --help` shows of it
+        self.parser = _Parser(prog=f"ocp {name}", **options)
+        return self.parser
 
 
 def _add_lint(commands: _Commands) -> None:
