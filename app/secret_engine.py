@@ -129,8 +129,10 @@ class Hay:
         """The runs of token characters at least RUN_MIN long: where an IN_RUNS pattern's
         keyword must be."""
         if self._runs is None:
-            self._lines_and_runs()
-        assert self._runs is not None
+            # By str.translate and split, C loops both: the runs' regex would cost a compile
+            # and twice the search.
+            words = self.ascii.translate(_run_table()).split()
+            self._runs = [w for w in words if len(w) >= RUN_MIN]
         return self._runs
 
     @property
@@ -138,25 +140,18 @@ class Hay:
         """The lines that hold a run (in lower case, a newline apart): where a BESIDE_RUNS
         pattern's keyword must be."""
         if self._lines is None:
-            self._lines_and_runs()
-        assert self._lines is not None
+            # A line holding a run is found from each distinct run's places.
+            text = self.ascii
+            spans: set[tuple[int, int]] = set()
+            for run in set(self.runs):
+                at = text.find(run)
+                while at != -1:
+                    start = text.rfind("\n", 0, at) + 1
+                    end = text.find("\n", at + len(run))
+                    spans.add((start, len(text) if end == -1 else end))
+                    at = text.find(run, end) if end != -1 else -1
+            self._lines = "\n".join([text[a:b] for a, b in sorted(spans)]).lower()
         return self._lines
-
-    def _lines_and_runs(self) -> None:
-        # By str.translate and split, C loops both: the runs' regex would cost a compile and
-        # twice the search. A line holding a run is found from each distinct run's places.
-        text = self.ascii
-        runs = [w for w in text.translate(_run_table()).split() if len(w) >= RUN_MIN]
-        spans: set[tuple[int, int]] = set()
-        for run in set(runs):
-            at = text.find(run)
-            while at != -1:
-                start = text.rfind("\n", 0, at) + 1
-                end = text.find("\n", at + len(run))
-                spans.add((start, len(text) if end == -1 else end))
-                at = text.find(run, end) if end != -1 else -1
-        self._runs = runs
-        self._lines = "\n".join([text[a:b] for a, b in sorted(spans)]).lower()
 
     def __len__(self) -> int:
         return len(self.text)
@@ -215,10 +210,11 @@ class Engine:
 
     # --- which patterns a text needs -----------------------------------------------------------
 
-    def present(self, hay: Hay, re2: bool) -> list[int]:
+    def present(self, hay: Hay, re2: bool, fits: bool = False) -> list[int]:
         """The indices of the patterns one of whose keywords ``hay`` holds, and of the patterns
         that have none, in order. (RE2 looks for every keyword in the whole text: a pattern
-        it lets through and the scope would not finds no match there.)"""
+        it lets through and the scope would not finds no match there.) ``fits``: `re`'s last
+        gate too, though RE2 found the keywords (a short text that `re` then searches)."""
         if re2:
             found = set(self._keyword_set().Match(hay.raw) or ())  # (None: no keyword)
         else:
@@ -238,6 +234,9 @@ class Engine:
         present = sorted(opened)
         if not re2:
             present = [i for i in present if self._fits(i, hay)]
+        elif fits:  # (the run tests only: they gate the patterns with no keyword)
+            patterns = self.patterns
+            present = [i for i in present if patterns[i].run_test is None or self._fits(i, hay)]
         return present
 
     def _fits(self, index: int, hay: Hay) -> bool:

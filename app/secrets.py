@@ -969,11 +969,12 @@ def _candidates(
     ends = list(map(operator.add, accumulate(map(len, strings)), count(1)))  # each one's "\n"
     hay = Hay(text)
     re2 = engine.uses_re2(hay)
-    present = engine.present(hay, re2)
     # A short text's patterns are run by `re` even once RE2 is loaded: the binding's call costs
     # about 3 microseconds, `re`'s a tenth of that, and on a text this short `re` reads no more
     # than RE2 does (a finding's path tokens, read one by one when a scan stopped early).
-    re2 = re2 and len(text) > _RE_UP_TO
+    short = len(text) <= _RE_UP_TO
+    present = engine.present(hay, re2, fits=short)
+    re2 = re2 and not short
     bits: dict[int, int] = {}
     found: dict[int, list[Span]] = {}
     rules = len(RULES)
