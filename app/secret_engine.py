@@ -64,11 +64,6 @@ if TYPE_CHECKING:
         @property
         def regex(self) -> str: ...  # the subset of syntax both engines read alike (see above)
 
-        # what RE2 runs instead (None: the regex), for a gate that a regex `re` would run too
-        # slowly says more precisely: it must find what the regex finds that its owner keeps
-        @property
-        def re2_regex(self) -> str | None: ...
-
         # literals one of which every match holds (as written when one has a capital letter, else
         # in any case); none: the pattern has no literal to look for and is run on every text
         @property
@@ -330,7 +325,7 @@ class Engine:
             re2 = _re2_module()
             assert re2 is not None
             pattern = self.patterns[index]
-            regex = (pattern.re2_regex or pattern.regex).encode()
+            regex = pattern.regex.encode()
             compiled = self._re2[index] = re2._re2.RE2(regex, _options(re2))
             if not compiled.ok():
                 raise ValueError(f"RE2 cannot read {regex!r}: {compiled.error()}")

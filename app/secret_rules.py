@@ -158,10 +158,6 @@ class Rule:
         self._parts: _Parts | None = None
 
     @property
-    def re2_regex(self) -> str | None:
-        return None  # (app/secret_engine.py `Pattern`: RE2 runs the regex too)
-
-    @property
     def keywords(self) -> Sequence[str]:
         """One with a capital letter is looked for as written (SK, AKIA), others in any case."""
         return self._words
