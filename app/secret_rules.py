@@ -514,8 +514,15 @@ def _mailgun_key(text: str, start: int, end: int) -> Span | None:
 
 
 def _mailgun_run(run: str) -> bool:
-    # a run of token characters that can hold one: 50 characters, two of them dashes
-    return len(run) >= 50 and run.count("-") >= 2
+    # a run of token characters that can hold one: a part of 32 or more between its dashes,
+    # one of 8, one of 8 or more (a URN's UUID, 8-4-4-4-12, has none: no compile for it)
+    if len(run) < 50 or run.count("-") < 2:
+        return False
+    parts = run.split("-")
+    return any(
+        len(parts[i]) >= 32 and len(parts[i + 1]) == 8 and len(parts[i + 2]) >= 8
+        for i in range(len(parts) - 2)
+    )
 
 
 def _mailchimp(text: str, start: int, end: int) -> Span | None:

@@ -881,14 +881,19 @@ class _Layout:
         self.seg_start = seg_start
         self.names = names
         self._keys: dict[int, list[object]] = {}
+        self._bisect: Callable[[list[int], int], int] | None = None
         self._pointers: dict[int, tuple[str, tuple[int, ...], tuple[str, ...]]] = {0: ("", (), ())}
         self._child_index: dict[int, dict[int, tuple[object, int]]] = {}
 
     def locate(self, i: int) -> tuple[int, object, int]:
         """String value `i` -> (container, token, ordinal in the container)."""
-        from bisect import bisect_right  # (C, loaded on a document's first hit)
+        if self._bisect is None:
+            # bisect is a shared library to load (see _candidates): a document's first hit
+            # loads it, a document with none never does
+            from bisect import bisect_right
 
-        c = bisect_right(self.seg_start, i) - 1
+            self._bisect = bisect_right
+        c = self._bisect(self.seg_start, i) - 1
         ordinal = i - self.seg_start[c]
         obj = self.conts[c]
         if isinstance(obj, dict):
@@ -937,6 +942,19 @@ class _Layout:
 
 
 _RE_UP_TO = 256
+_C_BISECT_FROM = 1 << 14
+
+
+def _bisect_right(a: list[int], x: int) -> int:
+    """bisect.bisect_right, in Python."""
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < a[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def _candidates(
@@ -952,10 +970,14 @@ def _candidates(
     into the next. ``exclude``: detectors not to call for; ``most``: a rule's matches kept in
     one string (the document scan's `_SPANS_PER_VALUE`), past which its search skips to the
     string's end."""
-    from bisect import bisect_right  # (C, loaded on the first scan, not on import)
-
     engine = _engine()
     text = "\n" + "\n".join(strings) + "\n"
+    # bisect is a shared library to load (some 0.3 ms of a small file's lint, issue 28): a
+    # small text's few matches are placed by a binary search in Python
+    if len(text) < _C_BISECT_FROM:
+        bisect_right = _bisect_right
+    else:
+        from bisect import bisect_right
     ends = list(map(operator.add, accumulate(map(len, strings)), count(1)))  # each one's "\n"
     hay = Hay(text)
     re2 = engine.uses_re2(hay)
