@@ -10,11 +10,11 @@ benign text of the same size (realistic excerpts: prose, code, configuration, lo
 with the words a credential's name holds). Target of issue 11: every ratio at most 3x, and the
 1 MB figure close to the 100 KB one (linear growth).
 
-The rules' own worst cases are built from the rules (app/secret_rules.py): every rule's keyword
+The rules' own worst cases are built from the rules (app/secrets/rules.py): every rule's keyword
 followed by a run one character too short, or by a masked run of the full length (the regex
 matches, the check refuses: work in Python for each), every service's name beside a masked
 value, and documents whose member names and values are those near misses. At these sizes the
-scan runs RE2 (app/secret_engine.py); ``--engine re`` times `re` instead, the engine of a small
+scan runs RE2 (app/secrets/engine.py); ``--engine re`` times `re` instead, the engine of a small
 input, to show it linear too (``--engine re2`` forces RE2 for any size).
 
 ``--startup`` prints the start-up budget of issue 28 instead: in fresh processes (bytecode
@@ -26,10 +26,10 @@ Target: at most 5 ms together. The same, by hand:
     .venv/bin/python -c 'import app.findings' && env -u PYTHONDONTWRITEBYTECODE \
         .venv/bin/python bench/secret_scan.py --startup
 
-`--scanner PATH` times another copy of app/secrets.py (for instance the one before a change:
-`git show REV:app/secrets.py > /tmp/secrets_before.py`; a copy of before the scanner was split
-in modules, commit a2ce542 or earlier). A case whose 100 KB run takes longer than 5 s is not run
-at 1 MB (its figure is then an extrapolation, marked "~"). This is a benchmark, never a test.
+`--scanner PATH` times another scanner in one file, the app/secrets.py of before the scanner
+became a package (`git show a2ce542:app/secrets.py > /tmp/secrets_before.py`). A case whose
+100 KB run takes longer than 5 s is not run at 1 MB (its figure is then an extrapolation, marked
+"~"). This is a benchmark, never a test.
 """
 
 from __future__ import annotations
@@ -311,7 +311,7 @@ def best_of(fn: Callable[[], object], seconds: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 KB only")
-    ap.add_argument("--scanner", help="path of another copy of app/secrets.py to time")
+    ap.add_argument("--scanner", help="a scanner in one file to time (app/secrets.py of a2ce542)")
     ap.add_argument("--only", help="only the cases whose name contains this")
     ap.add_argument("--engine", choices=("re", "re2"), help="force one engine (default: by size)")
     ap.add_argument(
@@ -328,7 +328,7 @@ def main() -> None:
         return
     scanner = load_scanner(args.scanner)
     if args.engine:
-        from app.secret_engine import Engine
+        from app.secrets.engine import Engine
 
         Engine.uses_re2 = lambda self, hay: args.engine == "re2"  # type: ignore[method-assign]
         print(f"(engine forced: {args.engine})")

@@ -302,13 +302,13 @@ def api_key_names(n: int) -> bytes:
 
 
 def rule_near_misses(full: bool) -> list[str]:
-    """For every rule of app/secret_rules.py, texts that almost match it: each keyword with a
+    """For every rule of app/secrets/rules.py, texts that almost match it: each keyword with a
     run one character too short (``full`` False), or with a masked run of the full length (True:
     the regex matches and the check refuses the placeholder, a step of Python each); a
     service's name with an operator and a masked value (or too short a one). None is a
     credential: tests/test_worst_cases.py holds the scan to finding none."""
-    from app.secret_engine import BESIDE_RUNS
-    from app.secret_rules import RULES
+    from app.secrets.engine import BESIDE_RUNS
+    from app.secrets.rules import RULES
 
     texts: list[str] = []
     for rule in RULES:

@@ -1,6 +1,6 @@
 """A document holding more apparent credentials than a report lists is a dump of credentials:
 the scan stops past MAX_PER_CODE flagged places, every output says "at least" of the rest, and
-what shows the document withholds all of it (app/secrets.py `scan_document`)."""
+what shows the document withholds all of it (app/secrets `scan_document`)."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""Apparent credentials in a checkpoint (app/secrets.py, §9.1, §10.5).
+"""Apparent credentials in a checkpoint (app/secrets, §9.1, §10.5).
 
 Every fake credential here is assembled at run time from pieces, so that no real-looking secret
 literal sits in the repository for a secret scanner (or a person) to trip over.
@@ -1058,7 +1058,7 @@ def test_big_list_of_naughty_strings_never_crashes() -> None:
 
 
 def test_every_name_the_scanner_knows_passes_its_cheap_filter() -> None:
-    # Text is read for `NAME: value` only where NAME holds one of a few words (app/secrets.py
+    # Text is read for `NAME: value` only where NAME holds one of a few words (app/secrets
     # `_may_name_credential`, one cached lookup a name): that must let through every name
     # `_classify_name` gives a class, in every spelling, and every query parameter it reads.
     from app import secrets

@@ -1,4 +1,4 @@
-"""The secret scan's two engines (app/secret_engine.py) give the same findings.
+"""The secret scan's two engines (app/secrets/engine.py) give the same findings.
 
 A large input is searched by RE2, a small one by Python's `re` (so that a small document's lint
 never loads RE2: start-up, issue 28). Both read the same ASCII text with the same patterns, so
@@ -11,11 +11,11 @@ import string
 
 import pytest
 
-import app.secret_engine as engine_module
+import app.secrets.engine as engine_module
 from app import secrets
-from app.secret_engine import IN_RUNS, RUN_CHARS, RUN_MIN, Engine, Hay
-from app.secret_rules import RULES
 from app.secrets import find_secrets, scan_text, scan_texts
+from app.secrets.engine import IN_RUNS, RUN_CHARS, RUN_MIN, Engine, Hay
+from app.secrets.rules import RULES
 from tests.test_secrets import DETECTORS, ORDINARY, rnd
 from tests.test_secrets_hostile import NOTHING_TO_FIND
 from tests.test_secrets_ordinary import PLAUSIBLE

@@ -1,4 +1,4 @@
-"""One credential and one near miss for every rule of app/secret_rules.py (issue 29).
+"""One credential and one near miss for every rule of app/secrets/rules.py (issue 29).
 
 gitleaks' default rules are the checklist of services; each rule here is this project's own,
 written from the format, and each gets a true case (what the service issues, in the context its
@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 import pytest
 
-from app.secret_rules import RULES, Rule
 from app.secrets import find_secrets, first_secret, scan_text, secret_findings
+from app.secrets.rules import RULES, Rule
 from tests.test_secrets import rnd
 from tests.test_secrets_recall import PLACEMENTS, _document
 

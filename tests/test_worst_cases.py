@@ -246,10 +246,10 @@ def test_the_benchmark_measures_a_lint_in_a_subprocess(tmp_path):
 
 
 def test_near_misses_of_every_rule_hold_no_credential(grown):
-    """The rules' worst cases almost match every rule (app/secret_rules.py) and match none:
+    """The rules' worst cases almost match every rule (app/secrets/rules.py) and match none:
     a benchmark that flagged them would time the withholding, not the scan."""
-    from app.secret_rules import RULES
     from app.secrets import find_secrets, scan_text
+    from app.secrets.rules import RULES
 
     for full in (False, True):
         misses = wc.rule_near_misses(full)

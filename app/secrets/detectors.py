@@ -1,8 +1,8 @@
-"""The secret scan's detectors of structures a pattern alone cannot judge (app/secrets.py).
+"""The secret scan's detectors of structures a pattern alone cannot judge (app/secrets).
 
 PEM and PuTTY private keys (armour, body, end), a URI's userinfo, .netrc entries, passwords on
 command lines and in sentences, and what percent escapes and base64 wrap. Each runs only on a
-string its anchor found (app/secrets.py `_ANCHORS`), and this module is imported only when a
+string its anchor found (app/secrets `_ANCHORS`), and this module is imported only when a
 text first calls for one of them: most documents call for none (start-up, issue 28).
 """
 
@@ -15,14 +15,6 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import accumulate, chain, count
 
-from app.secret_shapes import (
-    _has_lower,
-    _has_upper,
-    _is_placeholder,
-    _lazy,
-    _plausible_token,
-    _prose_password,
-)
 from app.secrets import (
     _C_PASSWORD,
     _DECODING_BITS,
@@ -35,6 +27,14 @@ from app.secrets import (
     _credential_value,
     _passphrase,
     _scan_strings,
+)
+from app.secrets.shapes import (
+    _has_lower,
+    _has_upper,
+    _is_placeholder,
+    _lazy,
+    _plausible_token,
+    _prose_password,
 )
 
 # The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,

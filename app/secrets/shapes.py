@@ -1,5 +1,5 @@
 """What a credential looks like, and what only looks like one: the value tests every part of
-the secret scan shares (app/secrets.py, app/secret_rules.py).
+the secret scan shares (app/secrets, app/secrets/rules.py).
 
 A placeholder (`<redacted>`, `${TOKEN}`, `ghp_xxxx…`), a reference to where a secret lives
 (`vault:…`, `env:NAME`, a path), an identifier, a number or a date is no credential whatever name
@@ -13,7 +13,7 @@ class _LazyPattern:
     """A regular expression compiled when it is first used.
 
     The scanner's modules hold a hundred patterns of their own besides the rules' (which
-    app/secret_engine.py compiles), and compiling them all cost `ocp lint` a quarter of its
+    app/secrets/engine.py compiles), and compiling them all cost `ocp lint` a quarter of its
     start-up (issue 13), while a document needs only the few its text calls for. On first use
     the compiled pattern's methods are set on the instance, so later calls cost what a
     compiled pattern's cost: an attribute and a call.

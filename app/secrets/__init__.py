@@ -11,10 +11,10 @@ holds a credential. None is tuned to sample documents, and each is checked again
 content: ids, digests, commit hashes, idempotency keys, ordinary URLs and query strings, e-mail
 addresses, and prose that merely mentions a token or a password.
 
-The formats known by their shape are rules (app/secret_rules.py); the structures that need more
+The formats known by their shape are rules (app/secrets/rules.py); the structures that need more
 than a pattern are detectors here (PEM and PuTTY keys, URIs' userinfo, .netrc entries, names
 in text, command lines, prose, and the decoding of percent escapes and base64). Speed: the
-document scan joins all strings once and hands them to app/secret_engine.py, which finds the
+document scan joins all strings once and hands them to app/secrets/engine.py, which finds the
 keywords they hold (one RE2 pass on a large input), runs only the rules and anchors whose
 keyword occurred, and maps each match back to its string; a detector runs only on the strings
 its anchor matched.
@@ -31,9 +31,9 @@ from itertools import accumulate, compress, count, islice
 
 from app.findings import Finding
 from app.json_values import CONTAINERS
-from app.secret_engine import ANYWHERE, Engine, Hay
-from app.secret_rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
-from app.secret_shapes import (
+from app.secrets.engine import ANYWHERE, Engine, Hay
+from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
+from app.secrets.shapes import (
     _WHITESPACE,
     _is_placeholder,
     _lazy,
@@ -80,15 +80,15 @@ else:
 
 
 # --- kinds: fixed phrases, so a message can never echo document content -------------------------
-# (the kinds of the formats known by their shape are app/secret_rules.py's, and read here too:
+# (the kinds of the formats known by their shape are app/secrets/rules.py's, and read here too:
 # `__getattr__` below)
 
 
 def __getattr__(name: str) -> str:
     """`app.secrets.GITHUB` and the other kinds of the formats known by their shape, as before
-    they moved to app/secret_rules.py (65 import statements cost the start-up 0.3 ms)."""
+    they moved to app/secrets/rules.py (65 import statements cost the start-up 0.3 ms)."""
     if name.isupper() and not name.startswith("_"):
-        from app import secret_rules
+        from app.secrets import rules as secret_rules
 
         kind = getattr(secret_rules, name, None)
         if isinstance(kind, str):
@@ -355,12 +355,12 @@ Detector = Callable[[str], Iterator[Span]]
 
 
 def _later(name: str) -> Detector:
-    """A detector of app/secret_detectors.py, imported the first time a text calls for one of
+    """A detector of app/secrets/detectors.py, imported the first time a text calls for one of
     them: importing the scanner, part of every `ocp lint`'s start-up (issue 28), then costs
     nothing for the structures most documents never hold."""
 
     def detector(text: str) -> Iterator[Span]:
-        from app import secret_detectors
+        from app.secrets import detectors as secret_detectors
 
         found: Detector = getattr(secret_detectors, name)
         return found(text)
@@ -577,7 +577,7 @@ _NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer")
 
 
 class _Anchor:
-    """A pattern (as app/secret_engine.py reads it) that sends the strings holding it to its
+    """A pattern (as app/secrets/engine.py reads it) that sends the strings holding it to its
     detectors."""
 
     __slots__ = (
@@ -605,7 +605,7 @@ class _Anchor:
         # only a run of both cases can be the detector's: base64 of text mixes them,
         # hexadecimal digests, ids and paths do not (a benign document is full of those)
         self.mixed_case = mixed_case
-        self.run_test = run_test  # (app/secret_engine.py `Pattern`)
+        self.run_test = run_test  # (app/secrets/engine.py `Pattern`)
         # When `re` scans (a small input), the strings holding one of the keywords go to the
         # detectors, found by `str.find`: compiling the regex would cost more than the
         # detector costs on the few strings more it then reads (RE2, on a large input, runs

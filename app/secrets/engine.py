@@ -1,7 +1,7 @@
 """How the secret scan matches its patterns: RE2 on a large input, Python's `re` on a small one.
 
-The scan (app/secrets.py) has a few hundred patterns: each credential format's shape
-(app/secret_rules.py) and the anchors that send a text to a hand-written detector. Each pattern
+The scan (app/secrets) has a few hundred patterns: each credential format's shape
+(app/secrets/rules.py) and the anchors that send a text to a hand-written detector. Each pattern
 names the keywords one of which every match contains (literals, as gitleaks does; one with a
 capital is matched as written, the others in any case): a pattern is matched only on a text
 that holds one, so most are never run.
@@ -252,7 +252,7 @@ class Engine:
 
     def positions(self, index: int, hay: Hay) -> list[int]:
         """Where the keywords of pattern ``index`` stand in ``hay`` (in any case), sorted: the
-        places a word-gated anchor sends to its detector when `re` scans (see app/secrets.py
+        places a word-gated anchor sends to its detector when `re` scans (see app/secrets
         `_Anchor`), found by `str.find` with no pattern to compile."""
         low = hay.low
         places: list[int] = []

@@ -8,7 +8,7 @@ hexadecimal digits: gitleaks calls these keyword rules). gitleaks' default rules
 project's own. docs/secrets.md lists every rule, and what none of them flags.
 
 A rule is a `Pattern` (a regular expression, and the lower-case keywords one of which every
-match contains: app/secret_engine.py matches it only on a text that holds one) and a check of
+match contains: app/secrets/engine.py matches it only on a text that holds one) and a check of
 each match: its length, the characters beside it, that it looks generated rather than like a
 placeholder (`ghp_xxxx…`, `<your-token>`). The check returns the span to withhold, or None.
 """
@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from app.secret_engine import ANYWHERE, BESIDE_RUNS, IN_RUNS
-from app.secret_shapes import (
+from app.secrets.engine import ANYWHERE, BESIDE_RUNS, IN_RUNS
+from app.secrets.shapes import (
     _ANY_DIGIT,
     _ANY_LETTER,
     _WORD,
@@ -113,7 +113,7 @@ _Parts = tuple[str, Check]
 
 
 class Rule:
-    """A format known by its shape: its pattern as app/secret_engine.py reads it (`regex`,
+    """A format known by its shape: its pattern as app/secrets/engine.py reads it (`regex`,
     `keywords`, `runs`) and the check of each match.
 
     Importing this module only records each rule's arguments: its keywords are read the first
@@ -147,8 +147,8 @@ class Rule:
     ) -> None:
         self.id = rule_id  # gitleaks' rule id where there is one (docs/secrets.md)
         self.kind = kind
-        self.scope = scope  # where its keyword stands (app/secret_engine.py)
-        self.run_test = run_test  # (app/secret_engine.py `Pattern`)
+        self.scope = scope  # where its keyword stands (app/secrets/engine.py)
+        self.run_test = run_test  # (app/secrets/engine.py `Pattern`)
         # the shortest run of token characters a match fits in (a token's shortest prefix and
         # run, a pair's identifier; 0: none said)
         self.min_run = min_run
