@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Container
 from functools import cached_property, lru_cache
+from itertools import chain
 
 from app import TYPE_CHECKING, layout
 from app.parse import Document, JsonObject
@@ -127,6 +128,8 @@ class Checkpoint:
         self.document = document
         # each array read once: several rules go through the statements and the operations
         self._arrays: dict[tuple[str, ...], list[tuple[int, JsonObject]]] = {}
+        # the values at each pattern read, and at each of its prefixes (`values_at`)
+        self._values: dict[layout.Pattern, list[object]] = {(): [document]}
 
     def get(self, *keys: str) -> object:
         node: object = self.document
@@ -148,6 +151,57 @@ class Checkpoint:
                 else [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
             )
             self._arrays[keys] = found
+        return found
+
+    def values_at(self, pattern: layout.Pattern) -> list[object]:
+        """The value at every place ``pattern`` names, in document order: what `layout.walk`
+        finds for that one pattern, without a path or a record for each (the rules ask
+        whether every reference resolves, every timestamp precedes the capture, before they
+        need to say where one does not). The same list for every caller: read it, never
+        change it."""
+        found = self._values.get(pattern)
+        if found is None:
+            # level by level, each prefix read once (the statements' items serve each field)
+            found = _step(self.values_at(pattern[:-1]), pattern[-1])
+            self._values[pattern] = found
+        return found
+
+    @cached_property
+    def ids_of_type(self) -> dict[str, list[str]]:
+        """The string ids of each type's local objects (the ids of `local_objects`, by type,
+        without a record each)."""
+        found: dict[str, list[str]] = {}
+        for pattern, type_ in layout.LOCAL_OBJECT_PATTERNS:
+            ids = [v.get("id") for v in self.values_at(pattern) if isinstance(v, dict)]
+            found.setdefault(type_, []).extend([i for i in ids if isinstance(i, str)])
+        return found
+
+    @cached_property
+    def known_ids(self) -> frozenset[str]:
+        """Every id a local object holds (the keys of `by_id`)."""
+        return frozenset(chain.from_iterable(self.ids_of_type.values()))
+
+    @property
+    def ids_unique(self) -> bool:
+        """No two local objects hold one id (OCP-S001 has nothing to report)."""
+        return len(self.known_ids) == sum(map(len, self.ids_of_type.values()))
+
+    @cached_property
+    def reference_targets(self) -> dict[frozenset[str], set[str]]:
+        """Every local reference's target, by the types its field allows (an empty set: any
+        local object): the targets of `references`, without a path or a record for each."""
+        found: dict[frozenset[str], set[str]] = {}
+        for pattern, field in layout.REFERENCE_FIELD_PATTERNS:
+            values = self.values_at(pattern)
+            if not values:
+                continue
+            targets = found.setdefault(field.allowed, set())
+            if field.many:
+                targets.update(
+                    [t for v in values if isinstance(v, list) for t in v if isinstance(t, str)]
+                )
+            else:
+                targets.update([v for v in values if isinstance(v, str)])
         return found
 
     @cached_property
@@ -225,6 +279,21 @@ class Checkpoint:
 
     def stop_conditions(self) -> list[tuple[int, JsonObject]]:
         return self.array("continuation", "stop_conditions")
+
+
+def _step(nodes: list[object], token: str) -> list[object]:
+    """The values one step of a pattern leads to from ``nodes``, as `layout.walk` steps: a
+    member of an object; every item of an array for EVERY (and an object's member named
+    "*", as the walk reads it)."""
+    if token == layout.EVERY:
+        found: list[object] = []
+        for node in nodes:
+            if isinstance(node, list):
+                found += node
+            elif isinstance(node, dict) and token in node:
+                found.append(node[token])
+        return found
+    return [node[token] for node in nodes if isinstance(node, dict) and token in node]
 
 
 _INSTANT = re.compile(

@@ -185,6 +185,15 @@ SHAPES: list[dict[str, Any]] = [
     {"application_context": [{"drafts": [{"id": "d"}], "id": "a"}, [], {"drafts": {}}]},
     {"statements": [{"id": "s", "origin": {"ref": "r"}, "evidence": ["r", 3, None]}, 7]},
     {"continuation": {"stop_conditions": [{"until": [{"operation": "o"}], "refs": ["o"]}]}},
+    # what a schema-invalid document may hold where the walk steps: null, "", a member named
+    # "*" where an array belongs, an id or a target of another type, a repeated id
+    {
+        "statements": {"*": {"id": "s", "superseded_by": "", "evidence": ["", None, ["r"]]}},
+        "resources": [None, {"id": 7}, {"id": "r"}, {"id": "r"}, "r"],
+        "operations": [{"id": "o", "target": None, "depends_on": "o", "record": ["r"]}],
+        "progress": {"next": [{"id": "n", "blocked_by": [{"id": "x"}, "o", "n"]}]},
+        "application_context": {"*": {"drafts": [{"id": "d", "target": "n"}]}},
+    },
 ]
 
 
@@ -226,6 +235,67 @@ def test_reference_sites_hold_every_reference_in_the_holders_order() -> None:
                 elif not field.many and isinstance(target, str):
                     expected.append(((*path, field.member), target))
         assert [(r.path, r.target) for r in Checkpoint(document).references] == expected
+
+
+@pytest.mark.parametrize(
+    "patterns",
+    [layout.LOCAL_OBJECT_PATTERNS, layout.PAST_EVENT_PATTERNS, layout.REFERENCE_FIELD_PATTERNS],
+)
+def test_the_values_at_a_pattern_are_what_the_walk_finds_there(
+    patterns: tuple[tuple[layout.Pattern, Any], ...],
+) -> None:
+    for document in SHAPES:
+        checkpoint = Checkpoint(document)
+        for pattern, _ in patterns:
+            walked = [value for _, _, value in layout.walk(document, ((pattern, None),))]
+            assert checkpoint.values_at(pattern) == walked
+
+
+def test_the_id_and_target_sets_are_those_of_the_objects_and_references() -> None:
+    """What the rules ask of the sets before reading objects and references one by one."""
+    for document in SHAPES:
+        checkpoint = Checkpoint(document)
+        objects = checkpoint.local_objects
+        by_type: dict[str, list[str]] = {}
+        for obj in objects:
+            by_type.setdefault(obj.type, []).append(obj.id)
+        assert {t: ids for t, ids in checkpoint.ids_of_type.items() if ids} == by_type
+        assert checkpoint.known_ids == checkpoint.by_id.keys()
+        assert checkpoint.ids_unique == (len(checkpoint.by_id) == len(objects))
+        targets: dict[frozenset[str], set[str]] = {}
+        for reference in checkpoint.references:
+            targets.setdefault(reference.allowed, set()).add(reference.target)
+        found = {a: t for a, t in checkpoint.reference_targets.items() if t}
+        assert found == targets
+
+
+def test_the_rules_that_look_at_the_sets_first_find_what_reading_each_place_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """OCP-S001, S002, S003 and S005 ask the sets of ids, targets and timestamps whether
+    anything is wrong before they read each object, reference and timestamp: on every
+    document of the suite, they find what the reading alone finds."""
+    from app.rules import RULES, consistency, references
+
+    documents = [*SHAPES]
+    for case in manifest():
+        document = json.loads((CONFORMANCE / case["file"]).read_bytes())
+        if isinstance(document, dict):
+            documents.append(document)
+    codes = ["OCP-S001", "OCP-S002", "OCP-S003", "OCP-S005"]
+
+    def found() -> list[list[tuple[Any, str]]]:
+        return [list(RULES[code].check(Checkpoint(d))) for d in documents for code in codes]  # type: ignore[misc]
+
+    asked_first = found()
+    assert any(asked_first), "the suite holds violations of these rules"
+    monkeypatch.setattr(Checkpoint, "ids_unique", property(lambda self: False))
+    monkeypatch.setattr(
+        Checkpoint, "reference_targets", property(lambda self: {frozenset(): {"\x00"}})
+    )
+    monkeypatch.setattr(references, "_any_wrong_type", lambda checkpoint: True)
+    monkeypatch.setattr(consistency, "_any_later", lambda checkpoint, created: True)
+    assert found() == asked_first
 
 
 # --- findings past the cap -----------------------------------------------------------------------

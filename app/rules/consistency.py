@@ -3,7 +3,7 @@
 from collections.abc import Iterator
 
 from app import layout
-from app.checkpoint import Checkpoint, parse_instant
+from app.checkpoint import Checkpoint, Instant, parse_instant
 from app.pointer import Path
 from app.rules import Violation, rule
 
@@ -31,6 +31,8 @@ def past_events_after_capture(checkpoint: Checkpoint) -> Iterator[Violation]:
     created = checkpoint.created_at
     if created is None:
         return
+    if not _any_later(checkpoint, created):
+        return
     for path, value in _past_event_timestamps(checkpoint):
         instant = parse_instant(value)
         if instant is not None and instant > created:
@@ -40,6 +42,21 @@ def past_events_after_capture(checkpoint: Checkpoint) -> Iterator[Violation]:
                 f"{checkpoint.get('created_at')}; a past event cannot follow the capture: "
                 "correct this timestamp or created_at",
             )
+
+
+def _any_later(checkpoint: Checkpoint, created: Instant) -> bool:
+    """Whether a past event's timestamp may be later than ``created``: each distinct one
+    compared once, before any place is walked to (a document repeats its timestamps: a batch
+    of statements recorded at one time)."""
+    distinct = {
+        value
+        for pattern in layout.PAST_EVENTS
+        for value in checkpoint.values_at(pattern)
+        if isinstance(value, str)
+    }
+    return any(
+        instant is not None and instant > created for instant in map(parse_instant, distinct)
+    )
 
 
 def _past_event_timestamps(checkpoint: Checkpoint) -> Iterator[tuple[Path, object]]:

@@ -13,6 +13,8 @@ def duplicate_ids(checkpoint: Checkpoint) -> Iterator[Violation]:
     array: statements, resources, operations, requirements and every other object with an id
     share one namespace (§4.1). Each later occurrence, in document order, is reported at its
     `id` member."""
+    if checkpoint.ids_unique:
+        return  # (counted from the ids alone: a record of each object is made for a duplicate)
     first_seen = checkpoint.by_id
     for obj in checkpoint.local_objects:
         first = first_seen[obj.id]
@@ -31,7 +33,9 @@ def unresolved_references(checkpoint: Checkpoint) -> Iterable[Violation]:
     resource, approval evidence, recoverable_from, superseded_by, depends_on, requires,
     blocked_by, applies_to, until operation, refs, affected) holds the id of a local object
     in the same document. Reported at the reference value."""
-    known = checkpoint.by_id
+    known = checkpoint.known_ids
+    if all(targets <= known for targets in checkpoint.reference_targets.values()):
+        return ()  # every target resolves: no site read one by one
     groups = [(site, site.indexes_not_in(known)) for site in checkpoint.reference_sites]
 
     def violation(site: ReferenceSite, index: int | None) -> Violation:
@@ -61,6 +65,8 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterable[Violation]:
     An id that several objects hold (OCP-S001's finding) may mean any of them: the reference is
     of the wrong type only when none of its holders has an allowed type, and the message names
     the first `HOLDERS_NAMED` holders and counts the rest."""
+    if not _any_wrong_type(checkpoint):
+        return ()
     holders = checkpoint.holders
     wrong = _WrongTypes(checkpoint)
     groups = [
@@ -94,6 +100,20 @@ def wrong_reference_types(checkpoint: Checkpoint) -> Iterable[Violation]:
         )
 
     return first_of(groups, violation)
+
+
+def _any_wrong_type(checkpoint: Checkpoint) -> bool:
+    """Whether a reference may name an object of a type its field does not allow: a target
+    some object holds, and none of the allowed types (set operations on the targets of each
+    kind of field, before any reference is read one by one)."""
+    known, of_type = checkpoint.known_ids, checkpoint.ids_of_type
+    for allowed, targets in checkpoint.reference_targets.items():
+        if not allowed:
+            continue
+        right = set().union(*(of_type.get(t, ()) for t in allowed))
+        if not (targets - right).isdisjoint(known):
+            return True
+    return False
 
 
 class _WrongTypes:
