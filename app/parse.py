@@ -214,30 +214,56 @@ _NONCHARACTER = f"[{re.escape(_NONCHARACTERS)}]"
 # A \uD800-\uDFFF escape may be unpaired; a \uFxxx escape may be a noncharacter.
 _SUSPICIOUS_ESCAPE = r"\\u[dDfF]"
 _NOT_STRUCTURAL = bytes(sorted(set(range(256)) - set(b'"[]{}')))
-# Opening brackets to +1 and closing ones to -1, read as signed bytes.
 _DEPTH_STEP = bytes.maketrans(b"{[}]", b"\x01\x01\xff\xff")
 
 
 def _needs_strict_parser(data: bytes, text: str, limits: Limits) -> bool:
-    if b"\\u" in data and re.search(_SUSPICIOUS_ESCAPE, text):
+    # (a backslash is looked for first: one byte is found at memchr's speed, two are not)
+    if b"\\" in data and b"\\u" in data and re.search(_SUSPICIOUS_ESCAPE, text):
         return True
     if not text.isascii() and re.search(_NONCHARACTER, text):
         return True
-    return _max_depth(data, limits.max_depth) > limits.max_depth
+    return _deeper_than(data, limits.max_depth)
 
 
-def _max_depth(data: bytes, limit: int) -> int:
-    """Nesting depth of well-formed JSON, at C speed: drop escaped backslashes and quotes,
-    keep only quotes and brackets, drop what was inside strings, then count. (Malformed
-    input may miscount; the fast parser refuses it anyway and the strict one decides.)"""
-    if data.count(b"{") + data.count(b"[") <= limit:
-        return 0
+# How many times at most the innermost brackets are taken away before the depth is counted.
+_PEELS = 8
+
+
+def _deeper_than(data: bytes, limit: int) -> bool:
+    """Whether well-formed JSON nests deeper than ``limit``, at C speed. The brackets outside
+    strings are kept (`_brackets`); a document of the usual depth is then peeled, each
+    innermost pair taken away in one pass of `bytes.replace`, a level or two a pass (the
+    pairs of brackets first, then those of braces, the new ones among them too), until
+    nothing is left; a deeper one has its depth counted, bracket by bracket. (Malformed input
+    may be judged deeper than it is: the strict parser decides it, as the fast one would
+    refuse it anyway.)"""
+    brackets = _brackets(data)
+    if len(brackets) <= limit:
+        return False  # fewer brackets than levels
+    rest = brackets
+    # empty after k passes: at most 2k levels; at most k levels: empty after k passes
+    for _ in range(min(_PEELS, limit // 2)):
+        rest = rest.replace(b"[]", b"").replace(b"{}", b"")
+        if not rest:
+            return False
+    # Opening brackets to +1 and closing ones to -1, read as signed bytes, summed as they come.
+    steps = brackets.translate(_DEPTH_STEP)
+    return max(accumulate(memoryview(steps).cast("b")), default=0) > limit
+
+
+def _brackets(data: bytes) -> bytes:
+    """The brackets of well-formed JSON that stand outside its strings, in order: escaped
+    backslashes and quotes dropped, then everything but quotes and brackets, then what is
+    between quotes (the quotes of an empty string first, in one pass: most strings hold no
+    bracket, and splitting at every quote made an object of each string)."""
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    kept = data.translate(None, _NOT_STRUCTURAL).replace(b'""', b"")
+    if b'"' not in kept:
+        return kept
     # Between quotes, alternately: outside a string, inside one.
-    outside = data.translate(None, _NOT_STRUCTURAL).split(b'"')[::2]
-    steps = b"".join(outside).translate(_DEPTH_STEP)
-    return max(accumulate(memoryview(steps).cast("b")), default=0)
+    return b"".join(kept.split(b'"')[::2])
 
 
 # --- the strict parser ---------------------------------------------------------------------

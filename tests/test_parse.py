@@ -184,10 +184,31 @@ def test_line_col_counts_code_points():
     ],
 )
 def test_depth_precheck_ignores_brackets_inside_strings(value, depth):
-    from app.parse import _max_depth
+    from app.parse import _deeper_than
 
     for indent in (None, 1):
-        assert _max_depth(json.dumps(value, indent=indent).encode(), 0) == depth
+        data = json.dumps(value, indent=indent).encode()
+        assert _deeper_than(data, depth - 1) and not _deeper_than(data, depth)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 7, 8, 9, 15, 16, 17, 18, 40, 65])
+def test_depth_precheck_peels_or_counts_to_the_exact_depth(depth):
+    """A shallow document is peeled (a pass takes one or two levels away), a deep one counted:
+    each is judged deeper than a limit exactly when it is, at every limit around its depth,
+    whatever its brackets, with strings holding brackets at every level."""
+    value: object = "]}"
+    for level in range(depth):
+        empty = [[], {}] if level else []  # (one level below the list: never the deepest)
+        value = {"k": value, "s": "[{"} if level % 3 else [value, "}", *empty]
+    data = json.dumps(value).encode()
+    for limit in range(max(1, depth - 20), depth + 20):
+        assert _deeper(data, limit) == (depth > limit), limit
+
+
+def _deeper(data, limit):
+    from app.parse import _deeper_than
+
+    return _deeper_than(data, limit)
 
 
 @pytest.mark.parametrize(
