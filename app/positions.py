@@ -146,17 +146,21 @@ def line_cols(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
 
 
 def offsets(text: str, pointers: Iterable[str]) -> dict[str, int]:
-    """Offset in ``text`` of the value at each pointer that resolves."""
-    root = _steps(pointers)
+    """Offset in ``text`` of the value at each pointer that resolves. The reading stops once
+    every pointer is found: a report lists the first thousand findings of a code, which a
+    document's first hundred kilobytes may hold all of."""
+    root, wanted = _steps(dict.fromkeys(pointers))
     found: dict[str, int] = {}
-    _read(text, _WHITESPACE(text, 0).end(), root, found, _readers())
+    _read(text, _WHITESPACE(text, 0).end(), root, found, _readers(), wanted)
     return found
 
 
-def _steps(pointers: Iterable[str]) -> _Step:
-    """The requested paths as a tree of tokens. The step a pointer's parent ends at is found by
-    the parent's text, and made from the grandparent's when new: a pointer costs a split and
-    a lookup or two (the rule: the evidence of one statement, the uri of one resource)."""
+def _steps(pointers: Iterable[str]) -> tuple[_Step, int]:
+    """The requested paths as a tree of tokens, and how many pointers it holds (each distinct
+    one once). The step a pointer's parent ends at is found by the parent's text, and made from
+    the grandparent's when new: a pointer costs a split and a lookup or two (the rule: the
+    evidence of one statement, the uri of one resource)."""
+    held = 0
     root = _Step()
     heads: dict[str, _Step] = {"": root}
     invalid = _INVALID_ESCAPE.search
@@ -164,6 +168,7 @@ def _steps(pointers: Iterable[str]) -> _Step:
         if pointer[:1] != "/" or ("~" in pointer and invalid(pointer)):
             if not pointer:
                 root.pointer = pointer
+                held += 1
             continue  # not a pointer, or an escape RFC 6901 does not define ("~2")
         head, _, token = pointer.rpartition("/")
         parent = heads.get(head)
@@ -178,7 +183,8 @@ def _steps(pointers: Iterable[str]) -> _Step:
             following.pointer = pointer
         else:
             parent.next[token] = pointer
-    return root
+        held += 1  # (distinct pointers name distinct places: "/" and "~" have one escape each)
+    return root, held
 
 
 def _inner(step: _Step, raw: str) -> _Step:
@@ -206,9 +212,12 @@ def _head(pointer: str, heads: dict[str, _Step]) -> _Step:
     return step
 
 
-def _read(text: str, pos: int, root: _Step, out: dict[str, int], readers: _Readers) -> None:
+def _read(
+    text: str, pos: int, root: _Step, out: dict[str, int], readers: _Readers, wanted: int
+) -> None:
     """Record the offset of each requested value, reading from ``pos`` to the end of the value
-    there. The container being read is ``parent``: an object, or an array whose ``index``-th
+    there, or until ``wanted`` values are found. The container being read is ``parent``: an
+    object, or an array whose ``index``-th
     element is next and at most ``left`` of whose tokens are still to be found (each token
     names one element at most, and the rule is that each names one: none left, the rest is
     stepped over); the containers around it wait on ``stack``. ``step`` is what the value at
@@ -217,7 +226,7 @@ def _read(text: str, pos: int, root: _Step, out: dict[str, int], readers: _Reade
     stack: list[tuple[_Step, bool, int, int]] = []
     parent, in_object, index, left = root, False, 0, 0
     step: _Step | str | None = root
-    while True:
+    while len(out) < wanted:
         if step is not None:
             # a value at ``pos`` that a path names: record it, and go in or past it
             if isinstance(step, str):

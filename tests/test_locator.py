@@ -59,6 +59,9 @@ def test_every_value_of_any_document_is_where_a_plain_reading_finds_it(
     extra = [p + "/0" for p in pointers[:5]] + ["/nothing", "/01", "/-1", "/~2", "x", "/9" * 3]
     found = _agrees(text, [*reversed(pointers), *extra])
     assert set(pointers) <= set(found)
+    # every pointer resolves, one of them twice: the reading stops once it has found them all
+    first = pointers[: len(pointers) // 2 + 1]
+    assert _agrees(text, [*first, first[-1]]).keys() == set(first)
 
 
 def test_runs_longer_than_one_match_reads_are_read_to_their_end() -> None:
