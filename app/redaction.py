@@ -166,14 +166,6 @@ class Redaction:
         quote the values there) are scanned again; every message loses the known credential
         texts. A document with thousands of findings is not scanned thousands of times."""
         flagged = self._flagged
-        scanned: dict[str, str] = {}  # each pointer token as shown, when the scan stopped early
-
-        def shown_token(token: str) -> str:
-            shown = scanned.get(token)
-            if shown is None:
-                shown = scanned[token] = self.token(token)
-            return shown
-
         # Most paths hold no flagged name nor a known credential text: one search over all of
         # them (unescaped, so a text with a '/' is found too) says whether any is rebuilt.
         paths_kept = (
@@ -183,20 +175,30 @@ class Redaction:
                 "\x00".join([f.path for f in findings]).replace("~1", "/").replace("~0", "~")
             )
         )
+        parsed = [_tokens(f.path) if not paths_kept or flagged else None for f in findings]
+        shown_tokens: dict[str, str] = {}
+        if not self.complete:
+            # names past the scan's stop are unknown: each distinct pointer token read, all of
+            # them in one scan (a thousand findings' paths share a few hundred tokens)
+            names = self.names
+            distinct = list(
+                dict.fromkeys(t for tokens in parsed if tokens for t in tokens if t not in names)
+            )
+            shown_tokens = dict(zip(distinct, self.texts(distinct), strict=True))
+            shown_tokens.update(dict.fromkeys(names, REDACTED))
         # (finding, its path as shown, its texts, whether the scanner reads them)
         shown: list[tuple[Finding, str, list[str], bool]] = []
         to_scan: list[str] = []
         kept: list[str] = []  # the texts of findings not scanned again
-        for finding in findings:
-            tokens = _tokens(finding.path) if not paths_kept or flagged else None
+        for finding, tokens in zip(findings, parsed, strict=True):
             if paths_kept:
                 path = finding.path
             elif self.complete:
                 path = self._known_pointer(finding.path, tokens)
             elif tokens is None:
                 path = self.text(finding.path)
-            else:  # names past the scan's stop are unknown: each token read, once
-                path = to_pointer([shown_token(t) for t in tokens])
+            else:
+                path = to_pointer([shown_tokens[t] for t in tokens])
             if finding.code == "secret":
                 # fixed words (app/secrets.py `_message`): nothing of the document to withhold
                 shown.append((finding, path, [], False))
@@ -223,7 +225,16 @@ class Redaction:
             else:
                 message, related = finding.message, finding.related
             if message != finding.message or path != finding.path or related != finding.related:
-                finding = finding.replace(message=message, path=path, related=related)
+                # (made as `replace` would make it, without its checks: a thousand of them)
+                finding = Finding(
+                    finding.code,
+                    finding.severity,
+                    path,
+                    message,
+                    finding.line,
+                    finding.column,
+                    related,
+                )
             out.append(finding)
         return out
 
