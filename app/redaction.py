@@ -17,6 +17,7 @@ from functools import cached_property
 
 from app import TYPE_CHECKING
 from app.findings import Finding
+from app.json_values import CONTAINERS
 from app.parse import Document, JsonObject
 from app.pointer import parse_pointer, to_pointer
 from app.secrets import (
@@ -111,7 +112,7 @@ class Redaction:
             # the root flagged: the document goes whole, and so does each of its strings
             # wherever else it appears (a diff beside its parent)
             places[""] = []
-            values |= frozenset(_strings(document))
+            values |= _every_string(document)
         return cls(tuple(places), frozenset(quoted), values, names, places, complete)
 
     def joined(self, other: Redaction) -> Redaction:
@@ -382,6 +383,32 @@ def _flagged_strings(
         if tokens and tokens[-1] in names:
             yield tokens[-1]
         yield from _strings(_at(document, tokens))
+
+
+def _every_string(value: object) -> frozenset[str]:
+    """The strings `_strings` yields, as a set: read a container at a time (a chain of
+    generators, one a level, cost a document of 40,000 strings 5 ms)."""
+    found: set[str] = set()
+    strings: list[str] = [value] if isinstance(value, str) else []
+    containers: list[object] = [value] if isinstance(value, CONTAINERS) else []
+    append, enter = strings.append, containers.append
+    for node in containers:  # (the list grows as the reading goes)
+        items: Iterable[object]
+        if isinstance(node, dict):
+            found.update(node)
+            items = node.values()
+        else:
+            items = node  # type: ignore[assignment]  # a list: see the isinstance above
+        for item in items:
+            kind = item.__class__
+            if kind is str:
+                append(item)  # type: ignore[arg-type]  # (mypy cannot narrow on a class)
+            elif kind is dict or kind is list or isinstance(item, CONTAINERS):
+                enter(item)
+            elif isinstance(item, str):
+                append(item)
+    found.update(strings)
+    return frozenset(filter(None, found))  # (no empty string, nor a name that is none)
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -298,6 +298,26 @@ def test_the_rules_that_look_at_the_sets_first_find_what_reading_each_place_find
     assert found() == asked_first
 
 
+def test_every_string_of_a_document_is_what_the_plain_walk_yields() -> None:
+    """What a redaction withholds of a document whose scan stopped early: every string value
+    and member name, read a container at a time, as the recursive walk reads them."""
+    from enum import StrEnum
+
+    from app.redaction import _every_string, _strings
+
+    class Word(StrEnum):
+        A = "a"
+
+    odd: list[Any] = [
+        {"": "", "x": [Word.A, {"": 1, "y": ["", "z", []]}], Word.A: 2, 0: "n"},
+        "top",
+        3,
+        ["a", ["b", {"c": {}}]],
+    ]
+    for document in [*SHAPES, *odd]:
+        assert _every_string(document) == frozenset(_strings(document))
+
+
 # --- findings past the cap -----------------------------------------------------------------------
 
 
