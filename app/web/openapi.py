@@ -13,6 +13,7 @@ it can answer with, and ``default`` stands for the rest (500)."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from typing import Any, get_args
 from urllib.parse import urlsplit
@@ -974,16 +975,17 @@ def _form(*, parent: bool, files: bool = True) -> Data:
             "properties": {name: TEXT if name in roles else ANY_TEXT for name in names},
         }
 
-    def given(role: str) -> Data:
-        # each branch repeats the schema of the field it requires, so `required` names a
-        # property it describes
-        return {
-            "anyOf": [
-                {"required": [role], "properties": {role: TEXT}},
-                {"required": [f"{role}_file"], "properties": {f"{role}_file": FILE}},
-            ]
+    # One branch for each way of giving every document required (text or file for each), at
+    # the top: each branch repeats the schema of the fields it requires, so `required` names a
+    # property it describes. (An allOf of one anyOf per document says the same, but a
+    # generator of positive cases may then leave a document out.)
+    branches = [
+        {
+            "required": list(fields),
+            "properties": {f: FILE if f.endswith("_file") else TEXT for f in fields},
         }
-
+        for fields in itertools.product(*[(role, f"{role}_file") for role in roles])
+    ]
     return {
         "type": "object",
         "description": described,
@@ -992,7 +994,7 @@ def _form(*, parent: bool, files: bool = True) -> Data:
             for name in names
             for field, schema in ((name, ANY_TEXT), (f"{name}_file", ANY_FILE))
         },
-        "allOf": [given(role) for role in roles],
+        "anyOf": branches,
     }
 
 

@@ -269,6 +269,19 @@ async def _field(form: FormData, name: str, role: str, limit: int) -> FormInput 
                 ignored,
                 uploaded=True,
             )
+    if isinstance(upload, str) and upload:
+        # a file's part sent without a file name (a client that is not a browser): the form
+        # parser hands it over as text, and it is still the file, which wins over the text
+        data = upload.encode("utf-8", "surrogatepass")
+        if len(data) > limit:
+            raise PayloadTooLarge(limit, f"the {role} file")
+        ignored = (
+            f"The pasted {role} text was not checked: the {role} file is checked instead."
+            if pasted is not None
+            else None
+        )
+        described = f"the {role} file ({len(data):,} bytes)"
+        return FormInput(data, role, described, ignored, uploaded=True)
     if pasted is not None:
         described = f"the pasted {role} ({len(pasted):,} bytes)"
         return FormInput(pasted, f"pasted {role}", described, as_sent=sent)

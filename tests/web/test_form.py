@@ -64,6 +64,26 @@ def test_a_chosen_file_and_pasted_text_the_page_says_which_was_checked(client):
     ]
 
 
+def test_a_file_part_without_a_file_name_is_still_the_file(client):
+    """A client that is not a browser may send the file's part with no file name (so the form
+    parser hands it over as text): it is the checkpoint all the same, and wins over text."""
+    boundary = "B0undary"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="checkpoint"\r\n\r\n'
+        f"{INVALID.decode()}\r\n"
+        f'--{boundary}\r\nContent-Disposition: form-data; name="checkpoint_file"\r\n'
+        f"Content-Type: application/json\r\n\r\n{VALID.decode()}\r\n--{boundary}--\r\n"
+    ).encode()
+    headers = {"content-type": f"multipart/form-data; boundary={boundary}"}
+    report = client.post("/api/v1/lint", content=body, headers=headers)
+    assert report.status_code == 200 and report.json()["results"][0]["valid"] is True
+    twin = client.post("/view.json", content=body, headers=headers).json()
+    assert twin["submission"]["checked"] == f"Checked the checkpoint file ({len(VALID):,} bytes)."
+    assert twin["submission"]["notes"] == [
+        "The pasted checkpoint text was not checked: the checkpoint file is checked instead."
+    ]
+
+
 def test_a_refused_live_check_replaces_the_last_verdict(client):
     """htmx swaps in only successful answers: a 413 left "valid · 0 errors" on screen."""
     too_big = "x" * (64 * 1024 + 1)
