@@ -1022,7 +1022,15 @@ def _candidates(
         bisect_right = _bisect_right
     else:
         from bisect import bisect_right
-    ends = list(map(operator.add, accumulate(map(len, strings)), count(1)))  # each one's "\n"
+    # Where each string ends (its "\n"), listed when a first match is to be placed: a text
+    # whose matches all fail their checks (most of a benign document's) never lists them.
+    listed: list[int] = []
+
+    def ends() -> list[int]:
+        if not listed:
+            listed.extend(map(operator.add, accumulate(map(len, strings)), count(1)))
+        return listed
+
     hay = Hay(text)
     re2 = engine.uses_re2(hay)
     # A short text's patterns are run by `re` even once RE2 is loaded: the binding's call costs
@@ -1045,21 +1053,24 @@ def _candidates(
                 span = check(text, m[0], m[1])
                 if span is None:
                     continue
-                i = bisect_right(ends, span[0])
-                start = ends[i] - len(strings[i])
+                at = ends()
+                i = bisect_right(at, span[0])
+                start = at[i] - len(strings[i])
                 found.setdefault(i, []).append((span[0] - start, span[1] - start, kind))
                 if most is not None:
                     kept[i] = kept.get(i, 0) + 1
                     if kept[i] >= most:
-                        pos = max(pos, ends[i])
+                        pos = max(pos, at[i])
             continue
         anchor = _ANCHORS[index - rules]
         bit = _ANCHOR_BITS[index - rules] & ~exclude
         if not bit:
             continue
         if anchor.word_gate and not re2:
-            for place in engine.positions(index, hay):
-                i = bisect_right(ends, place)
+            places = engine.positions(index, hay)
+            at = ends() if places else []
+            for place in places:
+                i = bisect_right(at, place)
                 if i < len(strings):
                     bits[i] = bits.get(i, 0) | bit
             continue
@@ -1067,9 +1078,6 @@ def _candidates(
         # string's end, so a string holding the anchor 30,000 times costs one step.
         search = engine.searcher(index, hay, re2)
         while (m := search(pos)) is not None:
-            i = bisect_right(ends, m[0])
-            if i == len(strings):
-                break
             if anchor.mixed_case:
                 # the anchor is the whole run: a single-case one (a digest, a path) is passed
                 # over, the next one looked at
@@ -1077,8 +1085,12 @@ def _candidates(
                 if run == run.lower() or run == run.upper():
                     pos = m[1]
                     continue
+            at = ends()
+            i = bisect_right(at, m[0])
+            if i == len(strings):
+                break
             bits[i] = bits.get(i, 0) | bit
-            pos = ends[i]
+            pos = at[i]
     return bits, found
 
 
@@ -1138,17 +1150,33 @@ _BATCH_CHARS = 1 << 18
 
 
 def _batches(strings: list[str]) -> Iterator[tuple[int, int]]:
-    from bisect import bisect_left
-
-    ends = list(accumulate(map(len, strings)))
-    start = 0
     size = _FIRST_BATCH_CHARS
+    start = 0
     while start < len(strings):
-        floor = ends[start - 1] if start else 0
-        stop = min(len(strings), bisect_left(ends, floor + size, start) + 1)
+        stop = _batch_end(strings, start, size)
         yield start, stop
         start = stop
         size = min(2 * size, _BATCH_CHARS)
+
+
+_CHUNK = 256  # strings whose lengths are summed at once, looking for a batch's end
+
+
+def _batch_end(strings: list[str], start: int, size: int) -> int:
+    """The end of the batch from ``start``: past the string whose characters bring it to
+    ``size`` (or the last one). The lengths are summed a chunk at a time, in C, and added up
+    one by one only in the chunk that gets there: no running total of every string's end."""
+    from bisect import bisect_left
+
+    total = 0
+    for low in range(start, len(strings), _CHUNK):
+        lengths = list(map(len, strings[low : low + _CHUNK]))
+        reached = total + sum(lengths)
+        if reached >= size:
+            running = list(accumulate(lengths, initial=total))[1:]
+            return low + bisect_left(running, size) + 1
+        total = reached
+    return len(strings)
 
 
 def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
