@@ -97,12 +97,17 @@ def _member_of(store: Store, held: Meta | None, checkpoint_id: str) -> ProvenCom
 
 async def api_list(request: Request) -> Response:
     """GET /api/v1/checkpoints?checkpoint_id=…[&holding=STORAGE_ID] (see the module). Without
-    a checkpoint id there is no listing: nothing here is enumerable."""
+    a checkpoint id there is no listing: nothing here is enumerable. ``holding`` alone stands
+    for the held checkpoint's own id (a storage id is already the capability to read it)."""
     refuse_unknown(request, ("checkpoint_id", "holding"))
     checkpoint_id = request.query_params.get("checkpoint_id", "")
+    holding = storage_id_parameter(request.query_params.getlist, "holding")
+    if not checkpoint_id and holding is not None:
+        # ?holding= alone asks about the held checkpoint's own id (a client that follows a
+        # stored answer's links has the storage id, and the document id only when it is text)
+        checkpoint_id = await store_call(request, _own_id, holding)
     if not checkpoint_id:
         raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')
-    holding = storage_id_parameter(request.query_params.getlist, "holding")
     token = _bearer(request)
     listing: Listing = await store_call(request, gather, checkpoint_id, holding, token)
     upload_tokens = settings_of(request).upload_tokens
@@ -117,6 +122,21 @@ async def api_list(request: Request) -> Response:
     presented = holding is not None or token is not None
     body = _answer(request, checkpoint_id, listing, presented)
     return JSONResponse(body, headers=NO_STORE)
+
+
+def _own_id(store: Store, holding: str) -> str:
+    """The document id of the checkpoint stored under ``holding``: 404 when none is stored
+    there or its ``id`` member is not text (nothing is stored under a checkpoint id then)."""
+    held = store.meta(holding)
+    if held is None:
+        raise HTTPException(404, "there is no stored checkpoint with the storage id in holding")
+    if held.checkpoint_id is None:
+        raise HTTPException(
+            404,
+            'the checkpoint stored under holding has no text "id" member, so nothing is '
+            "listed under its id; its lineage page shows what it is linked to",
+        )
+    return held.checkpoint_id
 
 
 def _bearer(request: Request) -> str | None:

@@ -458,7 +458,9 @@ def _paths() -> Data:
                     "caller that holds a member of it: its storage id as `holding`, or its "
                     "deletion token as the bearer token. A deployment with upload tokens "
                     "shows the counts only to a holder or an uploader (401 otherwise). "
-                    "Nothing is listed without a checkpoint id."
+                    "Nothing is listed without a checkpoint id; `holding` alone stands for "
+                    "the held checkpoint's own id (404 when nothing is stored there or its "
+                    "`id` is not text)."
                 ),
                 "security": [{}, {"deletionToken": []}, {"uploadToken": []}],
                 "parameters": [
@@ -484,6 +486,7 @@ def _paths() -> Data:
                     },
                     "400": _response("BadRequest"),
                     "401": _response("Unauthorized"),
+                    "404": _response("NotFound"),
                     "503": _response("Unavailable"),
                     **_DEFAULT,
                 },

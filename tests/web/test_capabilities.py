@@ -272,3 +272,25 @@ def test_a_listing_body_names_no_storage_id_of_a_stranger(client, family):
 def test_copies_of_the_same_bytes_are_one_document_in_the_counts(client, family):
     store(client, PARENT)
     assert listing(client).json()["stored"]["documents"] == 2
+
+
+def test_holding_alone_lists_under_the_held_checkpoints_own_id(client, family):
+    """A client following a stored answer's links has the storage id; the document id it
+    may not have (an id that is not text is null in the answer). ?holding= alone asks about
+    the held checkpoint's own id, with the same proof as when both are given."""
+    alone = client.get("/api/v1/checkpoints", params={"holding": family["child"]["storage_id"]})
+    assert alone.status_code == 200, alone.text
+    body = alone.json()
+    assert body["checkpoint_id"] == json.loads(CHILD)["id"]
+    assert body["proof"] == "member"
+    assert {e["storage_id"] for e in body["entries"]} == proven(family)
+    # nothing stored there: 404, and nothing named
+    missing = client.get("/api/v1/checkpoints", params={"holding": "A" * 24})
+    assert missing.status_code == 404 and "A" * 24 not in missing.text
+    # a stored document whose id is not text has no id to list under
+    odd = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_bytes())
+    odd["id"] = []
+    stored = client.post("/api/v1/checkpoints", content=json.dumps(odd), headers=JSON_TYPE)
+    assert stored.status_code == 201, stored.text  # stored as it is, with its findings
+    held = client.get("/api/v1/checkpoints", params={"holding": stored.json()["storage_id"]})
+    assert held.status_code == 404 and '"id"' in held.json()["error"]
