@@ -956,8 +956,8 @@ TEXT: Data = {
     "type": ["string", "number", "integer", "boolean"],
     "pattern": f"[^{WHITE_SPACE}]",
 }
-# A document in a file: at least one byte, any type.
-FILE: Data = {**ANY_FILE, "minLength": 1}
+# A document in a file: at least one byte, any type (an empty list is no part at all).
+FILE: Data = {**ANY_FILE, "minLength": 1, "minItems": 1}
 
 
 def _form(*, parent: bool, files: bool = True) -> Data:
