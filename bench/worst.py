@@ -207,6 +207,9 @@ class Row:
     stages: dict[str, dict[str, Any]] = field(default_factory=dict)
     ratios: dict[str, float | None] = field(default_factory=dict)
     files: tuple[Path, Path | None] | None = None  # the document measured, and its parent
+    # orjson.loads of the document, median CPU seconds: what building its values costs before
+    # any stage of ours runs (None without orjson)
+    decode: float | None = None
 
 
 def parse_size(text: str) -> tuple[str, int]:
@@ -276,6 +279,7 @@ def measure_case(
         parent_path = folder / f"{case.name}.parent.ocp.json"
         parent_path.write_bytes(case.parent(n))
     row = Row(case.name, label, size, len(data), n, case.baseline, clock)
+    row.decode = decode_seconds(data)
     for stage in STAGES:
         if stage == "view" and "timeout" in row.stages["lint"]:
             row.stages[stage] = {"skipped": "the lint timed out; the page runs the lint too"}
@@ -283,6 +287,22 @@ def measure_case(
         row.stages[stage] = run_stage(stage, path, parent_path, size, timeout, baseline)
     row.files = (path, parent_path)
     return row
+
+
+def decode_seconds(data: bytes, runs: int = 5) -> float | None:
+    """The median CPU time of orjson.loads on ``data`` (the floor of bench/lint.py): a case
+    made of many small containers costs more than a benign document of its size to any
+    decoder, before any stage of ours; its lint ratio is read beside this one."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    times = []
+    for _ in range(runs):
+        started = time.process_time()
+        orjson.loads(data)
+        times.append(time.process_time() - started)
+    return statistics.median(times)
 
 
 def _seconds(figures: dict[str, Any], clock: str) -> float | None:
@@ -302,6 +322,8 @@ def compare(row: Row, base: Row) -> None:
         row.ratios[stage] = (
             paired if paired is not None else mine / theirs if mine is not None and theirs else None
         )
+    if row.decode is not None and base.decode:
+        row.ratios["decode"] = row.decode / base.decode
     page, base_page = row.stages["view"].get("page_bytes"), base.stages["view"].get("page_bytes")
     if page is not None and base_page:
         row.ratios["page"] = (page / row.bytes) / (base_page / base.bytes)
@@ -322,7 +344,7 @@ def _cell(figures: dict[str, Any], ratio: float | None, clock: str) -> tuple[str
 HEADER = (
     f"{'case':<22} {'size':>7} {'bytes':>10} {'lint s':>11} {'÷ benign':>10} {'MB':>5} "
     f"{'view s':>11} {'÷ benign':>10} {'MB':>5} {'page bytes':>11} {'page÷doc':>9} "
-    f"{'÷ benign':>10}"
+    f"{'÷ benign':>10} {'decode ÷':>9}"
 )
 
 
@@ -339,6 +361,8 @@ def format_row(row: Row) -> str:
             else f"{page_ratio:.2f}×" + (" OVER" if page_ratio > TARGET else "")
         )
         page_cells = f"{page:>11,} {page / row.bytes:>8.1f}× {mark:>10}"
+    decode = row.ratios.get("decode")
+    page_cells += f" {'' if decode is None else f'{decode:.1f}×':>9}"
     extra = ""
     for stage in STAGES:
         problem = row.stages[stage].get("error")
@@ -440,7 +464,9 @@ def main() -> None:
         "report; view: POST /view, the whole page read); ÷ benign: the ratio to the benign "
         "document of the same size (lineage: to a benign child of an unchanged parent); "
         "MB: growth of the peak RSS over the warmed-up process; page÷doc: page bytes per "
-        "document byte, and ÷ benign that against the benign page's."
+        "document byte, and ÷ benign that against the benign page's; decode ÷: orjson.loads "
+        "of the document against of the benign one (CPU), what building its values costs any "
+        "decoder before a stage of ours runs (a document of small containers costs more)."
     )
     if problems:
         print(f"\nover target ({len(problems)}):")
