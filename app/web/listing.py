@@ -59,18 +59,37 @@ class Listing:
     carry the id or name it as their parent, and the proven component of the member the
     caller holds (None without proof)."""
 
-    def __init__(self, documents: int, naming: int, truncated: bool) -> None:
+    def __init__(
+        self, checkpoint_id: str | None, documents: int, naming: int, truncated: bool
+    ) -> None:
+        self.checkpoint_id = checkpoint_id  # None: the held document's id is not text
         self.documents = documents
         self.naming = naming
         self.truncated = truncated
         self.component: ProvenComponent | None = None
 
 
-def gather(store: Store, checkpoint_id: str, holding: str | None, token: str | None) -> Listing:
-    """Run on a store thread: metadata only, and at most one comparison per candidate."""
+def gather(
+    store: Store, checkpoint_id: str | None, holding: str | None, token: str | None
+) -> Listing:
+    """Run on a store thread: metadata only, and at most one comparison per candidate.
+    Without ``checkpoint_id``, ``holding`` stands for the held checkpoint's own id (a client
+    following a stored answer's links has its storage id; its document id only when that is
+    text): 404 when nothing is stored there; a held document whose id is not text is listed
+    with its proven component alone, under no id."""
+    if checkpoint_id is None:
+        held = store.meta(holding) if holding is not None else None
+        if held is None:
+            raise HTTPException(404, "there is no stored checkpoint with the storage id in holding")
+        if held.checkpoint_id is None:
+            listing = Listing(None, 0, 0, False)
+            listing.component = proven_component(store, held)
+            return listing
+        checkpoint_id = held.checkpoint_id
     with_id = store.by_checkpoint_id(checkpoint_id, limit=MAX_CANDIDATES + 1)
     naming = store.children(checkpoint_id, limit=MAX_CANDIDATES + 1)
     listing = Listing(
+        checkpoint_id,
         len({m.digest for m in with_id[:MAX_CANDIDATES]}),
         len({m.digest for m in naming[:MAX_CANDIDATES]}),
         len(with_id) > MAX_CANDIDATES or len(naming) > MAX_CANDIDATES,
@@ -100,16 +119,13 @@ async def api_list(request: Request) -> Response:
     a checkpoint id there is no listing: nothing here is enumerable. ``holding`` alone stands
     for the held checkpoint's own id (a storage id is already the capability to read it)."""
     refuse_unknown(request, ("checkpoint_id", "holding"))
-    checkpoint_id = request.query_params.get("checkpoint_id", "")
+    checkpoint_id = request.query_params.get("checkpoint_id", "") or None
     holding = storage_id_parameter(request.query_params.getlist, "holding")
-    if not checkpoint_id and holding is not None:
-        # ?holding= alone asks about the held checkpoint's own id (a client that follows a
-        # stored answer's links has the storage id, and the document id only when it is text)
-        checkpoint_id = await store_call(request, _own_id, holding)
-    if not checkpoint_id:
+    if checkpoint_id is None and holding is None:
         raise BadRequest('give checkpoint_id: the id inside the checkpoint (its "id" member)')
     token = _bearer(request)
     listing: Listing = await store_call(request, gather, checkpoint_id, holding, token)
+    checkpoint_id = listing.checkpoint_id
     upload_tokens = settings_of(request).upload_tokens
     if listing.component is None and upload_tokens and not _one_of(token, upload_tokens):
         raise HTTPException(
@@ -122,21 +138,6 @@ async def api_list(request: Request) -> Response:
     presented = holding is not None or token is not None
     body = _answer(request, checkpoint_id, listing, presented)
     return JSONResponse(body, headers=NO_STORE)
-
-
-def _own_id(store: Store, holding: str) -> str:
-    """The document id of the checkpoint stored under ``holding``: 404 when none is stored
-    there or its ``id`` member is not text (nothing is stored under a checkpoint id then)."""
-    held = store.meta(holding)
-    if held is None:
-        raise HTTPException(404, "there is no stored checkpoint with the storage id in holding")
-    if held.checkpoint_id is None:
-        raise HTTPException(
-            404,
-            'the checkpoint stored under holding has no text "id" member, so nothing is '
-            "listed under its id; its lineage page shows what it is linked to",
-        )
-    return held.checkpoint_id
 
 
 def _bearer(request: Request) -> str | None:
@@ -155,7 +156,7 @@ def _one_of(token: str | None, tokens: frozenset[str]) -> bool:
     return matched
 
 
-def _answer(request: Request, checkpoint_id: str, listing: Listing, presented: bool) -> Data:
+def _answer(request: Request, checkpoint_id: str | None, listing: Listing, presented: bool) -> Data:
     component = listing.component
     members = component.members.values() if component is not None else []
     base = public_base(request)

@@ -458,9 +458,9 @@ def _paths() -> Data:
                     "caller that holds a member of it: its storage id as `holding`, or its "
                     "deletion token as the bearer token. A deployment with upload tokens "
                     "shows the counts only to a holder or an uploader (401 otherwise). "
-                    "Nothing is listed without a checkpoint id; `holding` alone stands for "
-                    "the held checkpoint's own id (404 when nothing is stored there or its "
-                    "`id` is not text)."
+                    "Nothing is listed without a checkpoint id or `holding`; `holding` alone "
+                    "stands for the held checkpoint's own id (404 when nothing is stored "
+                    "there)."
                 ),
                 "security": [{}, {"deletionToken": []}, {"uploadToken": []}],
                 "parameters": [
@@ -1290,7 +1290,13 @@ def _schemas(base_url: str) -> Data:
         "Meta": meta,
         "Listing": _object(
             {
-                "checkpoint_id": STRING,
+                "checkpoint_id": {
+                    **_nullable(STRING),
+                    "description": (
+                        "The document id listed under; null when `holding` alone named a "
+                        "stored document whose id is not text (its proven lineage is listed)."
+                    ),
+                },
                 "proof": {"enum": ["member", "not_a_member", "none"]},
                 "entries": {
                     "type": "array",

@@ -287,10 +287,17 @@ def test_holding_alone_lists_under_the_held_checkpoints_own_id(client, family):
     # nothing stored there: 404, and nothing named
     missing = client.get("/api/v1/checkpoints", params={"holding": "A" * 24})
     assert missing.status_code == 404 and "A" * 24 not in missing.text
-    # a stored document whose id is not text has no id to list under
+    # a stored document whose id is not text: its proven lineage (itself), under no id
     odd = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_bytes())
     odd["id"] = []
     stored = client.post("/api/v1/checkpoints", content=json.dumps(odd), headers=JSON_TYPE)
     assert stored.status_code == 201, stored.text  # stored as it is, with its findings
-    held = client.get("/api/v1/checkpoints", params={"holding": stored.json()["storage_id"]})
-    assert held.status_code == 404 and '"id"' in held.json()["error"]
+    held = client.get(
+        "/api/v1/checkpoints", params={"checkpoint_id": "", "holding": stored.json()["storage_id"]}
+    )
+    assert held.status_code == 200, held.text
+    body = held.json()
+    assert body["checkpoint_id"] is None and body["proof"] == "member"
+    assert [e["storage_id"] for e in body["entries"]] == [stored.json()["storage_id"]]
+    # neither: nothing is listed
+    assert client.get("/api/v1/checkpoints", params={"checkpoint_id": ""}).status_code == 400
