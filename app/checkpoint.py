@@ -7,7 +7,6 @@ once, in document order, tolerating documents that failed the schema.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Container
 from functools import cached_property, lru_cache
 from itertools import chain
@@ -16,6 +15,7 @@ from app import TYPE_CHECKING, layout
 from app.parse import Document, JsonObject
 from app.pointer import Path, to_pointer
 from app.record import Record
+from app.schema_patterns import timestamp_parts
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -296,10 +296,6 @@ def _step(nodes: list[object], token: str) -> list[object]:
     return [node[token] for node in nodes if isinstance(node, dict) and token in node]
 
 
-_INSTANT = re.compile(
-    r"^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?"
-    r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))$"
-)
 # A leap second (:60) is later than every instant of second :59 and earlier than the next
 # minute: second :59 with a fraction of this many nines ahead of its own digits.
 _LEAP_FRACTION = "9" * 40
@@ -352,24 +348,24 @@ def parse_instant(value: object) -> Instant | None:
 # text parses once.
 @lru_cache(maxsize=4096)
 def _parse_instant(value: str) -> Instant | None:
-    match = _INSTANT.match(value)
-    if match is None:
+    parts = timestamp_parts(value)  # the schema's shape, read without a regex
+    if parts is None:
         return None
     # read as numbers, not by datetime: importing it costs a linter's start-up more than a
     # document's timestamps cost to read (each distinct text once, above)
-    year, month, day, hour, minute, second = map(int, match.group(1, 2, 3, 4, 5, 6))
+    year, month, day, hour, minute, second = map(int, parts[:6])
     if hour > 23 or minute > 59 or second > 60:
         return None
     if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
         return None
     seconds = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
     seconds += min(second, 59)
-    digits, sign = match.group(7), match.group(8)
+    digits, sign = parts[6], parts[7]
     fraction = digits.rstrip("0") if digits else ""
     if second == 60:
         fraction = _LEAP_FRACTION + fraction
     if sign is not None:
-        offset_hours, offset_minutes = int(match.group(9)), int(match.group(10))
+        offset_hours, offset_minutes = int(parts[8]), int(parts[9])
         if offset_hours > 23 or offset_minutes > 59:
             return None
         offset = offset_hours * 3600 + offset_minutes * 60

@@ -640,16 +640,17 @@ def redacted_unparsed(text: str) -> str:
 
 # A JSON string literal that holds an escape, up to the end of its line when unterminated:
 # the text did not parse, so a literal may be broken anywhere.
-_ESCAPED_LITERAL = re.compile(r'"(?=[^"\n]*\\)(?:[^"\\\n]|\\.)*"?')
-_ESCAPE = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|.)")
+# (compiled by re's cache when first used: only a text that did not parse needs them)
+_ESCAPED_LITERAL = r'"(?=[^"\n]*\\)(?:[^"\\\n]|\\.)*"?'
+_ESCAPE = r"\\(?:u[0-9A-Fa-f]{4}|.)"
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
 
 
 def _escaped_credentials(text: str) -> Iterator[tuple[int, int]]:
     """The span of each string literal with escapes whose decoded text the scanner flags.
     Each literal is decoded and scanned once: linear in the text."""
-    for match in _ESCAPED_LITERAL.finditer(text):
-        decoded = _ESCAPE.sub(_unescape, match.group())
+    for match in re.finditer(_ESCAPED_LITERAL, text):
+        decoded = re.sub(_ESCAPE, _unescape, match.group())
         if scan_text(decoded):
             yield match.start(), match.end()
 

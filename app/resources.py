@@ -9,8 +9,8 @@ all find them through `importlib.resources`, never through paths computed from t
 from __future__ import annotations
 
 import functools
-import importlib
 import os
+import sys
 
 from app import TYPE_CHECKING
 
@@ -39,7 +39,8 @@ def _package_bytes(package: str, name: str) -> bytes:
     (issue 13), to read a file. The loader is the one that found the package, so a wheel, an
     editable install and a zip archive each read from where the package is.
     """
-    module = importlib.import_module(package)
+    __import__(package)  # (not importlib.import_module: ocp lint loads importlib for nothing else)
+    module = sys.modules[package]
     get_data = getattr(module.__spec__.loader if module.__spec__ else None, "get_data", None)
     if module.__file__ is None or get_data is None:
         raise FileNotFoundError(f"{package} has no loader that reads its files")

@@ -11,6 +11,7 @@ import re
 
 from app import TYPE_CHECKING
 from app.calls import same_value  # JSON's equality, as a call's arguments compare
+from app.schema_patterns import is_digest, is_local_id, is_timestamp  # regexes' answers
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     Check = Callable[[object], bool]
 
 # The schema's patterns, in Python's dialect, each compiled when a string first meets it.
-_PATTERNS: tuple[str, ...] = ('^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})\\Z', '^(sha-256:[0-9a-f]{64}|sha-384:[0-9a-f]{96}|sha-512:[0-9a-f]{128})\\Z', '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(/[A-Za-z0-9._~-]+)*\\Z', '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\\Z')
+_PATTERNS: tuple[str, ...] = ('^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(/[A-Za-z0-9._~-]+)*\\Z',)
 _COMPILED: dict[int, re.Pattern[str]] = {}
 
 
@@ -56,7 +57,7 @@ def _ref2(v: object) -> bool:
     # /$defs/timestamp
     return (
         isinstance(v, str)
-        and (not isinstance(v, str) or _search(0, v))
+        and (not isinstance(v, str) or is_timestamp(v))
     )
 
 
@@ -64,7 +65,7 @@ def _ref4(v: object) -> bool:
     # /$defs/digest
     return (
         isinstance(v, str)
-        and (not isinstance(v, str) or _search(1, v))
+        and (not isinstance(v, str) or is_digest(v))
     )
 
 
@@ -131,7 +132,7 @@ def _ref8(v: object) -> bool:
     # /$defs/extensionKey
     return (
         isinstance(v, str)
-        and (not isinstance(v, str) or _search(2, v))
+        and (not isinstance(v, str) or _search(0, v))
     )
 
 
@@ -189,7 +190,7 @@ def _ref11(v: object) -> bool:
     # /$defs/localId
     return (
         isinstance(v, str)
-        and (not isinstance(v, str) or _search(3, v))
+        and (not isinstance(v, str) or is_local_id(v))
     )
 
 

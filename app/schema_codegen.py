@@ -25,6 +25,7 @@ from pathlib import Path
 
 from app import TYPE_CHECKING
 from app.resources import SCHEMA_FILE, load_schema
+from app.schema_patterns import KNOWN
 
 if TYPE_CHECKING:
     from typing import Any
@@ -87,7 +88,7 @@ import re
 
 from app import TYPE_CHECKING
 from app.calls import same_value  # JSON's equality, as a call's arguments compare
-
+{known}
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -154,11 +155,17 @@ class _Writer:
         self.tables: list[str] = []
         self.by_ref: dict[str, str] = {}
         self.patterns: dict[str, int] = {}
+        self.known: set[str] = set()  # the tests of app/schema_patterns.py the checks call
 
     def module(self) -> str:
         conforms = self.check(self.root, "")
         patterns = repr(tuple(self.patterns)) if self.patterns else "()"
-        head = _HEADER.format(schema_file=SCHEMA_FILE, patterns=patterns)
+        known = (
+            f"from app.schema_patterns import {', '.join(sorted(self.known))}  # regexes' answers\n"
+            if self.known
+            else ""
+        )
+        head = _HEADER.format(schema_file=SCHEMA_FILE, patterns=patterns, known=known)
         parts = [head, *self.functions, "\n".join(self.tables), f"conforms = {conforms}\n"]
         return "\n\n".join(part.rstrip("\n") + "\n" for part in parts)
 
@@ -329,8 +336,14 @@ class _Writer:
         if "maxLength" in node:
             tests.append(f"(not isinstance(v, str) or len(v) <= {int(node['maxLength'])})")
         if "pattern" in node:
-            index = self.patterns.setdefault(ecma_to_python(node["pattern"]), len(self.patterns))
-            tests.append(f"(not isinstance(v, str) or _search({index}, v))")
+            pattern = ecma_to_python(node["pattern"])
+            known = KNOWN.get(pattern)
+            if known is not None:  # a string test that answers as the regex would
+                self.known.add(known)
+                tests.append(f"(not isinstance(v, str) or {known}(v))")
+            else:
+                index = self.patterns.setdefault(pattern, len(self.patterns))
+                tests.append(f"(not isinstance(v, str) or _search({index}, v))")
         return tests
 
 
