@@ -19,8 +19,7 @@ import gc
 import json
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from app import TYPE_CHECKING
@@ -117,7 +116,7 @@ def parse(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Intake:
     if _needs_strict_parser(data, text, limits):
         return _StrictParser(text, limits).run()
     try:
-        with _collection_paused():
+        with _CollectionPaused():
             document = json.loads(
                 text,
                 object_pairs_hook=_unique_pairs,
@@ -152,20 +151,25 @@ _COLLECTOR = _thread.allocate_lock()
 _parsing = 0
 
 
-@contextmanager
-def _collection_paused() -> Iterator[None]:
-    global _parsing
-    with _COLLECTOR:
-        pauses = _parsing == 0 and gc.isenabled()
-        if pauses:
-            gc.disable()
-        _parsing += 1
-    try:
-        yield
-    finally:
+class _CollectionPaused:
+    """``with _CollectionPaused():`` a parse, as the comment above says. (A class, not a
+    contextlib generator: importing contextlib costs `ocp lint` most of a millisecond.)"""
+
+    __slots__ = ("pauses",)
+
+    def __enter__(self) -> None:
+        global _parsing
+        with _COLLECTOR:
+            self.pauses = _parsing == 0 and gc.isenabled()
+            if self.pauses:
+                gc.disable()
+            _parsing += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _parsing
         with _COLLECTOR:
             _parsing -= 1
-            if pauses:
+            if self.pauses:
                 # Nothing is moved between generations: freezing and thawing (which spared
                 # the young collections after a parse a walk of the document, a saving lost
                 # in the noise of a lint) moved every object of the process into the oldest

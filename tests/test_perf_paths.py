@@ -480,19 +480,19 @@ def test_the_collector_waits_no_longer_than_the_parse_that_paused_it() -> None:
 
     from app import parse as intake
 
-    with intake._collection_paused():
+    with intake._CollectionPaused():
         assert not gc.isenabled()
-        with intake._collection_paused():  # another thread's parse, under way meanwhile
+        with intake._CollectionPaused():  # another thread's parse, under way meanwhile
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
-    outer = intake._collection_paused()
+    outer = intake._CollectionPaused()
     outer.__enter__()
-    inner = intake._collection_paused()
+    inner = intake._CollectionPaused()
     inner.__enter__()
     outer.__exit__(None, None, None)  # the first parse ends before the other one
     assert gc.isenabled()
-    later = intake._collection_paused()
+    later = intake._CollectionPaused()
     later.__enter__()  # a parse that starts while another is under way pauses nothing
     assert gc.isenabled()
     later.__exit__(None, None, None)
