@@ -8,7 +8,6 @@ count: an error it does not report fails nothing.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -16,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from app import TYPE_CHECKING, __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
+from app.argparse_plain import argparse  # argparse, its messages read as written
 from app.config import ConfigError, Settings, parse_base_url
 from app.policy import Policy, PolicyError, load, load_nearest
 from app.report import FORMATS, FileResult

@@ -547,3 +547,35 @@ def test_the_lint_path_imports_no_web_framework_nor_the_reference_validator():
     # the position locator
     lineage = {"app.rules.compaction", "app.rules.lineage", "app.digests", "app.positions"}
     assert set(ours.split()) & lineage == set()
+
+
+def test_the_lint_path_loads_no_message_catalogues_and_gettext_stays_whole():
+    """argparse is loaded with its messages as written (app/argparse_plain.py): `ocp lint`
+    imports neither gettext nor locale, nor contextlib, and says its usage errors in argparse's
+    words; code that imports gettext afterwards gets the real module, catalogues and all."""
+    probe = (
+        "import sys\n"
+        "before = set(sys.modules)  # (an editable install's finder loads contextlib itself)\n"
+        "from app.cli import main\n"
+        f"status = main(['lint', {VALID!r}])\n"
+        "print(status, ' '.join(sorted(set(sys.modules) - before)), file=sys.stderr)\n"
+        "import gettext\n"
+        "print(callable(gettext.translation), gettext.gettext('usage: '), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    ran, after = done.stderr.splitlines()[-2:]
+    status, *loaded = ran.split()
+    assert status == "0"
+    assert {"gettext", "locale", "contextlib"} & set(loaded) == set()
+    assert after == "True usage: "
+    refused = subprocess.run(
+        [sys.executable, "-m", "app.cli", "lint", "--bogus", VALID],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2
+    assert "usage: ocp lint" in refused.stderr
+    assert "ocp lint: error: unrecognized arguments: --bogus" in refused.stderr
