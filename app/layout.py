@@ -46,29 +46,70 @@ def schema_enum(definition: str, member: str | None = None) -> tuple[str, ...]:
     return tuple(values)
 
 
-TASK_STATUSES = schema_enum("task", "status")
-CRITERION_STATUSES = schema_enum("criterion", "status")
-STATEMENT_KINDS = schema_enum("statement", "kind")
-STATEMENT_STATUSES = schema_enum("statement", "status")
-ORIGIN_TYPES = schema_enum("origin", "type")
-VERIFICATION_STATES = schema_enum("verification", "state")
-REVALIDATE = schema_enum("verification", "revalidate")
-RESOURCE_KINDS = schema_enum("resource", "kind")
-AVAILABILITY = schema_enum("resource", "availability")
-SENSITIVITY = schema_enum("resource", "sensitivity")
-SELECTION_ROLES = schema_enum("selection", "role")
-DRAFT_STATUSES = schema_enum("draft", "status")
-OPERATION_KINDS = schema_enum("operation", "kind")
-OPERATION_STATUSES = schema_enum("operationStatus")
-EFFECTS = schema_enum("operation", "effect")
-RESUMES = schema_enum("operation", "resume")
-REQUIREMENT_KINDS = schema_enum("requirement", "kind")
-NECESSITIES = schema_enum("requirement", "necessity")
-ON_FAILURE = schema_enum("precondition", "on_failure")
-DERIVATION_METHODS = schema_enum("derivation", "method")
-OMISSION_REASONS = schema_enum("omission", "reason")
-# §4.1: what a local id may be, as the schema says it (anchored there with ^ and $).
-LOCAL_ID_PATTERN: str = _definitions()["localId"]["pattern"].removeprefix("^").removesuffix("$")
+# Each enumeration is read from the schema when first asked for (PEP 562's module __getattr__):
+# the rules of `ocp lint` need none of them, and reading the schema's JSON cost its start-up
+# half a millisecond (issue 28). name -> where in `$defs` (a definition, and its member).
+_ENUMS: dict[str, tuple[str, str | None]] = {
+    "TASK_STATUSES": ("task", "status"),
+    "CRITERION_STATUSES": ("criterion", "status"),
+    "STATEMENT_KINDS": ("statement", "kind"),
+    "STATEMENT_STATUSES": ("statement", "status"),
+    "ORIGIN_TYPES": ("origin", "type"),
+    "VERIFICATION_STATES": ("verification", "state"),
+    "REVALIDATE": ("verification", "revalidate"),
+    "RESOURCE_KINDS": ("resource", "kind"),
+    "AVAILABILITY": ("resource", "availability"),
+    "SENSITIVITY": ("resource", "sensitivity"),
+    "SELECTION_ROLES": ("selection", "role"),
+    "DRAFT_STATUSES": ("draft", "status"),
+    "OPERATION_KINDS": ("operation", "kind"),
+    "OPERATION_STATUSES": ("operationStatus", None),
+    "EFFECTS": ("operation", "effect"),
+    "RESUMES": ("operation", "resume"),
+    "REQUIREMENT_KINDS": ("requirement", "kind"),
+    "NECESSITIES": ("requirement", "necessity"),
+    "ON_FAILURE": ("precondition", "on_failure"),
+    "DERIVATION_METHODS": ("derivation", "method"),
+    "OMISSION_REASONS": ("omission", "reason"),
+}
+
+if TYPE_CHECKING:
+    TASK_STATUSES: tuple[str, ...]
+    CRITERION_STATUSES: tuple[str, ...]
+    STATEMENT_KINDS: tuple[str, ...]
+    STATEMENT_STATUSES: tuple[str, ...]
+    ORIGIN_TYPES: tuple[str, ...]
+    VERIFICATION_STATES: tuple[str, ...]
+    REVALIDATE: tuple[str, ...]
+    RESOURCE_KINDS: tuple[str, ...]
+    AVAILABILITY: tuple[str, ...]
+    SENSITIVITY: tuple[str, ...]
+    SELECTION_ROLES: tuple[str, ...]
+    DRAFT_STATUSES: tuple[str, ...]
+    OPERATION_KINDS: tuple[str, ...]
+    OPERATION_STATUSES: tuple[str, ...]
+    EFFECTS: tuple[str, ...]
+    RESUMES: tuple[str, ...]
+    REQUIREMENT_KINDS: tuple[str, ...]
+    NECESSITIES: tuple[str, ...]
+    ON_FAILURE: tuple[str, ...]
+    DERIVATION_METHODS: tuple[str, ...]
+    OMISSION_REASONS: tuple[str, ...]
+    # §4.1: what a local id may be, as the schema says it (anchored there with ^ and $).
+    LOCAL_ID_PATTERN: str
+
+
+def __getattr__(name: str) -> object:
+    """An enumeration of `_ENUMS`, or `LOCAL_ID_PATTERN`, read from the schema once."""
+    if name in _ENUMS:
+        value: object = schema_enum(*_ENUMS[name])
+    elif name == "LOCAL_ID_PATTERN":
+        value = _definitions()["localId"]["pattern"].removeprefix("^").removesuffix("$")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # asked once
+    return value
+
 
 # §6.6: completed, cancelled and rejected are terminal. A tuple, not a set: a status from a
 # schema-invalid document may be any JSON value, even an unhashable list, and must simply not

@@ -547,6 +547,9 @@ def test_the_lint_path_imports_no_web_framework_nor_the_reference_validator():
     # the position locator
     lineage = {"app.rules.compaction", "app.rules.lineage", "app.digests", "app.positions"}
     assert set(ours.split()) & lineage == set()
+    # nor the schema's JSON: the screen is written code, the layout's enumerations are read
+    # when a page first asks for them
+    assert "app.schemas" not in ours.split()
 
 
 def test_the_lint_path_loads_no_message_catalogues_and_gettext_stays_whole():
