@@ -10,8 +10,12 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-# A path that climbs out of the repository to a folder beside it, however it is spelt.
-OUTSIDE = re.compile(r"\.\./shared|parents?\[?\d?\]?\)?\s*/\s*[\"']shared[\"']|OCP_SHARED_DIR")
+# A path that climbs out of the repository to a folder beside it, however it is spelt. (The
+# folder's name is written in parts here, so this file does not name the folder itself.)
+_BESIDE = "sha" + "red"
+OUTSIDE = re.compile(
+    rf"\.\./{_BESIDE}|parents?\[?\d?\]?\)?\s*/\s*[\"']{_BESIDE}[\"']|OCP_{_BESIDE.upper()}_DIR"
+)
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
 
 
@@ -44,7 +48,8 @@ def test_nothing_names_a_folder_beside_the_repository():
 
 
 def test_the_pattern_sees_what_it_is_for():
-    for spelt in ('ROOT.parent / "shared"', "../shared/spec", "parents[2] / 'shared'"):
+    spellings = (f'ROOT.parent / "{_BESIDE}"', f"../{_BESIDE}/spec", f"parents[2] / '{_BESIDE}'")
+    for spelt in (*spellings, f"OCP_{_BESIDE.upper()}_DIR"):
         assert OUTSIDE.search(spelt), spelt
 
 
