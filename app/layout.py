@@ -95,18 +95,13 @@ if TYPE_CHECKING:
     ON_FAILURE: tuple[str, ...]
     DERIVATION_METHODS: tuple[str, ...]
     OMISSION_REASONS: tuple[str, ...]
-    # §4.1: what a local id may be, as the schema says it (anchored there with ^ and $).
-    LOCAL_ID_PATTERN: str
 
 
 def __getattr__(name: str) -> object:
-    """An enumeration of `_ENUMS`, or `LOCAL_ID_PATTERN`, read from the schema once."""
-    if name in _ENUMS:
-        value: object = schema_enum(*_ENUMS[name])
-    elif name == "LOCAL_ID_PATTERN":
-        value = _definitions()["localId"]["pattern"].removeprefix("^").removesuffix("$")
-    else:
+    """An enumeration of `_ENUMS`, read from the schema once."""
+    if name not in _ENUMS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = schema_enum(*_ENUMS[name])
     globals()[name] = value  # asked once
     return value
 

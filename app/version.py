@@ -35,8 +35,6 @@ def check_version(document: Document) -> Finding | None:
             f"opencheckpoint {json.dumps(version[:40])} is not a MAJOR.MINOR version; "
             'this tool implements "0.1"',
         )
-    if version == IMPLEMENTED:
-        return None
     if match.group(1) == "0":
         return _finding(
             "/opencheckpoint",

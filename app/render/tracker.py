@@ -14,12 +14,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from app.layout import LOCAL_ID_PATTERN, TASK_STATUSES
+from app.layout import TASK_STATUSES
 from app.report import VERDICT_INVALID, VERDICT_VALID
+from app.schema_patterns import is_local_id
 
 Data = dict[str, Any]
-# A local id as §4.1 defines it: the only ids written into the Markdown, and only in code.
-_LOCAL_ID = re.compile(LOCAL_ID_PATTERN)
 # Characters with a meaning in Markdown, escaped in the fixed words (which hold none of
 # them today: the escaping is what keeps it so).
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()<>#+!|~&])")
@@ -79,7 +78,8 @@ def _md(text: str) -> str:
 def _md_id(object_id: object) -> str:
     """An id in a code span, when it has the shape of a local id (none of which can end the
     span or start markup); anything else is named as an object, never written."""
-    if isinstance(object_id, str) and _LOCAL_ID.fullmatch(object_id):
+    # a local id as §4.1 defines it: the only ids written into the Markdown, and only in code
+    if isinstance(object_id, str) and is_local_id(object_id):
         return f"`{object_id}`"
     return "(an object)"
 
@@ -146,7 +146,7 @@ def _card_link(permalink: str, item: Mapping[str, Any]) -> str:
     anchor = item.get("anchor")
     object_id = item.get("id")
     shown = _md_id(object_id)
-    if not (isinstance(anchor, str) and _LOCAL_ID.fullmatch(anchor.replace("obj-", "", 1) or "-")):
+    if not (isinstance(anchor, str) and is_local_id(anchor.replace("obj-", "", 1))):
         return shown
     if isinstance(object_id, str) and _ADDRESS_LIKE.search(object_id):
         return f"{shown} ([card]({permalink}#{anchor}))"

@@ -77,8 +77,8 @@ def gather(
     following a stored answer's links has its storage id; its document id only when that is
     text): 404 when nothing is stored there; a held document whose id is not text is listed
     with its proven component alone, under no id."""
+    held = store.meta(holding) if holding is not None else None
     if checkpoint_id is None:
-        held = store.meta(holding) if holding is not None else None
         if held is None:
             raise HTTPException(404, "there is no stored checkpoint with the storage id in holding")
         if held.checkpoint_id is None:
@@ -94,13 +94,12 @@ def gather(
         len({m.digest for m in naming[:MAX_CANDIDATES]}),
         len(with_id) > MAX_CANDIDATES or len(naming) > MAX_CANDIDATES,
     )
-    if holding is not None:
-        listing.component = _member_of(store, store.meta(holding), checkpoint_id)
+    listing.component = _member_of(store, held, checkpoint_id)
     if listing.component is None and token:
         candidates = [m.storage_id for m in [*with_id, *naming][: 2 * MAX_CANDIDATES]]
         holder = store.deletion_token_holder(candidates, token)
-        held = store.meta(holder) if holder is not None else None
-        listing.component = _member_of(store, held, checkpoint_id)
+        by_token = store.meta(holder) if holder is not None else None
+        listing.component = _member_of(store, by_token, checkpoint_id)
     return listing
 
 
