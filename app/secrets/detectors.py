@@ -312,18 +312,29 @@ def percent_encoded(text: str) -> Iterator[Span]:
         pieces.append(literals[-1] + "\n")
         runs.append((length, run.start(), places))
         length += len(run.group()) - 2 * len(chars) + 1
+    yield from _scan_decoded(pieces, runs, escape_width=3)
+
+
+def _scan_decoded(
+    pieces: list[str], runs: list[tuple[int, int, list[int]]], escape_width: int
+) -> Iterator[Span]:
+    """Scan the decoded text ``pieces`` make, once, and place each hit back in the text it was
+    decoded from. ``runs``: each run's start in the decoded text, its start in the text, and
+    where its escapes stand in the decoded run; each escape is ``escape_width`` characters in
+    the text (``%2F``: 3, ``~1``: 2) and one decoded."""
     if not runs:
         return
     plain = "".join(pieces)
     starts = [r[0] for r in runs]
+    longer = escape_width - 1  # how much longer each escape before a character makes it
 
     def back(offset: int) -> tuple[int, int]:
-        """Where decoded character `offset` starts in `text`, and its width there."""
+        """Where decoded character `offset` starts in the text, and its width there."""
         decoded_start, text_start, places = runs[bisect_right(starts, offset) - 1]
         inside = offset - decoded_start
         before = bisect_left(places, inside)
         escaped = before < len(places) and places[before] == inside
-        return text_start + inside + 2 * before, 3 if escaped else 1
+        return text_start + inside + longer * before, escape_width if escaped else 1
 
     for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
         last, width = back(end - 1)
@@ -379,22 +390,7 @@ def pointer_escaped(text: str) -> Iterator[Span]:
         pieces.append(text[pos:high] + "\n")
         runs.append((length, low, places))
         length += high - low - len(places) + 1
-    if not runs:
-        return
-    plain = "".join(pieces)
-    starts = [r[0] for r in runs]
-
-    def back(offset: int) -> tuple[int, int]:
-        """Where unescaped character `offset` starts in `text`, and its width there."""
-        unescaped_start, text_start, places = runs[bisect_right(starts, offset) - 1]
-        inside = offset - unescaped_start
-        before = bisect_left(places, inside)
-        escaped = before < len(places) and places[before] == inside
-        return text_start + inside + before, 2 if escaped else 1
-
-    for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
-        last, width = back(end - 1)
-        yield back(start)[0], last + width, kind
+    yield from _scan_decoded(pieces, runs, escape_width=2)
 
 
 # A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
