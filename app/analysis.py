@@ -301,7 +301,14 @@ def analyze(
     with stage("secrets"):
         # past MAX_PER_CODE flagged places the scan stops: the rest are only "more", and the
         # document is withheld whole (`Redaction.complete`)
-        scan = SecretScan([], True) if secret_free else scan_document(document, MAX_PER_CODE)
+        # (the strings read from the text, when intake read it whole: no walk of the document
+        # unless something is found)
+        text = intake.text if intake.verbatim else None
+        scan = (
+            SecretScan([], True)
+            if secret_free
+            else scan_document(document, MAX_PER_CODE, source=text)
+        )
         secrets = findings_of(scan.hits)
         redaction = Redaction.of(document, scan.hits, complete=scan.complete)
     if not version_error:

@@ -75,18 +75,28 @@ DEFAULT_LIMITS = Limits()
 class Intake(Record):
     """What intake made of the bytes. ``document`` is None when any `json` error was found."""
 
-    __slots__ = ("document", "findings", "text")
+    __slots__ = ("document", "findings", "text", "verbatim")
 
     text: Final[str | None]  # the decoded text (None when it is not UTF-8)
     document: Final[Document | None]
     findings: Final[Sequence[Finding]]
+    # The standard decoder read the whole text into ``document``, which therefore holds every
+    # string of the text, in the text's order, each once (no member was dropped as a
+    # duplicate): a later stage may read the strings from the text instead of walking the
+    # document (the secret scan, `app.secrets.scan_document`'s ``source``).
+    verbatim: Final[bool]
 
     def __init__(
-        self, text: str | None, document: Document | None, findings: Sequence[Finding] = ()
+        self,
+        text: str | None,
+        document: Document | None,
+        findings: Sequence[Finding] = (),
+        verbatim: bool = False,
     ) -> None:
         self.text = text
         self.document = document
         self.findings = findings
+        self.verbatim = verbatim
 
     @property
     def ok(self) -> bool:
@@ -128,7 +138,7 @@ def parse(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Intake:
         return _StrictParser(text, limits).run()
     if not isinstance(document, dict):
         return _StrictParser(text, limits).run()
-    return Intake(text, document)
+    return Intake(text, document, verbatim=True)
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
@@ -248,9 +258,15 @@ def _deeper_than(data: bytes, limit: int) -> bool:
     rest = brackets
     # empty after k passes: at most 2k levels; at most k levels: empty after k passes
     for _ in range(min(_PEELS, limit // 2)):
-        rest = rest.replace(b"[]", b"").replace(b"{}", b"")
-        if not rest:
+        peeled = rest.replace(b"[]", b"").replace(b"{}", b"")
+        if not peeled:
             return False
+        if len(peeled) > len(rest) - len(rest) // 4:
+            # Under a quarter taken away: deep chains of few innermost pairs, which a pass a
+            # level would copy for every level (a document of many calls whose arguments nest
+            # 60 deep: 60 passes over all of its brackets). Counted at once instead.
+            break
+        rest = peeled
     # Opening brackets to +1 and closing ones to -1, read as signed bytes, summed as they come.
     steps = brackets.translate(_DEPTH_STEP)
     return max(accumulate(memoryview(steps).cast("b")), default=0) > limit

@@ -26,7 +26,7 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache, reduce
-from itertools import accumulate, compress, count, islice
+from itertools import accumulate, compress, count, islice, repeat
 
 from app.findings import Finding
 from app.json_values import CONTAINERS
@@ -882,63 +882,69 @@ _NAME_MEMBERS = ("name", "key", "header", "field", "variable", "param", "paramet
 
 
 class _Layout:
-    """Every string value of a document in one list, and the way back to its place.
+    """Every string value of a document in document order, and the way back to its place.
 
-    Each container contributes one contiguous segment of its values (an object's in member
-    order, an array's items; non-strings as ""). Member names are collected as a set instead:
-    documents repeat a few dozen names thousands of times, and each distinct one is scanned once.
-    Pointers are built only for the few places that hit.
+    A depth-first walk, with an explicit stack (no recursion limit): container k is the k-th
+    to open, and its values are read in order, so the string values come in the order the
+    text holds them (what `_source_strings` reads from the text). Member names are collected
+    as a set: documents repeat a few dozen names thousands of times, and each distinct one is
+    scanned once. Pointers are built only for the few places that hit.
     """
 
     def __init__(self, document: dict[object, object] | list[object]) -> None:
         conts: list[object] = [document]
         parents = [-1]
-        flat: list[str] = []
-        seg_start: list[int] = []
+        values: list[str] = []
+        owners: list[int] = []  # the container of each string value
+        ordinals: list[int] = []  # and its place in it
         names: set[object] = set()
-        append = flat.append
-        # Breadth first, with `conts` as its own queue: no recursion limit, and container k
-        # owns segment k. One explicit loop per value measured faster than comprehensions.
-        c = 0
-        while c < len(conts):
-            obj = conts[c]
-            seg_start.append(len(flat))
-            if isinstance(obj, dict):
-                names.update(obj)
-                values: Iterable[object] = obj.values()
-            else:
-                values = obj  # type: ignore[assignment]  # a list: see the isinstance above
-            for v in values:
+        top: Iterable[object]
+        if isinstance(document, dict):
+            names.update(document)
+            top = document.values()
+        else:
+            top = document
+        stack = [(0, enumerate(top))]
+        while stack:
+            c, items = stack[-1]
+            for ordinal, v in items:
                 t = v.__class__
                 if t is str:  # (mypy cannot narrow on a class identity test)
-                    append(v)  # type: ignore[arg-type]
+                    values.append(v)  # type: ignore[arg-type]
+                    owners.append(c)
+                    ordinals.append(ordinal)
                 elif t is dict or t is list or isinstance(v, CONTAINERS):
-                    append("")
+                    child = len(conts)
                     conts.append(v)
                     parents.append(c)
-                else:  # a number, a boolean, null, or a str subclass such as a StrEnum
-                    append(str.__str__(v) if isinstance(v, str) else "")
-            c += 1
+                    inner: Iterable[object]
+                    if isinstance(v, dict):
+                        names.update(v)
+                        inner = v.values()
+                    else:
+                        inner = v  # type: ignore[assignment]  # a list: see the test above
+                    stack.append((child, enumerate(inner)))
+                    break  # into the child; this container's items go on after it
+                elif isinstance(v, str):  # a str subclass such as a StrEnum
+                    values.append(str.__str__(v))
+                    owners.append(c)
+                    ordinals.append(ordinal)
+            else:
+                stack.pop()
         self.conts = conts
         self.parents = parents
-        self.flat = flat
-        self.seg_start = seg_start
+        self.values = values
+        self.owners = owners
+        self.ordinals = ordinals
         self.names = names
         self._keys: dict[int, list[object]] = {}
-        self._bisect: Callable[[list[int], int], int] | None = None
         self._pointers: dict[int, tuple[str, tuple[int, ...], tuple[str, ...]]] = {0: ("", (), ())}
         self._child_index: dict[int, dict[int, tuple[object, int]]] = {}
 
     def locate(self, i: int) -> tuple[int, object, int]:
         """String value `i` -> (container, token, ordinal in the container)."""
-        if self._bisect is None:
-            # bisect is a shared library to load (see _candidates): a document's first hit
-            # loads it, a document with none never does
-            from bisect import bisect_right
-
-            self._bisect = bisect_right
-        c = self._bisect(self.seg_start, i) - 1
-        ordinal = i - self.seg_start[c]
+        c = self.owners[i]
+        ordinal = self.ordinals[i]
         obj = self.conts[c]
         if isinstance(obj, dict):
             keys = self._keys.get(c)
@@ -1102,7 +1108,9 @@ def find_secrets(document: object) -> list[SecretHit]:
     return scan_document(document).hits
 
 
-def scan_document(document: object, limit: int | None = None) -> SecretScan:
+def scan_document(
+    document: object, limit: int | None = None, *, source: str | None = None
+) -> SecretScan:
     """The apparent credentials of a parsed checkpoint, in document order; with ``limit``,
     the scan stops once it has found more than ``limit`` flagged places (the first found,
     not the first in document order).
@@ -1111,11 +1119,12 @@ def scan_document(document: object, limit: int | None = None) -> SecretScan:
     credentials, not a checkpoint that holds one by accident, and finding, placing and
     withholding every one of 10,000 would cost several times what a benign document of its
     size costs. What stops early says so (`complete`), and what shows the document then
-    withholds all of it (app/redaction.py)."""
+    withholds all of it (app/redaction.py). ``source``: the text intake read whole into
+    ``document`` (`app.parse.Intake.verbatim`; see `_hits`)."""
     found: list[tuple[_SortKey, SecretHit]] = []
     places: set[str] = set()
     complete = True
-    for entry in _hits(document):
+    for entry in _hits(document, source):
         found.append(entry)
         if limit is not None:
             places.add(entry[1].path)
@@ -1126,15 +1135,15 @@ def scan_document(document: object, limit: int | None = None) -> SecretScan:
     return SecretScan([hit for _, hit in found], complete)
 
 
-def first_secret(document: object) -> SecretHit | None:
+def first_secret(document: object, *, source: str | None = None) -> SecretHit | None:
     """An apparent credential in `document` (the first one found, not necessarily the first in
     document order), or None when it holds none.
 
     For a caller that refuses a document as soon as one credential is certain (the share
     route): the scan stops at the first hit, so a document with a key near its start is
-    refused without reading the rest.
+    refused without reading the rest. ``source``: as `scan_document`'s.
     """
-    for _, hit in _hits(document):
+    for _, hit in _hits(document, source):
         return hit
     return None
 
@@ -1179,15 +1188,85 @@ def _batch_end(strings: list[str], start: int, size: int) -> int:
     return len(strings)
 
 
-def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
-    """Every hit with its place in document order, values first, then member names."""
+def _source_strings(text: str) -> tuple[list[str], set[str]] | None:
+    """The string values of the document the standard decoder read whole from ``text``, in
+    document order, and its member names; None when the text cannot be read so.
+
+    Read from the text in a few passes of C, never a step of Python for each string or each
+    container: a document of many small containers (a call's arguments nested 60 deep) costs
+    what its bytes cost, not what its walk would. Split at its quotes, the text alternates
+    between what is outside strings and their contents, once the escaped backslashes and
+    quotes are set aside (as two control characters, which a text the decoder read holds
+    nowhere: it refuses them raw inside a string, and outside one only whitespace may stand).
+    A string is a member's name when what follows it starts with a colon. The contents are
+    decoded by the same decoder, all in one array."""
+    if "\x00" in text or "\x01" in text:
+        return None
+    escaped = "\\" in text
+    marked = text.replace("\\\\", "\x00").replace('\\"', "\x01") if escaped else text
+    pieces = marked.split('"')
+    if not len(pieces) % 2:
+        return None  # an odd number of quotes: no JSON text
+    strings: list[str] = pieces[1::2]
+    if escaped:
+        import json  # (loaded already: intake decoded the text with it)
+
+        body = '","'.join(strings).replace("\x00", "\\\\").replace("\x01", '\\"')
+        strings = json.loads('["' + body + '"]')
+    after = pieces[2::2]  # what follows each string
+    # (whitespace before a colon, legal and rare, is looked for once: a quote, then it)
+    if _SPACED_COLON.search(marked) is not None:
+        after = list(map(str.lstrip, after))
+    named = list(map(str.startswith, after, repeat(":")))
+    return list(compress(strings, map(operator.not_, named))), set(compress(strings, named))
+
+
+_SPACED_COLON = _lazy(r'"[ \t\r\n]+:')
+
+
+def _walk_costs_more(text: str) -> bool:
+    """Whether walking the document read from ``text`` would cost more than reading its
+    strings from the text (`_source_strings`): a step of Python for each container and each
+    value, against a few C passes that cost about twice a value's step for each string. Most
+    checkpoints hold several strings for each container (a benign one about seven), and the
+    walk is the cheaper; a document of many small containers (arguments nested to the depth
+    limit: more containers than strings) is read from the text. Estimated from the text's
+    first `_SAMPLE` characters, brackets and quotes within strings counted too: an estimate
+    is all a choice between two linear paths needs (a document whose start misleads it costs
+    what the other path costs), and counting all of a large text would cost a tenth of its
+    walk."""
+    containers = text.count("{", 0, _SAMPLE) + text.count("[", 0, _SAMPLE)
+    return 2 * containers > text.count('"', 0, _SAMPLE) // 2
+
+
+_SAMPLE = 1 << 15
+
+
+def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKey, SecretHit]]:
+    """Every hit with its place in document order, values first, then member names.
+    ``source``: the text the standard decoder read whole into ``document`` (`Intake.verbatim`),
+    whose strings are then read from it (`_source_strings`) and the document walked only to
+    place a hit."""
     if isinstance(document, str):
         for s, e, k in scan_text(document):
             yield ((), 1, s), SecretHit("", k, s, e, False, (), document)
         return
     if not isinstance(document, CONTAINERS):
         return
-    layout = _Layout(document)
+    read = None if source is None or not _walk_costs_more(source) else _source_strings(source)
+    walked: list[_Layout] = []
+
+    def walk() -> _Layout:
+        if not walked:
+            walked.append(_Layout(document))
+        return walked[0]
+
+    values: list[str]
+    distinct_names: set[object] | set[str]
+    if read is None:
+        values, distinct_names = walk().values, walk().names
+    else:
+        values, distinct_names = read
     pending: list[tuple[_SortKey, SecretHit]] = []
     # (container, tail) -> pointer, tokens, ordinals: built once per place, not per hit (a
     # member's name and its value share one)
@@ -1204,7 +1283,7 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
     ) -> None:
         place = places.get((c, tail))
         if place is None:
-            ptr, corder, ctokens = layout.pointer(c)
+            ptr, corder, ctokens = walk().pointer(c)
             tokens = tuple(map(str, tail))
             from app.pointer import escape_token
 
@@ -1216,12 +1295,11 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
         # name before its value, then by position in the string
         pending.append(((ordinals, 0 if in_key else 1, span[0]), hit))
 
-    # Only the non-empty values are searched (selected at C speed): a document of many small
-    # containers has a "" in `flat` for each, and their bookkeeping would cost more than the
-    # search.
-    strings = list(compress(layout.flat, layout.flat))
-    index = list(compress(count(), layout.flat))
-    names = list(layout.names)
+    # Only the non-empty values are searched (selected at C speed): a document of many empty
+    # strings would pay their bookkeeping for nothing.
+    strings = list(compress(values, values))
+    index = list(compress(count(), values))
+    names = list(distinct_names)
     texts = [n if isinstance(n, str) else str(n) for n in names]
     # A document of one small batch has its member names searched with its values, in one
     # text: one search of each keyword and pattern, not two (start-up, issue 28).
@@ -1233,7 +1311,7 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
             text = batch[i]
             spans = _scan_value(text, bits.get(i, 0), found.get(i, []))
             if spans:
-                c, token, ordinal = layout.locate(index[first + i])
+                c, token, ordinal = walk().locate(index[first + i])
                 for span in spans:
                     record(c, (token,), (ordinal,), span, False, text)
                 yield from pending
@@ -1257,8 +1335,8 @@ def _hits(document: object) -> Iterator[tuple[_SortKey, SecretHit]]:
             cls = _classify_name(texts[i])
             if cls is not None:
                 credential_names[names[i]] = cls
-    if name_spans or credential_names or "value" in layout.names:
-        _scan_members(layout, record, name_spans, credential_names)
+    if name_spans or credential_names or "value" in distinct_names:
+        _scan_members(walk(), record, name_spans, credential_names)
     yield from pending
 
 

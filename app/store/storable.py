@@ -94,7 +94,7 @@ def early_refusal(data: bytes, limits: Limits) -> Refusal | Intake:
     why = not_a_checkpoint(document)
     if why is not None:
         return Refusal(why)
-    hit = first_secret(document)
+    hit = first_secret(document, source=intake.text if intake.verbatim else None)
     if hit is not None:
         withheld = Redaction.of(document, [hit]).pointer(hit.path)
         return Refusal(HOLDS_CREDENTIALS, secret_paths=(withheld,))
