@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from app.analysis import analyze
 from app.parse import parse
-from app.secrets import _Layout, _source_strings, _walk_costs_more, first_secret, scan_document
+from app.secrets import (
+    _Layout,
+    _source_strings,
+    _TextOrderLayout,
+    _walk_costs_more,
+    first_secret,
+    scan_document,
+)
 
 GITHUB = "ghp_" + "R8v2Lq9ZkT4mWx7Yp3Nc6Bd1Hf5Js0GaEu2V"
 AWS_ID = "AKIA" + "Z7QUQ4R2B6N5W3XP"
@@ -57,9 +64,9 @@ def test_the_text_holds_the_strings_the_walk_finds_in_the_same_order(document, s
     assert intake.document == document
     read = _source_strings(text)
     assert read is not None
-    layout = _Layout(document)
+    layout = _TextOrderLayout(document)
     assert read[0] == layout.values
-    assert read[1] == layout.names
+    assert read[1] == layout.names == _Layout(document).names
 
 
 @settings(max_examples=300, deadline=None)
