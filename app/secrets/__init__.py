@@ -49,7 +49,7 @@ Span = tuple[int, int, str]  # start, end, kind
 # (typing is imported for the type checker only: importing it costs `ocp lint` 2 ms, issue 28)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NamedTuple
+    from typing import Any, ClassVar, NamedTuple
 
     class SecretHit(NamedTuple):
         path: str  # JSON Pointer of the value (for a key: the pointer of that member)
@@ -459,7 +459,10 @@ _REREAD_LIMIT = 100
 def _named_in_text(text: str) -> Iterator[Span]:
     if ":" not in text and "=" not in text:
         return
-    if len(text) <= 4096:
+    if len(text) > _SMALL_TEXT and (names := _NamesByRe2.of(text)) is not None:
+        yield from _assignments(text, names)
+        return
+    if len(text) <= _SMALL_TEXT:
         windows = [(0, len(text))]
     else:  # large raw text: only look around the words a credential's name contains
         # Block by block, one search each: a text of "password: a" runs holds a word every
@@ -497,6 +500,100 @@ def _named_in_text(text: str) -> Iterator[Span]:
                 if rejected > _REREAD_LIMIT:
                     pos = max(pos, span[3])
                     name_op = _NAME_OP_VALUED
+
+
+def _assignments(text: str, names: _NamesByRe2) -> Iterator[Span]:
+    """`_named_in_text` of a large text: RE2 finds where a credential's name may start
+    (`_NamesByRe2`), `re`'s _NAME_OP reads it there, and the same steps follow."""
+    rejected = 0
+    pos = 0
+    name_op = _NAME_OP
+    while (at := names.search(pos)) is not None:
+        m = name_op.match(text, at)
+        if m is None:
+            # Too long a name, too many underscores, or a value whose first four characters
+            # hold a space of Unicode: no match of _NAME_OP starts inside the name either
+            pos = at + 1
+            continue
+        pos = m.end()
+        if not _may_name_credential(m.group("name")):
+            continue
+        span = _assignment_hit(text, m)
+        if span is None:
+            continue
+        if span[2]:
+            yield span[:3]
+            pos = max(pos, span[3])
+        else:
+            rejected += 1
+            if rejected > _REREAD_LIMIT:
+                pos = max(pos, span[3])
+                name_op = _NAME_OP_VALUED
+                names.valued = True
+
+
+# A text longer than this has the places of its names found by RE2 (when it is installed), a
+# shorter one is searched by `re`'s _NAME_OP.
+_SMALL_TEXT = 4096
+# Where _NAME_OP may match, for RE2, which reads bytes and has no look-arounds or possessive
+# repetitions: the character before the name is matched (or the text's start), not looked
+# behind at, and the name's bounds are left to _NAME_OP, which reads it from where it starts
+# (group 1). Only a name that holds a word of a credential's name (`_NAME_HEAD_WORDS`): RE2
+# hands Python those, not the "https:" and "note:" a page of prose has by the hundred.
+_NAME_CHARS = r"[A-Za-z0-9_.\-]"
+_NAME_OP_RE2 = (
+    rf"(?:^|[^A-Za-z0-9_.\-])(_*(?:[A-Za-z]{_NAME_CHARS}*)?"
+    r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess)"
+    rf"{_NAME_CHARS}*)\\?[\"']?[ \t]*[:=][ \t]*"
+)
+# and _NAME_OP_VALUED's: the first four characters of the value matched, not looked ahead at
+# (Python's \s on a str, written out for the ASCII RE2 reads; a character past ASCII reads as
+# "?" to RE2, so RE2 may pass a value a space of Unicode shortens, which _NAME_OP_VALUED then
+# refuses)
+_NAME_OP_VALUED_RE2 = _NAME_OP_RE2 + (
+    r"""(?:\\?"(?:[^"\\\r\n]|\\[^"]){4}|'[^'\r\n]{4}"""
+    r"""|[^\t\n\x0b\x0c\r\x1c-\x1f \"'`,;&<>]{4})"""
+)
+
+
+class _NamesByRe2:
+    """Where names may start in one large text, by RE2, one search at a time."""
+
+    __slots__ = ("_end", "_raw", "valued")
+
+    _PATTERNS: ClassVar[list[tuple[Any, Any, Any]]] = []  # (plain, valued, anchor), compiled once
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw = raw
+        self._end = len(raw)
+        self.valued = False  # past _REREAD_LIMIT rejected values: only names with a value
+
+    @classmethod
+    def of(cls, text: str) -> _NamesByRe2 | None:
+        if not cls._PATTERNS:
+            from app.secrets.engine import _options, _re2_module
+
+            re2 = _re2_module()
+            if re2 is None:
+                return None
+            compiled = [
+                re2._re2.RE2(p.encode(), _options(re2)) for p in (_NAME_OP_RE2, _NAME_OP_VALUED_RE2)
+            ]
+            cls._PATTERNS.append((*compiled, re2._Anchor.UNANCHORED))
+        ascii_text = text if text.isascii() else text.encode("ascii", "replace").decode()
+        return cls(ascii_text.encode())
+
+    def search(self, pos: int) -> int | None:
+        """Where the next name may start at or after ``pos``."""
+        plain, valued, anchor = self._PATTERNS[0]
+        pattern = valued if self.valued else plain
+        # from the character before ``pos``: the one before a name is part of the match
+        spans = pattern.Match(anchor, self._raw, max(pos - 1, 0), self._end)
+        if 0 <= spans[1][0] < pos:
+            # a name at the text's start (read from it: pos is 1), passed over: none can
+            # start inside it, so the search goes on from past its first character
+            spans = pattern.Match(anchor, self._raw, pos, self._end)
+        return None if spans[0][0] < 0 else int(spans[1][0])
 
 
 @lru_cache(maxsize=4096)

@@ -1,0 +1,74 @@
+"""Names in a large text (over 4 KB) are found where RE2 says one may start, then read by the
+same `re` pattern a small text is searched with: both ways find the same credentials."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import app.secrets as secrets
+
+# What the name search has to get right: credentials' names with and without values, names
+# it must refuse (too many underscores, too long, after a name character), quoted names, a
+# Unicode space where a value starts, URLs and prose with colons, text starting with a name.
+FRAGMENTS = [
+    "password: hunter2-Zq9 ",
+    "api_key=AbC123xyz987QWE ",
+    "https://x.example/a?b=c&access_token=Zx9aQ2mmYY88ppQQ ",
+    "note: plain ",
+    "token = ''",
+    '__secret_key: "Zx9!aQ2#mm" ',
+    "password: a ",
+    "X-Amz-Signature=abc ",
+    "sig=",
+    "Authorization: Bearer abcDEF123456ghiJKL ",
+    "\u00a0",
+    "key:\u00a0ab12 ",
+    "_________token=abcd1234efgh ",
+    "a" * 140 + "token=Zx9aQ2mmYY88 ",
+    "cookie: a=1; b=2 ",
+    'password="quoted pass 9" ',
+    "pwd:'Zq9Zq9Zq9' ",
+    "\n",
+    "Token\t=\tQWERTY12345678 ",
+    "1password=abcd1234 ",
+    ".secret=abcd1234efgh ",
+    '\\"db_password\\": \\"Zq9-Zq9-Zq9\\", ',
+]
+
+
+def _both(text: str) -> tuple[list[secrets.Span], list[secrets.Span]]:
+    by_re2 = list(secrets._named_in_text(text))
+    of = secrets._NamesByRe2.of
+    secrets._NamesByRe2.of = classmethod(lambda cls, text: None)  # type: ignore[assignment]
+    try:
+        by_re = list(secrets._named_in_text(text))
+    finally:
+        secrets._NamesByRe2.of = of  # type: ignore[method-assign]
+    return by_re2, by_re
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=400))
+def test_a_large_text_gives_the_same_spans_either_way(fragments):
+    text = "".join(fragments)
+    text = text * (secrets._SMALL_TEXT // len(text) + 1)  # past the size `re` searches
+    assert secrets._NamesByRe2.of(text) is not None  # (RE2 is installed: it takes this text)
+    by_re2, by_re = _both(text)
+    assert by_re2 == by_re
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "password: a ",  # refused values by the thousand: past a hundred, only valued names
+        'sig=\u00a0\u00a0__secret_key: "Zx9!aQ2#mm" password: a ' * 2,
+        "password: Zq9-Zq9-Zq9 ",  # every one a finding
+        "https://example.com/a note: b ",  # no credential's name at all
+    ],
+)
+def test_floods_give_the_same_spans_either_way(unit):
+    text = unit * (40_000 // len(unit))
+    by_re2, by_re = _both(text)
+    assert by_re2 == by_re
