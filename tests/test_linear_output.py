@@ -204,6 +204,37 @@ def test_an_omission_describes_an_object_in_its_own_words_in_linear_time():
     assert not omissions.cover(constraint("Refunds above EUR 500 need Tier 2 approval"))
 
 
+def test_omissions_that_together_hold_too_few_of_its_words_cover_no_object():
+    """What no omission can reach is refused before any is read: the words all omissions share
+    with the object bound what any one of them shares. Omissions "in nearly its words", each
+    holding two of the three it needs, cover nothing; one more word in one of them does."""
+    from app.rules.compaction import Omissions, Protected
+
+    ledger = Protected(
+        "s-1",
+        "statement",
+        "active constraint",
+        ("statements", 1),
+        {"text": "Review account ledger before posting."},
+    )
+    near = [f"review account {j}" for j in range(2000)]
+    assert not Omissions(near).cover(ledger)
+    assert Omissions([*near[:5], "review the account ledger", *near[5:]]).cover(ledger)
+
+
+def test_past_what_a_report_lists_dropped_objects_are_counted():
+    """A compacted child dropping 1,005 instructions, with omissions naming none: 1,000 notes
+    listed, the other 5 counted (the report says how many more)."""
+    from app.analysis import lint
+    from bench.worst_cases import omissions_unnamed, omitted_parent
+
+    result = lint(omissions_unnamed(1005), parent=omitted_parent(1005))
+    listed = [f for f in result.findings if f.code == "lineage-omission"]
+    assert len(listed) == 1000 and all(f.message for f in listed)
+    [omitted] = [o for o in result.omitted if o.code == "lineage-omission"]
+    assert omitted.count == 5
+
+
 def test_a_json_key_is_equal_exactly_where_its_values_are():
     """json_key stands in for ``==`` (a list's ``in``) and, with booleans apart, for
     `same_value` (a call's arguments): keys equal exactly where the values are."""

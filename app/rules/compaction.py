@@ -32,11 +32,12 @@ from typing import Final, TypeVar
 from app import layout
 from app.calls import Call, repeats
 from app.checkpoint import TERMINAL_STATUSES, Checkpoint, parse_instant
+from app.findings import MAX_PER_CODE
 from app.json_values import json_key
 from app.parse import JsonObject
 from app.pointer import Path, to_pointer
 from app.record import Record
-from app.rules import Parent, Violation, rule
+from app.rules import COUNTED, Parent, Violation, rule
 
 _T = TypeVar("_T")
 
@@ -313,6 +314,11 @@ class Omissions:
         # in thousands of omissions singles none out, and looking at each would cost the
         # product of the two lists
         looked_up = sorted((w for w in own if w in self.index), key=lambda w: len(self.index[w]))
+        if len(looked_up) < needed:
+            # no omission shares more of its words than all omissions together do: a document
+            # of omissions in nearly the words of what was dropped is refused here, not by
+            # reading its candidates one by one
+            return False
         candidates = {
             position for w in looked_up[:_WORDS_LOOKED_UP] for position in self.index[w][:_COMMON]
         }
@@ -941,9 +947,14 @@ def dropped_without_naming_omission(child: Checkpoint, parent: Parent) -> Iterat
         return
     if not omissions_recorded(child):
         return  # lineage-dropped's warning
+    listed = 0
     for obj, covered in dropped_and_covered(child, parent.checkpoint):
         if covered:
             continue
+        if listed == MAX_PER_CODE:
+            yield COUNTED  # (past what a report lists: counted, no message or path built)
+            continue
+        listed += 1
         name = repr(obj.id) if obj.id is not None else "without an id"
         yield (
             child_array_path(child, obj.type),
