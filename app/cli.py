@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from app import TYPE_CHECKING, __version__
 from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.argparse_plain import argparse  # argparse, its messages read as written
+from app.collector import CollectionPaused
 from app.config import ConfigError, Settings, parse_base_url
 from app.policy import Policy, PolicyError, load, load_nearest
 from app.report import FORMATS, FileResult
@@ -343,6 +344,13 @@ _COMMANDS: dict[str, Callable[[_Commands], None]] = {
 
 
 def run_lint(args: argparse.Namespace, settings: Settings) -> int:
+    # the collector waits for the run: it keeps every file's analysis for the report, which
+    # each collection would walk again (app/collector.py)
+    with CollectionPaused():
+        return _run_lint(args, settings)
+
+
+def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
     limit = settings.limits.max_bytes
     if args.output_format:
         from app.outputs import OutputError, check_outputs

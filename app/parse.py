@@ -14,8 +14,6 @@ two gears:
 
 from __future__ import annotations
 
-import _thread  # the lock of `threading`, without that module (some 1 ms of start-up)
-import gc
 import json
 import math
 import re
@@ -23,6 +21,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from app import TYPE_CHECKING
+from app.collector import CollectionPaused
 from app.findings import Finding
 from app.pointer import Path, to_pointer
 from app.record import Record
@@ -126,7 +125,7 @@ def parse(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Intake:
     if _needs_strict_parser(data, text, limits):
         return _StrictParser(text, limits).run()
     try:
-        with _CollectionPaused():
+        with CollectionPaused():
             document = json.loads(
                 text,
                 object_pairs_hook=_unique_pairs,
@@ -149,43 +148,6 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 
 
 # --- the fast path -------------------------------------------------------------------------
-
-# The cyclic garbage collector waits while the fast path builds a document: what json.loads
-# makes holds no cycle, yet every few hundred containers made the collector walk the young
-# ones, and the old ones ever more often (4 MB of small nested objects, 600,000 containers:
-# 1.1 s of parsing, 0.45 s with the collector waiting). The collector is the process's: a
-# parse pauses it only when it runs and no other parse is under way, and lets it run again
-# when that parse ends, whoever else is parsing then. So it never waits longer than one
-# parse, however many overlap (a server parsing on several threads at once).
-_COLLECTOR = _thread.allocate_lock()
-_parsing = 0
-
-
-class _CollectionPaused:
-    """``with _CollectionPaused():`` a parse, as the comment above says. (A class, not a
-    contextlib generator: importing contextlib costs `ocp lint` most of a millisecond.)"""
-
-    __slots__ = ("pauses",)
-
-    def __enter__(self) -> None:
-        global _parsing
-        with _COLLECTOR:
-            self.pauses = _parsing == 0 and gc.isenabled()
-            if self.pauses:
-                gc.disable()
-            _parsing += 1
-
-    def __exit__(self, *exc: object) -> None:
-        global _parsing
-        with _COLLECTOR:
-            _parsing -= 1
-            if self.pauses:
-                # Nothing is moved between generations: freezing and thawing (which spared
-                # the young collections after a parse a walk of the document, a saving lost
-                # in the noise of a lint) moved every object of the process into the oldest
-                # generation, where a server's cyclic garbage waited for a full collection
-                # that 3.11 seldom runs (1,500 refused uploads: 122 MB to 1.5 GB).
-                gc.enable()
 
 
 class _Decline(Exception):

@@ -475,29 +475,57 @@ def test_parses_on_many_threads_leave_the_collector_running() -> None:
     assert gc.isenabled()
 
 
+def test_ocp_lint_pauses_the_collector_for_its_run_and_leaves_it_running(tmp_path) -> None:
+    """A run keeps every file's analysis for its report: the collector waits for the run
+    rather than walk those documents after each parse (app/collector.py), and runs again
+    once the run is over, having only the run's few objects of cyclic garbage to take."""
+    import gc
+    import io
+    from contextlib import redirect_stdout
+
+    from app import analysis, cli
+
+    path = tmp_path / "a.ocp.json"
+    path.write_bytes(_document(statements=[_statement(i, ["x"]) for i in range(50)]))
+    seen: list[bool] = []
+    check_document = analysis.check_document
+
+    def watched(checkpoint):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return check_document(checkpoint)
+
+    analysis.check_document = watched  # type: ignore[assignment]
+    try:
+        with redirect_stdout(io.StringIO()):
+            cli.main(["lint", str(path), str(path)])
+    finally:
+        analysis.check_document = check_document
+    assert seen == [False, False] and gc.isenabled()
+
+
 def test_the_collector_waits_no_longer_than_the_parse_that_paused_it() -> None:
     import gc
 
-    from app import parse as intake
+    from app import collector
 
-    with intake._CollectionPaused():
+    with collector.CollectionPaused():
         assert not gc.isenabled()
-        with intake._CollectionPaused():  # another thread's parse, under way meanwhile
+        with collector.CollectionPaused():  # another thread's parse, under way meanwhile
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
-    outer = intake._CollectionPaused()
+    outer = collector.CollectionPaused()
     outer.__enter__()
-    inner = intake._CollectionPaused()
+    inner = collector.CollectionPaused()
     inner.__enter__()
     outer.__exit__(None, None, None)  # the first parse ends before the other one
     assert gc.isenabled()
-    later = intake._CollectionPaused()
+    later = collector.CollectionPaused()
     later.__enter__()  # a parse that starts while another is under way pauses nothing
     assert gc.isenabled()
     later.__exit__(None, None, None)
     inner.__exit__(None, None, None)
-    assert gc.isenabled() and intake._parsing == 0
+    assert gc.isenabled() and collector.paused() == 0
 
 
 def test_userinfo_needs_an_at_sign_in_every_reading() -> None:

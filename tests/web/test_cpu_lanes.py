@@ -120,3 +120,43 @@ async def _large_take_turns() -> None:
                     posts.start_soon(post)
             tasks.cancel_scope.cancel()
     assert most == 2  # all eight were checked, two at a time
+
+
+def test_a_large_job_pauses_the_collector_and_leaves_it_running() -> None:
+    _run(_large_jobs_and_the_collector)
+
+
+async def _large_jobs_and_the_collector() -> None:
+    """A large document's job runs with the cyclic collector waiting (each collection would
+    walk the document again, app/collector.py), a small one's with it running; however large
+    jobs overlap, it runs again once they are done."""
+    import gc
+
+    from app.web import work
+
+    seen: dict[str, list[bool]] = {"small": [], "large": []}
+
+    def job(kind: str) -> str:
+        seen[kind].append(gc.isenabled())
+        return kind
+
+    app = create_app(Settings(limits=Limits(max_bytes=5 * MIB)))
+    app.state.cpu_lanes = CpuLanes(small=4, large=2, wait=600)
+
+    class _Request:
+        pass
+
+    request = _Request()
+    request.app = app  # type: ignore[attr-defined]
+    assert gc.isenabled()
+    assert await work.run_cpu(request, len(SMALL), job, "small") == "small"  # type: ignore[arg-type]
+    assert await work.run_cpu(request, len(LARGE), job, "large") == "large"  # type: ignore[arg-type]
+    assert seen == {"small": [True], "large": [False]}
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        httpx.AsyncClient(transport=transport, base_url="http://test") as client,
+        anyio.create_task_group() as posts,
+    ):
+        for _ in range(6):
+            posts.start_soon(_post, client, LARGE)
+    assert gc.isenabled()
