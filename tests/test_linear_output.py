@@ -229,9 +229,9 @@ def test_past_what_a_report_lists_dropped_objects_are_counted():
     from bench.worst_cases import omissions_unnamed, omitted_parent
 
     result = lint(omissions_unnamed(1005), parent=omitted_parent(1005))
-    listed = [f for f in result.findings if f.code == "lineage-omission"]
-    assert len(listed) == 1000 and all(f.message for f in listed)
-    [omitted] = [o for o in result.omitted if o.code == "lineage-omission"]
+    listed = [f for f in result.lineage if f.code == "lineage-omission"]
+    assert len(listed) == 1000 and all(f.message and f.path for f in listed)
+    [omitted] = [o for o in result.lineage_omitted if o.code == "lineage-omission"]
     assert omitted.count == 5
 
 
