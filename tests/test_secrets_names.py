@@ -1,5 +1,8 @@
 """Names in a large text (over 4 KB) are found where RE2 says one may start, then read by the
-same `re` pattern a small text is searched with: both ways find the same credentials."""
+same `re` pattern a small text is searched with (or searched by `re` itself where names come
+thick): both ways find the same credentials. The one difference: without RE2, a large text is
+read in windows around the words of credentials' names, and an operator or a value more than a
+thousand spaces past its name falls outside them; with RE2 it is found, as in a small text."""
 
 from __future__ import annotations
 
@@ -72,3 +75,31 @@ def test_floods_give_the_same_spans_either_way(unit):
     text = unit * (40_000 // len(unit))
     by_re2, by_re = _both(text)
     assert by_re2 == by_re
+
+
+def test_a_value_far_past_its_name_is_found_as_in_a_small_text():
+    """An operator or value a few thousand spaces past its name (past a window of the search
+    without RE2): found in a large text as in a small one."""
+    snippet = "api_key=" + " " * 3000 + "AbC123xyz987QWE\n"
+    [(start, end, kind)] = secrets._named_in_text(snippet)  # a small text
+    assert len(snippet) <= secrets._SMALL_TEXT
+    lead = "x " * 2500
+    assert list(secrets._named_in_text(lead + snippet)) == [
+        (start + len(lead), end + len(lead), kind)
+    ]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "a.key.b.key.c:",  # a credential's name every few characters: `re` reads them
+        "token = ''__secret_key: \"Zx9!aQ2#mm\" ",  # values just past where `re` stops
+        "key:\u00a0ab12 ",
+        "password: a password: ab\u2003cdef ",  # past a hundred refusals, values a space cuts
+    ],
+)
+def test_thick_names_give_the_same_spans_either_way(unit):
+    for length in (5_000, 9_000, 40_000):
+        text = (unit * (length // len(unit) + 1))[:length]
+        by_re2, by_re = _both(text)
+        assert by_re2 == by_re

@@ -504,17 +504,47 @@ def _named_in_text(text: str) -> Iterator[Span]:
 
 def _assignments(text: str, names: _NamesByRe2) -> Iterator[Span]:
     """`_named_in_text` of a large text: RE2 finds where a credential's name may start
-    (`_NamesByRe2`), `re`'s _NAME_OP reads it there, and the same steps follow."""
+    (`_NamesByRe2`), `re`'s _NAME_OP reads it there, and the same steps follow.
+
+    A call of RE2 costs what `re` takes to read some sixty characters: where RE2 finds a name
+    that close, names come thick, and `re` searches the next `_RE_STRETCH` characters itself,
+    as it searches a small text, before RE2 is asked again (or sooner, once `re` finds none
+    there: RE2 goes on from where `re` stood, so a name whose operator lies past the stretch
+    is still found). Both find the same names (`re` passes over those of no credential).
+    (Unlike `_named_in_text`'s windows when RE2 is not installed, neither stops at a window's
+    end: an operator or a value past a thousand spaces is read too, as in a small text.)"""
     rejected = 0
     pos = 0
     name_op = _NAME_OP
-    while (at := names.search(pos)) is not None:
-        m = name_op.match(text, at)
-        if m is None:
-            # Too long a name, too many underscores, or a value whose first four characters
-            # hold a space of Unicode: no match of _NAME_OP starts inside the name either
-            pos = at + 1
-            continue
+    re_until = 0  # `re` searches up to here
+    re2_until = 0  # and RE2 alone up to here: a stretch where `re` found no name
+    while True:
+        if pos >= re_until:
+            at = names.search(pos)
+            if at is None:
+                return
+            if at - pos < _RE2_SPACING and at >= re2_until:
+                re_until = at + _RE_STRETCH
+            m = name_op.match(text, at)
+            if m is None:
+                # Too long a name, too many underscores, or a value whose first four
+                # characters hold a space of Unicode: no match of _NAME_OP starts inside the
+                # name either
+                pos = at + 1
+                continue
+        else:
+            # (a match within the stretch: none that runs past its end starts before it)
+            m = name_op.search(text, pos, re_until)
+            if m is None:
+                # RE2 goes on from here, alone to the stretch's end: each character is read
+                # by `re` once at most (names RE2 finds and `re` refuses, such as a value a
+                # space of Unicode starts, come thick and never make a match)
+                re2_until, re_until = re_until, pos
+                continue
+            if m.end() == re_until:
+                # the spaces after the operator may go on past the stretch: read again whole
+                m = name_op.match(text, m.start())
+                assert m is not None  # (what matched up to the stretch's end matches past it)
         pos = m.end()
         if not _may_name_credential(m.group("name")):
             continue
@@ -528,8 +558,18 @@ def _assignments(text: str, names: _NamesByRe2) -> Iterator[Span]:
             rejected += 1
             if rejected > _REREAD_LIMIT:
                 pos = max(pos, span[3])
-                name_op = _NAME_OP_VALUED
-                names.valued = True
+                if name_op is not _NAME_OP_VALUED:
+                    # RE2 now passes over every name without a value long enough: the
+                    # names it finds may be thin again
+                    name_op = _NAME_OP_VALUED
+                    names.valued = True
+                    re_until = 0
+
+
+# A name RE2 finds within this many characters makes `re` search the next `_RE_STRETCH` (a
+# call of the binding costs about 1.5 µs; `re` reads a character in about 25 ns)
+_RE2_SPACING = 64
+_RE_STRETCH = 4096
 
 
 # A text longer than this has the places of its names found by RE2 (when it is installed), a
@@ -538,21 +578,35 @@ _SMALL_TEXT = 4096
 # Where _NAME_OP may match, for RE2, which reads bytes and has no look-arounds or possessive
 # repetitions: the character before the name is matched (or the text's start), not looked
 # behind at, and the name's bounds are left to _NAME_OP, which reads it from where it starts
-# (group 1). Only a name that holds a word of a credential's name (`_NAME_HEAD_WORDS`): RE2
-# hands Python those, not the "https:" and "note:" a page of prose has by the hundred.
+# (the match's second character, or its first at the text's start). Only a name that holds a
+# word of a credential's name (`_NAME_HEAD_WORDS`): RE2 hands Python those, not the "https:"
+# and "note:" a page of prose has by the hundred. No group is captured: RE2 then finds the
+# match with its automata alone (asked for a group's place, it ran its slower matcher over
+# each match, 3.4 µs a call).
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
-    rf"(?:^|[^A-Za-z0-9_.\-])(_*(?:[A-Za-z]{_NAME_CHARS}*)?"
+    rf"(?:^|[^A-Za-z0-9_.\-])(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
     r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess)"
     rf"{_NAME_CHARS}*)\\?[\"']?[ \t]*[:=][ \t]*"
 )
 # and _NAME_OP_VALUED's: the first four characters of the value matched, not looked ahead at
-# (Python's \s on a str, written out for the ASCII RE2 reads; a character past ASCII reads as
-# "?" to RE2, so RE2 may pass a value a space of Unicode shortens, which _NAME_OP_VALUED then
-# refuses)
+# (Python's \s on a str, written out for the ASCII RE2 reads, where a space past ASCII reads as
+# a space and any other character past it as "?")
 _NAME_OP_VALUED_RE2 = _NAME_OP_RE2 + (
     r"""(?:\\?"(?:[^"\\\r\n]|\\[^"]){4}|'[^'\r\n]{4}"""
     r"""|[^\t\n\x0b\x0c\r\x1c-\x1f \"'`,;&<>]{4})"""
+)
+
+
+_NAME_START = frozenset(
+    bytes([c]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
+)
+
+
+# The spaces beyond ASCII, as `re`'s \s reads them (`str.isspace`): 19 characters up to U+3000.
+_UNICODE_SPACES = "".join(
+    [chr(c) for c in (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F)]
+    + [chr(0x205F), chr(0x3000)]
 )
 
 
@@ -580,20 +634,39 @@ class _NamesByRe2:
                 re2._re2.RE2(p.encode(), _options(re2)) for p in (_NAME_OP_RE2, _NAME_OP_VALUED_RE2)
             ]
             cls._PATTERNS.append((*compiled, re2._Anchor.UNANCHORED))
-        ascii_text = text if text.isascii() else text.encode("ascii", "replace").decode()
-        return cls(ascii_text.encode())
+        if text.isascii():
+            return cls(text.encode())
+        # Beyond ASCII, a space (which `re`'s \s reads as one) as a space, anything else as
+        # "?": RE2 then passes over the values a space of Unicode shortens, as `re` does.
+        # (One `str.replace` for each such space the text holds, in C: a table for
+        # str.translate is looked up in Python's dict for every character.)
+        for space in _UNICODE_SPACES:
+            if space in text:
+                text = text.replace(space, " ")
+        return cls(text.encode("ascii", "replace"))
 
     def search(self, pos: int) -> int | None:
         """Where the next name may start at or after ``pos``."""
         plain, valued, anchor = self._PATTERNS[0]
         pattern = valued if self.valued else plain
         # from the character before ``pos``: the one before a name is part of the match
-        spans = pattern.Match(anchor, self._raw, max(pos - 1, 0), self._end)
-        if 0 <= spans[1][0] < pos:
+        at = self._name_at(pattern.Match(anchor, self._raw, max(pos - 1, 0), self._end)[0])
+        if at is not None and at < pos:
             # a name at the text's start (read from it: pos is 1), passed over: none can
             # start inside it, so the search goes on from past its first character
-            spans = pattern.Match(anchor, self._raw, pos, self._end)
-        return None if spans[0][0] < 0 else int(spans[1][0])
+            at = self._name_at(pattern.Match(anchor, self._raw, pos, self._end)[0])
+        return at
+
+    def _name_at(self, span: tuple[int, int]) -> int | None:
+        """Where the name of a match starts: past the character before it, or at the text's
+        start when the match starts there with the name (its first character a letter or
+        an underscore, which no character before a name is)."""
+        start = span[0]
+        if start < 0:
+            return None
+        if start == 0 and self._raw[:1] in _NAME_START:
+            return 0
+        return start + 1
 
 
 @lru_cache(maxsize=4096)
