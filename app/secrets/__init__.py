@@ -49,7 +49,7 @@ Span = tuple[int, int, str]  # start, end, kind
 # (typing is imported for the type checker only: importing it costs `ocp lint` 2 ms, issue 28)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, NamedTuple
+    from typing import Any, ClassVar, NamedTuple, Protocol
 
     class SecretHit(NamedTuple):
         path: str  # JSON Pointer of the value (for a key: the pointer of that member)
@@ -459,95 +459,20 @@ _REREAD_LIMIT = 100
 def _named_in_text(text: str) -> Iterator[Span]:
     if ":" not in text and "=" not in text:
         return
-    if len(text) > _SMALL_TEXT and (names := _NamesByRe2.of(text)) is not None:
-        yield from _assignments(text, names)
-        return
-    if len(text) <= _SMALL_TEXT:
-        windows = [(0, len(text))]
-    else:  # large raw text: only look around the words a credential's name contains
-        # Block by block, one search each: a text of "password: a" runs holds a word every
-        # dozen characters, and a window per word would cost a step of Python per word.
-        low = _folded(text)
-        windows = []
-        for b in range(0, len(text), _HEAD_BLOCK):
-            if _NAME_HEAD_ANCHOR.search(low, b, b + _HEAD_BLOCK + 6) is None:  # 6: "cookie"
-                continue
-            lo, hi = max(0, b - 130), min(len(text), b + _HEAD_BLOCK + 6 + 1200)
-            if windows and lo <= windows[-1][1]:
-                windows[-1] = (windows[-1][0], hi)
-            else:
-                windows.append((lo, hi))
+    names: _Names | None = _NamesByRe2.of(text) if len(text) > _SMALL_TEXT else None
+    if names is None:
+        names = _Windows(text)
     rejected = 0
-    name_op = _NAME_OP
-    for lo, hi in windows:
-        pos = lo
-        while (m := name_op.search(text, pos, hi)) is not None:
-            # Only a credential's name gets its value read, so a URL's "https:" never swallows
-            # its query string. A rejected value is read again for names inside it
-            # (password=https://host/?access_token=...), but only so often: hostile text such
-            # as "password:" a hundred thousand times then moves on past each value instead.
-            pos = m.end()
-            if not _may_name_credential(m.group("name")):
-                continue  # (one lookup: "https:" or "note:" a thousand times is no name)
-            span = _assignment_hit(text, m)
-            if span is None:
-                continue
-            if span[2]:
-                yield span[:3]
-                pos = max(pos, span[3])
-            else:
-                rejected += 1
-                if rejected > _REREAD_LIMIT:
-                    pos = max(pos, span[3])
-                    name_op = _NAME_OP_VALUED
-
-
-def _assignments(text: str, names: _NamesByRe2) -> Iterator[Span]:
-    """`_named_in_text` of a large text: RE2 finds where a credential's name may start
-    (`_NamesByRe2`), `re`'s _NAME_OP reads it there, and the same steps follow.
-
-    A call of RE2 costs what `re` takes to read some sixty characters: where RE2 finds a name
-    that close, names come thick, and `re` searches the next `_RE_STRETCH` characters itself,
-    as it searches a small text, before RE2 is asked again (or sooner, once `re` finds none
-    there: RE2 goes on from where `re` stood, so a name whose operator lies past the stretch
-    is still found). Both find the same names (`re` passes over those of no credential).
-    (Unlike `_named_in_text`'s windows when RE2 is not installed, neither stops at a window's
-    end: an operator or a value past a thousand spaces is read too, as in a small text.)"""
-    rejected = 0
+    valued = False
     pos = 0
-    name_op = _NAME_OP
-    re_until = 0  # `re` searches up to here
-    re2_until = 0  # and RE2 alone up to here: a stretch where `re` found no name
-    while True:
-        if pos >= re_until:
-            at = names.search(pos)
-            if at is None:
-                return
-            if at - pos < _RE2_SPACING and at >= re2_until:
-                re_until = at + _RE_STRETCH
-            m = name_op.match(text, at)
-            if m is None:
-                # Too long a name, too many underscores, or a value whose first four
-                # characters hold a space of Unicode: no match of _NAME_OP starts inside the
-                # name either
-                pos = at + 1
-                continue
-        else:
-            # (a match within the stretch: none that runs past its end starts before it)
-            m = name_op.search(text, pos, re_until)
-            if m is None:
-                # RE2 goes on from here, alone to the stretch's end: each character is read
-                # by `re` once at most (names RE2 finds and `re` refuses, such as a value a
-                # space of Unicode starts, come thick and never make a match)
-                re2_until, re_until = re_until, pos
-                continue
-            if m.end() == re_until:
-                # the spaces after the operator may go on past the stretch: read again whole
-                m = name_op.match(text, m.start())
-                assert m is not None  # (what matched up to the stretch's end matches past it)
+    while (m := names.find(pos, valued)) is not None:
+        # Only a credential's name gets its value read, so a URL's "https:" never swallows
+        # its query string. A rejected value is read again for names inside it
+        # (password=https://host/?access_token=...), but only so often: hostile text such
+        # as "password:" a hundred thousand times then moves on past each value instead.
         pos = m.end()
         if not _may_name_credential(m.group("name")):
-            continue
+            continue  # (one lookup: "https:" or "note:" a thousand times is no name)
         span = _assignment_hit(text, m)
         if span is None:
             continue
@@ -558,12 +483,61 @@ def _assignments(text: str, names: _NamesByRe2) -> Iterator[Span]:
             rejected += 1
             if rejected > _REREAD_LIMIT:
                 pos = max(pos, span[3])
-                if name_op is not _NAME_OP_VALUED:
-                    # RE2 now passes over every name without a value long enough: the
-                    # names it finds may be thin again
-                    name_op = _NAME_OP_VALUED
-                    names.valued = True
-                    re_until = 0
+                valued = True
+
+
+if TYPE_CHECKING:
+
+    class _Names(Protocol):
+        """Where `_named_in_text` finds the names of one text."""
+
+        def find(self, pos: int, valued: bool) -> re.Match[str] | None:
+            """The next match of _NAME_OP (with ``valued``, of _NAME_OP_VALUED) at or after
+            ``pos``: a match any other name may be, which `_named_in_text` passes over."""
+            ...
+
+
+class _Windows:
+    """The names of a text as `re` finds them: the whole of a small text; a large one (with
+    no RE2 installed) only around the words a credential's name contains."""
+
+    __slots__ = ("_entered", "_text", "_windows")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._entered = -1  # the window the search is in
+        if len(text) <= _SMALL_TEXT:
+            self._windows = [(0, len(text))]
+            return
+        # Block by block, one search each: a text of "password: a" runs holds a word every
+        # dozen characters, and a window per word would cost a step of Python per word.
+        low = _folded(text)
+        windows: list[tuple[int, int]] = []
+        for b in range(0, len(text), _HEAD_BLOCK):
+            if _NAME_HEAD_ANCHOR.search(low, b, b + _HEAD_BLOCK + 6) is None:  # 6: "cookie"
+                continue
+            lo, hi = max(0, b - 130), min(len(text), b + _HEAD_BLOCK + 6 + 1200)
+            if windows and lo <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], hi)
+            else:
+                windows.append((lo, hi))
+        self._windows = windows
+
+    def find(self, pos: int, valued: bool) -> re.Match[str] | None:
+        name_op = _NAME_OP_VALUED if valued else _NAME_OP
+        windows = self._windows
+        if self._entered < 0:
+            if not windows:
+                return None
+            self._entered, pos = 0, windows[0][0]
+        while self._entered < len(windows):
+            m = name_op.search(self._text, pos, windows[self._entered][1])
+            if m is not None:
+                return m
+            self._entered += 1  # the next window is read from its start
+            if self._entered < len(windows):
+                pos = windows[self._entered][0]
+        return None
 
 
 # A name RE2 finds within this many characters makes `re` search the next `_RE_STRETCH` (a
@@ -611,16 +585,62 @@ _UNICODE_SPACES = "".join(
 
 
 class _NamesByRe2:
-    """Where names may start in one large text, by RE2, one search at a time."""
+    """The names of one large text: RE2 finds where a credential's name may start, and `re`'s
+    _NAME_OP reads it there.
 
-    __slots__ = ("_end", "_raw", "valued")
+    A call of RE2 costs what `re` takes to read some sixty characters: where RE2 finds a name
+    that close, names come thick, and `re` searches the next `_RE_STRETCH` characters itself,
+    as it searches a small text, before RE2 is asked again (or sooner, once `re` finds none
+    there: RE2 goes on from where `re` stood, so a name whose operator lies past the stretch
+    is still found). Both find the same names (`re` passes over those of no credential).
+    (Unlike `_Windows` when RE2 is not installed, neither stops at a window's end: an
+    operator or a value past a thousand spaces is read too, as in a small text.)"""
+
+    __slots__ = ("_end", "_raw", "_re2_until", "_re_until", "_text", "_valued")
 
     _PATTERNS: ClassVar[list[tuple[Any, Any, Any]]] = []  # (plain, valued, anchor), compiled once
 
-    def __init__(self, raw: bytes) -> None:
+    def __init__(self, text: str, raw: bytes) -> None:
+        self._text = text
         self._raw = raw
         self._end = len(raw)
-        self.valued = False  # past _REREAD_LIMIT rejected values: only names with a value
+        self._valued = False  # past _REREAD_LIMIT rejected values: only names with a value
+        self._re_until = 0  # `re` searches up to here
+        self._re2_until = 0  # and RE2 alone up to here: a stretch where `re` found no name
+
+    def find(self, pos: int, valued: bool) -> re.Match[str] | None:
+        if valued and not self._valued:
+            # RE2 now passes over every name without a value long enough: the names it finds
+            # may be thin again
+            self._valued, self._re_until = True, 0
+        name_op = _NAME_OP_VALUED if valued else _NAME_OP
+        text = self._text
+        while True:
+            if pos < self._re_until:
+                # (a match within the stretch: none that runs past its end starts before it)
+                m = name_op.search(text, pos, self._re_until)
+                if m is None:
+                    # RE2 goes on from here, alone to the stretch's end: each character is
+                    # read by `re` once at most (names RE2 finds and `re` refuses, such as a
+                    # value a space of Unicode starts, come thick and never make a match)
+                    self._re2_until, self._re_until = self._re_until, pos
+                    continue
+                if m.end() == self._re_until:
+                    # the spaces after the operator may go on past the stretch: read again
+                    m = name_op.match(text, m.start())
+                    assert m is not None  # (what matched to the stretch's end matches past it)
+                return m
+            at = self._search(pos)
+            if at is None:
+                return None
+            if at - pos < _RE2_SPACING and at >= self._re2_until:
+                self._re_until = at + _RE_STRETCH
+            m = name_op.match(text, at)
+            if m is not None:
+                return m
+            # Too long a name, too many underscores, or a value whose first four characters
+            # hold a space of Unicode: no match of _NAME_OP starts inside the name either
+            pos = at + 1
 
     @classmethod
     def of(cls, text: str) -> _NamesByRe2 | None:
@@ -635,20 +655,21 @@ class _NamesByRe2:
             ]
             cls._PATTERNS.append((*compiled, re2._Anchor.UNANCHORED))
         if text.isascii():
-            return cls(text.encode())
+            return cls(text, text.encode())
         # Beyond ASCII, a space (which `re`'s \s reads as one) as a space, anything else as
         # "?": RE2 then passes over the values a space of Unicode shortens, as `re` does.
         # (One `str.replace` for each such space the text holds, in C: a table for
         # str.translate is looked up in Python's dict for every character.)
+        spaced = text
         for space in _UNICODE_SPACES:
-            if space in text:
-                text = text.replace(space, " ")
-        return cls(text.encode("ascii", "replace"))
+            if space in spaced:
+                spaced = spaced.replace(space, " ")
+        return cls(text, spaced.encode("ascii", "replace"))
 
-    def search(self, pos: int) -> int | None:
-        """Where the next name may start at or after ``pos``."""
+    def _search(self, pos: int) -> int | None:
+        """Where the next name may start at or after ``pos``, by RE2."""
         plain, valued, anchor = self._PATTERNS[0]
-        pattern = valued if self.valued else plain
+        pattern = valued if self._valued else plain
         # from the character before ``pos``: the one before a name is part of the match
         at = self._name_at(pattern.Match(anchor, self._raw, max(pos - 1, 0), self._end)[0])
         if at is not None and at < pos:
@@ -1207,12 +1228,10 @@ class _TextOrderLayout(_Layout):
                 stack.pop()
         self.conts = conts
         self.parents = parents
-        self.flat = self.values = values
+        self.values = values
         self.owners = owners
         self.ordinals = ordinals
         self.names = names
-        self.seg_start = []
-        self._bisect = None
         self._keys = {}
         self._pointers = {0: ("", (), ())}
         self._child_index = {}
