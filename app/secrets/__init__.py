@@ -819,6 +819,7 @@ class _Anchor:
         "detectors",
         "keywords",
         "mixed_case",
+        "narrow",
         "regex",
         "run_test",
         "word_gate",
@@ -832,6 +833,7 @@ class _Anchor:
         detectors: tuple[Detector, ...],
         *,
         mixed_case: bool = False,
+        narrow: str | None = None,
         run_test: Callable[[str], bool] | None = None,
         word_gate: bool = False,
     ) -> None:
@@ -840,6 +842,9 @@ class _Anchor:
         # only a run of both cases can be the detector's: base64 of text mixes them,
         # hexadecimal digests, ids and paths do not (a benign document is full of those)
         self.mixed_case = mixed_case
+        # what RE2 searches instead of `regex` (see _MIXED_RUN_RE2), until it has found too
+        # many runs `_candidates` refuses
+        self.narrow = narrow
         self.run_test = run_test  # (app/secrets/engine.py `Pattern`)
         # When `re` scans (a small input), the strings holding one of the keywords go to the
         # detectors, found by `str.find`: compiling the regex would cost more than the
@@ -850,7 +855,43 @@ class _Anchor:
 
 def _base64_run(run: str) -> bool:
     # a run of token characters that can hold base64 of text: 24 characters, both cases
-    return len(run) >= 24 and run != run.lower() and run != run.upper()
+    return len(run) >= _MIXED_RUN and run != run.lower() and run != run.upper()
+
+
+# The base64 anchor's run: these characters, at least this many, both cases among them.
+_B64, _MIXED_RUN = r"A-Za-z0-9+/_\-", 24
+_B64_OTHER = r"0-9+/_\-"  # (its characters but the letters)
+# What RE2 looks for in its place: a run of the same characters holding both cases, and long
+# enough that one of the three parts around its first change of case is 8 characters long
+# (the part before the letter, the other characters between it and the letter of the other
+# case, and the part after). A run of 24 has 22 characters in those parts, so one of them
+# holds 8: every run the anchor keeps is found, and with it the mixed runs from 10 to 23
+# characters long, which `_candidates` refuses. Single-case runs (hexadecimal digests, ids,
+# paths: hundreds in a benign document, each a call of RE2 and a step of Python to refuse)
+# are passed over inside RE2. (An exact "24 or more with both cases" couples a count with
+# where the cases change: its program is 25,000 instructions and 12 ms to compile.) A text
+# of short mixed runs (camelCase names) makes this one refuse more than the plain run would
+# (one run every 11 characters at most, against one every 25): past one refused run for
+# every `_NARROW_REFUSAL_SPACING` characters of a text, the plain run is searched for
+# instead: a text built to cost the most (short mixed runs, then single-case runs of 24)
+# costs a seventh more than with the plain run alone, and one of digests a call of RE2.
+
+
+def _switch(between: str) -> str:
+    """A change of case: a letter, ``between`` (a repetition) of the other characters, a
+    letter of the other case."""
+    other = f"[{_B64_OTHER}]{between}"
+    return f"(?:[a-z]{other}[A-Z]|[A-Z]{other}[a-z])"
+
+
+_MIXED_RUN_RE2 = "|".join(
+    [
+        f"[{_B64}]{{8,}}{_switch('*')}[{_B64}]*",
+        f"[{_B64}]*{_switch('{8,}')}[{_B64}]*",
+        f"[{_B64}]*{_switch('*')}[{_B64}]{{8,}}",
+    ]
+)
+_NARROW_REFUSAL_SPACING = 100
 
 
 # Every detector's match contains one of its anchors, and a detector runs only on the strings
@@ -866,14 +907,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)),
     _Anchor(("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),
     _Anchor(("~[01]", ("~0", "~1")), (_pointer_escaped,)),
-    # (A regex of "24 or more with a capital in it" would spare RE2 the round trip of each
-    # single-case run, a digest, but it couples a count with where the capital is: its
-    # automaton's states multiply on random tokens, and each search of a document of 16,000
-    # tokens cost 30 microseconds rather than 1. The plain run keeps a few dozen states.)
     _Anchor(
-        (r"[A-Za-z0-9+/_\-]{24,}", ()),
+        (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
         mixed_case=True,
+        narrow=_MIXED_RUN_RE2,
         run_test=_base64_run,
     ),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
@@ -1340,14 +1378,20 @@ def _candidates(
             continue
         # One hit tells all this anchor can about a string: the search goes on from the
         # string's end, so a string holding the anchor 30,000 times costs one step.
-        search = engine.searcher(index, hay, re2)
+        narrow = anchor.narrow if re2 else None
+        search = engine.searcher(index, hay, re2, narrow)
+        refused, refusals = 0, len(text) // _NARROW_REFUSAL_SPACING
         while (m := search(pos)) is not None:
             if anchor.mixed_case:
                 # the anchor is the whole run: a single-case one (a digest, a path) is passed
-                # over, the next one looked at
+                # over, the next one looked at, as is a shorter one RE2's narrow form finds
                 run = text[m[0] : m[1]]
-                if run == run.lower() or run == run.upper():
+                if len(run) < _MIXED_RUN or run == run.lower() or run == run.upper():
                     pos = m[1]
+                    refused += 1
+                    if narrow is not None and refused > refusals:
+                        narrow = None  # short mixed runs come thick here: the plain run
+                        search = engine.searcher(index, hay, re2)
                     continue
             at = ends()
             i = bisect_right(at, m[0])

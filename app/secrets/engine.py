@@ -192,6 +192,7 @@ class Engine:
                 self._opens[keyword].append(i)
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
+        self._narrow: dict[str, Any] = {}
         self._set: Any = None
 
     # --- which engine --------------------------------------------------------------------------
@@ -293,12 +294,18 @@ class Engine:
         m = self._python_pattern(index).search(hay.ascii, pos, limit)
         return None if m is None else (m.start(), m.end())
 
-    def searcher(self, index: int, hay: Hay, re2: bool) -> Callable[[int], tuple[int, int] | None]:
+    def searcher(
+        self, index: int, hay: Hay, re2: bool, narrow: str | None = None
+    ) -> Callable[[int], tuple[int, int] | None]:
         """`search` of one pattern in one text, its lookups done once: pos -> the first match
-        at or after it (what the scan calls once a match)."""
+        at or after it (what the scan calls once a match). ``narrow``: with RE2, a regex (any
+        syntax RE2 reads) searched instead of the pattern's, that the caller knows to find
+        every match of the pattern it keeps (and others it refuses): see app/secrets
+        `_MIXED_RUN_RE2`."""
         end = len(hay)
         if re2:
-            match, anchor, raw = self._re2_pattern(index).Match, _UNANCHORED[0], hay.raw
+            compiled = self._re2_pattern(index) if narrow is None else self._re2_narrow(narrow)
+            match, anchor, raw = compiled.Match, _UNANCHORED[0], hay.raw
 
             def by_re2(pos: int) -> tuple[int, int] | None:
                 span: tuple[int, int] = match(anchor, raw, pos, end)[0]
@@ -322,14 +329,23 @@ class Engine:
     def _re2_pattern(self, index: int) -> Any:
         compiled = self._re2.get(index)
         if compiled is None:
-            re2 = _re2_module()
-            assert re2 is not None
-            pattern = self.patterns[index]
-            regex = pattern.regex.encode()
-            compiled = self._re2[index] = re2._re2.RE2(regex, _options(re2))
-            if not compiled.ok():
-                raise ValueError(f"RE2 cannot read {regex!r}: {compiled.error()}")
+            compiled = self._re2[index] = _re2_compile(self.patterns[index].regex)
         return compiled
+
+    def _re2_narrow(self, regex: str) -> Any:
+        compiled = self._narrow.get(regex)
+        if compiled is None:
+            compiled = self._narrow[regex] = _re2_compile(regex)
+        return compiled
+
+
+def _re2_compile(regex: str) -> Any:
+    re2 = _re2_module()
+    assert re2 is not None
+    compiled = re2._re2.RE2(regex.encode(), _options(re2))
+    if not compiled.ok():
+        raise ValueError(f"RE2 cannot read {regex!r}: {compiled.error()}")
+    return compiled
 
 
 _RE2: list[Any] = []  # the binding once imported ([None] when it cannot be)
