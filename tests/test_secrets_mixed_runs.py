@@ -3,7 +3,7 @@ both cases, and the strings sent on to the base64 detector are the ones the plai
 
 The anchor keeps a run of [A-Za-z0-9+/_-] at least 24 long with both cases in it. `re` (a
 small text) finds every run of 24 and refuses the single-case ones in Python; RE2 (a large
-text) looks for mixed runs only, and refuses those under 24; past one refused run per 100
+text) looks for mixed runs only, and refuses those under 24; past one refused run per 500
 characters it looks for the plain run instead. All three ways must flag the same strings.
 """
 
@@ -119,7 +119,7 @@ def test_the_strings_flagged_are_the_same_with_re_and_with_re2(
 
 
 def test_a_text_thick_with_short_mixed_runs_still_flags_a_long_one() -> None:
-    """Past one refused run per 100 characters RE2 looks for the plain run: the mixed run of
+    """Past one refused run per 500 characters RE2 looks for the plain run: the mixed run of
     24 after thousands of short ones (camelCase names) is still found, and so is a string
     after it."""
     names = " ".join(f"getValue{i}Of" for i in range(5000))  # mixed runs of 10 to 15
