@@ -268,6 +268,17 @@ def base64_run(n: int) -> bytes:
     return dump(_with_text(["".join(_pseudo_base64(i, 1000) for i in range(n))]))
 
 
+def case_runs(n: int) -> bytes:
+    """Runs built against the base64 anchor's two searches (app/secrets `_MIXED_RUN_RE2`), in
+    one string: runs of both cases too short to keep (as camelCase names are, which RE2's
+    narrow form stops at: 10 characters, 8 after the change of case) every 11 characters for
+    its first twentieth, then single-case runs of 24 (digests, which the plain run stops at)
+    to its end."""
+    names = " ".join(f"aB{j % 10**8:08d}" for j in range(n * 8))
+    digests = " ".join(f"{j:024x}" for j in range(n * 152))
+    return dump(_with_text([f"{names} {digests}"]))
+
+
 def _fake_aws_key_id(i: int) -> str:
     return f"AKIA{i:08d}EXAMPLE"[:20].ljust(20, "X")
 
@@ -709,6 +720,7 @@ CASES: dict[str, Case] = {
         Case("password-runs", password_runs, "'password: a ' repeated in one string"),
         Case("token-prefixes", token_prefixes, "every token prefix, no valid tail"),
         Case("base64-run", base64_run, "one unbroken run of the base64 alphabet"),
+        Case("case-runs", case_runs, "short runs of both cases, then single-case runs of 24"),
         Case("aws-key-names", aws_key_names, "member names like AWS key ids, token values"),
         Case("api-key-names", api_key_names, "member names api_key_N, token values"),
         Case("near-miss-text", near_miss_text, "every rule's near misses in one string"),
