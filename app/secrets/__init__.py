@@ -1481,10 +1481,10 @@ def _batch_end(strings: list[str], start: int, size: int) -> int:
 
     total = 0
     for low in range(start, len(strings), _CHUNK):
-        lengths = list(map(len, strings[low : low + _CHUNK]))
-        reached = total + sum(lengths)
+        chunk = strings[low : low + _CHUNK]
+        reached = total + sum(map(len, chunk))
         if reached >= size:
-            running = list(accumulate(lengths, initial=total))[1:]
+            running = list(accumulate(map(len, chunk), initial=total))[1:]
             return low + bisect_left(running, size) + 1
         total = reached
     return len(strings)
@@ -1600,12 +1600,23 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
     # Only the non-empty values are searched (selected at C speed): a document of many empty
     # strings would pay their bookkeeping for nothing.
     strings = list(compress(values, values))
-    index = list(compress(count(), values))
+    # where each of them is among the values: listed when a first hit is to be placed (a
+    # document whose strings hold none never lists them)
+    indices: list[int] = []
+
+    def value_index(i: int) -> int:
+        if not indices:
+            indices.extend(compress(count(), values))
+        return indices[i]
+
     names = list(distinct_names)
     texts = [n if isinstance(n, str) else str(n) for n in names]
     # A document of one small batch has its member names searched with its values, in one
     # text: one search of each keyword and pattern, not two (start-up, issue 28).
-    together = sum(map(len, strings)) + sum(map(len, texts)) <= _FIRST_BATCH_CHARS
+    # (each string holds a character at least: past as many strings, none is summed)
+    together = len(strings) + len(texts) <= _FIRST_BATCH_CHARS and (
+        sum(map(len, strings)) + sum(map(len, texts)) <= _FIRST_BATCH_CHARS
+    )
     for first, last in [(0, len(strings))] if together else _batches(strings):
         batch = strings[first:last]
         bits, found = _candidates(batch + texts if together else batch, most=_SPANS_PER_VALUE)
@@ -1613,7 +1624,7 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
             text = batch[i]
             spans = _scan_value(text, bits.get(i, 0), found.get(i, []))
             if spans:
-                c, token, ordinal = walk().locate(index[first + i])
+                c, token, ordinal = walk().locate(value_index(first + i))
                 for span in spans:
                     record(c, (token,), (ordinal,), span, False, text)
                 yield from pending
