@@ -271,12 +271,16 @@ def base64_run(n: int) -> bytes:
 def case_runs(n: int) -> bytes:
     """Runs built against the base64 anchor's two searches (app/secrets `_MIXED_RUN_RE2`), in
     one string: runs of both cases too short to keep (as camelCase names are, which RE2's
-    narrow form stops at: 10 characters, 8 after the change of case) every 11 characters for
-    its first twentieth, then single-case runs of 24 (digests, which the plain run stops at)
-    to its end."""
-    names = " ".join(f"aB{j % 10**8:08d}" for j in range(n * 8))
-    digests = " ".join(f"{j:024x}" for j in range(n * 152))
-    return dump(_with_text([f"{names} {digests}"]))
+    narrow form stops at: 10 characters, 8 after the change of case), just more of them than
+    the narrow form refuses before the plain run takes over (the most it pays), then
+    single-case runs of 24 (digests, which the plain run stops at) to the string's end."""
+    from app.secrets import _NARROW_REFUSAL_SPACING
+
+    digests = n * 152
+    # (each word is 11 characters with its space, each digest 25: words × spacing > length)
+    words = 25 * digests // (_NARROW_REFUSAL_SPACING - 11) + 1
+    names = " ".join(f"aB{j % 10**8:08d}" for j in range(words))
+    return dump(_with_text([names + " " + " ".join(f"{j:024x}" for j in range(digests))]))
 
 
 def _fake_aws_key_id(i: int) -> str:

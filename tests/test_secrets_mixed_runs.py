@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from app import secrets
 from app.secrets import _ANCHORS, _MIXED_RUN_RE2, _candidates
 from app.secrets.engine import Engine, Hay, _re2_module
+from app.secrets.rules import RULES
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
 _ANCHOR = next(i for i, a in enumerate(_ANCHORS) if a.narrow is not None)
@@ -35,26 +36,36 @@ def _kept_runs(text: str) -> list[tuple[int, int]]:
 
 
 def _narrow_runs(text: str) -> list[tuple[int, int]]:
-    """The runs RE2's narrow form finds that the anchor's test keeps."""
+    """The runs RE2's narrow form finds that the anchor's test keeps. Every match it finds,
+    kept or refused, is a whole run: the scan goes on from its end, with either regex."""
     re2 = _re2_module()
     assert re2 is not None
     compiled = re2._re2.RE2(_MIXED_RUN_RE2.encode(), re2.Options())
-    raw = text.encode("ascii", "replace")
+    raw = text.encode("ascii", "replace")  # (as the engine reads a text: "?" for the rest)
     found, pos = [], 0
     while (span := compiled.Match(re2._Anchor.UNANCHORED, raw, pos, len(raw))[0])[0] >= 0:
-        run = text[span[0] : span[1]]
+        start, end = span
+        assert start == 0 or text[start - 1] not in _B64, (text, span)
+        assert end == len(text) or text[end] not in _B64, (text, span)
+        run = text[start:end]
         if len(run) >= 24 and run != run.lower() and run != run.upper():
             found.append(span)
-        pos = span[1]
+        pos = end
     return found
 
 
 # Texts of runs that change case rarely and late, with digits and symbols between the letters,
-# runs a character either side of 24, and the separators around them.
+# runs a character either side of 24, the separators around them, and characters beyond
+# ASCII (which the engines read as "?", no character of a run).
 _PIECES = st.sampled_from(
-    ["a", "B", "0", "-", "/", "aaaaaaaa", "BBBBBBBB", "00000000", "x9", "Q", " ", "\n", ".", ":"]
+    [
+        *("a", "B", "0", "-", "/", "aaaaaaaa", "BBBBBBBB", "00000000", "x9", "Q"),
+        *(" ", "\n", ".", ":", "é", "Ä", "😀"),
+    ]
 )
-_TEXTS = st.lists(_PIECES, max_size=60).map("".join) | st.text(alphabet=_B64 + " .\n", max_size=120)
+_TEXTS = st.lists(_PIECES, max_size=60).map("".join) | st.text(
+    alphabet=_B64 + " .\néÄ😀", max_size=120
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -64,8 +75,8 @@ def test_the_narrow_form_finds_every_run_the_anchor_keeps(text: str) -> None:
 
 
 def test_the_narrow_form_finds_a_run_of_24_however_its_parts_are_shared() -> None:
-    """Every run of 21 to 26 characters with one change of case: the digits before the first
-    letter, the digits between it and the letter of the other case, the rest in any case."""
+    """Every run of 21 to 26 characters with one change of case: digits before the first
+    letter, slashes between it and the letter of the other case, then the rest."""
     for total in range(21, 27):
         for before in range(total - 1):
             for between in range(total - 1 - before):
@@ -118,11 +129,23 @@ def test_the_strings_flagged_are_the_same_with_re_and_with_re2(
     assert _flagged(strings) == by_re2
 
 
-def test_a_text_thick_with_short_mixed_runs_still_flags_a_long_one() -> None:
+def test_a_text_thick_with_short_mixed_runs_still_flags_a_long_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Past one refused run per 500 characters RE2 looks for the plain run: the mixed run of
     24 after thousands of short ones (camelCase names) is still found, and so is a string
     after it."""
+    searched: list[str | None] = []
+    searcher = Engine.searcher
+
+    def spy(self: Engine, index: int, hay: Hay, re2: bool, narrow: str | None = None) -> object:
+        if index == len(RULES) + _ANCHOR:  # (the scan's engine: the rules, then the anchors)
+            searched.append(narrow)
+        return searcher(self, index, hay, re2, narrow)
+
+    monkeypatch.setattr(Engine, "searcher", spy)
     names = " ".join(f"getValue{i}Of" for i in range(5000))  # mixed runs of 10 to 15
     encoded = "U29tZSB0ZXh0IHRoYXQgaXMgYmFzZTY0"
     strings = _large([names, f"then {encoded}", "sha256 " + "ab12" * 16, f"{encoded} again"])
     assert _flagged(strings) == [2, 4]
+    assert searched == [_MIXED_RUN_RE2, None]  # the narrow form, then the plain run

@@ -299,8 +299,9 @@ class Engine:
     ) -> Callable[[int], tuple[int, int] | None]:
         """`search` of one pattern in one text, its lookups done once: pos -> the first match
         at or after it (what the scan calls once a match). ``narrow``: with RE2, a regex (any
-        syntax RE2 reads) searched instead of the pattern's, that the caller knows to find
-        every match of the pattern it keeps (and others it refuses): see app/secrets
+        syntax RE2 reads) searched instead of the pattern's, that finds every match of the
+        pattern its caller keeps, and others the caller refuses, each ending where a match of
+        the pattern would (the caller goes on from there, with either regex): see app/secrets
         `_MIXED_RUN_RE2`."""
         end = len(hay)
         if re2:
