@@ -645,14 +645,12 @@ class _NamesByRe2:
     @classmethod
     def of(cls, text: str) -> _NamesByRe2 | None:
         if not cls._PATTERNS:
-            from app.secrets.engine import _options, _re2_module
+            from app.secrets.engine import _re2_compile, _re2_module
 
             re2 = _re2_module()
             if re2 is None:
                 return None
-            compiled = [
-                re2._re2.RE2(p.encode(), _options(re2)) for p in (_NAME_OP_RE2, _NAME_OP_VALUED_RE2)
-            ]
+            compiled = [_re2_compile(p) for p in (_NAME_OP_RE2, _NAME_OP_VALUED_RE2)]
             cls._PATTERNS.append((*compiled, re2._Anchor.UNANCHORED))
         if text.isascii():
             return cls(text, text.encode())
@@ -1385,18 +1383,16 @@ def _candidates(
         search = engine.searcher(index, hay, re2, narrow)
         refused, most_refused = 0, len(text) // _NARROW_REFUSAL_SPACING
         while (m := search(pos)) is not None:
-            if anchor.mixed_case:
-                # the anchor is the whole run: a single-case one (a digest, a path) is passed
-                # over, the next one looked at, as is a shorter one RE2's narrow form finds
-                run = text[m[0] : m[1]]
-                if len(run) < _MIXED_RUN or run == run.lower() or run == run.upper():
-                    pos = m[1]
-                    if narrow is not None:
-                        refused += 1
-                        if refused > most_refused:
-                            narrow = None  # short mixed runs come thick here: the plain run
-                            search = engine.searcher(index, hay, re2)
-                    continue
+            # the anchor is the whole run: a single-case one (a digest, a path) is passed over,
+            # the next one looked at, as is a shorter one RE2's narrow form finds
+            if anchor.mixed_case and not _base64_run(text[m[0] : m[1]]):
+                pos = m[1]
+                if narrow is not None:
+                    refused += 1
+                    if refused > most_refused:
+                        narrow = None  # short mixed runs come thick here: the plain run
+                        search = engine.searcher(index, hay, re2)
+                continue
             at = ends()
             i = bisect_right(at, m[0])
             if i == len(strings):
