@@ -8,7 +8,10 @@ Path = tuple[str | int, ...]
 
 
 def escape_token(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" in text or "/" in text:  # (rare: most tokens are returned as they are)
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def to_pointer(path: Iterable[str | int]) -> str:

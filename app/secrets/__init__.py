@@ -30,6 +30,7 @@ from itertools import accumulate, compress, count, islice, repeat
 
 from app.findings import Finding
 from app.json_values import CONTAINERS
+from app.pointer import escape_token
 from app.secrets.engine import ANYWHERE, Engine, Hay
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
@@ -403,11 +404,14 @@ def _later(name: str) -> Detector:
     them: importing the scanner, part of every `ocp lint`'s start-up (issue 28), then costs
     nothing for the structures most documents never hold."""
 
-    def detector(text: str) -> Iterator[Span]:
-        from app.secrets import detectors as secret_detectors
+    found: list[Detector] = []  # (looked up once: an import statement a call costs a microsecond)
 
-        found: Detector = getattr(secret_detectors, name)
-        return found(text)
+    def detector(text: str) -> Iterator[Span]:
+        if not found:
+            from app.secrets import detectors as secret_detectors
+
+            found.append(getattr(secret_detectors, name))
+        return found[0](text)
 
     detector.__name__ = detector.__qualname__ = name
     return detector
@@ -1182,24 +1186,34 @@ class _Layout:
         tokens."""
         cached = self._pointers.get(c)
         if cached is None:
-            # Walk up rather than cache every ancestor's pointer: on a very deep document
-            # that cache would grow with the square of the depth.
-            tokens: list[str] = []
-            order: list[int] = []
-            child = c
-            while child:
-                parent = self.parents[child]
-                token, ordinal = self._token_in_parent(parent, child)
-                tokens.append(str(token))
-                order.append(ordinal)
-                child = parent
-            tokens.reverse()
-            from app.pointer import escape_token  # (loaded on a document's first hit)
-
-            pointer = "".join(["/" + escape_token(t) for t in tokens])
-            cached = (pointer, tuple(reversed(order)), tuple(tokens))
+            # The parent's is kept too: the hits of a long array's items (a statement's text,
+            # each) are then a token apart. No further ancestor is kept: on a very deep document
+            # a pointer for each one would grow with the square of the depth, where the parent's
+            # and the container's are two for each place that hits, each its length.
+            parent = self.parents[c]
+            above = self._pointers.get(parent)
+            if above is None:
+                above = self._pointers[parent] = self._walk_up(parent)
+            token, ordinal = self._token_in_parent(parent, c)
+            text = str(token)
+            cached = (above[0] + "/" + escape_token(text), (*above[1], ordinal), (*above[2], text))
             self._pointers[c] = cached
         return cached
+
+    def _walk_up(self, c: int) -> tuple[str, tuple[int, ...], tuple[str, ...]]:
+        """`pointer` of `c`, from its ancestors' tokens (none of theirs is kept)."""
+        tokens: list[str] = []
+        order: list[int] = []
+        child = c
+        while child:
+            parent = self.parents[child]
+            token, ordinal = self._token_in_parent(parent, child)
+            tokens.append(str(token))
+            order.append(ordinal)
+            child = parent
+        tokens.reverse()
+        pointer = "".join(["/" + escape_token(t) for t in tokens])
+        return pointer, tuple(reversed(order)), tuple(tokens)
 
     def _token_in_parent(self, parent: int, child: int) -> tuple[object, int]:
         index = self._child_index.get(parent)
@@ -1587,8 +1601,6 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
         if place is None:
             ptr, corder, ctokens = walk().pointer(c)
             tokens = tuple(map(str, tail))
-            from app.pointer import escape_token
-
             path = ptr + "".join(["/" + escape_token(t) for t in tokens])
             place = places[(c, tail)] = (path, ctokens + tokens, (*corder, *order))
         path, tokens, ordinals = place
