@@ -101,15 +101,47 @@ _PUTTY_WINDOW = 16384
 
 
 def putty(text: str) -> Iterator[Span]:
-    for m in _PUTTY.finditer(text):
-        limit = min(len(text), m.end() + _PUTTY_WINDOW)
-        following = _PUTTY.search(text, m.end(), limit)
-        if following is not None:
-            limit = following.start()
-        lines = text.find("Private-Lines:", m.end(), limit)
-        if lines != -1:
+    """Each PuTTY key file: a header, then a Private-Lines within the window and before the next
+    header, to its Private-MAC line (or the window's end).
+
+    Read from each Private-Lines back to the last header before it, not from each header on: a
+    text of headers with no key after them (a key file's first line, quoted thousands of times)
+    costs one search for the word. Each character is read back over once: the search for a
+    header stops at the previous Private-Lines, whose last header is the same one (its key is
+    given already, or out of reach) or none."""
+    lines = text.find(_PUTTY_LINES)
+    since = 0  # the previous Private-Lines: the headers before it were looked for
+    header_end = -1  # the end of the last key's header: its other Private-Lines add nothing
+    while lines != -1:
+        header = _header_before(text, since, lines)
+        since = lines
+        if (
+            header is not None
+            and header.end() != header_end
+            and lines + len(_PUTTY_LINES) <= header.end() + _PUTTY_WINDOW
+        ):
+            header_end = header.end()
+            limit = min(len(text), header_end + _PUTTY_WINDOW)
+            following = _PUTTY.search(text, header_end, limit)
+            if following is not None:
+                limit = following.start()
             mac = _PUTTY_END.search(text, lines, limit)
-            yield m.start(), mac.end() if mac else limit, PUTTY_KEY
+            yield header.start(), mac.end() if mac else limit, PUTTY_KEY
+        lines = text.find(_PUTTY_LINES, lines + 1)
+
+
+_PUTTY_LINES = "Private-Lines:"
+
+
+def _header_before(text: str, since: int, lines: int) -> re.Match[str] | None:
+    """The last header between ``since`` and the Private-Lines at ``lines``, or None. (No header
+    holds a "P" past its first character: none runs across either.)"""
+    at = lines
+    while (at := text.rfind("PuTTY-User-Key-File-", since, at)) != -1:
+        header = _PUTTY.match(text, at, lines)
+        if header is not None:
+            return header
+    return None
 
 
 # scheme://userinfo@host - the authority ends at the first / ? # (RFC 3986 §3.2); JSON source
