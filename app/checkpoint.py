@@ -197,9 +197,9 @@ class Checkpoint:
                 continue
             targets = found.setdefault(field.allowed, set())
             if field.many:
-                targets.update(
-                    [t for v in values if isinstance(v, list) for t in v if isinstance(t, str)]
-                )
+                for v in values:
+                    if isinstance(v, list):  # (its strings picked in C: 45,000 on one line)
+                        targets.update(filter(str.__instancecheck__, v))
             else:
                 targets.update([v for v in values if isinstance(v, str)])
         return found

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import groupby
-from operator import attrgetter
 
 from app import TYPE_CHECKING
 from app.record import Record
@@ -118,22 +116,24 @@ class Omitted(Record):
         return out
 
 
-_CODE_SEVERITY = attrgetter("code", "severity")
-
-
 def capped(
     findings: Iterable[Finding], per_code: int = MAX_PER_CODE
 ) -> tuple[list[Finding], list[Omitted]]:
     """The first ``per_code`` findings of each code and severity, and a count of the rest."""
     findings = list(findings)
-    if not findings or max(Counter(map(_CODE_SEVERITY, findings)).values()) <= per_code:
-        return findings, []  # nothing past the cap (the rule): counted in C, kept as it is
-    kept: list[Finding] = []
-    seen: dict[tuple[str, Severity], int] = {}
     # Runs of one object taken at once: the checks count the findings past their own cap with
-    # one placeholder repeated (45,000 of them on one line of unresolved references).
-    for _, run in groupby(findings, key=id):
-        same = list(run)
+    # one placeholder repeated (45,000 of them on one line of unresolved references), so a
+    # code's count is a run's length, in C, not a step for each of them.
+    runs = [list(run) for _, run in groupby(findings, key=id)]
+    seen: dict[tuple[str, Severity], int] = {}
+    for same in runs:
+        key = (same[0].code, same[0].severity)
+        seen[key] = seen.get(key, 0) + len(same)
+    if not seen or max(seen.values()) <= per_code:
+        return findings, []  # nothing past the cap (the rule): kept as it is
+    kept: list[Finding] = []
+    seen = {}
+    for same in runs:
         finding = same[0]
         key = (finding.code, finding.severity)
         n = seen.get(key, 0)
