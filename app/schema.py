@@ -810,7 +810,7 @@ class _Group:
     related: list[_RawError] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # (not frozen: one for each finding listed, and frozen init is slow)
 class _Site:
     """Where an error sits, and what the schema calls that place and the object around it."""
 
@@ -927,16 +927,28 @@ def _explain(document: object, error: _RawError) -> list[Explained]:
 
 def _site(document: object, error: _RawError, walk: _Walk) -> _Site:
     path = error.instance_path
-    depth = len(path)
+    own, parent, parent_schema = _titles(error.schema_path, len(path))
     return _Site(
-        path=path,
-        value=_value_at(document, path),
-        node=walk.frames[-1].node,
-        own=_title_at(walk, depth),
-        parent=_title_at(walk, depth - 1) if depth else None,
-        parent_schema=_object_schema_at(walk, depth - 1) if depth else None,
-        raw=error.message,
+        path,
+        _value_at(document, path),
+        walk.frames[-1].node,
+        own,
+        parent,
+        parent_schema,
+        error.message,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _titles(
+    schema_path: SchemaPath, depth: int
+) -> tuple[str | None, str | None, Mapping[str, Any] | None]:
+    """A site's titles and the schema of the object around it (`_Site`), read from the walk of
+    its schema path once for each depth: a document's thousand findings share a few."""
+    walk = _walk(schema_path)
+    if not depth:
+        return _title_at(walk, depth), None, None
+    return _title_at(walk, depth), _title_at(walk, depth - 1), _object_schema_at(walk, depth - 1)
 
 
 def _value_at(document: object, path: InstancePath) -> object:
