@@ -440,3 +440,28 @@ def test_windowed_raw_errors_are_the_whole_documents_through_allof_and_refs() ->
 
 def _raw(error: jsonschema_rs.ValidationError) -> _RawError:
     return _raw_from_rust(error)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        {"pattern": "^[a-z]+$", "maxLength": 3, "not": {"const": "zz"}},  # written in place
+        {"$ref": "#/$defs/name"},  # through a $ref
+        {"allOf": [{"pattern": "^[a-z]"}, {"minLength": 2}]},
+        False,  # no name at all: one error quoting the object, which is checked whole
+    ],
+)
+def test_a_wide_object_s_names_are_explained_as_the_whole_document_s(names: Any) -> None:
+    """A wide object checked by name only has each failing part explained name by name, by the
+    propertyNames subschema's own validator: the raw errors (place, schema path, message, the
+    name) are those of the whole document, in its order."""
+    schema = _schema(wide={"type": "object", "propertyNames": names})
+    schema["$defs"]["name"] = {"type": "string", "pattern": "^[a-z]+$", "maxLength": 3}
+    members = ["ab", "ABCDE", "zz", "a", "toolong", "Q", "ok", "x1"] * 2
+    document = {"wide": {f"{name}{i}" if i >= 8 else name: i for i, name in enumerate(members)}}
+    validator = jsonschema_rs.Draft202012Validator(schema, validate_formats=False)
+    windowing = _Windowing(schema, validator, long=SMALL)
+    windowed = [a.by_name for a in windowing.long_arrays(windowing.root, document)]
+    assert windowed == ([True] if names is not False else [])
+    whole = [_raw(e) for e in validator.iter_errors(document)]
+    assert whole and _windowed_raw(schema, document) == _raw_keys(whole)
