@@ -177,6 +177,10 @@ _C_CREDENTIAL = "credential"
 _C_HEADER = "authorization"
 _C_COOKIE = "cookie"
 _C_SIGNING = "signing"  # only as a URL query parameter
+# names too common to say more than "a key is here": a value is one only in the shape Azure
+# gives its keys (`_KEY_SHAPE`)
+_C_STORAGE_KEY = "storage_key"
+_C_SHAPED_KEY = "shaped_key"
 
 _CLASS_KIND = {
     _C_PASSWORD: PASSWORD,
@@ -191,6 +195,8 @@ _CLASS_KIND = {
     _C_HEADER: AUTHORIZATION,
     _C_COOKIE: COOKIE,
     _C_SIGNING: SIGNED_URL,
+    _C_STORAGE_KEY: AZURE_ACCOUNT_KEY,
+    _C_SHAPED_KEY: API_KEY,
 }
 
 # Name endings (in normalized parts), longest first wins.
@@ -218,6 +224,12 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("privatekey",): _C_PRIVATE_KEY,
     ("account", "key"): _C_AZURE_KEY,
     ("accountkey",): _C_AZURE_KEY,
+    ("storage", "key"): _C_STORAGE_KEY,  # AZURE_STORAGE_KEY, the Azure CLI's
+    ("storagekey",): _C_STORAGE_KEY,
+    # the Azure portal's "Primary key" and "Secondary key" (storage, Cosmos DB, Service Bus);
+    # a table's primary key names a column, an object store's storage key a path
+    ("primary", "key"): _C_SHAPED_KEY,
+    ("secondary", "key"): _C_SHAPED_KEY,
     ("shared", "access", "key"): _C_AZURE_KEY,
     ("sharedaccesskey",): _C_AZURE_KEY,
     ("shared", "access", "signature"): _C_AZURE_SAS,
@@ -332,6 +344,10 @@ _AUTH_PARAM = _lazy(
     r"(?i)(?:signature|response|credential|sig|oauth_signature|token)\s*=\s*\"?([^\",\s]+)"
 )
 _AWS_SECRET_VALUE = _lazy(r"[A-Za-z0-9/+=]{40}")
+# The base64 of 32 or 64 random bytes, as Azure writes its keys (a storage account's and Cosmos
+# DB's 88 characters, a Service Bus or Event Hubs key's 44): the last character before the
+# padding holds the last bits of the key, the rest of it zeros.
+_KEY_SHAPE = _lazy(r"[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/]{85}[AQgw]==")
 
 
 @lru_cache(maxsize=8192)  # a text repeats its values (ids, placeholders, the same key)
@@ -352,6 +368,9 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return None
     if cls == _C_AWS_SECRET and _AWS_SECRET_VALUE.fullmatch(value):
         return AWS_SECRET  # checked first: base64 may start with "/" and pass for a path
+    if cls in (_C_STORAGE_KEY, _C_SHAPED_KEY):
+        shaped = _KEY_SHAPE.fullmatch(value) is not None and _random_looking(value)
+        return _CLASS_KIND[cls] if shaped else None
     if _not_a_credential_shape(value):  # (placeholders were ruled out above)
         return None
     if cls in (_C_TOKEN, _C_CREDENTIAL, _C_API_KEY) and _REFERENCE_NUMBER.fullmatch(value):

@@ -1,0 +1,63 @@
+"""Names too common to announce a credential by themselves: a storage key, a primary or
+secondary key. Azure names its keys so (the Azure CLI's AZURE_STORAGE_KEY; a storage account's,
+Cosmos DB's and Service Bus's "Primary key" and "Secondary key" in the portal), and writes each
+as the base64 of 32 or 64 random bytes; a table's primary key names a column, an object store's
+storage key a path. So a value under these names is a key only in that shape."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+
+import pytest
+
+from app.secrets import AZURE_ACCOUNT_KEY, find_secrets, scan_text
+
+
+def key(size: int) -> str:
+    return base64.b64encode(os.urandom(size)).decode()
+
+
+@pytest.mark.parametrize("size", [32, 64])
+@pytest.mark.parametrize(
+    "name", ["storage_key", "StorageKey", "AZURE_STORAGE_KEY", "primaryKey", "secondary_key"]
+)
+def test_a_key_in_azure_s_shape_under_these_names_is_found(name: str, size: int) -> None:
+    value = key(size)
+    (hit,) = find_secrets({"config": {name: value}})
+    assert hit.path == f"/config/{name}" and not hit.in_key
+    # and as a line of an environment file in a text
+    text = f"AZURE_STORAGE_ACCOUNT=ledgerstore\n{name}={value}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [value]
+
+
+def test_a_storage_key_is_said_to_be_an_azure_account_key() -> None:
+    (hit,) = find_secrets({"storage_key": key(64)})
+    assert hit.kind == AZURE_ACCOUNT_KEY
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "id",
+        "customerId",
+        "order_id",
+        "pk_orders_2026",
+        "a1b2c3d4",
+        "3fa85f64-5717-4562-b3fc-2c963f66afa6",  # an idempotency key, a row's id
+        "avatars/123.png",
+        "uploads/2026/12/invoice-4411.pdf",
+        "checkpoints/019a8000-0000-7000-8000-000000000011.json",
+        "s3://bucket/path/to/file",
+        "ledger-2026-11-reports",
+        "A" * 86 + "==",  # the shape, but no random bytes
+        "x" * 43 + "=",  # no base64 of 32 bytes ends so
+        # the base64 of 48 bytes (a SHA-384 digest): no key Azure writes
+        base64.b64encode(hashlib.sha384(b"not a key").digest()).decode(),
+    ],
+)
+@pytest.mark.parametrize("name", ["storage_key", "primary_key", "secondaryKey"])
+def test_other_values_under_these_names_are_not_keys(name: str, value: str) -> None:
+    assert find_secrets({name: value}) == []
+    assert scan_text(f"{name}: {value}") == []
