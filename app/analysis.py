@@ -458,6 +458,8 @@ def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = No
     # the lineage modules only for a pair: a document linted alone never imports them
     from app.digests import check_digest
 
+    child = _beside(child, parent)
+
     renderings: list[tuple[Rendering, bytes]] = [("exact", parent.data)]
     if parent_as_sent is not None and parent_as_sent != parent.data:
         renderings = [("as_sent", parent_as_sent), ("lf", parent.data)]
@@ -483,6 +485,45 @@ def pair(child: Analysis, parent: Analysis, *, parent_as_sent: bytes | None = No
         lineage=lineage,
         omitted=tuple(o for o in omitted if not is_project_lineage(o.code)),
         lineage_omitted=tuple(o for o in omitted if is_project_lineage(o.code)),
+    )
+
+
+def _beside(child: Analysis, parent: Analysis) -> Analysis:
+    """The child as read beside its parent: the places that repeat a credential the parent's
+    scan flagged (app/echoes.py) withheld and reported as its own scan's finds are; the child
+    itself when it repeats none."""
+    credentials = parent.redaction.credentials
+    if not credentials or child.intake.document is None or not child.redaction.complete:
+        return child  # (a child whose scan stopped early is withheld whole already)
+    from app.echoes import echoed_secrets
+
+    hits, echoes = echoed_secrets(
+        child.intake.document, credentials, [f.path for f in child.secrets]
+    )
+    if not hits:
+        return child
+    echoed = Redaction.of(child.intake.document, hits)
+    # the child's findings may quote what it repeats (a message quoting a value, a pointer
+    # through a member name): withheld from them too, past what a report lists counted
+    listed = MAX_PER_CODE - sum(1 for f in child.findings if f.code == "secret")
+    found = echoed.findings([*child.findings, *_positioned(echoes[: max(listed, 0)], child.source)])
+    past = len(echoes) - max(listed, 0)
+    omitted = child.omitted
+    if past > 0:
+        omitted = merge_omitted(omitted, (Omitted("secret", "warning", past),))
+    return Analysis(
+        child.data,
+        child.intake,
+        tuple(in_document_order(found)),
+        (*child.secrets, *echoes),
+        child.syntax,
+        child.semantics,
+        child.version_error,
+        child.checkpoint,
+        child.source,
+        child.redaction.merged(echoed),
+        child.timings,
+        omitted,
     )
 
 
@@ -515,7 +556,9 @@ class LintResult(Verdict):
     pair: Final[Pair | None]
 
     def __init__(self, analysis: Analysis, pair: Pair | None = None) -> None:
-        self.analysis = analysis
+        # beside a parent, the child as the pair read it (`_beside`: what it repeats of the
+        # parent's credentials withheld)
+        self.analysis = pair.child if pair is not None else analysis
         self.pair = pair
 
     @cached_property

@@ -79,6 +79,12 @@ class Redaction:
     # are unknown, so the whole document is withheld, and every text and pointer shown is
     # read by the scanner
     complete: Final[bool]
+    # the credential texts the scan flagged themselves (each hit's span, at least MIN_QUOTED
+    # long, its first MAX_QUOTED_LENGTH characters), and the pointer of the first place each
+    # was found: what a child quoting its parent is checked against (app/echoes.py). Not
+    # `quoted`, which holds every string under a flagged place too ("production" under a
+    # flagged member is withheld there, and is no credential of its own elsewhere).
+    credentials: Final[Mapping[str, str]]
 
     def __init__(
         self,
@@ -88,6 +94,7 @@ class Redaction:
         names: frozenset[str] = frozenset(),
         places: Mapping[str, Sequence[str] | None] | None = None,
         complete: bool = True,
+        credentials: Mapping[str, str] | None = None,
     ) -> None:
         self.paths = paths
         self.quoted = quoted
@@ -95,6 +102,7 @@ class Redaction:
         self.names = names
         self.places = places
         self.complete = complete
+        self.credentials = credentials if credentials is not None else {}
 
     @classmethod
     def of(cls, document: object, hits: Sequence[SecretHit], *, complete: bool = True) -> Redaction:
@@ -107,13 +115,34 @@ class Redaction:
         names = frozenset(_flagged_names(hits))
         values = frozenset(_flagged_strings(document, places, names))
         quoted = {t for t in values if len(t) >= MIN_QUOTED}
-        quoted.update(_quoted_texts(document, hits))
+        credentials: dict[str, str] = {}
+        for text, path in _quoted_texts(document, hits):
+            quoted.add(text)
+            credentials.setdefault(text[:MAX_QUOTED_LENGTH], path)
         if not complete:
             # the root flagged: the document goes whole, and so does each of its strings
             # wherever else it appears (a diff beside its parent)
             places[""] = []
             values |= _every_string(document)
-        return cls(tuple(places), frozenset(quoted), values, names, places, complete)
+        return cls(tuple(places), frozenset(quoted), values, names, places, complete, credentials)
+
+    def merged(self, other: Redaction) -> Redaction:
+        """What both withhold, of one document (its scan's finds and a later reading's: a child
+        beside its parent, app/echoes.py)."""
+        places: Mapping[str, Sequence[str] | None] | None = None  # (None: parsed from paths)
+        if not self.paths or not other.paths:
+            places = other.places if not self.paths else self.places
+        elif self.places is not None and other.places is not None:
+            places = {**self.places, **other.places}
+        return Redaction(
+            tuple(dict.fromkeys(self.paths + other.paths)),
+            self.quoted | other.quoted,
+            self.values | other.values,
+            self.names | other.names,
+            places,
+            self.complete and other.complete,
+            {**other.credentials, **self.credentials},
+        )
 
     def joined(self, other: Redaction) -> Redaction:
         """Both documents' credentials, for what shows the two side by side (a diff)."""
@@ -124,6 +153,7 @@ class Redaction:
             self.names | other.names,
             self.places,
             self.complete and other.complete,
+            {**other.credentials, **self.credentials},
         )
 
     @cached_property
@@ -425,9 +455,9 @@ def _strings(value: object) -> Iterator[str]:
             yield from _strings(item)
 
 
-def _quoted_texts(document: object, hits: Sequence[SecretHit]) -> Iterable[str]:
+def _quoted_texts(document: object, hits: Sequence[SecretHit]) -> Iterable[tuple[str, str]]:
     """The text of each hit's span (and a URI's password alone: it is quoted elsewhere on its
-    own), long enough to be looked for elsewhere."""
+    own), long enough to be looked for elsewhere, and the hit's path."""
     for hit in hits:
         if hit.end <= hit.start:
             continue
@@ -445,7 +475,7 @@ def _quoted_texts(document: object, hits: Sequence[SecretHit]) -> Iterable[str]:
             candidates.append(span.split(":", 1)[1].removesuffix("@"))
         for candidate in candidates:
             if len(candidate) >= MIN_QUOTED:
-                yield candidate
+                yield candidate, hit.path
 
 
 def _at(document: object, tokens: Sequence[str]) -> object:
