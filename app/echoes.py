@@ -6,7 +6,7 @@ The scan reads a text by its shape and its context: a password is one beside its
 (``"db_password": "Zq9-…"``), and the same characters in a compacted child's summary ("the
 deploy used Zq9-… for the database") are plain text to it. Beside its parent the child is read
 for the texts the parent's scan flagged (`Redaction.credentials`): each one looked for in all of
-the child's strings at once, joined, by `str.find` (at most MAX_QUOTED texts, each a pass in
+the child's strings at once, joined, by `str.find` (the longest MAX_QUOTED texts, each a pass in
 C: linear in the child). What is found is withheld from the child as the scan's own finds are
 (`app.analysis.pair`), and reported as a `secret` warning at its place.
 """
@@ -19,6 +19,7 @@ from itertools import accumulate
 
 from app.findings import Finding
 from app.pointer import escape_token
+from app.redaction import MAX_QUOTED
 from app.secrets import SecretHit
 
 # What a place repeating the parent's credential is called where a kind is named (a withheld
@@ -35,7 +36,10 @@ def echoed_secrets(
     parent's place that holds it), but for those in ``flagged`` (the child's own secret
     findings): a hit for each (the first such text in it, to withhold) and a `secret` warning
     for each place, in document order."""
-    texts = {text: path for text, path in credentials.items() if text and _SEPARATOR not in text}
+    # the longest MAX_QUOTED texts, as the redaction looks for them elsewhere: past as many, a
+    # parent is a dump of credentials, and each text costs a pass over the child
+    kept = sorted((t for t in credentials if t and _SEPARATOR not in t), key=lambda t: (-len(t), t))
+    texts = {text: credentials[text] for text in kept[:MAX_QUOTED]}
     if not texts:
         return [], []
     strings, places = _strings(child)

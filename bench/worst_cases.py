@@ -668,6 +668,38 @@ def omissions_wordy(n: int) -> bytes:
     return _child_of(wordy_parent(n), doc)
 
 
+# The texts a parent's scan flags that a child is read for (app/echoes.py looks for the longest
+# 64: app/redaction.py MAX_QUOTED).
+_ECHOED = [f"Zq{i:02d}-{_pseudo_base64(i, 12)}" for i in range(64)]
+
+
+def flagged_parent(n: int) -> bytes:
+    """A parent whose operations pass 64 passwords by name, and ``n`` benign units, for
+    `child_echoes`."""
+    doc = benign_doc(n, doc_id=10)
+    doc["operations"].extend(
+        {
+            "id": f"op-pw-{i}",
+            "kind": "action",
+            "status": "planned",
+            "description": "Connect to the ledger database.",
+            "call": {"tool": "db.connect", "arguments": {"db_password": password}},
+        }
+        for i, password in enumerate(_ECHOED)
+    )
+    return dump(doc)
+
+
+def child_echoes(n: int) -> bytes:
+    """A child of `flagged_parent` (n) whose every statement repeats one of its passwords in a
+    sentence, which the child's own scan reads as plain text: each place is found beside the
+    parent, withheld and reported (1,000 listed, the rest counted)."""
+    doc = benign_doc(n, doc_id=11)
+    for i, statement in enumerate(doc["statements"]):
+        statement["text"] += f" The deploy used {_ECHOED[i % len(_ECHOED)]} for the database."
+    return _child_of(flagged_parent(n), doc)
+
+
 def completed_calls(n: int) -> bytes:
     """A parent of ``n`` completed calls to one tool, for `calls_again`."""
     doc = skeleton("bench/worst.py: a parent of many completed calls", doc_id=6)
@@ -768,6 +800,13 @@ CASES: dict[str, Case] = {
             calls_again,
             "many planned calls to the tool of many completed ones, none a repeat",
             parent=completed_calls,
+            baseline="benign-pair",
+        ),
+        Case(
+            "child-echoes",
+            child_echoes,
+            "a child whose every statement repeats one of its parent's 64 passwords",
+            parent=flagged_parent,
             baseline="benign-pair",
         ),
         Case(
