@@ -192,6 +192,21 @@ PLAUSIBLE: list[str] = [
     'ETag: W/"' + _hex(32) + '"',
     "Content-MD5: "
     + base64.b64encode(hashlib.md5(b"body", usedforsecurity=False).digest()).decode(),
+    # where a URI's password comes from, not the password (issue 29's review)
+    "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/orders",
+    "psql postgres://app:$DB_PASSWORD@db:5432/orders",
+    'DSN = "postgresql://app:%(DB_PASSWORD)s@db/orders"',
+    # Mapbox public tokens, made to ship in web pages, under Mapbox's own names
+    "mapboxgl.accessToken = 'pk.eyJ1IjoiYWNtZSIsImEiOiJjcGpwNThyemsxbzJjeW9pbWphNWdzcmN0In0"
+    ".Saba46IuMhH8_beFBc75Ju';",
+    "MAPBOX_ACCESS_TOKEN=pk.eyJ1IjoiYWNtZSIsImEiOiJrdG56cnJ5OGNxMzJ1M2NlcjM4MnA1dWEyIn0"
+    ".myH_m6eKq2cfM2juwkp7fG",
+    # RFC 7519 §6.1's Unsecured JWT: no signature, anyone can make one
+    "eyJhbGciOiJub25lIn0.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxl"
+    "LmNvbS9pc19yb290Ijp0cnVlfQ.",
+    # AWS's documentation examples, as gitleaks allows them
+    "aws_access_key_id = AKIA" + "IOSFODNN7EXAMPLE\naws_secret_access_key = "
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLE" + "KEY",
 ]
 
 

@@ -171,7 +171,8 @@ def _userinfo_kind(userinfo: str) -> str | None:
     it on a resource URI, and elsewhere it is no secret."""
     user, colon, password = userinfo.partition(":")
     if colon and password:
-        return URI_PASSWORD
+        # ${DB_PASSWORD}, $DB_PASSWORD, %(password)s: where the password comes from, not it
+        return None if _is_placeholder(password) else URI_PASSWORD
     return USERINFO if _plausible_token(user, _TOKEN_USER) else None
 
 

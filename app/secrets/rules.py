@@ -451,6 +451,8 @@ def _aws_key_id(text: str, start: int, end: int) -> Span | None:
         return None
     if (end < len(text) and text[end] in _WORD) or _masked(text[start + 4 : end]):
         return None
+    if text.endswith("EXAMPLE", start, end):
+        return None  # AWS's documentation examples (AKIAIOSFODNN7EXAMPLE), as gitleaks allows
     return start, end
 
 
@@ -595,7 +597,11 @@ def _jwt(text: str, start: int, end: int) -> Span | None:
     if len(segments) < 3 or len(segments[1]) < 2 or not _left_ok(text, start, _WORD_DASH):
         return None
     header = _b64url_json(segments[0])
-    return (start, end) if isinstance(header, dict) and "alg" in header else None
+    if not isinstance(header, dict) or "alg" not in header:
+        return None
+    if header["alg"] == "none" and (len(segments) == 3 and not segments[2]):
+        return None  # an Unsecured JWT (RFC 7519 §6): no signature, so anyone can make one
+    return start, end
 
 
 def _b64url_json(segment: str) -> object:

@@ -70,6 +70,7 @@ _REFERENCE = _lazy(
     r"|workspace|secrets|keys|certs|config|vault|private)(?:/|$))"
 )
 _EMAIL = _lazy(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+_MAPBOX_PUBLIC = _lazy(r"pk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")
 # Code that names where a credential comes from rather than holding one (excerpts of source
 # files): process.env.API_KEY, os.environ["..."], secrets.token_hex(32), Optional[str],
 # client_secret_value, clientSecretValue, db-credentials. Random keys have digits.
@@ -98,6 +99,10 @@ _WHITESPACE = _lazy(r"\s")
 
 
 def _is_placeholder(value: str) -> bool:
+    if value.endswith("EXAMPLE") or (len(value) == 40 and value.endswith("EXAMPLEKEY")):
+        # AWS's documentation examples (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/…/bPxRfiCYEXAMPLEKEY),
+        # which gitleaks allows too
+        return True
     low = value.lower()
     if low in _PLACEHOLDER_WORDS or low in _BOOLISH:
         return True
@@ -120,9 +125,12 @@ def _not_a_credential(value: str) -> bool:
 
 
 def _not_a_credential_shape(value: str) -> bool:
-    """Numbers, dates, e-mail addresses, code, references to a store (not placeholders)."""
+    """Numbers, dates, e-mail addresses, code, references to a store, public tokens (not
+    placeholders)."""
     if _NUMBERISH.fullmatch(value) and _ANY_DIGIT.search(value):
         return True
+    if value.startswith("pk.eyJ") and _MAPBOX_PUBLIC.fullmatch(value):
+        return True  # a Mapbox public token: made to be shipped in web pages (sk. is secret)
     return bool(
         _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value)
     )
