@@ -19,7 +19,7 @@ import pytest
 from app.secrets import find_secrets, first_secret, scan_text, secret_findings
 from app.secrets.rules import RULES, Rule
 from tests.test_secrets import rnd
-from tests.test_secrets_recall import PLACEMENTS, _document
+from tests.test_secrets_recall import NOT_READ, PLACEMENTS, _document
 
 HEX = "0123456789abcdef"
 UPPER_DIGITS = string.ascii_uppercase + string.digits
@@ -74,6 +74,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "aws-secret-access-key": (
         lambda: f"AWS secret: {R(40, B64)}",
         f"aws s3 object {R(40, B64)}",
+    ),
+    "aws-session-token": (
+        lambda: "IQoJb3JpZ2luX2Vj" + R(300, B64),
+        "IQoJb3JpZ2luX2Vj" + "short",
     ),
     "aws-amazon-bedrock-api-key-long-lived": (
         lambda: "AB" + "SK" + R(132, B64),
@@ -196,6 +200,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         "abc.atlasv1." + "short",
     ),
     "doppler-api-token": (lambda: "dp." + "pt." + R(43), "dp.pt." + "short"),
+    "doppler-service-token": (lambda: "dp." + "st.prd." + R(40), "dp.st.prd." + "short"),
     "1password-service-account-token": (lambda: "ops" + "_eyJ" + R(260, B64), "ops_eyJ" + "short"),
     "1password-secret-key": (
         lambda: "A3" + "-" + "-".join(R(n, UPPER_DIGITS).upper() for n in (6, 11, 5, 5, 5)),
@@ -369,6 +374,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         lambda: "okta token 0" + "0" + R(40, B64URL),
         f"okta org id 00o{R(17)}",
     ),
+    "okta-ssws-token": (lambda: "Authorization: SS" + "WS 0" + "0" + R(40, B64URL), "SSWS 00short"),
     "sumologic-access-token": (lambda: f"SUMO_ACCESS_KEY={R(64)}", f"sumo collector {R(64)}"),
     "privateai-api-token": (
         lambda: f"PRIVATE_AI_API_KEY={R(32)}",
@@ -462,6 +468,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         "dt0c01." + "short",
     ),
     "new-relic-key": (lambda: "NR" + "AK-" + R(27, UPPER_DIGITS), "NRAK-" + "short"),
+    "new-relic-license-key": (lambda: "eu01xx" + H(30) + "NR" + "AL", "LICENSE_NRAL"),
     "grafana-service-account-token": (
         lambda: "gl" + "sa_" + R(32) + "_" + H(8),
         "glsa_" + "short",
@@ -567,6 +574,8 @@ def test_every_true_case_is_found_in_every_placement(placement: str) -> None:
     base64-wrapped, is found where it was put and nowhere else, and no message repeats it."""
     missed = []
     for rule_id, (make, _) in EXAMPLES.items():
+        if (rule_id, placement) in NOT_READ:
+            continue
         secret = make()
         doc = _document()
         path, in_key = PLACEMENTS[placement](doc, secret)

@@ -218,6 +218,10 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("subscription", "key"): _C_API_KEY,
     ("functions", "key"): _C_API_KEY,
     ("master", "key"): _C_API_KEY,
+    ("admin", "key"): _C_API_KEY,  # Algolia's
+    ("app", "key"): _C_API_KEY,  # Datadog's DD_APP_KEY
+    ("application", "key"): _C_API_KEY,
+    ("auth", "key"): _C_API_KEY,  # Cloudflare's X-Auth-Key header
     ("encryption", "key"): _C_PRIVATE_KEY,
     ("signing", "key"): _C_PRIVATE_KEY,
     ("private", "key"): _C_PRIVATE_KEY,
@@ -337,7 +341,7 @@ _AUTH_SCHEME = _lazy(r"([A-Za-z][A-Za-z0-9_\-]*)[ \t]+(\S.*)", re.S)
 _AUTH_SCHEMES = _words(
     """
     bearer basic token digest negotiate ntlm hoba mutual apikey api-key key otp dpop mac hawk
-    oauth sso-key aws4-hmac-sha256 goog4-hmac-sha256 hmac-sha256 signature
+    oauth sso-key aws4-hmac-sha256 goog4-hmac-sha256 hmac-sha256 signature ssws
     """
 )
 _AUTH_PARAM = _lazy(
@@ -507,6 +511,42 @@ def _named_in_text(text: str) -> Iterator[Span]:
             if rejected > _REREAD_LIMIT:
                 pos = max(pos, span[3])
                 valued = True
+
+
+# A name/value entry written on two lines, as Kubernetes lists a container's environment (and
+# ECS, Compose and HAR files their variables and headers) in YAML:
+#     - name: DD_API_KEY
+#       value: "0fcb2e24…"
+# The name's line ends before the value's: a credential's name on one line and its value on the
+# next are a pair only so. What follows "value:" is read as a value after a name is (_VALUE).
+_NAME_THEN_VALUE = _lazy(
+    r"""\\?["']?name\\?["']?[ \t]*:[ \t]*\\?["']?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)
+        \\?["']?[ \t]*(?:,[ \t]*(?:\r?\n|\\r(?:\\n)?|\\n)?|\r?\n|\\r(?:\\n)?|\\n)[ \t]*
+        (?:-[ \t]*)?\\?["']?value\\?["']?[ \t]*:[ \t]*""",
+    re.X,
+)
+
+
+def _name_then_value(text: str) -> Iterator[Span]:
+    """The values of two-line name/value entries whose name is a credential's."""
+    at = text.find("name")
+    while at != -1:
+        m = _NAME_THEN_VALUE.match(text, at)
+        if m is not None and (at == 0 or text[at - 1] not in _NAME_CHARACTERS):
+            name = m.group("name")
+            cls = _classify_name(name) if _may_name_credential(name) else None
+            v = _VALUE.match(text, m.end()) if cls is not None else None
+            if v is not None and cls is not None:
+                group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") else "bare"
+                kind = _member_credential(cls, v.group(group))
+                if kind is not None:
+                    yield v.start(group), v.end(group), kind
+            at = text.find("name", m.end() if m is not None else at + 4)
+        else:
+            at = text.find("name", at + 4)
+
+
+_NAME_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
 if TYPE_CHECKING:
@@ -755,6 +795,12 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
     value = v.group(group)
+    if group == "bare" and value[-1] == "\\" and text[end : end + 1] in ('"', "'"):
+        # a value in JSON a text quotes ({\"key\": \"…\"}): the backslash escapes the quote
+        value = value[:-1]
+        end -= 1
+        if not value:
+            return None
     while group == "bare" and value[-1] in ",;:.)]}":
         # f(api_key=self.api_key), password=None): punctuation and a call's closing bracket
         # belong to the code around the value
@@ -814,7 +860,8 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
 
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
-_NAME_END = r"s?\\?[\"']?[ \t]*[:=\n]"
+# (a comma, or a newline written as JSON writes it: a name/value entry, `_name_then_value`)
+_NAME_END = r"s?\\?[\"']?[ \t]*(?:[:=\n,]|\\n)"
 
 
 # the words of the name anchor below: one of them is in every name it finds
@@ -947,7 +994,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer){_NAME_END})",
             _NAME_ANCHOR_WORDS,
         ),
-        (_named_in_text,),
+        (_named_in_text, _name_then_value),
         word_gate=True,
     ),
     _Anchor(

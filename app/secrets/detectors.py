@@ -39,21 +39,23 @@ from app.secrets.shapes import (
 
 # The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,
 # tabs or no-break spaces where one belongs (a PEM parser refuses those; the key is as secret).
-_PEM_SPACE = "[ \t\u00a0]"
+_PEM_SPACE = r"(?:[ \t\u00a0]|\\{1,2}t)"  # (a tab may be JSON-escaped too, once or twice)
 _PEM_BEGIN = _lazy(
     rf"(?i)-----?{_PEM_SPACE}{{0,3}}BEGIN{_PEM_SPACE}{{1,3}}"
     rf"(?P<label>(?:[A-Z0-9]{{1,12}}{_PEM_SPACE}{{1,3}}){{0,4}}PRIVATE{_PEM_SPACE}{{1,3}}KEY"
     rf"(?:{_PEM_SPACE}{{1,3}}BLOCK)?){_PEM_SPACE}{{0,3}}-----?"
 )
 # After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
-# Newlines may be real or JSON-escaped (the viewer scans raw source too).
-_NL = r"(?:[ \t\r\n]|\\[rnt])"
+# Newlines may be real or JSON-escaped, once or twice (the viewer scans raw source too, and a
+# log line may quote a JSON body: "{\\"key\\": \\"-----BEGIN …-----\\\\nMIIE…").
+_NL = r"(?:[ \t\r\n]|\\{1,2}[rnt])"
 _PEM_BODY = _lazy(
-    rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\r|\\n)+)*+{_NL}*+[A-Za-z0-9+/=]{{16}}"
+    rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\{{1,2}}[rn])+)*+{_NL}*+"
+    "[A-Za-z0-9+/=]{16}"
 )
 # (a run of the class in one step of `re`'s loop, where an alternation of one character each
 # took 6 µs for the four lines of a 2048-bit key's excerpt: a sixth of that)
-_PEM_RUN = _lazy(r"(?:[A-Za-z0-9+/= \t\r\n]++|\\[rnt])*+")
+_PEM_RUN = _lazy(r"(?:[A-Za-z0-9+/= \t\r\n]++|\\{1,2}[rnt])*+")
 
 
 # The largest private keys in PEM (16384-bit RSA, a PGP block with several subkeys) fit in this
@@ -74,12 +76,15 @@ def pem(text: str) -> Iterator[Span]:
         following = _PEM_BEGIN.search(text, body.end(), limit)
         if following is not None:
             limit = following.start()
-        label = " ".join(m.group("label").upper().split())
+        label = " ".join(_ESCAPED_TAB.sub(" ", m.group("label")).upper().split())
         end_marker = _pem_end(label).search(text, body.end(), limit)
         run = _PEM_RUN.match(text, body.end(), limit)  # a truncated excerpt: the base64 run
         end = end_marker.end() if end_marker else run.end() if run else body.end()
         yield m.start(), end, PEM_KEY
         pos = end
+
+
+_ESCAPED_TAB = _lazy(r"\\{1,2}t")
 
 
 @lru_cache(maxsize=64)

@@ -79,6 +79,7 @@ MAILCHIMP = "a Mailchimp API key"
 DISCORD = "a Discord bot token"
 TELEGRAM = "a Telegram bot token"
 NEW_RELIC = "a New Relic key"
+AWS_SESSION = "an AWS session token"
 ALIBABA = "an Alibaba Cloud access key id"
 DOPPLER = "a Doppler token"
 TERRAFORM = "a Terraform Cloud token"
@@ -254,6 +255,10 @@ def _token_parts(
 # starts after one. No newline: a value on the next line is not beside it.
 _GLUE = r"[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{}|/\\*]{0,64}?[\t :=>\"'`,(\[{|]"
 _SEP = frozenset("\t :=>\"'`,([{|")
+# An identifier's secret may stand on the next line (a key id and its secret pasted as two
+# lines, or a file's two columns): the glue of a pair takes one line end, as written or as a
+# JSON string escapes it, after which the value starts.
+_PAIR_GLUE = rf"(?:{_GLUE}|[\t ,]*(?:\r?\n|\\r\\n|\\n)[\t ]*)"
 # Words that say a value is a credential, not an id: the glue of most keyword rules holds one.
 _CREDENTIAL_WORD = _lazy(
     r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])"
@@ -352,7 +357,7 @@ def _pair_parts(
             return None
         if head_end < len(text) and text[head_end] in _WORD:
             return None
-        at = _value_start(shape, text, head_end, end)
+        at = _value_start(shape, text, head_end, end, line_end=True)
         if at is None or not low <= end - at <= high:
             return None
         if end < len(text) and text[end] in _WORD_DASH:
@@ -360,15 +365,22 @@ def _pair_parts(
         found = text[at:end]
         return (at, end) if not _masked(found) and check(found) else None
 
-    return head + _GLUE + "(?:" + value + ")", find
+    return head + _PAIR_GLUE + "(?:" + value + ")", find
 
 
-def _value_start(shape: re.Pattern[str], text: str, glue_start: int, end: int) -> int | None:
+def _value_start(
+    shape: re.Pattern[str], text: str, glue_start: int, end: int, line_end: bool = False
+) -> int | None:
     """Where the value of a keyword or pair rule's match begins: the first place after the
-    name and a separator from which the value's shape runs to the match's end (the glue is
-    lazy, so this is where the matcher put it). At most the glue's 64 characters are tried."""
+    name and a separator (``line_end``: or a line end, as a pair's glue takes one) from which
+    the value's shape runs to the match's end (the glue is lazy, so this is where the matcher
+    put it). At most the glue's 64 characters are tried."""
     for at in range(glue_start + 1, end):
-        if text[at - 1] in _SEP and shape.fullmatch(text, at, end):
+        before = text[at - 1]
+        separated = before in _SEP or (
+            line_end and (before == "\n" or (before == "n" and text[at - 2] == "\\"))
+        )
+        if separated and shape.fullmatch(text, at, end):
             return at
     return None
 
@@ -528,8 +540,8 @@ def _mailgun_run(run: str) -> bool:
 
 
 def _mailchimp(text: str, start: int, end: int) -> Span | None:
-    """32 hexadecimal digits, then the data centre: -us6."""
-    if not _left_ok(text, start, _WORD_DASH) or end - start > 36:
+    """32 hexadecimal digits, then the data centre: -us6, -us21."""
+    if not _left_ok(text, start, _WORD_DASH) or end - start > 37:
         return None
     if end < len(text) and text[end] in _WORD:
         return None
@@ -565,9 +577,34 @@ def _discord_bot(text: str, start: int, end: int) -> Span | None:
 def _telegram_bot(text: str, start: int, end: int) -> Span | None:
     """The bot's numeric id (5 to 16 digits), a colon, then 35 characters starting with A."""
     colon = text.index(":", start, end)
-    if not _left_ok(text, start, _WORD_DASH) or end - colon - 1 != 35:
+    # (in the Bot API's URL the id follows "/bot": https://api.telegram.org/bot<token>/getMe)
+    left = _left_ok(text, start, _WORD_DASH) or text.endswith("/bot", 0, start)
+    if not left or end - colon - 1 != 35:
         return None
     return (start, end) if _complex(text[colon + 1 : end]) else None
+
+
+def _doppler_service(text: str, start: int, end: int) -> Span | None:
+    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD):
+        return None
+    key = text[text.rindex(".", start, end) + 1 : end]
+    return (start, end) if _letters_digits(key) and not _masked(key) else None
+
+
+def _okta_ssws(text: str, start: int, end: int) -> Span | None:
+    """The token after the scheme: 00, then 40 characters (the scheme itself withheld too)."""
+    token = text[start + 4 : end].lstrip(" \t")
+    if len(token) != 42 or not _left_ok(text, start, _WORD_DASH) or not _letters_digits(token):
+        return None
+    return start, end
+
+
+def _new_relic_license(text: str, start: int, end: int) -> Span | None:
+    """A New Relic license (ingest) key: 36 characters, then "NRAL", standing alone."""
+    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD):
+        return None
+    key = text[start : end - 4]
+    return (start, end) if _letters_digits(key) and not _masked(key) else None
 
 
 def _terraform(text: str, start: int, end: int) -> Span | None:
@@ -709,6 +746,16 @@ RULES: tuple[Rule, ...] = (
     ),
     _keyword(
         "aws-secret-access-key", AWS_SECRET, ["aws"], "[A-Za-z0-9/+]{40,}", (40, 40), check=_mixed
+    ),
+    # an STS session token's base64 starts with the same bytes (the newer "IQoJb3JpZ2luX2Vj",
+    # the older "FwoGZXIvYXdz"), then runs for hundreds of characters
+    _token(
+        "aws-session-token",
+        AWS_SESSION,
+        ["IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdz"],
+        _B64 + "=",
+        (100, 4096),
+        check=_mixed,
     ),
     _token("aws-amazon-bedrock-api-key-long-lived", AWS_BEDROCK, ["ABSK"], _B64, (100, 300)),
     _token(
@@ -942,6 +989,14 @@ RULES: tuple[Rule, ...] = (
         [f"dp.{k}." for k in ("pt", "st", "ct", "sa", "scim", "audit")],
         _A,
         (40, 64),
+    ),
+    # a service token names its environment or config: dp.st.prd.<40 or more>
+    _rule(
+        "doppler-service-token",
+        DOPPLER,
+        "dp\\.st\\.[a-z0-9_\\-]{1,64}\\.[A-Za-z0-9]{40,64}",
+        ("dp.st.",),
+        _doppler_service,
     ),
     _token("1password-service-account-token", ONEPASSWORD, ["ops_eyJ"], _B64, (250, 8192)),
     _token(
@@ -1198,6 +1253,15 @@ RULES: tuple[Rule, ...] = (
         word=False,
         check=_letters_digits,
     ),
+    # the scheme Okta's API takes its tokens in: Authorization: SSWS 00…
+    _rule(
+        "okta-ssws-token",
+        OKTA,
+        "SSWS[ \\t]+00[A-Za-z0-9_\\-]{40,}",
+        ("SSWS",),
+        _okta_ssws,
+        scope=ANYWHERE,
+    ),
     _keyword("sumologic-access-token", SERVICE_KEY, ["sumo"], "[A-Za-z0-9]{64,}", (64, 64)),
     _keyword(
         "privateai-api-token",
@@ -1382,6 +1446,7 @@ RULES: tuple[Rule, ...] = (
         (19, 64),
         check=_complex,
     ),
+    _rule("new-relic-license-key", NEW_RELIC, "[A-Za-z0-9]{36}NRAL", ("NRAL",), _new_relic_license),
     _token("grafana-service-account-token", GRAFANA, ["glsa_"], _A + "_", (32, 64)),
     _token("grafana-cloud-api-token", GRAFANA, ["glc_"], _B64, (32, 1024)),
     _token("grafana-api-key", GRAFANA, ["eyJrIjoi"], _A, (70, 400), check=_letters_digits),

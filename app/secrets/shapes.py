@@ -204,6 +204,8 @@ def _masked(tail: str) -> bool:
     # ghp_xxxx..., xoxb-your-token-here: a placeholder in a token's shape
     if not tail.strip(_MASK_CHARS + "0"):
         return True
+    if tail.endswith("EXAMPLE") or (len(tail) == 40 and tail.endswith("EXAMPLEKEY")):
+        return True  # AWS's documentation examples (see `_is_placeholder`)
     if tail.isalnum():  # one word (most tokens): a placeholder only if it is one of them
         low = tail.lower()
         return low in _TAIL_WORDS or (len(low) >= 3 and not low.strip("x"))
