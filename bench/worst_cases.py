@@ -357,6 +357,13 @@ def near_miss_members(n: int) -> bytes:
     return dump(_with_arguments(arguments))
 
 
+def env_entries(n: int) -> bytes:
+    """``n`` two-line environment entries in one string, as Kubernetes lists them in YAML, each
+    named for a credential and holding a placeholder: each is read, and refused."""
+    unit = "- name: DB_PASSWORD\n  value: ${DB_PASSWORD}\n- name: API_TOKEN\n  value: changeme\n"
+    return dump(_with_text([unit * n]))
+
+
 def token_names(n: int) -> bytes:
     """A benign document whose extensions object has up to 900 members named like GitHub tokens
     (each flagged, under the 1,000 places a scan lists), the rest of its size ordinary: the
@@ -764,6 +771,9 @@ CASES: dict[str, Case] = {
             "near-miss-members",
             near_miss_members,
             "member names and values that almost match every rule",
+        ),
+        Case(
+            "env-entries", env_entries, "two-line env entries named for credentials, placeholders"
         ),
         Case("token-names", token_names, "up to 900 member names like tokens, the rest benign"),
         Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),

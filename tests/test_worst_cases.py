@@ -130,6 +130,20 @@ def test_putty_password_and_prefix_runs_repeat_in_one_string(grown):
     assert len(text) > 380_000 and set(text) <= set(wc.BASE64_ALPHABET)
 
 
+def test_env_entries_are_read_and_refused(grown):
+    """Thousands of two-line entries named for credentials, each holding a placeholder: each is
+    read by `_name_then_value`, none is a credential; one real value among them is found."""
+    from app.secrets import scan_text
+
+    n, data = grown["env-entries", 400_000]
+    text = only_text(data)
+    assert text.count("- name: DB_PASSWORD\n  value: ") == n > 1000
+    assert scan_text(text) == []
+    real = "Zq9" + "hunter-2026x"
+    spans = scan_text(text + f"- name: DB_PASSWORD\n  value: {real}\n")
+    assert [(text + f"- name: DB_PASSWORD\n  value: {real}\n")[s:e] for s, e, _ in spans] == [real]
+
+
 def arguments(data: bytes) -> dict[str, str]:
     (operation,) = json.loads(data)["operations"]
     return dict(operation["call"]["arguments"])

@@ -517,33 +517,40 @@ def _named_in_text(text: str) -> Iterator[Span]:
 # ECS, Compose and HAR files their variables and headers) in YAML:
 #     - name: DD_API_KEY
 #       value: "0fcb2e24…"
-# The name's line ends before the value's: a credential's name on one line and its value on the
-# next are a pair only so. What follows "value:" is read as a value after a name is (_VALUE).
+# or on one ({"name": "DD_API_KEY", "value": "…"} in a text). What follows "value:" is read as a
+# value after a name is (_VALUE's groups), in the same match.
 _NAME_THEN_VALUE = _lazy(
     r"""\\?["']?name\\?["']?[ \t]*:[ \t]*\\?["']?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)
         \\?["']?[ \t]*(?:,[ \t]*(?:\r?\n|\\r(?:\\n)?|\\n)?|\r?\n|\\r(?:\\n)?|\\n)[ \t]*
-        (?:-[ \t]*)?\\?["']?value\\?["']?[ \t]*:[ \t]*""",
+        (?:-[ \t]*)?\\?["']?value\\?["']?[ \t]*:[ \t]*(?:"""
+    + _VALUE.pattern
+    + ")",
     re.X,
 )
 
 
 def _name_then_value(text: str) -> Iterator[Span]:
-    """The values of two-line name/value entries whose name is a credential's."""
+    """The values of name/value entries whose name is a credential's."""
     at = text.find("name")
     while at != -1:
         m = _NAME_THEN_VALUE.match(text, at)
-        if m is not None and (at == 0 or text[at - 1] not in _NAME_CHARACTERS):
-            name = m.group("name")
-            cls = _classify_name(name) if _may_name_credential(name) else None
-            v = _VALUE.match(text, m.end()) if cls is not None else None
-            if v is not None and cls is not None:
-                group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") else "bare"
-                kind = _member_credential(cls, v.group(group))
-                if kind is not None:
-                    yield v.start(group), v.end(group), kind
-            at = text.find("name", m.end() if m is not None else at + 4)
-        else:
+        if m is None or (at and text[at - 1] in _NAME_CHARACTERS):
             at = text.find("name", at + 4)
+            continue
+        name, dq, sq, bare = m.group("name", "dq", "sq", "bare")
+        group = "dq" if dq is not None else "sq" if sq is not None else "bare"
+        value = dq if dq is not None else sq if sq is not None else bare.rstrip(",;:.)]}\\")
+        kind = _entry_kind(name, value) if value else None
+        if kind is not None:
+            yield m.start(group), m.start(group) + len(value), kind
+        at = text.find("name", m.end())
+
+
+@lru_cache(maxsize=4096)  # a manifest repeats its entries (every container's DB_PASSWORD)
+def _entry_kind(name: str, value: str) -> str | None:
+    """The credential a name/value entry holds, when its name is a credential's."""
+    cls = _classify_name(name) if _may_name_credential(name) else None
+    return None if cls is None else _member_credential(cls, value)
 
 
 _NAME_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
