@@ -600,3 +600,27 @@ def test_docs_list_every_rule() -> None:
     doc = (Path(__file__).parent.parent / "docs" / "secrets.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `([a-z0-9\-]+)` \| (?:prefix|keyword|pair|shape) \|", doc, re.M)
     assert rows == [rule.id for rule in RULES]
+
+
+@pytest.mark.parametrize("padding", [0, 30_000])  # `re` on a small text, RE2 on a large one
+@pytest.mark.parametrize(
+    ("head", "make"),
+    [
+        ("AccountName=acmestore\n", lambda: b64(R(64))[:86] + "=="),
+        ("storage account: acme\n  ", lambda: b64(R(64))[:86] + "=="),
+        ("AccountName=acmestore\\n", lambda: b64(R(64))[:86] + "=="),  # a JSON string's source
+        (aws_id() + "\n", lambda: R(40, B64)),
+        (aws_id() + ",\\n", lambda: R(40, B64)),
+    ],
+)
+def test_a_key_on_the_line_after_its_account_s_name_is_found(
+    head: str, make: Make, padding: int
+) -> None:
+    """An Azure storage key on the line after its account's name, an AWS secret on the line
+    after its key id: a pair pasted as two lines. A blank line apart, they are not a pair."""
+    key = make()
+    text = "x" * padding + "\n" + head + key
+    assert key in [text[s:e] for s, e, _ in scan_text(text)]
+    apart = "x" * padding + "\n" + head.rstrip(" ") + "\n" + key
+    if "\\" not in head:  # (the glue holds backslashes: an escaped line end is read past)
+        assert key not in [apart[s:e] for s, e, _ in scan_text(apart)]

@@ -258,7 +258,9 @@ _SEP = frozenset("\t :=>\"'`,([{|")
 # An identifier's secret may stand on the next line (a key id and its secret pasted as two
 # lines, or a file's two columns): the glue of a pair takes one line end, as written or as a
 # JSON string escapes it, after which the value starts.
-_PAIR_GLUE = rf"(?:{_GLUE}|[\t ,]*(?:\r?\n|\\r\\n|\\n)[\t ]*)"
+_PAIR_GLUE = (
+    rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*)"
+)
 # Words that say a value is a credential, not an id: the glue of most keyword rules holds one.
 _CREDENTIAL_WORD = _lazy(
     r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])"
@@ -277,16 +279,21 @@ def _keyword(
     *,
     word: bool = True,
     check: _Tail | None = None,
+    next_line: bool = False,
 ) -> Rule:
     """A service's name, then within a few words (`_GLUE`) a value of its keys' shape: a bare
-    key is a credential when its service's name sits right beside it.
+    key is a credential when its service's name sits right beside it (``next_line``: or on
+    the next line, as a pair's value may, for a shape no other value has).
 
     ``names``: lower-case literals matched in any case, anywhere (`MY_DATADOG_API_KEY`);
     ``value``: the shape, a pattern that ends with one greedy run; ``length``: its bounds.
     ``word``: the name or the text between name and value must hold a credential's word
     (`key`, `token`, `secret`…), so that "Datadog trace 4bf9…" (an id) is not one."""
-    args = (names, value, length, word, check)
-    return Rule(rule_id, kind, names, BESIDE_RUNS, _keyword_parts, args)
+    args = (names, value, length, word, check, next_line)
+    # (a name on the line before its value's may stand on a line with no run: looked for
+    # anywhere, not only on the lines that hold one)
+    scope = ANYWHERE if next_line else BESIDE_RUNS
+    return Rule(rule_id, kind, names, scope, _keyword_parts, args)
 
 
 def _keyword_parts(
@@ -295,17 +302,19 @@ def _keyword_parts(
     length: tuple[int, int],
     word: bool,
     check: _Tail | None,
+    next_line: bool,
 ) -> _Parts:
     ordered = sorted(set(names), key=len, reverse=True)
     low, high = length
-    regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + _GLUE + "(?:" + value + ")"
+    glue_regex = _PAIR_GLUE if next_line else _GLUE
+    regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + glue_regex + "(?:" + value + ")"
     shape = _lazy(value)
 
     def find(text: str, start: int, end: int) -> Span | None:
         head = text[start : start + len(ordered[0])].lower()
         name = next(n for n in ordered if head.startswith(n))
         glue_start = start + len(name)
-        at = _value_start(shape, text, glue_start, end)
+        at = _value_start(shape, text, glue_start, end, line_end=next_line)
         if at is None or not low <= end - at <= high:
             return None
         if end < len(text) and text[end] in _WORD_DASH:
@@ -809,6 +818,7 @@ RULES: tuple[Rule, ...] = (
         (88, 88),
         word=False,
         check=_mixed,
+        next_line=True,  # AccountName=acme, the key on the line after: 88 characters, "=="
     ),
     _token("alibaba-access-key-id", ALIBABA, ["LTAI"], _A, (12, 30), check=_random_looking),
     _keyword("alibaba-secret-key", SERVICE_KEY, ["alibaba"], "[A-Za-z0-9]{30,}", (30, 30)),
