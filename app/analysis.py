@@ -497,9 +497,10 @@ def _beside(child: Analysis, parent: Analysis) -> Analysis:
         return child  # (a child whose scan stopped early is withheld whole already)
     from app.echoes import echoed_secrets
 
-    hits, echoes = echoed_secrets(
-        child.intake.document, credentials, [f.path for f in child.secrets]
-    )
+    # the parent's places as the parent's redaction shows them: a pointer through a flagged
+    # member name withholds the name
+    shown = {text: parent.redaction.pointer(path) for text, path in credentials.items()}
+    hits, echoes = echoed_secrets(child.intake.document, shown, [f.path for f in child.secrets])
     if not hits:
         return child
     echoed = Redaction.of(child.intake.document, hits)

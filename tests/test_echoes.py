@@ -175,3 +175,16 @@ def test_a_deep_copy_of_the_parent_s_texts_is_not_needed() -> None:
     before = copy.deepcopy(parent.intake.document)
     pair(analyze(_child(parent_bytes)), parent)
     assert parent.intake.document == before
+
+
+def test_the_parent_s_place_is_named_as_the_parent_s_redaction_shows_it() -> None:
+    """The finding names where the parent holds the credential; a flagged member name on the
+    way there is withheld from that pointer too."""
+    token = "gh" + "p_" + "aB3dE5fG7hJ9kLmN2pQrS4tUvW6xYz8C1234"
+    parent = _base()
+    parent["extensions"] = {"dev.example/notes": {token: {"db_password": PASSWORD}}}
+    parent_bytes = json.dumps(parent).encode()
+    result = lint(_child(parent_bytes), parent=parent_bytes)
+    (finding,) = [f for f in result.findings if f.code == "secret"]
+    assert "/extensions/dev.example~1notes/" in finding.message
+    assert token not in finding.message and PASSWORD not in finding.message
