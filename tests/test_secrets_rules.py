@@ -624,3 +624,13 @@ def test_a_key_on_the_line_after_its_account_s_name_is_found(
     apart = "x" * padding + "\n" + head.rstrip(" ") + "\n" + key
     if "\\" not in head:  # (the glue holds backslashes: an escaped line end is read past)
         assert key not in [apart[s:e] for s, e, _ in scan_text(apart)]
+
+
+def test_a_connection_string_s_password_holds_what_it_likes() -> None:
+    """After a ";", a password is a connection string's (ADO.NET, ODBC): a "#" or a "?" in it is
+    part of it, where a ;path parameter of a URL ends at them (;jsessionid=X?a=1)."""
+    password = "Ab3dEf" + "#Gh5jKl9?x"
+    text = f"Server=tcp:acme,1433;User ID=app;Password={password};Encrypt=True;"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+    url = "https://shop.example/cart;jsessionid=" + "ABC123def456GHI" + "?a=1#top"
+    assert [url[s:e] for s, e, _ in scan_text(url)] == ["ABC123def456GHI"]

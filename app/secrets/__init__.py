@@ -824,8 +824,11 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         value = text[start:end].rstrip().rstrip(",;")
         end = start + len(value)
         resume = max(resume, end)
-    if query and group == "bare" and ("?" in value or "#" in value):
-        # a ;path parameter ends where the query or the fragment starts: ;jsessionid=X?a=1
+    # A ;path parameter ends where the query or the fragment starts (;jsessionid=X?a=1); a
+    # password after a ";" is a connection string's (Server=…;Password=Ab3#Gh5;), which holds
+    # what it likes.
+    path_parameter = before != ";" or cls != _C_PASSWORD
+    if query and path_parameter and group == "bare" and ("?" in value or "#" in value):
         cut = min((i for i in (value.find("?"), value.find("#")) if i > 0), default=0)
         if cut:
             value, end = value[:cut], start + cut
