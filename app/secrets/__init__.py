@@ -1634,6 +1634,22 @@ def _walk_costs_more(text: str) -> bool:
 _SAMPLE = 1 << 15
 
 
+# The shortest string value the scan can flag: a credential's name, an operator and a value
+# of four ("pw=…" is no name; "auth=", "token:" and "passwd=" are, and a password's value is
+# four characters at least, a token's eight); every format, URI, key file and command line
+# takes more. A shorter value is not searched (member names are, apart).
+_SHORTEST_FLAGGED = 7
+_SAMPLED = 256
+
+
+def _mostly_short(values: list[str]) -> bool:
+    """Whether most of `_SAMPLED` values spread over the list (the list's own order puts a
+    document's ids and statuses first) are strings too short to be flagged."""
+    sample = values[:: len(values) // _SAMPLED + 1]
+    short: int = sum(map(operator.gt, repeat(_SHORTEST_FLAGGED), map(len, sample)))
+    return 2 * (short - sample.count("")) > len(sample)  # ("": a value that is no string)
+
+
 def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKey, SecretHit]]:
     """Every hit with its place in document order, values first, then member names.
     ``source``: the text the standard decoder read whole into ``document`` (`Intake.verbatim`),
@@ -1685,16 +1701,22 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
         # name before its value, then by position in the string
         pending.append(((ordinals, 0 if in_key else 1, span[0]), hit))
 
-    # Only the non-empty values are searched (selected at C speed): a document of many empty
-    # strings would pay their bookkeeping for nothing.
-    strings = list(compress(values, values))
+    # Only the non-empty values are searched (selected at C speed), and in a document mostly
+    # of values too short to hold a credential (45,000 references "m123" on one line) only
+    # those long enough: their bookkeeping would cost it several times its scan. (Selecting by
+    # length costs a benign document more than it saves: a quarter of its values are short
+    # ids and statuses. A sample of its values says which document this is.)
+    searched: list[object] = values  # type: ignore[assignment]  # (truthy: non-empty)
+    if _mostly_short(values):
+        searched = list(map(operator.le, repeat(_SHORTEST_FLAGGED), map(len, values)))
+    strings = list(compress(values, searched))
     # where each of them is among the values: listed when a first hit is to be placed (a
     # document whose strings hold none never lists them)
     indices: list[int] = []
 
     def value_index(i: int) -> int:
         if not indices:
-            indices.extend(compress(count(), values))
+            indices.extend(compress(count(), searched))
         return indices[i]
 
     names = list(distinct_names)
