@@ -506,9 +506,12 @@ def _beside(child: Analysis, parent: Analysis) -> Analysis:
     echoed = Redaction.of(child.intake.document, hits)
     # the child's findings may quote what it repeats (a message quoting a value, a pointer
     # through a member name): withheld from them too, past what a report lists counted
-    listed = MAX_PER_CODE - sum(1 for f in child.findings if f.code == "secret")
+    # (after a version error no secret finding is listed: the echoes are withheld all the same)
+    listed = (
+        0 if child.version_error else MAX_PER_CODE - sum(f.code == "secret" for f in child.findings)
+    )
     found = echoed.findings([*child.findings, *_positioned(echoes[: max(listed, 0)], child.source)])
-    past = len(echoes) - max(listed, 0)
+    past = 0 if child.version_error else len(echoes) - max(listed, 0)
     omitted = child.omitted
     if past > 0:
         omitted = merge_omitted(omitted, (Omitted("secret", "warning", past),))

@@ -188,3 +188,14 @@ def test_the_parent_s_place_is_named_as_the_parent_s_redaction_shows_it() -> Non
     (finding,) = [f for f in result.findings if f.code == "secret"]
     assert "/extensions/dev.example~1notes/" in finding.message
     assert token not in finding.message and PASSWORD not in finding.message
+
+
+def test_after_a_version_error_the_repeat_is_withheld_and_not_listed() -> None:
+    """A child of a version this tool does not implement lists no secret warning (nothing is
+    reported after that error), but what it repeats of its parent is withheld all the same."""
+    parent = _parent()
+    child = json.loads(_child(parent))
+    child["opencheckpoint"] = "9.9"
+    result = lint(json.dumps(child).encode(), parent=parent)
+    assert [f.code for f in result.findings if f.code == "secret"] == []
+    assert PASSWORD not in result.analysis.shown_text
