@@ -243,7 +243,8 @@ class Analysis(Verdict):
         that did not parse has no values to find, so the secret scanner reads it whole."""
         text = self.text if self.text is not None else self.data.decode("utf-8", "replace")
         if self.intake.document is None:
-            return redacted_unparsed(text)
+            # (and what a child repeats of its parent's credentials, `_beside`)
+            return self.redaction.known_kept_lines(redacted_unparsed(text))
         if not self.redaction.active:
             return text
         return self.redaction.source(text, self.source.offsets(self.redaction.paths))
@@ -492,14 +493,37 @@ def _beside(child: Analysis, parent: Analysis) -> Analysis:
     """The child as read beside its parent: the places that repeat a credential the parent's
     scan flagged (app/echoes.py) withheld and reported as its own scan's finds are; the child
     itself when it repeats none."""
-    credentials = parent.redaction.credentials
-    if not credentials or child.intake.document is None or not child.redaction.complete:
-        return child  # (a child whose scan stopped early is withheld whole already)
-    from app.echoes import echoed_secrets
+    from app.echoes import echoed_secrets, unparsed_credentials
 
-    # the parent's places as the parent's redaction shows them: a pointer through a flagged
-    # member name withholds the name
-    shown = {text: parent.redaction.pointer(path) for text, path in credentials.items()}
+    if parent.intake.document is None:
+        # a parent that does not parse has no places: its text is scanned for what to withhold
+        shown: dict[str, str | None] = dict.fromkeys(
+            unparsed_credentials(parent.data.decode("utf-8", "replace"))
+        )
+    else:
+        # the parent's places as the parent's redaction shows them: a pointer through a
+        # flagged member name withholds the name
+        credentials = parent.redaction.credentials
+        shown = {text: parent.redaction.pointer(path) for text, path in credentials.items()}
+    if not shown or not child.redaction.complete:
+        return child  # (a child whose scan stopped early is withheld whole already)
+    if child.intake.document is None:
+        # a child that does not parse is shown as text: what it repeats is withheld there
+        repeated = Redaction(quoted=frozenset(shown), credentials=dict.fromkeys(shown, ""))
+        return Analysis(
+            child.data,
+            child.intake,
+            child.findings,
+            child.secrets,
+            child.syntax,
+            child.semantics,
+            child.version_error,
+            child.checkpoint,
+            child.source,
+            child.redaction.merged(repeated),
+            child.timings,
+            child.omitted,
+        )
     hits, echoes = echoed_secrets(child.intake.document, shown, [f.path for f in child.secrets])
     if not hits:
         return child

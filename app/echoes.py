@@ -19,8 +19,8 @@ from itertools import accumulate
 
 from app.findings import Finding
 from app.pointer import escape_token
-from app.redaction import MAX_QUOTED
-from app.secrets import SecretHit
+from app.redaction import MAX_QUOTED, MAX_QUOTED_LENGTH, MIN_QUOTED
+from app.secrets import SecretHit, scan_text
 
 # What a place repeating the parent's credential is called where a kind is named (a withheld
 # value's note on a page).
@@ -29,11 +29,24 @@ ECHO_KIND = "a credential its parent holds"
 _SEPARATOR = "\x00"
 
 
+def unparsed_credentials(text: str) -> list[str]:
+    """The credential texts the scan finds in a parent's text that does not parse (it has no
+    places to name), as long as those a parsed parent's give (`Redaction.credentials`)."""
+    return list(
+        dict.fromkeys(
+            text[start:end][:MAX_QUOTED_LENGTH]
+            for start, end, _ in scan_text(text)
+            if end - start >= MIN_QUOTED
+        )
+    )
+
+
 def echoed_secrets(
-    child: object, credentials: Mapping[str, str], flagged: Iterable[str]
+    child: object, credentials: Mapping[str, str | None], flagged: Iterable[str]
 ) -> tuple[list[SecretHit], list[Finding]]:
     """The places of ``child`` that hold one of ``credentials`` (text -> the pointer of the
-    parent's place that holds it), but for those in ``flagged`` (the child's own secret
+    parent's place that holds it, None when the parent does not parse), but for those in
+    ``flagged`` (the child's own secret
     findings): a hit for each (the first such text in it, to withhold) and a `secret` warning
     for each place, in document order."""
     # the longest MAX_QUOTED texts, as the redaction looks for them elsewhere: past as many, a
@@ -48,7 +61,7 @@ def echoed_secrets(
     joined = _SEPARATOR.join(strings)
     starts = list(accumulate((len(s) + 1 for s in strings[:-1]), initial=0))
     # the string's index -> (where in it, the text, the parent's place of the text)
-    found: dict[int, tuple[int, str, str]] = {}
+    found: dict[int, tuple[int, str, str | None]] = {}
     for text, parent_path in texts.items():
         at = joined.find(text)
         while at != -1:
@@ -74,14 +87,15 @@ def echoed_secrets(
             continue  # (a name and its value hold it: one finding at the member)
         skip.add(path)
         what = "this member name" if in_key else "this value"
+        where = "in its text" if parent_path is None else f"at {parent_path or '/'} in the parent"
         findings.append(
             Finding(
                 "secret",
                 "warning",
                 path,
-                f"{what} holds a credential the parent's scan found (at {parent_path or '/'} "
-                "in the parent); remove the credential from the checkpoint (never store "
-                "secrets in it, §9.1) and rotate it if it is real",
+                f"{what} holds a credential the parent's scan found ({where}); remove the "
+                "credential from the checkpoint (never store secrets in it, §9.1) and rotate "
+                "it if it is real",
             )
         )
     return hits, findings

@@ -169,8 +169,15 @@ class Redaction:
 
     @cached_property
     def _pattern(self) -> re.Pattern[str] | None:
-        heads = {t[:MAX_QUOTED_LENGTH] for t in self.quoted}
-        texts = sorted(heads, key=lambda t: (-len(t), t))[:MAX_QUOTED]
+        # The credential texts first, the longest of them, then the longest of the strings
+        # around them: 64 long strings withheld whole (a child repeating its parent's password
+        # in 64 sentences) must not push the password out of the texts looked for.
+        by_length = lambda t: (-len(t), t)  # noqa: E731  # (one order, used twice)
+        spans = sorted({t[:MAX_QUOTED_LENGTH] for t in self.credentials}, key=by_length)
+        heads = {t[:MAX_QUOTED_LENGTH] for t in self.quoted}.difference(spans)
+        texts = (spans + sorted(heads, key=by_length))[:MAX_QUOTED]
+        # (longest first in the alternation: a text holding another is taken whole)
+        texts.sort(key=by_length)
         return re.compile("|".join(map(re.escape, texts))) if texts else None
 
     def text(self, text: str) -> str:
@@ -282,6 +289,13 @@ class Redaction:
             for text, spans in zip(distinct, found, strict=True)
         }
         return [shown[text] for text in texts]
+
+    def known_kept_lines(self, text: str) -> str:
+        """`_known`, each withheld text leaving its line breaks (a source listing's lines)."""
+        pattern = self._pattern
+        if pattern is None:
+            return text
+        return pattern.sub(lambda m: REDACTED + "\n" * m.group().count("\n"), text)
 
     def _known(self, text: str) -> str:
         """A text with the known credential texts withheld (no scan)."""

@@ -199,3 +199,42 @@ def test_after_a_version_error_the_repeat_is_withheld_and_not_listed() -> None:
     result = lint(json.dumps(child).encode(), parent=parent)
     assert [f.code for f in result.findings if f.code == "secret"] == []
     assert PASSWORD not in result.analysis.shown_text
+
+
+def test_many_long_repeats_do_not_push_the_credential_out_of_what_is_withheld() -> None:
+    """Each repeating string is withheld whole, and the texts looked for elsewhere are the 64
+    longest: the credential itself is looked for first (a review's attack: 70 long sentences
+    repeating it, and a reference whose message quotes it)."""
+    parent = _parent()
+    child = json.loads(_child(parent))
+    statement = child["statements"][0]
+    child["statements"] = [
+        {
+            **statement,
+            "id": f"s-{i}",
+            "text": f"note {i:03d}: the deploy used {PASSWORD} " + "x" * 40,
+        }
+        for i in range(70)
+    ]
+    child["statements"][-1].update(status="superseded", superseded_by=PASSWORD)
+    result = lint(json.dumps(child).encode(), parent=parent)
+    assert any(f.code == "OCP-S002" for f in result.findings)  # its message quotes the id
+    reported = [FileResult("child.json", result)]
+    assert PASSWORD not in format_text(reported) + format_json(reported)
+
+
+def test_a_parent_that_does_not_parse_is_scanned_as_text() -> None:
+    parent = _parent() + b" x"  # trailing text: no JSON document, no places
+    result = lint(_child(_parent()), parent=parent)
+    (finding,) = [f for f in result.findings if f.code == "secret"]
+    assert "in its text" in finding.message
+    assert PASSWORD not in result.analysis.shown_text
+
+
+def test_a_child_that_does_not_parse_has_the_repeat_withheld_from_its_text() -> None:
+    parent = _parent()
+    child = _child(parent)[:-3]  # cut short: shown as text, line by line
+    result = lint(child, parent=parent)
+    shown = result.analysis.shown_text
+    assert PASSWORD not in shown
+    assert shown.count("\n") == child.decode().count("\n")  # the lines kept for the listing
