@@ -507,49 +507,39 @@ def _beside(child: Analysis, parent: Analysis) -> Analysis:
         shown = {text: parent.redaction.pointer(path) for text, path in credentials.items()}
     if not shown or not child.redaction.complete:
         return child  # (a child whose scan stopped early is withheld whole already)
+    findings, secrets, omitted = child.findings, child.secrets, child.omitted
     if child.intake.document is None:
         # a child that does not parse is shown as text: what it repeats is withheld there
         repeated = Redaction(quoted=frozenset(shown), credentials=dict.fromkeys(shown, ""))
-        return Analysis(
-            child.data,
-            child.intake,
-            child.findings,
-            child.secrets,
-            child.syntax,
-            child.semantics,
-            child.version_error,
-            child.checkpoint,
-            child.source,
-            child.redaction.merged(repeated),
-            child.timings,
-            child.omitted,
+    else:
+        hits, echoes = echoed_secrets(child.intake.document, shown, [f.path for f in secrets])
+        if not hits:
+            return child
+        repeated = Redaction.of(child.intake.document, hits)
+        # the child's findings may quote what it repeats (a message quoting a value, a pointer
+        # through a member name): withheld from them too, past what a report lists counted
+        # (after a version error no secret finding is listed: the echoes are withheld all the
+        # same)
+        listed = (
+            0 if child.version_error else MAX_PER_CODE - sum(f.code == "secret" for f in findings)
         )
-    hits, echoes = echoed_secrets(child.intake.document, shown, [f.path for f in child.secrets])
-    if not hits:
-        return child
-    echoed = Redaction.of(child.intake.document, hits)
-    # the child's findings may quote what it repeats (a message quoting a value, a pointer
-    # through a member name): withheld from them too, past what a report lists counted
-    # (after a version error no secret finding is listed: the echoes are withheld all the same)
-    listed = (
-        0 if child.version_error else MAX_PER_CODE - sum(f.code == "secret" for f in child.findings)
-    )
-    found = echoed.findings([*child.findings, *_positioned(echoes[: max(listed, 0)], child.source)])
-    past = 0 if child.version_error else len(echoes) - max(listed, 0)
-    omitted = child.omitted
-    if past > 0:
-        omitted = merge_omitted(omitted, (Omitted("secret", "warning", past),))
+        placed = _positioned(echoes[: max(listed, 0)], child.source)
+        findings = tuple(in_document_order(repeated.findings([*findings, *placed])))
+        secrets = (*secrets, *echoes)
+        past = 0 if child.version_error else len(echoes) - max(listed, 0)
+        if past > 0:
+            omitted = merge_omitted(omitted, (Omitted("secret", "warning", past),))
     return Analysis(
         child.data,
         child.intake,
-        tuple(in_document_order(found)),
-        (*child.secrets, *echoes),
+        findings,
+        secrets,
         child.syntax,
         child.semantics,
         child.version_error,
         child.checkpoint,
         child.source,
-        child.redaction.merged(echoed),
+        child.redaction.merged(repeated),
         child.timings,
         omitted,
     )

@@ -472,8 +472,6 @@ def _aws_key_id(text: str, start: int, end: int) -> Span | None:
         return None
     if (end < len(text) and text[end] in _WORD) or _masked(text[start + 4 : end]):
         return None
-    if text.endswith("EXAMPLE", start, end):
-        return None  # AWS's documentation examples (AKIAIOSFODNN7EXAMPLE), as gitleaks allows
     return start, end
 
 

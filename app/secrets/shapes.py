@@ -98,10 +98,14 @@ _PARTIAL_MASK = _lazy("\\*\\*\\*|xxxxx|XXXXX|\u2022\u2022|\u25cf\u25cf|\u2026")
 _WHITESPACE = _lazy(r"\s")
 
 
+def _aws_example(value: str) -> bool:
+    """AWS's documentation examples (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/…/bPxRfiCYEXAMPLEKEY),
+    which gitleaks allows too: a key id's tail, a 40-character secret."""
+    return value.endswith("EXAMPLE") or (len(value) == 40 and value.endswith("EXAMPLEKEY"))
+
+
 def _is_placeholder(value: str) -> bool:
-    if value.endswith("EXAMPLE") or (len(value) == 40 and value.endswith("EXAMPLEKEY")):
-        # AWS's documentation examples (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/…/bPxRfiCYEXAMPLEKEY),
-        # which gitleaks allows too
+    if _aws_example(value):
         return True
     low = value.lower()
     if low in _PLACEHOLDER_WORDS or low in _BOOLISH:
@@ -204,8 +208,8 @@ def _masked(tail: str) -> bool:
     # ghp_xxxx..., xoxb-your-token-here: a placeholder in a token's shape
     if not tail.strip(_MASK_CHARS + "0"):
         return True
-    if tail.endswith("EXAMPLE") or (len(tail) == 40 and tail.endswith("EXAMPLEKEY")):
-        return True  # AWS's documentation examples (see `_is_placeholder`)
+    if _aws_example(tail):
+        return True
     if tail.isalnum():  # one word (most tokens): a placeholder only if it is one of them
         low = tail.lower()
         return low in _TAIL_WORDS or (len(low) >= 3 and not low.strip("x"))
