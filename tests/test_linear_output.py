@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.analysis import analyze, lint
 from app.guard import guard, proposed_call
@@ -202,6 +204,17 @@ def test_an_omission_describes_an_object_in_its_own_words_in_linear_time():
     omissions = Omissions([f"{words} omission {i}" for i in range(n)])
     assert omissions.cover(constraint(words))
     assert not omissions.cover(constraint("Refunds above EUR 500 need Tier 2 approval"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(), st.text(), st.text(alphabet="aB1_ -.\x00é"))))
+def test_the_words_of_many_texts_read_at_once_are_each_texts_own(texts: list[object]) -> None:
+    """Dropped objects' words are read in one pass over their texts joined (ASCII by a table,
+    others by the regular expression, a text holding the separator one by one): the same words,
+    text by text, as reading each alone."""
+    from app.rules.compaction import content_words, content_words_each
+
+    assert content_words_each(texts) == [content_words(t) for t in texts]
 
 
 def test_omissions_that_together_hold_too_few_of_its_words_cover_no_object():
