@@ -35,6 +35,7 @@ from app.secrets.shapes import (
     _masked,
     _plausible_token,
     _random_looking,
+    _right_ok,
 )
 
 # --- kinds: fixed phrases, so a message can never echo document content -------------------------
@@ -240,7 +241,7 @@ def _token_parts(
         run = text[start + len(prefix) : end]
         if not low <= len(run) <= high or not _left_ok(text, start, boundary):
             return None
-        if right is not None and end < len(text) and text[end] in right:
+        if right is not None and not _right_ok(text, end, right):
             return None
         if _masked(run) or (check is not None and not check(run)):
             return None
@@ -317,7 +318,7 @@ def _keyword_parts(
         at = _value_start(shape, text, glue_start, end, line_end=next_line)
         if at is None or not low <= end - at <= high:
             return None
-        if end < len(text) and text[end] in _WORD_DASH:
+        if not _right_ok(text, end, _WORD_DASH):
             return None
         glue = text[glue_start:at].lower()
         if word and not _CREDENTIAL_WORD.search(name + " " + glue):
@@ -364,12 +365,12 @@ def _pair_parts(
         head_end = start + head_length
         if not _left_ok(text, start, _WORD) or not head_check(text[start:head_end]):
             return None
-        if head_end < len(text) and text[head_end] in _WORD:
+        if not _right_ok(text, head_end, _WORD):
             return None
         at = _value_start(shape, text, head_end, end, line_end=True)
         if at is None or not low <= end - at <= high:
             return None
-        if end < len(text) and text[end] in _WORD_DASH:
+        if not _right_ok(text, end, _WORD_DASH):
             return None
         found = text[at:end]
         return (at, end) if not _masked(found) and check(found) else None
@@ -470,7 +471,7 @@ def _one_of_lengths(*lengths: int, test: _Tail = _letters_digits) -> _Tail:
 def _aws_key_id(text: str, start: int, end: int) -> Span | None:
     if end - start != 20 or not _left_ok(text, start, _WORD):
         return None
-    if (end < len(text) and text[end] in _WORD) or _masked(text[start + 4 : end]):
+    if not _right_ok(text, end, _WORD) or _masked(text[start + 4 : end]):
         return None
     return start, end
 
@@ -496,7 +497,7 @@ def _facebook_token(text: str, start: int, end: int) -> Span | None:
 
 def _maxmind(text: str, start: int, end: int) -> Span | None:
     """MaxMind license keys: 6 characters, _, 29 more, _mmk."""
-    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
+    if not _left_ok(text, start, _WORD_DASH) or not _right_ok(text, end, _WORD_DASH):
         return None
     return (start, end) if _letters_digits(text[start : end - 4]) else None
 
@@ -529,7 +530,7 @@ def _facebook_app_token(text: str, start: int, end: int) -> Span | None:
 
 def _mailgun_key(text: str, start: int, end: int) -> Span | None:
     """Mailgun's private API keys since 2020: 32 hexadecimal digits, then two groups of 8."""
-    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
+    if not _left_ok(text, start, _WORD_DASH) or not _right_ok(text, end, _WORD_DASH):
         return None
     return (start, end) if _hex_key(text[start : start + 32]) else None
 
@@ -550,7 +551,7 @@ def _mailchimp(text: str, start: int, end: int) -> Span | None:
     """32 hexadecimal digits, then the data centre: -us6, -us21."""
     if not _left_ok(text, start, _WORD_DASH) or end - start > 37:
         return None
-    if end < len(text) and text[end] in _WORD:
+    if not _right_ok(text, end, _WORD):
         return None
     return (start, end) if _ANY_LETTER.search(text, start, start + 32) else None
 
@@ -570,7 +571,7 @@ _B64_PCT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 
 def _discord_bot(text: str, start: int, end: int) -> Span | None:
     """id.timestamp.hmac, the id being the bot's numeric user id in base64."""
-    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD_DASH):
+    if not _left_ok(text, start, _WORD_DASH) or not _right_ok(text, end, _WORD_DASH):
         return None
     head, _, rest = text[start:end].partition(".")
     if not 27 <= len(rest) - 7 <= 38:
@@ -592,7 +593,7 @@ def _telegram_bot(text: str, start: int, end: int) -> Span | None:
 
 
 def _doppler_service(text: str, start: int, end: int) -> Span | None:
-    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD):
+    if not _left_ok(text, start, _WORD_DASH) or not _right_ok(text, end, _WORD):
         return None
     key = text[text.rindex(".", start, end) + 1 : end]
     return (start, end) if _letters_digits(key) and not _masked(key) else None
@@ -608,7 +609,7 @@ def _okta_ssws(text: str, start: int, end: int) -> Span | None:
 
 def _new_relic_license(text: str, start: int, end: int) -> Span | None:
     """A New Relic license (ingest) key: 36 characters, then "NRAL", standing alone."""
-    if not _left_ok(text, start, _WORD_DASH) or (end < len(text) and text[end] in _WORD):
+    if not _left_ok(text, start, _WORD_DASH) or not _right_ok(text, end, _WORD):
         return None
     key = text[start : end - 4]
     return (start, end) if _letters_digits(key) and not _masked(key) else None

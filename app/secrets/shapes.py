@@ -195,7 +195,13 @@ _WORD_DASH = _WORD_ | {"-"}
 
 
 def _left_ok(text: str, start: int, boundary: frozenset[str]) -> bool:
+    """Whether a match starting at ``start`` has none of ``boundary`` before it."""
     return start == 0 or text[start - 1] not in boundary
+
+
+def _right_ok(text: str, end: int, boundary: frozenset[str]) -> bool:
+    """Whether a match ending at ``end`` has none of ``boundary`` after it."""
+    return end >= len(text) or text[end] not in boundary
 
 
 _TAIL_PLACEHOLDER = _lazy(
