@@ -539,7 +539,9 @@ def _name_then_value(text: str) -> Iterator[Span]:
             continue
         name, dq, sq, bare = m.group("name", "dq", "sq", "bare")
         group = "dq" if dq is not None else "sq" if sq is not None else "bare"
-        value = dq if dq is not None else sq if sq is not None else bare.rstrip(",;:.)]}\\")
+        value = dq if dq is not None else sq
+        if value is None:
+            value = _trimmed_bare(text, bare, m.end("bare"))[0]
         kind = _entry_kind(name, value) if value else None
         if kind is not None:
             yield m.start(group), m.start(group) + len(value), kind
@@ -802,19 +804,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
     value = v.group(group)
-    if group == "bare" and value[-1] == "\\" and text[end : end + 1] in ('"', "'"):
-        # a value in JSON a text quotes ({\"key\": \"…\"}): the backslash escapes the quote
-        value = value[:-1]
-        end -= 1
-        if not value:
-            return None
-    while group == "bare" and value[-1] in ",;:.)]}":
-        # f(api_key=self.api_key), password=None): punctuation and a call's closing bracket
-        # belong to the code around the value
-        if value[-1] in ")]}" and "([{"[")]}".index(value[-1])] in value:
-            break
-        value = value[:-1]
-        end -= 1
+    if group == "bare":
+        value, end = _trimmed_bare(text, value, end)
         if not value:
             return None
     if header_line:
@@ -846,6 +837,21 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
+
+
+def _trimmed_bare(text: str, value: str, end: int) -> tuple[str, int]:
+    """An unquoted value, ending at ``end`` in ``text``, and its end, without what belongs to
+    the text around it: the backslash of an escaped quote after it (a value in JSON a text
+    quotes, {\\"key\\": \\"…\\"}), and trailing punctuation and a call's closing bracket
+    (f(api_key=self.api_key), password=None), but for a bracket whose opener it holds ("" when
+    nothing is left)."""
+    if value and value[-1] == "\\" and text[end : end + 1] in ('"', "'"):
+        value, end = value[:-1], end - 1
+    while value and value[-1] in ",;:.)]}":
+        if value[-1] in ")]}" and "([{"[")]}".index(value[-1])] in value:
+            break
+        value, end = value[:-1], end - 1
+    return value, end
 
 
 _LEAD_WINDOW = 256
