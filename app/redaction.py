@@ -69,7 +69,6 @@ class Redaction:
 
     paths: Final[tuple[str, ...]]
     quoted: Final[frozenset[str]]
-    values: Final[frozenset[str]]
     # member names the scanner flagged: each withheld whole wherever it is a name or a pointer
     # token, never only the part that matched ("AKIA…:<secret>" holds more than the key id)
     names: Final[frozenset[str]]
@@ -95,10 +94,12 @@ class Redaction:
         places: Mapping[str, Sequence[str] | None] | None = None,
         complete: bool = True,
         credentials: Mapping[str, str] | None = None,
+        whole: object = None,
     ) -> None:
         self.paths = paths
         self.quoted = quoted
-        self.values = values
+        self._values = values
+        self._whole = whole
         self.names = names
         self.places = places
         self.complete = complete
@@ -113,7 +114,9 @@ class Redaction:
         # each flagged place once, with its tokens: the scan's own, or parsed from its path
         places = {hit.path: _tokens_of(hit) for hit in hits}
         names = frozenset(_flagged_names(hits))
-        values = frozenset(_flagged_strings(document, places, names))
+        # a value's hit holds the string at its place: no walk from the root to find it
+        known = {hit.path: hit.text for hit in hits if not hit.in_key and hit.text is not None}
+        values = frozenset(_flagged_strings(document, places, names, known))
         quoted = {t for t in values if len(t) >= MIN_QUOTED}
         credentials: dict[str, str] = {}
         for text, path in _quoted_texts(document, hits):
@@ -123,8 +126,19 @@ class Redaction:
             # the root flagged: the document goes whole, and so does each of its strings
             # wherever else it appears (a diff beside its parent)
             places[""] = []
-            values |= _every_string(document)
-        return cls(tuple(places), frozenset(quoted), values, names, places, complete, credentials)
+        whole = None if complete else document
+        return cls(
+            tuple(places), frozenset(quoted), values, names, places, complete, credentials, whole
+        )
+
+    @cached_property
+    def values(self) -> frozenset[str]:
+        """The strings withheld where a whole string equals one: those at or under a flagged
+        place, and every string of a document whose scan stopped early (``whole``: read on
+        first use, by what shows the document beside another; a lint never asks)."""
+        if self._whole is None:
+            return self._values
+        return self._values | _every_string(self._whole)
 
     def merged(self, other: Redaction) -> Redaction:
         """What both withhold, of one document (its scan's finds and a later reading's: a child
@@ -215,6 +229,7 @@ class Redaction:
         )
         parsed = [_tokens(f.path) if not paths_kept or flagged else None for f in findings]
         shown_tokens: dict[str, str] = {}
+        rewritten: frozenset[str] = frozenset()
         if not self.complete:
             # names past the scan's stop are unknown: each distinct pointer token read, all of
             # them in one scan (a thousand findings' paths share a few hundred tokens)
@@ -224,6 +239,9 @@ class Redaction:
             )
             shown_tokens = dict(zip(distinct, self.texts(distinct), strict=True))
             shown_tokens.update(dict.fromkeys(names, REDACTED))
+            # the tokens shown otherwise than written: a path holding none is kept as it is
+            # (most of a thousand findings' paths; rebuilding each cost a fifth of this step)
+            rewritten = frozenset(t for t, shown_token in shown_tokens.items() if shown_token != t)
         # (finding, its path as shown, its texts, whether the scanner reads them)
         shown: list[tuple[Finding, str, list[str], bool]] = []
         to_scan: list[str] = []
@@ -235,6 +253,8 @@ class Redaction:
                 path = self._known_pointer(finding.path, tokens)
             elif tokens is None:
                 path = self.text(finding.path)
+            elif rewritten.isdisjoint(tokens):
+                path = finding.path
             else:
                 path = to_pointer([shown_tokens[t] for t in tokens])
             if finding.code == "secret":
@@ -417,16 +437,24 @@ def _flagged_names(hits: Iterable[SecretHit]) -> Iterator[str]:
 
 
 def _flagged_strings(
-    document: object, places: Mapping[str, Sequence[str] | None], names: frozenset[str]
+    document: object,
+    places: Mapping[str, Sequence[str] | None],
+    names: frozenset[str],
+    known: Mapping[str, str],
 ) -> Iterable[str]:
     """Every string at or under each flagged pointer (member names included), and the flagged
-    member's own name when the scanner flagged it."""
-    for tokens in places.values():
+    member's own name when the scanner flagged it. ``known``: the string value at a place, when
+    a hit already holds it."""
+    for path, tokens in places.items():
         if tokens is None:
             continue
         if tokens and tokens[-1] in names:
             yield tokens[-1]
-        yield from _strings(_at(document, tokens))
+        value = known.get(path)
+        if value is not None:
+            yield value
+        else:
+            yield from _strings(_at(document, tokens))
 
 
 def _every_string(value: object) -> frozenset[str]:

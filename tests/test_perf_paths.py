@@ -318,6 +318,27 @@ def test_every_string_of_a_document_is_what_the_plain_walk_yields() -> None:
         assert _every_string(document) == frozenset(_strings(document))
 
 
+def test_a_document_whose_scan_stopped_early_has_every_string_withheld_beside_another() -> None:
+    """Its strings are read on first use (a lint never asks), and then all of them are withheld
+    wherever a whole string equals one, as a diff shows them."""
+    from app.redaction import REDACTED, Redaction
+    from app.secrets import scan_document
+
+    tokens = {
+        f"api_key_{i}": f"ghp_{i:04d}" + "Zq9kLm2Wx7Tp4Rv8Yb3Nc6Hd1Jf5Gs0Ae2M"[:32]
+        for i in range(5)
+    }
+    document: dict[str, Any] = {"note": "an ordinary sentence", "arguments": tokens}
+    scan = scan_document(document, 2)
+    assert not scan.complete
+    redaction = Redaction.of(document, scan.hits, complete=False)
+    assert "an ordinary sentence" in redaction.values
+    assert redaction.data({"other": "an ordinary sentence"}) == {"other": REDACTED}
+    assert Redaction.of(document, scan.hits[:1]).data({"other": "an ordinary sentence"}) == {
+        "other": "an ordinary sentence"
+    }
+
+
 # --- findings past the cap -----------------------------------------------------------------------
 
 
