@@ -538,14 +538,23 @@ def _name_then_value(text: str) -> Iterator[Span]:
             at = text.find("name", at + 4)
             continue
         name, dq, sq, bare = m.group("name", "dq", "sq", "bare")
-        group = "dq" if dq is not None else "sq" if sq is not None else "bare"
-        value = dq if dq is not None else sq
-        if value is None:
-            value = _trimmed_bare(text, bare, m.end("bare"))[0]
-        kind = _entry_kind(name, value) if value else None
-        if kind is not None:
-            yield m.start(group), m.start(group) + len(value), kind
+        if bare is not None:
+            # (whether a quote follows a backslash it ends with: all of the text around it
+            # that its trimming reads)
+            quoted = bare[-1] == "\\" and text[m.end("bare") : m.end("bare") + 1] in _QUOTES
+            kind, length = _bare_entry(name, bare, quoted)
+            if kind is not None:
+                yield m.start("bare"), m.start("bare") + length, kind
+        else:
+            group = "dq" if dq is not None else "sq"
+            value = dq if dq is not None else sq
+            kind = _entry_kind(name, value) if value else None
+            if kind is not None:
+                yield m.start(group), m.end(group), kind
         at = text.find("name", m.end())
+
+
+_QUOTES = ('"', "'")
 
 
 @lru_cache(maxsize=4096)  # a manifest repeats its entries (every container's DB_PASSWORD)
@@ -553,6 +562,15 @@ def _entry_kind(name: str, value: str) -> str | None:
     """The credential a name/value entry holds, when its name is a credential's."""
     cls = _classify_name(name) if _may_name_credential(name) else None
     return None if cls is None else _member_credential(cls, value)
+
+
+@lru_cache(maxsize=4096)
+def _bare_entry(name: str, bare: str, quoted_after: bool) -> tuple[str | None, int]:
+    """`_entry_kind` of an unquoted value, trimmed as an assignment's is (`_trimmed_bare`;
+    ``quoted_after``: it ends with a backslash a quote follows), and the trimmed value's
+    length."""
+    value = _trimmed_bare(bare + ('"' if quoted_after else ""), bare, len(bare))[0]
+    return (_entry_kind(name, value) if value else None), len(value)
 
 
 _NAME_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
