@@ -461,6 +461,36 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "groq-api-key": (lambda: "gs" + "k_" + R(52), "gsk_" + "short"),
     "replicate-api-token": (lambda: "r8" + "_" + R(37), "r8_" + "short"),
     "xai-api-key": (lambda: "xa" + "i-" + R(80), "xai-" + "short"),
+    "openrouter-api-key": (lambda: "sk-" + "or-v1-" + H(64), "sk-or-v1-" + H(40)),
+    "langsmith-api-key": (
+        lambda: "lsv2" + "_pt_" + H(32) + "_" + H(10),
+        "lsv2_pt_" + H(42),
+    ),
+    "pinecone-api-key": (lambda: "pc" + "sk_" + R(6) + "_" + R(64), "pcsk_" + R(70)),
+    "supabase-access-token": (lambda: "sb" + "p_" + H(40), "sbp_" + "short"),
+    "supabase-secret-key": (lambda: "sb_" + "secret_" + R(31, B64URL), "sb_publishable_" + R(31)),
+    "resend-api-key": (
+        lambda: "re" + "_" + R(8) + "_" + R(24),
+        "re_compile_pattern_for_the_ledger_lines",
+    ),
+    "render-api-key": (lambda: "rn" + "d_" + R(32), "rnd_" + "x" * 32),
+    "azure-devops-personal-access-token": (
+        lambda: "AZURE_DEVOPS_PAT=" + R(52, "abcdefghijklmnopqrstuvwxyz234567"),
+        "azure devops project " + "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
+    ),
+    "buildkite-api-token": (lambda: "bk" + "ua_" + H(40), "bkua_" + "short"),
+    "circleci-api-token": (
+        lambda: "CCI" + "PAT_" + R(22) + "_" + H(40),
+        "CCIPAT_" + R(22) + "_" + "short",
+    ),
+    "tailscale-api-key": (
+        lambda: "tskey" + "-auth-k" + R(10) + "CNTRL-" + R(33),
+        "tskey-auth-" + "your-key-here-from-the-admin-console",
+    ),
+    "firebase-cloud-messaging-server-key": (
+        lambda: "AAAA" + R(7, B64URL) + ":" + "APA91b" + R(134, B64URL),
+        "AAAA" + R(7, B64URL) + ":APA91b" + R(40, B64URL),
+    ),
     "databricks-api-token": (lambda: "da" + "pi" + H(32), "dapi_reference"),
     "clickhouse-cloud-api-secret-key": (lambda: "4b" + "1d" + R(38), "4b1d" + H(38)),
     "dynatrace-api-token": (

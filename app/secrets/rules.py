@@ -229,6 +229,9 @@ def _token_parts(
 
     # prefixes of one length (ghp_, gho_, ghu_…): the match's start says which
     width = len(ordered[0]) if len({len(p) for p in ordered}) == 1 else 0
+    # a dotted token the rule does not strip may still end a sentence: read without that full
+    # stop when it is refused with it (Dynatrace's dt0c01.…, Airtable's pat….…)
+    full_stop = not strip and "." in tail
 
     def find(text: str, start: int, end: int) -> Span | None:
         prefix = (
@@ -238,7 +241,13 @@ def _token_parts(
         )
         while strip and end > start + len(prefix) and text[end - 1] in strip:
             end -= 1
-        run = text[start + len(prefix) : end]
+        span = judged(text, start, start + len(prefix), end)
+        if span is None and full_stop and text[end - 1] == "." and end - 1 > start + len(prefix):
+            span = judged(text, start, start + len(prefix), end - 1)
+        return span
+
+    def judged(text: str, start: int, run_start: int, end: int) -> Span | None:
+        run = text[run_start:end]
         if not low <= len(run) <= high or not _left_ok(text, start, boundary):
             return None
         if right is not None and not _right_ok(text, end, right):
@@ -613,6 +622,19 @@ def _new_relic_license(text: str, start: int, end: int) -> Span | None:
         return None
     key = text[start : end - 4]
     return (start, end) if _letters_digits(key) and not _masked(key) else None
+
+
+def _fcm_server_key(text: str, start: int, end: int) -> Span | None:
+    """A Firebase Cloud Messaging server key (the legacy API's): AAAA and 7 characters, a
+    colon, APA91b and 134 characters, standing alone."""
+    if not _left_ok(text, start, _WORD_DASH) or not _right_ok(text, end, _WORD_DASH):
+        return None
+    return (start, end) if _mixed(text[start + 18 : end]) else None
+
+
+def _underscored_mixed(tail: str) -> bool:
+    """A key id, an underscore and a generated key (Pinecone's pcsk_<id>_<key>)."""
+    return "_" in tail.strip("_") and _mixed(tail)
 
 
 def _terraform(text: str, start: int, end: int) -> Span | None:
@@ -1437,6 +1459,62 @@ RULES: tuple[Rule, ...] = (
     _token("groq-api-key", PREFIXED, ["gsk_"], _A, (52, 52), check=_mixed),
     _token("replicate-api-token", PREFIXED, ["r8_"], _A, (37, 37), check=_mixed),
     _token("xai-api-key", PREFIXED, ["xai-"], _A, (80, 80), check=_mixed),
+    # Beyond gitleaks' list: the prefixed keys of services an agent's task often holds (model
+    # routers, tracing, vector stores, hosting, CI), each as its issuer documents it.
+    _token("openrouter-api-key", PREFIXED, ["sk-or-v1-"], _HX, (64, 64), check=_hex_key),
+    _token(
+        "langsmith-api-key",
+        PREFIXED,
+        ["lsv2_pt_", "lsv2_sk_"],
+        _HX + "_",
+        (43, 43),
+        check=_parts(32, 10, test=_hex_key, sep="_"),
+    ),
+    _token("pinecone-api-key", PREFIXED, ["pcsk_"], _A + "_", (40, 128), check=_underscored_mixed),
+    _token("supabase-access-token", PREFIXED, ["sbp_"], _HX, (40, 40), check=_hex_key),
+    _token("supabase-secret-key", PREFIXED, ["sb_secret_"], _AU, (20, 128), check=_mixed),
+    _token(
+        "resend-api-key",
+        PREFIXED,
+        ["re_"],
+        _A + "_",
+        (33, 33),
+        check=lambda t: _parts(8, 24, sep="_")(t) and _mixed(t),
+    ),
+    _token("render-api-key", PREFIXED, ["rnd_"], _A, (32, 32), check=_mixed),
+    _keyword(
+        # a personal access token: 52 characters of base32, or (since 2024) 84 holding AZDO
+        "azure-devops-personal-access-token",
+        SERVICE_KEY,
+        ["azure_devops", "azure-devops", "azuredevops", "azure devops", "ado_pat", "ado-pat"],
+        "[a-z2-7]{52}|[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}",
+        (52, 84),
+        check=lambda v: len(v) == 84 or _letters_digits(v),
+    ),
+    _token("buildkite-api-token", PREFIXED, ["bkua_"], _HX, (40, 40), check=_hex_key),
+    _token(
+        "circleci-api-token",
+        PREFIXED,
+        ["CCIPAT_", "CCIPRJ_"],
+        _A + "_",
+        (63, 63),
+        check=lambda t: _parts(22, 40, sep="_")(t) and _hex_key(t[23:]),
+    ),
+    _token(
+        "tailscale-api-key",
+        PREFIXED,
+        ["tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"],
+        _A + "\\-",
+        (30, 128),
+        check=lambda t: t.count("-") == 1 and _mixed(t.split("-")[1]),
+    ),
+    _rule(
+        "firebase-cloud-messaging-server-key",
+        PREFIXED,
+        "AAAA[A-Za-z0-9_\\-]{7}:APA91b[A-Za-z0-9_\\-]{134}",
+        ("APA91b",),
+        _fcm_server_key,
+    ),
     _token("databricks-api-token", DATABRICKS, ["dapi"], _HX, (32, 32)),
     _token("clickhouse-cloud-api-secret-key", PREFIXED, ["4b1d"], _A, (38, 38), check=_mixed),
     _token(
