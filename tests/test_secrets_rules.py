@@ -571,6 +571,15 @@ def test_the_rule_finds_its_true_case(rule: Rule) -> None:
 
 
 @pytest.mark.parametrize("rule", RULES, ids=RULE_IDS)
+def test_the_true_case_ending_a_sentence_is_found(rule: Rule) -> None:
+    """A credential at the end of a sentence, its full stop after it, is found (a dotted
+    token's class holds the stop too: read with it, it may be too long)."""
+    make, _ = EXAMPLES[rule.id]
+    text = f"The value was {make()}."
+    assert rule.kind in {kind for _, _, kind in scan_text(text)}, (rule.id, text)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=RULE_IDS)
 def test_the_rule_finds_nothing_in_its_near_miss(rule: Rule) -> None:
     _, near_miss = EXAMPLES[rule.id]
     assert _rule_spans(rule, near_miss) == []

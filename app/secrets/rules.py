@@ -486,7 +486,10 @@ def _aws_key_id(text: str, start: int, end: int) -> Span | None:
 
 
 def _azure_ad_secret(text: str, start: int, end: int) -> Span | None:
-    # three characters, a digit, "Q~", then 31 to 34 more, the run standing alone
+    # three characters, a digit, "Q~", then 31 to 34 more, the run standing alone (but for the
+    # full stop of a sentence it ends, which its class holds)
+    if text[end - 1] == "." and not 31 <= end - start - 6 <= 34:
+        end -= 1
     if not _left_ok(text, start, _AZURE_AD) or not 31 <= end - start - 6 <= 34:
         return None
     return start, end
