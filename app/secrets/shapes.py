@@ -82,10 +82,13 @@ _IDENTIFIER_LIKE = _lazy(
     rf"""[._\-]*+{_WORDISH}(?:[._\-]++{_WORDISH})++[._\-]*+  # snake_case, kebab-case, a.path
       |_++{_WORDISH}                                     # _Private
       |[a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++               # camelCase words
-      |[A-Z][a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++          # PascalCase words
-      |[\w$.]*+[(\[].*                                   # a call or a subscript""",
+      |[A-Z][a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++          # PascalCase words""",
     re.S | re.X,
 )
+# A call or a subscript (hmac.new(key2, msg; os.getenv("DB"); cfg["db"]; b64decode(x)), as
+# distinct from a password holding a bracket (Tr0ub4dor(3x9Q): see `_code_callee`.
+_CALL = _lazy(r"([\w$.]*+)[(\[].*", re.S)
+_DIGIT_IN_WORD = _lazy(r"[0-9][a-z]")
 # type names in schemas and signatures: "password": "string?", api_key: str
 _TYPE_NAME = _lazy(
     r"(?i)(?:string|str|text|varchar|bool|boolean|int|integer|number|float|object|array|any"
@@ -135,9 +138,20 @@ def _not_a_credential_shape(value: str) -> bool:
         return True
     if value.startswith("pk.eyJ") and _MAPBOX_PUBLIC.fullmatch(value):
         return True  # a Mapbox public token: made to be shipped in web pages (sk. is secret)
-    return bool(
-        _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value)
-    )
+    if _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value):
+        return True
+    call = _CALL.fullmatch(value)
+    return call is not None and _code_callee(call.group(1))
+
+
+def _code_callee(callee: str) -> bool:
+    """Whether what comes before a value's first bracket is what code calls or indexes: an
+    attribute, a variable or a name with "_" (os.getenv, self._cfg, $env), a name in lower case
+    (b64decode, getenv), or an identifier whose digits end a word (getS3Object, AesGcm256). A
+    word of both cases with a digit inside a word (Tr0ub4dor, S3cure) is a password's."""
+    if not callee or not callee.isalnum() or callee == callee.lower():
+        return True
+    return _DIGIT_IN_WORD.search(callee) is None
 
 
 # Character tests done by the regex engine and str methods rather than a Python loop over every
