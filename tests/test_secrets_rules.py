@@ -277,6 +277,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         f"mailgun message id {H(32)}",
     ),
     "mailchimp-api-key": (lambda: H(32) + "-us" + rnd(1, "123456789"), "cafe-us1"),
+    "mailchimp-transactional-api-key": (
+        lambda: "md" + "-" + R(22, B64URL),
+        "md-button-primary-large",
+    ),
     "mattermost-access-token": (lambda: f"MATTERMOST_TOKEN={R(26)}", f"mattermost team {R(26)}"),
     "messagebird-api-token": (
         lambda: f"MESSAGEBIRD_API_KEY={R(25)}",

@@ -1159,6 +1159,8 @@ RULES: tuple[Rule, ...] = (
         "mailgun-signing-key", MAILGUN, ["mailgun"], "[0-9a-f]{32,}", (32, 32), check=_hex_key
     ),
     _rule("mailchimp-api-key", MAILCHIMP, "[0-9a-f]{32}-us[0-9]{1,2}", ("-us",), _mailchimp),
+    # Mailchimp Transactional (Mandrill): md- and 22 base64url characters
+    _token("mailchimp-transactional-api-key", MAILCHIMP, ["md-"], _AU, (22, 22), check=_mixed),
     _keyword("mattermost-access-token", SERVICE_KEY, ["mattermost"], "[A-Za-z0-9]{26,}", (26, 26)),
     _keyword(
         "messagebird-api-token",
