@@ -225,6 +225,9 @@ CASES: dict[str, Callable[[int], str]] = {
     "v1.0- cloudflare prefix": lambda n: repeat("v1.0-", n),
     "dp.pt. doppler prefix": lambda n: repeat("dp.pt.", n),
     "_authToken= npmrc": lambda n: repeat("//r.example/:_authToken=", n),
+    "<password> elements, never closed": lambda n: repeat("<password>" + "a" * 60, n),
+    "<password> elements, placeholders": lambda n: repeat("<password>changeme</password>", n),
+    "<apiKey> opened inside itself": lambda n: repeat("<apiKey><apiKey>", n),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

@@ -557,6 +557,29 @@ def _name_then_value(text: str) -> Iterator[Span]:
 _QUOTES = ('"', "'")
 
 
+# An XML element named for a credential, as configuration files write one (Maven's
+# settings.xml <password>, an <apiKey> or a <ClientSecret>): the name as it opens and closes the
+# element (a namespace prefix allowed), attributes, and the text between, each bounded.
+_XML_ELEMENT = _lazy(
+    r"<(?P<name>[A-Za-z_][A-Za-z0-9_.:\-]{0,127}+)(?:[ \t][^<>]{0,256}+)?>"
+    r"(?P<value>[^<]{1,1024}+)</(?P=name)[ \t]*>"
+)
+
+
+def _xml_element(text: str) -> Iterator[Span]:
+    """The text of XML elements whose name is a credential's, judged as a name/value entry's
+    value is."""
+    if "</" not in text:
+        return
+    for m in _XML_ELEMENT.finditer(text):
+        name, value = m.group("name", "value")
+        stripped = value.strip()
+        kind = _entry_kind(name.rpartition(":")[2], stripped) if stripped else None
+        if kind is not None:
+            start = m.start("value") + len(value) - len(value.lstrip())
+            yield start, start + len(stripped), kind
+
+
 @lru_cache(maxsize=4096)  # a manifest repeats its entries (every container's DB_PASSWORD)
 def _entry_kind(name: str, value: str) -> str | None:
     """The credential a name/value entry holds, when its name is a credential's."""
@@ -1029,6 +1052,15 @@ _ANCHORS: tuple[_Anchor, ...] = (
             _NAME_ANCHOR_WORDS,
         ),
         (_named_in_text, _name_then_value),
+        word_gate=True,
+    ),
+    # an XML element named for a credential: the name's word, the rest of the name, ">"
+    _Anchor(
+        (
+            r"(?i:pass|pwd|secret|token|key|auth|cookie|cred|jwt|bearer)[A-Za-z0-9_.\-]{0,64}>",
+            _NAME_ANCHOR_WORDS,
+        ),
+        (_xml_element,),
         word_gate=True,
     ),
     _Anchor(
