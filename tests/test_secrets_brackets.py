@@ -44,3 +44,31 @@ def test_a_password_holding_a_bracket_is_found(layout: str, password: str) -> No
 def test_code_that_calls_or_indexes_is_no_credential(layout: str, code: str) -> None:
     assert scan_text(layout.format(code)) == []
     assert find_secrets({"password": code}) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'requests.get(url, auth=("admin", "{}"))',
+        "httpx.get(url, auth = ('svc', '{}'))",
+        'requests.post(url, auth=(\\"admin\\", \\"{}\\"))',  # (JSON a text quotes)
+    ],
+)
+def test_a_password_in_an_auth_tuple_is_found(text: str) -> None:
+    """A user and a password as Python's HTTP clients take them: the password withheld."""
+    password = "C3J27X!DCG2Lm"
+    line = text.format(password)
+    assert [line[start:end] for start, end, _ in scan_text(line)] == [password]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'auth=("admin", os.environ["PW"])',
+        'auth=("admin", "changeme")',
+        "auth=(user, password)",
+        'auth=("a", "b")',
+    ],
+)
+def test_an_auth_tuple_of_names_or_placeholders_is_not(text: str) -> None:
+    assert scan_text(text) == []

@@ -835,6 +835,13 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
             cls = _QUERY_PARAMS.get(joined)
     if cls is None:
         return None
+    if cls in (_C_TOKEN, _C_CREDENTIAL) and text.startswith("(", m.end()):
+        # auth=("admin", "…"): a user and a password, as Python's HTTP clients take them
+        pair = _AUTH_PAIR.match(text, m.end())
+        if pair is not None:
+            start, end = pair.span("password")
+            kind = _credential_value(_C_PASSWORD, pair.group("password"))
+            return start, end, kind or "", pair.end()
     v = _VALUE.match(text, m.end())
     if v is None:
         return None
@@ -878,6 +885,13 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
+
+
+# A user and a password in a tuple of two string literals: ("admin", "…") or ('admin', '…')
+_AUTH_PAIR = _lazy(
+    r"""\([ \t]*(?P<q>\\?["'])[^"'\\\r\n]{1,256}+(?P=q)[ \t]*,[ \t]*"""
+    r"""(?P<q2>\\?["'])(?P<password>[^"'\\\r\n]{1,1024}+)(?P=q2)[ \t]*\)"""
+)
 
 
 def _trimmed_bare(text: str, value: str, end: int) -> tuple[str, int]:
