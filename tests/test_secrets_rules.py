@@ -583,6 +583,42 @@ def test_the_true_case_ending_a_sentence_is_found(rule: Rule) -> None:
     assert rule.kind in {kind for _, _, kind in scan_text(text)}, (rule.id, text)
 
 
+# How prose, code and markup put a value down: after it a comma, a semicolon, a question mark,
+# around it brackets, quotes, backticks, tags, a code block, line ends of either kind.
+WRAPPINGS = {
+    "comma": "first {}, then the rest",
+    "parentheses": "the key (value {}) was used",
+    "backticks": "run with `{}` today",
+    "single quotes": "set it to '{}' now",
+    "double quotes": 'set it to "{}" now',
+    "semicolon": "{}; next",
+    "angle brackets": "<{}>",
+    "square brackets": "[{}]",
+    "code block": "```\n{}\n```",
+    "exclamation": "here it is {}!",
+    "question": "is it {}?",
+    "own line": "line one\n{}\nline three",
+    "CRLF": "a\r\n{}\r\nb",
+    "tabs": "key\t{}\tend",
+    "JSON quoted in a string": '{{\\"v\\": \\"{}\\"}}',
+    "HTML": "<code>{}</code>",
+    "URL fragment": "https://example.com/#token={}",
+}
+
+
+@pytest.mark.parametrize("wrapping", list(WRAPPINGS))
+def test_every_true_case_is_found_however_the_text_wraps_it(wrapping: str) -> None:
+    missed = []
+    for rule_id, (make, _) in EXAMPLES.items():
+        credential = make()
+        text = WRAPPINGS[wrapping].format(credential)
+        start = text.find(credential)
+        end = start + len(credential)
+        if not any(a < end and b > start for a, b, _ in scan_text(text)):
+            missed.append((rule_id, text))
+    assert missed == []
+
+
 @pytest.mark.parametrize("rule", RULES, ids=RULE_IDS)
 def test_the_rule_finds_nothing_in_its_near_miss(rule: Rule) -> None:
     _, near_miss = EXAMPLES[rule.id]
