@@ -478,6 +478,24 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         "re_compile_pattern_for_the_ledger_lines",
     ),
     "render-api-key": (lambda: "rn" + "d_" + R(32), "rnd_" + "x" * 32),
+    "fireworks-api-key": (lambda: "fw" + "_" + R(24), "fw_version_2_1_stable_build"),
+    "voyage-api-key": (lambda: "pa" + "-" + R(43, B64URL), "pa-" + "short"),
+    "elevenlabs-api-key": (lambda: "sk" + "_" + H(48), "sk_" + H(32)),
+    "woocommerce-api-key": (lambda: "ck" + "_" + H(40), "ck_" + "x" * 40),
+    "salesforce-access-token": (
+        lambda: "00D" + R(12) + "!" + R(96, string.ascii_letters + string.digits + "._"),
+        "00D" + R(12) + "!" + "short",
+    ),
+    "zapier-webhook-url": (
+        lambda: (
+            "https://hooks.zapier.com/hooks/" + "catch/" + D(7) + "/" + R(6, LOWER_DIGITS) + "/"
+        ),
+        "https://hooks.zapier.com/hooks/catch/",
+    ),
+    "ifttt-webhook-url": (
+        lambda: "https://maker.ifttt.com/trigger/deploy/with/" + "key/" + R(43, B64URL),
+        "https://maker.ifttt.com/trigger/deploy/with/key/",
+    ),
     "azure-devops-personal-access-token": (
         lambda: "AZURE_DEVOPS_PAT=" + R(52, "abcdefghijklmnopqrstuvwxyz234567"),
         "azure devops project " + "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",

@@ -220,6 +220,10 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("master", "key"): _C_API_KEY,
     ("admin", "key"): _C_API_KEY,  # Algolia's
     ("app", "key"): _C_API_KEY,  # Datadog's DD_APP_KEY
+    ("write", "key"): _C_API_KEY,  # Segment's SEGMENT_WRITE_KEY
+    ("ingest", "key"): _C_API_KEY,  # New Relic's, Honeycomb's
+    ("license", "key"): _C_API_KEY,  # MaxMind's, New Relic's
+    ("server", "key"): _C_API_KEY,  # Firebase Cloud Messaging's
     ("application", "key"): _C_API_KEY,
     ("auth", "key"): _C_API_KEY,  # Cloudflare's X-Auth-Key header
     ("encryption", "key"): _C_PRIVATE_KEY,
@@ -341,7 +345,8 @@ _AUTH_SCHEME = _lazy(r"([A-Za-z][A-Za-z0-9_\-]*)[ \t]+(\S.*)", re.S)
 _AUTH_SCHEMES = _words(
     """
     bearer basic token digest negotiate ntlm hoba mutual apikey api-key key otp dpop mac hawk
-    oauth sso-key aws4-hmac-sha256 goog4-hmac-sha256 hmac-sha256 signature ssws
+    oauth sso-key aws4-hmac-sha256 goog4-hmac-sha256 hmac-sha256 signature ssws splunk geniekey
+    klaviyo-api-key deepl-auth-key zoho-oauthtoken
     """
 )
 _AUTH_PARAM = _lazy(

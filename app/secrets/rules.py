@@ -627,6 +627,15 @@ def _new_relic_license(text: str, start: int, end: int) -> Span | None:
     return (start, end) if _letters_digits(key) and not _masked(key) else None
 
 
+def _salesforce_token(text: str, start: int, end: int) -> Span | None:
+    """A Salesforce session or access token: the organization's id (00D and 12 or 15
+    characters), "!", and the token, standing alone."""
+    if not _left_ok(text, start, _WORD_DASH):
+        return None
+    token = text[text.index("!", start) + 1 : end]
+    return (start, end) if _mixed(token) and not _masked(token) else None
+
+
 def _fcm_server_key(text: str, start: int, end: int) -> Span | None:
     """A Firebase Cloud Messaging server key (the legacy API's): AAAA and 7 characters, a
     colon, APA91b and 134 characters, standing alone."""
@@ -1487,6 +1496,31 @@ RULES: tuple[Rule, ...] = (
         check=lambda t: _parts(8, 24, sep="_")(t) and _mixed(t),
     ),
     _token("render-api-key", PREFIXED, ["rnd_"], _A, (32, 32), check=_mixed),
+    _token("fireworks-api-key", PREFIXED, ["fw_"], _A, (24, 24), check=_mixed),
+    _token("voyage-api-key", PREFIXED, ["pa-"], _AU, (43, 43), check=_mixed),
+    _token("elevenlabs-api-key", PREFIXED, ["sk_"], _HX, (48, 48), check=_hex_key),
+    _token("woocommerce-api-key", PREFIXED, ["ck_", "cs_"], _HX, (40, 40), check=_hex_key),
+    _rule(
+        "salesforce-access-token",
+        PREFIXED,
+        "00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,}",
+        ("00D",),
+        _salesforce_token,
+    ),
+    _rule(
+        "zapier-webhook-url",
+        WEBHOOK,
+        "hooks\\.zapier\\.com/hooks/catch/[0-9]+/[A-Za-z0-9]{6,}",
+        ("hooks.zapier.com",),
+        _webhook,
+    ),
+    _rule(
+        "ifttt-webhook-url",
+        WEBHOOK,
+        "maker\\.ifttt\\.com/(?:trigger/[A-Za-z0-9_\\-]+/(?:json/)?with/)?key/[A-Za-z0-9_\\-]{20,}",
+        ("maker.ifttt.com",),
+        _webhook,
+    ),
     _keyword(
         # a personal access token: 52 characters of base32, or (since 2024) 84 holding AZDO
         "azure-devops-personal-access-token",
