@@ -228,6 +228,7 @@ CASES: dict[str, Callable[[int], str]] = {
     "<password> elements, never closed": lambda n: repeat("<password>" + "a" * 60, n),
     "<password> elements, placeholders": lambda n: repeat("<password>changeme</password>", n),
     "<apiKey> opened inside itself": lambda n: repeat("<apiKey><apiKey>", n),
+    "closing tags, every element a name's": lambda n: repeat("<token>ab</token>", n),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

@@ -654,6 +654,24 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "redis-cli -h cache -a $REDIS_PASSWORD PING",
     ),
     (
+        "ldap-bind-password",
+        _lazy(lambda: rnd(14), "ldapsearch -x -D cn=admin,dc=acme -w ", " -b dc=acme"),
+        "a password",
+        "ldapsearch -x -W -D cn=admin,dc=acme (it asks); grep -w word notes.txt",
+    ),
+    (
+        "smbclient-user-percent-password",
+        _lazy(lambda: rnd(14), "smbclient //files/share -U admin%", " -c ls"),
+        "a password",
+        "smbclient //files/share -U admin -c ls; 50%off",
+    ),
+    (
+        "az-login-password",
+        _lazy(lambda: rnd(16), "az login --service-principal -u http://app -p ", " --tenant t"),
+        "a password",
+        "az login --service-principal -u http://app -p $AZ_SECRET --tenant t",
+    ),
+    (
         "pem-armour-spaced-and-lower-case",
         _lazy(
             lambda: (

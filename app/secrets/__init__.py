@@ -1073,24 +1073,18 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_named_in_text, _name_then_value),
         word_gate=True,
     ),
-    # an XML element named for a credential: the name's word, the rest of the name, ">"
-    _Anchor(
-        (
-            r"(?i:pass|pwd|secret|token|key|auth|cookie|cred|jwt|bearer)[A-Za-z0-9_.\-]{0,64}>",
-            _NAME_ANCHOR_WORDS,
-        ),
-        (_xml_element,),
-        word_gate=True,
-    ),
+    # an XML element (its closing tag: a literal, found at memchr's speed, where a credential's
+    # word before ">" cost a pass of the automaton over every text holding a word such as "key")
+    _Anchor(("</", ("</",)), (_xml_element,), word_gate=True),
     _Anchor(
         (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")),
         (_password_in_prose,),
     ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
-    # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a), or --password
-    # starting a string
+    # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
+    # smbclient -U user%…, az login -p), or --password starting a string
     _Anchor(
-        (r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])", (" -", "\t-")),
+        (r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upawU])", (" -", "\t-")),
         (_command_line_password,),
     ),
     _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),

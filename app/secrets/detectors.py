@@ -244,9 +244,6 @@ def special_userinfo(text: str) -> Iterator[Span]:
 
 # --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
 
-# the flags that give one, after the space (or tab) before them: the detector's anchor
-_COMMAND_FLAG = r"(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upa])"
-
 # Each form reads at most 256 characters of its command line between the command and the flag.
 _COMMAND_LINE_PASSWORD = _lazy(
     r"""
@@ -261,6 +258,11 @@ _COMMAND_LINE_PASSWORD = _lazy(
       | (?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login[ \t]
         [^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
       | redis-cli[ \t][^\n|;&]{0,256}?(?<=[ \t])-a[ \t]+
+      | ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)[ \t][^\n|;&]{0,256}?
+        (?<=[ \t])-w[ \t]*                                  # the bind password
+      | smbclient[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-U|--user=?)[ \t]*
+        ["']?[^\s%"'`]{1,128}%                              # -U user%password
+      | az[ \t]+login[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
     )
     (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
     """,
