@@ -229,6 +229,10 @@ CASES: dict[str, Callable[[int], str]] = {
     "<password> elements, placeholders": lambda n: repeat("<password>changeme</password>", n),
     "<apiKey> opened inside itself": lambda n: repeat("<apiKey><apiKey>", n),
     "closing tags, every element a name's": lambda n: repeat("<token>ab</token>", n),
+    "echo pipes, then --password-stdin": lambda n: repeat("echo a | ", n) + "--password-stdin",
+    "echo pipes to --password-stdin, each": lambda n: repeat(
+        "echo $T | login --password-stdin ", n
+    ),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

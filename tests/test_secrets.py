@@ -666,6 +666,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "smbclient //files/share -U admin -c ls; 50%off",
     ),
     (
+        "password-piped-to-stdin",
+        _lazy(lambda: rnd(16), "echo '", "' | docker login -u ci --password-stdin ghcr.io"),
+        "a password",
+        "echo $GHCR_TOKEN | docker login -u ci --password-stdin ghcr.io; echo done | wc -l",
+    ),
+    (
         "az-login-password",
         _lazy(lambda: rnd(16), "az login --service-principal -u http://app -p ", " --tenant t"),
         "a password",

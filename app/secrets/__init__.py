@@ -452,6 +452,7 @@ _special_userinfo = _later("special_userinfo")
 _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
 _password_in_prose = _later("password_in_prose")
+_stdin_password = _later("stdin_password")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
@@ -1088,6 +1089,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_command_line_password,),
     ),
     _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
+    _Anchor(("--password-stdin", ("--password-stdin",)), (_stdin_password,)),
 )
 _DETECTORS: list[Detector] = list(dict.fromkeys(d for a in _ANCHORS for d in a.detectors))
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}

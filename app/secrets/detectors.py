@@ -286,6 +286,30 @@ def command_line_password(text: str) -> Iterator[Span]:
         yield m.start(group), m.end(group), PASSWORD
 
 
+# A password piped to a login that reads it from standard input: echo PW | docker login -u bot
+# --password-stdin (what a CI log shows when a step echoes the literal, not a variable).
+_STDIN_PASSWORD = _lazy(
+    r"""
+    (?<![\w-])(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+|(?:"%s"|'%s')[ \t]+)?
+    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
+    [ \t]*\|[^\n|;&]{0,256}?--password-stdin
+    """,
+    re.X,
+)
+
+
+def stdin_password(text: str) -> Iterator[Span]:
+    """The literal an echo pipes to a login's --password-stdin (a variable, a placeholder or
+    a value no password could be is none)."""
+    for m in _STDIN_PASSWORD.finditer(text):
+        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+        value = m.group(group)
+        if value.startswith(("-", "$", "%")) or _is_placeholder(value):
+            continue
+        if _credential_value(_C_PASSWORD, value) is not None:
+            yield m.start(group), m.end(group), PASSWORD
+
+
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
 
 _PASSWORD_IS = _lazy(
