@@ -594,11 +594,11 @@ def _entry_kind(name: str, value: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _bare_entry(name: str, bare: str, quoted_after: bool) -> tuple[str | None, int]:
+def _bare_entry(name: str, bare: str, quote_after: bool) -> tuple[str | None, int]:
     """`_entry_kind` of an unquoted value, trimmed as an assignment's is (`_trimmed_bare`;
-    ``quoted_after``: it ends with a backslash a quote follows), and the trimmed value's
+    ``quote_after``: it ends with a backslash a quote follows), and the trimmed value's
     length."""
-    value = _trimmed_bare(bare + ('"' if quoted_after else ""), bare, len(bare))[0]
+    value = _trimmed_bare(bare, quote_after)
     return (_entry_kind(name, value) if value else None), len(value)
 
 
@@ -859,9 +859,10 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         return start, end, "", resume  # shorter than any credential
     value = v.group(group)
     if group == "bare":
-        value, end = _trimmed_bare(text, value, end)
-        if not value:
+        trimmed = _trimmed_bare(value, text[end : end + 1] in _QUOTES)
+        if not trimmed:
             return None
+        value, end = trimmed, end - (len(value) - len(trimmed))
     if header_line:
         # header syntax, "Authorization: Token abc" or "Cookie: a=1; b=2": the value is the line
         line = _LINE_REST.match(text, start)
@@ -900,19 +901,19 @@ _AUTH_PAIR = _lazy(
 )
 
 
-def _trimmed_bare(text: str, value: str, end: int) -> tuple[str, int]:
-    """An unquoted value, ending at ``end`` in ``text``, and its end, without what belongs to
-    the text around it: the backslash of an escaped quote after it (a value in JSON a text
+def _trimmed_bare(value: str, quote_after: bool) -> str:
+    """An unquoted value without what belongs to the text around it: the backslash of an
+    escaped quote after it (``quote_after``: a quote follows the value; a value in JSON a text
     quotes, {\\"key\\": \\"…\\"}), and trailing punctuation and a call's closing bracket
     (f(api_key=self.api_key), password=None), but for a bracket whose opener it holds ("" when
-    nothing is left)."""
-    if value and value[-1] == "\\" and text[end : end + 1] in ('"', "'"):
-        value, end = value[:-1], end - 1
+    nothing is left). It keeps the value's start: the end moves back by what it drops."""
+    if quote_after and value.endswith("\\"):
+        value = value[:-1]
     while value and value[-1] in ",;:.)]}":
         if value[-1] in ")]}" and "([{"[")]}".index(value[-1])] in value:
             break
-        value, end = value[:-1], end - 1
-    return value, end
+        value = value[:-1]
+    return value
 
 
 _LEAD_WINDOW = 256
