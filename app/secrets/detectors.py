@@ -244,6 +244,21 @@ def special_userinfo(text: str) -> Iterator[Span]:
 
 # --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
 
+# A command line's value: quoted (256 characters), or a word that ends at a space or a shell
+# operator.
+_SHELL_VALUE = r"""
+    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
+"""
+
+
+def _shell_literal(m: re.Match[str]) -> str | None:
+    """The group of a `_SHELL_VALUE` match that holds a literal: None for the next flag, a
+    variable or a placeholder."""
+    group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+    value = m.group(group)
+    return None if value.startswith(("-", "$", "%")) or _is_placeholder(value) else group
+
+
 # Each form reads at most 256 characters of its command line between the command and the flag.
 _COMMAND_LINE_PASSWORD = _lazy(
     r"""
@@ -264,8 +279,8 @@ _COMMAND_LINE_PASSWORD = _lazy(
         ["']?[^\s%"'`]{1,128}%                              # -U user%password
       | az[ \t]+login[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
     )
-    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
-    """,
+    """
+    + _SHELL_VALUE,
     re.X,
 )
 
@@ -274,10 +289,10 @@ def command_line_password(text: str) -> Iterator[Span]:
     """A password given on a command line. "--password flag" in a sentence is prose: a value
     after a space counts when it has letters and digits, as a password told in prose."""
     for m in _COMMAND_LINE_PASSWORD.finditer(text):
-        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+        group = _shell_literal(m)
+        if group is None:
+            continue
         value = m.group(group)
-        if value.startswith(("-", "$", "%")) or _is_placeholder(value):
-            continue  # the next flag, a variable, a placeholder
         spaced = m.group("op") is not None and m.group("op") != "="
         if _credential_value(_C_PASSWORD, value, prose=spaced) is None and not (
             group != "bare" and _passphrase(value)
@@ -291,7 +306,9 @@ def command_line_password(text: str) -> Iterator[Span]:
 _STDIN_PASSWORD = _lazy(
     r"""
     (?<![\w-])(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+|(?:"%s"|'%s')[ \t]+)?
-    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`|;&<>]{1,256}))
+    """
+    + _SHELL_VALUE
+    + r"""
     [ \t]*\|[^\n|;&]{0,256}?--password-stdin
     """,
     re.X,
@@ -302,11 +319,8 @@ def stdin_password(text: str) -> Iterator[Span]:
     """The literal an echo pipes to a login's --password-stdin (a variable, a placeholder or
     a value no password could be is none)."""
     for m in _STDIN_PASSWORD.finditer(text):
-        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
-        value = m.group(group)
-        if value.startswith(("-", "$", "%")) or _is_placeholder(value):
-            continue
-        if _credential_value(_C_PASSWORD, value) is not None:
+        group = _shell_literal(m)
+        if group is not None and _credential_value(_C_PASSWORD, m.group(group)) is not None:
             yield m.start(group), m.end(group), PASSWORD
 
 
