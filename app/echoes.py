@@ -46,9 +46,8 @@ def echoed_secrets(
 ) -> tuple[list[SecretHit], list[Finding]]:
     """The places of ``child`` that hold one of ``credentials`` (text -> the pointer of the
     parent's place that holds it, None when the parent does not parse), but for those in
-    ``flagged`` (the child's own secret
-    findings): a hit for each (the first such text in it, to withhold) and a `secret` warning
-    for each place, in document order."""
+    ``flagged`` (the child's own secret findings): a hit for each (the first such text in it,
+    to withhold) and a `secret` warning for each place, in document order."""
     # the longest MAX_QUOTED texts, as the redaction looks for them elsewhere: past as many, a
     # parent is a dump of credentials, and each text costs a pass over the child
     kept = sorted((t for t in credentials if t and _SEPARATOR not in t), key=lambda t: (-len(t), t))
