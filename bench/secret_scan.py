@@ -233,6 +233,16 @@ CASES: dict[str, Callable[[int], str]] = {
     "echo pipes to --password-stdin, each": lambda n: repeat(
         "echo $T | login --password-stdin ", n
     ),
+    "echo pipes, then sudo with flags": lambda n: repeat("echo a | sudo -u x ", n) + "-S",
+    "htpasswd flags, no password": lambda n: repeat("htpasswd -b -c -B ", n),
+    "rabbitmqctl add_user, each": lambda n: repeat("rabbitmqctl add_user u $P ", n),
+    "openssl -passout pass:, placeholders": lambda n: repeat("-passout pass:changeme ", n),
+    "SQL users and roles, then PASSWORD": lambda n: repeat("user role with ", n) + "password 'x'",
+    "IDENTIFIED BY, no user": lambda n: repeat("identified by 'Ab3xYz9k' ", n),
+    "ConvertTo-SecureString, no -AsPlainText": lambda n: repeat(
+        "ConvertTo-SecureString 'Ab3xYz9k' ", n
+    ),
+    ".pgpass fields, port after port": lambda n: repeat("h:5432:", n) + "d:u:Ab3xYz9k",
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

@@ -678,6 +678,104 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "az login --service-principal -u http://app -p $AZ_SECRET --tenant t",
     ),
     (
+        "password-piped-to-gh-with-token",
+        _lazy(lambda: rnd(16), "echo ", " | gh auth login --with-token"),
+        "a password",
+        "echo $GH_TOKEN | gh auth login --with-token; echo 'yes' | sudo tee /etc/motd",
+    ),
+    (
+        "token-in-a-here-string",
+        _lazy(lambda: rnd(32), "gh auth login --with-token <<< ", ""),
+        "a password",
+        'gh auth login --with-token <<< "$GH_TOKEN"; docker login --password-stdin < pw.txt',
+    ),
+    (
+        "password-piped-to-sudo-s",
+        _lazy(lambda: rnd(16), "echo '", "' | sudo -S systemctl restart ledger"),
+        "a password",
+        "echo \"$SUDO_PW\" | sudo -S true; echo 'ok' | sudo -u app tee log",
+    ),
+    (
+        "htpasswd-batch-password",
+        _lazy(lambda: rnd(14), "htpasswd -b -c /etc/nginx/.htpasswd admin ", " && nginx -s reload"),
+        "a password",
+        "htpasswd -c /etc/nginx/.htpasswd admin (it asks); htpasswd -b users admin $PW",
+    ),
+    (
+        "htpasswd-print-password",
+        _lazy(lambda: rnd(14), "htpasswd -nbB admin '", "' > creds"),
+        "a password",
+        "htpasswd -n admin > creds; htpasswd -D users admin",
+    ),
+    (
+        "rabbitmqctl-user-password",
+        _lazy(lambda: rnd(14), "rabbitmqctl add_user deploy ", ""),
+        "a password",
+        "rabbitmqctl add_user deploy $RABBIT_PW; rabbitmqctl list_users deploy guest",
+    ),
+    (
+        "openssl-pass-argument",
+        _lazy(lambda: rnd(14), "openssl pkcs12 -export -passout pass:", " -out a.p12"),
+        "a password",
+        "openssl rsa -in k.pem -passin env:KEY_PASS -passout file:pw.txt",
+    ),
+    (
+        "keytool-store-password",
+        _lazy(lambda: rnd(14), "keytool -list -keystore ks.jks -storepass ", " -v"),
+        "a password",
+        "keytool -list -keystore ks.jks -storepass:env KS_PASS -keypass $KEY_PW",
+    ),
+    (
+        "sql-identified-by",
+        _lazy(lambda: rnd(14), "CREATE USER 'app'@'%' IDENTIFIED BY '", "';"),
+        "a password",
+        "CREATE USER app IDENTIFIED BY :pw; a library identified by 'libcrypto3'",
+    ),
+    (
+        "sql-identified-by-unquoted",
+        _lazy(lambda: "Ab3" + rnd(9), "ALTER USER app IDENTIFIED BY ", ";"),
+        "a password",
+        "The fault was identified by INC0012345 in the queue.",
+    ),
+    (
+        "sql-role-password",
+        _lazy(
+            lambda: rnd(14), "CREATE ROLE app WITH LOGIN PASSWORD '", "' VALID UNTIL 'infinity';"
+        ),
+        "a password",
+        "ALTER ROLE app WITH PASSWORD NULL; sign in with password 'must be rotated'",
+    ),
+    (
+        "sql-server-login-password",
+        _lazy(lambda: rnd(14), "CREATE LOGIN app WITH PASSWORD = '", "';"),
+        "a password",
+        "CREATE LOGIN app WITH PASSWORD = @pw; CREATE LOGIN [CORP\\app] FROM WINDOWS;",
+    ),
+    (
+        "powershell-secure-string",
+        _lazy(lambda: rnd(14), "$pw = ConvertTo-SecureString '", "' -AsPlainText -Force"),
+        "a password",
+        "$s = ConvertTo-SecureString '76492d1116743f0423413b16050a5345MgB8AGc' -Key $key",
+    ),
+    (
+        "pgpass-line",
+        _lazy(lambda: rnd(14), "db.internal:5432:ledger:ledger_app:", ""),
+        "a password",
+        "db.internal:5432:*:ledger_app:* and 10:30:00:agenda:review",
+    ),
+    (
+        "vault-login-legacy-token",
+        _lazy(lambda: "s." + rnd(24), "vault login ", ""),
+        "a HashiCorp Vault token",
+        "vault login s.short; vault status",
+    ),
+    (
+        "bare-pass-random-value",
+        _lazy(lambda: "Qw7" + rnd(9), "user=admin pass=", ""),
+        "a password",
+        "tests: pass=412 fail=0 skip=3; pass: all_green; PWD=/home/runner/work",
+    ),
+    (
         "pem-armour-spaced-and-lower-case",
         _lazy(
             lambda: (

@@ -181,6 +181,9 @@ _C_SIGNING = "signing"  # only as a URL query parameter
 # gives its keys (`_KEY_SHAPE`)
 _C_STORAGE_KEY = "storage_key"
 _C_SHAPED_KEY = "shaped_key"
+# a bare "pass" or "pwd": a test's count and the working directory as often as a password; a
+# value is one only when it looks random, as a token's must (user=admin pass=Qw7rT9zLp2Xv)
+_C_BARE_PASSWORD = "bare_password"
 
 _CLASS_KIND = {
     _C_PASSWORD: PASSWORD,
@@ -197,6 +200,7 @@ _CLASS_KIND = {
     _C_SIGNING: SIGNED_URL,
     _C_STORAGE_KEY: AZURE_ACCOUNT_KEY,
     _C_SHAPED_KEY: API_KEY,
+    _C_BARE_PASSWORD: PASSWORD,
 }
 
 # Name endings (in normalized parts), longest first wins.
@@ -323,9 +327,9 @@ def _match_heads(parts: list[str]) -> str | None:
         return cls
     last = parts[-1]
     if last in ("pwd", "pass"):
-        # a bare PWD is the working directory and a bare "pass" a test's count; DB_PWD and
-        # SMTP_PASS are passwords
-        return _C_PASSWORD if len(parts) > 1 else None
+        # a bare PWD is the working directory and a bare "pass" a test's count, unless its
+        # value looks random; DB_PWD and SMTP_PASS are passwords
+        return _C_PASSWORD if len(parts) > 1 else _C_BARE_PASSWORD
     # run-together names: accesstoken, clientsecret, mypassword
     for suffix, cls in (
         ("password", _C_PASSWORD),
@@ -453,6 +457,8 @@ _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
 _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
+_password_statement = _later("password_statement")
+_pgpass_line = _later("pgpass_line")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
@@ -1084,13 +1090,40 @@ _ANCHORS: tuple[_Anchor, ...] = (
     ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
-    # smbclient -U user%…, az login -p), or --password starting a string
+    # smbclient -U user%…, az login -p, openssl -passout pass:…, keytool -storepass,
+    # --with-token <<< …), or --password starting a string, or the command whose password is
+    # an argument
     _Anchor(
-        (r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upawU])", (" -", "\t-")),
+        (
+            r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upawU]|(?:src|dest)?(?:store|key)pass"
+            r"[ \t]|-password-stdin[ \t]*<|-with-token[ \t]*<)",
+            (" -", "\t-"),
+        ),
         (_command_line_password,),
     ),
     _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
-    _Anchor(("--password-stdin", ("--password-stdin",)), (_stdin_password,)),
+    _Anchor(
+        (r"(?:htpasswd|rabbitmqctl)[ \t]", ("htpasswd", "rabbitmqctl")),
+        (_command_line_password,),
+    ),
+    # a literal piped to what reads a password (or a token) from its standard input
+    _Anchor(
+        (
+            r"--password-stdin|--with-token|(?i:sudo)[ \t]",
+            ("--password-stdin", "--with-token", "sudo"),
+        ),
+        (_stdin_password,),
+    ),
+    # a password a statement sets (SQL's IDENTIFIED BY and PASSWORD '…', PowerShell's
+    # ConvertTo-SecureString), and a .pgpass line
+    _Anchor(
+        (
+            r"(?i:identified[ \t]|password[ \t]*=?[ \t]*['\"]|convertto-securestring)",
+            ("identified", "password", "convertto-securestring"),
+        ),
+        (_password_statement,),
+    ),
+    _Anchor((r":(?:5432|5433|6432|\*):", (":5432:", ":5433:", ":6432:", ":*:")), (_pgpass_line,)),
 )
 _DETECTORS: list[Detector] = list(dict.fromkeys(d for a in _ANCHORS for d in a.detectors))
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
@@ -1150,10 +1183,17 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _special_userinfo: (("@",), 1100, 1100),
     # machine HOST login USER password PASSWORD: read 1,024 characters past the keyword
     _netrc: (("machine", "default"), 16, 1100),
-    # the command, 256 characters, the flag, a value of 256 (quoted)
-    _command_line_password: ((" -", "\t-", "--pass"), 320, 320),
+    # the command, 256 characters, the flag, a value of 256 (quoted); or the command, 256
+    # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
+    # whose flags are words too)
+    _command_line_password: ((" -", "\t-", "--pass", "htpasswd", "rabbitmqctl"), 320, 320),
     # "the password for the admin account is ...": four words, a value of 128
     _password_in_prose: (("pass", "pwd"), 16, 1024),
+    # CREATE ROLE app WITH LOGIN PASSWORD '…': a word and a name of 128 before "password", a
+    # value of 256 (quoted) after; IDENTIFIED BY reads 128 characters back for "user"
+    _password_statement: (("identified", "password", "convertto-securestring"), 160, 400),
+    # host:5432:database:user:password: a host of 253 before the port, three fields after
+    _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
 }
 
 

@@ -278,9 +278,27 @@ _COMMAND_LINE_PASSWORD = _lazy(
       | smbclient[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-U|--user=?)[ \t]*
         ["']?[^\s%"'`]{1,128}%                              # -U user%password
       | az[ \t]+login[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
+      | -(?:pass(?:out|in|word|phrase)?)[ \t]+pass:        # openssl -passout pass:...
+      | -(?:src|dest)?(?:store|key)pass[ \t]+               # keytool -storepass ...
+      | --(?:password-stdin|with-token)[ \t]*<<<[ \t]*     # a here-string to standard input
+      | rabbitmqctl[ \t](?:[^\n|;&]{0,256}?[ \t])?(?:add_user|change_password)[ \t]+
+        [^\s|;&<>]{1,128}[ \t]+                              # the user, then the password
     )
     """
     + _SHELL_VALUE,
+    re.X,
+)
+# htpasswd -b takes the password as its last argument: after the file and the user, or after
+# the user alone with -n (which prints the entry instead of writing a file)
+_HTPASSWD = _lazy(
+    r"""
+    (?<![\w-])htpasswd(?P<flags>(?:[ \t]+-[A-Za-z]{1,8}(?:[ \t]+[0-9]{1,3})?){1,8})[ \t]+
+    (?:[^\s|;&<>]{1,256}[ \t]+)?[^\s|;&<>]{1,128}[ \t]+
+    """
+    + _SHELL_VALUE
+    + r"""
+    (?=[ \t]*(?:$|[\n|;&<>)]))
+    """,
     re.X,
 )
 
@@ -299,29 +317,111 @@ def command_line_password(text: str) -> Iterator[Span]:
         ):
             continue
         yield m.start(group), m.end(group), PASSWORD
+    if "htpasswd" in text:
+        for m in _HTPASSWD.finditer(text):
+            group = _shell_literal(m)
+            if group is None or "b" not in m.group("flags"):
+                continue
+            if _credential_value(_C_PASSWORD, m.group(group)) is not None:
+                yield m.start(group), m.end(group), PASSWORD
 
 
-# A password piped to a login that reads it from standard input: echo PW | docker login -u bot
-# --password-stdin (what a CI log shows when a step echoes the literal, not a variable).
+# A password piped to what reads it from standard input: echo PW | docker login -u bot
+# --password-stdin, echo TOKEN | gh auth login --with-token, echo PW | sudo -S … (what a CI log
+# shows when a step echoes the literal, not a variable).
 _STDIN_PASSWORD = _lazy(
     r"""
     (?<![\w-])(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+|(?:"%s"|'%s')[ \t]+)?
     """
     + _SHELL_VALUE
     + r"""
-    [ \t]*\|[^\n|;&]{0,256}?--password-stdin
+    [ \t]*\|[^\n|;&]{0,256}?
+    (?:--password-stdin|--with-token|(?i:sudo)[^\n|;&]{0,64}?[ \t]-[A-Za-z]{0,8}S(?![A-Za-z]))
     """,
     re.X,
 )
 
 
 def stdin_password(text: str) -> Iterator[Span]:
-    """The literal an echo pipes to a login's --password-stdin (a variable, a placeholder or
-    a value no password could be is none)."""
+    """The literal an echo pipes to what reads a password from its standard input (a
+    variable, a placeholder or a value no password could be is none)."""
     for m in _STDIN_PASSWORD.finditer(text):
         group = _shell_literal(m)
         if group is not None and _credential_value(_C_PASSWORD, m.group(group)) is not None:
             yield m.start(group), m.end(group), PASSWORD
+
+
+# --- a password a statement sets: SQL's users and roles, PowerShell's secure strings ------------
+
+# CREATE USER app IDENTIFIED BY 'pw' (MySQL, MariaDB; Oracle's unquoted), CREATE ROLE app WITH
+# LOGIN PASSWORD 'pw' (PostgreSQL), CREATE LOGIN app WITH PASSWORD = 'pw' (SQL Server), and
+# ConvertTo-SecureString 'pw' -AsPlainText (PowerShell, given the literal in plain text).
+_STATEMENT_PASSWORD = _lazy(
+    r"""
+    (?<![\w-])
+    (?:
+        identified[ \t]+(?:with[ \t]+[\w$]{1,64}[ \t]+)?by[ \t]+(?:password[ \t]+)?
+      | (?:with|login|encrypted|user|role)[ \t]+(?:[\w"$.@%-]{1,128}[ \t]+)?password[ \t]*=?[ \t]*
+        (?=['"])                                            # PostgreSQL's and T-SQL's: quoted
+      | convertto-securestring(?:[ \t]+-(?:string|asplaintext|force)){0,3}[ \t]+(?=['"])
+    )
+    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[A-Za-z0-9_#$!@%^*+\-]{4,128}))
+    """,
+    re.X | re.IGNORECASE,
+)
+
+
+_SQL_SUBJECTS = ("user", "role", "login", "grant")
+
+
+def password_statement(text: str) -> Iterator[Span]:
+    """The password a SQL statement gives a user or a role, or a PowerShell script makes a
+    secure string of (only with -AsPlainText: a literal without it is an encrypted string, not
+    the password)."""
+    for m in _STATEMENT_PASSWORD.finditer(text):
+        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+        value = m.group(group)
+        head = m.group().lower()
+        if head.startswith("convertto"):
+            # before the literal or after it on its line (within 256 characters: each match
+            # reads a bounded stretch)
+            after = text[m.end() : m.end() + 256].split("\n", 1)[0]
+            if "-asplaintext" not in head and "-asplaintext" not in after.lower():
+                continue
+        if value.startswith(("$", "%", ":", "@")) or _is_placeholder(value):
+            continue  # a variable, a bind parameter or a placeholder
+        if head.startswith("identified"):
+            # in a statement about a user (this line, since the last ";", within 128
+            # characters: each match reads a bounded stretch): "a library identified by
+            # 'name'" and "identified by INC0012345" in a sentence are prose
+            low = max(0, m.start() - 128)
+            statement = max(text.rfind("\n", low, m.start()), text.rfind(";", low, m.start()))
+            before = text[max(statement + 1, low) : m.start()].lower()
+            if not any(word in before for word in _SQL_SUBJECTS):
+                continue
+        if group == "bare" and not _prose_password(value):
+            continue  # Oracle's unquoted password: letters and digits, as in prose
+        if _credential_value(_C_PASSWORD, value) is not None:
+            yield m.start(group), m.end(group), PASSWORD
+
+
+# A line of PostgreSQL's password file (~/.pgpass, PGPASSFILE): host:port:database:user:password,
+# on the ports PostgreSQL and PgBouncer listen on, or any port ("*").
+_PGPASS = _lazy(
+    r"""
+    (?<![\w.:\-])[A-Za-z0-9_.\-*\[\]]{1,253}:(?:5432|5433|6432|\*):[^:\s"'`]{1,63}:[^:\s"'`]{1,63}:
+    (?P<value>[^\s"'`]{1,256})
+    """,
+    re.X,
+)
+
+
+def pgpass_line(text: str) -> Iterator[Span]:
+    """The password of a .pgpass line."""
+    for m in _PGPASS.finditer(text):
+        value = m.group("value")
+        if value != "*" and _credential_value(_C_PASSWORD, value) is not None:
+            yield m.start("value"), m.end("value"), PASSWORD
 
 
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------

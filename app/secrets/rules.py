@@ -1016,8 +1016,16 @@ RULES: tuple[Rule, ...] = (
     _token("readme-api-token", PREFIXED, ["rdme_"], "a-z0-9", (70, 70), check=_letters_digits),
     _token("pulumi-api-token", PULUMI, ["pul-"], _A, (40, 40), check=_hex_key),
     _token("hashicorp-vault-token", VAULT, ["hvs.", "hvb."], _AU, (24, 512)),
+    # (no credential's word needed: "vault login s.…" is how the token is given, and the "s."
+    # of 24 mixed characters beside "vault" is no id)
     _keyword(
-        "vault-legacy-token", VAULT, ["vault"], "s\\.[A-Za-z0-9]{24,}", (26, 26), check=_mixed
+        "vault-legacy-token",
+        VAULT,
+        ["vault"],
+        "s\\.[A-Za-z0-9]{24,}",
+        (26, 26),
+        word=False,
+        check=_mixed,
     ),
     _rule(
         "hashicorp-tf-api-token",
