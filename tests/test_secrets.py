@@ -576,6 +576,18 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "The password: see the vault entry. The token expired; ask the user to reset the password.",
     ),
     (
+        "authorization-header-in-a-sentence",
+        _lazy(lambda: "Splunk " + rnd(32), "We sent Authorization: ", " to the collector."),
+        "an Authorization header value",
+        "Send Authorization: Bearer tokens only over TLS; Authorization: Basic is disabled.",
+    ),
+    (
+        "authorization-header-ending-a-sentence",
+        _lazy(lambda: "ApiKey " + rnd(40), "The header was Authorization: ", "."),
+        "an Authorization header value",
+        "Authorization: Bearer <token> is what it takes, or Authorization: Bearer $TOKEN.",
+    ),
+    (
         "cookie-header",
         _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),
         "a cookie",

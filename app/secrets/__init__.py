@@ -477,6 +477,7 @@ _VALUE = _lazy(
     re.X,
 )
 _LINE_REST = _lazy(r"[^\r\n\"']{0,1024}+")
+_SCHEME_AND_TOKEN = _lazy(r"[A-Za-z][A-Za-z0-9_\-]*[ \t]+[^\s,;]+")
 # _NAME_OP where the value after it is long enough to be a credential (4 characters as
 # `_assignment_hit` counts them): past _REREAD_LIMIT rejected values in one text, the regex
 # steps over "password: a" runs by itself instead of handing each to Python. A header line
@@ -873,7 +874,13 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         # header syntax, "Authorization: Token abc" or "Cookie: a=1; b=2": the value is the line
         line = _LINE_REST.match(text, start)
         end = line.end() if line else end
-        value = text[start:end].rstrip().rstrip(",;")
+        value = text[start:end].rstrip().rstrip(",;.")  # (a sentence's stop is no token's)
+        if cls == _C_HEADER and not _plausible_authorization(value):
+            # quoted in a sentence ("we sent Authorization: Splunk 7ed5… to the collector"):
+            # the scheme and the token after it, when more words follow
+            head = _SCHEME_AND_TOKEN.match(value)
+            if head is not None and head.end() < len(value):
+                value = head.group().rstrip(".)")
         end = start + len(value)
         resume = max(resume, end)
     # A ;path parameter ends where the query or the fragment starts (;jsessionid=X?a=1); a
