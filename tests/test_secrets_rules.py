@@ -478,6 +478,14 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         "re_compile_pattern_for_the_ledger_lines",
     ),
     "render-api-key": (lambda: "rn" + "d_" + R(32), "rnd_" + "x" * 32),
+    "langfuse-secret-key": (
+        lambda: "sk" + "-lf-" + "-".join(H(n) for n in (8, 4, 4, 4, 12)),
+        "pk-lf-" + "-".join(H(n) for n in (8, 4, 4, 4, 12)),
+    ),
+    "clickup-personal-token": (
+        lambda: "pk" + "_" + D(8) + "_" + R(32, UPPER_DIGITS),
+        "pk_live_" + R(24),
+    ),
     "fireworks-api-key": (lambda: "fw" + "_" + R(24), "fw_version_2_1_stable_build"),
     "voyage-api-key": (lambda: "pa" + "-" + R(43, B64URL), "pa-" + "short"),
     "elevenlabs-api-key": (lambda: "sk" + "_" + H(48), "sk_" + H(32)),

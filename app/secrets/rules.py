@@ -462,6 +462,11 @@ def _hexish(tail: str) -> bool:
     return _hex_key(tail.lower())
 
 
+def _clickup_tail(tail: str) -> bool:
+    number, _, key = tail.partition("_")
+    return 7 <= len(number) <= 9 and number.isdigit() and len(key) == 32 and _letters_digits(key)
+
+
 def _uuid(value: str) -> bool:
     parts = value.split("-")
     return [len(p) for p in parts] == [8, 4, 4, 4, 12] and all(_HEX.issuperset(p) for p in parts)
@@ -1508,6 +1513,17 @@ RULES: tuple[Rule, ...] = (
     _token("voyage-api-key", PREFIXED, ["pa-"], _AU, (43, 43), check=_mixed),
     _token("elevenlabs-api-key", PREFIXED, ["sk_"], _HX, (48, 48), check=_hex_key),
     _token("woocommerce-api-key", PREFIXED, ["ck_", "cs_"], _HX, (40, 40), check=_hex_key),
+    # Langfuse's secret key: sk-lf- and a UUID (its public key, pk-lf-, is none)
+    _token("langfuse-secret-key", PREFIXED, ["sk-lf-"], _HX + "\\-", (36, 36), check=_uuid),
+    # ClickUp's personal token: pk_, the user's number (7 to 9 digits), _, 32 capitals and digits
+    _token(
+        "clickup-personal-token",
+        PREFIXED,
+        ["pk_"],
+        "0-9A-Z_",
+        (40, 42),
+        check=_clickup_tail,
+    ),
     _rule(
         "salesforce-access-token",
         PREFIXED,
