@@ -588,6 +588,18 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "Authorization: Bearer <token> is what it takes, or Authorization: Bearer $TOKEN.",
     ),
     (
+        "api-key-in-prose",
+        _lazy(lambda: rnd(32, "0123456789abcdef"), "The staging API key is ", "."),
+        "an API key",
+        "The idempotency key is 7f3a9c2e1b4d8f6a0c5e2d9b7a1f3c8d; the api key is in the vault.",
+    ),
+    (
+        "token-for-an-app-in-prose",
+        _lazy(lambda: rnd(28), "the deploy token for the ledger app was ", ", as the log shows"),
+        "an access token",
+        "the token is valid until tomorrow; the token was redacted-in-logs-for-safety",
+    ),
+    (
         "cookie-header",
         _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),
         "a cookie",

@@ -1095,6 +1095,10 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")),
         (_password_in_prose,),
     ),
+    _Anchor(
+        (r"(?i:key|token|secret)[ \t]+(?i:is|was|for|of|to)[ \t]", ("key", "token", "secret")),
+        (_password_in_prose,),
+    ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
     # smbclient -U user%…, az login -p, openssl -passout pass:…, keytool -storepass,
@@ -1194,8 +1198,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
     # whose flags are words too)
     _command_line_password: ((" -", "\t-", "--pass", "htpasswd", "rabbitmqctl"), 320, 320),
-    # "the password for the admin account is ...": four words, a value of 128
-    _password_in_prose: (("pass", "pwd"), 16, 1024),
+    # "the password for the admin account is ...": four words, a value of 128 (or 256: a key);
+    # "the deploy token was ...": its name's first word within 16 characters before "token"
+    _password_in_prose: (("pass", "pwd", "key", "token", "secret"), 16, 1024),
     # CREATE ROLE app WITH LOGIN PASSWORD '…': a word and a name of 128 before "password", a
     # value of 256 (quoted) after; IDENTIFIED BY reads 128 characters back for "user"
     _password_statement: (("identified", "password", "convertto-securestring"), 160, 400),

@@ -24,6 +24,7 @@ from app.secrets import (
     URI_PASSWORD,
     USERINFO,
     Span,
+    _classify_name,
     _credential_value,
     _passphrase,
     _scan_strings,
@@ -435,14 +436,37 @@ _PASSWORD_IS = _lazy(
 )
 
 
+# ... and a key, a token or a secret told so ("the staging API key is 9f3b…", "the deploy token
+# was …"): its name a credential's (`_classify_name`: not "the cache key"), its value one that
+# looks generated, 16 characters at least ("the token is valid", "the secret is in the vault"
+# are prose about one).
+_KEY_IS = _lazy(
+    r"(?<![A-Za-z0-9_])(?P<name>(?:(?:api|access|secret|client|auth|bearer|deploy)[ _\-]?)?"
+    r"(?:key|token|secret))"
+    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+(?:is|was)[ \t]*:?[ \t]*"
+    r"(?P<value>[^\s\"'`<>]{16,256}+)",
+    re.IGNORECASE,
+)
+
+
 def password_in_prose(text: str) -> Iterator[Span]:
     """Only a value with letters and digits counts: "the password is rotated monthly" and
-    "the password was 12 characters" are prose about a password, not one."""
+    "the password was 12 characters" are prose about a password, not one. A key's or a
+    token's value must look generated (`_KEY_IS`)."""
     for m in _PASSWORD_IS.finditer(text):
         value = m.group("value").rstrip(".,;:)]}")
         if _prose_password(value) and not _is_placeholder(value):
             start = m.start("value")
             yield start, start + len(value), PASSWORD
+    for m in _KEY_IS.finditer(text):
+        cls = _classify_name(m.group("name"))
+        if cls is None:
+            continue
+        value = m.group("value").rstrip(".,;:)]}")
+        kind = _credential_value(cls, value, prose=True)
+        if kind is not None:
+            start = m.start("value")
+            yield start, start + len(value), kind
 
 
 # --- credentials inside an encoding: percent-encoded, base64-wrapped -----------------------------
