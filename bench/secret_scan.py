@@ -245,6 +245,10 @@ CASES: dict[str, Callable[[int], str]] = {
     ".pgpass fields, port after port": lambda n: repeat("h:5432:", n) + "d:u:Ab3xYz9k",
     "a key told in prose, each a word": lambda n: repeat("the api key is abcdefghijklmnopq ", n),
     "token for four words, never is": lambda n: repeat("token for a b c d ", n),
+    "table rows, every cell a name": lambda n: repeat("| api_key | token | secret |\n", n),
+    "a table header, then rows": lambda n: (
+        "| user | password |\n|---|---|\n" + repeat("| app | hunter |\n", n)
+    ),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

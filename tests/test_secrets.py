@@ -600,6 +600,18 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "the token is valid until tomorrow; the token was redacted-in-logs-for-safety",
     ),
     (
+        "markdown-table-row",
+        _lazy(lambda: "Qw7" + rnd(11), "| name | value |\n|---|---|\n| DB_PASSWORD | ", " |"),
+        "a password",
+        "| Parameter | Type |\n|---|---|\n| password | string |\n| max_tokens | 4096 |",
+    ),
+    (
+        "markdown-table-column",
+        _lazy(lambda: rnd(32), "\n| service | api_key |\n| --- | --- |\n| ledger | `", "` |"),
+        "an API key",
+        "| user | password |\n| --- | --- |\n| app | (in the vault) |\n| ops | hunter |",
+    ),
+    (
         "cookie-header",
         _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),
         "a cookie",

@@ -459,6 +459,7 @@ _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
 _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
+_table_cells = _later("table_cells")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
@@ -1135,6 +1136,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_password_statement,),
     ),
     _Anchor((r":(?:5432|5433|6432|\*):", (":5432:", ":5433:", ":6432:", ":*:")), (_pgpass_line,)),
+    # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
+    _Anchor(
+        (
+            r"(?i:pass|pw|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,64}[`*]{0,2}[ \t]*\|",
+            ("|",),
+        ),
+        (_table_cells,),
+    ),
 )
 _DETECTORS: list[Detector] = list(dict.fromkeys(d for a in _ANCHORS for d in a.detectors))
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}

@@ -26,6 +26,7 @@ from app.secrets import (
     Span,
     _classify_name,
     _credential_value,
+    _may_name_credential,
     _passphrase,
     _scan_strings,
 )
@@ -350,6 +351,72 @@ def stdin_password(text: str) -> Iterator[Span]:
         group = _shell_literal(m)
         if group is not None and _credential_value(_C_PASSWORD, m.group(group)) is not None:
             yield m.start(group), m.end(group), PASSWORD
+
+
+# --- a Markdown table: | DB_PASSWORD | … |, or a column named for a credential ------------------
+
+# A table's row: a line that starts with "|" and holds another (its cells between), after the
+# newline before it (a literal the engine searches for at C speed: a line start, "^", costs
+# it a test at every character, some 5 ms on 400 KB of text holding one name before a "|").
+_TABLE_ROW = _lazy(r"\n[ \t]*\|([^\n]{0,4096}+)")
+_TABLE_SEPARATOR = _lazy(r"[ \t]*:?-{3,}+:?[ \t]*")
+
+
+def table_cells(text: str) -> Iterator[Span]:
+    """A cell beside one holding a credential's name (| DB_PASSWORD | Qw7… |), or under a
+    column header that is one (| user | password |, then | app | Qw7… |). As in prose, a
+    password has letters and digits, a key or a token looks generated: a table of parameters
+    (| password | string | required |) holds none."""
+    header: list[str | None] = []  # the credential class of each column of this table
+    above: list[str | None] = []  # the same of the row above (a header, if a separator follows)
+    last_end = -1
+    lines = "\n" + text  # (a row may start the text: offsets in it are one past the text's)
+    for m in _TABLE_ROW.finditer(lines):
+        pieces = m.group(1).split("|")
+        if not pieces[-1].strip():
+            pieces.pop()  # (the closing "|", which GitHub's tables may leave out)
+        if len(pieces) < 2:
+            last_end = -1
+            continue
+        if m.start() != last_end:
+            header, above = [], []  # a new table: this row's newline does not end the last
+        last_end = m.end()
+        cells: list[tuple[int, str]] = []  # (where its text starts in the text, its text)
+        at = m.start(1) - 1
+        for cell in pieces:
+            cells.append((at, cell))
+            at += len(cell) + 1
+        if all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells):
+            header = above
+            continue
+        names = [_cell_class(cell) for _, cell in cells]
+        for i, (start, cell) in enumerate(cells):
+            cls = names[i - 1] if i else None
+            if cls is None and i < len(header):
+                cls = header[i]
+            if cls is not None:
+                span = _cell_credential(cls, start, cell)
+                if span is not None:
+                    yield span
+        above = names
+
+
+def _cell_class(cell: str) -> str | None:
+    name = cell.strip().strip("`*")
+    if not name or len(name) > 128 or not _may_name_credential(name):
+        return None
+    return _classify_name(name)
+
+
+def _cell_credential(cls: str, start: int, cell: str) -> Span | None:
+    value = cell.strip().strip("`")
+    if len(value) < 4 or len(value) > 256:
+        return None
+    kind = _credential_value(cls, value, prose=True)
+    if kind is None:
+        return None
+    begin = start + cell.index(value)
+    return begin, begin + len(value), kind
 
 
 # --- a password a statement sets: SQL's users and roles, PowerShell's secure strings ------------
