@@ -249,6 +249,8 @@ CASES: dict[str, Callable[[int], str]] = {
     "a table header, then rows": lambda n: (
         "| user | password |\n|---|---|\n" + repeat("| app | hunter |\n", n)
     ),
+    "setters of credentials, placeholders": lambda n: repeat('setPassword("changeme") ', n),
+    "calls of a credential's word, unquoted": lambda n: repeat("token(x) key(y) ", n),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

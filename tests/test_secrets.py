@@ -612,6 +612,18 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "| user | password |\n| --- | --- |\n| app | (in the vault) |\n| ops | hunter |",
     ),
     (
+        "setter-argument",
+        _lazy(lambda: "Qw7" + rnd(11), 'ds.setPassword("', '");'),
+        "a password",
+        'keyring.get_password("ledger-admin"); ds.setPassword(password); ds.setUsername("admin")',
+    ),
+    (
+        "builder-argument",
+        _lazy(lambda: rnd(32), 'Client.builder().apiKey("', '").build()'),
+        "an API key",
+        'verify_password("hunter22"); resp.setHeader("X-Token", token); x.setKey("user_id")',
+    ),
+    (
         "cookie-header",
         _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),
         "a cookie",

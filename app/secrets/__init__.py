@@ -460,6 +460,7 @@ _stdin_password = _later("stdin_password")
 _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
 _table_cells = _later("table_cells")
+_setter_argument = _later("setter_argument")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
@@ -1136,6 +1137,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_password_statement,),
     ),
     _Anchor((r":(?:5432|5433|6432|\*):", (":5432:", ":5433:", ":6432:", ":*:")), (_pgpass_line,)),
+    # a setter's or a builder's literal argument: setPassword("…"), withApiKey("…"), .token("…")
+    _Anchor(
+        (
+            r"(?i:pass(?:word|wd)?|pwd|secret|token|key|credentials?)[ \t]*\([ \t]*\\?[\"']",
+            ("pass", "pwd", "secret", "token", "key", "credential"),
+        ),
+        (_setter_argument,),
+    ),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
     _Anchor(
         (

@@ -353,6 +353,46 @@ def stdin_password(text: str) -> Iterator[Span]:
             yield m.start(group), m.end(group), PASSWORD
 
 
+# --- a setter's literal argument: ds.setPassword("…"), builder.withApiKey("…"), .password("…") ---
+
+# (a quote may be escaped: the call quoted in a JSON string)
+_SETTER = _lazy(
+    r"""
+    (?:(?<![A-Za-z0-9_])(?:[Ss]et|[Ww]ith)_?|\.)(?P<name>[A-Za-z][A-Za-z0-9_]{0,63})
+    \([ \t]*(?:\\?"(?P<dq>[^"\\\n]{1,256})\\?"|\\?'(?P<sq>[^'\\\n]{1,256})\\?')[ \t]*\)
+    """,
+    re.X,
+)
+# What a builder's method of one word names (.password("…")); any other name after a "." is a
+# call that reads or tests one (keyring.get_password("ledger"), verify_password("…")).
+_BUILDER_NAMES = frozenset(
+    [
+        *("password", "passwd", "apikey", "api_key", "clientsecret", "client_secret"),
+        *("secret", "token", "accesstoken", "access_token", "secretkey", "secret_key"),
+    ]
+)
+
+
+def setter_argument(text: str) -> Iterator[Span]:
+    """The string literal a setter or a builder is given, when the member it sets is a
+    credential's: ds.setPassword("…"), config.withApiKey("…"), set_token('…'),
+    DataSource.builder().password("…"), Go's SetPassword("…")."""
+    for m in _SETTER.finditer(text):
+        name = m.group("name")
+        if m.group()[0] == "." and name.lower() not in _BUILDER_NAMES:
+            low = name.lower()
+            if not low.startswith(("set", "with")):
+                continue  # obj.get_password("ledger"): a reading, not a setting
+            name = name[4:] if low.startswith("with") else name[3:]
+        cls = _classify_name(name.lstrip("_"))
+        if cls is None:
+            continue
+        group = "dq" if m.group("dq") is not None else "sq"
+        kind = _credential_value(cls, m.group(group))
+        if kind is not None:
+            yield m.start(group), m.end(group), kind
+
+
 # --- a Markdown table: | DB_PASSWORD | … |, or a column named for a credential ------------------
 
 # A table's row: a line that starts with "|" and holds another (its cells between), after the
