@@ -251,6 +251,10 @@ CASES: dict[str, Callable[[int], str]] = {
     ),
     "setters of credentials, placeholders": lambda n: repeat('setPassword("changeme") ', n),
     "calls of a credential's word, unquoted": lambda n: repeat("token(x) key(y) ", n),
+    "block scalars of credentials, two lines each": lambda n: repeat(
+        "password: |\n  ab\n  cd\n", n
+    ),
+    "a block scalar's line, no end": lambda n: "password: |\n  " + repeat("a", n),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

@@ -624,6 +624,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'verify_password("hunter22"); resp.setHeader("X-Token", token); x.setKey("user_id")',
     ),
     (
+        "yaml-block-scalar",
+        _lazy(lambda: "Qw7" + rnd(11), "db:\n  password: |\n    ", "\n  host: db"),
+        "a password",
+        "notes: |\n  The password: |\n  is a pipe\npassword: |\n  line one\n  line two\n",
+    ),
+    (
         "cookie-header",
         _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),
         "a cookie",
@@ -838,6 +844,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "Store the private  key in the vault; -----begin public key----- is fine.",
     ),
 ]
+
+
+def test_a_yaml_block_scalar_quoted_in_a_json_string_is_read() -> None:
+    """Its line breaks escaped once, as YAML a JSON string holds has them."""
+    password = "Qw7" + rnd(11)
+    text = 'manifest: "db:\\n  password: |\\n    ' + password + '\\n  host: db"'
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
 
 
 def test_private_key_armour_with_a_no_break_space_is_found() -> None:

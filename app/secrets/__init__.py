@@ -479,6 +479,14 @@ _VALUE = _lazy(
     re.X,
 )
 _LINE_REST = _lazy(r"[^\r\n\"']{0,1024}+")
+# A block scalar of one line: its indicator, the line indented (group "block"), and no line
+# indented as far after it (a block of several lines, a certificate, is a text, not a value).
+# (Its line breaks as written, or escaped: the YAML quoted in a JSON string.)
+_BLOCK_SCALAR = _lazy(
+    r"[|>][+-]?[ \t]*(?:\r?\n|(?:\\r)?\\n)(?P<indent>[ \t]{1,64}+)"
+    r"(?P<block>[^\s\\][^\r\n]{0,1023}?)[ \t]*"
+    r"(?:(?:\r?\n|(?:\\r)?\\n)(?!(?P=indent))|\r?$)"
+)
 _SCHEME_AND_TOKEN = _lazy(r"[A-Za-z][A-Za-z0-9_\-]*[ \t]+[^\s,;]+")
 # _NAME_OP where the value after it is long enough to be a credential (4 characters as
 # `_assignment_hit` counts them): past _REREAD_LIMIT rejected values in one text, the regex
@@ -857,10 +865,20 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
             start, end = pair.span("password")
             kind = _credential_value(_C_PASSWORD, pair.group("password"))
             return start, end, kind or "", pair.end()
-    v = _VALUE.match(text, m.end())
-    if v is None:
-        return None
-    group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") is not None else "bare"
+    # YAML's block scalar (password: |, then the value indented on the next line): its one
+    # line is the value
+    v = (
+        _BLOCK_SCALAR.match(text, m.end())
+        if op == ":" and text[m.end() : m.end() + 1] in ("|", ">")
+        else None
+    )
+    if v is not None:
+        group = "block"
+    else:
+        v = _VALUE.match(text, m.end())
+        if v is None:
+            return None
+        group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") is not None else "bare"
     start, end = v.span(group)
     resume = v.end()
     header_line = cls in (_C_HEADER, _C_COOKIE) and group == "bare" and op == ":"
