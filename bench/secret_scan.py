@@ -255,6 +255,13 @@ CASES: dict[str, Callable[[int], str]] = {
         "password: |\n  ab\n  cd\n", n
     ),
     "a block scalar's line, no end": lambda n: "password: |\n  " + repeat("a", n),
+    "INSERT rows of a password column": lambda n: (
+        "INSERT INTO t (password) VALUES " + repeat("('x'), ", n)
+    ),
+    "INSERT INTO, never a column list": lambda n: repeat("insert into t ", n),
+    "variable blocks without a default": lambda n: repeat('variable "password" { } ', n),
+    "inputs with many attributes": lambda n: repeat('<input type="password" a="1" b="2"> ', n),
+    "CSV headers, each one row": lambda n: repeat("password,key\nab,cd\n", n),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

@@ -630,6 +630,33 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "notes: |\n  The password: |\n  is a pipe\npassword: |\n  line one\n  line two\n",
     ),
     (
+        "sql-insert-column",
+        _lazy(
+            lambda: "Qw7" + rnd(11), "INSERT INTO users (name, password) VALUES ('app', '", "');"
+        ),
+        "a password",
+        "INSERT INTO users (name, password) VALUES ('app', 'x'), ('ops', :pw); -- fixtures",
+    ),
+    (
+        "terraform-variable-default",
+        _lazy(lambda: "Qw7" + rnd(11), 'variable "db_password" {\n  default = "', '"\n}'),
+        "a password",
+        'variable "db_password" {\n  sensitive = true\n}\n'
+        'variable "region" {\n  default = "eu1"\n}',
+    ),
+    (
+        "html-password-input",
+        _lazy(lambda: "Qw7" + rnd(11), '<input type="password" name="pw" value="', '">'),
+        "a password",
+        '<input type="password" value=""> <input type="text" name="user" value="admin2024">',
+    ),
+    (
+        "csv-credential-column",
+        _lazy(lambda: "Qw7" + rnd(11), "\nname,password\napp,", "\n"),
+        "a password",
+        "id,password,notes\n1,hunter,none\nUse the password, then the token.\nIt is, of course.",
+    ),
+    (
         "cookie-header",
         _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),
         "a cookie",

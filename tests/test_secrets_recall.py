@@ -243,10 +243,11 @@ def test_a_clean_document_has_no_finding() -> None:
 # body a log line quotes, has its quotes escaped three times in the text the scan reads
 # (\\\"client_secret): the name search reads a quote escaped once (\"), as a JSON body
 # quoted in a log line has it (and nuget.config's <add key="Password" value="…" /> likewise,
-# and a setter's string literal, setPassword("…")).
+# and a setter's string literal, setPassword("…"), a Terraform variable's default and an HTML
+# input's value).
 # A Markdown table's rows, quoted so, are one line (their line breaks escaped): no row is read;
 # a YAML block scalar's line breaks are escaped twice there (a block is read with its line
-# breaks as written or escaped once, the YAML in a JSON string).
+# breaks as written or escaped once, the YAML in a JSON string), and a CSV file's.
 NOT_READ = {
     ("json-in-text", "logged-json"),
     ("nuget-config-password", "logged-json"),
@@ -255,6 +256,9 @@ NOT_READ = {
     ("setter-argument", "logged-json"),
     ("builder-argument", "logged-json"),
     ("yaml-block-scalar", "logged-json"),
+    ("terraform-variable-default", "logged-json"),
+    ("html-password-input", "logged-json"),
+    ("csv-credential-column", "logged-json"),
 }
 
 

@@ -461,6 +461,10 @@ _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
 _table_cells = _later("table_cells")
 _setter_argument = _later("setter_argument")
+_sql_insert = _later("sql_insert")
+_terraform_variable = _later("terraform_variable")
+_html_input = _later("html_input")
+_csv_column = _later("csv_column")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
@@ -1162,6 +1166,19 @@ _ANCHORS: tuple[_Anchor, ...] = (
             ("pass", "pwd", "secret", "token", "key", "credential"),
         ),
         (_setter_argument,),
+    ),
+    # values a structure names: SQL's INSERT INTO t (…, password) VALUES (…), Terraform's
+    # variable "db_password" { default = … }, HTML's <input type="password" value=…>, a CSV
+    # header's column (name,password)
+    _Anchor((r"(?i:insert)[ \t]+(?i:into)[ \t]", ("insert",)), (_sql_insert,)),
+    _Anchor((r"variable[ \t]+\"", ("variable",)), (_terraform_variable,)),
+    _Anchor((r"(?i:<input)[ \t\r\n]", ("<input",)), (_html_input,)),
+    _Anchor(
+        (
+            r"(?i:pass|pwd|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,127}[ \t]*(?:,|\r?\n)",
+            ("pass", "pwd", "secret", "token", "key", "auth", "cred"),
+        ),
+        (_csv_column,),
     ),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
     _Anchor(

@@ -393,6 +393,141 @@ def setter_argument(text: str) -> Iterator[Span]:
             yield m.start(group), m.end(group), kind
 
 
+# --- values a structure names: SQL's INSERT, Terraform's variable, HTML's input, CSV's column ---
+
+# INSERT INTO users (name, password) VALUES ('app', '…'), ('ops', '…'): each row's literal in
+# a column named for a credential
+_SQL_INSERT = _lazy(
+    r"(?<![\w-])insert[ \t]+into[ \t]+[^\s(]{1,128}[ \t]*\((?P<columns>[^()\n]{1,1024})\)"
+    r"[ \t\r\n]*values[ \t\r\n]*",
+    re.IGNORECASE,
+)
+_SQL_ROW = _lazy(r"\((?P<row>(?:'(?:[^'\n]|'')*+'|[^()'\n])*+)\)[ \t\r\n]*,?[ \t\r\n]*")
+_SQL_ITEM = _lazy(r"[ \t\r\n]*(?:'(?P<quoted>(?:[^'\n]|'')*+)'|[^,]*+)[ \t\r\n]*(?:,|$)")
+_SQL_ROWS = 1000  # rows read after one INSERT (each of bounded length: the reading stays linear)
+
+
+def sql_insert(text: str) -> Iterator[Span]:
+    """The literals an INSERT gives a column named for a credential (a password's with letters
+    and digits, a key's generated-looking, as in prose: a table of fixtures' 'x' is none)."""
+    for m in _SQL_INSERT.finditer(text):
+        columns = [_classify_name(c.strip().strip('`"[]')) for c in m.group("columns").split(",")]
+        if not any(columns):
+            continue
+        pos = m.end()
+        for _ in range(_SQL_ROWS):
+            row = _SQL_ROW.match(text, pos)
+            if row is None:
+                break
+            pos = row.end()
+            at = row.start("row")
+            for cls in columns:
+                item = _SQL_ITEM.match(text, at, row.end("row"))
+                if item is None or item.end() == at:
+                    break
+                at = item.end()
+                quoted = item.group("quoted")
+                if cls is not None and quoted is not None:
+                    value = quoted.replace("''", "'")
+                    kind = _credential_value(cls, value, prose=True)
+                    if kind is not None:
+                        yield item.start("quoted"), item.end("quoted"), kind
+
+
+# variable "db_password" { … default = "…" }: a Terraform variable's default (its body read to
+# 1,024 characters, no block inside it)
+_TERRAFORM_VARIABLE = _lazy(
+    r"""(?<![\w-])variable[ \t]+"(?P<name>[^"\n]{1,128})"[ \t]*\{[^{}]{0,1024}?"""
+    r"""(?<![\w-])default[ \t]*=[ \t]*"(?P<value>[^"\n]{1,256})\""""
+)
+
+
+def terraform_variable(text: str) -> Iterator[Span]:
+    """The default of a Terraform variable named for a credential."""
+    for m in _TERRAFORM_VARIABLE.finditer(text):
+        cls = _classify_name(m.group("name"))
+        if cls is not None:
+            kind = _credential_value(cls, m.group("value"))
+            if kind is not None:
+                yield m.start("value"), m.end("value"), kind
+
+
+# <input type="password" value="…">, <input name="api_key" value="…">: a form's field
+_HTML_INPUT = _lazy(r"<input\b(?P<attributes>[^<>]{1,1024}+)>", re.IGNORECASE)
+_HTML_ATTRIBUTE = _lazy(
+    r"""(?P<name>[A-Za-z_:][\w:.\-]*)[ \t\r\n]*=[ \t\r\n]*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')"""
+)
+
+
+def html_input(text: str) -> Iterator[Span]:
+    """The value of a form's password field, or of a field named for a credential."""
+    for m in _HTML_INPUT.finditer(text):
+        attributes: dict[str, re.Match[str]] = {}
+        for a in _HTML_ATTRIBUTE.finditer(text, m.start("attributes"), m.end("attributes")):
+            attributes.setdefault(a.group("name").lower(), a)
+        value = attributes.get("value")
+        if value is None:
+            continue
+        group = "dq" if value.group("dq") is not None else "sq"
+        kind_of = attributes.get("type")
+        cls = (
+            _C_PASSWORD if kind_of is not None and _quoted(kind_of).lower() == "password" else None
+        )
+        for field in ("name", "id"):
+            if cls is None and field in attributes:
+                cls = _classify_name(_quoted(attributes[field]))
+        if cls is not None:
+            kind = _credential_value(cls, value.group(group))
+            if kind is not None:
+                yield value.start(group), value.end(group), kind
+
+
+def _quoted(attribute: re.Match[str]) -> str:
+    return attribute.group("dq") if attribute.group("dq") is not None else attribute.group("sq")
+
+
+# name,password then app,Qw7…: a CSV header naming a credential's column, and the rows after it.
+# A header is a line (after the newline before it, a literal found at C speed) of two to 64
+# names without a space.
+_CSV_HEADER = _lazy(
+    r"\n(?P<header>[A-Za-z_][\w.\-]{0,127}+(?:,[ \t]*[A-Za-z_][\w.\-]{0,127}+){1,63}+)"
+    r"[ \t]*(?=\r?\n|\Z)"
+)
+_CSV_ROWS = 1000  # rows read under one header
+
+
+def csv_column(text: str) -> Iterator[Span]:
+    """The cells under a CSV header's column named for a credential, in the rows with as
+    many cells after it (judged as prose is: name,password then admin,hunter is none)."""
+    lines = "\n" + text  # (a header may start the text: offsets in it are one past the text's)
+    pos = 0
+    while (m := _CSV_HEADER.search(lines, pos)) is not None:
+        pos = m.end()
+        columns = [_classify_name(n.strip()) for n in m.group("header").split(",")]
+        if not any(columns):
+            continue
+        # the rows: each line with as many cells (the search for a header goes on after them)
+        for _ in range(_CSV_ROWS):
+            if not lines.startswith("\n", pos) and not lines.startswith("\r\n", pos):
+                break
+            first = lines.index("\n", pos) + 1
+            end = lines.find("\n", first)
+            row = lines[first : end if end >= 0 else len(lines)].rstrip("\r")
+            cells = row.split(",")
+            if len(cells) != len(columns):
+                break
+            at = first - 1  # (in the text)
+            for cls, cell in zip(columns, cells, strict=True):
+                value = cell.strip().strip('"')
+                if cls is not None and 4 <= len(value) <= 256:
+                    kind = _credential_value(cls, value, prose=True)
+                    if kind is not None:
+                        start = at + cell.index(value)
+                        yield start, start + len(value), kind
+                at += len(cell) + 1
+            pos = first + len(row)
+
+
 # --- a Markdown table: | DB_PASSWORD | … |, or a column named for a credential ------------------
 
 # A table's row: a line that starts with "|" and holds another (its cells between), after the
