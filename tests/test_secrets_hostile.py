@@ -135,3 +135,24 @@ def test_first_secret_finds_a_credential_only_in_a_member_name() -> None:
     assert hit is not None and hit.in_key and hit.path == "/x/" + token
     assert first_secret({"statements": [{"text": "nothing"}]}) is None
     assert first_secret("plain") is None and first_secret(3) is None
+
+
+def test_member_names_holding_a_credentials_word_call_only_the_name_detectors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A document of 5,000 member names such as Key_17 and api_key_3 (the engine puts a newline
+    after each) sends them to the detectors of names only: an anchor that took a name and its
+    newline for a CSV header made each a call of its detector (9x a benign document's lint)."""
+    asked: set[int] = set()
+    spans = scanner._spans
+
+    def recording(text: str, bits: int, most: int | None = None) -> list[tuple[int, int, str]]:
+        asked.add(bits)
+        return spans(text, bits, most)
+
+    monkeypatch.setattr(scanner, "_spans", recording)
+    names = [f"{word}_{i}" for i in range(1_000) for word in ("Key", "api_key", "token", "pwd")]
+    names += [f"svc{i}_password" for i in range(1_000)]  # (these the name detectors read)
+    find_secrets({"extensions": {name: i for i, name in enumerate(names)}})
+    names_only = scanner._BIT[scanner._named_in_text] | scanner._BIT[scanner._name_then_value]
+    assert asked and all(bits & ~names_only == 0 for bits in asked)

@@ -1153,7 +1153,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # ConvertTo-SecureString), and a .pgpass line
     _Anchor(
         (
-            r"(?i:identified[ \t]|password[ \t]*=?[ \t]*['\"]|convertto-securestring)",
+            r"(?i:identified[ \t]|password(?:[ \t]+|[ \t]*=[ \t]*)['\"]|convertto-securestring)",
             ("identified", "password", "convertto-securestring"),
         ),
         (_password_statement,),
@@ -1175,7 +1175,10 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:<input)[ \t\r\n]", ("<input",)), (_html_input,)),
     _Anchor(
         (
-            r"(?i:pass|pwd|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,127}[ \t]*(?:,|\r?\n)",
+            # (a header's name beside a comma: a member name alone, "Key_1" and a newline,
+            # sends nothing)
+            r",[ \t]*[A-Za-z0-9_.\-]{0,127}(?i:pass|pwd|secret|token|key|auth|cred)"
+            r"|(?i:pass|pwd|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,127}[ \t]*,",
             ("pass", "pwd", "secret", "token", "key", "auth", "cred"),
         ),
         (_csv_column,),
