@@ -1085,6 +1085,7 @@ def _base64_run(run: str) -> bool:
 # the detector takes (a non-ASCII character reads as "?" to the engine, so the classes that
 # may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
 # newline after every string, which a name's anchor may take as its last character.
+_VERBS = ("is", "was", "for", "of", "to")
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -1119,8 +1120,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")),
         (_password_in_prose,),
     ),
+    # (its words with one space: keywords that common words alone would not let through, "key"
+    # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
-        (r"(?i:key|token|secret)[ \t]+(?i:is|was|for|of|to)[ \t]", ("key", "token", "secret")),
+        (
+            r"(?i:key|token|secret) (?i:is|was|for|of|to) ",
+            tuple(f"{name} {verb} " for name in ("key", "token", "secret") for verb in _VERBS),
+        ),
         (_password_in_prose,),
     ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
@@ -1153,8 +1159,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # ConvertTo-SecureString), and a .pgpass line
     _Anchor(
         (
-            r"(?i:identified[ \t]|password(?:[ \t]+|[ \t]*=[ \t]*)['\"]|convertto-securestring)",
-            ("identified", "password", "convertto-securestring"),
+            r"(?i:identified) |(?i:password)(?: |=| = )['\"]|(?i:convertto-securestring)",
+            (
+                *("identified ", "convertto-securestring"),
+                *(f"password{op}{quote}" for op in (" ", "=", " = ") for quote in "'\""),
+            ),
         ),
         (_password_statement,),
     ),
@@ -1162,8 +1171,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # a setter's or a builder's literal argument: setPassword("…"), withApiKey("…"), .token("…")
     _Anchor(
         (
-            r"(?i:pass(?:word|wd)?|pwd|secret|token|key|credentials?)[ \t]*\([ \t]*\\?[\"']",
-            ("pass", "pwd", "secret", "token", "key", "credential"),
+            r"(?i:pass(?:word|wd)?|pwd|secret|token|key|credentials?)\(\\?[\"']",
+            (
+                *("pass(", "password(", "passwd(", "pwd(", "secret(", "token(", "key("),
+                *("credential(", "credentials("),
+            ),
         ),
         (_setter_argument,),
     ),
@@ -1173,16 +1185,10 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:insert)[ \t]+(?i:into)[ \t]", ("insert",)), (_sql_insert,)),
     _Anchor((r"variable[ \t]+\"", ("variable",)), (_terraform_variable,)),
     _Anchor((r"(?i:<input)[ \t\r\n]", ("<input",)), (_html_input,)),
-    _Anchor(
-        (
-            # (a header's name beside a comma: a member name alone, "Key_1" and a newline,
-            # sends nothing)
-            r",[ \t]*[A-Za-z0-9_.\-]{0,127}(?i:pass|pwd|secret|token|key|auth|cred)"
-            r"|(?i:pass|pwd|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,127}[ \t]*,",
-            ("pass", "pwd", "secret", "token", "key", "auth", "cred"),
-        ),
-        (_csv_column,),
-    ),
+    # (a line that starts with a name, a comma and another name: the newline a literal the
+    # automaton skips to, no keyword needed; a member name alone, "Key_1" and the newline
+    # after it, sends nothing)
+    _Anchor((r"\n[A-Za-z_][A-Za-z0-9_.\-]{0,127},[ \t]*[A-Za-z_]", ()), (_csv_column,)),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
     _Anchor(
         (
