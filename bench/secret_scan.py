@@ -262,6 +262,9 @@ CASES: dict[str, Callable[[int], str]] = {
     "variable blocks without a default": lambda n: repeat('variable "password" { } ', n),
     "inputs with many attributes": lambda n: repeat('<input type="password" a="1" b="2"> ', n),
     "CSV headers, each one row": lambda n: repeat("password,key\nab,cd\n", n),
+    "sign-in words and slashes, no password": lambda n: repeat("login: admin / settings ", n),
+    "slashes between words, no sign-in word": lambda n: repeat("read / write ", n),
+    "with password, then words": lambda n: repeat("with password reset ", n),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

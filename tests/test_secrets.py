@@ -588,6 +588,19 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "Authorization: Bearer <token> is what it takes, or Authorization: Bearer $TOKEN.",
     ),
     (
+        "user-and-password-in-prose",
+        _lazy(lambda: "Qw7" + rnd(9) + "!", "login: admin / ", " (rotate it after the demo)"),
+        "a password",
+        "login / logout buttons; login: admin / settings page; the user guide (docs / chapter12)",
+    ),
+    (
+        "password-after-with-in-prose",
+        _lazy(lambda: "Qw7" + rnd(11), "Sign in as admin with password ", " and go on."),
+        "a password",
+        "Sign in with password reset links, and password policy2024 updates; log in via SSO / "
+        "SAML2.0-Flow; account: ops/App-Config-v2; credentials (Tobias) [nodejs-private/pr#505]",
+    ),
+    (
         "api-key-in-prose",
         _lazy(lambda: rnd(32, "0123456789abcdef"), "The staging API key is ", "."),
         "an API key",

@@ -1120,6 +1120,23 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")),
         (_password_in_prose,),
     ),
+    # a password given with its user, or after "with": "login: admin / …", "creds admin/…",
+    # "username admin password …", "sign in with password …"
+    _Anchor(
+        (r" / |(?i:creds?|credentials)[^\n]{0,48}/", (" / ", "cred")),
+        (_password_in_prose,),
+    ),
+    _Anchor(
+        (
+            r"(?i:with|and)(?: (?i:the))? (?i:pass(?:word|phrase))"
+            r"|(?i:username)[ \t][^\n]{0,80}(?i:pass(?:word|phrase))",
+            (
+                *("with password", "and password", "with the password", "and the password"),
+                *("with passphrase", "and passphrase", "username"),
+            ),
+        ),
+        (_password_in_prose,),
+    ),
     # (its words with one space: keywords that common words alone would not let through, "key"
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
@@ -1261,8 +1278,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # whose flags are words too)
     _command_line_password: ((" -", "\t-", "--pass", "htpasswd", "rabbitmqctl"), 320, 320),
     # "the password for the admin account is ...": four words, a value of 128 (or 256: a key);
-    # "the deploy token was ...": its name's first word within 16 characters before "token"
-    _password_in_prose: (("pass", "pwd", "key", "token", "secret"), 16, 1024),
+    # "the deploy token was ...": its name's first word within 16 characters before "token";
+    # "login: admin / …": a word of signing in and 48 characters, a user of 64 before the slash
+    _password_in_prose: (("pass", "pwd", "key", "token", "secret", " / ", "cred"), 160, 1024),
     # CREATE ROLE app WITH LOGIN PASSWORD '…': a word and a name of 128 before "password", a
     # value of 256 (quoted) after; IDENTIFIED BY reads 128 characters back for "user"
     _password_statement: (("identified", "password", "convertto-securestring"), 160, 400),

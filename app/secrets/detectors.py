@@ -678,6 +678,62 @@ _PASSWORD_IS = _lazy(
 )
 
 
+# ... or given with its user: "login: admin / C3J2…", "the admin account (admin / C3J2…)",
+# "use admin / C3J2… to sign in", "username admin password C3J2…", "sign in with password
+# C3J2…": a word of signing in within a few words before (or after) the pair, a user of the
+# characters user names are made of, and a password as people make them, letters and digits
+# with both cases or a symbol ("login: admin / settings page", "src / main2024 for the
+# account", "and password policy2024" are none).
+_SIGN_IN = r"(?:log[ \t-]?in|sign[ \t-]?in|signin|creds?|credentials|account|username)"
+_USER_SLASH = r"(?<![A-Za-z0-9._@\-])(?P<user>[A-Za-z0-9._@\-]{1,64})"
+_SLASH_VALUE = r"(?P<value>[^\s/\"'`<>()]{6,128}+)"
+# (a word of signing in before the pair, or after it: two patterns, as an optional word would
+# let a match without one take the words a later pair needs)
+_SIGN_IN_THEN_PAIR = _lazy(
+    r"(?<![A-Za-z0-9_])(?P<before>"
+    + _SIGN_IN
+    + r")(?![A-Za-z0-9])[^\n]{0,48}?"
+    + _USER_SLASH
+    + r"(?P<slash>[ \t]+/[ \t]+|/)"
+    + _SLASH_VALUE,
+    re.IGNORECASE,
+)
+_PAIR_THEN_SIGN_IN = _lazy(
+    _USER_SLASH
+    + r"(?P<slash>[ \t]+/[ \t]+)"
+    + _SLASH_VALUE
+    + r"[^\n]{0,48}?(?<![A-Za-z0-9])(?P<after>"
+    + _SIGN_IN
+    + r")",
+    re.IGNORECASE,
+)
+_WITH_PASSWORD = _lazy(
+    r"(?<![A-Za-z0-9_])(?:with|and|user(?:name)?[ \t]+[A-Za-z0-9._@\-]{1,64})[ \t]+(?:the[ \t]+)?"
+    r"pass(?:word|phrase)[ \t]*:?[ \t]*(?P<value>[^\s\"'`<>]{6,128}+)",
+    re.IGNORECASE,
+)
+
+
+def _signed_in_pair(m: re.Match[str]) -> bool:
+    """Whether a user/password pair beside a word of signing in is one: a slash between spaces
+    (ops/App-Config-v2 is a path) unless "creds" or "credentials" names it right before it
+    ("creds: admin/…", not "credentials (…) [org/repo#505]"), and no full stop in the password
+    (SSO / SAML2.0 names a version)."""
+    if m.group("slash") == "/":
+        before = m.group("before")
+        between = m.string[m.end("before") : m.start("user")]
+        if not before.lower().startswith("cred") or between.strip(" \t:="):
+            return False
+    return "." not in m.group("value").rstrip(".,;:)]}")
+
+
+def _made_password(value: str) -> bool:
+    """A password as people make one: letters and digits, with both cases or a symbol."""
+    return _prose_password(value) and (
+        (_has_lower(value) and _has_upper(value)) or not value.isalnum()
+    )
+
+
 # ... and a key, a token or a secret told so ("the staging API key is 9f3b…", "the deploy token
 # was …"): its name a credential's (`_classify_name`: not "the cache key"), its value one that
 # looks generated, 16 characters at least ("the token is valid", "the secret is in the vault"
@@ -698,6 +754,12 @@ def password_in_prose(text: str) -> Iterator[Span]:
     for m in _PASSWORD_IS.finditer(text):
         value = m.group("value").rstrip(".,;:)]}")
         if _prose_password(value) and not _is_placeholder(value):
+            start = m.start("value")
+            yield start, start + len(value), PASSWORD
+    pairs = chain(_SIGN_IN_THEN_PAIR.finditer(text), _PAIR_THEN_SIGN_IN.finditer(text))
+    for m in chain(_WITH_PASSWORD.finditer(text), filter(_signed_in_pair, pairs)):
+        value = m.group("value").rstrip(".,;:)]}")
+        if _made_password(value) and not _is_placeholder(value):
             start = m.start("value")
             yield start, start + len(value), PASSWORD
     for m in _KEY_IS.finditer(text):
