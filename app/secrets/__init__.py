@@ -461,6 +461,7 @@ _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
 _table_cells = _later("table_cells")
 _setter_argument = _later("setter_argument")
+_user_and_password = _later("user_and_password")
 _sql_insert = _later("sql_insert")
 _terraform_variable = _later("terraform_variable")
 _html_input = _later("html_input")
@@ -1124,7 +1125,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # "username admin password …", "sign in with password …"
     _Anchor(
         (r" / |(?i:creds?|credentials)[^\n]{0,48}/", (" / ", "cred")),
-        (_password_in_prose,),
+        (_user_and_password,),
     ),
     _Anchor(
         (
@@ -1279,8 +1280,11 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _command_line_password: ((" -", "\t-", "--pass", "htpasswd", "rabbitmqctl"), 320, 320),
     # "the password for the admin account is ...": four words, a value of 128 (or 256: a key);
     # "the deploy token was ...": its name's first word within 16 characters before "token";
-    # "login: admin / …": a word of signing in and 48 characters, a user of 64 before the slash
-    _password_in_prose: (("pass", "pwd", "key", "token", "secret", " / ", "cred"), 160, 1024),
+    # "username admin password …": a user of 64 before "password"
+    _password_in_prose: (("pass", "pwd", "key", "token", "secret"), 96, 1024),
+    # "login: admin / …": a word of signing in and 48 characters, a user of 64 before the
+    # slash, a value of 128 and 48 characters and a word of signing in after it
+    _user_and_password: ((" / ", "cred"), 160, 256),
     # CREATE ROLE app WITH LOGIN PASSWORD '…': a word and a name of 128 before "password", a
     # value of 256 (quoted) after; IDENTIFIED BY reads 128 characters back for "user"
     _password_statement: (("identified", "password", "convertto-securestring"), 160, 400),

@@ -714,6 +714,18 @@ _WITH_PASSWORD = _lazy(
 )
 
 
+def user_and_password(text: str) -> Iterator[Span]:
+    """A password given with its user beside a word of signing in ("login: admin / …"): a
+    detector of its own, sent only the texts holding " / " or "cred", so that prose holding
+    those is not read for a password's other forms, nor prose holding "password" for these."""
+    pairs = chain(_SIGN_IN_THEN_PAIR.finditer(text), _PAIR_THEN_SIGN_IN.finditer(text))
+    for m in filter(_signed_in_pair, pairs):
+        value = m.group("value").rstrip(".,;:)]}")
+        if _made_password(value) and not _is_placeholder(value):
+            start = m.start("value")
+            yield start, start + len(value), PASSWORD
+
+
 def _signed_in_pair(m: re.Match[str]) -> bool:
     """Whether a user/password pair beside a word of signing in is one: a slash between spaces
     (ops/App-Config-v2 is a path) unless "creds" or "credentials" names it right before it
@@ -756,8 +768,7 @@ def password_in_prose(text: str) -> Iterator[Span]:
         if _prose_password(value) and not _is_placeholder(value):
             start = m.start("value")
             yield start, start + len(value), PASSWORD
-    pairs = chain(_SIGN_IN_THEN_PAIR.finditer(text), _PAIR_THEN_SIGN_IN.finditer(text))
-    for m in chain(_WITH_PASSWORD.finditer(text), filter(_signed_in_pair, pairs)):
+    for m in _WITH_PASSWORD.finditer(text):
         value = m.group("value").rstrip(".,;:)]}")
         if _made_password(value) and not _is_placeholder(value):
             start = m.start("value")
