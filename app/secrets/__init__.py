@@ -1087,6 +1087,10 @@ def _base64_run(run: str) -> bool:
 # may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
 # newline after every string, which a name's anchor may take as its last character.
 _VERBS = ("is", "was", "for", "of", "to")
+_STATEMENT_WORDS = (
+    *("identified ", "convertto-securestring"),
+    *(f"password{op}{quote}" for op in (" ", "=", " = ") for quote in "'\""),
+)
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -1178,10 +1182,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"(?i:identified) |(?i:password)(?: |=| = )['\"]|(?i:convertto-securestring)",
-            (
-                *("identified ", "convertto-securestring"),
-                *(f"password{op}{quote}" for op in (" ", "=", " = ") for quote in "'\""),
-            ),
+            _STATEMENT_WORDS,
         ),
         (_password_statement,),
     ),
@@ -1287,7 +1288,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _user_and_password: ((" / ", "cred"), 160, 256),
     # CREATE ROLE app WITH LOGIN PASSWORD '…': a word and a name of 128 before "password", a
     # value of 256 (quoted) after; IDENTIFIED BY reads 128 characters back for "user"
-    _password_statement: (("identified", "password", "convertto-securestring"), 160, 400),
+    # (the words of its anchor: a text holding "password" thousands of times and one such
+    # form is read around that form, not around every "password")
+    _password_statement: (_STATEMENT_WORDS, 160, 400),
     # host:5432:database:user:password: a host of 253 before the port, three fields after
     _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
 }
