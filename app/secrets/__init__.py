@@ -462,6 +462,8 @@ _pgpass_line = _later("pgpass_line")
 _table_cells = _later("table_cells")
 _setter_argument = _later("setter_argument")
 _user_and_password = _later("user_and_password")
+_password_after_with = _later("password_after_with")
+_key_in_prose = _later("key_in_prose")
 _sql_insert = _later("sql_insert")
 _terraform_variable = _later("terraform_variable")
 _html_input = _later("html_input")
@@ -1140,7 +1142,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
                 *("with passphrase", "and passphrase", "username"),
             ),
         ),
-        (_password_in_prose,),
+        (_password_after_with,),
     ),
     # (its words with one space: keywords that common words alone would not let through, "key"
     # or "token" in a text costing a pass of the automaton over it)
@@ -1149,7 +1151,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             r"(?i:key|token|secret) (?i:is|was|for|of|to) ",
             tuple(f"{name} {verb} " for name in ("key", "token", "secret") for verb in _VERBS),
         ),
-        (_password_in_prose,),
+        (_key_in_prose,),
     ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
@@ -1279,10 +1281,13 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
     # whose flags are words too)
     _command_line_password: ((" -", "\t-", "--pass", "htpasswd", "rabbitmqctl"), 320, 320),
-    # "the password for the admin account is ...": four words, a value of 128 (or 256: a key);
-    # "the deploy token was ...": its name's first word within 16 characters before "token";
-    # "username admin password …": a user of 64 before "password"
-    _password_in_prose: (("pass", "pwd", "key", "token", "secret"), 96, 1024),
+    # "the password for the admin account is ...": four words, a value of 128
+    _password_in_prose: (("pass", "pwd"), 16, 1024),
+    # "username admin password …": a user of 64 before "password", a value of 128 after it
+    _password_after_with: (("pass",), 96, 256),
+    # "the deploy token was ...": its name's first word within 16 characters before "token",
+    # four words, a value of 256
+    _key_in_prose: (("key", "token", "secret"), 16, 1024),
     # "login: admin / …": a word of signing in and 48 characters, a user of 64 before the
     # slash, a value of 128 and 48 characters and a word of signing in after it
     _user_and_password: ((" / ", "cred"), 160, 256),
