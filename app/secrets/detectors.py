@@ -294,7 +294,7 @@ _COMMAND_LINE_PASSWORD = _lazy(
 # the user alone with -n (which prints the entry instead of writing a file)
 _HTPASSWD = _lazy(
     r"""
-    (?<![\w-])htpasswd(?P<flags>(?:[ \t]+-[A-Za-z]{1,8}(?:[ \t]+[0-9]{1,3})?){1,8})[ \t]+
+    htpasswd(?<![\w-]htpasswd)(?P<flags>(?:[ \t]+-[A-Za-z]{1,8}(?:[ \t]+[0-9]{1,3})?){1,8})[ \t]+
     (?:[^\s|;&<>]{1,256}[ \t]+)?[^\s|;&<>]{1,128}[ \t]+
     """
     + _SHELL_VALUE
