@@ -265,6 +265,10 @@ CASES: dict[str, Callable[[int], str]] = {
     "sign-in words and slashes, no password": lambda n: repeat("login: admin / settings ", n),
     "slashes between words, no sign-in word": lambda n: repeat("read / write ", n),
     "with password, then words": lambda n: repeat("with password reset ", n),
+    "one INSERT, setter and variable in prose": lambda n: (
+        'INSERT INTO t (a) VALUES (1); x.setToken("abc"); variable "x" { default = "y" } '
+        + benign(n)
+    ),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
     "service names beside masked keys": lambda n: repeat(

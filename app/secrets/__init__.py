@@ -1089,6 +1089,10 @@ def _base64_run(run: str) -> bool:
 # may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
 # newline after every string, which a name's anchor may take as its last character.
 _VERBS = ("is", "was", "for", "of", "to")
+_SETTER_WORDS = (
+    *("pass(", "password(", "passwd(", "pwd(", "secret(", "token(", "key("),
+    *("credential(", "credentials("),
+)
 _STATEMENT_WORDS = (
     *("identified ", "convertto-securestring"),
     *(f"password{op}{quote}" for op in (" ", "=", " = ") for quote in "'\""),
@@ -1193,10 +1197,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"(?i:pass(?:word|wd)?|pwd|secret|token|key|credentials?)\(\\?[\"']",
-            (
-                *("pass(", "password(", "passwd(", "pwd(", "secret(", "token(", "key("),
-                *("credential(", "credentials("),
-            ),
+            _SETTER_WORDS,
         ),
         (_setter_argument,),
     ),
@@ -1298,6 +1299,12 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _password_statement: (_STATEMENT_WORDS, 160, 400),
     # host:5432:database:user:password: a host of 253 before the port, three fields after
     _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
+    # setPassword("…"): "set" or "with" and a name of 64 before the word and its bracket, a
+    # value of 256 after
+    _setter_argument: (_SETTER_WORDS, 80, 300),
+    # INSERT INTO t (…) VALUES (…), (…): its rows within 16 KB of "insert" (in a long text:
+    # the rows of a longer INSERT past them are not read there)
+    _sql_insert: (("insert",), 0, 8192),
 }
 
 

@@ -435,9 +435,11 @@ def sql_insert(text: str) -> Iterator[Span]:
 
 
 # variable "db_password" { … default = "…" }: a Terraform variable's default (its body read to
-# 1,024 characters, no block inside it)
+# 1,024 characters, no block inside it). The pattern starts with its literal, the boundary
+# before it checked behind it: `re` finds a literal prefix at C speed, where a look-behind
+# first costs a test at every character (14 ms on 800 KB holding one).
 _TERRAFORM_VARIABLE = _lazy(
-    r"""(?<![\w-])variable[ \t]+"(?P<name>[^"\n]{1,128})"[ \t]*\{[^{}]{0,1024}?"""
+    r"""variable(?<![\w-]variable)[ \t]+"(?P<name>[^"\n]{1,128})"[ \t]*\{[^{}]{0,1024}?"""
     r"""(?<![\w-])default[ \t]*=[ \t]*"(?P<value>[^"\n]{1,256})\""""
 )
 
