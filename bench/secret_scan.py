@@ -265,6 +265,9 @@ CASES: dict[str, Callable[[int], str]] = {
     "sign-in words and slashes, no password": lambda n: repeat("login: admin / settings ", n),
     "slashes between words, no sign-in word": lambda n: repeat("read / write ", n),
     "with password, then words": lambda n: repeat("with password reset ", n),
+    "one login piped to, in prose": lambda n: (
+        "echo a | sudo x; echo b | gh --with-token " + benign(n)
+    ),
     "one INSERT, setter and variable in prose": lambda n: (
         'INSERT INTO t (a) VALUES (1); x.setToken("abc"); variable "x" { default = "y" } '
         + benign(n)

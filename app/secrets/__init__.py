@@ -1297,6 +1297,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # (the words of its anchor: a text holding "password" thousands of times and one such
     # form is read around that form, not around every "password")
     _password_statement: (_STATEMENT_WORDS, 160, 400),
+    # echo … | docker login --password-stdin: the echo, a value of 256, 256 characters to the
+    # pipe's reader and what it takes (sudo's flags)
+    _stdin_password: (("echo", "printf"), 0, 400),
     # host:5432:database:user:password: a host of 253 before the port, three fields after
     _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
     # setPassword("…"): "set" or "with" and a name of 64 before the word and its bracket, a
