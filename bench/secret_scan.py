@@ -245,6 +245,7 @@ CASES: dict[str, Callable[[int], str]] = {
     ".pgpass fields, port after port": lambda n: repeat("h:5432:", n) + "d:u:Ab3xYz9k",
     "a key told in prose, each a word": lambda n: repeat("the api key is abcdefghijklmnopq ", n),
     "token for four words, never is": lambda n: repeat("token for a b c d ", n),
+    "header names without a value": lambda n: repeat("X-API-Key header set ", n),
     "table rows, every cell a name": lambda n: repeat("| api_key | token | secret |\n", n),
     "a table header, then rows": lambda n: (
         "| user | password |\n|---|---|\n" + repeat("| app | hunter |\n", n)

@@ -607,6 +607,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "The idempotency key is 7f3a9c2e1b4d8f6a0c5e2d9b7a1f3c8d; the api key is in the vault.",
     ),
     (
+        "header-name-then-key-in-prose",
+        _lazy(lambda: rnd(32, "0123456789abcdef"), "We call it with X-API-Key ", " each time."),
+        "an API key",
+        "The X-API-Key header must be set; X-Idempotency-Key 7f3a9c2e1b4d8f6a0c5e2d9b7a1f3c8d",
+    ),
+    (
         "token-for-an-app-in-prose",
         _lazy(lambda: rnd(28), "the deploy token for the ledger app was ", ", as the log shows"),
         "an access token",

@@ -1157,6 +1157,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_key_in_prose,),
     ),
+    # a header's name without its colon, then its value: "with X-API-Key 9f3b…"
+    _Anchor(
+        (r"(?i:x-[a-z0-9\-]{0,32}(?:key|token|secret)|api-key)[ \t]", ("x-", "api-key")),
+        (_key_in_prose,),
+    ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
     # smbclient -U user%…, az login -p, openssl -passout pass:…, keytool -storepass,
@@ -1287,8 +1292,8 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # "username admin password …": a user of 64 before "password", a value of 128 after it
     _password_after_with: (("pass",), 96, 256),
     # "the deploy token was ...": its name's first word within 16 characters before "token",
-    # four words, a value of 256
-    _key_in_prose: (("key", "token", "secret"), 16, 1024),
+    # four words, a value of 256; "X-API-Key …": its name within 40 characters before "key"
+    _key_in_prose: (("key", "token", "secret"), 48, 1024),
     # "login: admin / …": a word of signing in and 48 characters, a user of 64 before the
     # slash, a value of 128 and 48 characters and a word of signing in after it
     _user_and_password: ((" / ", "cred"), 160, 256),

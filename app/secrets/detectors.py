@@ -776,8 +776,8 @@ def password_in_prose(text: str) -> Iterator[Span]:
 
 
 def password_after_with(text: str) -> Iterator[Span]:
-    """ "sign in with password …", "username admin password …": a password as people make
-    them."""
+    """A password after "with" or a user name ("sign in with password …", "username admin
+    password …"): a password as people make them."""
     for m in _WITH_PASSWORD.finditer(text):
         value = m.group("value").rstrip(".,;:)]}")
         if _made_password(value) and not _is_placeholder(value):
@@ -785,10 +785,19 @@ def password_after_with(text: str) -> Iterator[Span]:
             yield start, start + len(value), PASSWORD
 
 
+# ... or after a header's name without its colon ("we call it with X-API-Key 9f3b… each
+# time", "send the Api-Key header 9f3b…"): a name of X-… ending in Key, Token or Secret
+_HEADER_NAME_THEN_KEY = _lazy(
+    r"(?<![A-Za-z0-9_\-])(?P<name>x-[a-z0-9\-]{0,32}(?:key|token|secret)|api-key)"
+    r"[ \t]+(?:header[ \t]+)?(?P<value>[^\s\"'`<>]{16,256}+)",
+    re.IGNORECASE,
+)
+
+
 def key_in_prose(text: str) -> Iterator[Span]:
-    """ "the staging API key is …": a credential's name, and a value that looks generated
-    (`_KEY_IS`)."""
-    for m in _KEY_IS.finditer(text):
+    """A key told in prose ("the staging API key is …", "with X-API-Key …"): a credential's
+    name, and a value that looks generated (`_KEY_IS`, `_HEADER_NAME_THEN_KEY`)."""
+    for m in chain(_KEY_IS.finditer(text), _HEADER_NAME_THEN_KEY.finditer(text)):
         cls = _classify_name(m.group("name"))
         if cls is None:
             continue
