@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate, chain, count
 
@@ -253,10 +253,16 @@ _SHELL_VALUE = r"""
 """
 
 
+def _quoting(m: re.Match[str]) -> str:
+    """Which of a match's groups "dq" (double-quoted), "sq" (single-quoted) and "bare" (when
+    the pattern has one) holds its value."""
+    return "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+
+
 def _shell_literal(m: re.Match[str]) -> str | None:
     """The group of a `_SHELL_VALUE` match that holds a literal: None for the next flag, a
     variable or a placeholder."""
-    group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+    group = _quoting(m)
     value = m.group(group)
     return None if value.startswith(("-", "$", "%")) or _is_placeholder(value) else group
 
@@ -387,7 +393,7 @@ def setter_argument(text: str) -> Iterator[Span]:
         cls = _classify_name(name.lstrip("_"))
         if cls is None:
             continue
-        group = "dq" if m.group("dq") is not None else "sq"
+        group = _quoting(m)
         kind = _credential_value(cls, m.group(group))
         if kind is not None:
             yield m.start(group), m.end(group), kind
@@ -464,28 +470,21 @@ _HTML_ATTRIBUTE = _lazy(
 def html_input(text: str) -> Iterator[Span]:
     """The value of a form's password field, or of a field named for a credential."""
     for m in _HTML_INPUT.finditer(text):
-        attributes: dict[str, re.Match[str]] = {}
+        attributes: dict[str, tuple[int, str]] = {}  # name -> where its value starts, the value
         for a in _HTML_ATTRIBUTE.finditer(text, m.start("attributes"), m.end("attributes")):
-            attributes.setdefault(a.group("name").lower(), a)
-        value = attributes.get("value")
-        if value is None:
+            group = _quoting(a)
+            attributes.setdefault(a.group("name").lower(), (a.start(group), a.group(group)))
+        if "value" not in attributes:
             continue
-        group = "dq" if value.group("dq") is not None else "sq"
-        kind_of = attributes.get("type")
-        cls = (
-            _C_PASSWORD if kind_of is not None and _quoted(kind_of).lower() == "password" else None
-        )
+        start, value = attributes["value"]
+        cls = _C_PASSWORD if attributes.get("type", (0, ""))[1].lower() == "password" else None
         for field in ("name", "id"):
             if cls is None and field in attributes:
-                cls = _classify_name(_quoted(attributes[field]))
+                cls = _classify_name(attributes[field][1])
         if cls is not None:
-            kind = _credential_value(cls, value.group(group))
+            kind = _credential_value(cls, value)
             if kind is not None:
-                yield value.start(group), value.end(group), kind
-
-
-def _quoted(attribute: re.Match[str]) -> str:
-    return attribute.group("dq") if attribute.group("dq") is not None else attribute.group("sq")
+                yield start, start + len(value), kind
 
 
 # name,password then app,Qw7…: a CSV header naming a credential's column, and the rows after it.
@@ -624,7 +623,7 @@ def password_statement(text: str) -> Iterator[Span]:
     secure string of (only with -AsPlainText: a literal without it is an encrypted string, not
     the password)."""
     for m in _STATEMENT_PASSWORD.finditer(text):
-        group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+        group = _quoting(m)
         value = m.group(group)
         head = m.group().lower()
         if head.startswith("convertto"):
@@ -721,10 +720,20 @@ def user_and_password(text: str) -> Iterator[Span]:
     detector of its own, sent only the texts holding " / " or "cred", so that prose holding
     those is not read for a password's other forms, nor prose holding "password" for these."""
     pairs = chain(_SIGN_IN_THEN_PAIR.finditer(text), _PAIR_THEN_SIGN_IN.finditer(text))
-    for m in filter(_signed_in_pair, pairs):
-        value = m.group("value").rstrip(".,;:)]}")
+    yield from _made_passwords(filter(_signed_in_pair, pairs))
+
+
+def _told(m: re.Match[str]) -> tuple[int, str]:
+    """Where the value of a credential told in a sentence starts, and the value without the
+    punctuation that may end the sentence or a clause after it."""
+    return m.start("value"), m.group("value").rstrip(".,;:)]}")
+
+
+def _made_passwords(matches: Iterable[re.Match[str]]) -> Iterator[Span]:
+    """The values told by ``matches`` that are passwords as people make them."""
+    for m in matches:
+        start, value = _told(m)
         if _made_password(value) and not _is_placeholder(value):
-            start = m.start("value")
             yield start, start + len(value), PASSWORD
 
 
@@ -738,7 +747,7 @@ def _signed_in_pair(m: re.Match[str]) -> bool:
         between = m.string[m.end("before") : m.start("user")]
         if not before.lower().startswith("cred") or between.strip(" \t:="):
             return False
-    return "." not in m.group("value").rstrip(".,;:)]}")
+    return "." not in _told(m)[1]
 
 
 def _made_password(value: str) -> bool:
@@ -765,9 +774,8 @@ def password_in_prose(text: str) -> Iterator[Span]:
     """Only a value with letters and digits counts: "the password is rotated monthly" and
     "the password was 12 characters" are prose about a password, not one."""
     for m in _PASSWORD_IS.finditer(text):
-        value = m.group("value").rstrip(".,;:)]}")
+        start, value = _told(m)
         if _prose_password(value) and not _is_placeholder(value):
-            start = m.start("value")
             yield start, start + len(value), PASSWORD
 
 
@@ -778,11 +786,7 @@ def password_in_prose(text: str) -> Iterator[Span]:
 def password_after_with(text: str) -> Iterator[Span]:
     """A password after "with" or a user name ("sign in with password …", "username admin
     password …"): a password as people make them."""
-    for m in _WITH_PASSWORD.finditer(text):
-        value = m.group("value").rstrip(".,;:)]}")
-        if _made_password(value) and not _is_placeholder(value):
-            start = m.start("value")
-            yield start, start + len(value), PASSWORD
+    yield from _made_passwords(_WITH_PASSWORD.finditer(text))
 
 
 # ... or after a header's name without its colon ("we call it with X-API-Key 9f3b… each
@@ -801,10 +805,9 @@ def key_in_prose(text: str) -> Iterator[Span]:
         cls = _classify_name(m.group("name"))
         if cls is None:
             continue
-        value = m.group("value").rstrip(".,;:)]}")
+        start, value = _told(m)
         kind = _credential_value(cls, value, prose=True)
         if kind is not None:
-            start = m.start("value")
             yield start, start + len(value), kind
 
 
