@@ -56,6 +56,13 @@ def uuid() -> str:
     return "-".join(H(n) if n > 4 else rnd(n, HEX) for n in (8, 4, 4, 4, 12))
 
 
+def uuid4() -> str:
+    """A random UUID as Python makes one (version 4), in lower case."""
+    import uuid as uuids
+
+    return str(uuids.uuid4())
+
+
 def b64(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
 
@@ -486,6 +493,13 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         lambda: "pk" + "_" + D(8) + "_" + R(32, UPPER_DIGITS),
         "pk_live_" + R(24),
     ),
+    "adyen-api-key": (
+        lambda: "AQ" + "E" + R(77, B64) + "=-" + R(43, B64) + "=",
+        "AQE" + R(30) + "-" + R(44, B64),
+    ),
+    "telnyx-api-key": (lambda: "KE" + "Y" + R(55, B64URL), "KEY_" + "_".join(["VAULT"] * 9)),
+    "modal-token": (lambda: "as" + "-" + R(22), "ak-production-eu-west-1"),
+    "launchdarkly-key": (lambda: "sd" + "k-" + uuid4(), "api-" + uuid4()[:14] + "1" + uuid4()[15:]),
     "fireworks-api-key": (lambda: "fw" + "_" + R(24), "fw_version_2_1_stable_build"),
     "voyage-api-key": (lambda: "pa" + "-" + R(43, B64URL), "pa-" + "short"),
     "elevenlabs-api-key": (lambda: "sk" + "_" + H(48), "sk_" + H(32)),
@@ -493,6 +507,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "salesforce-access-token": (
         lambda: "00D" + R(12) + "!" + R(96, string.ascii_letters + string.digits + "._"),
         "00D" + R(12) + "!" + "short",
+    ),
+    "azure-function-key": (
+        lambda: f"https://orders-fn.azurewebsites.net/api/Charge?code={R(54, B64URL)}==",
+        "https://orders-fn.azurewebsites.net/api/Charge?code=<your-function-key>",
     ),
     "zapier-webhook-url": (
         lambda: (

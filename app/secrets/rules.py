@@ -475,6 +475,22 @@ def _uuid(value: str) -> bool:
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
+def _uuid_v4(value: str) -> bool:
+    """A random UUID (version 4, RFC 9562 §5.4) in lower case: a key's, not a name's."""
+    return _uuid(value) and value[14] == "4" and value[19] in "89ab" and value == value.lower()
+
+
+def _adyen_tail(tail: str) -> bool:
+    """Two base64 parts of 40 or more, joined by "-" (a third, shorter, may follow)."""
+    parts = tail.split("-")
+    return (
+        2 <= len(parts) <= 3
+        and all(len(p) >= 40 for p in parts[:2])
+        and _mixed(parts[0])
+        and _mixed(parts[1])
+    )
+
+
 def _one_of_lengths(*lengths: int, test: _Tail = _letters_digits) -> _Tail:
     return lambda value: len(value) in lengths and test(value)
 
@@ -664,6 +680,15 @@ def _terraform(text: str, start: int, end: int) -> Span | None:
 def _webhook(text: str, start: int, end: int) -> Span | None:
     # the pattern holds the hook's path and its secret part; the whole URL is withheld
     return _url_start(text, start), end
+
+
+def _function_key(text: str, start: int, end: int) -> Span | None:
+    # the key is what follows the last code= (base64, its padding as written or %3D)
+    key = text[start:end].rpartition("code=")[2]
+    key = key.replace("%3D", "").replace("%3d", "").rstrip("=")
+    if len(key) < 20 or not _letters_digits(key) or _masked(key) or _is_placeholder(key):
+        return None
+    return _webhook(text, start, end)
 
 
 _URL_HEAD = _lazy(r"(?:[A-Za-z][A-Za-z0-9+.\-]{0,15}://)?[A-Za-z0-9.\-]{0,253}\Z")
@@ -1524,6 +1549,30 @@ RULES: tuple[Rule, ...] = (
         (40, 42),
         check=_clickup_tail,
     ),
+    # Adyen's API key: AQE, then two base64 parts joined by "-" (each ending its padding)
+    _token(
+        "adyen-api-key",
+        PREFIXED,
+        ["AQE"],
+        _B64 + "\\-",
+        (80, 320),
+        boundary=_WORD_DASH | {"+", "/"},
+        check=_adyen_tail,
+    ),
+    # Telnyx's API key (v2): KEY and 55 characters of base64url
+    _token("telnyx-api-key", PREFIXED, ["KEY"], _AU, (55, 55), check=_mixed),
+    # Modal's token pair: the id ak- and the secret as-, 22 characters of base62 each
+    _token("modal-token", PREFIXED, ["ak-", "as-"], _A, (22, 22), check=_mixed),
+    # LaunchDarkly's keys name no service: api- (an access token), sdk- (a server-side SDK
+    # key), mob- (a mobile key), each with a random (version 4) UUID
+    _token(
+        "launchdarkly-key",
+        PREFIXED,
+        ["api-", "sdk-", "mob-"],
+        _HX + "\\-",
+        (36, 36),
+        check=_uuid_v4,
+    ),
     _rule(
         "salesforce-access-token",
         PREFIXED,
@@ -1537,6 +1586,15 @@ RULES: tuple[Rule, ...] = (
         "hooks\\.zapier\\.com/hooks/catch/[0-9]+/[A-Za-z0-9]{6,}",
         ("hooks.zapier.com",),
         _webhook,
+    ),
+    # An Azure Function's URL with its key in the query (?code=…): the key alone calls it
+    _rule(
+        "azure-function-key",
+        WEBHOOK,
+        "azurewebsites\\.net/api/[A-Za-z0-9_.\\-/]{1,256}\\?"
+        "(?:[A-Za-z0-9_.\\-%=&]{0,512}&)?code=[A-Za-z0-9_\\-/+%=]{20,}",
+        ("azurewebsites.net",),
+        _function_key,
     ),
     _rule(
         "ifttt-webhook-url",
