@@ -497,6 +497,11 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         lambda: "AQ" + "E" + R(77, B64) + "=-" + R(43, B64) + "=",
         "AQE" + R(30) + "-" + R(44, B64),
     ),
+    "mollie-api-key": (lambda: "li" + "ve_" + R(30), "test_parse_the_ledger_lines_fast"),
+    "bitwarden-access-token": (
+        lambda: "0" + "." + uuid4() + "." + R(30) + ":" + R(22, B64) + "==",
+        "10." + uuid4() + "." + R(30) + ":" + R(22, B64) + "==",
+    ),
     "telnyx-api-key": (lambda: "KE" + "Y" + R(55, B64URL), "KEY_" + "_".join(["VAULT"] * 9)),
     "modal-token": (lambda: "as" + "-" + R(22), "ak-production-eu-west-1"),
     "launchdarkly-key": (lambda: "sd" + "k-" + uuid4(), "api-" + uuid4()[:14] + "1" + uuid4()[15:]),

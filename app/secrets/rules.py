@@ -413,10 +413,13 @@ def _rule(
     *,
     scope: int = IN_RUNS,
     run_test: Callable[[str], bool] | None = None,
+    min_run: int = 0,
 ) -> Rule:
-    """A shape with no fixed prefix, or a check that needs the text around the match."""
+    """A shape with no fixed prefix, or a check that needs the text around the match
+    (``min_run``: the shortest run of token characters a match fits in, for a keyword that
+    shorter runs hold by the thousand)."""
     args = (regex, check)
-    return Rule(rule_id, kind, keywords, scope, _as_parts, args, run_test)
+    return Rule(rule_id, kind, keywords, scope, _as_parts, args, run_test, min_run)
 
 
 def _as_parts(regex: str, check: Check) -> _Parts:
@@ -680,6 +683,13 @@ def _terraform(text: str, start: int, end: int) -> Span | None:
 def _webhook(text: str, start: int, end: int) -> Span | None:
     # the pattern holds the hook's path and its secret part; the whole URL is withheld
     return _url_start(text, start), end
+
+
+def _bitwarden_token(text: str, start: int, end: int) -> Span | None:
+    secret = text[start + 39 : start + 69]
+    if not _left_ok(text, start, _WORD_DASH | {"."}) or not _mixed(secret):
+        return None
+    return start, end
 
 
 def _function_key(text: str, start: int, end: int) -> Span | None:
@@ -1558,6 +1568,18 @@ RULES: tuple[Rule, ...] = (
         (80, 320),
         boundary=_WORD_DASH | {"+", "/"},
         check=_adyen_tail,
+    ),
+    # Mollie's API keys: live_ or test_, then 30 characters of base62
+    _token("mollie-api-key", PREFIXED, ["live_", "test_"], _A, (30, 30), check=_mixed),
+    # Bitwarden Secrets Manager's access token: 0., the machine account's UUID, its secret, and
+    # after a colon the key that decrypts it (base64)
+    _rule(
+        "bitwarden-access-token",
+        PREFIXED,
+        "0\\." + _UUID + "\\.[A-Za-z0-9]{30}:[A-Za-z0-9+/]{22}==",
+        ("0.",),
+        _bitwarden_token,
+        min_run=94,  # ("0." is in every version number)
     ),
     # Telnyx's API key (v2): KEY and 55 characters of base64url
     _token("telnyx-api-key", PREFIXED, ["KEY"], _AU, (55, 55), check=_mixed),
