@@ -973,7 +973,7 @@ RULES: tuple[Rule, ...] = (
         "[A-Za-z0-9_\\-]{62,}={0,2}",
         (64, 64),
     ),
-    _token("atlassian-api-token", ATLASSIAN, ["ATATT3"], _AU + "=", (100, 512)),
+    _token("atlassian-api-token", ATLASSIAN, ["ATATT3", "ATCTT3"], _AU + "=", (100, 512)),
     _keyword(
         "atlassian-api-token-legacy",
         ATLASSIAN,
@@ -1469,7 +1469,14 @@ RULES: tuple[Rule, ...] = (
         ("|", "%7c"),
         _facebook_app_token,
     ),
-    _token("square-oauth", SQUARE, ["sq0atp-", "sq0csp-"], _AU, (22, 128)),
+    # (a sandbox's: sandbox-sq0atb-, sandbox-sq0csb-)
+    _token(
+        "square-oauth",
+        SQUARE,
+        ["sq0atp-", "sq0csp-", "sandbox-sq0atb-", "sandbox-sq0csb-"],
+        _AU,
+        (22, 128),
+    ),
     _token(
         "shopify-token", SHOPIFY, ["shpat_", "shpca_", "shppa_", "shpss_"], "a-fA-F0-9", (32, 32)
     ),
@@ -1520,7 +1527,7 @@ RULES: tuple[Rule, ...] = (
     _token("perplexity-api-key", PREFIXED, ["pplx-"], _A, (48, 48), check=_letters_digits),
     _token("groq-api-key", PREFIXED, ["gsk_"], _A, (52, 52), check=_mixed),
     _token("replicate-api-token", PREFIXED, ["r8_"], _A, (37, 37), check=_mixed),
-    _token("xai-api-key", PREFIXED, ["xai-"], _A, (80, 80), check=_mixed),
+    _token("xai-api-key", PREFIXED, ["xai-"], _A + "_", (80, 80), check=_mixed),
     # Beyond gitleaks' list: the prefixed keys of services an agent's task often holds (model
     # routers, tracing, vector stores, hosting, CI), each as its issuer documents it.
     _token("openrouter-api-key", PREFIXED, ["sk-or-v1-"], _HX, (64, 64), check=_hex_key),
@@ -1594,6 +1601,84 @@ RULES: tuple[Rule, ...] = (
         _HX + "\\-",
         (36, 36),
         check=_uuid_v4,
+    ),
+    # Prefixed keys of more services, as their issuers document them (and trufflehog finds
+    # them, with no name beside them)
+    _token("apify-api-token", PREFIXED, ["apify_api_"], _A, (36, 36), check=_mixed),
+    _token("bannerbear-api-key", PREFIXED, ["bb_pr_", "bb_ma_"], _HX, (30, 30), check=_hex_key),
+    # Cloudflare's user and account API tokens and its global API key since 2025: 40 of
+    # base62, then a checksum of 8 hex digits
+    _token(
+        "cloudflare-api-token",
+        PREFIXED,
+        ["cfut_", "cfat_", "cfk_"],
+        _A,
+        (48, 48),
+        check=lambda t: _mixed(t[:40]) and _HEX.issuperset(t[40:]),
+    ),
+    _token("deno-deploy-token", PREFIXED, ["ddp_", "ddw_"], _A, (36, 36), check=_mixed),
+    _token("nvidia-api-key", PREFIXED, ["nvapi-"], _AU, (64, 64), check=_mixed),
+    _token("posthog-personal-api-key", PREFIXED, ["phx_"], _A + "_", (43, 48), check=_mixed),
+    _token("rootly-api-key", PREFIXED, ["rootly_"], _HX, (64, 64), check=_hex_key),
+    _token("sourcegraph-cody-key", PREFIXED, ["slk_"], _HX, (64, 64), check=_hex_key),
+    # Zoho's OAuth tokens: 1000., then two parts of 32 hex digits
+    _token(
+        "zoho-oauth-token",
+        PREFIXED,
+        ["1000."],
+        _HX + ".",
+        (65, 65),
+        boundary=_WORD_DASH | {"."},
+        check=_parts(32, 32, test=_hex_key, sep="."),
+    ),
+    # Klaviyo's private key: pk_ and 34 hex digits (or a name of 6 and _ before them)
+    _token(
+        "klaviyo-private-key",
+        PREFIXED,
+        ["pk_"],
+        _A + "_",
+        (34, 41),
+        check=lambda t: _hex_key(t[-34:]) and (len(t) == 34 or (len(t) == 41 and t[6] == "_")),
+    ),
+    # Lob's keys with no name beside them: live_ or test_ and 35 hex digits
+    _token("lob-key", PREFIXED, ["live_", "test_"], _HX, (35, 35), check=_hex_key),
+    # GoCardless's access token with no name beside it: live_ and 40 of base64url
+    _token("gocardless-live-token", PREFIXED, ["live_"], _AU + "=", (40, 40), check=_mixed),
+    _token("nightfall-api-key", PREFIXED, ["NF-"], _A, (32, 32), check=_mixed),
+    _token("pagarme-api-key", PREFIXED, ["ak_live_", "ak_test_"], _A, (30, 30), check=_mixed),
+    _token("ramp-client-secret", PREFIXED, ["ramp_sec_"], _A, (48, 48), check=_mixed),
+    _token("ubidots-token", PREFIXED, ["BBFF-"], _A, (30, 30), check=_mixed),
+    _token(
+        "voiceflow-api-key",
+        PREFIXED,
+        ["VF.DM.", "VF.WS."],
+        _A + ".",
+        (41, 41),
+        check=_parts(24, 16, test=_letters_digits, sep="."),
+    ),
+    _token("flexport-api-key", PREFIXED, ["shltm_"], _AU, (40, 40), check=_mixed),
+    _token("fleetbase-api-key", PREFIXED, ["flb_live_"], _A, (20, 20), check=_mixed),
+    # Close's API key: api_, then two parts of base62 joined by a full stop
+    _token(
+        "close-api-key",
+        PREFIXED,
+        ["api_"],
+        _A + ".",
+        (45, 45),
+        check=lambda t: t.count(".") == 1 and all(len(p) >= 8 and _mixed(p) for p in t.split(".")),
+    ),
+    # Bitbucket Data Center's HTTP access token
+    _token(
+        "bitbucket-data-center-token", PREFIXED, ["BBDC-"], _B64 + "@_\\-", (40, 50), check=_mixed
+    ),
+    # Salesforce's refresh token: 5Aep861 and 80 or more
+    _token(
+        "salesforce-refresh-token",
+        PREFIXED,
+        ["5Aep861", "5AEP861"],
+        _A + "._=",
+        (80, 512),
+        check=_mixed,
     ),
     _rule(
         "salesforce-access-token",
