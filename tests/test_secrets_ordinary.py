@@ -207,6 +207,31 @@ PLAUSIBLE: list[str] = [
     # AWS's documentation examples, as gitleaks allows them
     "aws_access_key_id = AKIA" + "IOSFODNN7EXAMPLE\naws_secret_access_key = "
     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLE" + "KEY",
+    # values made up in a credential's shape, as documentation and tests write them (the kinds
+    # gitleaks lists as false positives of its rules): few distinct characters, the alphabet
+    # in order, a mask of x's after a real prefix, a shape one character off
+    'const searchToken = "' + "b" * 32 + '";',
+    "ledgerKey = " + "0" * 34 + "QRSTUV",
+    "REPORT_TOKEN=rpt" + "123456789012345678" + "a9bc01234defg5",
+    "client_secret=kT42Q~" + "x" * 34,
+    'token = "' + "x" * 14 + ".atlas" + "v1." + "x" * 67 + '"',
+    "slack: xo" + "xb-" + "12345-abcd234, xo" + "xp-" + "1234567890, xo" + "xb-" + "abcdef-abcdef",
+    "xoxe.xo" + "xp-1-" + "RANDOMSTRINGHERE",
+    "the symbol hf_" + "requiredCharacteristicTypesForDisplayMetadata is exported",
+    "decoder field &hf_" + "servingcellpriorityparametersdescription_h_prio",
+    "sk-ant-" + "api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",
+    "https://acme.notion.site/API-" + "BD80F56CDC1441E6BF6011AB6D852875",
+    "rookTable = 0023452Lllk2KqjLBvaxANWEgTd7bqjsxjo8aZj0wd",
+    "AIza" + "TesbXTscfcni8vIpWZqNCXFDFslJtVSvFDqabcd123",
+    "sgp_" + "78Ad84a5B6e8A2fE5B_4085FB0ccaDDd29DB66Fd7FE9bA2C1cdCE8400CD",
+    "curl http://127.0.0.1:5000/file --user user:pass --digest",
+    # names that hold a token but no credential: anti-forgery and public tokens, an artifact
+    # and its version, a resource's numbered name, a typed key
+    '<input type="hidden" name="authenticity_token" value="7SWa-Fo1_hsC6oovfBsJFLGPUl2EhkSW">',
+    'publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit"',
+    'notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"',
+    "keyVaultToStoreSecrets: cmp2-qat-1208358310",
+    "SUMO_ACCESS_KEY: AbCeFG123",
 ]
 
 

@@ -37,6 +37,7 @@ from app.secrets.shapes import (
     _WHITESPACE,
     _is_placeholder,
     _lazy,
+    _made_up,
     _not_a_credential_shape,
     _plausible_token,
     _prose_password,
@@ -264,7 +265,7 @@ _NON_SECRET_TOKEN = _words(
     page next prev previous continuation pagination sync cursor idempotency cancellation csrf
     xsrf max min num input output prompt completion total reasoning cached cache eos bos pad unk
     sep cls mask stop special start end delimiter split count vocab word sentence new used
-    remaining limit budget context
+    remaining limit budget context authenticity public publishable
     """
 )
 # Names a query string uses for the pieces of a signed URL (AWS, GCS, Azure SAS, CloudFront).
@@ -295,6 +296,11 @@ _QUERY_PARAMS = {
 # A short capital prefix and digits is a reference number (APR-0049121, INC0012345, JIRA-812),
 # not a token, whatever name it is given.
 _REFERENCE_NUMBER = _lazy(r"[A-Z]{1,6}[-_]?[0-9]{3,12}")
+# What a key's, a token's or a secret's name may be given that is no credential: an artifact
+# and its version (io.jsonwebtoken:jjwt-jackson-0.11.2), a resource's name ending in its
+# number (keyVaultToStoreSecrets: cmp2-qat-1208358310)
+_ARTIFACT_VERSION = _lazy(r"[a-z][a-z0-9]*+(?:[-_.][a-z][a-z0-9]*+)*+-v?[0-9]++(?:\.[0-9]++)++")
+_NUMBERED_NAME = _lazy(r"[a-z]{1,8}+[0-9]?(?:-[a-z]{1,8}+[0-9]?)*+-[0-9]{6,}+")
 _CAMEL = _lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_ALNUM = _lazy(r"[^a-z0-9]+")
 
@@ -379,6 +385,12 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return None  # a number (the shape tests below say so too, after five regexes)
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
+    if cls != _C_PASSWORD and (
+        _made_up(value)
+        or _ARTIFACT_VERSION.fullmatch(value.rstrip("\\"))  # (before a quote escaped twice)
+        or _NUMBERED_NAME.fullmatch(value)
+    ):
+        return None  # (a person's password may run its digits in order; no issuer's key does)
     if cls == _C_AWS_SECRET and _AWS_SECRET_VALUE.fullmatch(value):
         return AWS_SECRET  # checked first: base64 may start with "/" and pass for a path
     if cls in (_C_STORAGE_KEY, _C_SHAPED_KEY):
@@ -393,7 +405,10 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     elif cls == _C_SIGNING:
         ok = len(value) >= 8
     else:
+        # (a key or a token of 8 or 9 letters and digits is typed: SUMO_ACCESS_KEY: AbCeFG123;
+        # one holding a symbol is a password given a key's name)
         ok = len(value) >= 8 and _random_looking(value)
+        ok = ok and (len(value) >= 10 or not value.isalnum())
         if prose:
             ok = ok and (len(value) >= 12 or _prose_password(value))
     if not ok:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import takewhile
 
 from app.secrets.engine import ANYWHERE, BESIDE_RUNS, IN_RUNS
 from app.secrets.shapes import (
@@ -321,6 +322,8 @@ def _keyword_parts(
     shape = _lazy(value)
 
     def find(text: str, start: int, end: int) -> Span | None:
+        if start and text[start - 1].isalpha() and not _camel_boundary(text, start):
+            return None  # inside a word: "rookTable" names no Okta
         head = text[start : start + len(ordered[0])].lower()
         name = next(n for n in ordered if head.startswith(n))
         glue_start = start + len(name)
@@ -340,6 +343,12 @@ def _keyword_parts(
         return (at, end) if check is None or check(found) else None
 
     return regex, find
+
+
+def _camel_boundary(text: str, at: int) -> bool:
+    """Whether a word starts at ``at`` inside an identifier: a capital after a small letter
+    (myOktaToken)."""
+    return text[at - 1].islower() and text[at].isupper()
 
 
 def _pair(
@@ -430,8 +439,51 @@ def _as_parts(regex: str, check: Check) -> _Parts:
 
 
 def _sk_tail(tail: str) -> bool:
-    body = re.sub(r"^(?:proj|svcacct|admin|None|ant-(?:api|admin)\d\d)-", "", tail)
+    if tail.startswith("ant-"):
+        # Anthropic's: ant-api03- or ant-admin01-, 93 characters, and AA
+        return _ANTHROPIC_TAIL.fullmatch(tail) is not None and not _masked(tail[-95:])
+    body = re.sub(r"^(?:proj|svcacct|admin|None)-", "", tail)
     return len(body) >= 20 and _has_upper_or_unbroken(body) and (len(body) >= 32 or _complex(body))
+
+
+def _sourcegraph_tail(tail: str) -> bool:
+    """40 hex digits, after a 16-digit id or "local" and _ (sgp_…_…) or alone."""
+    head, _, key = tail.rpartition("_")
+    if not (len(key) == 40 and _hexish(key)):
+        return False
+    return not head or head == "local" or (len(head) == 16 and _HEX.issuperset(head))
+
+
+def _slack_tail(tail: str) -> bool:
+    """What follows xox?- or xapp- as Slack issues it (gitleaks' shapes): a bot token's team
+    and bot numbers, a user token's three numbers and its key, a configuration token's digit
+    and key (xoxe.xoxp-1-…), an app token's parts. xoxb-12345-abcd234, xoxp-1234567890 and
+    xoxe.xoxp-1-RANDOMSTRINGHERE are none."""
+    parts = tail.split("-")
+    numbers = list(takewhile(str.isdigit, parts))
+    rest = parts[len(numbers) :]
+    key = "-".join(rest)
+    if len(numbers) >= 3 and all(10 <= len(n) <= 13 for n in numbers[:3]):
+        return len(key) >= 20 and _mixed_or_hex(key)  # a user's (xoxp-), or a bot's
+    if len(numbers) == 2 and all(8 <= len(n) <= 14 for n in numbers):
+        return not key or (len(key) >= 18 and _mixed_or_hex(key))  # a bot's (xoxb-)
+    if len(numbers) == 1 and 8 <= len(numbers[0]) <= 14:
+        return 18 <= len(key) <= 26 and _mixed(key)  # a legacy bot's
+    if len(numbers) == 1 and len(numbers[0]) == 1:
+        # a configuration token's (xoxe.xoxp-1-… and 163 more, xoxe-1-… and 146), an app's
+        # (xapp-1-A0…-123-…: 40 or more), a legacy workspace's (xoxa-2- and 8 to 48)
+        if len(key) >= 40:
+            return _has_upper(key) and _ANY_DIGIT_RE.search(key) is not None
+        return 8 <= len(key) <= 48 and _mixed(key)
+    return not numbers and 8 <= len(key) <= 48 and _mixed(key)  # a legacy workspace's
+
+
+def _mixed_or_hex(key: str) -> bool:
+    return _mixed(key) or _hex_key(key.replace("-", ""))
+
+
+_ANY_DIGIT_RE = re.compile("[0-9]")
+_ANTHROPIC_TAIL = _lazy("ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{93}(?:AA)?")
 
 
 def _braintree_tail(tail: str) -> bool:
@@ -476,6 +528,28 @@ def _uuid(value: str) -> bool:
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
+# The Google API keys Google ships in its own code and documentation (gitleaks' allowlist):
+# public by design
+_GOOGLE_PUBLIC_KEYS = frozenset(
+    [
+        "Syabcdefghijklmnopqrstuvwxyz1234567",
+        "SyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+        "SyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+        "SyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+        "SyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+        "yDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+        "SyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+        "SyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+        "SyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+        "SyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+        "SyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+        "SyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+        "SyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+        "SyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+        "SyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+        "SyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
+    ]
+)
 
 
 def _uuid_v4(value: str) -> bool:
@@ -516,7 +590,7 @@ def _azure_ad_secret(text: str, start: int, end: int) -> Span | None:
         end -= 1
     if not _left_ok(text, start, _AZURE_AD) or not 31 <= end - start - 6 <= 34:
         return None
-    return start, end
+    return None if _masked(text[start + 6 : end]) else (start, end)
 
 
 _AZURE_AD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~.-")
@@ -677,6 +751,8 @@ def _terraform(text: str, start: int, end: int) -> Span | None:
     """14 characters, ".atlasv1.", then 60 to 70 more."""
     if not _left_ok(text, start, _WORD_DASH) or not 60 <= end - start - 23 <= 70:
         return None
+    if _masked(text[start : start + 14]) or _masked(text[start + 23 : end]):
+        return None  # xxxxxxxxxxxxxx.atlasv1.xxxx…
     return start, end
 
 
@@ -847,7 +923,16 @@ RULES: tuple[Rule, ...] = (
         _B64 + "%&_\\-",
         (20, 4096),
     ),
-    _token("gcp-api-key", GOOGLE_API_KEY, ["AIza"], _AU, (30, 45)),
+    # (a Google API key is 39 characters; the public ones Google ships in its own code and
+    # documentation, which gitleaks allows, are none)
+    _token(
+        "gcp-api-key",
+        GOOGLE_API_KEY,
+        ["AIza"],
+        _AU,
+        (35, 35),
+        check=lambda t: t not in _GOOGLE_PUBLIC_KEYS,
+    ),
     _token("google-oauth-token", GOOGLE_OAUTH, ["ya29."], _AU, (20, 4096)),
     _token("google-client-secret", GOOGLE_CLIENT_SECRET, ["GOCSPX-"], _AU, (20, 64)),
     _token(
@@ -1039,10 +1124,10 @@ RULES: tuple[Rule, ...] = (
         ["sgp_"],
         "A-Za-z0-9_",
         (40, 62),
-        check=lambda t: _hexish(t.rpartition("_")[2]) and len(t.rpartition("_")[2]) == 40,
+        check=_sourcegraph_tail,
     ),
     _keyword("snyk-api-token", SERVICE_KEY, ["snyk"], _UUID, (36, 36), check=_uuid),
-    _token("octopus-deploy-api-key", PREFIXED, ["API-"], "A-Z0-9", (26, 32), check=_letters_digits),
+    _token("octopus-deploy-api-key", PREFIXED, ["API-"], "A-Z0-9", (26, 26), check=_letters_digits),
     _token(
         "harness-api-key",
         PREFIXED,
@@ -1117,6 +1202,7 @@ RULES: tuple[Rule, ...] = (
         [f"xox{c}-" for c in "abprse"] + ["xapp-"],
         "A-Za-z0-9\\-",
         (10, 255),
+        check=_slack_tail,
     ),
     _token(
         "slack-legacy-token",
@@ -1523,7 +1609,15 @@ RULES: tuple[Rule, ...] = (
     ),
     # --- AI, data, observability
     _token("openai-or-anthropic-api-key", SK_KEY, ["sk-"], _AU, (20, 512), check=_sk_tail),
-    _token("huggingface-access-token", HUGGING_FACE, ["hf_", "api_org_"], _A, (30, 64)),
+    # (34 characters of both cases: hf_requiredCharacteristicTypes… is an identifier)
+    _token(
+        "huggingface-access-token",
+        HUGGING_FACE,
+        ["hf_", "api_org_"],
+        _A,
+        (34, 34),
+        check=lambda t: _has_lower(t) and _has_upper(t),
+    ),
     _token("perplexity-api-key", PREFIXED, ["pplx-"], _A, (48, 48), check=_letters_digits),
     _token("groq-api-key", PREFIXED, ["gsk_"], _A, (52, 52), check=_mixed),
     _token("replicate-api-token", PREFIXED, ["r8_"], _A, (37, 37), check=_mixed),

@@ -43,10 +43,10 @@ def _words(text: str) -> frozenset[str]:
 _PLACEHOLDER_WORDS = _words(
     """
     redacted removed hidden masked omitted elided withheld sanitized scrubbed filtered
-    secret secrets password passwd passphrase token tokens apikey api_key api-key key credential
-    credentials changeme change_me changeit example sample dummy fake test testing placeholder
-    todo tbd tba fixme unknown unset empty required optional default value string none null nil
-    undefined n/a na tbc notset not_set not-set
+    secret secrets password passwd pass pwd passphrase token tokens apikey api_key api-key key
+    credential credentials changeme change_me changeit example sample dummy fake test testing
+    placeholder todo tbd tba fixme unknown unset empty required optional default value string
+    none null nil undefined n/a na tbc notset not_set not-set
     """
 )
 _BOOLISH = _words("true false yes no on off y n t f enabled disabled")
@@ -108,7 +108,7 @@ def _aws_example(value: str) -> bool:
 
 
 def _is_placeholder(value: str) -> bool:
-    if _aws_example(value):
+    if _aws_example(value) or _low_diversity(value):
         return True
     low = value.lower()
     if low in _PLACEHOLDER_WORDS or low in _BOOLISH:
@@ -234,6 +234,44 @@ def _masked(tail: str) -> bool:
         low = tail.lower()
         return low in _TAIL_WORDS or (len(low) >= 3 and not low.strip("x"))
     return bool(_TAIL_PLACEHOLDER.search(tail))
+
+
+def _low_diversity(value: str) -> bool:
+    """A value of 16 characters or more made of few distinct ones (a fifth of its length, 8 at
+    most), or mostly of one (0000…0TUVWXYZ, glc_1111…1=, 1231231231…, aaaa…): typed, not
+    generated. 40 random characters of base62 hold some 30 distinct ones, 40 hex digits 15,
+    and 40 decimal ones fewer than 9 once in 150. (The character
+    most of it is made of is looked for at its ends and its middle: a placeholder starts or
+    ends with it.)"""
+    n = len(value)
+    if n < 16:
+        return False
+    if len(set(value)) <= min(n // 5, 8):
+        return True
+    return 2 * max(value.count(value[0]), value.count(value[n // 2]), value.count(value[-1])) >= n
+
+
+# Eight letters of the alphabet or eight digits in order (abcdefghijklmnopqrstuvwxyz1234567,
+# dapi123456789012345678…): a generated key holds them once in 10^13. Every such run holds one
+# of these blocks of four, looked for first with `in`.
+_SEQUENCE_BLOCKS = ("abcd", "efgh", "ijkl", "mnop", "qrst", "uvwx", "0123", "4567")
+_SEQUENCE = _lazy(
+    "|".join(
+        ["abcdefghijklmnopqrstuvwxyz"[i : i + 8] for i in range(19)]
+        + ["0123456789"[i : i + 8] for i in range(3)]
+    )
+)
+
+
+def _made_up(value: str) -> bool:
+    """A value in a key's shape that no issuer generated: few distinct characters
+    (`_low_diversity`), or a run of the alphabet or of the digits."""
+    if len(value) < 16:
+        return False
+    if _low_diversity(value):
+        return True
+    low = value.lower()
+    return any(block in low for block in _SEQUENCE_BLOCKS) and _SEQUENCE.search(low) is not None
 
 
 # (the words of _TAIL_PLACEHOLDER; "xxx+" is tested apart)
