@@ -187,6 +187,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "codecov-access-token": (lambda: f"CODECOV_TOKEN={uuid()}", f"codecov report {uuid()}"),
     "sonar-api-token": (lambda: "sq" + "u_" + H(40), "squ_" + "short"),
     "sourcegraph-access-token": (lambda: "sg" + "p_" + H(16) + "_" + H(40), "sgp_local"),
+    "sourcegraph-access-token-legacy": (
+        lambda: "source" + "graph: " + H(38).upper() + "ab",
+        f"sourcegraph commit {H(40)}",
+    ),
     "snyk-api-token": (lambda: f"SNYK_TOKEN={uuid()}", f"snyk org id {uuid()}"),
     "octopus-deploy-api-key": (
         lambda: "API" + "-" + R(26, UPPER_DIGITS).upper(),

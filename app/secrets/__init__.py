@@ -356,7 +356,7 @@ _AUTH_SCHEMES = _words(
     """
     bearer basic token digest negotiate ntlm hoba mutual apikey api-key key otp dpop mac hawk
     oauth sso-key aws4-hmac-sha256 goog4-hmac-sha256 hmac-sha256 signature ssws splunk geniekey
-    klaviyo-api-key deepl-auth-key zoho-oauthtoken
+    klaviyo-api-key deepl-auth-key zoho-oauthtoken api-token
     """
 )
 _AUTH_PARAM = _lazy(

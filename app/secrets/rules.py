@@ -1126,6 +1126,16 @@ RULES: tuple[Rule, ...] = (
         (40, 62),
         check=_sourcegraph_tail,
     ),
+    # (its legacy token beside its name: 40 hex digits of both cases, as no git SHA is)
+    _keyword(
+        "sourcegraph-access-token-legacy",
+        SERVICE_KEY,
+        ["sourcegraph"],
+        "[a-fA-F0-9]{40,}",
+        (40, 40),
+        word=False,
+        check=lambda v: _hexish(v) and _has_upper(v) and _has_lower(v),
+    ),
     _keyword("snyk-api-token", SERVICE_KEY, ["snyk"], _UUID, (36, 36), check=_uuid),
     _token("octopus-deploy-api-key", PREFIXED, ["API-"], "A-Z0-9", (26, 26), check=_letters_digits),
     _token(
