@@ -79,6 +79,23 @@ NEW_FORMATS: list[tuple[str, Make]] = [
     ("planetscale", lambda: "pscale" + "_tkn_" + rnd(43)),
     ("rubygems", lambda: "rubygems" + "_" + rnd(48, HEX)),
     ("sentry-user", lambda: "sntryu" + "_" + rnd(64, HEX)),
+    (
+        # an organization's: its claims in base64, _, a signature of 43
+        "sentry-org",
+        lambda: (
+            "sntrys"
+            + "_"
+            + base64.b64encode(
+                json.dumps(
+                    {"iat": 1764900000.5, "url": "https://sentry.io", "org": rnd(8)}
+                ).encode()
+            )
+            .decode()
+            .rstrip("=")
+            + "_"
+            + rnd(43, string.ascii_letters + string.digits + "+/")
+        ),
+    ),
     ("npmrc-auth-token", lambda: "//registry.npmjs.org/:_authToken=" + rnd(36)),
     (
         "npmrc-auth-token-uuid",

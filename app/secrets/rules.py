@@ -446,6 +446,15 @@ def _sk_tail(tail: str) -> bool:
     return len(body) >= 20 and _has_upper_or_unbroken(body) and (len(body) >= 32 or _complex(body))
 
 
+def _sentry_tail(tail: str) -> bool:
+    """A user token's 64 hex digits (sntryu_), or an organization token's (sntrys_): base64 of
+    its claims (eyJ…), _ and a signature of 43."""
+    if len(tail) == 64 and _hex_key(tail):
+        return True
+    claims, _, signature = tail.rpartition("_")
+    return claims.startswith("eyJ") and "-" not in claims and len(signature) == 43
+
+
 def _sourcegraph_tail(tail: str) -> bool:
     """40 hex digits, after a 16-digit id or "local" and _ (sgp_…_…) or alone."""
     head, _, key = tail.rpartition("_")
@@ -1863,14 +1872,15 @@ RULES: tuple[Rule, ...] = (
         ["NRAK-", "NRJS-", "NRII-", "NRAA-", "NRIQ-", "NRRA-"],
         _A + "\\-",
         (19, 64),
-        check=_complex,
+        # a browser key's 19, a user or an admin key's 27, an insert or a query key's 32
+        check=lambda t: len(t) in (19, 27, 32) and _complex(t),
     ),
     _rule("new-relic-license-key", NEW_RELIC, "[A-Za-z0-9]{36}NRAL", ("NRAL",), _new_relic_license),
     _token("grafana-service-account-token", GRAFANA, ["glsa_"], _A + "_", (32, 64)),
     _token("grafana-cloud-api-token", GRAFANA, ["glc_"], _B64, (32, 1024)),
     _token("grafana-api-key", GRAFANA, ["eyJrIjoi"], _A, (70, 400), check=_letters_digits),
     _token(
-        "sentry-token", SENTRY, ["sntrys_", "sntryu_"], _B64 + "_\\-", (40, 512), check=_complex
+        "sentry-token", SENTRY, ["sntrys_", "sntryu_"], _B64 + "_\\-", (40, 512), check=_sentry_tail
     ),
     _token(
         "planetscale-token",
