@@ -275,6 +275,15 @@ CASES: dict[str, Callable[[int], str]] = {
     ),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
+    # made up in a key's shape: the alphabet in order, few distinct characters, a version, a
+    # numbered name, each refused by a test of the whole value (app/secrets/shapes.py)
+    "made-up values under credentials' names": lambda n: repeat(
+        "api_key=abcdefghijklmnopqrstuvwxyz0123 token: 0123456789abcdefghij "
+        "secret=ab12ab12ab12ab12ab12 auth_token=jjwt-jackson-0.11.2 "
+        "client_secret: cmp2-qat-1208358310 ",
+        n,
+    ),
+    "one long made-up value under a key's name": lambda n: "api_key=" + repeat("abcdefgh", n),
     "service names beside masked keys": lambda n: repeat(
         "DATADOG_API_KEY="
         + "0" * 32
