@@ -217,6 +217,8 @@ PLAUSIBLE: list[str] = [
     'token = "' + "x" * 14 + ".atlas" + "v1." + "x" * 67 + '"',
     "slack: xo" + "xb-" + "12345-abcd234, xo" + "xp-" + "1234567890, xo" + "xb-" + "abcdef-abcdef",
     "xoxe.xo" + "xp-1-" + "RANDOMSTRINGHERE",
+    "xoxe.xo" + "xp-1-" + "SlackAppConfigurationAccessTokenHere",
+    "xo" + "xp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d",
     "the symbol hf_" + "requiredCharacteristicTypesForDisplayMetadata is exported",
     "decoder field &hf_" + "servingcellpriorityparametersdescription_h_prio",
     "sk-ant-" + "api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",

@@ -78,6 +78,26 @@ NEW_FORMATS: list[tuple[str, Make]] = [
     ("brevo", lambda: "xkeysib" + "-" + rnd(64, HEX) + "-" + rnd(16)),
     ("planetscale", lambda: "pscale" + "_tkn_" + rnd(43)),
     ("rubygems", lambda: "rubygems" + "_" + rnd(48, HEX)),
+    # Slack's tokens as gitleaks' cases write them: a user's three numbers, a legacy token's
+    # numbers and hex digits, a bot's one number and a key, a configuration token's digit and key
+    (
+        "slack-user-numbers",
+        lambda: (
+            "xo" + "xp-" + "-".join(rnd(n, "123456789") for n in (11, 10, 11)) + "-" + rnd(32, HEX)
+        ),
+    ),
+    (
+        "slack-legacy-numbers",
+        lambda: (
+            "xo" + "xs-" + "-".join(rnd(n, "123456789") for n in (12, 9, 10)) + "-" + rnd(10, HEX)
+        ),
+    ),
+    ("slack-legacy-bot", lambda: "xo" + "xb-" + rnd(12, "123456789") + "-" + rnd(24)),
+    (
+        "slack-config",
+        lambda: "xoxe.xo" + "xp-1-" + rnd(163, string.ascii_uppercase + string.digits),
+    ),
+    ("slack-workspace", lambda: "xo" + "xa-2-" + rnd(12)),
     ("sentry-user", lambda: "sntryu" + "_" + rnd(64, HEX)),
     (
         # an organization's: its claims in base64, _, a signature of 43

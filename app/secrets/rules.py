@@ -23,6 +23,7 @@ from app.secrets.engine import ANYWHERE, BESIDE_RUNS, IN_RUNS
 from app.secrets.shapes import (
     _ANY_DIGIT,
     _ANY_LETTER,
+    _IDENTIFIER_LIKE,
     _WORD,
     _WORD_DASH,
     _complex,
@@ -464,27 +465,28 @@ def _sourcegraph_tail(tail: str) -> bool:
 
 
 def _slack_tail(tail: str) -> bool:
-    """What follows xox?- or xapp- as Slack issues it (gitleaks' shapes): a bot token's team
-    and bot numbers, a user token's three numbers and its key, a configuration token's digit
-    and key (xoxe.xoxp-1-…), an app token's parts. xoxb-12345-abcd234, xoxp-1234567890 and
-    xoxe.xoxp-1-RANDOMSTRINGHERE are none."""
+    """What follows xox?- or xapp- as Slack issues it (gitleaks' shapes): a user token's three
+    numbers and its key, a legacy token's numbers and hex digits, a bot token's two numbers (or
+    one and a key), a configuration or an app token's digit and key (xoxe.xoxp-1-…,
+    xapp-1-A0…-123-…), a legacy workspace token's key. xoxb-12345-abcd234, xoxp-1234567890,
+    xoxp-1234-1234-1234-… and xoxe.xoxp-1-RANDOMSTRINGHERE are none."""
     parts = tail.split("-")
     numbers = list(takewhile(str.isdigit, parts))
-    rest = parts[len(numbers) :]
-    key = "-".join(rest)
-    if len(numbers) >= 3 and all(10 <= len(n) <= 13 for n in numbers[:3]):
-        return len(key) >= 20 and _mixed_or_hex(key)  # a user's (xoxp-), or a bot's
+    key = "-".join(parts[len(numbers) :])
+    counted = numbers[1:] if numbers and len(numbers[0]) == 1 else numbers  # (xoxa-2-…)
+    if len(counted) >= 3:
+        return all(len(n) >= 8 for n in counted) and len(key) >= 8 and _mixed_or_hex(key)
     if len(numbers) == 2 and all(8 <= len(n) <= 14 for n in numbers):
-        return not key or (len(key) >= 18 and _mixed_or_hex(key))  # a bot's (xoxb-)
+        return not key or (len(key) >= 18 and _complex(key))  # a bot's (xoxb-)
     if len(numbers) == 1 and 8 <= len(numbers[0]) <= 14:
-        return 18 <= len(key) <= 26 and _mixed(key)  # a legacy bot's
-    if len(numbers) == 1 and len(numbers[0]) == 1:
+        return 18 <= len(key) <= 26 and _complex(key)  # a legacy bot's
+    if len(numbers) == 1 and len(numbers[0]) == 1 and len(key) >= 40:
         # a configuration token's (xoxe.xoxp-1-… and 163 more, xoxe-1-… and 146), an app's
-        # (xapp-1-A0…-123-…: 40 or more), a legacy workspace's (xoxa-2- and 8 to 48)
-        if len(key) >= 40:
-            return _has_upper(key) and _ANY_DIGIT_RE.search(key) is not None
-        return 8 <= len(key) <= 48 and _mixed(key)
-    return not numbers and 8 <= len(key) <= 48 and _mixed(key)  # a legacy workspace's
+        return _has_upper(key) and _ANY_DIGIT_RE.search(key) is not None
+    if len(numbers) <= 1 and all(len(n) == 1 for n in numbers):
+        # a legacy workspace's (xoxa-2-…), not words (SlackAppConfigurationAccessTokenHere)
+        return 8 <= len(key) <= 48 and _complex(key) and not _IDENTIFIER_LIKE.fullmatch(key)
+    return False
 
 
 def _mixed_or_hex(key: str) -> bool:
@@ -1218,7 +1220,8 @@ RULES: tuple[Rule, ...] = (
     _token(
         "slack-token",
         SLACK,
-        [f"xox{c}-" for c in "abprse"] + ["xapp-"],
+        # (a configuration token's xoxe. is part of it)
+        [f"xox{c}-" for c in "abprse"] + ["xapp-", "xoxe.xoxp-", "xoxe.xoxb-"],
         "A-Za-z0-9\\-",
         (10, 255),
         check=_slack_tail,
