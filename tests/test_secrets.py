@@ -557,6 +557,44 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "database:\n  password: changeme\n  api_key: <redacted>\n",
     ),
+    # the operators of code: PHP's and Ruby's =>, Go's :=, a type between name and =, R's <-,
+    # Make's ?=; each with what names a secret's source rather than holding one
+    (
+        "php-array-assignment",
+        _lazy(lambda: "Pw9" + rnd(9), "'database' => ['password' => '", "'],"),
+        "a password",
+        "'password' => env('DB_PASSWORD'), 'token' => $request->token,",
+    ),
+    (
+        "go-short-declaration",
+        _lazy(lambda: rnd(32), 'apiToken := "', '"'),
+        "an access token",
+        'apiToken := os.Getenv("API_TOKEN")',
+    ),
+    (
+        "typed-declaration",
+        _lazy(lambda: rnd(32), 'const apiKey: string = "', '";'),
+        "an API key",
+        'api_key: str = os.environ["API_KEY"]; password: str = Field(default=None)',
+    ),
+    (
+        "go-typed-declaration",
+        _lazy(lambda: rnd(32), 'var apiKey string = "', '"'),
+        "an API key",
+        "var apiKey string = cfg.APIKey",
+    ),
+    (
+        "r-assignment",
+        _lazy(lambda: "Pw9" + rnd(9), 'db_password <- "', '"'),
+        "a password",
+        'db_password <- Sys.getenv("DB_PASSWORD")',
+    ),
+    (
+        "make-conditional-assignment",
+        _lazy(lambda: rnd(32), "API_KEY ?= ", "\n"),
+        "an API key",
+        "API_KEY ?= $(shell cat .api-key)\nurl.password += encoded",
+    ),
     (
         "json-in-text",
         _lazy(lambda: rnd(32), '{"client_secret": "', '"}'),

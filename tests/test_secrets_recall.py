@@ -281,11 +281,15 @@ def test_a_clean_document_has_no_finding() -> None:
 # (\\\"client_secret): the name search reads a quote escaped once (\"), as a JSON body
 # quoted in a log line has it (and nuget.config's <add key="Password" value="…" /> likewise,
 # and a setter's string literal, setPassword("…"), a Terraform variable's default and an HTML
-# input's value).
+# input's value, and a double-quoted literal after code's :=, a type's = and R's <-).
 # A Markdown table's rows, quoted so, are one line (their line breaks escaped): no row is read;
 # a YAML block scalar's line breaks are escaped twice there (a block is read with its line
 # breaks as written or escaped once, the YAML in a JSON string), and a CSV file's.
 NOT_READ = {
+    ("go-short-declaration", "logged-json"),
+    ("typed-declaration", "logged-json"),
+    ("go-typed-declaration", "logged-json"),
+    ("r-assignment", "logged-json"),
     ("json-in-text", "logged-json"),
     ("nuget-config-password", "logged-json"),
     ("markdown-table-row", "logged-json"),

@@ -490,9 +490,14 @@ _pointer_escaped = _later("pointer_escaped")
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
 
+# The operator: = and : of data and most code, := (Go, Make), => (PHP's and Ruby's hashes), ?=
+# and += (Make, shells), <- (R); a type between the name and = (api_key: str = …, apiKey: string
+# = …, Go's apiKey string = …), with a space before the = that a value's own = has not
 _NAME_OP = _lazy(
     r"""(?<![A-Za-z0-9_.\-])(?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?)
-        (?P<sp1>[ \t]*)(?P<op>[:=])(?P<sp2>[ \t]*)""",
+        (?P<sp1>[ \t]*)(?P<op>:=|=>|[?+]=|<-|=
+          |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
+          |(?<=[ \t])string[ \t]++=(?!=))(?P<sp2>[ \t]*)""",
     re.X,
 )
 _VALUE = _lazy(
@@ -529,7 +534,7 @@ _REREAD_LIMIT = 100
 
 
 def _named_in_text(text: str) -> Iterator[Span]:
-    if ":" not in text and "=" not in text:
+    if ":" not in text and "=" not in text and "<-" not in text:
         return
     names: _Names | None = _NamesByRe2.of(text) if len(text) > _SMALL_TEXT else None
     if names is None:
@@ -719,7 +724,7 @@ _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
     rf"(?:^|[^A-Za-z0-9_.\-])(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
     r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess)"
-    rf"{_NAME_CHARS}*)\\?[\"']?[ \t]*[:=][ \t]*"
+    rf"{_NAME_CHARS}*)\\?[\"']?[ \t]*(?:[:=?+]=?|=>|<-|string[ \t]*=)[ \t]*"
 )
 # and _NAME_OP_VALUED's: the first four characters of the value matched, not looked ahead at
 # (Python's \s on a str, written out for the ASCII RE2 reads, where a space past ASCII reads as
@@ -869,6 +874,9 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     None when the name is not a credential's; kind "" when its value is not a credential.
     """
     name, op = m.group("name"), m.group("op")
+    appended = op == "+="  # (code adding to a value: only a literal it adds is one)
+    if op not in ("=", ":"):
+        op = "="  # (an assignment of code, a type's or an operator's: its value is data)
     before = text[m.start() - 1] if m.start() else ""
     query = op == "=" and before != "" and before in "?&#;"
     cls = _classify_name(name)
@@ -903,6 +911,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") is not None else "bare"
     start, end = v.span(group)
     resume = v.end()
+    if appended and group == "bare":
+        return start, end, "", resume  # url.password += encoded
     header_line = cls in (_C_HEADER, _C_COOKIE) and group == "bare" and op == ":"
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
@@ -994,7 +1004,7 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
 # (a comma, or a newline written as JSON writes it: a name/value entry, `_name_then_value`)
-_NAME_END = r"s?\\?[\"']?[ \t]*(?:[:=\n,]|\\n)"
+_NAME_END = r"s?\\?[\"']?[ \t]*(?:[:=\n,+<?]|\\n|string[ \t])"
 
 
 # the words of the name anchor below: one of them is in every name it finds

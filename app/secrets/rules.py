@@ -474,6 +474,8 @@ def _slack_tail(tail: str) -> bool:
     numbers = list(takewhile(str.isdigit, parts))
     key = "-".join(parts[len(numbers) :])
     counted = numbers[1:] if numbers and len(numbers[0]) == 1 else numbers  # (xoxa-2-…)
+    if len(counted) >= 4 and not key:
+        counted, key = counted[:-1], counted[-1]  # (hex digits that happen to be decimal)
     if len(counted) >= 3:
         return all(len(n) >= 8 for n in counted) and len(key) >= 8 and _mixed_or_hex(key)
     if len(numbers) == 2 and all(8 <= len(n) <= 14 for n in numbers):
@@ -490,7 +492,7 @@ def _slack_tail(tail: str) -> bool:
 
 
 def _mixed_or_hex(key: str) -> bool:
-    return _mixed(key) or _hex_key(key.replace("-", ""))
+    return _mixed(key) or _HEX.issuperset(key.replace("-", ""))
 
 
 _ANY_DIGIT_RE = re.compile("[0-9]")
