@@ -560,6 +560,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     # the operators of code: PHP's and Ruby's =>, Go's :=, a type between name and =, R's <-,
     # Make's ?=; each with what names a secret's source rather than holding one
     (
+        "service-key-name",
+        _lazy(lambda: rnd(40), '{"datadog_key": "', '"}'),
+        "an API key",
+        '{"sort_key": "created_at", "partition_key": "' + rnd(40) + '", "s3_key": "a/b.csv"}',
+    ),
+    (
         "php-array-assignment",
         _lazy(lambda: "Pw9" + rnd(9), "'database' => ['password' => '", "'],"),
         "a password",

@@ -286,6 +286,7 @@ def test_a_clean_document_has_no_finding() -> None:
 # a YAML block scalar's line breaks are escaped twice there (a block is read with its line
 # breaks as written or escaped once, the YAML in a JSON string), and a CSV file's.
 NOT_READ = {
+    ("service-key-name", "logged-json"),
     ("go-short-declaration", "logged-json"),
     ("typed-declaration", "logged-json"),
     ("go-typed-declaration", "logged-json"),

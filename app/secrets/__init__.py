@@ -31,7 +31,7 @@ from itertools import accumulate, compress, count, islice, repeat
 from app.findings import Finding
 from app.json_values import CONTAINERS
 from app.pointer import escape_token
-from app.secrets.engine import ANYWHERE, Engine, Hay
+from app.secrets.engine import ANYWHERE, IN_RUNS, Engine, Hay
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
@@ -320,7 +320,39 @@ def _classify_name(name: str) -> str | None:
     found = _match_heads(parts)
     if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
         found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
+    if found is None and parts[-1] == "key" and len(parts) > 1 and parts[-2] in _services():
+        found = _C_API_KEY  # a service's key ("datadog_key", "trelloKey"): a "sort_key" is none
     return found
+
+
+_SERVICES: list[frozenset[str]] = []
+
+
+def _services() -> frozenset[str]:
+    """The services whose key a name "<service>_key" holds: those the keyword rules name, and
+    the issuers of prefixed tokens (read once, from app/secrets/rules.py)."""
+    if not _SERVICES:
+        named = {
+            keyword
+            for rule in RULES
+            if rule.scope != IN_RUNS
+            for keyword in rule.keywords
+            if keyword.isalpha() and keyword.islower() and len(keyword) >= 3
+        }
+        _SERVICES.append(frozenset(named - _NOT_SERVICES | _TOKEN_ISSUERS))
+    return _SERVICES[0]
+
+
+# (words a keyword rule reads beside a value that name no service; issuers of prefixed tokens)
+_NOT_SERVICES = frozenset(
+    ["accountkey", "accountname", "basic", "bearer", "storageaccount", "linear", "vault", "xray"]
+)
+_TOKEN_ISSUERS = _words(
+    """
+    github gitlab slack stripe openai anthropic sendgrid shopify digitalocean doppler pulumi
+    huggingface npm pypi mapbox trello grafana sonar postman segment mixpanel pagerduty
+    """
+)
 
 
 def _match_heads(parts: list[str]) -> str | None:
