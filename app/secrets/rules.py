@@ -1161,7 +1161,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _token("infracost-api-token", PREFIXED, ["ico-"], _A, (32, 32), check=_mixed),
     _token("prefect-api-token", PREFIXED, ["pnu_"], _A, (36, 36), check=_letters_digits),
-    _token("readme-api-token", PREFIXED, ["rdme_"], "a-z0-9", (70, 70), check=_letters_digits),
+    _token("readme-api-token", PREFIXED, ["rdme_"], _A, (70, 70), check=_letters_digits),
     _token("pulumi-api-token", PULUMI, ["pul-"], _A, (40, 40), check=_hex_key),
     _token("hashicorp-vault-token", VAULT, ["hvs.", "hvb."], _AU, (24, 512)),
     # (no credential's word needed: "vault login s.…" is how the token is given, and the "s."
@@ -1303,7 +1303,10 @@ RULES: tuple[Rule, ...] = (
         _AU + ".",
         (33, 128),
         strip=".",
-        check=lambda t: [len(p) >= 16 for p in t.split(".")] == [True, True],
+        # its two parts (22 and 43), or 66 characters in one as gitleaks reads it
+        check=lambda t: (
+            [len(p) >= 16 for p in t.split(".")] == [True, True] or (len(t) == 66 and _mixed(t))
+        ),
     ),
     _token(
         "sendinblue-api-token",
