@@ -569,7 +569,8 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "php-array-assignment",
         _lazy(lambda: "Pw9" + rnd(9), "'database' => ['password' => '", "'],"),
         "a password",
-        "'password' => env('DB_PASSWORD'), 'token' => $request->token,",
+        "'password' => env('DB_PASSWORD'), 'token' => $request->token, "
+        "'password' => $request->input('password'),",
     ),
     (
         "go-short-declaration",

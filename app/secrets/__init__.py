@@ -945,6 +945,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     resume = v.end()
     if appended and group == "bare":
         return start, end, "", resume  # url.password += encoded
+    if group == "bare" and text.startswith("$", start) and text.startswith("->", end - 1):
+        return start, end, "", resume  # PHP's $request->input('password'): code
     header_line = cls in (_C_HEADER, _C_COOKIE) and group == "bare" and op == ":"
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
