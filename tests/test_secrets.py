@@ -763,6 +763,22 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "SECRET_KEY_BASE=${SECRET_KEY_BASE}",
     ),
     (
+        "curl-password-without-user",
+        _lazy(lambda: "Pw9" + rnd(9), "curl -u ':", "' https://localhost:9200"),
+        "a password",
+        "curl -u : https://x; curl -u ':' https://y",
+    ),
+    (
+        "windows-net-use",
+        _lazy(
+            lambda: "Pw9" + rnd(9),
+            "net use Z: \\\\srv\\share /user:corp\\admin ",
+            " /persistent:no",
+        ),
+        "a password",
+        "net use Z: \\\\srv\\share /user:corp\\admin * (it asks); net user /add",
+    ),
+    (
         "curl-user-password",
         _lazy(lambda: rnd(12), "ran: curl -s -X POST -u 'admin:", "' https://api.example/v1"),
         "a password",

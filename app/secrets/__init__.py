@@ -1236,7 +1236,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     ),
     _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
     _Anchor(
-        (r"(?:htpasswd|rabbitmqctl)[ \t]", ("htpasswd", "rabbitmqctl")),
+        (r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:/user:)", ("htpasswd", "rabbitmqctl", "/user:")),
         (_command_line_password,),
     ),
     # a literal piped to what reads a password (or a token) from its standard input
@@ -1346,7 +1346,11 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # the command, 256 characters, the flag, a value of 256 (quoted); or the command, 256
     # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
     # whose flags are words too)
-    _command_line_password: ((" -", "\t-", "--pass", "htpasswd", "rabbitmqctl"), 320, 320),
+    _command_line_password: (
+        (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", "/user:"),
+        320,
+        320,
+    ),
     # "the password for the admin account is ...": four words, a value of 128
     _password_in_prose: (("pass", "pwd"), 16, 1024),
     # "username admin password …": a user of 64 before "password", a value of 128 after it

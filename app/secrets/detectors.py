@@ -274,7 +274,7 @@ _COMMAND_LINE_PASSWORD = _lazy(
     (?:
         --(?:password|passwd|pass)(?P<op>=|[ \t]+)          # any command's --password
       | (?:curl|wget)[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-u|--user)(?:=|[ \t]*)
-        ["']?[^\s:"'`]{1,128}:                              # curl -u user:..., the user first
+        ["']?[^\s:"'`]{0,128}:                              # curl -u user:... (or :... alone)
       | (?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)[ \t][^\n|;&]{0,256}?(?<=[ \t])-p
         (?=[^\s\-])                                        # -p... with no space: -p alone asks
       | sshpass[ \t]+-p[ \t]*
@@ -291,6 +291,8 @@ _COMMAND_LINE_PASSWORD = _lazy(
       | --(?:password-stdin|with-token)[ \t]*<<<[ \t]*     # a here-string to standard input
       | rabbitmqctl[ \t](?:[^\n|;&]{0,256}?[ \t])?(?:add_user|change_password)[ \t]+
         [^\s|;&<>]{1,128}[ \t]+                              # the user, then the password
+      | (?i:net)[ \t]+(?i:use)[ \t][^\n|;&]{0,256}?(?<=[ \t])/(?i:user):
+        [^\s"'`]{1,128}[ \t]+                                 # Windows' net use … /user:u …
     )
     """
     + _SHELL_VALUE,
