@@ -236,6 +236,8 @@ CASES: dict[str, Callable[[int], str]] = {
     "echo pipes, then sudo with flags": lambda n: repeat("echo a | sudo -u x ", n) + "-S",
     "htpasswd flags, no password": lambda n: repeat("htpasswd -b -c -B ", n),
     "rabbitmqctl add_user, each": lambda n: repeat("rabbitmqctl add_user u $P ", n),
+    "net use /user: with no password, each": lambda n: repeat("net use Z: /user:corp\\u * ", n),
+    "/user: alone, every few characters": lambda n: repeat("x /user:y ", n),
     "openssl -passout pass:, placeholders": lambda n: repeat("-passout pass:changeme ", n),
     "SQL users and roles, then PASSWORD": lambda n: repeat("user role with ", n) + "password 'x'",
     "IDENTIFIED BY, no user": lambda n: repeat("identified by 'Ab3xYz9k' ", n),
