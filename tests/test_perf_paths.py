@@ -339,6 +339,34 @@ def test_a_document_whose_scan_stopped_early_has_every_string_withheld_beside_an
     }
 
 
+def test_past_a_stopped_scan_a_path_shows_only_the_schema_s_names_and_the_numbers() -> None:
+    """A document whose scan stopped early (more flagged places than a report lists) has no
+    member name read past the stop: a finding's path keeps the names the schema defines and
+    the items' numbers, and withholds every other name, a credential's or not, without
+    scanning the names again."""
+    from app.findings import Finding
+    from app.redaction import REDACTED, Redaction
+    from app.secrets import scan_document
+
+    document: dict[str, Any] = {
+        "operations": [{"call": {"arguments": {"region": "eu-west-1", "note": "fine"}}}],
+        "extensions": {"com.example.ops": {"ghp_" + "Zq8" * 12: 1, "ghp_" + "Xr4" * 12: 2}},
+    }
+    scan = scan_document(document, 1)
+    assert not scan.complete
+    redaction = Redaction.of(document, scan.hits, complete=False)
+    shown = redaction.findings(
+        [
+            Finding("W002", "warning", "/operations/0/call/arguments/region", "checked"),
+            Finding("W002", "warning", "/extensions/com.example.ops", "checked"),
+        ]
+    )
+    assert [f.path for f in shown] == [
+        f"/operations/0/call/arguments/{REDACTED}",
+        f"/extensions/{REDACTED}",
+    ]
+
+
 # --- findings past the cap -----------------------------------------------------------------------
 
 
