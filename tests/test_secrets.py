@@ -563,7 +563,10 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "service-key-name",
         _lazy(lambda: rnd(40), '{"datadog_key": "', '"}'),
         "an API key",
-        '{"sort_key": "created_at", "partition_key": "' + rnd(40) + '", "s3_key": "a/b.csv"}',
+        '{"sort_key": "created_at", "partition_key": "' + rnd(40) + '", "s3_key": "a/b.csv"} '
+        "https://o1.ingest.sentry.io/api/2/envelope/?sentry_key="
+        + rnd(32, "0123456789abcdef")
+        + "&sentry_version=7",
     ),
     (
         "php-array-assignment",

@@ -343,14 +343,17 @@ def _services() -> frozenset[str]:
     return _SERVICES[0]
 
 
-# (words a keyword rule reads beside a value that name no service; issuers of prefixed tokens)
-_NOT_SERVICES = frozenset(
-    ["accountkey", "accountname", "basic", "bearer", "storageaccount", "linear", "vault", "xray"]
+# (words a keyword rule reads beside a value that name no service, and services whose
+# "key" is public by design: Sentry's DSN key, Algolia's search key; issuers of prefixed tokens)
+_NOT_SERVICES = _words(
+    """
+    accountkey accountname basic bearer storageaccount linear vault xray sentry algolia
+    """
 )
 _TOKEN_ISSUERS = _words(
     """
     github gitlab slack stripe openai anthropic sendgrid shopify digitalocean doppler pulumi
-    huggingface npm pypi mapbox trello grafana sonar postman segment mixpanel pagerduty
+    huggingface npm pypi mapbox trello grafana sonar postman pagerduty
     """
 )
 
