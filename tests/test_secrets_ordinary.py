@@ -234,6 +234,12 @@ PLAUSIBLE: list[str] = [
     'notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"',
     "keyVaultToStoreSecrets: cmp2-qat-1208358310",
     "SUMO_ACCESS_KEY: AbCeFG123",
+    # code, not credentials: a static call, a prompt's label, base64 data around a run that
+    # starts as a Facebook or a Square token would
+    "$token = AppIdentityService::getAccessToken($scopes);",
+    "const confirmedpassword = await readUserInfo.password('       Again:     ')",
+    "data:application/octet-stream;base64,kT9+EAAN" + "vUCfwAPA3gawT9AdLydbRvsY2J" * 4 + "+/Aw==",
+    "blob = 'QUJD/EAAA" + "kDsCD1IwABsCEGiQABsCEHUAABM" + "+x9'",
 ]
 
 

@@ -396,7 +396,10 @@ def setter_argument(text: str) -> Iterator[Span]:
         if cls is None:
             continue
         group = _quoting(m)
-        kind = _credential_value(cls, m.group(group))
+        literal = m.group(group)
+        if literal != literal.strip():
+            continue  # a prompt's label: readUserInfo.password('       Again:     ')
+        kind = _credential_value(cls, literal)
         if kind is not None:
             yield m.start(group), m.end(group), kind
 

@@ -613,9 +613,16 @@ def _facebook_token(text: str, start: int, end: int) -> Span | None:
     """Facebook (Meta) access tokens: EAA, a capital, then a long run of letters and digits
     (user, page and system-user tokens alike; EAAA is also Square's prefix, for 64 characters)."""
     run = text[start + 4 : end]
-    if not _left_ok(text, start, _WORD_DASH) or _masked(run) or not 90 <= len(run) <= 512:
+    if not _left_ok(text, start, _IN_BASE64) or not _right_ok(text, end, _IN_BASE64):
+        return None  # a run inside base64 data (+ and / beside it), as binary blobs hold
+    if _masked(run) or not 90 <= len(run) <= 512:
         return None
     return (start, end) if _mixed(run) else None
+
+
+# what stands beside a run of letters and digits inside base64 data (a token's alphabet has
+# neither + nor /)
+_IN_BASE64 = _WORD_DASH | {"+", "/"}
 
 
 def _maxmind(text: str, start: int, end: int) -> Span | None:
@@ -1574,7 +1581,16 @@ RULES: tuple[Rule, ...] = (
         _twitter_bearer,
     ),
     _rule("facebook-access-token", FACEBOOK, "EAA[A-Z][A-Za-z0-9]{90,}", ("EAA",), _facebook_token),
-    _token("square-access-token", SQUARE, ["EAAA"], _AU, (22, 96), check=_random_looking),
+    _token(
+        "square-access-token",
+        SQUARE,
+        ["EAAA"],
+        _AU,
+        (22, 96),
+        boundary=_IN_BASE64,
+        right=frozenset("+/"),
+        check=_random_looking,
+    ),
     _rule(
         "facebook-app-access-token",
         FACEBOOK,

@@ -87,7 +87,7 @@ _IDENTIFIER_LIKE = _lazy(
 )
 # A call or a subscript (hmac.new(key2, msg; os.getenv("DB"); cfg["db"]; b64decode(x)), as
 # distinct from a password holding a bracket (Tr0ub4dor(3x9Q): see `_code_callee`.
-_CALL = _lazy(r"([\w$.]*+)[(\[].*", re.S)
+_CALL = _lazy(r"([\w$.:]*+)[(\[].*", re.S)  # (PHP's Class::method(…) too)
 _DIGIT_IN_WORD = _lazy(r"[0-9][a-z]")
 # type names in schemas and signatures: "password": "string?", api_key: str
 _TYPE_NAME = _lazy(
