@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 
 from app import TYPE_CHECKING
 from app.findings import Finding
@@ -789,24 +789,20 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-_SCHEMA_NAMES: list[frozenset[str]] = []
-
-
+@cache
 def _schema_names() -> frozenset[str]:
     """Every member name the schema defines (its properties' names), read once."""
-    if not _SCHEMA_NAMES:
-        from app.resources import load_schema
+    from app.resources import load_schema
 
-        found: set[str] = set()
-        pending: list[object] = [load_schema()]
-        while pending:
-            node = pending.pop()
-            if isinstance(node, dict):
-                properties = node.get("properties")
-                if isinstance(properties, dict):
-                    found.update(properties)
-                pending.extend(node.values())
-            elif isinstance(node, list):
-                pending.extend(node)
-        _SCHEMA_NAMES.append(frozenset(found))
-    return _SCHEMA_NAMES[0]
+    found: set[str] = set()
+    pending: list[object] = [load_schema()]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                found.update(properties)
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return frozenset(found)

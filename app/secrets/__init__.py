@@ -35,9 +35,9 @@ from app.secrets.engine import ANYWHERE, IN_RUNS, Engine, Hay
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
+    _in_order,
     _is_placeholder,
     _lazy,
-    _made_up,
     _not_a_credential_shape,
     _plausible_token,
     _prose_password,
@@ -325,22 +325,18 @@ def _classify_name(name: str) -> str | None:
     return found
 
 
-_SERVICES: list[frozenset[str]] = []
-
-
+@lru_cache(maxsize=1)
 def _services() -> frozenset[str]:
     """The services whose key a name "<service>_key" holds: those the keyword rules name, and
     the issuers of prefixed tokens (read once, from app/secrets/rules.py)."""
-    if not _SERVICES:
-        named = {
-            keyword
-            for rule in RULES
-            if rule.scope != IN_RUNS
-            for keyword in rule.keywords
-            if keyword.isalpha() and keyword.islower() and len(keyword) >= 3
-        }
-        _SERVICES.append(frozenset(named - _NOT_SERVICES | _TOKEN_ISSUERS))
-    return _SERVICES[0]
+    named = {
+        keyword
+        for rule in RULES
+        if rule.scope != IN_RUNS
+        for keyword in rule.keywords
+        if keyword.isalpha() and keyword.islower() and len(keyword) >= 3
+    }
+    return frozenset(named - _NOT_SERVICES | _TOKEN_ISSUERS)
 
 
 # (words a keyword rule reads beside a value that name no service, and services whose
@@ -421,7 +417,7 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
     if cls != _C_PASSWORD and (
-        _made_up(value)
+        _in_order(value)
         or _ARTIFACT_VERSION.fullmatch(value.rstrip("\\"))  # (before a quote escaped twice)
         or _NUMBERED_NAME.fullmatch(value)
     ):

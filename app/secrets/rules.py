@@ -484,7 +484,7 @@ def _slack_tail(tail: str) -> bool:
         return 18 <= len(key) <= 26 and _complex(key)  # a legacy bot's
     if len(numbers) == 1 and len(numbers[0]) == 1 and len(key) >= 40:
         # a configuration token's (xoxe.xoxp-1-… and 163 more, xoxe-1-… and 146), an app's
-        return _has_upper(key) and _ANY_DIGIT_RE.search(key) is not None
+        return _has_upper(key) and _ANY_DIGIT.search(key) is not None
     if len(numbers) <= 1 and all(len(n) == 1 for n in numbers):
         # a legacy workspace's (xoxa-2-…), not words (SlackAppConfigurationAccessTokenHere)
         return 8 <= len(key) <= 48 and _complex(key) and not _IDENTIFIER_LIKE.fullmatch(key)
@@ -495,7 +495,6 @@ def _mixed_or_hex(key: str) -> bool:
     return _mixed(key) or _HEX.issuperset(key.replace("-", ""))
 
 
-_ANY_DIGIT_RE = re.compile("[0-9]")
 _ANTHROPIC_TAIL = _lazy("ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{93}(?:AA)?")
 
 
@@ -1710,7 +1709,7 @@ RULES: tuple[Rule, ...] = (
         ["AQE"],
         _B64 + "\\-",
         (80, 320),
-        boundary=_WORD_DASH | {"+", "/"},
+        boundary=_IN_BASE64,
         check=_adyen_tail,
     ),
     # Mollie's API keys: live_ or test_, then 30 characters of base62

@@ -240,9 +240,8 @@ def _low_diversity(value: str) -> bool:
     """A value of 16 characters or more made of few distinct ones (a fifth of its length, 8 at
     most), or mostly of one (0000…0TUVWXYZ, glc_1111…1=, 1231231231…, aaaa…): typed, not
     generated. 40 random characters of base62 hold some 30 distinct ones, 40 hex digits 15,
-    and 40 decimal ones fewer than 9 once in 150. (The character
-    most of it is made of is looked for at its ends and its middle: a placeholder starts or
-    ends with it.)"""
+    and 40 decimal ones fewer than 9 once in 150. (The character most of it is made of is
+    looked for at its ends and its middle: a placeholder starts or ends with it.)"""
     n = len(value)
     if n < 16:
         return False
@@ -262,13 +261,11 @@ _SEQUENCES = tuple(
 )
 
 
-def _made_up(value: str) -> bool:
-    """A value in a key's shape that no issuer generated: few distinct characters
-    (`_low_diversity`), or a run of the alphabet or of the digits."""
+def _in_order(value: str) -> bool:
+    """A value of 16 characters or more holding a run of the alphabet or of the digits: made
+    up in a key's shape, as no issuer generates one (`_is_placeholder` tests its diversity)."""
     if len(value) < 16:
         return False
-    if _low_diversity(value):
-        return True
     low = value.lower()
     return any(block in low for block in _SEQUENCE_BLOCKS) and any(run in low for run in _SEQUENCES)
 
