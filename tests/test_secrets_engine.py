@@ -6,6 +6,7 @@ they must agree on every text: the recall and precision corpora, the rules' true
 cases, hostile runs, non-ASCII text. Each pattern is held to the syntax both read alike.
 """
 
+import random
 import re
 import string
 
@@ -143,3 +144,31 @@ def test_a_small_text_never_loads_re2(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "deploy with ghp_" + rnd(36, string.ascii_letters + string.digits)
     assert scan_text(text) != []
     assert find_secrets({"statements": [{"text": t} for t in CORPUS[:40]]}) is not None
+
+
+def test_a_long_text_s_base64_runs_are_those_re_finds() -> None:
+    """The base64 detector finds a long text's runs of both cases by RE2 and a short one's by
+    `re`: on texts of such runs and of runs of one case, padding, non-ASCII and runs a
+    character short, RE2 finds exactly the runs `re` finds."""
+    from app.secrets import detectors
+
+    rng = random.Random(29)
+    pieces = [
+        "aZ0-=",
+        "a0/ ",
+        "Z0_ \n",
+        "aaaaaaaaZ ",
+        "ZZZZZZZZZa0 ",
+        "aZ==",
+        "aZ0+/_-=?é",
+        "x" * 23,
+    ]
+    found = 0
+    for _ in range(60):
+        alphabet = rng.choice(pieces)
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(4096, 6000)))
+        text += " " + rnd(23) + " " + rnd(24) + "== " + "ab" * 12
+        expected = [m.span() for m in detectors._BASE64_RUN.finditer(text)]
+        assert list(detectors._base64_runs(text)) == expected
+        found += len(expected)
+    assert found > 100  # (the texts hold such runs: the comparison is not of two empty lists)

@@ -16,8 +16,11 @@ from functools import lru_cache
 from itertools import accumulate, chain, count
 
 from app.secrets import (
+    _B64,
     _C_PASSWORD,
     _DECODING_BITS,
+    _MIXED_RUN,
+    _MIXED_RUN_RE2,
     PASSWORD,
     PEM_KEY,
     PUTTY_KEY,
@@ -947,8 +950,43 @@ def pointer_escaped(text: str) -> Iterator[Span]:
 # A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
 # Kubernetes secret, a token in a config blob. Runs long enough to hold one are decoded once, in
 # chunks of bounded size, and kept only when they decode to text; a hit anywhere in the text
-# flags the whole run. Base64 of base64 is not unwrapped again.
-_BASE64_RUN = _lazy(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{24,}+={0,2}")
+# flags the whole run. Base64 of base64 is not unwrapped again. Base64 of text always mixes
+# cases; hex, words, paths and a token's masked tail (ghp_0000…) do not: only the runs that
+# hold a small letter and a capital are read, so each of those others costs Python no step
+# (a text of 5,000 near misses of the rules held as many runs of one case). In a short text,
+# `re` finds them (each branch reads a run once at most, possessively: linear); in a long one,
+# RE2 does, with the anchor's own pattern (app/secrets `_MIXED_RUN_RE2`): `re` tries a pattern
+# at every character, 6 ms for 400 KB of text.
+_BASE64_RUN = _lazy(
+    rf"(?<![{_B64}])(?=[{_B64}]{{{_MIXED_RUN}}})"
+    r"(?:[A-Z0-9+/_\-]*+[a-z][a-z0-9+/_\-]*+[A-Z]|[a-z0-9+/_\-]*+[A-Z][A-Z0-9+/_\-]*+[a-z])"
+    rf"[{_B64}]*+={{0,2}}"
+)
+_RE2_RUNS_FROM = 4096  # characters
+
+
+def _base64_runs(text: str) -> Iterator[tuple[int, int]]:
+    """Where `text`'s runs of base64 characters (and their padding) stand that are at least
+    24 long and hold both cases: `_BASE64_RUN`'s matches."""
+    spans = None
+    if len(text) >= _RE2_RUNS_FROM:
+        from app.secrets.engine import re2_spans
+
+        # (ASCII as the engine reads a text: a character past it is "?", offsets kept)
+        raw = text.encode("ascii", "replace")
+        spans = re2_spans(_MIXED_RUN_RE2, raw)
+    if spans is None:
+        yield from (m.span() for m in _BASE64_RUN.finditer(text))
+        return
+    # RE2's matches are the whole runs holding both cases (the shorter ones too)
+    for start, end in spans:
+        if end - start >= _MIXED_RUN:
+            pad = end
+            while pad < len(text) and pad - end < 2 and text[pad] == "=":
+                pad += 1
+            yield start, pad
+
+
 _BASE64_CHUNK = 65536  # characters, a multiple of 4
 _URLSAFE = bytes.maketrans(b"-_", b"+/")
 _TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
@@ -960,10 +998,8 @@ def base64_wrapped(text: str) -> Iterator[Span]:
     ends: list[int] = []  # where each run's decoded lines end in the decoded text
     runs: list[tuple[int, int]] = []
     length = 0
-    for run in _BASE64_RUN.finditer(text):
-        blob = run.group().rstrip("=")
-        if not (_has_lower(blob) and _has_upper(blob)):
-            continue  # base64 of text always mixes cases; hex, words and paths do not
+    for span in _base64_runs(text):
+        blob = text[span[0] : span[1]].rstrip("=")
         for offset in range(0, len(blob), _BASE64_CHUNK):
             plain = _decoded_text(blob[offset : offset + _BASE64_CHUNK])
             if plain is None:
@@ -971,7 +1007,7 @@ def base64_wrapped(text: str) -> Iterator[Span]:
             decoded.append(plain + "\n")
             length += len(plain) + 1
             ends.append(length)
-            runs.append(run.span())
+            runs.append(span)
     if not decoded:
         return
     plain = "".join(decoded)

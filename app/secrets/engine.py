@@ -33,7 +33,7 @@ holds the two engines to the same matches.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 # An input at least this long (characters) is searched with RE2 even before RE2 is loaded:
 # below it, importing the binding and compiling the keyword sets (about 3 ms) costs more than
@@ -338,6 +338,31 @@ class Engine:
         if compiled is None:
             compiled = self._narrow[regex] = _re2_compile(regex)
         return compiled
+
+
+_SPANS: dict[str, Any] = {}  # regex -> its RE2 automaton, for `re2_spans`
+
+
+def re2_spans(regex: str, raw: bytes) -> Iterator[tuple[int, int]] | None:
+    """The spans of ``regex``'s matches in ``raw``, one after another, by RE2 (compiled once per
+    process); None when RE2 is not installed. For a detector that reads a long text for runs
+    RE2 finds in one pass, where `re` would try its pattern at every character."""
+    compiled = _SPANS.get(regex)
+    if compiled is None:
+        if _re2_module() is None:
+            return None
+        compiled = _SPANS[regex] = _re2_compile(regex)
+    return _spans(compiled.Match, _UNANCHORED[0], raw)
+
+
+def _spans(match: Any, anchor: Any, raw: bytes) -> Iterator[tuple[int, int]]:
+    pos, end = 0, len(raw)
+    while pos <= end:
+        span: tuple[int, int] = match(anchor, raw, pos, end)[0]
+        if span[0] < 0:
+            return
+        yield span
+        pos = span[1] if span[1] > span[0] else span[1] + 1
 
 
 def _re2_compile(regex: str) -> Any:
