@@ -525,6 +525,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         "live_streaming_session_of_the_week_one_two",
     ),
     "nightfall-api-key": (lambda: "N" + "F-" + R(32), "NF-" + "A" * 32),
+    "fullstory-api-key": (lambda: "na" + "1." + R(50) + "+/" + R(48), "na1." + R(99)),
     "pagarme-api-key": (lambda: "ak" + "_live_" + R(30), "ak_live_" + "short"),
     "ramp-client-secret": (lambda: "ramp" + "_sec_" + R(48), "ramp_id_" + R(40)),
     "ubidots-token": (lambda: "BB" + "FF-" + R(30), "BBFF-" + R(12)),

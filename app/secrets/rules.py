@@ -1781,6 +1781,10 @@ RULES: tuple[Rule, ...] = (
     # GoCardless's access token with no name beside it: live_ and 40 of base64url
     _token("gocardless-live-token", PREFIXED, ["live_"], _AU + "=", (40, 40), check=_mixed),
     _token("nightfall-api-key", PREFIXED, ["NF-"], _A, (32, 32), check=_mixed),
+    # FullStory's API key: its region (na1. in North America, eu1. in Europe) and 100 of base64
+    _token(
+        "fullstory-api-key", PREFIXED, ["na1.", "eu1."], "A-Za-z0-9+/", (100, 100), check=_mixed
+    ),
     _token("pagarme-api-key", PREFIXED, ["ak_live_", "ak_test_"], _A, (30, 30), check=_mixed),
     _token("ramp-client-secret", PREFIXED, ["ramp_sec_"], _A, (48, 48), check=_mixed),
     _token("ubidots-token", PREFIXED, ["BBFF-"], _A, (30, 30), check=_mixed),
