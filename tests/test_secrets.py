@@ -605,6 +605,46 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "an API key",
         "API_KEY ?= $(shell cat .api-key)\nurl.password += encoded",
     ),
+    # a command line's flag as the name (--db-password=…, the JVM's -D…), a subscript's key
+    # (os.environ["API_KEY"] = …), PowerShell's $env:, two strings a call pairs; and "is:"
+    (
+        "flag-assignment",
+        _lazy(lambda: "Pw9" + rnd(9), "deploy --db-password=", " --verbose"),
+        "a password",
+        "deploy --db-password=$DB_PASSWORD --password-file=/run/secrets/db -x - password",
+    ),
+    (
+        "jvm-system-property",
+        _lazy(lambda: "Pw9" + rnd(9), "java -Dspring.datasource.password=", " -jar app.jar"),
+        "a password",
+        "java -Dspring.datasource.password=${DB_PASSWORD} -Dserver.port=8080 -jar app.jar",
+    ),
+    (
+        "subscript-assignment",
+        _lazy(lambda: rnd(32), 'os.environ["API_KEY"] = "', '"'),
+        "an API key",
+        'os.environ["API_KEY"] = os.environ["OLD_KEY"]; config["api_key"] = None',
+    ),
+    (
+        "powershell-environment",
+        _lazy(lambda: "Pw9" + rnd(9), '$env:DB_PASSWORD = "', '"'),
+        "a password",
+        '$env:DB_PASSWORD = $null; $env:PATH = "C:\\tools"',
+    ),
+    (
+        "paired-strings",
+        _lazy(lambda: "Pw9" + rnd(9), 'System.setProperty("db.password", "', '");'),
+        "a password",
+        "fields = ['username', 'password', 'email']; opts = ['KEYPASSWD', 'KRB4LEVEL']; "
+        "classes = ['ASAuthorizationAppleIDButton', 'ASAuthorizationProvider']; "
+        'put("token", token)',
+    ),
+    (
+        "prose-colon-after-verb",
+        _lazy(lambda: rnd(32), "the staging API key is: ", " (rotate monthly)"),
+        "an API key",
+        "the API key is: in the vault. The password was: reset yesterday.",
+    ),
     (
         "json-in-text",
         _lazy(lambda: rnd(32), '{"client_secret": "', '"}'),

@@ -523,12 +523,18 @@ _pointer_escaped = _later("pointer_escaped")
 
 # The operator: = and : of data and most code, := (Go, Make), => (PHP's and Ruby's hashes), ?=
 # and += (Make, shells), <- (R); a type between the name and = (api_key: str = …, apiKey: string
-# = …, Go's apiKey string = …), with a space before the = that a value's own = has not
+# = …, Go's apiKey string = …), with a space before the = that a value's own = has not; a comma
+# between a quoted name and a quoted value, as a call or a list pairs them
+# (System.setProperty("db.password", "…"), put('api_key', '…')). The name may be a command
+# line's flag (--db-password=…, -Dpassword=… for the JVM: "flag") and a subscript's key
+# (os.environ["API_KEY"] = …, config['api_key'] = …: "]" after its quote).
 _NAME_OP = _lazy(
-    r"""(?<![A-Za-z0-9_.\-])(?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?)
+    r"""(?<![A-Za-z0-9_.\-])(?P<flag>-D(?=[A-Za-z_])|--?)?
+        (?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?(?:(?<=["'])\])?)
         (?P<sp1>[ \t]*)(?P<op>:=|=>|[?+]=|<-|=
           |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
-          |(?<=[ \t])string[ \t]++=(?!=))(?P<sp2>[ \t]*)""",
+          |(?<=[ \t])string[ \t]++=(?!=)
+          |(?<=["']),(?=[ \t]*\\?["']))(?P<sp2>[ \t]*)""",
     re.X,
 )
 _VALUE = _lazy(
@@ -564,8 +570,12 @@ _HEAD_BLOCK = 1200
 _REREAD_LIMIT = 100
 
 
+# (what every operator holds: a comma only after a quote)
+_OPERATOR_CHARACTERS = (":", "=", "<-", '",', "',")
+
+
 def _named_in_text(text: str) -> Iterator[Span]:
-    if ":" not in text and "=" not in text and "<-" not in text:
+    if not any(map(text.__contains__, _OPERATOR_CHARACTERS)):
         return
     names: _Names | None = _NamesByRe2.of(text) if len(text) > _SMALL_TEXT else None
     if names is None:
@@ -580,7 +590,12 @@ def _named_in_text(text: str) -> Iterator[Span]:
         # as "password:" a hundred thousand times then moves on past each value instead.
         pos = m.end()
         if not _may_name_credential(m.group("name")):
-            continue  # (one lookup: "https:" or "note:" a thousand times is no name)
+            # (one lookup: "https:" or "note:" a thousand times is no name). What was read as
+            # a type after it may be a name: PowerShell's $env:DB_PASSWORD = … ("env", then
+            # the type DB_PASSWORD and "="): read again from past the colon.
+            if len(m.group("op")) > 2 and m.group("op")[0] == ":":
+                pos = m.start("op") + 1
+            continue
         span = _assignment_hit(text, m)
         if span is None:
             continue
@@ -757,9 +772,9 @@ _SMALL_TEXT = 4096
 # each match, 3.4 µs a call).
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
-    rf"(?:^|[^A-Za-z0-9_.\-])(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
+    rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
     r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess)"
-    rf"{_NAME_CHARS}*)\\?[\"']?[ \t]*(?:[:=?+]=?|=>|<-|string[ \t]*=)[ \t]*"
+    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?[\"']?\]?[ \t]*(?:[:=?+]=?|=>|<-|string[ \t]*=))[ \t]*"
 )
 # and _NAME_OP_VALUED's: the first four characters of the value matched, not looked ahead at
 # (Python's \s on a str, written out for the ASCII RE2 reads, where a space past ASCII reads as
@@ -771,8 +786,8 @@ _NAME_OP_VALUED_RE2 = _NAME_OP_RE2 + (
 
 
 _NAME_START = frozenset(
-    bytes([c]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
-)
+    bytes([c]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-"
+)  # (and a flag's dash)
 
 
 # The spaces beyond ASCII, as `re`'s \s reads them (`str.isspace`): 19 characters up to U+3000.
@@ -910,6 +925,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     """
     name, op = m.group("name"), m.group("op")
     appended = op == "+="  # (code adding to a value: only a literal it adds is one)
+    paired = op == ","  # (two strings side by side: see _paired_value)
     if op not in ("=", ":"):
         op = "="  # (an assignment of code, a type's or an operator's: its value is data)
     before = text[m.start() - 1] if m.start() else ""
@@ -985,7 +1001,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         from urllib.parse import unquote
 
         value = unquote(value)
-    if len(value.strip()) < 4:
+    if len(value.strip()) < 4 or (paired and not _paired_value(value)):
         return start, end, "", resume  # shorter than any credential
     # Data takes more than prose does: a value refused even as data needs no look at the
     # line around it (a hostile text of 10,000 `api_key = 0000…` is refused at this step).
@@ -994,6 +1010,17 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
+
+
+def _paired_value(value: str) -> bool:
+    """Whether the second of two strings side by side, after a credential's name, may be its
+    value: a call's arguments (put("api_key", "…")) pair them, but so do lists of names
+    ('KEYPASSWD', 'KRB4LEVEL'; 'ASAuthorizationAppleIDButton', 'ASAuthorizationProvider' in a
+    lexer's list of Cocoa's classes): letters and digits, both cases or a symbol, as generated
+    keys and the passwords people make have them."""
+    return _prose_password(value) and (
+        (value != value.upper() and value != value.lower()) or not value.isalnum()
+    )
 
 
 # A user and a password in a tuple of two string literals: ("admin", "…") or ('admin', '…')
@@ -1023,6 +1050,10 @@ _LEAD_WINDOW = 256
 
 def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value_end: int) -> bool:
     """Is this name/value pair data (JSON, YAML, .env, a query) rather than running prose?"""
+    if m.group("op") == ",":
+        # two strings side by side: a call's arguments or a list's items, the second judged as
+        # prose judges a value (["username", "password", "email"] lists fields)
+        return False
     if query or m.group("q") or (m.group("op") == "=" and not m.group("sp1") + m.group("sp2")):
         return True
     # Only the last characters before the name tell prose from data, and looking no further
@@ -1041,7 +1072,7 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
 # (a comma, or a newline written as JSON writes it: a name/value entry, `_name_then_value`)
-_NAME_END = r"s?\\?[\"']?[ \t]*(?:[:=\n,+<?]|\\n|string[ \t])"
+_NAME_END = r"s?\\?[\"']?\]?[ \t]*(?:[:=\n,+<?]|\\n|string[ \t])"
 
 
 # the words of the name anchor below: one of them is in every name it finds
@@ -1190,7 +1221,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # word before ">" cost a pass of the automaton over every text holding a word such as "key")
     _Anchor(("</", ("</",)), (_xml_element,), word_gate=True),
     _Anchor(
-        (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t]", ("pass", "pwd")),
+        (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t:]", ("pass", "pwd")),
         (_password_in_prose,),
     ),
     # a password given with its user, or after "with": "login: admin / …", "creds admin/…",
@@ -1214,8 +1245,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
         (
-            r"(?i:key|token|secret) (?i:is|was|for|of|to) ",
-            tuple(f"{name} {verb} " for name in ("key", "token", "secret") for verb in _VERBS),
+            r"(?i:key|token|secret) (?i:is|was|for|of|to)[ :]",
+            tuple(
+                f"{name} {verb}{end}"
+                for name in ("key", "token", "secret")
+                for verb in _VERBS
+                for end in " :"
+            ),
         ),
         (_key_in_prose,),
     ),
