@@ -611,7 +611,8 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "flag-assignment",
         _lazy(lambda: "Pw9" + rnd(9), "deploy --db-password=", " --verbose"),
         "a password",
-        "deploy --db-password=$DB_PASSWORD --password-file=/run/secrets/db -x - password",
+        "deploy --db-password=$DB_PASSWORD --password-file=/run/secrets/db -x - password; "
+        "cargo dev new_lint --name=foo_functions --pass=early",
     ),
     (
         "jvm-system-property",
@@ -644,6 +645,22 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         _lazy(lambda: rnd(32), "the staging API key is: ", " (rotate monthly)"),
         "an API key",
         "the API key is: in the vault. The password was: reset yesterday.",
+    ),
+    # XML naming its credential in an attribute: Spring's, Ant's and PHPUnit's value attribute,
+    # Hibernate's, Java's properties' and Android's element text, .NET's <value>
+    (
+        "xml-named-attribute",
+        _lazy(lambda: "Pw9" + rnd(9), '<bean><property name="db.password" value="', '"/></bean>'),
+        "a password",
+        '<property name="db.password" value="${db.password}"/> <input name="password" '
+        'type="password" value=""> <add key="ApiKeyHeader" value="X-Api-Key"/>',
+    ),
+    (
+        "xml-named-text",
+        _lazy(lambda: rnd(32), '<resources>\n  <string name="api_key">', "</string>\n"),
+        "an API key",
+        '<string name="password_hint">Enter your password</string> <entry key="password">'
+        '</entry> <setting name="Password"><value>${PASSWORD}</value></setting>',
     ),
     (
         "json-in-text",

@@ -240,6 +240,10 @@ PLAUSIBLE: list[str] = [
     "const confirmedpassword = await readUserInfo.password('       Again:     ')",
     "data:application/octet-stream;base64,kT9+EAAN" + "vUCfwAPA3gawT9AdLydbRvsY2J" * 4 + "+/Aw==",
     "blob = 'QUJD/EAAA" + "kDsCD1IwABsCEGiQABsCEHUAABM" + "+x9'",
+    # code a link encodes (a playground's), a compiler's pass named on its command line
+    "https://play.rust-lang.org/?code=fn+to_tokens(%26self,+tokens:+%26mut+TokenStream)+%7B%0A",
+    "https://play.rust-lang.org/?code=struct+CookieJar+%7B+cookies:+u32+%7D%0A",
+    "cargo dev new_lint --name=foo_functions --pass=late --category=pedantic",
 ]
 
 

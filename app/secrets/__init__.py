@@ -676,6 +676,49 @@ def _xml_element(text: str) -> Iterator[Span]:
             yield start, start + len(stripped), kind
 
 
+# An XML element that names its credential in an attribute (name or key), as Spring's, Ant's
+# and Hibernate's configuration, Java's properties in XML, .NET's settings, PHPUnit's and
+# Android's resources do: the value in its value attribute (<property name="db.password"
+# value="…"/>, <add key="ApiKey" value="…"/>, <env name="API_KEY" value="…"/>) or as its text
+# (<entry key="password">…</entry>, <string name="api_key">…</string>, <setting
+# name="Password"><value>…</value></setting>). The start tag's attributes are read whole,
+# each bounded, and an attribute's value holds no "<": a match ends before the next tag, so
+# each character is read by one match at most.
+_XML_NAMED = _lazy(
+    r"<(?P<tag>[A-Za-z_][A-Za-z0-9_.:\-]{0,63}+)"
+    r"(?P<attrs>(?:[ \t\r\n]++[A-Za-z_][A-Za-z0-9_.:\-]{0,63}+[ \t]*+=[ \t]*+"
+    r"""(?:"[^"<>\r\n]{0,1024}+"|'[^'<>\r\n]{0,1024}+')){1,16}+)"""
+    r"[ \t\r\n]*+(?P<end>/?)>"
+)
+_XML_ATTRIBUTE = _lazy(r"""([A-Za-z_][A-Za-z0-9_.:\-]*)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)')""")
+# the element's text after its start tag, or a <value> element's inside it
+_XML_TEXT = _lazy(r"(?:[ \t\r\n]*+<value>)?(?P<text>[^<]{1,1024}+)<")
+
+
+def _xml_named_entry(text: str) -> Iterator[Span]:
+    """The value of XML elements whose name or key attribute is a credential's name, judged as
+    a name/value entry's value is."""
+    for m in _XML_NAMED.finditer(text):
+        attributes: dict[str, tuple[str, int]] = {}  # (lower-case) name -> value, its start
+        base = m.start("attrs")
+        for a in _XML_ATTRIBUTE.finditer(m.group("attrs")):
+            group = 2 if a.group(2) is not None else 3
+            attributes.setdefault(a.group(1).lower(), (a.group(group), base + a.start(group)))
+        named = attributes.get("name") or attributes.get("key")
+        if named is None:
+            continue
+        value, start = attributes.get("value", ("", 0))
+        if not value and not m.group("end"):
+            inner = _XML_TEXT.match(text, m.end())
+            if inner is not None:
+                value, start = inner.group("text"), inner.start("text")
+        stripped = value.strip()
+        kind = _entry_kind(named[0], stripped) if stripped else None
+        if kind is not None:
+            start += len(value) - len(value.lstrip())
+            yield start, start + len(stripped), kind
+
+
 @lru_cache(maxsize=4096)  # a manifest repeats its entries (every container's DB_PASSWORD)
 def _entry_kind(name: str, value: str) -> str | None:
     """The credential a name/value entry holds, when its name is a credential's."""
@@ -966,6 +1009,10 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         return start, end, "", resume  # url.password += encoded
     if group == "bare" and text.startswith("$", start) and text.startswith("->", end - 1):
         return start, end, "", resume  # PHP's $request->input('password'): code
+    if group == "bare" and text.startswith("+", start) and "%" in text[start:end]:
+        # a space as a URL encodes it, then more escapes: encoded text (a playground link's
+        # code, ?code=fn+f(tokens:+%26mut+TokenStream)), which the scan reads decoded
+        return start, end, "", resume
     header_line = cls in (_C_HEADER, _C_COOKIE) and group == "bare" and op == ":"
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
@@ -1054,6 +1101,8 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
         # two strings side by side: a call's arguments or a list's items, the second judged as
         # prose judges a value (["username", "password", "email"] lists fields)
         return False
+    if m.group("flag") and m.group("name").lower() == "pass":
+        return False  # --pass alone also names a compiler's pass (clippy's --pass=early)
     if query or m.group("q") or (m.group("op") == "=" and not m.group("sp1") + m.group("sp2")):
         return True
     # Only the last characters before the name tell prose from data, and looking no further
@@ -1220,6 +1269,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # an XML element (its closing tag: a literal, found at memchr's speed, where a credential's
     # word before ">" cost a pass of the automaton over every text holding a word such as "key")
     _Anchor(("</", ("</",)), (_xml_element,), word_gate=True),
+    # an XML element naming its credential in an attribute: <property name="password" …>
+    _Anchor(
+        (r"(?i:name|key)=[\"']", ('name="', "name='", 'key="', "key='")),
+        (_xml_named_entry,),
+        word_gate=True,
+    ),
     _Anchor(
         (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t:]", ("pass", "pwd")),
         (_password_in_prose,),

@@ -316,6 +316,10 @@ _HTPASSWD = _lazy(
 )
 
 
+def _pass_alone(flag: str) -> bool:
+    return flag.startswith("--pass") and not flag.startswith(("--password", "--passwd"))
+
+
 def command_line_password(text: str) -> Iterator[Span]:
     """A password given on a command line. "--password flag" in a sentence is prose: a value
     after a space counts when it has letters and digits, as a password told in prose."""
@@ -324,7 +328,9 @@ def command_line_password(text: str) -> Iterator[Span]:
         if group is None:
             continue
         value = m.group(group)
-        spaced = m.group("op") is not None and m.group("op") != "="
+        # (a value after a space, and after --pass alone, which also names a compiler's pass,
+        # clippy's --pass=early: judged as prose judges a password, letters and digits)
+        spaced = m.group("op") is not None and (m.group("op") != "=" or _pass_alone(m.group()))
         if _credential_value(_C_PASSWORD, value, prose=spaced) is None and not (
             group != "bare" and _passphrase(value)
         ):
