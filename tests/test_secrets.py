@@ -612,6 +612,8 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         _lazy(lambda: "Pw9" + rnd(9), "deploy --db-password=", " --verbose"),
         "a password",
         "deploy --db-password=$DB_PASSWORD --password-file=/run/secrets/db -x - password; "
+        "--secret=projects/my-project/secrets/my-secret/versions/1 "
+        "--oauth-client-id='looker' --oauth-client-secret='looker' "
         "cargo dev new_lint --name=foo_functions --pass=early",
     ),
     (
@@ -638,6 +640,7 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "fields = ['username', 'password', 'email']; opts = ['KEYPASSWD', 'KRB4LEVEL']; "
         "classes = ['ASAuthorizationAppleIDButton', 'ASAuthorizationProvider']; "
+        'methods: "trust", "reject", "md5", "password", "scram-sha-256"; '
         'put("token", token)',
     ),
     (
@@ -645,6 +648,50 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         _lazy(lambda: rnd(32), "the staging API key is: ", " (rotate monthly)"),
         "an API key",
         "the API key is: in the vault. The password was: reset yesterday.",
+    ),
+    # a command setting a credential's variable to the next word, and Redis's directives
+    (
+        "setx-variable",
+        _lazy(lambda: rnd(32), 'setx API_KEY "', '"'),
+        "an API key",
+        'setx PATH "C:\\tools" & set -x PATH $PATH /opt/bin & set -euo pipefail',
+    ),
+    (
+        "aws-configure-set",
+        _lazy(lambda: rnd(40), "aws configure set aws_secret_access_key ", "\n"),
+        "an AWS secret access key",
+        "aws configure set region us-east-1 && aws configure set output json",
+    ),
+    (
+        "git-config-token",
+        _lazy(lambda: rnd(32), "git config --global github.token ", " && git push"),
+        "an access token",
+        'git config --global user.name "Jane Doe"; git config credential.helper store',
+    ),
+    (
+        "gh-secret-set",
+        _lazy(lambda: rnd(32), "gh secret set API_KEY --body ", "\n"),
+        "an API key",
+        'gh secret set API_KEY --body "$API_KEY"; gh secret set DEPLOY_KEY < key.pem',
+    ),
+    (
+        "redis-requirepass",
+        _lazy(lambda: "Pw9" + rnd(12), "bind 127.0.0.1\nrequirepass ", "\n"),
+        "a password",
+        "# requirepass foobared\nrequirepass ${REDIS_PASSWORD}\nmasterauth <password>\n",
+    ),
+    # a password as a tool's flag: ssh-keygen -N, openssl enc -k, zip -P, 7z -p
+    (
+        "archive-password-flag",
+        _lazy(lambda: "Pw9" + rnd(9), "zip -r -P ", " backup.zip data/"),
+        "a password",
+        'zip -P $ZIP_PASSWORD out.zip f; ssh-keygen -t ed25519 -N "" -f key; 7z a -p out.7z',
+    ),
+    (
+        "ssh-keygen-passphrase",
+        _lazy(lambda: "Pw9" + rnd(9), 'ssh-keygen -t ed25519 -N "', '" -f deploy_key'),
+        "a password",
+        "openssl enc -d -aes256 -k $KEY -in f; ssh-keygen -N '' -f key",
     ),
     # XML naming its credential in an attribute: Spring's, Ant's and PHPUnit's value attribute,
     # Hibernate's, Java's properties' and Android's element text, .NET's <value>

@@ -282,11 +282,12 @@ def test_a_clean_document_has_no_finding() -> None:
 # quoted in a log line has it (and nuget.config's <add key="Password" value="…" /> likewise,
 # and a setter's string literal, setPassword("…"), a Terraform variable's default and an HTML
 # input's value, and a double-quoted literal after code's :=, a type's = and R's <-, after a
-# subscript's key, PowerShell's $env: and a call's first string argument, and an XML
-# element's name attribute).
+# subscript's key, PowerShell's $env: and a call's first string argument, an XML element's
+# name attribute, and a command's quoted argument: setx's value, ssh-keygen's -N).
 # A Markdown table's rows, quoted so, are one line (their line breaks escaped): no row is read;
 # a YAML block scalar's line breaks are escaped twice there (a block is read with its line
-# breaks as written or escaped once, the YAML in a JSON string), and a CSV file's.
+# breaks as written or escaped once, the YAML in a JSON string), and a CSV file's, and
+# redis.conf's (a directive's value then runs into the next line).
 NOT_READ = {
     ("service-key-name", "logged-json"),
     ("go-short-declaration", "logged-json"),
@@ -308,6 +309,9 @@ NOT_READ = {
     ("paired-strings", "logged-json"),
     ("xml-named-attribute", "logged-json"),
     ("xml-named-text", "logged-json"),
+    ("setx-variable", "logged-json"),
+    ("ssh-keygen-passphrase", "logged-json"),
+    ("redis-requirepass", "logged-json"),
 }
 
 

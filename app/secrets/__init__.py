@@ -501,6 +501,7 @@ _userinfo = _later("userinfo")
 _special_userinfo = _later("special_userinfo")
 _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
+_command_variable = _later("command_variable")
 _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
 _password_statement = _later("password_statement")
@@ -1063,11 +1064,9 @@ def _paired_value(value: str) -> bool:
     """Whether the second of two strings side by side, after a credential's name, may be its
     value: a call's arguments (put("api_key", "…")) pair them, but so do lists of names
     ('KEYPASSWD', 'KRB4LEVEL'; 'ASAuthorizationAppleIDButton', 'ASAuthorizationProvider' in a
-    lexer's list of Cocoa's classes): letters and digits, both cases or a symbol, as generated
-    keys and the passwords people make have them."""
-    return _prose_password(value) and (
-        (value != value.upper() and value != value.lower()) or not value.isalnum()
-    )
+    lexer's list of Cocoa's classes; "md5", "password", "scram-sha-256" in pg_hba.conf's list
+    of methods): letters, digits and both cases, as generated keys and most passwords have."""
+    return _prose_password(value) and value != value.upper() and value != value.lower()
 
 
 # A user and a password in a tuple of two string literals: ("admin", "…") or ('admin', '…')
@@ -1101,8 +1100,10 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
         # two strings side by side: a call's arguments or a list's items, the second judged as
         # prose judges a value (["username", "password", "email"] lists fields)
         return False
-    if m.group("flag") and m.group("name").lower() == "pass":
-        return False  # --pass alone also names a compiler's pass (clippy's --pass=early)
+    if m.group("flag"):
+        # a command line's flag: judged as prose judges a value, as a command line told in a
+        # page is (gcloud's --oauth-client-secret='looker'; clippy's --pass=early names a pass)
+        return False
     if query or m.group("q") or (m.group("op") == "=" and not m.group("sp1") + m.group("sp2")):
         return True
     # Only the last characters before the name tell prose from data, and looking no further
@@ -1317,13 +1318,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
     ),
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
-    # smbclient -U user%…, az login -p, openssl -passout pass:…, keytool -storepass,
+    # smbclient -U user%…, az login -p, openssl -passout pass:… and enc -k, keytool -storepass,
+    # ssh-keygen -N, zip -P, 7z -p…,
     # --with-token <<< …), or --password starting a string, or the command whose password is
     # an argument
     _Anchor(
         (
-            r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upawU]|(?:src|dest)?(?:store|key)pass"
-            r"[ \t]|-password-stdin[ \t]*<|-with-token[ \t]*<)",
+            r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upawUNkP]"
+            r"|(?:src|dest)?(?:store|key)pass[ \t]|-password-stdin[ \t]*<|-with-token[ \t]*<)",
             (" -", "\t-"),
         ),
         (_command_line_password,),
@@ -1332,6 +1334,16 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:/user:)", ("htpasswd", "rabbitmqctl", "/user:")),
         (_command_line_password,),
+    ),
+    # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set)
+    # or Redis's password (requirepass, masterauth) to the next word
+    _Anchor(
+        (
+            r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secret[ \t]+set[ \t]"
+            r"|requirepass[ \t]|masterauth[ \t]",
+            ("setx", "set ", "set\t", "config", "requirepass", "masterauth"),
+        ),
+        (_command_variable,),
     ),
     # a literal piped to what reads a password (or a token) from its standard input
     _Anchor(
@@ -1445,6 +1457,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
         320,
         320,
     ),
+    # "aws configure set": the command 14 characters before its word at most; its name of 128,
+    # flags and a value of 256 (quoted) after it
+    _command_variable: (("setx", "set", "config", "requirepass", "masterauth"), 16, 480),
     # "the password for the admin account is ...": four words, a value of 128
     _password_in_prose: (("pass", "pwd"), 16, 1024),
     # "username admin password …": a user of 64 before "password", a value of 128 after it

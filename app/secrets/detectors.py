@@ -29,6 +29,7 @@ from app.secrets import (
     Span,
     _classify_name,
     _credential_value,
+    _entry_kind,
     _may_name_credential,
     _passphrase,
     _scan_strings,
@@ -289,6 +290,10 @@ _COMMAND_LINE_PASSWORD = _lazy(
       | smbclient[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-U|--user=?)[ \t]*
         ["']?[^\s%"'`]{1,128}%                              # -U user%password
       | az[ \t]+login[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?:=|[ \t]+)
+      | ssh-keygen[ \t][^\n|;&]{0,256}?(?<=[ \t])-N[ \t]*       # the new key's passphrase
+      | openssl[ \t][^\n|;&]{0,256}?(?<=[ \t])-k[ \t]+          # enc's password
+      | zip[ \t][^\n|;&]{0,256}?(?<=[ \t])-P[ \t]+              # the archive's password
+      | 7za?[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?=[^\s\-])        # 7-Zip's, with no space
       | -(?:pass(?:out|in|word|phrase)?)[ \t]+pass:        # openssl -passout pass:...
       | -(?:src|dest)?(?:store|key)pass[ \t]+               # keytool -storepass ...
       | --(?:password-stdin|with-token)[ \t]*<<<[ \t]*     # a here-string to standard input
@@ -343,6 +348,44 @@ def command_line_password(text: str) -> Iterator[Span]:
                 continue
             if _credential_value(_C_PASSWORD, m.group(group)) is not None:
                 yield m.start(group), m.end(group), PASSWORD
+
+
+# A command that sets a named variable, secret or setting to a value, as the next word: Windows'
+# setx NAME VALUE, fish's set -x NAME VALUE, aws configure set NAME VALUE, git config [--global]
+# NAME VALUE, gh secret set NAME --body VALUE; and Redis's requirepass and masterauth
+# directives. The value is judged as a member's value under that name would be.
+_COMMAND_VARIABLE = _lazy(
+    r"""
+    (?<![\w-])
+    (?:
+        (?:setx|set[ \t]+-[A-Za-z]{1,4}|aws[ \t]+configure[ \t]+set
+          |git[ \t]+config(?:[ \t]+--(?:global|system|local|worktree))?
+          |gh[ \t]+secret[ \t]+set)
+        [ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]+(?:(?:--body|-b)[ \t]+)?
+      | (?P<directive>requirepass|masterauth)[ \t]+
+    )
+    """
+    + _SHELL_VALUE,
+    re.X,
+)
+
+
+def command_variable(text: str) -> Iterator[Span]:
+    """The value a command sets a credential's variable (or Redis's password) to."""
+    for m in _COMMAND_VARIABLE.finditer(text):
+        group = _shell_literal(m)
+        if group is None:
+            continue
+        value = m.group(group)
+        if m.group("directive") is not None:
+            # judged as prose judges a password: redis.conf's own example, commented out in
+            # every copy of it, is "requirepass foobared"
+            told = _credential_value(_C_PASSWORD, value, prose=True)
+            kind = PASSWORD if told is not None else None
+        else:
+            kind = _entry_kind(m.group("name"), value)
+        if kind is not None:
+            yield m.start(group), m.end(group), kind
 
 
 # A password piped to what reads it from standard input: echo PW | docker login -u bot

@@ -65,6 +65,8 @@ _REFERENCE = _lazy(
     r"|(?:env|vault|secret|secrets|ssm|arn|op|kv|keyvault|kms|gcpsm|gsm|sm|awssm|azure|doppler"
     r"|infisical|file|k8s|kubernetes|urn|sops|ref|secretref|secretsmanager|bitwarden|keychain"
     r"|sha(?:-?\d+)?|md5|blake2b?|blake3)[:+]"
+    # Google's Secret Manager names a secret (and its version) by its path
+    r"|projects/[a-z0-9][a-z0-9\-]{0,62}/secrets/"
     # a file path; base64 keys can start with "/" too, so a bare "/" is not enough
     r"|~/|\.{1,2}/|[a-z]:\\|/(?:home|users|root|etc|var|run|tmp|usr|opt|srv|mnt|app|data"
     r"|workspace|secrets|keys|certs|config|vault|private)(?:/|$))"
