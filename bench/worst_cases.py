@@ -357,6 +357,18 @@ def near_miss_members(n: int) -> bytes:
     return dump(_with_arguments(arguments))
 
 
+ASSIGNMENT_RUN = (
+    "api_key: abcd token=wxyz& $env:DB_PASSWORD = ${X} --db-password=$P "
+    'os.environ["API_KEY"] = key; '
+)
+
+
+def assignment_runs(n: int) -> bytes:
+    """``n`` runs of assignments to credentials' names in one string, a dozen characters
+    apart, each value refused (too short, a placeholder, a variable, code): every one read."""
+    return dump(_with_text([ASSIGNMENT_RUN * n]))
+
+
 def env_entries(n: int) -> bytes:
     """``n`` two-line environment entries in one string, as Kubernetes lists them in YAML, each
     named for a credential and holding a placeholder: each is read, and refused."""
@@ -775,6 +787,7 @@ CASES: dict[str, Case] = {
         Case(
             "env-entries", env_entries, "two-line env entries named for credentials, placeholders"
         ),
+        Case("assignment-runs", assignment_runs, "credentials' names assigned refused values"),
         Case("token-names", token_names, "up to 900 member names like tokens, the rest benign"),
         Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),
         Case(

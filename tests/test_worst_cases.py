@@ -144,6 +144,20 @@ def test_env_entries_are_read_and_refused(grown):
     assert [(text + f"- name: DB_PASSWORD\n  value: {real}\n")[s:e] for s, e, _ in spans] == [real]
 
 
+def test_assignment_runs_are_read_and_refused(grown):
+    """Runs of assignments to credentials' names (YAML, a query, PowerShell, a flag, a
+    subscript), each value refused: none is a credential; one real value after them is found."""
+    from app.secrets import scan_text
+
+    n, data = grown["assignment-runs", 400_000]
+    text = only_text(data)
+    assert text.count(wc.ASSIGNMENT_RUN) == n > 1000
+    assert scan_text(text) == []
+    real = "Zq9" + "hunter-2026x"
+    spans = scan_text(text + f"--db-password={real} ")
+    assert [(text + f"--db-password={real} ")[s:e] for s, e, _ in spans] == [real]
+
+
 def arguments(data: bytes) -> dict[str, str]:
     (operation,) = json.loads(data)["operations"]
     return dict(operation["call"]["arguments"])
