@@ -51,6 +51,12 @@ NOTHING_TO_FIND = [
     ("discord near-misses", _repeat("MTIzNDU2Nzg5MDEyMzQ1Njc4.abcdef.")),
     ("terraform near-misses", _repeat("abc.atlasv1.")),
     ("alphanumeric run", rnd(SIZE)),
+    ("setx placeholders", _repeat("setx API_KEY %API_KEY% ")),
+    ("requirepass words", _repeat("requirepass foobared\n")),
+    ("XML named placeholders", _repeat('<property name="db.password" value="${db.password}"/>')),
+    ("XML start tags left open", _repeat("<a name='password' b='x' ")),
+    ("flags with no value", _repeat("--db-password= -Dpassword= --x-token= ")),
+    ("subscripts of code", _repeat('os.environ["API_KEY"] = key; ')),
 ]
 
 
@@ -75,6 +81,16 @@ def test_a_key_after_a_megabyte_of_hostile_armour_is_still_found() -> None:
     text = _repeat(BEGIN, 1_000_000) + "\n" + key
     spans = scan_text(text)
     assert [text[s:e] for s, e, _ in spans] == [key]
+
+
+def test_a_real_value_among_refused_commands_is_found() -> None:
+    """Commands setting credentials' variables to placeholders, a real value among the first
+    hundred of them: found (past a hundred refused in one text, the rest is not read)."""
+    real = "Zq9" + rnd(29)
+    text = _repeat("setx API_KEY %API_KEY%\n", 50 * 23) + f"setx API_KEY {real}\n"
+    text += _repeat('<property name="db.password" value="${db.password}"/>\n', 5_000)
+    spans = scan_text(text)
+    assert [text[s:e] for s, e, _ in spans] == [real]
 
 
 def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:

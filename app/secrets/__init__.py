@@ -698,7 +698,11 @@ _XML_TEXT = _lazy(r"(?:[ \t\r\n]*+<value>)?(?P<text>[^<]{1,1024}+)<")
 
 def _xml_named_entry(text: str) -> Iterator[Span]:
     """The value of XML elements whose name or key attribute is a credential's name, judged as
-    a name/value entry's value is."""
+    a name/value entry's value is. Past a hundred such elements whose value is refused, the
+    rest of the text goes unread (as `command_variable`'s commands: each costs a step of
+    Python, and a text of thousands of <property name="password" value="${…}"/> would cost
+    ten times what a benign document of its size does)."""
+    refused = 0
     for m in _XML_NAMED.finditer(text):
         attributes: dict[str, tuple[str, int]] = {}  # (lower-case) name -> value, its start
         base = m.start("attrs")
@@ -718,6 +722,13 @@ def _xml_named_entry(text: str) -> Iterator[Span]:
         if kind is not None:
             start += len(value) - len(value.lstrip())
             yield start, start + len(stripped), kind
+        elif _may_name_credential(named[0]):
+            refused += 1
+            if refused > _XML_REFUSED_PER_TEXT:
+                return
+
+
+_XML_REFUSED_PER_TEXT = 100
 
 
 @lru_cache(maxsize=4096)  # a manifest repeats its entries (every container's DB_PASSWORD)

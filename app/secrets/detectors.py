@@ -370,9 +370,20 @@ _COMMAND_VARIABLE = _lazy(
 )
 
 
+# How many commands setting a credential's variable to what is no credential one text may hold
+# before the rest of it goes unread: each costs a step of Python, and a text of thousands
+# ("setx API_KEY %KEY%" repeated) would cost ten times what a benign document of its size
+# does. A checkpoint's text quotes a few; a real value after a hundred refused ones is missed.
+_REFUSED_PER_TEXT = 100
+
+
 def command_variable(text: str) -> Iterator[Span]:
     """The value a command sets a credential's variable (or Redis's password) to."""
+    refused = 0
     for m in _COMMAND_VARIABLE.finditer(text):
+        refused += 1
+        if refused > _REFUSED_PER_TEXT:
+            return
         group = _shell_literal(m)
         if group is None:
             continue
@@ -385,6 +396,7 @@ def command_variable(text: str) -> Iterator[Span]:
         else:
             kind = _entry_kind(m.group("name"), value)
         if kind is not None:
+            refused -= 1
             yield m.start(group), m.end(group), kind
 
 
