@@ -649,6 +649,35 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "an API key",
         "the API key is: in the vault. The password was: reset yesterday.",
     ),
+    # a user and a password a call takes: requests, aiohttp, smtplib, .NET, Apache, Java, JDBC
+    (
+        "basic-auth-call",
+        _lazy(lambda: "Pw9" + rnd(9), 'requests.get(url, auth=HTTPBasicAuth("admin", "', '"))'),
+        "a password",
+        'HTTPBasicAuth("user", "pass"); smtp.login(user, password); ftp.login("anonymous", "")',
+    ),
+    (
+        "login-call",
+        _lazy(lambda: "Pw9" + rnd(9), 'server.login("reports@example.com", "', '")'),
+        "a password",
+        'client.login("admin", os.environ["PW"]); ftp.login("anonymous", "guest@example.com")',
+    ),
+    (
+        "jdbc-connection",
+        _lazy(lambda: "Pw9" + rnd(9), 'DriverManager.getConnection(url, "sa", "', '");'),
+        "a password",
+        'DriverManager.getConnection(url, props); getConnection(url, "sa", System.getenv("PW"))',
+    ),
+    (
+        "java-password-authentication",
+        _lazy(
+            lambda: "Pw9" + rnd(9),
+            'return new PasswordAuthentication("proxy", "',
+            '".toCharArray());',
+        ),
+        "a password",
+        "return new PasswordAuthentication(user, pass.toCharArray());",
+    ),
     # a command setting a credential's variable to the next word, and Redis's directives
     (
         "setx-variable",

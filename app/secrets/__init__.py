@@ -502,6 +502,7 @@ _special_userinfo = _later("special_userinfo")
 _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
 _command_variable = _later("command_variable")
+_credential_call = _later("credential_call")
 _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
 _password_statement = _later("password_statement")
@@ -1346,6 +1347,20 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:/user:)", ("htpasswd", "rabbitmqctl", "/user:")),
         (_command_line_password,),
     ),
+    # a call taking a user and a password: HTTPBasicAuth("admin", "…"), smtp.login("me", "…")
+    _Anchor(
+        (
+            r"(?i:httpbasicauth|httpdigestauth|basicauth|networkcredential|passwordcredentials"
+            r"|passwordauthentication|credentials\.basic|basicawscredentials|login|getconnection)"
+            r"[ \t]*\(",
+            (
+                *("httpbasicauth", "httpdigestauth", "basicauth", "networkcredential"),
+                *("passwordcredentials", "passwordauthentication", "credentials.basic"),
+                *("basicawscredentials", "login", "getconnection"),
+            ),
+        ),
+        (_credential_call,),
+    ),
     # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set)
     # or Redis's password (requirepass, masterauth) to the next word
     _Anchor(
@@ -1467,6 +1482,13 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
         (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", "/user:"),
         320,
         320,
+    ),
+    # HTTPBasicAuth(…): the call's name around its word (32 characters before it at most), JDBC's
+    # URL of 256, a user of 256 and a password of 256 after it
+    _credential_call: (
+        ("basicauth", "digestauth", "credential", "passwordauthentication", "login", "connection"),
+        32,
+        860,
     ),
     # "aws configure set": the command 14 characters before its word at most; its name of 128,
     # flags and a value of 256 (quoted) after it

@@ -468,6 +468,38 @@ def setter_argument(text: str) -> Iterator[Span]:
             yield m.start(group), m.end(group), kind
 
 
+# --- a user and a password a call takes: HTTPBasicAuth("admin", "…"), smtp.login("me", "…") -----
+
+# The constructors and calls of common libraries that take a user and a password as their
+# first two arguments (or, for JDBC's getConnection, after the URL): Python's requests
+# (HTTPBasicAuth, HTTPDigestAuth), aiohttp (BasicAuth), smtplib, ftplib and imaplib (.login),
+# .NET (NetworkCredential), Apache's HTTP client (UsernamePasswordCredentials), Java's
+# PasswordAuthentication, OkHttp (Credentials.basic), the AWS SDK for Java (BasicAWSCredentials:
+# a key id and its secret). The two arguments string literals, each bounded.
+_CREDENTIAL_CALL = _lazy(
+    r"""
+    (?<![A-Za-z0-9_])
+    (?P<call>HTTP(?:Basic|Digest)Auth|BasicAuth|NetworkCredential|UsernamePasswordCredentials
+      |PasswordAuthentication|Credentials\.basic|BasicAWSCredentials|login|getConnection)
+    [ \t]*\([ \t]*
+    (?:(?<=getConnection\()[^,()"'\n]{1,256}+,[ \t]*)?      # JDBC's URL, a variable's name
+    (?P<q1>\\?["'])[^"'\\\n]{1,256}+(?P=q1)[ \t]*,[ \t]*
+    (?P<q2>\\?["'])(?P<password>[^"'\\\n]{1,256}+)(?P=q2)
+    """,
+    re.X,
+)
+
+
+def credential_call(text: str) -> Iterator[Span]:
+    """The password (or secret) a call takes after its user (or key id)."""
+    for m in _CREDENTIAL_CALL.finditer(text):
+        literal = m.group("password")
+        if literal != literal.strip():
+            continue  # a prompt's label, as a setter's
+        if _credential_value(_C_PASSWORD, literal) is not None:
+            yield m.start("password"), m.end("password"), PASSWORD
+
+
 # --- values a structure names: SQL's INSERT, Terraform's variable, HTML's input, CSV's column ---
 
 # INSERT INTO users (name, password) VALUES ('app', '…'), ('ops', '…'): each row's literal in
