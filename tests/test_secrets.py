@@ -644,6 +644,20 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'put("token", token)',
     ),
     (
+        "prose-name-then-key",
+        _lazy(lambda: rnd(32), "the staging API token ", " was pasted in the ticket"),
+        "an access token",
+        "the public key MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE, sort key created_at_timestamp, "
+        "token 4f3c2a9b8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b, the access token expiresInSeconds3600, "
+        "session token SessionTokenProvider2Factory",
+    ),
+    (
+        "run-together-password-name",
+        _lazy(lambda: "Pw9" + rnd(9), "dbpass=", "\n"),
+        "a password",
+        "bypass=true\ncompass: north\ntrespass=1\n",
+    ),
+    (
         "prose-colon-after-verb",
         _lazy(lambda: rnd(32), "the staging API key is: ", " (rotate monthly)"),
         "an API key",

@@ -379,7 +379,25 @@ def _match_heads(parts: list[str]) -> str | None:
             if cls == _C_TOKEN and last[: -len(suffix)] in _NON_SECRET_TOKEN:
                 return None
             return cls
+    # ... and pass, pwd, pw run together with what the password is for (dbpass, rootpw,
+    # adminpwd, keytool's storepass): only after such a word, as bypass, compass and trespass
+    # hold none
+    for suffix in ("pass", "pwd", "pw"):
+        if last.endswith(suffix) and last[: -len(suffix)] in _PASSWORD_OF:
+            return _C_PASSWORD
     return None
+
+
+# What a password run together with its name is for (dbpass, rootpw, mysqlpass, storepass;
+# not userpass, which code names a "user:pass" pair with, userpass = username)
+_PASSWORD_OF = _words(
+    """
+    db admin root my old new mysql pg postgres sql sa mongo redis ldap smtp mail email imap
+    pop ftp sftp proxy vpn wifi web site app api service svc login auth master default bind
+    key store keystore truststore rabbit rabbitmq kafka elastic es jenkins nexus registry
+    docker vault git repo oracle mssql
+    """
+)
 
 
 _AUTH_SCHEME = _lazy(r"([A-Za-z][A-Za-z0-9_\-]*)[ \t]+(\S.*)", re.S)
@@ -1244,6 +1262,19 @@ def _base64_run(run: str) -> bool:
 # may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
 # newline after every string, which a name's anchor may take as its last character.
 _VERBS = ("is", "was", "for", "of", "to")
+# what a key's name says it is for, when no verb stands between it and its value (detectors.py
+# `_NAME_THEN_KEY` reads the same words)
+_KEY_PURPOSES = (
+    "api",
+    "access",
+    "secret",
+    "client",
+    "auth",
+    "bearer",
+    "deploy",
+    "refresh",
+    "session",
+)
 _SETTER_WORDS = (
     *("pass(", "password(", "passwd(", "pwd(", "secret(", "token(", "key("),
     *("credential(", "credentials("),
@@ -1319,6 +1350,21 @@ _ANCHORS: tuple[_Anchor, ...] = (
                 for name in ("key", "token", "secret")
                 for verb in _VERBS
                 for end in " :"
+            ),
+        ),
+        (_key_in_prose,),
+    ),
+    # a key's name with no verb, then its value: "the API token 9f3B…" (a run of 20 after it);
+    # its keywords the names with what they are for ("the token budget" runs no pass)
+    _Anchor(
+        (
+            rf"(?i:(?:{'|'.join(_KEY_PURPOSES)})[ _\-]?(?:key|token|secret))"
+            r"[ \t]+[A-Za-z0-9_\-.~+/=]{20}",
+            tuple(
+                f"{purpose}{between}{head}"
+                for purpose in _KEY_PURPOSES
+                for between in (" ", "_", "-", "")
+                for head in ("key", "token", "secret")
             ),
         ),
         (_key_in_prose,),

@@ -19,6 +19,7 @@ from app.secrets import (
     _B64,
     _C_PASSWORD,
     _DECODING_BITS,
+    _KEY_PURPOSES,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
     PASSWORD,
@@ -899,9 +900,35 @@ _HEADER_NAME_THEN_KEY = _lazy(
 )
 
 
+# ... or with no verb between ("the API token 9f3B… was leaked"):
+# the name one that says what the key is for (not "key" or "token" alone: "the public key
+# MFkw…", "sort key created_at", "okta token …" is Okta's rule's, "object token …" none), and a
+# value of 20 characters or more with letters of both cases and digits,
+# as generated keys have them and words, hexadecimal digests and identifiers do not.
+_NAME_THEN_KEY = _lazy(
+    rf"(?<![A-Za-z0-9_\-])(?P<name>(?:{'|'.join(_KEY_PURPOSES)})[ _\-]?(?:key|token|secret))"
+    r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
+    re.IGNORECASE,
+)
+
+
+# The words of a camelCase identifier: a capital and small letters, capitals, digits
+_CAMEL_WORD = _lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def _identifier_words(value: str) -> bool:
+    """Whether most of a value's letters are in words of four or more run together
+    (expiresInSeconds3600, SessionTokenProvider2Factory), as a generated key's are not (its
+    letters change case every character or two)."""
+    words = [w for w in _CAMEL_WORD.findall(value) if not w.isdigit()]
+    letters = sum(map(len, words))
+    return letters > 0 and sum(len(w) for w in words if len(w) >= 4) >= 0.6 * letters
+
+
 def key_in_prose(text: str) -> Iterator[Span]:
-    """A key told in prose ("the staging API key is …", "with X-API-Key …"): a credential's
-    name, and a value that looks generated (`_KEY_IS`, `_HEADER_NAME_THEN_KEY`)."""
+    """A key told in prose ("the staging API key is …", "with X-API-Key …", "the API token
+    …"): a credential's name, and a value that looks generated (`_KEY_IS`,
+    `_HEADER_NAME_THEN_KEY`, `_NAME_THEN_KEY`)."""
     for m in chain(_KEY_IS.finditer(text), _HEADER_NAME_THEN_KEY.finditer(text)):
         cls = _classify_name(m.group("name"))
         if cls is None:
@@ -910,6 +937,28 @@ def key_in_prose(text: str) -> Iterator[Span]:
         kind = _credential_value(cls, value, prose=True)
         if kind is not None:
             yield start, start + len(value), kind
+    # (past a hundred such names with no key after them, as `command_variable`'s commands, the
+    # rest of the text goes unread)
+    refused = 0
+    for m in _NAME_THEN_KEY.finditer(text):
+        cls = _classify_name(m.group("name"))
+        start, value = _told(m)
+        kind = None
+        generated = (
+            cls is not None
+            and value != value.lower()
+            and value != value.upper()
+            and any(c.isdigit() for c in value)
+            and not _identifier_words(value)  # (SessionTokenProvider2Factory: words run together)
+        )
+        if generated:
+            kind = _credential_value(cls, value, prose=True)
+        if kind is not None:
+            yield start, start + len(value), kind
+            continue
+        refused += 1
+        if refused > _REFUSED_PER_TEXT:
+            return
 
 
 # --- credentials inside an encoding: percent-encoded, base64-wrapped -----------------------------
