@@ -1358,12 +1358,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # its keywords the names with what they are for ("the token budget" runs no pass)
     _Anchor(
         (
-            rf"(?i:(?:{'|'.join(_KEY_PURPOSES)})[ _\-]?(?:key|token|secret))"
+            rf"(?i:(?:{'|'.join(_KEY_PURPOSES)})[ _]?(?:key|token|secret))"
             r"[ \t]+[A-Za-z0-9_\-.~+/=]{20}",
+            # (not joined by "-": age's AGE-SECRET-KEY- and the header names the anchor below
+            # reads, X-API-Key, hold them)
             tuple(
                 f"{purpose}{between}{head}"
                 for purpose in _KEY_PURPOSES
-                for between in (" ", "_", "-", "")
+                for between in (" ", "_", "")
                 for head in ("key", "token", "secret")
             ),
         ),

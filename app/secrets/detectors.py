@@ -906,7 +906,7 @@ _HEADER_NAME_THEN_KEY = _lazy(
 # value of 20 characters or more with letters of both cases and digits,
 # as generated keys have them and words, hexadecimal digests and identifiers do not.
 _NAME_THEN_KEY = _lazy(
-    rf"(?<![A-Za-z0-9_\-])(?P<name>(?:{'|'.join(_KEY_PURPOSES)})[ _\-]?(?:key|token|secret))"
+    rf"(?<![A-Za-z0-9_\-])(?P<name>(?:{'|'.join(_KEY_PURPOSES)})[ _]?(?:key|token|secret))"
     r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
     re.IGNORECASE,
 )
