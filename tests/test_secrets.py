@@ -652,6 +652,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "session token SessionTokenProvider2Factory",
     ),
     (
+        "yaml-string-tag",
+        _lazy(lambda: rnd(32), "service:\n  api_key: !!str ", "\n"),
+        "an API key",
+        "service:\n  api_key: !!str ${API_KEY}\n  port: !!str 8080\n  password: !!str\n",
+    ),
+    (
         "run-together-password-name",
         _lazy(lambda: "Pw9" + rnd(9), "dbpass=", "\n"),
         "a password",

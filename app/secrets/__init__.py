@@ -1031,6 +1031,11 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         group = "block"
     else:
         v = _VALUE.match(text, m.end())
+        if v is not None and op == ":" and v.group("bare") == "!!str":
+            # YAML's tag of a string (api_key: !!str 0123…, a value that would read as a number
+            # otherwise): the value is after it
+            gap = text[v.end() : v.end() + 64]
+            v = _VALUE.match(text, v.end() + len(gap) - len(gap.lstrip(" \t")))
         if v is None:
             return None
         group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") is not None else "bare"
