@@ -1350,12 +1350,9 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"(?i:key|token|secret) (?i:is|was|for|of|to)[ :]",
-            tuple(
-                f"{name} {verb}{end}"
-                for name in ("key", "token", "secret")
-                for verb in _VERBS
-                for end in " :"
-            ),
+            # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
+            # one keyword for "key is " and "key is:", each an `in` test of a small text)
+            tuple(f"{name} {verb}" for name in ("key", "token", "secret") for verb in _VERBS),
         ),
         (_key_in_prose,),
     ),
@@ -1363,16 +1360,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # its keywords the names with what they are for ("the token budget" runs no pass)
     _Anchor(
         (
-            rf"(?i:(?:{'|'.join(_KEY_PURPOSES)})[ _]?(?:key|token|secret))"
+            rf"(?i:(?:{'|'.join(_KEY_PURPOSES)}) (?:key|token|secret))"
             r"[ \t]+[A-Za-z0-9_\-.~+/=]{20}",
-            # (not joined by "-": age's AGE-SECRET-KEY- and the header names the anchor below
-            # reads, X-API-Key, hold them)
-            tuple(
-                f"{purpose}{between}{head}"
-                for purpose in _KEY_PURPOSES
-                for between in (" ", "_", "")
-                for head in ("key", "token", "secret")
-            ),
+            # (the words as prose writes them, a space apart: api_key and apiKey are code's
+            # names, which the name search reads; each keyword costs a small text's scan an
+            # `in` test)
+            tuple(f"{p} {head}" for p in _KEY_PURPOSES for head in ("key", "token", "secret")),
         ),
         (_key_in_prose,),
     ),

@@ -906,7 +906,7 @@ _HEADER_NAME_THEN_KEY = _lazy(
 # value of 20 characters or more with letters of both cases and digits,
 # as generated keys have them and words, hexadecimal digests and identifiers do not.
 _NAME_THEN_KEY = _lazy(
-    rf"(?<![A-Za-z0-9_\-])(?P<name>(?:{'|'.join(_KEY_PURPOSES)})[ _]?(?:key|token|secret))"
+    rf"(?<![A-Za-z0-9_\-])(?P<name>(?:{'|'.join(_KEY_PURPOSES)}) (?:key|token|secret))"
     r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
     re.IGNORECASE,
 )
@@ -917,12 +917,18 @@ _CAMEL_WORD = _lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 def _identifier_words(value: str) -> bool:
-    """Whether most of a value's letters are in words of four or more run together
-    (expiresInSeconds3600, SessionTokenProvider2Factory), as a generated key's are not (its
-    letters change case every character or two)."""
+    """Whether most of a value's letters are in words of four or more run together, each
+    starting with its capital (expiresInSeconds3600, SessionTokenProvider2Factory), as a
+    generated key's are not (its letters change case every character or two)."""
     words = [w for w in _CAMEL_WORD.findall(value) if not w.isdigit()]
     letters = sum(map(len, words))
-    return letters > 0 and sum(len(w) for w in words if len(w) >= 4) >= 0.6 * letters
+    capitals = sum(map(str.isupper, value))
+    # (a generated key's letters are capitals half the time; an identifier's, a word's first)
+    return (
+        letters > 0
+        and capitals <= 0.2 * letters
+        and sum(len(w) for w in words if len(w) >= 4) >= 0.6 * letters
+    )
 
 
 def key_in_prose(text: str) -> Iterator[Span]:
