@@ -178,24 +178,21 @@ class Engine:
             )
         # (keyword, as written?, scope): one with a capital is looked for as written
         self._entries = [(w, w != w.lower(), scope) for w, scope in entries]
-        # the same, by where `re` looks for them: (as written?, scope) -> [(keyword, index)]
-        self._by_text: dict[tuple[bool, int], list[tuple[str, int]]] = {}
+        # the same, by where `re` looks for them, and within each the keywords that end alike
+        # behind one `in` test of their last three characters ("api key", "deploy key",
+        # "secret key"): a small text holding none of those is tested once for them, not once
+        # for each (an `in` test reads the whole of a text that lacks its word, 1.6 µs for
+        # 4 KB). (as written?, scope) -> ending -> [(keyword, index)]
+        endings: dict[tuple[bool, int], dict[str, list[tuple[str, int]]]] = {}
         for i, (word, exact, scope) in enumerate(self._entries):
-            self._by_text.setdefault((exact, scope), []).append((word, i))
-        # ... and within each, the keywords that end alike behind one `in` test of their last
-        # three characters ("api key", "deploy key", "secret key": " key"'s "key"): a small
-        # text holding none of those is tested once for them, not once for each (each `in`
-        # test reads the whole of a text that lacks its word, 1.6 µs for 4 KB)
-        self._gated_by_text: dict[tuple[bool, int], list[tuple[str, list[tuple[str, int]]]]]
-        self._gated_by_text = {}
-        for group, words in self._by_text.items():
-            endings: dict[str, list[tuple[str, int]]] = {}
-            for word, i in words:
-                endings.setdefault(word[-3:], []).append((word, i))
-            self._gated_by_text[group] = [
-                (ending if len(alike) > 1 else alike[0][0], alike)
-                for ending, alike in endings.items()
+            endings.setdefault((exact, scope), {}).setdefault(word[-3:], []).append((word, i))
+        # (a keyword alone behind its ending is its own gate)
+        self._gated_by_text = {
+            group: [
+                (ending if len(alike) > 1 else alike[0][0], alike) for ending, alike in by.items()
             ]
+            for group, by in endings.items()
+        }
         self._gates = gates
         self._ungated = [i for i, gate in enumerate(gates) if not gate]
         # keyword index -> the patterns it lets through (a text holds few keywords: its
@@ -206,7 +203,6 @@ class Engine:
                 self._opens[keyword].append(i)
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
-        self._narrow: dict[str, Any] = {}
         self._set: Any = None
 
     # --- which engine --------------------------------------------------------------------------
@@ -321,7 +317,7 @@ class Engine:
         `_MIXED_RUN_RE2`."""
         end = len(hay)
         if re2:
-            compiled = self._re2_pattern(index) if narrow is None else self._re2_narrow(narrow)
+            compiled = self._re2_pattern(index) if narrow is None else _re2_by_regex(narrow)
             match, anchor, raw = compiled.Match, _UNANCHORED[0], hay.raw
 
             def by_re2(pos: int) -> tuple[int, int] | None:
@@ -349,26 +345,26 @@ class Engine:
             compiled = self._re2[index] = _re2_compile(self.patterns[index].regex)
         return compiled
 
-    def _re2_narrow(self, regex: str) -> Any:
-        compiled = self._narrow.get(regex)
-        if compiled is None:
-            compiled = self._narrow[regex] = _re2_compile(regex)
-        return compiled
+
+# regex -> its RE2 automaton: a narrow form an anchor searches (`searcher`), and what a detector
+# reads with `re2_spans` (the base64 detector the same regex its anchor narrows to: one compile)
+_BY_REGEX: dict[str, Any] = {}
 
 
-_SPANS: dict[str, Any] = {}  # regex -> its RE2 automaton, for `re2_spans`
+def _re2_by_regex(regex: str) -> Any:
+    compiled = _BY_REGEX.get(regex)
+    if compiled is None:
+        compiled = _BY_REGEX[regex] = _re2_compile(regex)
+    return compiled
 
 
 def re2_spans(regex: str, raw: bytes) -> Iterator[tuple[int, int]] | None:
     """The spans of ``regex``'s matches in ``raw``, one after another, by RE2 (compiled once per
     process); None when RE2 is not installed. For a detector that reads a long text for runs
     RE2 finds in one pass, where `re` would try its pattern at every character."""
-    compiled = _SPANS.get(regex)
-    if compiled is None:
-        if _re2_module() is None:
-            return None
-        compiled = _SPANS[regex] = _re2_compile(regex)
-    return _spans(compiled.Match, _UNANCHORED[0], raw)
+    if _re2_module() is None:
+        return None
+    return _spans(_re2_by_regex(regex).Match, _UNANCHORED[0], raw)
 
 
 def _spans(match: Any, anchor: Any, raw: bytes) -> Iterator[tuple[int, int]]:
