@@ -35,6 +35,7 @@ from app.secrets.engine import ANYWHERE, IN_RUNS, Engine, Hay
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
+    _both_cases_and_digits,
     _in_order,
     _is_placeholder,
     _lazy,
@@ -590,6 +591,27 @@ _HEAD_BLOCK = 1200
 _REREAD_LIMIT = 100
 
 
+# How many candidates of one detector a text may hold that it refuses, before the rest of
+# the text goes unread by it (the commands setting a variable, XML elements naming a
+# credential, key names with no key after them): each costs a step of Python, and a text of
+# thousands (setx API_KEY %KEY% repeated) would cost ten times what a benign document of its
+# size does. A checkpoint's text quotes a few; a real value after a hundred refused is missed.
+_REFUSED_PER_TEXT = 100
+
+
+def _bounded(candidates: Iterable[Span | None]) -> Iterator[Span]:
+    """The spans among one text's judged candidates (None: one refused), until more than
+    `_REFUSED_PER_TEXT` are refused."""
+    refused = 0
+    for span in candidates:
+        if span is not None:
+            yield span
+            continue
+        refused += 1
+        if refused > _REFUSED_PER_TEXT:
+            return
+
+
 # (what every operator holds: a comma only after a quote)
 _OPERATOR_CHARACTERS = (":", "=", "<-", '",', "',")
 
@@ -717,11 +739,12 @@ _XML_TEXT = _lazy(r"(?:[ \t\r\n]*+<value>)?(?P<text>[^<]{1,1024}+)<")
 
 def _xml_named_entry(text: str) -> Iterator[Span]:
     """The value of XML elements whose name or key attribute is a credential's name, judged as
-    a name/value entry's value is. Past a hundred such elements whose value is refused, the
-    rest of the text goes unread (as `command_variable`'s commands: each costs a step of
-    Python, and a text of thousands of <property name="password" value="${…}"/> would cost
-    ten times what a benign document of its size does)."""
-    refused = 0
+    a name/value entry's value is (`_bounded`: a text of thousands of <property
+    name="password" value="${…}"/> is read for a hundred)."""
+    return _bounded(_xml_named_values(text))
+
+
+def _xml_named_values(text: str) -> Iterator[Span | None]:
     for m in _XML_NAMED.finditer(text):
         attributes: dict[str, tuple[str, int]] = {}  # (lower-case) name -> value, its start
         base = m.start("attrs")
@@ -729,7 +752,7 @@ def _xml_named_entry(text: str) -> Iterator[Span]:
             group = 2 if a.group(2) is not None else 3
             attributes.setdefault(a.group(1).lower(), (a.group(group), base + a.start(group)))
         named = attributes.get("name") or attributes.get("key")
-        if named is None:
+        if named is None or not _may_name_credential(named[0]):
             continue
         value, start = attributes.get("value", ("", 0))
         if not value and not m.group("end"):
@@ -738,16 +761,11 @@ def _xml_named_entry(text: str) -> Iterator[Span]:
                 value, start = inner.group("text"), inner.start("text")
         stripped = value.strip()
         kind = _entry_kind(named[0], stripped) if stripped else None
-        if kind is not None:
-            start += len(value) - len(value.lstrip())
-            yield start, start + len(stripped), kind
-        elif _may_name_credential(named[0]):
-            refused += 1
-            if refused > _XML_REFUSED_PER_TEXT:
-                return
-
-
-_XML_REFUSED_PER_TEXT = 100
+        if kind is None:
+            yield None
+            continue
+        start += len(value) - len(value.lstrip())
+        yield start, start + len(stripped), kind
 
 
 @lru_cache(maxsize=4096)  # a manifest repeats its entries (every container's DB_PASSWORD)
@@ -999,7 +1017,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     """
     name, op = m.group("name"), m.group("op")
     appended = op == "+="  # (code adding to a value: only a literal it adds is one)
-    paired = op == ","  # (two strings side by side: see _paired_value)
+    paired = op == ","  # (two strings side by side: a call's arguments, a list's items)
     if op not in ("=", ":"):
         op = "="  # (an assignment of code, a type's or an operator's: its value is data)
     before = text[m.start() - 1] if m.start() else ""
@@ -1084,8 +1102,12 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         from urllib.parse import unquote
 
         value = unquote(value)
-    if len(value.strip()) < 4 or (paired and not _paired_value(value)):
-        return start, end, "", resume  # shorter than any credential
+    if len(value.strip()) < 4 or (paired and not _both_cases_and_digits(value)):
+        # shorter than any credential; or the second of two strings side by side that is not
+        # in a credential's shape: a call's arguments pair them (put("api_key", "…")), but so
+        # do lists of names ('KEYPASSWD', 'KRB4LEVEL'; a lexer's Cocoa classes; pg_hba.conf's
+        # "md5", "password", "scram-sha-256")
+        return start, end, "", resume
     # Data takes more than prose does: a value refused even as data needs no look at the
     # line around it (a hostile text of 10,000 `api_key = 0000…` is refused at this step).
     if _credential_value(cls, value) is None:
@@ -1093,15 +1115,6 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
-
-
-def _paired_value(value: str) -> bool:
-    """Whether the second of two strings side by side, after a credential's name, may be its
-    value: a call's arguments (put("api_key", "…")) pair them, but so do lists of names
-    ('KEYPASSWD', 'KRB4LEVEL'; 'ASAuthorizationAppleIDButton', 'ASAuthorizationProvider' in a
-    lexer's list of Cocoa's classes; "md5", "password", "scram-sha-256" in pg_hba.conf's list
-    of methods): letters, digits and both cases, as generated keys and most passwords have."""
-    return _prose_password(value) and value != value.upper() and value != value.lower()
 
 
 # A user and a password in a tuple of two string literals: ("admin", "…") or ('admin', '…')

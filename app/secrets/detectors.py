@@ -28,6 +28,7 @@ from app.secrets import (
     URI_PASSWORD,
     USERINFO,
     Span,
+    _bounded,
     _classify_name,
     _credential_value,
     _entry_kind,
@@ -36,6 +37,7 @@ from app.secrets import (
     _scan_strings,
 )
 from app.secrets.shapes import (
+    _both_cases_and_digits,
     _has_lower,
     _has_upper,
     _is_placeholder,
@@ -371,34 +373,25 @@ _COMMAND_VARIABLE = _lazy(
 )
 
 
-# How many commands setting a credential's variable to what is no credential one text may hold
-# before the rest of it goes unread: each costs a step of Python, and a text of thousands
-# ("setx API_KEY %KEY%" repeated) would cost ten times what a benign document of its size
-# does. A checkpoint's text quotes a few; a real value after a hundred refused ones is missed.
-_REFUSED_PER_TEXT = 100
-
-
 def command_variable(text: str) -> Iterator[Span]:
-    """The value a command sets a credential's variable (or Redis's password) to."""
-    refused = 0
-    for m in _COMMAND_VARIABLE.finditer(text):
-        refused += 1
-        if refused > _REFUSED_PER_TEXT:
-            return
-        group = _shell_literal(m)
-        if group is None:
-            continue
-        value = m.group(group)
-        if m.group("directive") is not None:
-            # judged as prose judges a password: redis.conf's own example, commented out in
-            # every copy of it, is "requirepass foobared"
-            told = _credential_value(_C_PASSWORD, value, prose=True)
-            kind = PASSWORD if told is not None else None
-        else:
-            kind = _entry_kind(m.group("name"), value)
-        if kind is not None:
-            refused -= 1
-            yield m.start(group), m.end(group), kind
+    """The value a command sets a credential's variable (or Redis's password) to (`_bounded`:
+    a text of thousands of setx API_KEY %API_KEY% is read for a hundred)."""
+    return _bounded(map(_command_value, _COMMAND_VARIABLE.finditer(text)))
+
+
+def _command_value(m: re.Match[str]) -> Span | None:
+    group = _shell_literal(m)
+    if group is None:
+        return None
+    value = m.group(group)
+    if m.group("directive") is not None:
+        # judged as prose judges a password: redis.conf's own example, commented out in every
+        # copy of it, is "requirepass foobared"
+        told = _credential_value(_C_PASSWORD, value, prose=True)
+        kind = PASSWORD if told is not None else None
+    else:
+        kind = _entry_kind(m.group("name"), value)
+    return None if kind is None else (m.start(group), m.end(group), kind)
 
 
 # A password piped to what reads it from standard input: echo PW | docker login -u bot
@@ -943,28 +936,19 @@ def key_in_prose(text: str) -> Iterator[Span]:
         kind = _credential_value(cls, value, prose=True)
         if kind is not None:
             yield start, start + len(value), kind
-    # (past a hundred such names with no key after them, as `command_variable`'s commands, the
-    # rest of the text goes unread)
-    refused = 0
-    for m in _NAME_THEN_KEY.finditer(text):
-        cls = _classify_name(m.group("name"))
-        start, value = _told(m)
-        kind = None
-        generated = (
-            cls is not None
-            and value != value.lower()
-            and value != value.upper()
-            and any(c.isdigit() for c in value)
-            and not _identifier_words(value)  # (SessionTokenProvider2Factory: words run together)
-        )
-        if generated:
-            kind = _credential_value(cls, value, prose=True)
-        if kind is not None:
-            yield start, start + len(value), kind
-            continue
-        refused += 1
-        if refused > _REFUSED_PER_TEXT:
-            return
+    # (`_bounded`: a text of thousands of such names with no key after them is read for a
+    # hundred)
+    yield from _bounded(map(_key_after_name, _NAME_THEN_KEY.finditer(text)))
+
+
+def _key_after_name(m: re.Match[str]) -> Span | None:
+    cls = _classify_name(m.group("name"))
+    start, value = _told(m)
+    # (not an identifier's words run together: SessionTokenProvider2Factory)
+    if cls is None or not _both_cases_and_digits(value) or _identifier_words(value):
+        return None
+    kind = _credential_value(cls, value, prose=True)
+    return None if kind is None else (start, start + len(value), kind)
 
 
 # --- credentials inside an encoding: percent-encoded, base64-wrapped -----------------------------

@@ -196,6 +196,12 @@ def _prose_password(value: str) -> bool:
     return len(value) >= 6 and any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
 
 
+def _both_cases_and_digits(value: str) -> bool:
+    """Letters of both cases and digits, six characters or more: what generated keys and most
+    passwords hold, and lists of names and identifiers' words do not."""
+    return _prose_password(value) and _has_lower(value) and _has_upper(value)
+
+
 def _plausible_token(value: str, min_len: int = 8) -> bool:
     value = value.strip().strip("\"'")
     if len(value) < min_len or _WHITESPACE.search(value) or _not_a_credential(value):
