@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
-from collections.abc import Callable, Sequence
-from itertools import accumulate
+from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate, repeat
 
 from app import TYPE_CHECKING
 from app.collector import CollectionPaused
@@ -190,7 +191,7 @@ _NONCHARACTER = f"[{re.escape(_NONCHARACTERS)}]"
 # A \uD800-\uDFFF escape may be unpaired; a \uFxxx escape may be a noncharacter.
 _SUSPICIOUS_ESCAPE = r"\\u[dDfF]"
 _NOT_STRUCTURAL = bytes(sorted(set(range(256)) - set(b'"[]{}')))
-_DEPTH_STEP = bytes.maketrans(b"{[}]", b"\x01\x01\xff\xff")
+_OPEN_CLOSE = bytes.maketrans(b"[{]}", b"(())")
 
 
 def _needs_strict_parser(data: bytes, text: str, limits: Limits) -> bool:
@@ -211,7 +212,7 @@ def _deeper_than(data: bytes, limit: int) -> bool:
     strings are kept (`_brackets`); a document of the usual depth is then peeled, each
     innermost pair taken away in one pass of `bytes.replace`, a level or two a pass (the
     pairs of brackets first, then those of braces, the new ones among them too), until
-    nothing is left; a deeper one has its depth counted, bracket by bracket. (Malformed input
+    nothing is left; a deeper one has its depth counted, run by run. (Malformed input
     may be judged deeper than it is: the strict parser decides it, as the fast one would
     refuse it anyway.)"""
     brackets = _brackets(data)
@@ -220,18 +221,28 @@ def _deeper_than(data: bytes, limit: int) -> bool:
     rest = brackets
     # empty after k passes: at most 2k levels; at most k levels: empty after k passes
     for _ in range(min(_PEELS, limit // 2)):
-        peeled = rest.replace(b"[]", b"").replace(b"{}", b"")
-        if not peeled:
-            return False
-        if len(peeled) > len(rest) - len(rest) // 4:
-            # Under a quarter taken away: deep chains of few innermost pairs, which a pass a
-            # level would copy for every level (a document of many calls whose arguments nest
-            # 60 deep: 60 passes over all of its brackets). Counted at once instead.
+        # (the innermost pairs counted before they are taken away: a count copies nothing)
+        if 8 * (rest.count(b"[]") + rest.count(b"{}")) < len(rest):
+            # Under a quarter to take away: deep chains of few innermost pairs, which a pass
+            # a level would copy for every level (a document of many calls whose arguments
+            # nest 60 deep: 60 passes over all of its brackets). Counted at once instead.
             break
-        rest = peeled
-    # Opening brackets to +1 and closing ones to -1, read as signed bytes, summed as they come.
-    steps = brackets.translate(_DEPTH_STEP)
-    return max(accumulate(memoryview(steps).cast("b")), default=0) > limit
+        rest = rest.replace(b"[]", b"").replace(b"{}", b"")
+        if not rest:
+            return False
+    # Counted by runs: the depth is deepest at the end of a run of opening brackets, and the
+    # runs of well-formed JSON alternate, opening ones first: split where a closing run ends
+    # and an opening one starts, each piece is an opening run and a closing one. A chain
+    # nested 60 deep is one piece, where a count bracket by bracket took a step for each
+    # (400 KB of calls nested to the limit: 3.0 ms, 0.8 by pieces); brackets that alternate
+    # one by one ("[]", "{}"), a piece each, are what the peeling above takes away.
+    if brackets[:1] not in (b"[", b"{"):
+        return True  # (no JSON text: the strict parser says what it is)
+    pieces = brackets.translate(_OPEN_CLOSE).replace(b")(", b") (").split()
+    opened = list(map(bytes.count, pieces, repeat(b"(")))
+    closed = map(operator.sub, map(len, pieces), opened)
+    depths: Iterator[int] = map(operator.sub, accumulate(opened), accumulate(closed, initial=0))
+    return max(depths) > limit
 
 
 def _brackets(data: bytes) -> bytes:

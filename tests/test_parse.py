@@ -1,6 +1,7 @@
 """Strict intake: JSONTestSuite verdicts, I-JSON rules, limits, and positions of errors."""
 
 import json
+import random
 
 import pytest
 
@@ -202,6 +203,34 @@ def test_depth_precheck_peels_or_counts_to_the_exact_depth(depth):
         value = {"k": value, "s": "[{"} if level % 3 else [value, "}", *empty]
     data = json.dumps(value).encode()
     for limit in range(max(1, depth - 20), depth + 20):
+        assert _deeper(data, limit) == (depth > limit), limit
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_depth_precheck_counts_chains_with_siblings_as_a_walk_does(seed):
+    """Chains nested near the limit, each level with siblings of its own (a short chain, an
+    empty container, a string of brackets) or none: too few innermost pairs to peel, so the
+    depth is counted run by run, and it is exactly the walk's."""
+    rng = random.Random(seed)
+
+    def chain(depth: int) -> object:
+        value: object = rng.choice(["[{", 1, [], {}])
+        for level in range(depth):
+            siblings = rng.choice([[], [[]], [{}], ["]]"], [[[1]]], [{"a": {"b": []}}]])
+            value = {"k": value, "s": siblings} if (level + seed) % 2 else [value, *siblings]
+        return value
+
+    def walked(value: object) -> int:
+        if isinstance(value, dict):
+            return 1 + max(map(walked, value.values()), default=0)
+        if isinstance(value, list):
+            return 1 + max(map(walked, value), default=0)
+        return 0
+
+    document = {"calls": [chain(rng.randrange(30, 70)) for _ in range(20)]}
+    depth = walked(document)
+    data = json.dumps(document, indent=rng.choice([None, 1])).encode()
+    for limit in (depth - 2, depth - 1, depth, depth + 1):
         assert _deeper(data, limit) == (depth > limit), limit
 
 
