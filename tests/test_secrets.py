@@ -877,6 +877,22 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '<input type="password" value=""> <input type="text" name="user" value="admin2024">',
     ),
     (
+        "tab-separated-listing",
+        _lazy(lambda: "Ab3#" + rnd(12), "name\tvalue\nDB_PASSWORD\t", "\nDB_USER\tledger"),
+        "a password",
+        "password\tstring\trequired\nToken\t*oauth2.Token\napi_key\t****\ntoken\tchangeme",
+    ),
+    (
+        "vault-kv-get-table",
+        _lazy(
+            lambda: rnd(32),
+            "====== Data ======\nKey              Value\n---              -----\napi_key          ",
+            "\nusername         ledger",
+        ),
+        "an API key",
+        "Key    Value\n---    -----\npassword    ${DB_PASSWORD}\ntoken    expires in an hour",
+    ),
+    (
         "csv-credential-column",
         _lazy(lambda: "Qw7" + rnd(11), "\nname,password\napp,", "\n"),
         "a password",
@@ -1053,6 +1069,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         _lazy(lambda: rnd(14), "CREATE USER 'app'@'%' IDENTIFIED BY '", "';"),
         "a password",
         "CREATE USER app IDENTIFIED BY :pw; a library identified by 'libcrypto3'",
+    ),
+    (
+        "sql-identified-by-clause-alone",
+        _lazy(lambda: "Ab3#" + rnd(10), "the script runs IDENTIFIED BY '", "' then grants"),
+        "a password",
+        "a library IDENTIFIED BY 'projectname'; identified by 'Hx7#pQ2!vL9z' in a sentence",
     ),
     (
         "sql-identified-by-unquoted",

@@ -57,6 +57,8 @@ NOTHING_TO_FIND = [
     ("XML start tags left open", _repeat("<a name='password' b='x' ")),
     ("flags with no value", _repeat("--db-password= -Dpassword= --x-token= ")),
     ("subscripts of code", _repeat('os.environ["API_KEY"] = key; ')),
+    ("listed masked values", _repeat("api_key\t****\nDB_PASSWORD  ${DB_PASSWORD}\n")),
+    ("listed types of code", _repeat("Token   *oauth2.Token\npassword\tstring\n")),
 ]
 
 
@@ -89,6 +91,7 @@ def test_a_real_value_among_refused_commands_is_found() -> None:
     real = "Zq9" + rnd(29)
     text = _repeat("setx API_KEY %API_KEY%\n", 50 * 23) + f"setx API_KEY {real}\n"
     text += _repeat('<property name="db.password" value="${db.password}"/>\n', 5_000)
+    text += _repeat("api_key\t****\n", 5_000)
     spans = scan_text(text)
     assert [text[s:e] for s, e, _ in spans] == [real]
 

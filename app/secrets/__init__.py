@@ -535,6 +535,7 @@ _sql_insert = _later("sql_insert")
 _terraform_variable = _later("terraform_variable")
 _html_input = _later("html_input")
 _csv_column = _later("csv_column")
+_listed_value = _later("listed_value")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
@@ -1467,6 +1468,17 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # nothing. Its keyword the comma: a pattern with none is searched in every text, a call
     # more for each of the thousands of short texts a page shows, 1 µs each)
     _Anchor((r"\n[A-Za-z_][A-Za-z0-9_.\-]{0,127},[ \t]*[A-Za-z_]", (",",)), (_csv_column,)),
+    # a line of a credential's name, a tab or two spaces or more, and its value (a listing of
+    # names and values: Vault's table, a tab-separated export): the name ending in its word
+    # (db_password, API_KEY, client_secret; the tab or the two spaces its keyword)
+    _Anchor(
+        (
+            r"\n[A-Za-z0-9_.\-]{0,127}(?i:word|wd|phrase|pass|pw|secret|token|key|auth|creds?"
+            r"|credentials|cookie|jwt)(?:\t| {2})",
+            ("\t", "  "),
+        ),
+        (_listed_value,),
+    ),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
     _Anchor(
         (

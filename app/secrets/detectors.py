@@ -42,6 +42,7 @@ from app.secrets.shapes import (
     _has_upper,
     _is_placeholder,
     _lazy,
+    _not_a_credential_shape,
     _plausible_token,
     _prose_password,
 )
@@ -624,6 +625,47 @@ def csv_column(text: str) -> Iterator[Span]:
             pos = first + len(row)
 
 
+# --- a listing of names and values: DB_PASSWORD, a tab or spaces, its value -------------------
+
+# A line of a name, a tab or two spaces or more, and one word, as Vault's `vault kv get`
+# prints its table (Key and Value in aligned columns), a tab-separated export of a secret
+# store's names and values, or a listing aligned by hand: after the newline before it (a
+# literal found at C speed), nothing after the value but spaces.
+_LISTED_ROW = _lazy(
+    r"\n(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)(?:\t|  )[ \t]*+"
+    r"(?P<value>[^\s]{4,256}+)[ \t]*+(?=\r?\n|\Z)"
+)
+
+
+_POINTER_SIGILS = ("*", "&")
+
+
+def listed_value(text: str) -> Iterator[Span]:
+    """The value on a listing's line whose name is a credential's, judged as prose judges one
+    (`password  string` in a table of parameters is none; `_bounded`: a text of a thousand
+    lines of `api_key  ****` is read for a hundred)."""
+    return _bounded(_listed_values(text))
+
+
+def _listed_values(text: str) -> Iterator[Span | None]:
+    lines = "\n" + text  # (a line may start the text: offsets in it are one past the text's)
+    for m in _LISTED_ROW.finditer(lines):
+        name = m.group("name")
+        cls = _classify_name(name) if _may_name_credential(name) else None
+        if cls is None:
+            continue
+        value = m.group("value")
+        inner = value.strip("\"'")
+        # (a pointer's or a reference's type, Go's "Token  *oauth2.Token", is code)
+        typed = inner[:1] in _POINTER_SIGILS and _not_a_credential_shape(inner.lstrip("*&"))
+        kind = None if typed or len(inner) < 4 else _credential_value(cls, inner, prose=True)
+        if kind is None:
+            yield None
+            continue
+        start = m.start("value") - 1 + value.index(inner)
+        yield start, start + len(inner), kind
+
+
 # --- a Markdown table: | DB_PASSWORD | … |, or a column named for a credential ------------------
 
 # A table's row: a line that starts with "|" and holds another (its cells between), after the
@@ -736,7 +778,15 @@ def password_statement(text: str) -> Iterator[Span]:
             low = max(0, m.start() - 128)
             statement = max(text.rfind("\n", low, m.start()), text.rfind(";", low, m.start()))
             before = text[max(statement + 1, low) : m.start()].lower()
-            if not any(word in before for word in _SQL_SUBJECTS):
+            # (or the clause alone, as SQL writes it: capitals, a quoted password in a
+            # person's shape, "IDENTIFIED BY 'Hx7#pQ2!'" quoted from a script)
+            sql_alone = (
+                head.startswith("identified")
+                and m.group().startswith("IDENTIFIED BY")
+                and group != "bare"
+                and _prose_password(value)
+            )
+            if not sql_alone and not any(word in before for word in _SQL_SUBJECTS):
                 continue
         if group == "bare" and not _prose_password(value):
             continue  # Oracle's unquoted password: letters and digits, as in prose
