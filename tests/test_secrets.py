@@ -877,6 +877,16 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '<input type="password" value=""> <input type="text" name="user" value="admin2024">',
     ),
     (
+        "azure-sas-signature-alone",
+        _lazy(
+            lambda: (rnd(20) + "+" + rnd(22) + "=").replace("+", "%2B").replace("=", "%3D"),
+            "the SAS's signature was sig=",
+            " (rotate the account key)",
+        ),
+        "a signed URL",
+        "sig = sign(msg); sig=abc123; sig=" + "Ab3" * 14 + "x; signature=unsigned",
+    ),
+    (
         "tab-separated-listing",
         _lazy(lambda: "Ab3#" + rnd(12), "name\tvalue\nDB_PASSWORD\t", "\nDB_USER\tledger"),
         "a password",

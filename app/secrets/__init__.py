@@ -1023,6 +1023,11 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         op = "="  # (an assignment of code, a type's or an operator's: its value is data)
     before = text[m.start() - 1] if m.start() else ""
     query = op == "=" and before != "" and before in "?&#;"
+    if not query and op == "=" and name in _SAS_SIGNATURE_NAMES:
+        # an Azure SAS token quoted from its start, or its signature alone ("sig=…%3D", no
+        # "?" or "&" before it): a query's parameter when its value is what Azure signs
+        # with, the base64 of 32 bytes, percent-encoded or not
+        query = _SAS_SIGNATURE.match(text, m.end()) is not None
     cls = _classify_name(name)
     if query:
         joined = _query_name(name)
@@ -1116,6 +1121,11 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
+
+
+_SAS_SIGNATURE_NAMES = ("sig", "Sig", "SIG")
+# the base64 of a SHA-256 HMAC, its "+", "/" and "=" percent-encoded or not
+_SAS_SIGNATURE = _lazy(r"(?:[A-Za-z0-9+/]|%2[BbFf]){43}(?:=|%3[Dd])(?![A-Za-z0-9+/=%])")
 
 
 # A user and a password in a tuple of two string literals: ("admin", "…") or ('admin', '…')
