@@ -877,6 +877,18 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '<input type="password" value=""> <input type="text" name="user" value="admin2024">',
     ),
     (
+        "key-named-as-a-label",
+        _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
+        "an API key",
+        "sort key: " + "Ab3" * 8 + "\nPrimary key: user_id\nPublic key: " + "Ab3" * 8,
+    ),
+    (
+        "private-key-as-a-label",
+        _lazy(lambda: rnd(64, "0123456789abcdef"), "wallet export\nPrivate key: 0x", "\n"),
+        "a private key",
+        "Partition key: tenantId; the key: " + "Ab3" * 8 + "; Foreign key: orders.customer_id",
+    ),
+    (
         "azure-sas-signature-alone",
         _lazy(
             lambda: (rnd(20) + "+" + rnd(22) + "=").replace("+", "%2B").replace("=", "%3D"),

@@ -127,7 +127,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "scalingo-api-token": (lambda: "tk-" + "us-" + R(48, B64URL), "tk-us-east"),
     "yandex-api-key": (
         lambda: "yandex api key: AQ" + "VN" + R(36, B64URL),
-        "yandex api key: AQVN" + R(10),
+        "yandex api key AQVN" + R(10),
     ),
     "yandex-aws-access-token": (
         lambda: "YANDEX_ACCESS_KEY=Y" + "C" + R(38, B64URL),

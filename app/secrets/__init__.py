@@ -1029,6 +1029,11 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         # with, the base64 of 32 bytes, percent-encoded or not
         query = _SAS_SIGNATURE.match(text, m.end()) is not None
     cls = _classify_name(name)
+    if cls is None and not query and before == " ":
+        # a credential's name as a label writes it, its words a space apart ("API key:",
+        # "Secret key =", "Stripe key:"): the word before it joined to it, as an identifier
+        # would hold them ("the key:" and "sort key:" name none)
+        cls = _classify_name(_word_before(text, m.start() - 1) + "_" + name)
     if query:
         joined = _query_name(name)
         if joined in _SIGNING_PARAMS:
@@ -1121,6 +1126,16 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
+
+
+def _word_before(text: str, end: int) -> str:
+    """The word of letters (up to 24) that ends at ``end``, or ""."""
+    head = text[max(0, end - 25) : end]
+    word = head[len(head.rstrip(_LETTERS)) :]
+    return word if len(word) < 25 else ""
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 _SAS_SIGNATURE_NAMES = ("sig", "Sig", "SIG")
