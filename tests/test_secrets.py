@@ -877,6 +877,30 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '<input type="password" value=""> <input type="text" name="user" value="admin2024">',
     ),
     (
+        "password-reset-to",
+        _lazy(lambda: "Kx8" + rnd(10), "Hi, the admin password was reset to ", " as you asked."),
+        "a password",
+        "the password was reset to the default; password set to expire in 90 days",
+    ),
+    (
+        "key-rotated-to",
+        _lazy(lambda: rnd(32), "the API key was rotated to ", " on Monday"),
+        "an API key",
+        "the API key was rotated to a new one last week; the key was reset to 12345678",
+    ),
+    (
+        "pw-label",
+        _lazy(lambda: "Kx8#" + rnd(10), "staging box\nuser: deploy\nroot pw: ", "\n"),
+        "a password",
+        "pw: 100\npw: 12px\npw = getpass()\npw: PathBuf",
+    ),
+    (
+        "pre-shared-key",
+        _lazy(lambda: rnd(24), "IPsec tunnel to the branch office\nPSK: ", "\n"),
+        "a secret",
+        "psk: 100; psk = read_psk(path); the PSK is in the vault",
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

@@ -244,6 +244,10 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     # a table's primary key names a column, an object store's storage key a path
     ("primary", "key"): _C_SHAPED_KEY,
     ("secondary", "key"): _C_SHAPED_KEY,
+    # a VPN's or Wi-Fi's pre-shared key (PSK), Azure's SharedKey
+    ("shared", "key"): _C_SECRET,
+    ("sharedkey",): _C_SECRET,
+    ("psk",): _C_SECRET,
     ("shared", "access", "key"): _C_AZURE_KEY,
     ("sharedaccesskey",): _C_AZURE_KEY,
     ("shared", "access", "signature"): _C_AZURE_SAS,
@@ -364,9 +368,10 @@ def _match_heads(parts: list[str]) -> str | None:
             return None
         return cls
     last = parts[-1]
-    if last in ("pwd", "pass"):
-        # a bare PWD is the working directory and a bare "pass" a test's count, unless its
-        # value looks random; DB_PWD and SMTP_PASS are passwords
+    if last in ("pwd", "pass", "pw"):
+        # a bare PWD is the working directory and a bare "pass" a test's count (and "pw" a
+        # width or a power), unless its value looks random; DB_PWD, SMTP_PASS and root_pw are
+        # passwords
         return _C_PASSWORD if len(parts) > 1 else _C_BARE_PASSWORD
     # run-together names: accesstoken, clientsecret, mypassword
     for suffix, cls in (
@@ -583,7 +588,7 @@ _NAME_OP_VALUED = _lazy(
     _NAME_OP.pattern + r"""(?=\\?"(?:[^"\\\r\n]|\\[^"]){4}|'[^'\r\n]{4}|[^\s"'`,;&<>]{4})""",
     re.X,
 )
-_NAME_HEAD_ANCHOR = _lazy(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess")
+_NAME_HEAD_ANCHOR = _lazy(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk")
 
 
 # A large text is read around the words of credential names, block by block (characters).
@@ -866,7 +871,7 @@ _SMALL_TEXT = 4096
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
     rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
-    r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess)"
+    r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk)"
     rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?[\"']?\]?[ \t]*(?:[:=?+]=?|=>|<-|string[ \t]*=))[ \t]*"
 )
 # and _NAME_OP_VALUED's: the first four characters of the value matched, not looked ahead at
@@ -1211,7 +1216,7 @@ _NAME_ANCHOR_WORDS: tuple[str, ...] = (
     "token",
     "key",
 )
-_NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer")
+_NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer", "psk")
 
 
 class _Anchor:
@@ -1348,7 +1353,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (
             r"(?i:(?:p(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id)"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
-            rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer){_NAME_END})",
+            rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk){_NAME_END})",
             _NAME_ANCHOR_WORDS,
         ),
         (_named_in_text, _name_then_value),
@@ -1364,7 +1369,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
         word_gate=True,
     ),
     _Anchor(
-        (r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+(?i:is|was|for|of|to)[ \t:]", ("pass", "pwd")),
+        (
+            r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+"
+            r"(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated)[ \t:]",
+            ("pass", "pwd"),
+        ),
         (_password_in_prose,),
     ),
     # a password given with its user, or after "with": "login: admin / …", "creds admin/…",

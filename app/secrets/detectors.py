@@ -818,7 +818,10 @@ def pgpass_line(text: str) -> Iterator[Span]:
 _PASSWORD_IS = _lazy(
     r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
     # "the password for the admin account is ...": at most four words name whose it is
-    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+(?:is|was)[ \t]*:?[ \t]*"
+    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+"
+    # "is", "was"; "was reset to", "has been changed to", "set to" (what a ticket says of it)
+    r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
+    r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)[ \t]*:?[ \t]*"
     r"(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,
 )
@@ -909,7 +912,10 @@ def _made_password(value: str) -> bool:
 _KEY_IS = _lazy(
     r"(?<![A-Za-z0-9_])(?P<name>(?:(?:api|access|secret|client|auth|bearer|deploy)[ _\-]?)?"
     r"(?:key|token|secret))"
-    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+(?:is|was)[ \t]*:?[ \t]*"
+    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+"
+    # "is", "was"; "was reset to", "has been changed to", "set to" (what a ticket says of it)
+    r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
+    r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)[ \t]*:?[ \t]*"
     r"(?P<value>[^\s\"'`<>]{16,256}+)",
     re.IGNORECASE,
 )
