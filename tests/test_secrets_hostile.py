@@ -124,6 +124,17 @@ def test_a_value_after_hostile_decoys_is_found() -> None:
     assert [text[s:e] for s, e, _ in spans] == [password]
 
 
+def test_a_token_after_a_log_of_masked_ones_is_found() -> None:
+    """A support log of a thousand masked tokens and variables, then one left unmasked:
+    past a hundred refused values the name search passes over the masked ones itself, and
+    the unmasked one is found."""
+    token = "Zq9" + rnd(29)
+    text = _repeat("GET /v1/ledger?token=***&page=2 password: ${DB_PASSWORD}\n", 120_000)
+    text += f"GET /v1/ledger?token={token}&page=3\n"
+    spans = scan_text(text)
+    assert [text[s:e] for s, e, _ in spans] == [token]
+
+
 def test_first_secret_stops_at_its_first_hit(monkeypatch: pytest.MonkeyPatch) -> None:
     """A document with a credential near its start is refused without reading the rest: the
     anchors are looked for in the first batch of strings only."""

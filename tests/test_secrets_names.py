@@ -38,6 +38,11 @@ FRAGMENTS = [
     "1password=abcd1234 ",
     ".secret=abcd1234efgh ",
     '\\"db_password\\": \\"Zq9-Zq9-Zq9\\", ',
+    "token=${X}& ",  # (past a hundred refusals: a value starting as a variable, a mask, a
+    "password: ******** ",  # placeholder is passed over by the regex; one of fewer than
+    "secret=[REDACTED] ",  # eight characters too)
+    "api_key: abcd pwd=(Ab3)xyz12 ",
+    "password: Ab3#x7 ",
 ]
 
 
@@ -66,6 +71,8 @@ def test_a_large_text_gives_the_same_spans_either_way(fragments):
     "unit",
     [
         "password: a ",  # refused values by the thousand: past a hundred, only valued names
+        "api_key: abcd token=wxyz& $env:DB_PASSWORD = ${X} --db-password=$P ",
+        "token=***& password: ******** secret=[REDACTED] ",
         'sig=\u00a0\u00a0__secret_key: "Zx9!aQ2#mm" password: a ' * 2,
         "password: Zq9-Zq9-Zq9 ",  # every one a finding
         "https://example.com/a note: b ",  # no credential's name at all
