@@ -904,7 +904,14 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",
-        "sort key: " + "Ab3" * 8 + "\nPrimary key: user_id\nPublic key: " + "Ab3" * 8,
+        "sort key: "
+        + "Ab3" * 8
+        + "\nPrimary key: user_id\nPublic key: "
+        + "Ab3" * 8
+        + "\nPublic API key: pk_"
+        + "Ab3" * 8
+        + "\nNEXT_PUBLIC_API_KEY="
+        + "Ab3" * 8,
     ),
     (
         "private-key-as-a-label",

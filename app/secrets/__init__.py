@@ -263,6 +263,7 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("cookie",): _C_COOKIE,
 }
 _MAX_HEAD = max(len(h) for h in _NAME_HEADS)
+_PUBLIC = frozenset({"public", "publishable"})
 # Names ending in "token" that count things or page through results rather than grant access,
 # including a language model's tokens (max_tokens, eos_token...).
 _NON_SECRET_TOKEN = _words(
@@ -364,6 +365,8 @@ def _match_heads(parts: list[str]) -> str | None:
         cls = _NAME_HEADS.get(tuple(parts[-size:]))
         if cls is None:
             continue
+        if len(parts) > size and parts[-size - 1] in _PUBLIC:
+            return None  # a key public by design: PUBLIC_API_KEY, NEXT_PUBLIC_API_KEY
         if cls == _C_TOKEN and len(parts) > 1 and parts[-2] in _NON_SECRET_TOKEN:
             return None
         return cls
@@ -1043,7 +1046,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         # a credential's name as a label writes it, its words a space apart ("API key:",
         # "Secret key =", "Stripe key:"): the word before it joined to it, as an identifier
         # would hold them ("the key:" and "sort key:" name none)
-        cls = _classify_name(_word_before(text, m.start() - 1) + "_" + name)
+        cls = _classify_name(_words_before(text, m.start() - 1) + "_" + name)
     if query:
         joined = _query_name(name)
         if joined in _SIGNING_PARAMS:
@@ -1138,11 +1141,19 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     return start, end, kind or "", resume
 
 
-def _word_before(text: str, end: int) -> str:
-    """The word of letters (up to 24) that ends at ``end``, or ""."""
-    head = text[max(0, end - 25) : end]
-    word = head[len(head.rstrip(_LETTERS)) :]
-    return word if len(word) < 25 else ""
+def _words_before(text: str, end: int) -> str:
+    """The word of letters (up to 24) that ends at ``end``, with the one a space before it
+    ("Public API", as a label's "Public API key" holds them), joined by "_"; or ""."""
+    head = text[max(0, end - 50) : end]
+    last = head[len(head.rstrip(_LETTERS)) :]
+    if not last or len(last) > 24:
+        return ""
+    rest = head[: len(head) - len(last)]
+    if not rest.endswith(" "):
+        return last
+    before = rest[:-1]
+    word = before[len(before.rstrip(_LETTERS)) :]
+    return f"{word}_{last}" if word and len(word) <= 24 else last
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
