@@ -102,6 +102,12 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         lambda: rnd(3) + "8Q" + "~" + R(34, B64URL),
         "the Q~ ratio",
     ),
+    "azure-identifiable-key": (
+        lambda: R(76, B64) + "+AS" + "t" + R(5, B64) + "Q==",
+        # a signature with one character too few before it, and Service Bus's with the wrong
+        # letter after its signature
+        R(75, B64) + "+ASt" + R(5, B64) + "Q== " + R(33, B64) + "+ASb" + "Z" + R(5, B64) + "=",
+    ),
     "azure-storage-account-key": (
         lambda: f"storage account acmeprod, key {R(86, B64)}==",
         f"storage account acmeprod, key {R(86, B64)}=",

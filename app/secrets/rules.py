@@ -51,6 +51,7 @@ GOOGLE_CLIENT_SECRET = "a Google OAuth client secret"
 GOOGLE_REFRESH = "a Google OAuth refresh token"
 AZURE_ACCOUNT_KEY = "an Azure storage account key"
 AZURE_CLIENT_SECRET = "an Azure AD client secret"
+AZURE_KEY = "an Azure access key"
 GITHUB = "a GitHub token"
 GITLAB = "a GitLab token"
 GRAFANA = "a Grafana token"
@@ -605,6 +606,35 @@ def _azure_ad_secret(text: str, start: int, end: int) -> Span | None:
     return None if _masked(text[start + 6 : end]) else (start, end)
 
 
+def _azure_identifiable_key(text: str, start: int, end: int) -> Span | None:
+    """The key from its signature on: the characters its kind puts before the signature (all
+    of them of its alphabet), and the key standing alone (no base64 character, "_" or "-" on
+    either side)."""
+    before, alphabet = _AZURE_SIGNATURES[text[start : start + 4]]
+    head = start - before
+    if head < 0 or text[head:start].strip(alphabet) or not _left_ok(text, head, _IN_BASE64):
+        return None
+    if not _right_ok(text, end, _IN_BASE64 | {"="}):
+        return None
+    return None if _masked(text[head:end]) else (head, end)
+
+
+_BASE64_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_BASE62_CHARACTERS = _BASE64_CHARACTERS[:62]
+# signature -> how many characters stand before it, and of what alphabet (Microsoft's
+# security-utilities, IdentifiableMetadata): the base64 of 32 bytes (44 characters), of 64
+# (88), a Function's key (56, base64url), a Search or a Container Registry key (52), a
+# common annotated key (84 or 88, base62 before its JQQJ9 signature)
+_AZURE_SIGNATURES: dict[str, tuple[int, str]] = {
+    **dict.fromkeys(("+ARm", "+AEh", "+ASb", "AIoT", "AzCa", "AZEG"), (33, _BASE64_CHARACTERS)),
+    **dict.fromkeys(("+ASt", "ACDb", "+ABa", "+AMC", "APIM"), (76, _BASE64_CHARACTERS)),
+    "AzFu": (44, _BASE62_CHARACTERS + "_-"),
+    "AzSe": (42, _BASE62_CHARACTERS),
+    "+ACR": (42, _BASE64_CHARACTERS),
+    "JQQJ": (52, _BASE62_CHARACTERS),
+}
+
+
 _AZURE_AD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~.-")
 
 
@@ -969,6 +999,25 @@ RULES: tuple[Rule, ...] = (
         "[A-Za-z0-9_~.\\-]{3}[0-9]Q~[A-Za-z0-9_~.\\-]{31,}",
         ("Q~",),
         _azure_ad_secret,
+    ),
+    # Azure's identifiable keys, as Microsoft's security-utilities documents them: the base64
+    # of 32 or 64 random bytes with a service's signature at a fixed place (Service Bus,
+    # Event Hubs, Relay, IoT, Cache for Redis, Event Grid; Storage, Cosmos DB, Batch, Machine
+    # Learning, API Management), a Function's key (AzFu), a Search key (AzSe), a Container
+    # Registry's (+ACR), and the common annotated keys of Azure AI services, Azure OpenAI,
+    # Maps and Azure DevOps's PATs (JQQJ9 at the 53rd character, 84 or 88 in all)
+    _rule(
+        "azure-identifiable-key",
+        AZURE_KEY,
+        # (from the signature on: the characters before it are read by the check, as `re`
+        # would try the whole pattern at every character of a long run)
+        "(?:\\+ARm|\\+AEh|\\+ASb|AIoT|AzCa|AZEG)[A-P][A-Za-z0-9+/]{5}="
+        "|(?:\\+ASt|ACDb|\\+ABa|\\+AMC|APIM)[A-Za-z0-9+/]{5}[AQgw]=="
+        "|AzFu[A-Za-z0-9_\\-]{5}[AQgw]=="
+        "|(?:AzSe|\\+ACR)[A-D][A-Za-z0-9+/]{5}"
+        "|JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?",
+        tuple(_AZURE_SIGNATURES),
+        _azure_identifiable_key,
     ),
     _keyword(
         "azure-storage-account-key",
