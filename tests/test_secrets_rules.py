@@ -479,6 +479,24 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     ),
     "huggingface-access-token": (lambda: "api" + "_org_" + R(34), "hf_hub_download"),
     "perplexity-api-key": (lambda: "pp" + "lx-" + R(48), "pplx-" + "short"),
+    "tavily-api-key": (lambda: "tvly" + "-" + R(32), "tvly-" + R(31)),
+    "jina-api-key": (lambda: "jina" + "_" + R(60), "jina_" + R(40)),
+    "firecrawl-api-key": (lambda: "fc" + "-" + H(32), "fc-" + H(31) + " fc-" + "0" * 32),
+    "dependency-track-api-key": (lambda: "odt" + "_" + R(32), "odt_" + R(20)),
+    "crates-io-api-token": (lambda: "ci" + "o" + R(32), "cio" + R(31) + " social ciao"),
+    "vault-unseal-key": (
+        lambda: "Unseal Key 1: " + R(40, B64) + "Ab3/",
+        "unseal the vault with three of the five keys",
+    ),
+    "kubernetes-bootstrap-token": (
+        lambda: (
+            "kubeadm join 10.0.0.4:6443 --token "
+            + R(6, "abcdefghijklmnopqrstuvwxyz0123456789")
+            + ".a1"
+            + R(14, "abcdefghijklmnopqrstuvwxyz0123456789")
+        ),
+        "kubeadm join 10.0.0.4:6443 --token abcdef.0123456789abcdef",
+    ),
     "groq-api-key": (lambda: "gs" + "k_" + R(52), "gsk_" + "short"),
     "replicate-api-token": (lambda: "r8" + "_" + R(37), "r8_" + "short"),
     "xai-api-key": (lambda: "xa" + "i-" + R(80), "xai-" + "short"),

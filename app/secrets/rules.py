@@ -69,6 +69,8 @@ SENDGRID = "a SendGrid API key"
 SHOPIFY = "a Shopify access token"
 DIGITALOCEAN = "a DigitalOcean token"
 VAULT = "a HashiCorp Vault token"
+VAULT_UNSEAL = "a HashiCorp Vault unseal key"
+KUBERNETES_BOOTSTRAP = "a Kubernetes bootstrap token"
 AGE_KEY = "an age secret key"
 POSTMAN = "a Postman API key"
 LINEAR = "a Linear API key"
@@ -514,6 +516,11 @@ def _parts(*lengths: int, test: _Tail | None = None, sep: str = "-") -> _Tail:
         )
 
     return check
+
+
+def _bootstrap_token(tail: str) -> bool:
+    """A bootstrap token's secret holds letters and digits; the documentation's is no token."""
+    return _letters_digits(tail[7:]) and tail != "abcdef.0123456789abcdef"
 
 
 def _mixed(tail: str) -> bool:
@@ -1221,6 +1228,28 @@ RULES: tuple[Rule, ...] = (
     _token("hashicorp-vault-token", VAULT, ["hvs.", "hvb."], _AU, (24, 512)),
     # (no credential's word needed: "vault login s.…" is how the token is given, and the "s."
     # of 24 mixed characters beside "vault" is no id)
+    # a Vault unseal key (a share of its root key: 44 base64 characters), as `vault operator
+    # init` prints it ("Unseal Key 1: …") and `vault operator unseal` takes it
+    _keyword(
+        "vault-unseal-key",
+        VAULT_UNSEAL,
+        ["unseal"],
+        "[A-Za-z0-9+/]{44,}",
+        (44, 44),
+        word=False,
+        check=_mixed,
+    ),
+    # a Kubernetes bootstrap token (kubeadm join … --token, a BOOTSTRAP_TOKEN): its id, a dot,
+    # its secret, lower-case letters and digits (but the documentation's abcdef.0123456789abcdef)
+    _keyword(
+        "kubernetes-bootstrap-token",
+        KUBERNETES_BOOTSTRAP,
+        ["token", "bootstrap"],
+        "[a-z0-9]{6}\\.[a-z0-9]{16,}",
+        (23, 23),
+        word=False,
+        check=_bootstrap_token,
+    ),
     _keyword(
         "vault-legacy-token",
         VAULT,
@@ -1308,8 +1337,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "microsoft-teams-webhook",
         WEBHOOK,
-        "\\.webhook\\.office\\.com/webhookb2/[^ \\t\\r\\n\"'<>\\\\]{20,}",
-        ("webhook.office.com",),
+        # (and Office 365's older address of the same connectors, outlook.office.com/webhook/)
+        "(?:\\.webhook\\.office\\.com/webhookb2/|outlook\\.office\\.com/webhook/)"
+        "[^ \\t\\r\\n\"'<>\\\\]{20,}",
+        ("webhook.office.com", "outlook.office.com/webhook/"),
         _webhook,
     ),
     _rule(
@@ -1790,6 +1821,18 @@ RULES: tuple[Rule, ...] = (
     # Prefixed keys of more services, as their issuers document them (and trufflehog finds
     # them, with no name beside them)
     _token("apify-api-token", PREFIXED, ["apify_api_"], _A, (36, 36), check=_mixed),
+    # the search, crawling and embedding services an agent calls for the web: Tavily's key
+    # (tvly- and 32 of base62; its development keys tvly-dev-), Jina's (jina_ and 60),
+    # Firecrawl's (fc- and 32 hex digits)
+    _token(
+        "tavily-api-key", PREFIXED, ["tvly-dev-", "tvly-prod-", "tvly-"], _A, (32, 32), check=_mixed
+    ),
+    _token("jina-api-key", PREFIXED, ["jina_"], _A, (60, 60), check=_mixed),
+    _token("firecrawl-api-key", PREFIXED, ["fc-"], _HX, (32, 32), check=_hex_key),
+    # Dependency-Track's API key (odt_ and 32 or more of base62), crates.io's API token (cio and
+    # 32 of base62, crates.io's src/util/token.rs)
+    _token("dependency-track-api-key", PREFIXED, ["odt_"], _A, (32, 255), check=_mixed),
+    _token("crates-io-api-token", PREFIXED, ["cio"], _A, (32, 32), check=_mixed),
     _token("bannerbear-api-key", PREFIXED, ["bb_pr_", "bb_ma_"], _HX, (30, 30), check=_hex_key),
     # Cloudflare's user and account API tokens and its global API key since 2025: 40 of
     # base62, then a checksum of 8 hex digits
