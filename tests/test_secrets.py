@@ -901,6 +901,36 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "psk: 100; psk = read_psk(path); the PSK is in the vault",
     ),
     (
+        "password-told-quoted",
+        _lazy(lambda: "Kx8" + rnd(10), "2. Ensure the password for user 'postgres' is '", "'."),
+        "a password",
+        "the password is \"centipede\"; the password is 'rotated monthly'; the password is ''",
+    ),
+    (
+        "powershell-password-parameter",
+        _lazy(
+            lambda: "Kx8#" + rnd(10),
+            "Connect-VIServer vc01 -User admin@vsphere.local -Password '",
+            "'",
+        ),
+        "a password",
+        "New-LocalUser -Name svc -Password $secure; use the -Password parameter to pass it",
+    ),
+    (
+        "psexec-password",
+        _lazy(
+            lambda: "Kx8" + rnd(11), "PsExec.exe \\\\10.0.0.5 -u CORP\\svc -p ", " cmd /c ipconfig"
+        ),
+        "a password",
+        "psexec \\\\host -u admin -p %PASSWORD% cmd; psexec -s -i cmd",
+    ),
+    (
+        "plink-password",
+        _lazy(lambda: "Kx8" + rnd(11), "plink -ssh root@10.0.0.9 -pw ", " uptime"),
+        "a password",
+        "plink -ssh root@host -i key.ppk uptime; pscp -pw $PW file root@host:/tmp",
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

@@ -280,7 +280,11 @@ _COMMAND_LINE_PASSWORD = _lazy(
     r"""
     (?<![\w-])
     (?:
-        --(?:password|passwd|pass)(?P<op>=|[ \t]+)          # any command's --password
+        (?:--(?:password|passwd|pass)                        # any command's --password,
+          |-(?i:password|passwd)(?=[ \t:]))                 # a PowerShell cmdlet's -Password
+        (?P<op>=|:|[ \t]+)
+      | (?i:psexec(?:64)?(?:\.exe)?)[ \t][^\n|;&]{0,256}?(?<=[ \t])-p[ \t]+  # PsExec -u … -p …
+      | (?i:plink|pscp|psftp)(?:\.exe)?[ \t][^\n|;&]{0,256}?(?<=[ \t])-pw[ \t]+  # PuTTY's
       | (?:curl|wget)[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-u|--user)(?:=|[ \t]*)
         ["']?[^\s:"'`]{0,128}:                              # curl -u user:... (or :... alone)
       | (?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb)[ \t][^\n|;&]{0,256}?(?<=[ \t])-p
@@ -818,11 +822,12 @@ def pgpass_line(text: str) -> Iterator[Span]:
 _PASSWORD_IS = _lazy(
     r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
     # "the password for the admin account is ...": at most four words name whose it is
-    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+"
+    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
     # "is", "was"; "was reset to", "has been changed to", "set to" (what a ticket says of it)
     r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
     r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)[ \t]*:?[ \t]*"
-    r"(?P<value>[^\s\"'`<>]{1,128}+)",
+    # (quoted or not: "the password is 'Secret123'")
+    r"[\"'`]?(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,
 )
 
@@ -912,11 +917,11 @@ def _made_password(value: str) -> bool:
 _KEY_IS = _lazy(
     r"(?<![A-Za-z0-9_])(?P<name>(?:(?:api|access|secret|client|auth|bearer|deploy)[ _\-]?)?"
     r"(?:key|token|secret))"
-    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-]{1,64}+){1,4}?)?[ \t]+"
+    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
     # "is", "was"; "was reset to", "has been changed to", "set to" (what a ticket says of it)
     r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
     r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)[ \t]*:?[ \t]*"
-    r"(?P<value>[^\s\"'`<>]{16,256}+)",
+    r"[\"'`]?(?P<value>[^\s\"'`<>]{16,256}+)",
     re.IGNORECASE,
 )
 
