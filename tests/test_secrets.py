@@ -931,6 +931,22 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "plink -ssh root@host -i key.ppk uptime; pscp -pw $PW file root@host:/tmp",
     ),
     (
+        "php-property-assignment",
+        _lazy(
+            lambda: "un!" + rnd(10).lower(),
+            "$mail->Username = 'ops@example.com';\n$mail->Password   = '",
+            "';",
+        ),
+        "a password",
+        "$mail->Password = $_ENV['SMTP_PASSWORD']; $mail->Password = getenv('X'); the password = x",
+    ),
+    (
+        "wireguard-preshared-key",
+        _lazy(lambda: rnd(43) + "=", "[Peer]\nPublicKey = " + rnd(43) + "=\nPresharedKey = ", "\n"),
+        "a secret",
+        "[Peer]\nPublicKey = " + rnd(43) + "=\nPresharedKey = [the shared key]\n",
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

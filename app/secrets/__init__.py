@@ -247,6 +247,8 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     # a VPN's or Wi-Fi's pre-shared key (PSK), Azure's SharedKey
     ("shared", "key"): _C_SECRET,
     ("sharedkey",): _C_SECRET,
+    ("preshared", "key"): _C_SECRET,  # WireGuard's PresharedKey
+    ("presharedkey",): _C_SECRET,
     ("psk",): _C_SECRET,
     ("shared", "access", "key"): _C_AZURE_KEY,
     ("sharedaccesskey",): _C_AZURE_KEY,
@@ -1206,12 +1208,17 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
     window = max(0, m.start() - _LEAD_WINDOW)
     newline = max(text.rfind("\n", window, m.start()), text.rfind("\r", window, m.start()))
     lead = text[newline + 1 if newline >= 0 else window : m.start()]
-    if lead.strip(" \t-*") and not lead.endswith("\\n"):
+    if lead.strip(" \t-*") and not lead.endswith("\\n") and not _CODE_LEAD.fullmatch(lead):
         return False  # mid-sentence: "the password: see the vault"
     if quoted:
         return True
     rest = text[value_end : value_end + 200].split("\n", 1)[0].strip()
     return not rest or rest.startswith(("#", "\\n", "//", '"', "'", ",", ";"))
+
+
+# What code writes before a name it assigns to: a variable's sigil ($password, @password), an
+# object's or a class's accessor ($mail->Password, $this->config->password, Config::$password)
+_CODE_LEAD = _lazy(r"[ \t]*(?:[$@&*]{0,2}[A-Za-z_][A-Za-z0-9_]{0,63}(?:\??->|::|\.)){0,8}[$@]{0,2}")
 
 
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
