@@ -947,6 +947,17 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "[Peer]\nPublicKey = " + rnd(43) + "=\nPresharedKey = [the shared key]\n",
     ),
     (
+        "directory-entry-credentials",
+        _lazy(
+            lambda: "Kx8" + rnd(10),
+            'var entry = new DirectoryEntry("LDAP://dc01.corp.example",'
+            '\n    "CORP\\\\svc-ldap",\n    "',
+            '");',
+        ),
+        "a password",
+        'new DirectoryEntry("LDAP://dc01", user, pass); new DirectoryEntry("LDAP://dc01")',
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

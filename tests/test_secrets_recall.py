@@ -320,6 +320,7 @@ NOT_READ = {
     ("login-call", "logged-json"),
     ("jdbc-connection", "logged-json"),
     ("java-password-authentication", "logged-json"),
+    ("directory-entry-credentials", "logged-json"),
 }
 
 

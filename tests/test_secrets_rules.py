@@ -479,6 +479,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     ),
     "huggingface-access-token": (lambda: "api" + "_org_" + R(34), "hf_hub_download"),
     "perplexity-api-key": (lambda: "pp" + "lx-" + R(48), "pplx-" + "short"),
+    "sonar-login-token": (
+        lambda: "mvn sonar:sonar -Dsonar.login=" + H(40),
+        "sonar.login=admin; sonar.login " + H(39) + "; sonar.projectKey=" + H(40),
+    ),
     "tavily-api-key": (lambda: "tvly" + "-" + R(32), "tvly-" + R(31)),
     "jina-api-key": (lambda: "jina" + "_" + R(60), "jina_" + R(40)),
     "firecrawl-api-key": (lambda: "fc" + "-" + H(32), "fc-" + H(31) + " fc-" + "0" * 32),

@@ -1468,12 +1468,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"(?i:httpbasicauth|httpdigestauth|basicauth|networkcredential|passwordcredentials"
-            r"|passwordauthentication|credentials\.basic|basicawscredentials|login|getconnection)"
-            r"[ \t]*\(",
+            r"|passwordauthentication|credentials\.basic|basicawscredentials|login|getconnection"
+            r"|directoryentry)[ \t]*\(",
             (
                 *("httpbasicauth", "httpdigestauth", "basicauth", "networkcredential"),
                 *("passwordcredentials", "passwordauthentication", "credentials.basic"),
-                *("basicawscredentials", "login", "getconnection"),
+                *("basicawscredentials", "login", "getconnection", "directoryentry"),
             ),
         ),
         (_credential_call,),
@@ -1614,7 +1614,10 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # HTTPBasicAuth(…): the call's name around its word (32 characters before it at most), JDBC's
     # URL of 256, a user of 256 and a password of 256 after it
     _credential_call: (
-        ("basicauth", "digestauth", "credential", "passwordauthentication", "login", "connection"),
+        (
+            *("basicauth", "digestauth", "credential", "passwordauthentication", "login"),
+            *("connection", "directoryentry"),
+        ),
         32,
         860,
     ),

@@ -479,10 +479,14 @@ _CREDENTIAL_CALL = _lazy(
     r"""
     (?<![A-Za-z0-9_])
     (?P<call>HTTP(?:Basic|Digest)Auth|BasicAuth|NetworkCredential|UsernamePasswordCredentials
-      |PasswordAuthentication|Credentials\.basic|BasicAWSCredentials|login|getConnection)
-    [ \t]*\([ \t]*
+      |PasswordAuthentication|Credentials\.basic|BasicAWSCredentials|login|getConnection
+      |DirectoryEntry)
+    [ \t]*\([ \t\r\n]*
     (?:(?<=getConnection\()[^,()"'\n]{1,256}+,[ \t]*)?      # JDBC's URL, a variable's name
-    (?P<q1>\\?["'])[^"'\\\n]{1,256}+(?P=q1)[ \t]*,[ \t]*
+    (?:(?<=DirectoryEntry\()[ \t\r\n]*(?P<q0>\\?["'])[^"'\\\n]{1,256}+(?P=q0)
+      [ \t\r\n]*,[ \t\r\n]*)?                                # .NET's LDAP path
+    (?P<q1>\\?["'])(?:[^"'\\\n]|\\{1,2}[A-Za-z0-9_.$\-]){1,256}+(?P=q1)    # (DOMAIN\\user)
+    [ \t\r\n]*,[ \t\r\n]*
     (?P<q2>\\?["'])(?P<password>[^"'\\\n]{1,256}+)(?P=q2)
     """,
     re.X,

@@ -1193,6 +1193,24 @@ RULES: tuple[Rule, ...] = (
     _token(
         "sonar-api-token", PREFIXED, ["squ_", "sqp_", "sqa_"], "a-f0-9", (40, 40), check=_hex_key
     ),
+    # SonarQube's token before it was prefixed (40 hex digits), as its scanner takes it:
+    # sonar.login (or sonar.token) as a property, -Dsonar.login=…, sonarLogin in a build script
+    _keyword(
+        "sonar-login-token",
+        SERVICE_KEY,
+        [
+            "sonar.login",
+            "sonar.token",
+            "-dsonar.login",
+            "-dsonar.token",
+            "sonarlogin",
+            "sonar_login",
+        ],
+        "[a-f0-9]{40,}",
+        (40, 40),
+        word=False,
+        check=_hex_key,
+    ),
     _token(
         "sourcegraph-access-token",
         PREFIXED,
