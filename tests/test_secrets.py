@@ -958,6 +958,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'new DirectoryEntry("LDAP://dc01", user, pass); new DirectoryEntry("LDAP://dc01")',
     ),
     (
+        "comparison-with-a-literal",
+        _lazy(lambda: "Kx8" + rnd(10), 'if username == "admin" and password == "', '":'),
+        "a password",
+        'if token == "Bearer": ...; if key != "Enter": ...; if password == confirm_password:',
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

@@ -43,6 +43,9 @@ FRAGMENTS = [
     "secret=[REDACTED] ",  # eight characters too)
     "api_key: abcd pwd=(Ab3)xyz12 ",
     "password: Ab3#x7 ",
+    'if password == "Zq9-Zq9-Zq9" ',  # (comparisons: ==, ===, != and !== as operators)
+    "token === 'Zx9aQ2mmYY88' key != \"Enter\" ",
+    "api_key !== x ",
 ]
 
 

@@ -281,10 +281,10 @@ def test_a_clean_document_has_no_finding() -> None:
 # (\\\"client_secret): the name search reads a quote escaped once (\"), as a JSON body
 # quoted in a log line has it (and nuget.config's <add key="Password" value="…" /> likewise,
 # and a setter's string literal, setPassword("…"), a Terraform variable's default and an HTML
-# input's value, and a double-quoted literal after code's :=, a type's = and R's <-, after a
-# subscript's key, PowerShell's $env: and a call's first string argument, an XML element's
-# name attribute, a command's quoted argument: setx's value, ssh-keygen's -N, and a call's
-# user and password: HTTPBasicAuth("admin", "…")).
+# input's value, and a double-quoted literal after code's :=, a type's = and R's <-, a
+# comparison's ==, after a subscript's key, PowerShell's $env: and a call's first string
+# argument, an XML element's name attribute, a command's quoted argument: setx's value,
+# ssh-keygen's -N, and a call's user and password: HTTPBasicAuth("admin", "…")).
 # A Markdown table's rows, quoted so, are one line (their line breaks escaped): no row is read;
 # a YAML block scalar's line breaks are escaped twice there (a block is read with its line
 # breaks as written or escaped once, the YAML in a JSON string), and a CSV file's, and
@@ -321,6 +321,7 @@ NOT_READ = {
     ("jdbc-connection", "logged-json"),
     ("java-password-authentication", "logged-json"),
     ("directory-entry-credentials", "logged-json"),
+    ("comparison-with-a-literal", "logged-json"),
 }
 
 

@@ -563,7 +563,7 @@ _pointer_escaped = _later("pointer_escaped")
 _NAME_OP = _lazy(
     r"""(?<![A-Za-z0-9_.\-])(?P<flag>-D(?=[A-Za-z_])|--?)?
         (?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?(?:(?<=["'])\])?)
-        (?P<sp1>[ \t]*)(?P<op>:=|=>|[?+]=|<-|=
+        (?P<sp1>[ \t]*)(?P<op>={2,3}|!={1,2}|:=|=>|[?+]=|<-|=
           |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
           |(?<=[ \t])string[ \t]++=(?!=)
           |(?<=["']),(?=[ \t]*\\?["']))(?P<sp2>[ \t]*)""",
@@ -881,7 +881,8 @@ _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
     rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
     r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk)"
-    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?[\"']?\]?[ \t]*(?:[:=?+]=?|=>|<-|string[ \t]*=))[ \t]*"
+    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?[\"']?\]?[ \t]*"
+    r"(?:===?|!==?|[:=?+]=?|=>|<-|string[ \t]*=))[ \t]*"
 )
 # and _NAME_OP_VALUED's: the first eight characters of the value matched, not looked ahead
 # at (Python's \s on a str, written out for the ASCII RE2 reads, where a space past ASCII reads
@@ -1197,6 +1198,10 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
         # two strings side by side: a call's arguments or a list's items, the second judged as
         # prose judges a value (["username", "password", "email"] lists fields)
         return False
+    if m.group("op") in _COMPARISONS:
+        # code comparing a credential with a literal (if password == "…"): judged as prose
+        # judges a value (token == "Bearer", key != "Enter" are none)
+        return False
     if m.group("flag"):
         # a command line's flag: judged as prose judges a value, as a command line told in a
         # page is (gcloud's --oauth-client-secret='looker'; clippy's --pass=early names a pass)
@@ -1214,6 +1219,9 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
         return True
     rest = text[value_end : value_end + 200].split("\n", 1)[0].strip()
     return not rest or rest.startswith(("#", "\\n", "//", '"', "'", ",", ";"))
+
+
+_COMPARISONS = ("==", "===", "!=", "!==")
 
 
 # What code writes before a name it assigns to: a variable's sigil ($password, @password), an
