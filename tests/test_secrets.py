@@ -964,6 +964,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'if token == "Bearer": ...; if key != "Enter": ...; if password == confirm_password:',
     ),
     (
+        "token-after-what-is-done-with-it",
+        _lazy(lambda: "Kx8" + rnd(21), "then call the ledger API with token ", " and retry"),
+        "an access token",
+        "with token SessionTokenProvider2Factory; use token ids 12 to 40; sort with key "
+        "itemgetter2; with the key RSA_PKCS1_PADDING2048",
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

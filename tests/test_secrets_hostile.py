@@ -59,6 +59,7 @@ NOTHING_TO_FIND = [
     ("subscripts of code", _repeat('os.environ["API_KEY"] = key; ')),
     ("listed masked values", _repeat("api_key\t****\nDB_PASSWORD  ${DB_PASSWORD}\n")),
     ("listed types of code", _repeat("Token   *oauth2.Token\npassword\tstring\n")),
+    ("keys after verbs, identifiers", _repeat("with token SessionTokenProvider2Factory ")),
 ]
 
 

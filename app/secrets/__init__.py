@@ -1448,6 +1448,20 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_key_in_prose,),
     ),
+    # ... or what is done with it: "call the API with token 9f3B…", "using the key …"
+    _Anchor(
+        (
+            r"(?i:(?:with|using|use|used|via) (?:the )?(?:key|token|secret))"
+            r"[ \t]+[A-Za-z0-9_\-.~+/=]{20}",
+            tuple(
+                f"{verb} {the}{head}"
+                for verb in ("with", "using", "use", "used", "via")
+                for the in ("", "the ")
+                for head in ("key", "token", "secret")
+            ),
+        ),
+        (_key_in_prose,),
+    ),
     # a header's name without its colon, then its value: "with X-API-Key 9f3b…"
     _Anchor(
         (r"(?i:x-[a-z0-9\-]{0,32}(?:key|token|secret)|api-key)[ \t]", ("x-", "api-key")),

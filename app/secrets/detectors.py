@@ -17,7 +17,10 @@ from itertools import accumulate, chain, count
 
 from app.secrets import (
     _B64,
+    _C_API_KEY,
     _C_PASSWORD,
+    _C_SECRET,
+    _C_TOKEN,
     _DECODING_BITS,
     _KEY_PURPOSES,
     _MIXED_RUN,
@@ -970,6 +973,19 @@ _NAME_THEN_KEY = _lazy(
 )
 
 
+# ... or after what is done with it ("call the API with token 9f3B…", "authenticate using the
+# key …"): "token", "key" or "secret" alone, after with, using, use or via (and "the"), and a
+# value as above (20 characters or more, both cases and digits, no identifier's words).
+_VERB_THEN_KEY = _lazy(
+    r"(?<![A-Za-z0-9_\-])(?:with|using|use|used|via)[ \t]+(?:the[ \t]+)?"
+    r"(?P<name>key|token|secret)"
+    r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
+    re.IGNORECASE,
+)
+# (the class a key alone names here: told what is done with it, it is an API's key)
+_VERB_THEN_KEY_CLASS = {"key": _C_API_KEY, "token": _C_TOKEN, "secret": _C_SECRET}
+
+
 # The words of a camelCase identifier: a capital and small letters, capitals, digits
 _CAMEL_WORD = _lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
@@ -1004,10 +1020,19 @@ def key_in_prose(text: str) -> Iterator[Span]:
     # (`_bounded`: a text of thousands of such names with no key after them is read for a
     # hundred)
     yield from _bounded(map(_key_after_name, _NAME_THEN_KEY.finditer(text)))
+    yield from _bounded(map(_key_after_verb, _VERB_THEN_KEY.finditer(text)))
+
+
+def _key_after_verb(m: re.Match[str]) -> Span | None:
+    return _generated_key(m, _VERB_THEN_KEY_CLASS[m.group("name").lower()])
 
 
 def _key_after_name(m: re.Match[str]) -> Span | None:
-    cls = _classify_name(m.group("name"))
+    return _generated_key(m, _classify_name(m.group("name")))
+
+
+def _generated_key(m: re.Match[str], cls: str | None) -> Span | None:
+    """The value ``m`` tells, when it looks generated and ``cls`` takes it."""
     start, value = _told(m)
     # (not an identifier's words run together: SessionTokenProvider2Factory)
     if cls is None or not _both_cases_and_digits(value) or _identifier_words(value):
