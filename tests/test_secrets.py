@@ -971,6 +971,16 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "itemgetter2; with the key RSA_PKCS1_PADDING2048",
     ),
     (
+        "password-label-in-german-or-french",
+        _lazy(
+            lambda: "Kx8" + rnd(10),
+            "Zugangsdaten des Kunden\nNeues Passwort: ",
+            "\nmot de passe : x",
+        ),
+        "a password",
+        "Passwort: ändern Sie es; mot de passe : oublié; passe: Kx8pQ2vL9zkR",
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

@@ -486,6 +486,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "tavily-api-key": (lambda: "tvly" + "-" + R(32), "tvly-" + R(31)),
     "jina-api-key": (lambda: "jina" + "_" + R(60), "jina_" + R(40)),
     "firecrawl-api-key": (lambda: "fc" + "-" + H(32), "fc-" + H(31) + " fc-" + "0" * 32),
+    "e2b-api-key": (lambda: "e2" + "b_" + H(40), "e2b_" + H(20) + " e2b_" + "0" * 40),
     "dependency-track-api-key": (lambda: "odt" + "_" + R(32), "odt_" + R(20)),
     "crates-io-api-token": (lambda: "ci" + "o" + R(32), "cio" + R(31) + " social ciao"),
     "vault-unseal-key": (

@@ -210,6 +210,8 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("password",): _C_PASSWORD,
     ("passwd",): _C_PASSWORD,
     ("passphrase",): _C_PASSWORD,
+    ("passwort",): _C_PASSWORD,  # German's, as a support ticket writes it ("Passwort: …")
+    ("mot", "de", "passe"): _C_PASSWORD,  # French's ("mot de passe : …")
     ("pass", "phrase"): _C_PASSWORD,
     ("secret",): _C_SECRET,
     ("secret", "key"): _C_SECRET,
@@ -1382,7 +1384,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # at the end of the string.
     _Anchor(
         (
-            r"(?i:(?:p(?:ass(?:word|wd|phrase)?|wd?|hrase|air[-_]?id)"
+            r"(?i:(?:p(?:ass(?:word|wd|phrase|wort|e)?|wd?|hrase|air[-_]?id)"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk){_NAME_END})",
             _NAME_ANCHOR_WORDS,

@@ -1847,6 +1847,9 @@ RULES: tuple[Rule, ...] = (
     ),
     _token("jina-api-key", PREFIXED, ["jina_"], _A, (60, 60), check=_mixed),
     _token("firecrawl-api-key", PREFIXED, ["fc-"], _HX, (32, 32), check=_hex_key),
+    # E2B's (the sandboxes an agent runs code in): e2b_ and hex digits, 40 as it issues them
+    # (its SDK's own check: e2b_ then hexadecimal)
+    _token("e2b-api-key", PREFIXED, ["e2b_"], _HX, (32, 80), check=_hex_key),
     # Dependency-Track's API key (odt_ and 32 or more of base62), crates.io's API token (cio and
     # 32 of base62, crates.io's src/util/token.rs)
     _token("dependency-track-api-key", PREFIXED, ["odt_"], _A, (32, 255), check=_mixed),
