@@ -788,8 +788,14 @@ def _xml_named_values(text: str) -> Iterator[Span | None]:
 @lru_cache(maxsize=4096)  # a manifest repeats its entries (every container's DB_PASSWORD)
 def _entry_kind(name: str, value: str) -> str | None:
     """The credential a name/value entry holds, when its name is a credential's."""
-    cls = _classify_name(name) if _may_name_credential(name) else None
+    cls = _named_class(name)
     return None if cls is None else _member_credential(cls, value)
+
+
+def _named_class(name: str) -> str | None:
+    """The credential class a name found in a text announces: only a name holding a word of
+    a credential's name (`_may_name_credential`) is classified."""
+    return _classify_name(name) if _may_name_credential(name) else None
 
 
 @lru_cache(maxsize=4096)

@@ -36,6 +36,7 @@ from app.secrets import (
     _credential_value,
     _entry_kind,
     _may_name_credential,
+    _named_class,
     _passphrase,
     _scan_strings,
 )
@@ -662,7 +663,7 @@ def _listed_values(text: str) -> Iterator[Span | None]:
     lines = "\n" + text  # (a line may start the text: offsets in it are one past the text's)
     for m in _LISTED_ROW.finditer(lines):
         name = m.group("name")
-        cls = _classify_name(name) if _may_name_credential(name) else None
+        cls = _named_class(name)
         if cls is None:
             continue
         value = m.group("value")

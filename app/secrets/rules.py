@@ -621,7 +621,7 @@ def _azure_identifiable_key(text: str, start: int, end: int) -> Span | None:
     head = start - before
     if head < 0 or text[head:start].strip(alphabet) or not _left_ok(text, head, _IN_BASE64):
         return None
-    if not _right_ok(text, end, _IN_BASE64 | {"="}):
+    if not _right_ok(text, end, _IN_BASE64_OR_PADDING):
         return None
     return None if _masked(text[head:end]) else (head, end)
 
@@ -659,6 +659,7 @@ def _facebook_token(text: str, start: int, end: int) -> Span | None:
 # what stands beside a run of letters and digits inside base64 data (a token's alphabet has
 # neither + nor /)
 _IN_BASE64 = _WORD_DASH | {"+", "/"}
+_IN_BASE64_OR_PADDING = _IN_BASE64 | {"="}
 
 
 def _maxmind(text: str, start: int, end: int) -> Span | None:
