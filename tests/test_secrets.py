@@ -808,6 +808,31 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "SAML2.0-Flow; account: ops/App-Config-v2; credentials (Tobias) [nodejs-private/pr#505]",
     ),
     (
+        "password-after-use-in-prose",
+        _lazy(lambda: "Qw7" + rnd(11), "For the staging box use password ", " to log in."),
+        "a password",
+        "Use password reset links; using password managers2024 is advised; use the password "
+        "********; use password: ${DB_PASSWORD}",
+    ),
+    (
+        "password-quoted-after-its-name",
+        _lazy(
+            lambda: "Xk9#" + rnd(10),
+            "repositories { maven { credentials { username 'deployer'; password '",
+            "' } } }",
+        ),
+        "a password",
+        "Pass 'accept_downloads=True'; password \"${nexusPassword}\"; password 'Invalid'; "
+        "Password 'Abc' is too short; password \"must be at least 12 characters\"",
+    ),
+    (
+        "token-quoted-after-its-name",
+        _lazy(lambda: rnd(32), "auth failed for token '", "' at 10:42"),
+        "an access token",
+        "SyntaxError: unexpected token 'identifier123'; secret \"aws-ebs-csi-driver-sa-token-"
+        "2b9xq\" created; the key 'LastModifiedDate'; token 'YOUR_TOKEN_HERE'",
+    ),
+    (
         "api-key-in-prose",
         _lazy(lambda: rnd(32, "0123456789abcdef"), "The staging API key is ", "."),
         "an API key",
@@ -1014,6 +1039,17 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         _lazy(lambda: "Ab3#" + rnd(12), "name\tvalue\nDB_PASSWORD\t", "\nDB_USER\tledger"),
         "a password",
         "password\tstring\trequired\nToken\t*oauth2.Token\napi_key\t****\ntoken\tchangeme",
+    ),
+    (
+        "tab-separated-row-of-more-columns",
+        _lazy(
+            lambda: "Ab3#" + rnd(12),
+            "environment\tname\tvalue\tupdated\nproduction\tDB_PASSWORD\t",
+            "\t2024-06-01\nproduction\tDB_USER\tledger\t2024-06-01",
+        ),
+        "a password",
+        "field\tpassword\tstring\trequired\nprod\tapi_key\t****\t2024-06-01\n"
+        "staging\ttoken\tchangeme\tnever\nuser\tpassword\temail",
     ),
     (
         "vault-kv-get-table",

@@ -60,6 +60,8 @@ NOTHING_TO_FIND = [
     ("listed masked values", _repeat("api_key\t****\nDB_PASSWORD  ${DB_PASSWORD}\n")),
     ("listed types of code", _repeat("Token   *oauth2.Token\npassword\tstring\n")),
     ("keys after verbs, identifiers", _repeat("with token SessionTokenProvider2Factory ")),
+    ("tab-separated masked values", _repeat("prod\tapi_key\t****\tDB_PASSWORD\t${DB_PASSWORD}\t")),
+    ("quoted words after names", _repeat("password 'Invalid' token 'identifier123' ")),
 ]
 
 
@@ -185,7 +187,11 @@ def test_member_names_holding_a_credentials_word_call_only_the_name_detectors(
     names = [f"{word}_{i}" for i in range(1_000) for word in ("Key", "api_key", "token", "pwd")]
     names += [f"svc{i}_password" for i in range(1_000)]  # (these the name detectors read)
     find_secrets({"extensions": {name: i for i, name in enumerate(names)}})
-    names_only = scanner._BIT[scanner._named_in_text] | scanner._BIT[scanner._name_then_value]
+    names_only = (
+        scanner._BIT[scanner._named_in_text]
+        | scanner._BIT[scanner._name_then_value]
+        | scanner._BIT[scanner._quoted_after_name]
+    )
     assert asked and all(bits & ~names_only == 0 for bits in asked)
 
 

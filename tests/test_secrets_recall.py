@@ -307,6 +307,7 @@ NOT_READ = {
     ("html-password-input", "logged-json"),
     ("csv-credential-column", "logged-json"),
     ("tab-separated-listing", "logged-json"),
+    ("tab-separated-row-of-more-columns", "logged-json"),
     ("vault-kv-get-table", "logged-json"),
     ("subscript-assignment", "logged-json"),
     ("powershell-environment", "logged-json"),

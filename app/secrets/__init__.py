@@ -548,6 +548,7 @@ _terraform_variable = _later("terraform_variable")
 _html_input = _later("html_input")
 _csv_column = _later("csv_column")
 _listed_value = _later("listed_value")
+_quoted_after_name = _later("quoted_after_name")
 _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
@@ -1239,8 +1240,9 @@ _CODE_LEAD = _lazy(r"[ \t]*(?:[$@&*]{0,2}[A-Za-z_][A-Za-z0-9_]{0,63}(?:\??->|::|
 
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
-# (a comma, or a newline written as JSON writes it: a name/value entry, `_name_then_value`)
-_NAME_END = r"s?\\?[\"']?\]?[ \t]*(?:[:=\n,+<?]|\\n|string[ \t])"
+# (a comma, or a newline written as JSON writes it: a name/value entry, `_name_then_value`; a
+# space and a quote: password 'Xk9#…', `_quoted_after_name`)
+_NAME_END = r"(?:s?\\?[\"']?\]?[ \t]*(?:[:=\n,+<?]|\\n|string[ \t])| [\"'])"
 
 
 # the words of the name anchor below: one of them is in every name it finds
@@ -1256,6 +1258,8 @@ _NAME_ANCHOR_WORDS: tuple[str, ...] = (
     "key",
 )
 _NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer", "psk")
+# How the names end that a quoted value follows with no operator (password 'Xk9#…')
+_QUOTED_NAME_ENDS = ("word", "wd", "phrase", "pass", "pw", "secret", "token", "key")
 
 
 class _Anchor:
@@ -1395,7 +1399,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk){_NAME_END})",
             _NAME_ANCHOR_WORDS,
         ),
-        (_named_in_text, _name_then_value),
+        (_named_in_text, _name_then_value, _quoted_after_name),
         word_gate=True,
     ),
     # an XML element (its closing tag: a literal, found at memchr's speed, where a credential's
@@ -1423,10 +1427,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
     ),
     _Anchor(
         (
-            r"(?i:with|and)(?: (?i:the))? (?i:pass(?:word|phrase))"
+            r"(?i:with|and|use|using)(?: (?i:the))? (?i:pass(?:word|phrase))"
             r"|(?i:username)[ \t][^\n]{0,80}(?i:pass(?:word|phrase))",
             (
                 *("with password", "and password", "with the password", "and the password"),
+                *("use password", "using password", "use the password", "using the password"),
                 *("with passphrase", "and passphrase", "username"),
             ),
         ),
@@ -1560,7 +1565,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # (db_password, API_KEY, client_secret; the tab or the two spaces its keyword)
     _Anchor(
         (
-            r"\n[A-Za-z0-9_.\-]{0,127}(?i:word|wd|phrase|pass|pw|secret|token|key|auth|creds?"
+            r"[\n\t][A-Za-z0-9_.\-]{0,127}(?i:word|wd|phrase|pass|pw|secret|token|key|auth|creds?"
             r"|credentials|cookie|jwt)(?:\t| {2})",
             ("\t", "  "),
         ),

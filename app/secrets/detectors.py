@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 import re
+import string
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -18,6 +19,7 @@ from itertools import accumulate, chain, count
 from app.secrets import (
     _B64,
     _C_API_KEY,
+    _C_BARE_PASSWORD,
     _C_PASSWORD,
     _C_SECRET,
     _C_TOKEN,
@@ -25,6 +27,7 @@ from app.secrets import (
     _KEY_PURPOSES,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
+    _QUOTED_NAME_ENDS,
     PASSWORD,
     PEM_KEY,
     PUTTY_KEY,
@@ -35,6 +38,7 @@ from app.secrets import (
     _classify_name,
     _credential_value,
     _entry_kind,
+    _folded,
     _may_name_credential,
     _named_class,
     _passphrase,
@@ -647,6 +651,13 @@ _LISTED_ROW = _lazy(
     r"\n(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)(?:\t|  )[ \t]*+"
     r"(?P<value>[^\s]{4,256}+)[ \t]*+(?=\r?\n|\Z)"
 )
+# ... or a row of tab-separated columns, the name in any of them and its value the next one,
+# more columns after it (an export of a secret store: environment, name, value, updated)
+_TAB_CELLS = _lazy(
+    r"[\n\t](?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+) *+"
+    # (looked ahead at from the tab: the value's cell may be the name of the next pair)
+    r"(?=\t[ \t]*+(?P<value>[^\s]{4,256}+) *+(?:\t|\r?\n|\Z))"
+)
 
 
 _POINTER_SIGILS = ("*", "&")
@@ -661,7 +672,14 @@ def listed_value(text: str) -> Iterator[Span]:
 
 def _listed_values(text: str) -> Iterator[Span | None]:
     lines = "\n" + text  # (a line may start the text: offsets in it are one past the text's)
-    for m in _LISTED_ROW.finditer(lines):
+    rows = _LISTED_ROW.finditer(lines)
+    # (a tab-separated row's cells when the text holds a tab; a name and value two spaces and
+    # a tab apart are both's: read once)
+    seen: set[int] = set()
+    for m in chain(rows, _TAB_CELLS.finditer(lines)) if "\t" in text else rows:
+        if m.start("value") in seen:
+            continue
+        seen.add(m.start("value"))
         name = m.group("name")
         cls = _named_class(name)
         if cls is None:
@@ -870,7 +888,8 @@ _PAIR_THEN_SIGN_IN = _lazy(
     re.IGNORECASE,
 )
 _WITH_PASSWORD = _lazy(
-    r"(?<![A-Za-z0-9_])(?:with|and|user(?:name)?[ \t]+[A-Za-z0-9._@\-]{1,64})[ \t]+(?:the[ \t]+)?"
+    r"(?<![A-Za-z0-9_])(?:with|and|using|use|user(?:name)?[ \t]+[A-Za-z0-9._@\-]{1,64})[ \t]+"
+    r"(?:the[ \t]+)?"
     r"pass(?:word|phrase)[ \t]*:?[ \t]*(?P<value>[^\s\"'`<>]{6,128}+)",
     re.IGNORECASE,
 )
@@ -951,6 +970,55 @@ def password_after_with(text: str) -> Iterator[Span]:
     """A password after "with" or a user name ("sign in with password …", "username admin
     password …"): a password as people make them."""
     yield from _made_passwords(_WITH_PASSWORD.finditer(text))
+
+
+# ... or quoted after its name with no operator between, as Gradle's and Groovy's DSLs write
+# it (credentials { username 'deployer'; password 'Xk9#…' }), and a log line or a ticket
+# quotes one ("the token 'Qw7…'"): the name a credential's, the value one word in its quotes
+# The end of such a name, a space and the quoted value, found in the text in lower case (`re`
+# reads a case-insensitive alternation at each character, ten times slower); the name is read
+# back from where its word ends.
+_QUOTED_AFTER_NAME = _lazy(
+    rf"(?:{'|'.join(_QUOTED_NAME_ENDS)}) "
+    r"(?P<quote>[\"'])(?P<value>[^\s\"'`\\<>]{4,128}+)(?P=quote)"
+)
+_NAME_BEFORE_QUOTE = 64  # characters at most
+_IN_A_NAME = frozenset(string.ascii_letters + string.digits + "_")
+_NOT_BEFORE_A_NAME = _IN_A_NAME | frozenset("-.$@>")
+
+
+def quoted_after_name(text: str) -> Iterator[Span]:
+    """A value quoted after a credential's name and a space: a password judged as prose judges
+    one (`password 'Invalid'` is none), any other credential as one that looks generated
+    (`_generated_key`); `_bounded`: a text of a thousand names quoting no credential is read
+    for a hundred."""
+    return _bounded(_quoted_values(text))
+
+
+def _quoted_values(text: str) -> Iterator[Span | None]:
+    if " '" not in text and ' "' not in text:
+        return  # (two C searches: the regex reads each of the many names of an env file)
+    for m in _QUOTED_AFTER_NAME.finditer(_folded(text)):
+        end = start = m.start("quote") - 1  # (the space after the name)
+        while start and text[start - 1] in _IN_A_NAME and end - start < _NAME_BEFORE_QUOTE:
+            start -= 1
+        name = text[start:end]
+        if (start and text[start - 1] in _NOT_BEFORE_A_NAME) or name[:1].isdigit():
+            yield None  # (inside a longer word or a path, or no name's start: 9token)
+            continue
+        cls = _named_class(name)
+        # (a bare "pass" before a quote is the verb as often: "Pass 'accept_downloads=True'")
+        if cls is None or cls == _C_BARE_PASSWORD:
+            yield None
+            continue
+        value = text[m.start("value") : m.end("value")]
+        if cls != _C_PASSWORD:
+            # (a key's, a token's or a secret's name quotes an identifier as often: "unexpected
+            # token 'identifier123'", secret "app-tls-cert-2b9xq": a value that looks generated)
+            yield _generated_value(m.start("value"), value, cls)
+            continue
+        kind = _credential_value(cls, value, prose=True)
+        yield None if kind is None else (m.start("value"), m.end("value"), kind)
 
 
 # ... or after a header's name without its colon ("we call it with X-API-Key 9f3b… each
@@ -1034,7 +1102,11 @@ def _key_after_name(m: re.Match[str]) -> Span | None:
 
 def _generated_key(m: re.Match[str], cls: str | None) -> Span | None:
     """The value ``m`` tells, when it looks generated and ``cls`` takes it."""
-    start, value = _told(m)
+    return _generated_value(*_told(m), cls)
+
+
+def _generated_value(start: int, value: str, cls: str | None) -> Span | None:
+    """``value`` (at ``start``), when it looks generated and ``cls`` takes it."""
     # (not an identifier's words run together: SessionTokenProvider2Factory)
     if cls is None or not _both_cases_and_digits(value) or _identifier_words(value):
         return None
