@@ -771,6 +771,19 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '{"client_secret": "***", "client_id": "ledger-app"}',
     ),
     (
+        "html-escaped-json",
+        _lazy(lambda: rnd(32), "<pre>{&quot;client_secret&quot;: &quot;", "&quot;}</pre>"),
+        "a secret",
+        "{&quot;client_secret&quot;: &quot;***&quot;, &quot;client_id&quot;: &quot;ledger-app"
+        "&quot;} Tom &amp; Jerry; &lt;b&gt;password&lt;/b&gt; is required",
+    ),
+    (
+        "html-escaped-xml-element",
+        _lazy(lambda: "Xk9#" + rnd(10), "&lt;password&gt;", "&lt;/password&gt;"),
+        "a password",
+        "&lt;password&gt;${DB_PASSWORD}&lt;/password&gt; &lt;password/&gt;",
+    ),
+    (
         "connection-string",
         _lazy(lambda: "P@ss" + rnd(8), "Server=db;Database=ledger;User Id=sa;Password=", ";"),
         "a password",

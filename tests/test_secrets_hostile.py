@@ -62,6 +62,9 @@ NOTHING_TO_FIND = [
     ("keys after verbs, identifiers", _repeat("with token SessionTokenProvider2Factory ")),
     ("tab-separated masked values", _repeat("prod\tapi_key\t****\tDB_PASSWORD\t${DB_PASSWORD}\t")),
     ("quoted words after names", _repeat("password 'Invalid' token 'identifier123' ")),
+    ("escaped quotes", _repeat("&quot;")),
+    ("escaped names of placeholders", _repeat("&quot;password&quot;: &quot;${P}&quot;, ")),
+    ("escaped XML of placeholders", _repeat("&lt;password&gt;${P}&lt;/password&gt;\n")),
 ]
 
 
@@ -97,6 +100,19 @@ def test_a_real_value_among_refused_commands_is_found() -> None:
     text += _repeat("api_key\t****\n", 5_000)
     spans = scan_text(text)
     assert [text[s:e] for s, e, _ in spans] == [real]
+
+
+@pytest.mark.parametrize("escapes", [3, 5_000], ids=["around-it", "a-text-of-many"])
+def test_a_credential_in_text_escaped_for_html_is_found_where_it_stands(escapes: int) -> None:
+    """A password in JSON escaped for HTML, after a few escapes (the text around them read) or
+    thousands (the whole text unescaped): its span is the password's, in the escaped text."""
+    password = "Xk9#" + rnd(10)
+    before = "&quot;id&quot;: &quot;s-1&quot;, " * (escapes // 4) + "&lt;br&gt; &amp; "
+    text = before + f"&quot;password&quot;: &quot;{password}&quot;}} &#39;end&#39;"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+    assert password not in scanner.redact(text) and "&quot;password&quot;: &quot;[" in (
+        scanner.redact(text)
+    )
 
 
 def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:

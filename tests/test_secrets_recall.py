@@ -9,6 +9,7 @@ place it was put, and the finding must not repeat it.
 """
 
 import base64
+import html
 import json
 import string
 from collections.abc import Callable
@@ -253,6 +254,13 @@ def _in_logged_json(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _html_escaped(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a page's text pasted, or a tool's output escaped for HTML: quotes, &, < and > as entities
+    escaped = html.escape(secret)
+    doc["resources"][0]["excerpt"] = f"<pre>08:01 deploy started\n{escaped}\n</pre>\n"
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -263,6 +271,7 @@ PLACEMENTS: dict[str, Place] = {
     "partly-percent-encoded": _partly_percent_encoded_in_query,
     "base64": _base64_wrapped,
     "logged-json": _in_logged_json,
+    "html-escaped": _html_escaped,
 }
 
 
@@ -323,6 +332,13 @@ NOT_READ = {
     ("java-password-authentication", "logged-json"),
     ("directory-entry-credentials", "logged-json"),
     ("comparison-with-a-literal", "logged-json"),
+    # text escaped for HTML is unescaped once, and not inside another encoding: escaped again,
+    # percent-encoded or base64-wrapped, it is not read
+    *(
+        (name, placement)
+        for name in ("html-escaped-json", "html-escaped-xml-element")
+        for placement in ("html-escaped", "percent-encoded", "partly-percent-encoded", "base64")
+    ),
 }
 
 

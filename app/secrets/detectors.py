@@ -14,7 +14,7 @@ import string
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from itertools import accumulate, chain, count
+from itertools import accumulate, chain, count, islice
 
 from app.secrets import (
     _B64,
@@ -1171,21 +1171,39 @@ def _scan_decoded(
     decoded from. ``runs``: each run's start in the decoded text, its start in the text, and
     where its escapes stand in the decoded run; each escape is ``escape_width`` characters in
     the text (``%2F``: 3, ``~1``: 2) and one decoded."""
-    if not runs:
-        return
-    plain = "".join(pieces)
-    starts = [r[0] for r in runs]
     longer = escape_width - 1  # how much longer each escape before a character makes it
+    shifted = [
+        (start, text_start, places, [longer * k for k in range(len(places) + 1)])
+        for start, text_start, places in runs
+    ]
+    yield from _scan_unescaped(pieces, shifted)
+
+
+def _scan_unescaped(
+    pieces: list[str], runs: list[tuple[int, int, list[int], list[int]]]
+) -> Iterator[Span]:
+    """As `_scan_decoded`, escapes of any widths: each run's ``shifts[k]`` is how much longer
+    in the text its first ``k`` escapes are than decoded (``&quot;``: 5, ``&lt;``: 3)."""
+    if runs:
+        yield from _placed(_scan_strings(["".join(pieces)], _DECODING_BITS)[0], runs)
+
+
+def _placed(
+    hits: Iterable[Span], runs: list[tuple[int, int, list[int], list[int]]]
+) -> Iterator[Span]:
+    """The ``hits`` in the unescaped text of ``runs``, each placed back in the text."""
+    starts = [r[0] for r in runs]
 
     def back(offset: int) -> tuple[int, int]:
         """Where decoded character `offset` starts in the text, and its width there."""
-        decoded_start, text_start, places = runs[bisect_right(starts, offset) - 1]
+        decoded_start, text_start, places, shifts = runs[bisect_right(starts, offset) - 1]
         inside = offset - decoded_start
         before = bisect_left(places, inside)
         escaped = before < len(places) and places[before] == inside
-        return text_start + inside + longer * before, escape_width if escaped else 1
+        width = shifts[before + 1] - shifts[before] + 1 if escaped else 1
+        return text_start + inside + shifts[before], width
 
-    for start, end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
+    for start, end, kind in hits:
         last, width = back(end - 1)
         yield back(start)[0], last + width, kind
 
@@ -1204,20 +1222,31 @@ _POINTER_REACH = 512
 
 def _pointer_windows(text: str) -> Iterator[tuple[int, int, list[int]]]:
     """Each window of `text` around its escapes (start, end, where its escapes start)."""
+    return _escape_windows(text, _POINTER_ESCAPE.finditer(text))
+
+
+def _escape_windows(
+    text: str, escapes_found: Iterable[re.Match[str]], lines: bool = True
+) -> Iterator[tuple[int, int, list[int]]]:
+    """Each window of `text` around the escapes found in it (start, end, where its escapes
+    start): at most `_POINTER_REACH` characters either side of each, within its line (or not,
+    ``lines`` False: YAML or JSON escaped for HTML names a value on the line before it)."""
     low = high = 0
     escapes: list[int] = []
-    for m in _POINTER_ESCAPE.finditer(text):
+    size = len(text)
+    for m in escapes_found:
         at = m.start()
+        reach = min(size, at + _POINTER_REACH)
+        stop = text.find("\n", at, reach) if lines else -1
         if escapes and at < high + _POINTER_REACH:  # near the open window: it reaches further
             escapes.append(at)
-            stop = text.find("\n", at, at + _POINTER_REACH)
-            high = max(high, stop if stop >= 0 else min(len(text), at + _POINTER_REACH))
+            high = max(high, stop if stop >= 0 else reach)
             continue
         if escapes:
             yield low, high, escapes
-        low = text.rfind("\n", max(0, at - _POINTER_REACH), at) + 1 or max(0, at - _POINTER_REACH)
-        stop = text.find("\n", at, at + _POINTER_REACH)
-        high = stop if stop >= 0 else min(len(text), at + _POINTER_REACH)
+        back = max(0, at - _POINTER_REACH)
+        low = (text.rfind("\n", back, at) + 1 or back) if lines else back
+        high = stop if stop >= 0 else reach
         escapes = [at]
     if escapes:
         yield low, high, escapes
@@ -1240,6 +1269,66 @@ def pointer_escaped(text: str) -> Iterator[Span]:
         runs.append((length, low, places))
         length += high - low - len(places) + 1
     yield from _scan_decoded(pieces, runs, escape_width=2)
+
+
+# JSON or code a text quotes as an HTML page (or a tool that escaped it for one) writes it:
+# {&quot;api_key&quot;: &quot;…&quot;}, &lt;password&gt;…&lt;/password&gt;. The text around
+# the escapes is unescaped and scanned, window by window as a pointer's (`_escape_windows`);
+# a text of many escapes is unescaped whole. The characters a credential's syntax needs and
+# HTML escapes: quotes, <, > and &, by name or by number (& last: "&amp;quot;" is "&quot;").
+_HTML_ESCAPES = {
+    **dict.fromkeys(("&quot;", "&#34;", "&#x22;"), '"'),
+    **dict.fromkeys(("&apos;", "&#39;", "&#x27;"), "'"),
+    **dict.fromkeys(("&lt;", "&#60;", "&#x3c;", "&#x3C;"), "<"),
+    **dict.fromkeys(("&gt;", "&#62;", "&#x3e;", "&#x3E;"), ">"),
+    **dict.fromkeys(("&amp;", "&#38;", "&#x26;"), "&"),
+}
+# (each escape captured whole: a text is split at its escapes in one C pass)
+_HTML_SPLIT = _lazy("(" + "|".join(map(re.escape, _HTML_ESCAPES)) + ")")
+# A text of more escapes than this is unescaped whole, by a `str.replace` of each spelling: a
+# window per escape costs a step of Python each (400 KB of &quot; took 109 ms); where its hits
+# stand in it is then found by splitting it (some 17 ms for 66,000 escapes), only when it has
+# a hit.
+_HTML_WINDOWED_UP_TO = 64
+
+
+def html_escaped(text: str) -> Iterator[Span]:
+    escapes = list(islice(_HTML_SPLIT.finditer(text), _HTML_WINDOWED_UP_TO + 1))
+    if len(escapes) <= _HTML_WINDOWED_UP_TO:
+        windows = list(_escape_windows(text, escapes, lines=False))
+        yield from _scan_unescaped(*_html_unescaped(text, windows))
+        return
+    plain = text
+    for spelling, character in _HTML_ESCAPES.items():
+        plain = plain.replace(spelling, character)
+    hits = _scan_strings([plain + "\n"], _DECODING_BITS)[0]
+    if hits:
+        _, runs = _html_unescaped(text, [(0, len(text), [])])
+        yield from _placed(hits, runs)
+
+
+def _html_unescaped(
+    text: str, windows: Iterable[tuple[int, int, list[int]]]
+) -> tuple[list[str], list[tuple[int, int, list[int], list[int]]]]:
+    """The windows of ``text`` unescaped, a line each (`_scan_unescaped`'s pieces and runs): an
+    escape is 3 to 5 characters longer than the character it stands for."""
+    pieces: list[str] = []
+    runs: list[tuple[int, int, list[int], list[int]]] = []
+    length = 0
+    for low, high, _ in windows:
+        parts = _HTML_SPLIT.split(text[low:high])
+        literals, escapes = parts[0::2], parts[1::2]
+        # each escape's place in the unescaped window, and how much longer the ones before it
+        # are than the characters they stand for
+        places = list(map(operator.add, accumulate(map(len, literals[:-1])), count()))
+        shifts = [0, *accumulate(map(len, escapes), operator.add)]
+        shifts = list(map(operator.sub, shifts, count()))
+        characters = map(_HTML_ESCAPES.__getitem__, escapes)
+        pieces.extend(chain.from_iterable(zip(literals, characters, strict=False)))
+        pieces.append(literals[-1] + "\n")
+        runs.append((length, low, places, shifts))
+        length += high - low - shifts[-1] + 1
+    return pieces, runs
 
 
 # A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
