@@ -8,6 +8,7 @@ tests assert what a user sees, the right findings, and the same ones at every si
 """
 
 import base64
+import json
 import string
 
 import pytest
@@ -65,6 +66,12 @@ NOTHING_TO_FIND = [
     ("escaped quotes", _repeat("&quot;")),
     ("escaped names of placeholders", _repeat("&quot;password&quot;: &quot;${P}&quot;, ")),
     ("escaped XML of placeholders", _repeat("&lt;password&gt;${P}&lt;/password&gt;\n")),
+    ("escaped backslashes", _repeat("\\\\")),
+    ("escaped tabs", _repeat("a\\tb\\t")),
+    (
+        "JSON of placeholders escaped twice",
+        _repeat(json.dumps(json.dumps({"env": {"DB_PASSWORD": "${P}", "x": 'pw = "${P}"'}}))),
+    ),
 ]
 
 
@@ -113,6 +120,18 @@ def test_a_credential_in_text_escaped_for_html_is_found_where_it_stands(escapes:
     assert password not in scanner.redact(text) and "&quot;password&quot;: &quot;[" in (
         scanner.redact(text)
     )
+
+
+@pytest.mark.parametrize("entries", [1, 2_000], ids=["around-it", "a-text-of-many"])
+def test_a_credential_in_json_escaped_twice_is_found_where_it_stands(entries: int) -> None:
+    """A password in code, in JSON a log line quotes (escaped twice), after a few escapes (the
+    text around them read) or thousands (the whole text unescaped, twice): its span is the
+    password's, in the text as the log wrote it."""
+    password = "Xk9#" + rnd(10)
+    body = {f"k{i}": "a\tb" for i in range(entries)} | {"script": f'db_password = "{password}"'}
+    text = "request body: " + json.dumps(json.dumps(body))[1:-1]
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+    assert password not in scanner.redact(text)
 
 
 def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:

@@ -285,55 +285,13 @@ def test_a_clean_document_has_no_finding() -> None:
     assert find_secrets(_document()) == []
 
 
-# A credential that is itself a JSON text ({"client_secret": "…"}) or quotes XML, in a JSON
-# body a log line quotes, has its quotes escaped three times in the text the scan reads
-# (\\\"client_secret): the name search reads a quote escaped once (\"), as a JSON body
-# quoted in a log line has it (and nuget.config's <add key="Password" value="…" /> likewise,
-# and a setter's string literal, setPassword("…"), a Terraform variable's default and an HTML
-# input's value, and a double-quoted literal after code's :=, a type's = and R's <-, a
-# comparison's ==, after a subscript's key, PowerShell's $env: and a call's first string
-# argument, an XML element's name attribute, a command's quoted argument: setx's value,
-# ssh-keygen's -N, and a call's user and password: HTTPBasicAuth("admin", "…")).
-# A Markdown table's rows, quoted so, are one line (their line breaks escaped): no row is read;
-# a YAML block scalar's line breaks are escaped twice there (a block is read with its line
-# breaks as written or escaped once, the YAML in a JSON string), and a CSV file's, and
-# redis.conf's (a directive's value then runs into the next line), and a listing's of names
-# and values (Vault's table, a tab-separated export), read line by line.
+# A credential that is itself a JSON text ({"client_secret": "…"}), or code, XML, a Markdown
+# table, a YAML block, a listing, in a JSON body a log line quotes, has its quotes escaped
+# twice or more (\\\"client_secret) and its line breaks and tabs escaped (\\n, \t): read by
+# the JSON escapes' decoder (app/secrets/detectors.py `json_escaped`), which unescapes such a
+# text once, and twice where it still escapes a backslash. Text escaped for HTML is unescaped
+# once and not inside another encoding.
 NOT_READ = {
-    ("service-key-name", "logged-json"),
-    ("go-short-declaration", "logged-json"),
-    ("typed-declaration", "logged-json"),
-    ("go-typed-declaration", "logged-json"),
-    ("r-assignment", "logged-json"),
-    ("json-in-text", "logged-json"),
-    ("nuget-config-password", "logged-json"),
-    ("markdown-table-row", "logged-json"),
-    ("markdown-table-column", "logged-json"),
-    ("setter-argument", "logged-json"),
-    ("builder-argument", "logged-json"),
-    ("yaml-block-scalar", "logged-json"),
-    ("terraform-variable-default", "logged-json"),
-    ("html-password-input", "logged-json"),
-    ("csv-credential-column", "logged-json"),
-    ("tab-separated-listing", "logged-json"),
-    ("tab-separated-row-of-more-columns", "logged-json"),
-    ("vault-kv-get-table", "logged-json"),
-    ("subscript-assignment", "logged-json"),
-    ("powershell-environment", "logged-json"),
-    ("paired-strings", "logged-json"),
-    ("xml-named-attribute", "logged-json"),
-    ("xml-named-text", "logged-json"),
-    ("setx-variable", "logged-json"),
-    ("ssh-keygen-passphrase", "logged-json"),
-    ("redis-requirepass", "logged-json"),
-    ("basic-auth-call", "logged-json"),
-    ("login-call", "logged-json"),
-    ("jdbc-connection", "logged-json"),
-    ("java-password-authentication", "logged-json"),
-    ("directory-entry-credentials", "logged-json"),
-    ("comparison-with-a-literal", "logged-json"),
-    # text escaped for HTML is unescaped once, and not inside another encoding: escaped again,
-    # percent-encoded or base64-wrapped, it is not read
     *(
         (name, placement)
         for name in ("html-escaped-json", "html-escaped-xml-element")

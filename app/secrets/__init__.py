@@ -553,6 +553,7 @@ _percent_encoded = _later("percent_encoded")
 _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
 _html_escaped = _later("html_escaped")
+_json_escaped = _later("json_escaped")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1390,6 +1391,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (r"&(?:quot|apos|amp|lt|gt|#34|#39|#38|#60|#62|#x2[267]|#x3[ceCE]);", ("&",)),
         (_html_escaped,),
     ),
+    # JSON quoted in a text, escaped twice (a backslash escaped), or a tab escaped
+    _Anchor((r"\\\\|\\t", ("\\\\", "\\t")), (_json_escaped,)),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
@@ -1594,7 +1597,11 @@ _ANCHOR_BITS = [reduce(operator.or_, (_BIT[d] for d in a.detectors)) for a in _A
 _NAMED_BIT = _BIT[_named_in_text]
 # Detectors that decode and scan again: never run on what they decoded (decode once).
 _DECODING_BITS = (
-    _BIT[_percent_encoded] | _BIT[_base64_wrapped] | _BIT[_pointer_escaped] | _BIT[_html_escaped]
+    _BIT[_percent_encoded]
+    | _BIT[_base64_wrapped]
+    | _BIT[_pointer_escaped]
+    | _BIT[_html_escaped]
+    | _BIT[_json_escaped]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 

@@ -12,7 +12,7 @@ import operator
 import re
 import string
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate, chain, count, islice
 
@@ -769,16 +769,18 @@ def _cell_credential(cls: str, start: int, cell: str) -> Span | None:
 # ConvertTo-SecureString 'pw' -AsPlainText (PowerShell, given the literal in plain text).
 _STATEMENT_PASSWORD = _lazy(
     r"""
-    (?<![\w-])
     (?:
         identified[ \t]+(?:with[ \t]+[\w$]{1,64}[ \t]+)?by[ \t]+(?:password[ \t]+)?
       | (?:with|login|encrypted|user|role)[ \t]+(?:[\w"$.@%-]{1,128}[ \t]+)?password[ \t]*=?[ \t]*
         (?=['"])                                            # PostgreSQL's and T-SQL's: quoted
       | convertto-securestring(?:[ \t]+-(?:string|asplaintext|force)){0,3}[ \t]+(?=['"])
     )
-    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[A-Za-z0-9_#$!@%^*+\-]{4,128}))
+    (?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[a-z0-9_#$!@%^*+\-]{4,128}))
     """,
-    re.X | re.IGNORECASE,
+    # (read in the text folded to lower case, its values then taken from the text, and its
+    # start's boundary tested apart: `re` reads a case-insensitive alternation, or one behind a
+    # look-behind, at each character, 32 ms for 400 KB of db_password = "${P}")
+    re.X,
 )
 
 
@@ -789,10 +791,18 @@ def password_statement(text: str) -> Iterator[Span]:
     """The password a SQL statement gives a user or a role, or a PowerShell script makes a
     secure string of (only with -AsPlainText: a literal without it is an encrypted string, not
     the password)."""
-    for m in _STATEMENT_PASSWORD.finditer(text):
+    folded = _folded(text)
+    search = _STATEMENT_PASSWORD.search
+    pos = 0
+    while (m := search(folded, pos)) is not None:
+        pos = m.end()
+        before = folded[m.start() - 1] if m.start() else " "
+        if before.isalnum() or before in "_-":  # (as the regex's \w: letters of any script)
+            pos = m.start() + 1  # (inside a word: a match may start later within this one)
+            continue
         group = _quoting(m)
-        value = m.group(group)
-        head = m.group().lower()
+        value = text[m.start(group) : m.end(group)]
+        head = m.group()
         if head.startswith("convertto"):
             # before the literal or after it on its line (within 256 characters: each match
             # reads a bounded stretch)
@@ -812,7 +822,7 @@ def password_statement(text: str) -> Iterator[Span]:
             # person's shape, "IDENTIFIED BY 'Hx7#pQ2!'" quoted from a script)
             sql_alone = (
                 head.startswith("identified")
-                and m.group().startswith("IDENTIFIED BY")
+                and text.startswith("IDENTIFIED BY", m.start())
                 and group != "bare"
                 and _prose_password(value)
             )
@@ -1289,46 +1299,126 @@ _HTML_SPLIT = _lazy("(" + "|".join(map(re.escape, _HTML_ESCAPES)) + ")")
 # window per escape costs a step of Python each (400 KB of &quot; took 109 ms); where its hits
 # stand in it is then found by splitting it (some 17 ms for 66,000 escapes), only when it has
 # a hit.
-_HTML_WINDOWED_UP_TO = 64
+_WINDOWED_UP_TO = 64
 
 
 def html_escaped(text: str) -> Iterator[Span]:
-    escapes = list(islice(_HTML_SPLIT.finditer(text), _HTML_WINDOWED_UP_TO + 1))
-    if len(escapes) <= _HTML_WINDOWED_UP_TO:
-        windows = list(_escape_windows(text, escapes, lines=False))
-        yield from _scan_unescaped(*_html_unescaped(text, windows))
+    escapes = list(islice(_HTML_SPLIT.finditer(text), _WINDOWED_UP_TO + 1))
+    if len(escapes) <= _WINDOWED_UP_TO:
+        yield from _scan_unescaped(*_unescaped(text, _HTML_SPLIT, _HTML_ESCAPES, escapes))
         return
     plain = text
     for spelling, character in _HTML_ESCAPES.items():
         plain = plain.replace(spelling, character)
     hits = _scan_strings([plain + "\n"], _DECODING_BITS)[0]
     if hits:
-        _, runs = _html_unescaped(text, [(0, len(text), [])])
+        _, runs = _unescaped(text, _HTML_SPLIT, _HTML_ESCAPES, whole=True)
         yield from _placed(hits, runs)
 
 
-def _html_unescaped(
-    text: str, windows: Iterable[tuple[int, int, list[int]]]
+def _unescaped(
+    text: str,
+    split: re.Pattern[str],
+    table: dict[str, str],
+    escapes: list[re.Match[str]] | None = None,
+    whole: bool = False,
 ) -> tuple[list[str], list[tuple[int, int, list[int], list[int]]]]:
-    """The windows of ``text`` unescaped, a line each (`_scan_unescaped`'s pieces and runs): an
-    escape is 3 to 5 characters longer than the character it stands for."""
+    """The text around the escapes ``split`` finds in ``text`` unescaped by ``table``, a window a
+    line (`_scan_unescaped`'s pieces and runs): the text around the first ``escapes`` (found
+    when not given), or, past `_WINDOWED_UP_TO` of them or ``whole``, all of it. An escape
+    is longer than the character it stands for by the width it has less one."""
+    if whole:
+        windows: Iterable[tuple[int, int, list[int]]] = [(0, len(text), [])]
+    else:
+        if escapes is None:
+            escapes = list(islice(split.finditer(text), _WINDOWED_UP_TO + 1))
+        if len(escapes) > _WINDOWED_UP_TO:
+            windows = [(0, len(text), [])]
+        else:
+            windows = _escape_windows(text, escapes, lines=False)
     pieces: list[str] = []
     runs: list[tuple[int, int, list[int], list[int]]] = []
     length = 0
     for low, high, _ in windows:
-        parts = _HTML_SPLIT.split(text[low:high])
-        literals, escapes = parts[0::2], parts[1::2]
+        parts = split.split(text[low:high])
+        literals, found = parts[0::2], parts[1::2]
         # each escape's place in the unescaped window, and how much longer the ones before it
         # are than the characters they stand for
         places = list(map(operator.add, accumulate(map(len, literals[:-1])), count()))
-        shifts = [0, *accumulate(map(len, escapes), operator.add)]
+        shifts = [0, *accumulate(map(len, found), operator.add)]
         shifts = list(map(operator.sub, shifts, count()))
-        characters = map(_HTML_ESCAPES.__getitem__, escapes)
+        characters = map(table.__getitem__, found)
         pieces.extend(chain.from_iterable(zip(literals, characters, strict=False)))
         pieces.append(literals[-1] + "\n")
         runs.append((length, low, places, shifts))
         length += high - low - shifts[-1] + 1
     return pieces, runs
+
+
+# JSON a text quotes (a log line of a request's body, a tool's output printed as a string)
+# escapes a quote as \", a backslash as \\, a tab and a line break as \t and \n, and <, >, &
+# and ' as some encoders do (\u003c): code or configuration in it, escaped once more, reads as
+# {\"env\": {\"VALUE\": \"db_password = \\\"…\\\"\"}}. The scan reads quotes escaped once
+# (`_VALUE`'s \\?"); escaped twice, or a listing's tab, they are unescaped, as HTML's escapes
+# are, once, and where the text unescaped still holds an escaped quote, once more.
+_JSON_ESCAPES = {
+    '\\"': '"',
+    "\\\\": "\\",
+    "\\/": "/",
+    "\\n": "\n",
+    "\\t": "\t",
+    "\\r": "\r",
+    **dict.fromkeys(("\\u0022",), '"'),
+    **dict.fromkeys(("\\u0026",), "&"),
+    **dict.fromkeys(("\\u0027",), "'"),
+    **dict.fromkeys(("\\u003c", "\\u003C"), "<"),
+    **dict.fromkeys(("\\u003e", "\\u003E"), ">"),
+}
+_JSON_SPLIT = _lazy("(" + "|".join(map(re.escape, _JSON_ESCAPES)) + ")")
+
+
+def json_escaped(text: str) -> Iterator[Span]:
+    # Only a text that escapes a backslash (what escaping twice leaves) or a tab: a quote
+    # escaped once alone is read already, and a log's lines of JSON hold thousands. Unescaped
+    # as HTML's escapes are, and where that still escapes a backslash or a quote, once more;
+    # the second level's hits are placed in the first level's text, then in this one.
+    if "\\\\" not in text and "\\t" not in text:
+        return
+    once, outer = _json_level(text)
+    twice, inner = _json_level(once, whole=True) if "\\" in once else (None, None)
+    hits = _scan_strings([once if twice is None else twice], _DECODING_BITS)[0]
+    if hits and inner is not None:
+        hits = list(_placed(hits, inner()))
+    if hits:
+        yield from _placed(hits, outer())
+
+
+Runs = list[tuple[int, int, list[int], list[int]]]
+
+
+def _json_level(text: str, whole: bool = False) -> tuple[str, Callable[[], Runs]]:
+    """``text`` with its JSON escapes unescaped, and where its characters stand in ``text``
+    (`_placed`'s runs, made when asked: its hits are few): around a few escapes (unless
+    ``whole``), or the whole text by a `str.replace` of each escape, in C passes."""
+    escapes = None if whole else list(islice(_JSON_SPLIT.finditer(text), _WINDOWED_UP_TO + 1))
+    if escapes is not None and len(escapes) <= _WINDOWED_UP_TO:
+        pieces, runs = _unescaped(text, _JSON_SPLIT, _JSON_ESCAPES, escapes)
+        return "".join(pieces), lambda: runs
+
+    def placed() -> Runs:
+        return _unescaped(text, _JSON_SPLIT, _JSON_ESCAPES, whole=True)[1]
+
+    if _PLACEHOLDER in text:  # (the replacing below would take it for an escaped backslash)
+        return "".join(_unescaped(text, _JSON_SPLIT, _JSON_ESCAPES, whole=True)[0]), placed
+    # (the escaped backslashes first: each other escape starts at a backslash, and once those
+    # are out of the way, none overlaps another)
+    plain = text.replace("\\\\", _PLACEHOLDER)
+    for spelling, character in _JSON_ESCAPES.items():
+        plain = plain.replace(spelling, character)
+    return plain.replace(_PLACEHOLDER, "\\"), placed
+
+
+_PLACEHOLDER = "\x00"  # (what an escaped backslash stands for while the others are replaced)
 
 
 # A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
