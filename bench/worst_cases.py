@@ -263,6 +263,16 @@ def token_prefixes(n: int) -> bytes:
     return dump(_with_text([unit * n]))
 
 
+ESCAPE_RUN = "%41 x%2F &quot;a&quot; a\\tb c\\\\d "
+
+
+def escape_runs(n: int) -> bytes:
+    """``n`` runs of escapes in one string, each decoder's: percent (%41), HTML (&quot;) and
+    JSON's (a tab and a backslash escaped), every one a short run of its own: a decoder that
+    takes a step of Python for each run or each escape pays it tens of thousands of times."""
+    return dump(_with_text([ESCAPE_RUN * n]))
+
+
 def base64_run(n: int) -> bytes:
     """One string of ``n`` × 1,000 base64-alphabet characters, no space."""
     return dump(_with_text(["".join(_pseudo_base64(i, 1000) for i in range(n))]))
@@ -775,6 +785,7 @@ CASES: dict[str, Case] = {
         Case("password-runs", password_runs, "'password: a ' repeated in one string"),
         Case("token-prefixes", token_prefixes, "every token prefix, no valid tail"),
         Case("base64-run", base64_run, "one unbroken run of the base64 alphabet"),
+        Case("escape-runs", escape_runs, "short runs of percent, HTML and JSON escapes"),
         Case("case-runs", case_runs, "short runs of both cases, then single-case runs of 24"),
         Case("aws-key-names", aws_key_names, "member names like AWS key ids, token values"),
         Case("api-key-names", api_key_names, "member names api_key_N, token values"),

@@ -66,6 +66,9 @@ NOTHING_TO_FIND = [
     ("escaped quotes", _repeat("&quot;")),
     ("escaped names of placeholders", _repeat("&quot;password&quot;: &quot;${P}&quot;, ")),
     ("escaped XML of placeholders", _repeat("&lt;password&gt;${P}&lt;/password&gt;\n")),
+    ("runs of one percent escape", _repeat("%41 ")),
+    ("URLs with an escape each", _repeat("https://x.example.com/a?b=c%20d&e=f\n")),
+    ("percent escapes encoded twice", _repeat("password%253D%2524%257BP%257D%2526")),
     ("escaped backslashes", _repeat("\\\\")),
     ("escaped tabs", _repeat("a\\tb\\t")),
     (
@@ -132,6 +135,20 @@ def test_a_credential_in_json_escaped_twice_is_found_where_it_stands(entries: in
     text = "request body: " + json.dumps(json.dumps(body))[1:-1]
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
     assert password not in scanner.redact(text)
+
+
+@pytest.mark.parametrize("urls", [3, 5_000], ids=["its-run", "a-text-of-many"])
+def test_a_token_percent_encoded_once_or_twice_is_found_where_it_stands(urls: int) -> None:
+    """A token percent-encoded in a URL, after a few URLs with escapes (their runs read) or
+    thousands (the whole text decoded), and encoded twice in a URL nested in another's query:
+    its span is the encoded token's, in the text as written."""
+    token = "ghp_" + rnd(36)
+    encoded = "".join(f"%{b:02X}" for b in token.encode())
+    before = "https://x.example.com/a?b=c%20d&e=f\n" * urls
+    for written in (encoded, encoded.replace("%", "%25")):
+        text = before + f"https://login.example.com/?next=https%3A%2F%2Fapp%3Ftoken%3D{written}\n"
+        assert [text[s:e] for s, e, _ in scan_text(text)] == [written]
+        assert written not in scanner.redact(text)
 
 
 def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:

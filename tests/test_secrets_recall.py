@@ -241,6 +241,13 @@ def _partly_percent_encoded_in_query(doc: dict[str, Any], secret: str) -> tuple[
     return "/resources/0/uri", False
 
 
+def _percent_encoded_twice(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a callback URL carried in another's query (a redirect's, an OAuth state's): encoded twice
+    inner = f"https://app.example.com/callback?value={quote(secret, safe='')}"
+    doc["resources"][0]["uri"] = f"https://login.example.com/?next={quote(inner, safe='')}"
+    return "/resources/0/uri", False
+
+
 def _base64_wrapped(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     blob = base64.b64encode(f"config:\n{secret}\n".encode()).decode()
     doc["operations"][0]["call"]["arguments"]["config_b64"] = blob
@@ -269,6 +276,7 @@ PLACEMENTS: dict[str, Place] = {
     "extension": _in_extension,
     "percent-encoded": _percent_encoded_in_query,
     "partly-percent-encoded": _partly_percent_encoded_in_query,
+    "percent-encoded-twice": _percent_encoded_twice,
     "base64": _base64_wrapped,
     "logged-json": _in_logged_json,
     "html-escaped": _html_escaped,
@@ -295,7 +303,10 @@ NOT_READ = {
     *(
         (name, placement)
         for name in ("html-escaped-json", "html-escaped-xml-element")
-        for placement in ("html-escaped", "percent-encoded", "partly-percent-encoded", "base64")
+        for placement in (
+            *("html-escaped", "percent-encoded", "partly-percent-encoded"),
+            *("percent-encoded-twice", "base64"),
+        )
     ),
 }
 

@@ -130,6 +130,15 @@ def test_putty_password_and_prefix_runs_repeat_in_one_string(grown):
     assert len(text) > 380_000 and set(text) <= set(wc.BASE64_ALPHABET)
 
 
+def test_escape_runs_hold_each_decoders_escapes_and_no_credential(grown):
+    n, data = grown["escape-runs", 400_000]
+    text = only_text(data)
+    assert text == wc.ESCAPE_RUN * n and n > 10_000
+    for escape in ("%41", "%2F", "&quot;", "\\t", "\\\\"):
+        assert text.count(escape) >= n, escape
+    assert lint(data).valid and not [f for f in lint(data).findings if f.code == "secret"]
+
+
 def test_env_entries_are_read_and_refused(grown):
     """Thousands of two-line entries named for credentials, each holding a placeholder: each is
     read by `_name_then_value`, none is a credential; one real value among them is found."""
