@@ -179,6 +179,17 @@ def test_a_value_after_hostile_decoys_is_found() -> None:
     assert [text[s:e] for s, e, _ in spans] == [password]
 
 
+def test_a_rules_decoys_hide_nothing_in_another_string_nor_under_a_thousand() -> None:
+    """A rule's matches its check refuses ("Bearer a") are read up to a thousand in one string
+    (past that, the rest of the string is not read for that rule): a bearer token after 900 of
+    them in its string is found, and after 20,000 in another string too."""
+    token = "Zq9" + rnd(37)
+    text = "Bearer a " * 900 + f"Authorization: Bearer {token}"
+    assert [text[s:e] for s, e, _ in scan_text(text)][-1:] == [f"Bearer {token}"]
+    hits = find_secrets({"a": "Bearer a " * 20_000, "b": f"sent Bearer {token} to the API"})
+    assert [h.path for h in hits] == ["/b"]
+
+
 def test_a_token_after_a_log_of_masked_ones_is_found() -> None:
     """A support log of a thousand masked tokens and variables, then one left unmasked:
     past a hundred refused values the name search passes over the masked ones itself, and

@@ -1529,22 +1529,31 @@ _URLSAFE = bytes.maketrans(b"-_", b"+/")
 _TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
+# How many runs that decode to no text a text may hold before its other runs go unread: each
+# costs a decoding in Python (5 µs), and code holds long identifiers by the thousand.
+_RUNS_REFUSED_PER_TEXT = 1000
+
+
 def base64_wrapped(text: str) -> Iterator[Span]:
     # As for percent escapes: every run's text decoded into one text, a line each, scanned once.
     decoded: list[str] = []
     ends: list[int] = []  # where each run's decoded lines end in the decoded text
     runs: list[tuple[int, int]] = []
     length = 0
+    refused = 0  # runs that decode to no text (camelCase identifiers of 24 letters, hashes)
     for span in _base64_runs(text):
         blob = text[span[0] : span[1]].rstrip("=")
         for offset in range(0, len(blob), _BASE64_CHUNK):
             plain = _decoded_text(blob[offset : offset + _BASE64_CHUNK])
             if plain is None:
+                refused += 1
                 break
             decoded.append(plain + "\n")
             length += len(plain) + 1
             ends.append(length)
             runs.append(span)
+        if refused > _RUNS_REFUSED_PER_TEXT:
+            break  # (a text of 10,000 long identifiers: 57 ms of decoding, for none)
     if not decoded:
         return
     plain = "".join(decoded)
