@@ -204,6 +204,22 @@ CASES: dict[str, Callable[[int], str]] = {
     "percent escapes": lambda n: "?token=" + repeat("%41", n),
     "percent runs in many params": lambda n: repeat("&k=%41%4B%49", n),
     "lone percent signs": lambda n: repeat("%", n),
+    "runs of one percent escape": lambda n: repeat("%41 ", n),
+    "percent escapes encoded twice": lambda n: repeat("password%253D%2524%257BP%257D%2526", n),
+    "HTML escapes, names of placeholders": lambda n: repeat(
+        "&quot;password&quot;: &quot;${P}&quot;, ", n
+    ),
+    "HTML escapes alone": lambda n: repeat("&quot;", n),
+    "JSON escaped twice, placeholders": lambda n: repeat(
+        json.dumps(json.dumps({"env": {"DB_PASSWORD": "${P}", "x": 'pw = "${P}"'}})), n
+    ),
+    "escaped backslashes and tabs": lambda n: repeat("\\\\ a\\tb ", n),
+    "quoted words after credentials' names": lambda n: repeat(
+        "password 'Invalid' token 'identifier123' ", n
+    ),
+    "tab-separated rows of masked values": lambda n: repeat(
+        "prod\tapi_key\t****\tDB_PASSWORD\t${DB_PASSWORD}\n", n
+    ),
     "base64 run of random bytes": lambda n: base64.b64encode(
         bytes(_rng.getrandbits(8) for _ in range(n * 3 // 4))
     ).decode(),
