@@ -1023,8 +1023,10 @@ def quoted_after_name(text: str) -> Iterator[Span]:
 
 
 def _quoted_values(text: str) -> Iterator[Span | None]:
-    if " '" not in text and ' "' not in text:
-        return  # (two C searches: the regex reads each of the many names of an env file)
+    # (C searches, a quote alone first, at memchr's speed: the regex would read each of the
+    # many names of an environment file, and the pair's search costs 0.3 ms for 400 KB)
+    if ("'" not in text or " '" not in text) and ('"' not in text or ' "' not in text):
+        return
     for m in _QUOTED_AFTER_NAME.finditer(_folded(text)):
         end = start = m.start("quote") - 1  # (the space after the name)
         while start and text[start - 1] in _IN_A_NAME and end - start < _NAME_BEFORE_QUOTE:
