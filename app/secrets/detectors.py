@@ -170,7 +170,13 @@ def _header_before(text: str, since: int, lines: int) -> re.Match[str] | None:
 
 # scheme://userinfo@host - the authority ends at the first / ? # (RFC 3986 §3.2); JSON source
 # may escape the slashes.
-_AUTHORITY = _lazy(r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)")
+# (only an authority holding a user, an "@" and a host's first character, no colon: "@:" is
+# no host; the look-ahead finds it at C speed, where a step of Python for each of a URL list's
+# authorities, or each "://a@" of 80,000, cost 60 ms for 400 KB)
+_AUTHORITY = _lazy(
+    r"(?:://|:\\/\\/)(?=[^\s/?#\"'<>\\]{1,1023}?@[^\s/?#\"'<>\\@:])"
+    r"(?P<auth>[^\s/?#\"'<>\\]{1,1024}+)"
+)
 _SCHEME_TAIL = _lazy(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}\Z")
 
 
