@@ -190,6 +190,16 @@ def test_a_rules_decoys_hide_nothing_in_another_string_nor_under_a_thousand() ->
     assert [h.path for h in hits] == ["/b"]
 
 
+def test_prose_and_netrc_decoys_hide_nothing_under_a_thousand() -> None:
+    """The forms read a step of Python each and bounded at a thousand refused in a text (the
+    password told in prose, netrc's entries) find a credential after 900 decoys."""
+    password = "Wint3r-" + rnd(8)
+    text = "the password is a, " * 900 + f"and the new password is {password} now"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+    text = "machine a login b password c\n" * 900 + f"machine db login app password {password}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+
+
 def test_a_token_after_a_log_of_masked_ones_is_found() -> None:
     """A support log of a thousand masked tokens and variables, then one left unmasked:
     past a hundred refused values the name search passes over the masked ones itself, and

@@ -56,6 +56,15 @@ from app.secrets.shapes import (
     _prose_password,
 )
 
+# How many candidates a detector reading each of its forms in a step of Python (5 µs) may
+# refuse in one text before the rest of it goes unread by that detector, where its forms are
+# common enough in benign text that the hundred of `_bounded` would miss a credential after
+# them (runs that decode to no text: code holds long identifiers by the thousand; "the
+# password is ..." in prose): a text of ten thousand such decoys costs ten times a benign
+# one's scan, and a credential after a thousand of its own form in one text is missed.
+_MANY_REFUSED = 1000
+
+
 # The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,
 # tabs or no-break spaces where one belongs (a PEM parser refuses those; the key is as secret).
 _PEM_SPACE = r"(?:[ \t\u00a0]|\\{1,2}t)"  # (a tab may be JSON-escaped too, once or twice)
@@ -224,8 +233,13 @@ _NETRC_KEYWORDS = frozenset({"login", "password", "account", "port"})
 
 def netrc(text: str) -> Iterator[Span]:
     pos = 0
+    entries = 0  # (read; past `_MANY_REFUSED` with no password found, the rest is not)
+    found = 0
     while (m := _NETRC_ENTRY.search(text, pos)) is not None:
         pos = m.end()
+        entries += 1
+        if entries - found > _MANY_REFUSED:
+            return
         tokens = _NETRC_TOKEN.finditer(text, m.end(), min(len(text), m.end() + _NETRC_WINDOW))
         if m.group() == "machine" and next(tokens, None) is None:
             continue  # machine needs its host name
@@ -240,6 +254,7 @@ def netrc(text: str) -> Iterator[Span]:
                 seen_login = True
             elif word == "password" and seen_login:
                 if _credential_value(_C_PASSWORD, value.group(), prose=True):
+                    found += 1
                     yield value.start(), value.end(), PASSWORD
                 break
 
@@ -988,11 +1003,18 @@ _KEY_IS = _lazy(
 
 def password_in_prose(text: str) -> Iterator[Span]:
     """Only a value with letters and digits counts: "the password is rotated monthly" and
-    "the password was 12 characters" are prose about a password, not one."""
+    "the password was 12 characters" are prose about a password, not one. (A thousand
+    refused in a text, and the rest of it is not read by this form: 400 KB of "password is
+    a" cost 24 ms, each a step of Python.)"""
+    refused = 0
     for m in _PASSWORD_IS.finditer(text):
         start, value = _told(m)
         if _prose_password(value) and not _is_placeholder(value):
             yield start, start + len(value), PASSWORD
+            continue
+        refused += 1
+        if refused > _MANY_REFUSED:
+            return
 
 
 # (Each form of a credential told in prose is a detector of its own, sent the texts its anchor
@@ -1537,11 +1559,6 @@ _URLSAFE = bytes.maketrans(b"-_", b"+/")
 _TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
-# How many runs that decode to no text a text may hold before its other runs go unread: each
-# costs a decoding in Python (5 µs), and code holds long identifiers by the thousand.
-_RUNS_REFUSED_PER_TEXT = 1000
-
-
 def base64_wrapped(text: str) -> Iterator[Span]:
     # As for percent escapes: every run's text decoded into one text, a line each, scanned once.
     decoded: list[str] = []
@@ -1560,7 +1577,7 @@ def base64_wrapped(text: str) -> Iterator[Span]:
             length += len(plain) + 1
             ends.append(length)
             runs.append(span)
-        if refused > _RUNS_REFUSED_PER_TEXT:
+        if refused > _MANY_REFUSED:
             break  # (a text of 10,000 long identifiers: 57 ms of decoding, for none)
     if not decoded:
         return
