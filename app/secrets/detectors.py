@@ -1029,10 +1029,10 @@ def password_after_with(text: str) -> Iterator[Span]:
 
 # ... or quoted after its name with no operator between, as Gradle's and Groovy's DSLs write
 # it (credentials { username 'deployer'; password 'Xk9#…' }), and a log line or a ticket
-# quotes one ("the token 'Qw7…'"): the name a credential's, the value one word in its quotes
-# The end of such a name, a space and the quoted value, found in the text in lower case (`re`
-# reads a case-insensitive alternation at each character, ten times slower); the name is read
-# back from where its word ends.
+# quotes one ("the token 'Qw7…'"): the name a credential's, the value one word in its quotes.
+# The end of such a name, a space and the quoted value are found in the text in lower case
+# (`re` reads a case-insensitive alternation at each character, ten times slower); the name is
+# read back from where its word ends.
 _QUOTED_AFTER_NAME = _lazy(
     rf"(?:{'|'.join(_QUOTED_NAME_ENDS)}) "
     r"(?P<quote>[\"'])(?P<value>[^\s\"'`\\<>]{4,128}+)(?P=quote)"
@@ -1248,11 +1248,11 @@ def _percent_level(text: str) -> tuple[str, Callable[[], Runs]]:
 
 def _percent_decoded(
     text: str,
-) -> tuple[list[str], list[tuple[int, int, list[int], list[int]]]]:
+) -> tuple[list[str], Runs]:
     """The runs of ``text`` holding percent escapes, decoded, a line each (`_placed`'s pieces
     and runs)."""
     pieces: list[str] = []
-    runs: list[tuple[int, int, list[int], list[int]]] = []
+    runs: Runs = []
     length = 0
     for run in _percent_runs(text):
         parts = _PERCENT_SPLIT.split(run.group())
@@ -1283,18 +1283,14 @@ def _scan_decoded(
     yield from _scan_unescaped(pieces, shifted)
 
 
-def _scan_unescaped(
-    pieces: list[str], runs: list[tuple[int, int, list[int], list[int]]]
-) -> Iterator[Span]:
+def _scan_unescaped(pieces: list[str], runs: Runs) -> Iterator[Span]:
     """As `_scan_decoded`, escapes of any widths: each run's ``shifts[k]`` is how much longer
     in the text its first ``k`` escapes are than decoded (``&quot;``: 5, ``&lt;``: 3)."""
     if runs:
         yield from _placed(_scan_strings(["".join(pieces)], _DECODING_BITS)[0], runs)
 
 
-def _placed(
-    hits: Iterable[Span], runs: list[tuple[int, int, list[int], list[int]]]
-) -> Iterator[Span]:
+def _placed(hits: Iterable[Span], runs: Runs) -> Iterator[Span]:
     """The ``hits`` in the unescaped text of ``runs``, each placed back in the text."""
     starts = [r[0] for r in runs]
 
@@ -1416,7 +1412,7 @@ def _unescaped(
     table: dict[str, str],
     escapes: list[re.Match[str]] | None = None,
     whole: bool = False,
-) -> tuple[list[str], list[tuple[int, int, list[int], list[int]]]]:
+) -> tuple[list[str], Runs]:
     """The text around the escapes ``split`` finds in ``text`` unescaped by ``table``, a window a
     line (`_scan_unescaped`'s pieces and runs): the text around the first ``escapes`` (found
     when not given), or, past `_WINDOWED_UP_TO` of them or ``whole``, all of it. An escape
@@ -1431,7 +1427,7 @@ def _unescaped(
         else:
             windows = _escape_windows(text, escapes, lines=False)
     pieces: list[str] = []
-    runs: list[tuple[int, int, list[int], list[int]]] = []
+    runs: Runs = []
     length = 0
     for low, high, _ in windows:
         parts = split.split(text[low:high])
