@@ -9,6 +9,7 @@ tree fails here as it would for a user."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -49,15 +50,27 @@ RUNTIME_FILES = (
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """`python -m build`: the sdist, then the wheel built from the unpacked sdist (as pip
-    builds one from PyPI), so a file missing from either fails here."""
-    out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    builds one from PyPI), so a file missing from either fails here.
+
+    Built once a run: the module's tests may run on several of xdist's workers, and two builds
+    of one checkout at once race on what setuptools writes into it (an egg-info folder one
+    removes while the other reads it: "No such file or directory"). The first worker builds
+    under a lock in the run's folder all the workers share; the others take its files."""
+    base = tmp_path_factory.getbasetemp()
+    # (under xdist each worker's folder is in the run's; alone, the run's is its own)
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out = shared / "dist"
+    with (shared / "dist.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (released when the file closes)
+        if not any(out.glob("*.whl")):
+            out.mkdir(exist_ok=True)
+            done = subprocess.run(
+                [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (wheel,) = out.glob("*.whl")
     (sdist,) = out.glob("*.tar.gz")
     return {"wheel": wheel, "sdist": sdist}

@@ -611,6 +611,16 @@ _HEAD_BLOCK = 1200
 _REREAD_LIMIT = 100
 
 
+# How many candidates a detector reading each of its forms in a step of Python (5 µs) may
+# refuse in one text (a rule, in one string) before the rest of it goes unread by that
+# detector, where its forms are common enough in benign text that the hundred of `_bounded`
+# would miss a credential after them (runs that decode to no text: code holds long identifiers
+# by the thousand; "the password is ..." in prose; "Bearer" and a word): a text of ten
+# thousand such decoys costs ten times a benign one's scan, and a credential after a thousand
+# of its own form in one text is missed.
+_MANY_REFUSED = 1000
+
+
 # How many candidates of one detector a text may hold that it refuses, before the rest of
 # the text goes unread by it (the commands setting a variable, XML elements naming a
 # credential, key names with no key after them): each costs a step of Python, and a text of
@@ -2009,7 +2019,6 @@ class _TextOrderLayout(_Layout):
 
 
 _RE_UP_TO = 256
-_RULE_REFUSED_PER_STRING = 1000
 _C_BISECT_FROM = 1 << 14
 
 
@@ -2082,13 +2091,13 @@ def _candidates(
                     # the rule (400 KB of "Bearer a " cost 52 ms of checks, for none; a
                     # credential after as many decoys of its own format is missed)
                     refusals += 1
-                    if refusals <= _RULE_REFUSED_PER_STRING:
+                    if refusals <= _MANY_REFUSED:
                         continue
                     at = ends()
                     i = bisect_right(at, m[0])
                     refused = refused + 1 if i == refused_in else 1
                     refused_in = i
-                    if refused > _RULE_REFUSED_PER_STRING and i < len(at):
+                    if refused > _MANY_REFUSED and i < len(at):
                         pos = max(pos, at[i])
                     continue
                 at = ends()

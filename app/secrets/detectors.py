@@ -25,6 +25,7 @@ from app.secrets import (
     _C_TOKEN,
     _DECODING_BITS,
     _KEY_PURPOSES,
+    _MANY_REFUSED,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
     _QUOTED_NAME_ENDS,
@@ -55,15 +56,6 @@ from app.secrets.shapes import (
     _plausible_token,
     _prose_password,
 )
-
-# How many candidates a detector reading each of its forms in a step of Python (5 µs) may
-# refuse in one text before the rest of it goes unread by that detector, where its forms are
-# common enough in benign text that the hundred of `_bounded` would miss a credential after
-# them (runs that decode to no text: code holds long identifiers by the thousand; "the
-# password is ..." in prose): a text of ten thousand such decoys costs ten times a benign
-# one's scan, and a credential after a thousand of its own form in one text is missed.
-_MANY_REFUSED = 1000
-
 
 # The armour as written, and as it is mistyped or pasted: any case, and up to three spaces,
 # tabs or no-break spaces where one belongs (a PEM parser refuses those; the key is as secret).
