@@ -1019,6 +1019,17 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "Passwort: ändern Sie es; mot de passe : oublié; passe: Kx8pQ2vL9zkR",
     ),
     (
+        "password-label-in-another-language",
+        _lazy(
+            lambda: "Kx8" + rnd(10),
+            "Cliente 4411, acesso ao banco\nusuario: app\nsenha: ",
+            "\nKennwort: ${DB_PASSWORD}",
+        ),
+        "a password",
+        "senha: ********; contrasena: ${DB_PASS}; wachtwoord: <wachtwoord>; the passord field; "
+        "Kennwort vergessen",
+    ),
+    (
         "key-named-as-a-label",
         _lazy(lambda: rnd(32), "Support ticket 4411\nAPI key: ", "\nPlan: business"),
         "an API key",

@@ -46,6 +46,8 @@ FRAGMENTS = [
     'if password == "Zq9-Zq9-Zq9" ',  # (comparisons: ==, ===, != and !== as operators)
     "token === 'Zx9aQ2mmYY88' key != \"Enter\" ",
     "api_key !== x ",
+    "senha: Zq9-Zq9-Zq9 Kennwort=ab ",  # (a password's name in another language)
+    "wachtwoord: ******** DB_SENHA=${X} ",
 ]
 
 

@@ -212,6 +212,18 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("passphrase",): _C_PASSWORD,
     ("passwort",): _C_PASSWORD,  # German's, as a support ticket writes it ("Passwort: …")
     ("mot", "de", "passe"): _C_PASSWORD,  # French's ("mot de passe : …")
+    # and as tickets in other languages write it, in ASCII (a label's accents are read as
+    # a name's characters are not: "contrasena", not "contraseña")
+    ("senha",): _C_PASSWORD,  # Portuguese
+    ("contrasena",): _C_PASSWORD,  # Spanish
+    ("kennwort",): _C_PASSWORD,  # German's other
+    ("wachtwoord",): _C_PASSWORD,  # Dutch
+    ("passord",): _C_PASSWORD,  # Norwegian
+    ("adgangskode",): _C_PASSWORD,  # Danish
+    ("losenord",): _C_PASSWORD,  # Swedish
+    ("salasana",): _C_PASSWORD,  # Finnish
+    ("heslo",): _C_PASSWORD,  # Czech, Slovak
+    ("haslo",): _C_PASSWORD,  # Polish
     ("pass", "phrase"): _C_PASSWORD,
     ("secret",): _C_SECRET,
     ("secret", "key"): _C_SECRET,
@@ -602,7 +614,16 @@ _NAME_OP_VALUED = _lazy(
     + r"""|(?![$%{*[(])[^\s"'`,;&<>]{8})""",
     re.X,
 )
-_NAME_HEAD_ANCHOR = _lazy(r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk")
+# A password's name in other languages than English (passwort, passord and "mot de passe" hold
+# "pass"): a word of a credential's name each
+_PASSWORD_WORDS = (
+    *("senha", "contrasena", "kennwort", "wachtwoord", "adgangskode", "losenord"),
+    *("salasana", "heslo", "haslo"),
+)
+_NAME_HEAD_ANCHOR = _lazy(
+    r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk"
+    rf"|{'|'.join(_PASSWORD_WORDS)}"
+)
 
 
 # A large text is read around the words of credential names, block by block (characters).
@@ -901,7 +922,8 @@ _SMALL_TEXT = 4096
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
     rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
-    r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk)"
+    r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk"
+    rf"|{'|'.join(_PASSWORD_WORDS)})"
     rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?[\"']?\]?[ \t]*"
     r"(?:===?|!==?|[:=?+]=?|=>|<-|string[ \t]*=))[ \t]*"
 )
@@ -1269,7 +1291,7 @@ _NAME_ANCHOR_WORDS: tuple[str, ...] = (
     "token",
     "key",
 )
-_NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer", "psk")
+_NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer", "psk", *_PASSWORD_WORDS)
 # How the names end that a quoted value follows with no operator (password 'Xk9#…')
 _QUOTED_NAME_ENDS = ("word", "wd", "phrase", "pass", "pw", "secret", "token", "key")
 
@@ -1414,7 +1436,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # at the end of the string.
     _Anchor(
         (
-            r"(?i:(?:p(?:ass(?:word|wd|phrase|wort|e)?|wd?|hrase|air[-_]?id)"
+            r"(?i:(?:p(?:ass(?:word|wd|phrase|wort|e|ord)?|wd?|hrase|air[-_]?id)"
+            rf"|{'|'.join(_PASSWORD_WORDS)}"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk){_NAME_END})",
             _NAME_ANCHOR_WORDS,
