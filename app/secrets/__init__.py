@@ -922,8 +922,7 @@ _SMALL_TEXT = 4096
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
     rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
-    r"(?i:pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk"
-    rf"|{'|'.join(_PASSWORD_WORDS)})"
+    rf"(?i:{_NAME_HEAD_ANCHOR.pattern})"  # (the words `_may_name_credential` tests)
     rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?[\"']?\]?[ \t]*"
     r"(?:===?|!==?|[:=?+]=?|=>|<-|string[ \t]*=))[ \t]*"
 )
@@ -1292,6 +1291,11 @@ _NAME_ANCHOR_WORDS: tuple[str, ...] = (
     "key",
 )
 _NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer", "psk", *_PASSWORD_WORDS)
+# A listing's name, ending in its word (db_password, API_KEY, client_secret)
+_LISTED_NAME = (
+    r"[A-Za-z0-9_.\-]{0,127}"
+    r"(?i:word|wd|phrase|pass|pw|secret|token|key|auth|creds?|credentials|cookie|jwt)"
+)
 # How the names end that a quoted value follows with no operator (password 'Xk9#…')
 _QUOTED_NAME_ENDS = ("word", "wd", "phrase", "pass", "pw", "secret", "token", "key")
 
@@ -1609,22 +1613,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # tab-separated row's name in any column (its own anchor: a pattern starting at a newline
     # is found at memchr's speed, one starting at a newline or a tab at the automaton's, 0.56
     # ms for 400 KB of an environment file's entries, against 0.10)
-    _Anchor(
-        (
-            r"\n[A-Za-z0-9_.\-]{0,127}(?i:word|wd|phrase|pass|pw|secret|token|key|auth|creds?"
-            r"|credentials|cookie|jwt)(?:\t| {2})",
-            ("\t", "  "),
-        ),
-        (_listed_value,),
-    ),
-    _Anchor(
-        (
-            r"\t[A-Za-z0-9_.\-]{0,127}(?i:word|wd|phrase|pass|pw|secret|token|key|auth|creds?"
-            r"|credentials|cookie|jwt)\t",
-            ("\t",),
-        ),
-        (_listed_value,),
-    ),
+    _Anchor((rf"\n{_LISTED_NAME}(?:\t| {{2}})", ("\t", "  ")), (_listed_value,)),
+    _Anchor((rf"\t{_LISTED_NAME}\t", ("\t",)), (_listed_value,)),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
     _Anchor(
         (
