@@ -869,15 +869,20 @@ def pgpass_line(text: str) -> Iterator[Span]:
 
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
 
-_PASSWORD_IS = _lazy(
-    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
-    # "the password for the admin account is ...": at most four words name whose it is
+# How a sentence tells a credential after its name: "the password for the admin account is
+# ...", at most four words naming whose it is; "is", "was", and "was reset to", "has been
+# changed to", "set to" (what a ticket says of it); the value quoted or not ("the password is
+# 'Secret123'"). `_PASSWORD_IS` and `_KEY_IS` read it after their names.
+_TOLD_IS = (
     r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
-    # "is", "was"; "was reset to", "has been changed to", "set to" (what a ticket says of it)
     r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
     r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)[ \t]*:?[ \t]*"
-    # (quoted or not: "the password is 'Secret123'")
-    r"[\"'`]?(?P<value>[^\s\"'`<>]{1,128}+)",
+    r"[\"'`]?"
+)
+_PASSWORD_IS = _lazy(
+    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
+    + _TOLD_IS
+    + r"(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,
 )
 
@@ -923,8 +928,9 @@ def user_and_password(text: str) -> Iterator[Span]:
     """A password given with its user beside a word of signing in ("login: admin / …"): a
     detector of its own, sent only the texts holding " / " or "cred", so that prose holding
     those is not read for a password's other forms, nor prose holding "password" for these."""
-    pairs = chain(_signed_in_pairs(text), _PAIR_THEN_SIGN_IN.finditer(text))
-    yield from _made_passwords(filter(_signed_in_pair, pairs))
+    # (the pairs after a word of signing in are judged as they are searched)
+    later = filter(_signed_in_pair, _PAIR_THEN_SIGN_IN.finditer(text))
+    yield from _made_passwords(chain(_signed_in_pairs(text), later))
 
 
 def _signed_in_pairs(text: str) -> Iterator[re.Match[str]]:
@@ -983,12 +989,7 @@ def _made_password(value: str) -> bool:
 # are prose about one).
 _KEY_IS = _lazy(
     r"(?<![A-Za-z0-9_])(?P<name>(?:(?:api|access|secret|client|auth|bearer|deploy)[ _\-]?)?"
-    r"(?:key|token|secret))"
-    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
-    # "is", "was"; "was reset to", "has been changed to", "set to" (what a ticket says of it)
-    r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
-    r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)[ \t]*:?[ \t]*"
-    r"[\"'`]?(?P<value>[^\s\"'`<>]{16,256}+)",
+    r"(?:key|token|secret))" + _TOLD_IS + r"(?P<value>[^\s\"'`<>]{16,256}+)",
     re.IGNORECASE,
 )
 
