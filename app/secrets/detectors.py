@@ -1386,39 +1386,57 @@ _WINDOWED_UP_TO = 64
 
 
 def html_escaped(text: str) -> Iterator[Span]:
-    escapes = list(islice(_HTML_SPLIT.finditer(text), _WINDOWED_UP_TO + 1))
-    if len(escapes) <= _WINDOWED_UP_TO:
-        yield from _scan_unescaped(*_unescaped(text, _HTML_SPLIT, _HTML_ESCAPES, escapes))
-        return
-    plain = text
-    for spelling, character in _HTML_ESCAPES.items():
-        plain = plain.replace(spelling, character)
-    hits = _scan_strings([plain + "\n"], _DECODING_BITS)[0]
+    once, runs = _escape_level(text, _HTML_SPLIT, _HTML_ESCAPES, _html_replaced)
+    hits = _scan_strings([once], _DECODING_BITS)[0]
     if hits:
-        _, runs = _unescaped(text, _HTML_SPLIT, _HTML_ESCAPES, whole=True)
-        yield from _placed(hits, runs)
+        yield from _placed(hits, runs())
+
+
+def _html_replaced(text: str) -> str:
+    """``text`` with its HTML escapes replaced, in C passes (& last: `_HTML_ESCAPES`)."""
+    for spelling, character in _HTML_ESCAPES.items():
+        text = text.replace(spelling, character)
+    return text
+
+
+def _escape_level(
+    text: str,
+    split: re.Pattern[str],
+    table: dict[str, str],
+    replaced: Callable[[str], str | None],
+    whole: bool = False,
+) -> tuple[str, Callable[[], Runs]]:
+    """``text`` unescaped by ``table`` (its escapes as ``split`` finds them), and where its
+    characters stand in ``text`` (`_placed`'s runs, made when asked: a text's hits are few):
+    the text around its escapes, a window a line, unless it holds more than `_WINDOWED_UP_TO`
+    (or ``whole``); then all of it, by ``replaced`` in C passes (None: it cannot, and the
+    text is split instead), split to place its hits only when asked."""
+    escapes = None if whole else list(islice(split.finditer(text), _WINDOWED_UP_TO + 1))
+    if escapes is not None and len(escapes) <= _WINDOWED_UP_TO:
+        windows = _escape_windows(text, escapes, lines=False)
+        pieces, runs = _unescaped(text, split, table, windows)
+        return "".join(pieces), lambda: runs
+    all_of_it: list[tuple[int, int, list[int]]] = [(0, len(text), [])]
+
+    def placed() -> Runs:
+        return _unescaped(text, split, table, all_of_it)[1]
+
+    plain = replaced(text)
+    if plain is None:
+        pieces, runs = _unescaped(text, split, table, all_of_it)
+        return "".join(pieces), lambda: runs
+    return plain + "\n", placed  # (a line, as each window is)
 
 
 def _unescaped(
     text: str,
     split: re.Pattern[str],
     table: dict[str, str],
-    escapes: list[re.Match[str]] | None = None,
-    whole: bool = False,
+    windows: Iterable[tuple[int, int, list[int]]],
 ) -> tuple[list[str], Runs]:
-    """The text around the escapes ``split`` finds in ``text`` unescaped by ``table``, a window a
-    line (`_scan_unescaped`'s pieces and runs): the text around the first ``escapes`` (found
-    when not given), or, past `_WINDOWED_UP_TO` of them or ``whole``, all of it. An escape
-    is longer than the character it stands for by the width it has less one."""
-    if whole:
-        windows: Iterable[tuple[int, int, list[int]]] = [(0, len(text), [])]
-    else:
-        if escapes is None:
-            escapes = list(islice(split.finditer(text), _WINDOWED_UP_TO + 1))
-        if len(escapes) > _WINDOWED_UP_TO:
-            windows = [(0, len(text), [])]
-        else:
-            windows = _escape_windows(text, escapes, lines=False)
+    """The ``windows`` of ``text`` with the escapes ``split`` finds unescaped by ``table``, a
+    window a line (`_placed`'s pieces and runs). An escape is longer than the character it
+    stands for by the width it has less one."""
     pieces: list[str] = []
     runs: Runs = []
     length = 0
@@ -1479,25 +1497,21 @@ def json_escaped(text: str) -> Iterator[Span]:
 
 
 def _json_level(text: str, whole: bool = False) -> tuple[str, Callable[[], Runs]]:
-    """``text`` with its JSON escapes unescaped, and where its characters stand in ``text``
-    (`_placed`'s runs, made when asked: its hits are few): around a few escapes (unless
-    ``whole``), or the whole text by a `str.replace` of each escape, in C passes."""
-    escapes = None if whole else list(islice(_JSON_SPLIT.finditer(text), _WINDOWED_UP_TO + 1))
-    if escapes is not None and len(escapes) <= _WINDOWED_UP_TO:
-        pieces, runs = _unescaped(text, _JSON_SPLIT, _JSON_ESCAPES, escapes)
-        return "".join(pieces), lambda: runs
+    """`_escape_level` of JSON's escapes."""
+    return _escape_level(text, _JSON_SPLIT, _JSON_ESCAPES, _json_replaced, whole)
 
-    def placed() -> Runs:
-        return _unescaped(text, _JSON_SPLIT, _JSON_ESCAPES, whole=True)[1]
 
-    if _PLACEHOLDER in text:  # (the replacing below would take it for an escaped backslash)
-        return "".join(_unescaped(text, _JSON_SPLIT, _JSON_ESCAPES, whole=True)[0]), placed
+def _json_replaced(text: str) -> str | None:
+    """``text`` with its JSON escapes replaced, in C passes; None when it holds
+    `_PLACEHOLDER` (the replacing would take it for an escaped backslash)."""
+    if _PLACEHOLDER in text:
+        return None
     # (the escaped backslashes first: each other escape starts at a backslash, and once those
     # are out of the way, none overlaps another)
     plain = text.replace("\\\\", _PLACEHOLDER)
     for spelling, character in _JSON_ESCAPES.items():
         plain = plain.replace(spelling, character)
-    return plain.replace(_PLACEHOLDER, "\\"), placed
+    return plain.replace(_PLACEHOLDER, "\\")
 
 
 _PLACEHOLDER = "\x00"  # (what an escaped backslash stands for while the others are replaced)
