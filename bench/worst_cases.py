@@ -367,6 +367,35 @@ def near_miss_members(n: int) -> bytes:
     return dump(_with_arguments(arguments))
 
 
+# Flags and names of credentials as an array's items, and what follows them that is none: a
+# word, a reference to where it is kept, another flag, a variable.
+CREDENTIAL_FLAGS = ("password", "api-key", "token", "client-secret", "auth-token")
+CREDENTIAL_ITEM_NAMES = ("password", "DB_PASSWORD", "api_key", "access_token", "secret")
+NOT_CREDENTIALS = (
+    "${{SVC{i}_PASSWORD}}",
+    "$SVC{i}_API_KEY",
+    "env:SVC{i}_TOKEN",
+    "--svc{i}-verbose",
+    "file:/etc/svc{i}/token",
+    "<svc{i}-password>",
+)
+
+
+def credential_flags(n: int) -> bytes:
+    """A call's arguments as lists: ``n`` flags naming credentials in one list, each followed by
+    an item that is no credential, and ``n`` pairs of two, a credential's name and such an
+    item: every flag and name is looked at for a value after it. Every string distinct (a
+    string repeated may be read once)."""
+    flags = [f"--svc{i}-{CREDENTIAL_FLAGS[i % 5]}" for i in range(n)]
+    words = [NOT_CREDENTIALS[i % 6].format(i=i) for i in range(n)]
+    argv = [item for pair in zip(flags, words, strict=True) for item in pair]
+    pairs = [
+        [f"svc{i}_{CREDENTIAL_ITEM_NAMES[i % 5]}", NOT_CREDENTIALS[(i + 1) % 6].format(i=i)]
+        for i in range(n)
+    ]
+    return dump(_with_arguments({"argv": argv, "pairs": pairs}))
+
+
 ASSIGNMENT_RUN = (
     "api_key: abcd token=wxyz& $env:DB_PASSWORD = ${X} --db-password=$P "
     'os.environ["API_KEY"] = key; '
@@ -799,6 +828,11 @@ CASES: dict[str, Case] = {
             "env-entries", env_entries, "two-line env entries named for credentials, placeholders"
         ),
         Case("assignment-runs", assignment_runs, "credentials' names assigned refused values"),
+        Case(
+            "credential-flags",
+            credential_flags,
+            "credentials' flags and names as array items, no credential after them",
+        ),
         Case("token-names", token_names, "up to 900 member names like tokens, the rest benign"),
         Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),
         Case(

@@ -1501,6 +1501,147 @@ def test_named_member_list_values_and_name_value_pairs() -> None:
     ]
 
 
+# A credential beside its name in the shapes tools write: an array's next item, AWS's and
+# 1Password's name/value objects, ARM's and CloudFormation's wrapped values. (Each is found in a
+# small document, which `re` scans, and in one past 24,000 characters, which RE2 scans.)
+PASSWORD_VALUE = "Zq7!mR2#vL9x"
+DATADOG_VALUE = "a3f1c9e07b2d4e5f8a6b1c2d3e4f5a6b"
+NAMED_SHAPES: list[tuple[str, object, str]] = [
+    ("argv-flag", {"argv": ["psql", "-h", "db", "--password", PASSWORD_VALUE]}, "/argv/4"),
+    ("argv-key-flag", {"argv": ["datadog-agent", "--api-key", DATADOG_VALUE]}, "/argv/2"),
+    ("java-flag", {"argv": ["keytool", "-storepass", PASSWORD_VALUE, "-list"]}, "/argv/2"),
+    ("pair-of-two", {"settings": [["password", PASSWORD_VALUE]]}, "/settings/0/1"),
+    (
+        "header-pair",
+        {"headers": [["Authorization", "Token " + DATADOG_VALUE]]},
+        "/headers/0/1",
+    ),
+    (
+        "parameter-store",
+        {"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "hunter22"}},
+        "/Parameter/Value",
+    ),
+    (
+        "cloudformation-parameters",
+        {"Parameters": [{"ParameterKey": "DBPassword", "ParameterValue": PASSWORD_VALUE}]},
+        "/Parameters/0/ParameterValue",
+    ),
+    (
+        "beanstalk-option",
+        {"OptionSettings": [{"OptionName": "DB_PASSWORD", "Value": PASSWORD_VALUE}]},
+        "/OptionSettings/0/Value",
+    ),
+    (
+        "password-manager-field",
+        {
+            "fields": [
+                {"id": "password", "type": "CONCEALED", "label": "password", "value": "hunter22"}
+            ]
+        },
+        "/fields/0/value",
+    ),
+    (
+        "arm-parameter",
+        {"parameters": {"adminPassword": {"value": PASSWORD_VALUE}}},
+        "/parameters/adminPassword/value",
+    ),
+    (
+        "arm-default",
+        {"parameters": {"sqlPassword": {"type": "securestring", "defaultValue": PASSWORD_VALUE}}},
+        "/parameters/sqlPassword/defaultValue",
+    ),
+    (
+        "cloudformation-default",
+        {
+            "Parameters": {
+                "DBPassword": {"Type": "String", "NoEcho": True, "Default": PASSWORD_VALUE}
+            }
+        },
+        "/Parameters/DBPassword/Default",
+    ),
+    (
+        "terraform-default",
+        {"variable": {"datadog_api_key": {"default": DATADOG_VALUE}}},
+        "/variable/datadog_api_key/default",
+    ),
+]
+# The same shapes holding no credential: ways to sign in listed, a flag without its value, a
+# reference to where the credential is, a select's options, a schema's placeholders.
+NAMED_SHAPES_NEGATIVE: list[object] = [
+    {"auth_methods": ["password", "publickey"]},
+    {"PreferredAuthentications": ["password", "keyboard-interactive"]},
+    {"methods": ["md5", "password", "scram-sha-256"]},
+    {"grant_types": ["password", "refresh_token"]},
+    {"argv": ["mysql", "--password", "--host", "db.internal"]},
+    {"argv": ["mysql", "-h", "db", "--password"]},
+    {"argv": ["docker", "login", "--password-stdin"]},
+    {"argv": ["app", "--password-file", "/run/secrets/db_password"]},
+    {"argv": ["datadog-agent", "--api-key", "$DD_API_KEY"]},
+    {"argv": ["gh", "auth", "login", "--with-token", "@token.txt"]},
+    {"argv": ["app", "--token", "env:DEPLOY_TOKEN"]},
+    {"argv": ["app", "--password", "@/run/secrets/db_password"]},
+    {
+        "options": [
+            {"label": "Password", "value": "password"},
+            {"label": "API key", "value": "api_key"},
+        ]
+    },
+    {"Parameter": {"Name": "/prod/db/host", "Type": "String", "Value": "db.internal.example"}},
+    {"tokens": [{"token": {"value": "the", "pos": "DET"}}]},
+    {"properties": {"password": {"type": "string", "default": ""}}},
+    {"properties": {"api_key": {"type": "string", "default": "YOUR_API_KEY"}}},
+    {"properties": {"password": {"minLength": 12, "default": "changeme"}}},
+]
+
+
+def _grown(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with enough ordinary text beside it that RE2 scans it."""
+    return {**document, "notes": ["The ledger was reconciled for the period. " * 40] * 16}
+
+
+@pytest.mark.parametrize("grow", [False, True], ids=["re", "re2"])
+@pytest.mark.parametrize(
+    ("document", "path"),
+    [(document, path) for _, document, path in NAMED_SHAPES],
+    ids=[name for name, _, _ in NAMED_SHAPES],
+)
+def test_a_credential_beside_its_name_in_a_tool_s_shapes(
+    document: dict[str, Any], path: str, grow: bool
+) -> None:
+    scanned = _grown(document) if grow else document
+    assert len(json.dumps(scanned)) > 24_000 if grow else True
+    assert [h.path for h in find_secrets(scanned)] == [path]
+
+
+@pytest.mark.parametrize("grow", [False, True], ids=["re", "re2"])
+@pytest.mark.parametrize("document", NAMED_SHAPES_NEGATIVE, ids=lambda d: json.dumps(d)[:48])
+def test_the_same_shapes_without_a_credential(document: dict[str, Any], grow: bool) -> None:
+    assert find_secrets(_grown(document) if grow else document) == []
+
+
+def test_a_flag_s_value_after_many_flags_with_none_is_found() -> None:
+    # (past a thousand, the rest are not read: 900 is within the bound)
+    argv = ["--password", "$DB_PASSWORD"] * 900 + ["--password", PASSWORD_VALUE]
+    assert [h.path for h in find_secrets({"argv": argv})] == ["/argv/1801"]
+
+
+def test_a_flag_s_value_is_found_where_the_document_is_read_from_its_text() -> None:
+    # a document of many small containers has its strings read from its text (not walked):
+    # the flag's value is placed all the same
+    nested: Any = {"k": "v"}
+    for _ in range(30):
+        nested = [{"k": nested}]
+    document = {"calls": [nested] * 200, "argv": ["psql", "--password", PASSWORD_VALUE]}
+    from app.parse import parse
+
+    intake = parse(json.dumps(document).encode())
+    from app.secrets import _walk_costs_more, scan_document
+
+    assert intake.text is not None and _walk_costs_more(intake.text)
+    scan = scan_document(intake.document, source=intake.text)
+    assert [h.path for h in scan.hits] == ["/argv/2"]
+
+
 # --- ordinary content is not a credential --------------------------------------------------------
 
 ORDINARY = [

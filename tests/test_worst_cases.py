@@ -172,6 +172,25 @@ def arguments(data: bytes) -> dict[str, str]:
     return dict(operation["call"]["arguments"])
 
 
+def test_credential_flags_name_credentials_and_hold_none(grown):
+    """Every flag and every pair's first item names a credential (each read for the item after
+    it), every string is distinct, and none is a credential; a real value in place of one is
+    found."""
+    from app.secrets import _classify_name, find_secrets
+
+    n, data = grown["credential-flags", 400_000]
+    document = json.loads(data)
+    argv, pairs = arguments(data)["argv"], arguments(data)["pairs"]
+    assert len(argv) == 2 * n and len(pairs) == n > 1000
+    flags, names = argv[::2], [pair[0] for pair in pairs]
+    assert all(_classify_name(name.lstrip("-")) is not None for name in flags + names)
+    assert len(set(argv + [item for pair in pairs for item in pair])) == 4 * n
+    assert find_secrets(document) == []
+    argv[1] = "Zq9" + "hunter-2026x"
+    found = find_secrets({"argv": argv})
+    assert [h.path for h in found] == ["/argv/1"]
+
+
 def test_credential_shaped_member_names(grown):
     n, data = grown["aws-key-names", 400_000]
     members = arguments(data)

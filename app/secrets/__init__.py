@@ -1629,6 +1629,9 @@ _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
 _BY_BIT = {bit: d for d, bit in _BIT.items()}
 _ANCHOR_BITS = [reduce(operator.or_, (_BIT[d] for d in a.detectors)) for a in _ANCHORS]
 _NAMED_BIT = _BIT[_named_in_text]
+# what the name anchor calls for: each reads a value after a credential's name, past an
+# operator, a quote, "name:" or a space, none of which a string wholly a name holds
+_NAME_DETECTOR_BITS = _BIT[_named_in_text] | _BIT[_name_then_value] | _BIT[_quoted_after_name]
 # Detectors that decode and scan again: never run on what they decoded (decode once).
 _DECODING_BITS = (
     _BIT[_percent_encoded]
@@ -1840,8 +1843,6 @@ def redact_spans(text: str, spans: Iterable[Span], replacement: str) -> str:
 
 
 # --- the document scan --------------------------------------------------------------------------
-
-_NAME_MEMBERS = ("name", "key", "header", "field", "variable", "param", "parameter")
 
 
 class _Layout:
@@ -2395,18 +2396,42 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
     together = len(strings) + len(texts) <= _FIRST_BATCH_CHARS and (
         sum(map(len, strings)) + sum(map(len, texts)) <= _FIRST_BATCH_CHARS
     )
+    named_items: list[int] = []  # the strings that may name the next item of their array
     for first, last in [(0, len(strings))] if together else _batches(strings):
         batch = strings[first:last]
         bits, found = _candidates(batch + texts if together else batch, most=_SPANS_PER_VALUE)
         for i in sorted(i for i in bits.keys() | found.keys() if i < len(batch)):
             text = batch[i]
-            spans = _scan_value(text, bits.get(i, 0), found.get(i, []))
+            needs = bits.get(i, 0)
+            if (
+                needs & _NAMED_BIT
+                and len(text) <= _ITEM_NAME_LONGEST
+                and _ITEM_NAME.fullmatch(text)
+            ):
+                # a flag or a name alone: its value may be the next item of an array, and the
+                # string holds none of its own (an array of 30,000 such names cost 4 µs each)
+                named_items.append(first + i)
+                needs &= ~_NAME_DETECTOR_BITS
+                if not needs and i not in found:
+                    continue
+            spans = _scan_value(text, needs, found.get(i, []))
             if spans:
                 c, token, ordinal = walk().locate(value_index(first + i))
                 for span in spans:
                     record(c, (token,), (ordinal,), span, False, text)
                 yield from pending
                 pending.clear()
+
+    refused = 0
+    for item in named_items:
+        if not _listed_pair(walk(), record, value_index(item), strings[item]):
+            # (past a thousand names with no credential after them, the rest are not read:
+            # each is a step of Python)
+            refused += 1
+            if refused > _MANY_REFUSED:
+                break
+    yield from pending
+    pending.clear()
 
     # Member names: scan each distinct name once, then find where the few that matter occur.
     name_spans: dict[object, list[Span]] = {}
@@ -2426,7 +2451,7 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
             cls = _classify_name(texts[i])
             if cls is not None:
                 credential_names[names[i]] = cls
-    if name_spans or credential_names or "value" in distinct_names:
+    if name_spans or credential_names or not _PAIRED_VALUES.isdisjoint(distinct_names):
         _scan_members(walk(), record, name_spans, credential_names)
     yield from pending
 
@@ -2438,7 +2463,7 @@ def _scan_members(
     credential_names: dict[object, str],
 ) -> None:
     wanted = list(dict.fromkeys([*name_spans, *credential_names]))
-    pairs = "value" in layout.names
+    paired = [member for member in _PAIRED_VALUES if member in layout.names]
     for c, obj in enumerate(layout.conts):
         if not isinstance(obj, dict):
             continue
@@ -2454,8 +2479,9 @@ def _scan_members(
                 cls = credential_names.get(name)
                 if cls is not None:
                     _named_member(record, c, name, ordinal, cls, obj[name])
-        if pairs and "value" in obj:
-            _name_value_pair(record, c, obj)
+        for member in paired:
+            if member in obj:
+                _name_value_pair(record, c, obj, member)
 
 
 # Words that make a password member's value with spaces a sentence about a password ("stored in
@@ -2505,24 +2531,92 @@ def _named_member(
                 kind = _member_credential(cls, item)
                 if kind is not None:
                     record(c, (name, j), (ordinal, j), _whole(item, kind), False, item)
+    elif isinstance(value, dict):
+        # the value wrapped in an object of its own: an ARM template's parameters file
+        # ("adminPassword": {"value": "…"}), a parameter's default (ARM's defaultValue,
+        # CloudFormation's Default, a Terraform variable's default in JSON)
+        for member in _WRAPPED_VALUES:
+            inner = value.get(member)
+            if isinstance(inner, str):
+                kind = _member_credential(cls, inner)
+                if kind is not None:
+                    j = list(value).index(member)
+                    record(c, (name, member), (ordinal, j), _whole(inner, kind), False, inner)
 
 
-def _name_value_pair(record: Record, c: int, obj: dict[object, object]) -> None:
-    """{"name": "DB_PASSWORD", "value": "..."}: HAR headers, Kubernetes env, form fields."""
-    value = obj["value"]
+_WRAPPED_VALUES = ("value", "Value", "defaultValue", "default", "Default")
+
+
+def _name_value_pair(record: Record, c: int, obj: dict[object, object], member: str) -> None:
+    """{"name": "DB_PASSWORD", "value": "..."}: HAR headers, Kubernetes env, form fields;
+    AWS's {"Name": "/prod/db/password", "Value": "…"} (Parameter Store, whose names are paths:
+    the last part names it) and {"OptionName": …, "Value": …} (Elastic Beanstalk),
+    CloudFormation's {"ParameterKey": …, "ParameterValue": …}, and a password manager's field
+    ({"label": "password", "value": "…"}, 1Password's)."""
+    value = obj[member]
     if not isinstance(value, str):
         return
     for field in _NAME_MEMBERS:
         name = obj.get(field)
         if isinstance(name, str) and len(name) <= 128:
+            if "/" in name and " " not in name:
+                name = name.rstrip("/").rpartition("/")[2]
             cls = _classify_name(name)
             if cls is None:
                 continue
             kind = _member_credential(cls, value)
             if kind is not None:
-                ordinal = list(obj).index("value")
-                record(c, ("value",), (ordinal,), _whole(value, kind), False, value)
+                ordinal = list(obj).index(member)
+                record(c, (member,), (ordinal,), _whole(value, kind), False, value)
             return
+
+
+# the members that hold a pair's value, and those that name it
+_PAIRED_VALUES = frozenset({"value", "Value", "ParameterValue"})
+_NAME_MEMBERS = (
+    *("name", "Name", "key", "Key", "label", "Label", "header", "field", "variable", "param"),
+    *("parameter", "ParameterKey", "OptionName"),
+)
+
+
+# A string that is wholly a flag or a name (as the name anchor found it): in an array, it may
+# name the item after it.
+_ITEM_NAME_LONGEST = 64
+_FILE_REFERENCES = ("@/", "@./", "@../", "@~/")
+_ITEM_NAME = _lazy(r"-{0,2}[A-Za-z][A-Za-z0-9_.\-]{0,61}")
+
+
+def _listed_pair(layout: _Layout, record: Record, index: int, name: str) -> bool:
+    """A credential given as an array's item after its name: a command's arguments as a list
+    (["psql", "--password", "…"], ["datadog-agent", "--api-key", "…"]), or a pair of two
+    (["password", "…"], a header as ["Authorization", "Bearer …"]). A flag's value is the next
+    item unless it is another flag; a name's only in an array of two (["password",
+    "publickey"] lists two ways to sign in, ["md5", "password", "scram-sha-256"] three). The
+    value is judged as prose judges one, as a command line's after a space: a reference
+    ("@secrets.txt", "env:DB_PASS") or a word ("prompt") is none. Whether one was found."""
+    c, _, ordinal = layout.locate(index)
+    items = layout.conts[c]
+    if not isinstance(items, list) or ordinal + 1 >= len(items):
+        return False
+    value = items[ordinal + 1]
+    flag = name.startswith("-")
+    if not isinstance(value, str) or (flag and value.startswith("-")):
+        return False
+    if value.startswith(_FILE_REFERENCES):
+        return False  # a file the credential is read from: ["--password", "@/run/secrets/db"]
+    if not flag and len(items) != 2:
+        return False
+    cls = _classify_name(name.lstrip("-"))
+    if cls is None:
+        return False
+    kind = _credential_value(cls, value, prose=True)
+    if kind is None and cls == _C_PASSWORD and _passphrase(value.strip()):
+        kind = PASSWORD
+    if kind is None:
+        return False
+    j = ordinal + 1
+    record(c, (j,), (j,), _whole(value, kind), False, value)
+    return True
 
 
 def _whole(value: str, kind: str) -> Span:
