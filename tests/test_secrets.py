@@ -908,6 +908,43 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'variable "db_password" {\n  sensitive = true\n}\n'
         'variable "region" {\n  default = "eu1"\n}',
     ),
+    # a JSON text holding what its text alone cannot pair: a tool's output captured whole
+    (
+        "json-parameter-store",
+        _lazy(
+            lambda: "Qw7" + rnd(11),
+            '{\n    "Parameter": {\n        "Name": "/prod/ledger/db/password",\n'
+            '        "Type": "SecureString",\n        "Value": "',
+            '",\n        "Version": 3\n    }\n}',
+        ),
+        "a password",
+        '{"Parameter": {"Name": "/prod/ledger/db/host", "Type": "String", '
+        '"Value": "db.internal.example", "Version": 3}}',
+    ),
+    (
+        "json-arm-parameters",
+        _lazy(
+            lambda: "Qw7" + rnd(11),
+            '{"contentVersion": "1.0.0.0", "parameters": {"adminUsername": {"value": "azureuser"},'
+            ' "adminPassword": {"value": "',
+            '"}}}',
+        ),
+        "a password",
+        '{"parameters": {"adminPassword": {"reference": {"keyVault": {"id": "/subscriptions/'
+        'x/vaults/kv"}, "secretName": "adminPassword"}}, "sku": {"value": "Standard"}}}',
+    ),
+    (
+        "json-password-manager-field",
+        _lazy(
+            lambda: "Qw7" + rnd(11),
+            'op item get: {"fields": [{"id": "username", "label": "username", "value": "svc"}, '
+            '{"id": "password", "type": "CONCEALED", "label": "password", "value": "',
+            '"}]}',
+        ),
+        "a password",
+        '{"options": [{"label": "Password", "value": "password"}, {"label": "API key", '
+        '"value": "api_key"}], "default": "password"}',
+    ),
     (
         "html-password-input",
         _lazy(lambda: "Qw7" + rnd(11), '<input type="password" name="pw" value="', '">'),

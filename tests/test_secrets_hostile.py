@@ -75,6 +75,16 @@ NOTHING_TO_FIND = [
         "JSON of placeholders escaped twice",
         _repeat(json.dumps(json.dumps({"env": {"DB_PASSWORD": "${P}", "x": 'pw = "${P}"'}}))),
     ),
+    # a tool's JSON output: name/value pairs and wrapped values named for credentials, each a
+    # variable (one JSON text; and fragments that open one and never close it)
+    (
+        "JSON of named variables",
+        json.dumps(
+            [{"Name": f"/svc{i}/password", "Value": f"${{P{i}}}"} for i in range(SIZE // 60)]
+            + [{f"svc{i}_password": {"value": f"${{P{i}}}"}} for i in range(SIZE // 60)]
+        ),
+    ),
+    ("JSON openings", _repeat('{"value": [')),
 ]
 
 
@@ -197,6 +207,27 @@ def test_prose_and_netrc_decoys_hide_nothing_under_a_thousand() -> None:
     text = "the password is a, " * 900 + f"and the new password is {password} now"
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
     text = "machine a login b password c\n" * 900 + f"machine db login app password {password}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+
+
+def test_json_s_named_values_hide_nothing_under_a_hundred() -> None:
+    """A JSON text's pairs and wrapped values are read until a hundred are refused: a password
+    after 90 placeholders is found, where the JSON text writes it."""
+    password = "Wint3r-" + rnd(8)
+    items: list[object] = [{"Name": f"/svc{i}/password", "Value": f"${{P{i}}}"} for i in range(90)]
+    items.append({"db_password": {"value": password}})  # (read 91st, in the text's order)
+    items += [{"Name": f"/svc{i}/password", "Value": f"${{P{i}}}"} for i in range(200)]
+    text = "aws ssm get-parameters: " + json.dumps(items, indent=2)
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+
+
+def test_json_s_pairs_named_for_no_credential_hide_nothing() -> None:
+    """A JSON text of thousands of metrics ({"label": "cpu_3", "value": …}) refuses none of
+    them: a password's pair after them is read."""
+    password = "Wint3r-" + rnd(8)
+    items: list[object] = [{"label": f"cpu_{i}", "value": f"0.{i}"} for i in range(3000)]
+    items.append({"label": "password", "value": password})
+    text = json.dumps(items)
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
 
 

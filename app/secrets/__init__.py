@@ -52,7 +52,9 @@ Span = tuple[int, int, str]  # start, end, kind
 # (typing is imported for the type checker only: importing it costs `ocp lint` 2 ms, issue 28)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, NamedTuple, Protocol
+    from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+
+    _Found = TypeVar("_Found")  # what a detector finds: a span, or a value and its kind
 
     class SecretHit(NamedTuple):
         path: str  # JSON Pointer of the value (for a key: the pointer of that member)
@@ -558,6 +560,7 @@ _key_in_prose = _later("key_in_prose")
 _sql_insert = _later("sql_insert")
 _terraform_variable = _later("terraform_variable")
 _html_input = _later("html_input")
+_json_structures = _later("json_structures")
 _csv_column = _later("csv_column")
 _listed_value = _later("listed_value")
 _quoted_after_name = _later("quoted_after_name")
@@ -650,9 +653,9 @@ _MANY_REFUSED = 1000
 _REFUSED_PER_TEXT = 100
 
 
-def _bounded(candidates: Iterable[Span | None]) -> Iterator[Span]:
-    """The spans among one text's judged candidates (None: one refused), until more than
-    `_REFUSED_PER_TEXT` are refused."""
+def _bounded(candidates: Iterable[_Found | None]) -> Iterator[_Found]:
+    """The spans (or what else a detector finds) among one text's judged candidates (None: one
+    refused), until more than `_REFUSED_PER_TEXT` are refused."""
     refused = 0
     for span in candidates:
         if span is not None:
@@ -1602,6 +1605,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:insert)[ \t]+(?i:into)[ \t]", ("insert",)), (_sql_insert,)),
     _Anchor((r"variable[ \t]+\"", ("variable",)), (_terraform_variable,)),
     _Anchor((r"(?i:<input)[ \t\r\n]", ("<input",)), (_html_input,)),
+    # a JSON text holding a name/value pair's value or a value wrapped in its own object
+    _Anchor(
+        (
+            r'"(?i:(?:parameter|default)?value|default)"',
+            ('"value"', '"parametervalue"', '"defaultvalue"', '"default"'),
+        ),
+        (_json_structures,),
+    ),
     # (a line that starts with a name, a comma and another name: the newline a literal the
     # automaton skips to; a member name alone, "Key_1" and the newline after it, sends
     # nothing. Its keyword the comma: a pattern with none is searched in every text, a call
@@ -2532,43 +2543,55 @@ def _named_member(
                 if kind is not None:
                     record(c, (name, j), (ordinal, j), _whole(item, kind), False, item)
     elif isinstance(value, dict):
-        # the value wrapped in an object of its own: an ARM template's parameters file
-        # ("adminPassword": {"value": "…"}), a parameter's default (ARM's defaultValue,
-        # CloudFormation's Default, a Terraform variable's default in JSON)
-        for member in _WRAPPED_VALUES:
-            inner = value.get(member)
-            if isinstance(inner, str):
-                kind = _member_credential(cls, inner)
-                if kind is not None:
-                    j = list(value).index(member)
-                    record(c, (name, member), (ordinal, j), _whole(inner, kind), False, inner)
+        for member, inner, kind in _wrapped_values(cls, value):
+            j = list(value).index(member)
+            record(c, (name, member), (ordinal, j), _whole(inner, kind), False, inner)
+
+
+def _wrapped_values(cls: str, wrapper: dict[object, object]) -> Iterator[tuple[str, str, str]]:
+    """(member, value, kind) of each credential a member named for ``cls`` holds wrapped in an
+    object of its own: an ARM template's parameters file ("adminPassword": {"value": "…"}), a
+    parameter's default (ARM's defaultValue, CloudFormation's Default, a Terraform variable's
+    default in JSON)."""
+    for member in _WRAPPED_VALUES:
+        inner = wrapper.get(member)
+        if isinstance(inner, str):
+            kind = _member_credential(cls, inner)
+            if kind is not None:
+                yield member, inner, kind
 
 
 _WRAPPED_VALUES = ("value", "Value", "defaultValue", "default", "Default")
 
 
 def _name_value_pair(record: Record, c: int, obj: dict[object, object], member: str) -> None:
-    """{"name": "DB_PASSWORD", "value": "..."}: HAR headers, Kubernetes env, form fields;
-    AWS's {"Name": "/prod/db/password", "Value": "…"} (Parameter Store, whose names are paths:
-    the last part names it) and {"OptionName": …, "Value": …} (Elastic Beanstalk),
-    CloudFormation's {"ParameterKey": …, "ParameterValue": …}, and a password manager's field
-    ({"label": "password", "value": "…"}, 1Password's)."""
+    kind = _pair_kind(obj, member)
+    if kind is not None:
+        value = obj[member]
+        assert isinstance(value, str)  # (a pair's kind is a string value's)
+        ordinal = list(obj).index(member)
+        record(c, (member,), (ordinal,), _whole(value, kind), False, value)
+
+
+def _pair_kind(obj: dict[object, object], member: str) -> str | None:
+    """The kind of credential ``obj[member]`` holds as a name/value pair's value: {"name":
+    "DB_PASSWORD", "value": "..."} (HAR headers, Kubernetes env, form fields); AWS's {"Name":
+    "/prod/db/password", "Value": "…"} (Parameter Store, whose names are paths: the last part
+    names it) and {"OptionName": …, "Value": …} (Elastic Beanstalk), CloudFormation's
+    {"ParameterKey": …, "ParameterValue": …}, and a password manager's field ({"label":
+    "password", "value": "…"}, 1Password's)."""
     value = obj[member]
     if not isinstance(value, str):
-        return
+        return None
     for field in _NAME_MEMBERS:
         name = obj.get(field)
         if isinstance(name, str) and len(name) <= 128:
             if "/" in name and " " not in name:
                 name = name.rstrip("/").rpartition("/")[2]
             cls = _classify_name(name)
-            if cls is None:
-                continue
-            kind = _member_credential(cls, value)
-            if kind is not None:
-                ordinal = list(obj).index(member)
-                record(c, (member,), (ordinal,), _whole(value, kind), False, value)
-            return
+            if cls is not None:
+                return _member_credential(cls, value)
+    return None
 
 
 # the members that hold a pair's value, and those that name it
@@ -2596,27 +2619,37 @@ def _listed_pair(layout: _Layout, record: Record, index: int, name: str) -> bool
     ("@secrets.txt", "env:DB_PASS") or a word ("prompt") is none. Whether one was found."""
     c, _, ordinal = layout.locate(index)
     items = layout.conts[c]
-    if not isinstance(items, list) or ordinal + 1 >= len(items):
+    if not isinstance(items, list):
         return False
-    value = items[ordinal + 1]
-    flag = name.startswith("-")
-    if not isinstance(value, str) or (flag and value.startswith("-")):
-        return False
-    if value.startswith(_FILE_REFERENCES):
-        return False  # a file the credential is read from: ["--password", "@/run/secrets/db"]
-    if not flag and len(items) != 2:
-        return False
-    cls = _classify_name(name.lstrip("-"))
-    if cls is None:
-        return False
-    kind = _credential_value(cls, value, prose=True)
-    if kind is None and cls == _C_PASSWORD and _passphrase(value.strip()):
-        kind = PASSWORD
+    kind = _item_after_kind(items, ordinal, name)
     if kind is None:
         return False
     j = ordinal + 1
+    value = items[j]
+    assert isinstance(value, str)  # (an item's kind is a string's)
     record(c, (j,), (j,), _whole(value, kind), False, value)
     return True
+
+
+def _item_after_kind(items: list[object], ordinal: int, name: str) -> str | None:
+    """The kind of credential the item after ``name`` (``items[ordinal]``) is (`_listed_pair`)."""
+    if ordinal + 1 >= len(items):
+        return None
+    value = items[ordinal + 1]
+    flag = name.startswith("-")
+    if not isinstance(value, str) or (flag and value.startswith("-")):
+        return None
+    if value.startswith(_FILE_REFERENCES):
+        return None  # a file the credential is read from: ["--password", "@/run/secrets/db"]
+    if not flag and len(items) != 2:
+        return None
+    cls = _classify_name(name.lstrip("-"))
+    if cls is None:
+        return None
+    kind = _credential_value(cls, value, prose=True)
+    if kind is None and cls == _C_PASSWORD and _passphrase(value.strip()):
+        kind = PASSWORD
+    return kind
 
 
 def _whole(value: str, kind: str) -> Span:

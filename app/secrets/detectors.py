@@ -8,6 +8,7 @@ text first calls for one of them: most documents call for none (start-up, issue 
 
 from __future__ import annotations
 
+import json  # (loaded already: intake decodes with it)
 import operator
 import re
 import string
@@ -24,10 +25,15 @@ from app.secrets import (
     _C_SECRET,
     _C_TOKEN,
     _DECODING_BITS,
+    _ITEM_NAME,
+    _ITEM_NAME_LONGEST,
     _KEY_PURPOSES,
     _MANY_REFUSED,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
+    _NAME_HEAD_WORDS,
+    _NAME_MEMBERS,
+    _PAIRED_VALUES,
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
     PASSWORD,
@@ -41,10 +47,13 @@ from app.secrets import (
     _credential_value,
     _entry_kind,
     _folded,
+    _item_after_kind,
     _may_name_credential,
     _named_class,
+    _pair_kind,
     _passphrase,
     _scan_strings,
+    _wrapped_values,
 )
 from app.secrets.shapes import (
     _both_cases_and_digits,
@@ -584,6 +593,126 @@ def terraform_variable(text: str) -> Iterator[Span]:
             kind = _credential_value(cls, m.group("value"))
             if kind is not None:
                 yield m.start("value"), m.end("value"), kind
+
+
+# A JSON text a string holds (a tool's output captured whole, a log line's body, a fenced block):
+# what the patterns over its text cannot pair is read from the JSON it decodes to, as a
+# document's values are: a name/value pair's value ("Name": "/prod/db/password", "Type": …,
+# "Value": "…"), a value wrapped in an object of its own ("adminPassword": {"value": "…"}),
+# an array's item after its flag (app/secrets `_pair_kind`, `_wrapped_values`,
+# `_item_after_kind`). A JSON text starts at one of the first `_JSON_STARTS` brackets of the
+# string (each one that starts none is passed), in a string holding a credential's word; its
+# first `_JSON_CONTAINERS` containers are read (some 12 ms), until a hundred candidates are
+# refused (`_bounded`: a tool's output of 11,000 parameters named for passwords, each a
+# variable, cost 85 ms read whole). Each value found is withheld where the text writes it, as
+# a JSON string.
+_JSON_STARTS = 8
+_JSON_CONTAINERS = 4_000
+_JSON_DECODE = json.JSONDecoder().raw_decode
+
+
+def json_structures(text: str) -> Iterator[Span]:
+    if not _holds_a_credential_word(text):
+        return  # (a JSON text of metrics, {"name": "cpu", "value": …}, holds nothing to read)
+    decode = _JSON_DECODE
+    pos = 0
+    for _ in range(_JSON_STARTS):
+        starts = [at for at in (text.find("{", pos), text.find("[", pos)) if at != -1]
+        if not starts:
+            return
+        start = min(starts)
+        try:
+            value, end = decode(text, start)
+        except (ValueError, RecursionError):
+            pos = start + 1
+            continue
+        found = dict(_bounded(_structured_values(value)))
+        for literal, kind in found.items():
+            yield from _json_string_spans(text, start, end, literal, kind)
+        pos = end
+
+
+def _holds_a_credential_word(text: str) -> bool:
+    """Whether ``text`` holds a word of a credential's name: a long one read by RE2 in one pass
+    (an `in` test for each word read 400 KB of JSON for 5 ms, where "cpu" starts like "pw")."""
+    if len(text) >= _RE2_RUNS_FROM:
+        from app.secrets.engine import re2_spans
+
+        spans = re2_spans(_CREDENTIAL_WORD_RE2, text.encode("ascii", "replace"))
+        if spans is not None:
+            return next(spans, None) is not None
+    low = text.lower()
+    return any(word in low for word in _NAME_HEAD_WORDS)
+
+
+_NAMING_MEMBERS = frozenset(_NAME_MEMBERS)
+_CREDENTIAL_WORD_RE2 = f"(?i:{'|'.join(_NAME_HEAD_WORDS)})"
+
+
+def _structured_values(root: object) -> Iterator[tuple[str, str] | None]:
+    """(value, kind) of each credential `json_structures` reads in a decoded JSON text, in the
+    text's order (a bound on what is refused then passes over the end of a text, never its
+    start), None for each candidate refused."""
+    # (each iterator yields containers only: None is where one ends)
+    containers: list[Iterator[object]] = [iter((root,))]
+    read = 0
+    while containers and read < _JSON_CONTAINERS:
+        node = next(containers[-1], None)
+        if node is None:
+            containers.pop()
+            continue
+        read += 1
+        inner: list[object] = []
+        if isinstance(node, dict):
+            # (only a pair whose name has a credential's word counts as refused: a metric's
+            # thousands of {"name": "cpu", "value": …} are none, and hide nothing after them)
+            if not _PAIRED_VALUES.isdisjoint(node) and any(
+                isinstance(name, str) and _may_name_credential(name)
+                for name in map(node.__getitem__, _NAMING_MEMBERS & node.keys())
+            ):
+                for member in _PAIRED_VALUES & node.keys():
+                    kind = _pair_kind(node, member)
+                    yield None if kind is None else (str(node[member]), kind)
+            for name, value in node.items():
+                if isinstance(value, dict):
+                    if isinstance(name, str) and _may_name_credential(name):
+                        cls = _classify_name(name)
+                        if cls is not None:
+                            wrapped = list(_wrapped_values(cls, value))
+                            yield from ((found, kind) for _, found, kind in wrapped)
+                            if not wrapped:
+                                yield None
+                    inner.append(value)
+                elif isinstance(value, list):
+                    inner.append(value)
+        elif isinstance(node, list):
+            for i, item in enumerate(node):
+                if isinstance(item, (dict, list)):
+                    inner.append(item)
+                elif (
+                    isinstance(item, str)
+                    and len(item) <= _ITEM_NAME_LONGEST
+                    and _ITEM_NAME.fullmatch(item)
+                    and _may_name_credential(item)
+                ):
+                    kind = _item_after_kind(node, i, item)
+                    yield None if kind is None else (str(node[i + 1]), kind)
+        if inner:
+            containers.append(iter(inner))
+
+
+def _json_string_spans(text: str, start: int, end: int, value: str, kind: str) -> Iterator[Span]:
+    """Where the JSON text in ``text[start:end]`` writes ``value`` as a string (inside its
+    quotes), however it escapes it; the whole JSON text when it is not found."""
+    found = False
+    for literal in dict.fromkeys((json.dumps(value, ensure_ascii=False), json.dumps(value))):
+        at = text.find(literal, start, end)
+        while at != -1:
+            found = True
+            yield at + 1, at + len(literal) - 1, kind
+            at = text.find(literal, at + len(literal), end)
+    if not found:
+        yield start, end, kind
 
 
 # <input type="password" value="…">, <input name="api_key" value="…">: a form's field
