@@ -1328,7 +1328,29 @@ def _percent_runs(text: str) -> Iterator[re.Match[str]]:
 Runs = list[tuple[int, int, list[int], list[int]]]
 
 
+# What a decoding detector makes of a text: the texts to scan (decoded once, or twice), and
+# what places their hits (a list for each of those texts) back in the text. The document scan
+# decodes each of its strings that needs it and scans what all of them decode to at once
+# (app/secrets `_decoded_spans`): a list of 7,000 URLs with an escape each, scanned a URL at
+# a time, cost 112 ms.
+Decoding = tuple[list[str], Callable[[list[list[Span]]], Iterator[Span]]]
+
+
+def _scanned(decoding: Decoding | None) -> Iterator[Span]:
+    """The spans of one text's ``decoding``, its texts scanned."""
+    if decoding is None:
+        return
+    texts, place = decoding
+    hits = _scan_strings(texts, _DECODING_BITS)
+    if any(hits):
+        yield from place(hits)
+
+
 def percent_encoded(text: str) -> Iterator[Span]:
+    return _scanned(percent_decoding(text))
+
+
+def percent_decoding(text: str) -> Decoding:
     # Every run of a text is decoded into one text, a line each, and scanned once (a text of
     # many escapes: the whole of it, `_percent_level`). The hex digits of all escapes are
     # decoded at once (bytes.fromhex); a decoded offset maps back by counting the escapes
@@ -1337,14 +1359,20 @@ def percent_encoded(text: str) -> Iterator[Span]:
     # decoded once more and scanned too, each hit placed back through both (once only: a
     # Twitter bearer token holds its own %2B and %3D).
     once, outer = _percent_level(text)
-    hits = _scan_strings([once], _DECODING_BITS)[0]
+    texts = [once]
+    inner: Callable[[], Runs] | None = None
     if "%25" in text:
         twice, inner = _percent_level(once)
-        inner_hits = _scan_strings([twice], _DECODING_BITS)[0]
-        if inner_hits:
-            hits = [*hits, *_placed(inner_hits, inner())]
-    if hits:
-        yield from _placed(hits, outer())
+        texts.append(twice)
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        found = hits[0]
+        if inner is not None and hits[1]:
+            found = [*found, *_placed(hits[1], inner())]
+        if found:
+            yield from _placed(found, outer())
+
+    return texts, place
 
 
 def _percent_level(text: str) -> tuple[str, Callable[[], Runs]]:
@@ -1390,26 +1418,21 @@ def _percent_decoded(
     return pieces, runs
 
 
-def _scan_decoded(
+def _unescaped_decoding(
     pieces: list[str], runs: list[tuple[int, int, list[int]]], escape_width: int
-) -> Iterator[Span]:
-    """Scan the decoded text ``pieces`` make, once, and place each hit back in the text it was
+) -> Decoding | None:
+    """The decoded text ``pieces`` make, scanned once, each hit placed back in the text it was
     decoded from. ``runs``: each run's start in the decoded text, its start in the text, and
     where its escapes stand in the decoded run; each escape is ``escape_width`` characters in
     the text (``%2F``: 3, ``~1``: 2) and one decoded."""
+    if not runs:
+        return None
     longer = escape_width - 1  # how much longer each escape before a character makes it
     shifted = [
         (start, text_start, places, [longer * k for k in range(len(places) + 1)])
         for start, text_start, places in runs
     ]
-    yield from _scan_unescaped(pieces, shifted)
-
-
-def _scan_unescaped(pieces: list[str], runs: Runs) -> Iterator[Span]:
-    """As `_scan_decoded`, escapes of any widths: each run's ``shifts[k]`` is how much longer
-    in the text its first ``k`` escapes are than decoded (``&quot;``: 5, ``&lt;``: 3)."""
-    if runs:
-        yield from _placed(_scan_strings(["".join(pieces)], _DECODING_BITS)[0], runs)
+    return ["".join(pieces)], lambda hits: _placed(hits[0], shifted)
 
 
 def _placed(hits: Iterable[Span], runs: Runs) -> Iterator[Span]:
@@ -1475,6 +1498,10 @@ def _escape_windows(
 
 
 def pointer_escaped(text: str) -> Iterator[Span]:
+    return _scanned(pointer_decoding(text))
+
+
+def pointer_decoding(text: str) -> Decoding | None:
     # As for percent escapes: each window unescaped into one text, a line each, scanned once.
     pieces: list[str] = []
     runs: list[tuple[int, int, list[int]]] = []  # unescaped start, start in text, escapes' places
@@ -1490,7 +1517,7 @@ def pointer_escaped(text: str) -> Iterator[Span]:
         pieces.append(text[pos:high] + "\n")
         runs.append((length, low, places))
         length += high - low - len(places) + 1
-    yield from _scan_decoded(pieces, runs, escape_width=2)
+    return _unescaped_decoding(pieces, runs, escape_width=2)
 
 
 # JSON or code a text quotes as an HTML page (or a tool that escaped it for one) writes it:
@@ -1515,10 +1542,12 @@ _WINDOWED_UP_TO = 64
 
 
 def html_escaped(text: str) -> Iterator[Span]:
+    return _scanned(html_decoding(text))
+
+
+def html_decoding(text: str) -> Decoding:
     once, runs = _escape_level(text, _HTML_SPLIT, _HTML_ESCAPES, _html_replaced)
-    hits = _scan_strings([once], _DECODING_BITS)[0]
-    if hits:
-        yield from _placed(hits, runs())
+    return [once], lambda hits: _placed(hits[0], runs())
 
 
 def _html_replaced(text: str) -> str:
@@ -1540,6 +1569,9 @@ def _escape_level(
     the text around its escapes, a window a line, unless it holds more than `_WINDOWED_UP_TO`
     (or ``whole``); then all of it, by ``replaced`` in C passes (None: it cannot, and the
     text is split instead), split to place its hits only when asked."""
+    # (a text no longer than a window's reach is one window: unescaped whole, in C passes, where
+    # a window cost 4 µs of Python; 20,000 strings with "&amp;" in each, 80 ms of a lint)
+    whole = whole or len(text) <= _POINTER_REACH
     escapes = None if whole else list(islice(split.finditer(text), _WINDOWED_UP_TO + 1))
     if escapes is not None and len(escapes) <= _WINDOWED_UP_TO:
         windows = _escape_windows(text, escapes, lines=False)
@@ -1608,21 +1640,29 @@ _JSON_SPLIT = _lazy("(" + "|".join(map(re.escape, _JSON_ESCAPES)) + ")")
 
 
 def json_escaped(text: str) -> Iterator[Span]:
+    return _scanned(json_decoding(text))
+
+
+def json_decoding(text: str) -> Decoding | None:
     # Only a text that escapes a backslash (what escaping twice leaves) or a tab: a quote
     # escaped once alone is read already, and a log's lines of JSON hold thousands. Unescaped
     # as HTML's escapes are, and where that still escapes a backslash or a quote, once more;
     # the second level's hits are placed in the first level's text, then in this one.
     if "\\\\" not in text and "\\t" not in text:
-        return
+        return None
     once, outer = _json_level(text)
     # (again where that still escapes: a backslash left alone, c:\dir, is no escape)
     escaped = "\\" in once and _JSON_SPLIT.search(once) is not None
     twice, inner = _json_level(once, whole=True) if escaped else (None, None)
-    hits = _scan_strings([once if twice is None else twice], _DECODING_BITS)[0]
-    if hits and inner is not None:
-        hits = list(_placed(hits, inner()))
-    if hits:
-        yield from _placed(hits, outer())
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        found = hits[0]
+        if found and inner is not None:
+            found = list(_placed(found, inner()))
+        if found:
+            yield from _placed(found, outer())
+
+    return [once if twice is None else twice], place
 
 
 def _json_level(text: str, whole: bool = False) -> tuple[str, Callable[[], Runs]]:
@@ -1692,6 +1732,10 @@ _TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
 def base64_wrapped(text: str) -> Iterator[Span]:
+    return _scanned(base64_decoding(text))
+
+
+def base64_decoding(text: str) -> Decoding | None:
     # As for percent escapes: every run's text decoded into one text, a line each, scanned once.
     decoded: list[str] = []
     ends: list[int] = []  # where each run's decoded lines end in the decoded text
@@ -1712,14 +1756,17 @@ def base64_wrapped(text: str) -> Iterator[Span]:
         if refused > _MANY_REFUSED:
             break  # (a text of 10,000 long identifiers: 57 ms of decoding, for none)
     if not decoded:
-        return
-    plain = "".join(decoded)
-    flagged: set[int] = set()
-    for start, _end, kind in _scan_strings([plain], _DECODING_BITS)[0]:
-        i = bisect_right(ends, start)
-        if runs[i][0] not in flagged:
-            flagged.add(runs[i][0])
-            yield runs[i][0], runs[i][1], kind
+        return None
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        flagged: set[int] = set()  # (a hit flags its whole run)
+        for start, _end, kind in hits[0]:
+            i = bisect_right(ends, start)
+            if runs[i][0] not in flagged:
+                flagged.add(runs[i][0])
+                yield runs[i][0], runs[i][1], kind
+
+    return ["".join(decoded)], place
 
 
 def _decoded_text(blob: str) -> str | None:
