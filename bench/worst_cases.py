@@ -273,6 +273,28 @@ def escape_runs(n: int) -> bytes:
     return dump(_with_text([ESCAPE_RUN * n]))
 
 
+def escape_strings(n: int) -> bytes:
+    """A call's arguments as a list of ``n`` short strings, each holding one decoder's escape
+    (percent, HTML, JSON's, a pointer's, a base64 run of text), every one distinct: each is
+    decoded and scanned again, a string at a time unless what they decode to is scanned at
+    once."""
+    forms = (
+        "page%20{i}?q=a%2Fb",
+        "a &amp; b &quot;{i}&quot;",
+        "c:\\\\dir{i}\\tx",
+        "/a~1b/{i}~0c",
+        "{b64}",
+    )
+    items = [forms[i % 5].format(i=i, b64=_b64_text(i)) for i in range(n)]
+    return dump(_with_arguments({"items": items}))
+
+
+def _b64_text(i: int) -> str:
+    import base64
+
+    return base64.b64encode(f"log line {i} of the deploy".encode()).decode()
+
+
 def base64_run(n: int) -> bytes:
     """One string of ``n`` × 1,000 base64-alphabet characters, no space."""
     return dump(_with_text(["".join(_pseudo_base64(i, 1000) for i in range(n))]))
@@ -815,6 +837,7 @@ CASES: dict[str, Case] = {
         Case("token-prefixes", token_prefixes, "every token prefix, no valid tail"),
         Case("base64-run", base64_run, "one unbroken run of the base64 alphabet"),
         Case("escape-runs", escape_runs, "short runs of percent, HTML and JSON escapes"),
+        Case("escape-strings", escape_strings, "short strings, each with one decoder's escape"),
         Case("case-runs", case_runs, "short runs of both cases, then single-case runs of 24"),
         Case("aws-key-names", aws_key_names, "member names like AWS key ids, token values"),
         Case("api-key-names", api_key_names, "member names api_key_N, token values"),

@@ -146,6 +146,25 @@ def test_a_small_text_never_loads_re2(monkeypatch: pytest.MonkeyPatch) -> None:
     assert find_secrets({"statements": [{"text": t} for t in CORPUS[:40]]}) is not None
 
 
+def test_a_text_that_is_one_run_is_found_as_re_finds_it() -> None:
+    """A short text wholly of base64 characters is taken as one run without the regex: on
+    texts of those characters and padding (a few equal signs, some inside), each as long as a
+    run or about, the runs are exactly those `re` finds."""
+    from app.secrets import detectors
+
+    rng = random.Random(31)
+    alphabet = string.ascii_letters + string.digits + "+/_-="
+    whole = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(18, 40)))
+        if rng.random() < 0.5:
+            text = text.replace("=", "") + "=" * rng.randint(0, 3)
+        expected = [m.span() for m in detectors._BASE64_RUN.finditer(text)]
+        assert list(detectors._base64_runs(text)) == expected, text
+        whole += expected == [(0, len(text))]
+    assert whole > 5_000  # (many texts are one run: the shortcut is what is compared)
+
+
 def test_a_long_text_s_base64_runs_are_those_re_finds() -> None:
     """The base64 detector finds a long text's runs of both cases by RE2 and a short one's by
     `re`: on texts of such runs and of runs of one case, padding, non-ASCII and runs a

@@ -1797,13 +1797,13 @@ def _scan_value(text: str, bits: int, found: list[Span]) -> list[Span]:
     return _merge(found + _spans(text, bits & ~_DECODING_BITS, _SPANS_PER_VALUE))
 
 
-def _decoded_spans(items: list[tuple[str, int]]) -> list[list[Span]]:
-    """The decoding detectors' spans of each (text, the bits of those it calls for): each text
-    decoded by them, what all of them decode to scanned at once, each hit placed back in its
-    own text (at most `_SPANS_PER_VALUE` a detector, as `_spans` keeps). A scan of each
-    decoded text alone cost each string some 5 µs of the engine's (7,000 URLs with an escape
-    each: 112 ms of a lint)."""
-    spans: list[list[Span]] = [[] for _ in items]
+def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
+    """The decoding detectors' spans of each (text, the bits of those it calls for) they flag,
+    by its index: each text decoded by them, what all of them decode to scanned at once, each
+    hit placed back in its own text (at most `_SPANS_PER_VALUE` a detector, as `_spans`
+    keeps). A scan of each decoded text alone cost each string some 5 µs of the engine's
+    (7,000 URLs with an escape each: 112 ms of a lint)."""
+    spans: dict[int, list[Span]] = {}
     if not items:
         return spans
     decoders = _decoders()
@@ -1821,8 +1821,8 @@ def _decoded_spans(items: list[tuple[str, int]]) -> list[list[Span]]:
     for k, at, (own, place) in made:
         found = hits[at : at + len(own)]
         if any(found):
-            spans[k].extend(islice(place(found), _SPANS_PER_VALUE))
-    return [_merge(found) for found in spans]
+            spans.setdefault(k, []).extend(islice(place(found), _SPANS_PER_VALUE))
+    return {k: _merge(found) for k, found in spans.items() if found}
 
 
 _DECODERS: list[dict[int, Callable[[str], Decoding | None]]] = []
@@ -2478,7 +2478,13 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
                     needs &= ~_NAME_DETECTOR_BITS
                     if not needs and i not in found:
                         continue
-            spans = _scan_value(text, needs, found.get(i, []))
+            # (a string only a decoder is called for, the rule where escapes come thick, goes
+            # straight to them)
+            spans = (
+                _scan_value(text, needs, found.get(i, []))
+                if needs & ~_DECODING_BITS or (i in found)
+                else []
+            )
             if not spans and needs & _DECODING_BITS:
                 undecoded.append((first + i, needs & _DECODING_BITS))
             elif spans:
@@ -2488,13 +2494,12 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
                 yield from pending
                 pending.clear()
     # the strings only a decoding detector may flag, decoded, and scanned all at once
-    for (item, _), spans in zip(
-        undecoded, _decoded_spans([(strings[item], b) for item, b in undecoded]), strict=True
-    ):
-        if spans:
-            c, token, ordinal = walk().locate(value_index(item))
-            for span in spans:
-                record(c, (token,), (ordinal,), span, False, strings[item])
+    decoded = _decoded_spans([(strings[item], b) for item, b in undecoded])
+    for at, spans in decoded.items():
+        item = undecoded[at][0]
+        c, token, ordinal = walk().locate(value_index(item))
+        for span in spans:
+            record(c, (token,), (ordinal,), span, False, strings[item])
     yield from pending
     pending.clear()
 
@@ -2530,11 +2535,8 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
             cls = _classify_name(texts[i])
             if cls is not None:
                 credential_names[names[i]] = cls
-    for (i, _), spans in zip(
-        undecoded, _decoded_spans([(texts[i], b) for i, b in undecoded]), strict=True
-    ):
-        if spans:
-            name_spans[names[i]] = spans
+    for at, spans in _decoded_spans([(texts[i], b) for i, b in undecoded]).items():
+        name_spans[names[undecoded[at][0]]] = spans
     if name_spans or credential_names or not _PAIRED_VALUES.isdisjoint(distinct_names):
         _scan_members(walk(), record, name_spans, credential_names)
     yield from pending
