@@ -1648,6 +1648,8 @@ _NAME_DETECTOR_BITS = _BIT[_named_in_text] | _BIT[_name_then_value] | _BIT[_quot
 # one of which each of them finds in a text before it reads on (an operator, `_OPERATOR_CHARACTERS`;
 # "name:"; a quote after a space)
 _NAMED_VALUE_MARKS = (":", "=", "<-", '"', "'")
+# what "@" calls for: a scheme and its colon before it (https:user:pass@host)
+_SCHEME_USERINFO_BIT = _BIT[_special_userinfo]
 # Detectors that decode and scan again: never run on what they decoded (decode once).
 _DECODING_BITS = (
     _BIT[_percent_encoded]
@@ -2476,8 +2478,10 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
                     # alone, a variable ("${DB_PASSWORD}"), holds no value after it (an array of
                     # 30,000 such strings cost 4 µs each, called for)
                     needs &= ~_NAME_DETECTOR_BITS
-                    if not needs and i not in found:
-                        continue
+            if needs & _SCHEME_USERINFO_BIT and ":" not in text:
+                needs &= ~_SCHEME_USERINFO_BIT  # (an e-mail address: no scheme before its "@")
+            if not needs and i not in found:
+                continue
             # (a string only a decoder is called for, the rule where escapes come thick, goes
             # straight to them)
             spans = (
