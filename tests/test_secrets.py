@@ -1510,6 +1510,15 @@ NAMED_NEGATIVE: list[tuple[str, object]] = [
     ("access_key_id_hint", "starts with AK"),
     ("cookie", "theme=dark; lang=en"),
     ("signature", "J. Smith, controller"),
+    # a package manifest's dependencies, named for what they handle: versions
+    ("@postman/tough-cookie", "4.1.3-postman.1"),
+    ("session-token", "~1.2.3-alpha.4"),
+    ("jsonwebtoken", "^9.0.0"),
+    # a key vault's access policy: what may be done to its secrets and keys
+    ("secrets", ["Get", "List", "Set", "Delete", "Recover", "Backup", "Restore"]),
+    ("keys", ["Encrypt", "Decrypt", "WrapKey", "UnwrapKey"]),
+    ("auth", "OAuth2.0"),
+    ("signature_algorithm", "SHA256withRSA"),
 ]
 
 
@@ -1682,6 +1691,13 @@ def test_a_flag_s_value_is_found_where_the_document_is_read_from_its_text() -> N
 # --- ordinary content is not a credential --------------------------------------------------------
 
 ORDINARY = [
+    # an ARM template's connection string, its key an expression
+    "[concat('DefaultEndpointsProtocol=https;AccountName=', variables('storageAccountName'), "
+    "';AccountKey=',listKeys(resourceId('Microsoft.Storage/storageAccounts', "
+    "variables('storageAccountName')), '2019-04-01').keys[0].value)]",
+    "[concat('Server=tcp:', variables('sqlServer'), ';User ID=', parameters('sqlLogin'), "
+    "';Password=',parameters('sqlPassword'),';')]",
+    "[draft] Auth: OAuth2.0",
     "ch_3QxL1a",
     "pi_3QxL1aFz2eZvKYlo0abcDEF1",
     "urn:uuid:019a7c33-1e16-7b52-84d8-1f9a2b3c4d04",

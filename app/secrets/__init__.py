@@ -444,6 +444,14 @@ _AWS_SECRET_VALUE = _lazy(r"[A-Za-z0-9/+=]{40}")
 # The base64 of 32 or 64 random bytes, as Azure writes its keys (a storage account's and Cosmos
 # DB's 88 characters, a Service Bus or Event Hubs key's 44): the last character before the
 # padding holds the last bits of the key, the rest of it zeros.
+# The names of ways to sign in and to sign, which a label gives as its value
+_SCHEME_NAMES = _words(
+    """
+    oauth oauth1 oauth2 oauth1.0 oauth1.0a oauth2.0 oauth2.1 bearer basic digest ntlm ntlmv2
+    negotiate kerberos kerberos5 hawk saml saml2 saml2.0 oidc openid jwt mtls
+    sha256withrsa sha1withrsa sha384withrsa sha512withrsa sha256withecdsa sha384withecdsa
+    """
+)
 _KEY_SHAPE = _lazy(r"[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/]{85}[AQgw]==")
 
 
@@ -461,10 +469,16 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return None  # shorter than any credential of its class: the cheapest test first
     if value.isdigit():
         return None  # a number (the shape tests below say so too, after five regexes)
+    if value[0] in ",;)" or value.lower() in _SCHEME_NAMES:
+        # what an expression leaves after a quote closed (an ARM template's
+        # ';AccountKey=',listKeys(…), ';Password=',parameters(…)); the name of a way to sign
+        # in ("Auth: OAuth2.0", "signature: SHA256withRSA")
+        return None
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
     if cls != _C_PASSWORD and (
-        _in_order(value)
+        value[0] == "("  # (an expression's: no issuer's key starts so)
+        or _in_order(value)
         or _ARTIFACT_VERSION.fullmatch(value.rstrip("\\"))  # (before a quote escaped twice)
         or _NUMBERED_NAME.fullmatch(value)
     ):
@@ -2635,7 +2649,12 @@ def _named_member(
     elif isinstance(value, list):  # "api_keys": ["...", "..."]
         for j, item in enumerate(value):
             if isinstance(item, str):
-                kind = _member_credential(cls, item)
+                # (judged as prose judges a value: a list under a credential's plural name
+                # often lists what may be done to them, a key vault's "secrets": ["Get",
+                # "List", "Delete"])
+                kind = _credential_value(cls, item, prose=True)
+                if kind is None and cls == _C_PASSWORD and _passphrase(item.strip()):
+                    kind = PASSWORD
                 if kind is not None:
                     record(c, (name, j), (ordinal, j), _whole(item, kind), False, item)
     elif isinstance(value, dict):

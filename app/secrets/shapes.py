@@ -97,6 +97,13 @@ _TYPE_NAME = _lazy(
     r"|bytes|secretstr|secret_str)(?:\?|\[\])?"
 )
 _NUMBERISH = _lazy(r"[\d\s+\-.,:/_%]+")
+# A semantic version, as a package manifest writes one (a range's operator before it, a
+# pre-release's and a build's identifiers after it)
+_VERSION = _lazy(
+    r"(?:[~^=<>]{1,2}|v)?\d{1,6}\.\d{1,6}\.\d{1,6}"
+    r"(?:-[0-9A-Za-z]{1,24}(?:\.[0-9A-Za-z]{1,24}){0,4})?(?:\+[0-9A-Za-z.\-]{1,64})?"
+)
+_VERSION_STARTS = frozenset("0123456789~^=<>v")
 _MASK_CHARS = "*xX#?._- \t\u2022\u00b7\u2026\u25cf"
 # partly masked, e.g. sk-****abcd (one character repeated, not XxXX)
 _PARTIAL_MASK = _lazy("\\*\\*\\*|xxxxx|XXXXX|\u2022\u2022|\u25cf\u25cf|\u2026")
@@ -134,10 +141,12 @@ def _not_a_credential(value: str) -> bool:
 
 
 def _not_a_credential_shape(value: str) -> bool:
-    """Numbers, dates, e-mail addresses, code, references to a store, public tokens (not
-    placeholders)."""
+    """Numbers, dates, versions, e-mail addresses, code, references to a store, public tokens
+    (not placeholders)."""
     if _NUMBERISH.fullmatch(value) and _ANY_DIGIT.search(value):
         return True
+    if value[:1] in _VERSION_STARTS and _VERSION.fullmatch(value):
+        return True  # a package's version: "@postman/tough-cookie": "4.1.3-postman.1"
     if value.startswith("pk.eyJ") and _MAPBOX_PUBLIC.fullmatch(value):
         return True  # a Mapbox public token: made to be shipped in web pages (sk. is secret)
     if _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value):
