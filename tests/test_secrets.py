@@ -1519,6 +1519,12 @@ NAMED_NEGATIVE: list[tuple[str, object]] = [
     ("keys", ["Encrypt", "Decrypt", "WrapKey", "UnwrapKey"]),
     ("auth", "OAuth2.0"),
     ("signature_algorithm", "SHA256withRSA"),
+    # a chart's references and settings (Bitnami's, GitHub Actions')
+    ("existingSecret", "passwords"),
+    ("secrets", "inherit"),
+    ("serviceAccountKey", "/gcp-secrets/serviceAccountKey.json"),
+    ("accountkey", "base64encodedaccountkey"),
+    ("password", "YYYY"),
 ]
 
 
@@ -1698,6 +1704,9 @@ ORDINARY = [
     "[concat('Server=tcp:', variables('sqlServer'), ';User ID=', parameters('sqlLogin'), "
     "';Password=',parameters('sqlPassword'),';')]",
     "[draft] Auth: OAuth2.0",
+    '{{- printf "%s://%s:%s@%s:%s/%s" (include "redis.scheme" $) (include "redis.user" $) -}}',
+    'wait_for "redis://${REDIS_PASSWORD:-}@${REDIS_HOST}:${REDIS_PORT_NUMBER}"',
+    "helm upgrade db bitnami/mariadb-galera --set galera.mariabackup.password=YYYY",
     "ch_3QxL1a",
     "pi_3QxL1aFz2eZvKYlo0abcDEF1",
     "urn:uuid:019a7c33-1e16-7b52-84d8-1f9a2b3c4d04",

@@ -36,6 +36,8 @@ from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
     _both_cases_and_digits,
+    _has_lower,
+    _has_upper,
     _in_order,
     _is_placeholder,
     _lazy,
@@ -341,8 +343,8 @@ def _classify_name(name: str) -> str | None:
     if len(name) > 128:
         return None
     parts = _name_parts(name)
-    if not parts:
-        return None
+    if not parts or parts[0] == "existing":
+        return None  # (a chart's existingSecret: the name of a Secret the cluster holds)
     found = _match_heads(parts)
     if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
         found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
@@ -452,6 +454,7 @@ _SCHEME_NAMES = _words(
     sha256withrsa sha1withrsa sha384withrsa sha512withrsa sha256withecdsa sha384withecdsa
     """
 )
+_AZURE_KEY_LIKE = _lazy(r"[A-Za-z0-9+/]{40,}={0,2}")
 _KEY_SHAPE = _lazy(r"[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/]{85}[AQgw]==")
 
 
@@ -488,6 +491,13 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     if cls in (_C_STORAGE_KEY, _C_SHAPED_KEY):
         shaped = _KEY_SHAPE.fullmatch(value) is not None and _random_looking(value)
         return _CLASS_KIND[cls] if shaped else None
+    if cls == _C_AZURE_KEY and not (
+        _AZURE_KEY_LIKE.fullmatch(value) and _has_upper(value) and _has_lower(value)
+    ):
+        # an account's or a shared access key is base64 (of 64 bytes, or 32): a path
+        # ("serviceAccountKey": "/gcp-secrets/key.json"), a word ("base64encodedaccountkey")
+        # is no key
+        return None
     if _not_a_credential_shape(value):  # (placeholders were ruled out above)
         return None
     if cls in (_C_TOKEN, _C_CREDENTIAL, _C_API_KEY) and _REFERENCE_NUMBER.fullmatch(value):

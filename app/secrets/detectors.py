@@ -209,6 +209,8 @@ def _userinfo_kind(userinfo: str) -> str | None:
     as the user name (`https://<token>@git.example/…`). A user name alone (`ssh://git@host/…`,
     `https://fpa-analyst@sharepoint…`) names an account and grants nothing: OCP-S008 reports
     it on a resource URI, and elsewhere it is no secret."""
+    if _is_placeholder(userinfo):
+        return None  # (redis://${REDIS_PASSWORD:-}@host: a variable, its default after ":")
     user, colon, password = userinfo.partition(":")
     if colon and password:
         # ${DB_PASSWORD}, $DB_PASSWORD, %(password)s: where the password comes from, not it
