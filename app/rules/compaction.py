@@ -282,11 +282,14 @@ def content_words_each(texts: Sequence[object]) -> list[set[str]]:
         return [set(group.split()).difference(_GENERIC) for group in words.split("\x00")]
     # ASCII (the rule): its words are its runs of letters and digits, cut out by a table in C
     # rather than by the regular expression (a third of the cost); the words under three
-    # characters are set aside with the generic ones, from the distinct words only.
+    # characters are set aside with the generic ones, found among the words left (a set of
+    # every word of the texts joined cost a fifth more, 1.7 ms for 3,000 dropped objects).
     spaced = joined.lower().translate(_NON_WORD_ASCII)
-    short = [w for w in set(spaced.replace("\x00", " ").split()) if len(w) < 3]
-    dropped = _GENERIC.union(short)
-    return [set(group.split()).difference(dropped) for group in spaced.split("\x00")]
+    each = [set(group.split()).difference(_GENERIC) for group in spaced.split("\x00")]
+    short = {w for w in set().union(*each) if len(w) < 3}
+    if not short:
+        return each
+    return [words if words.isdisjoint(short) else words.difference(short) for words in each]
 
 
 # ASCII's characters that are no part of a word (`_WORD`: neither a letter nor a digit) as
