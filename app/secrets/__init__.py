@@ -443,9 +443,6 @@ _AUTH_PARAM = _lazy(
     r"(?i)(?:signature|response|credential|sig|oauth_signature|token)\s*=\s*\"?([^\",\s]+)"
 )
 _AWS_SECRET_VALUE = _lazy(r"[A-Za-z0-9/+=]{40}")
-# The base64 of 32 or 64 random bytes, as Azure writes its keys (a storage account's and Cosmos
-# DB's 88 characters, a Service Bus or Event Hubs key's 44): the last character before the
-# padding holds the last bits of the key, the rest of it zeros.
 # The names of ways to sign in and to sign, which a label gives as its value
 _SCHEME_NAMES = _words(
     """
@@ -454,7 +451,11 @@ _SCHEME_NAMES = _words(
     sha256withrsa sha1withrsa sha384withrsa sha512withrsa sha256withecdsa sha384withecdsa
     """
 )
+# An account's key or a shared access key as its name announces it: base64, both cases
 _AZURE_KEY_LIKE = _lazy(r"[A-Za-z0-9+/]{40,}={0,2}")
+# The base64 of 32 or 64 random bytes, as Azure writes its keys (a storage account's and Cosmos
+# DB's 88 characters, a Service Bus or Event Hubs key's 44): the last character before the
+# padding holds the last bits of the key, the rest of it zeros.
 _KEY_SHAPE = _lazy(r"[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/]{85}[AQgw]==")
 
 
