@@ -231,6 +231,40 @@ def test_json_s_pairs_named_for_no_credential_hide_nothing() -> None:
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
 
 
+@pytest.mark.parametrize("escape", ["page%20{i}", "a &amp; b {i}", "/a~1b/{i}", "u{i}@host"])
+def test_a_credential_among_thousands_of_strings_an_anchor_marks_is_found(
+    escape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past 256 strings marked close together, an anchor that starts with a literal is searched
+    by `re` rather than RE2 (app/secrets `_candidates`): the strings after still reach their
+    detectors. A token percent-encoded, escaped for HTML and given as a URI's user, after 6,000
+    strings the same anchor marks, is found where it stands."""
+    from urllib.parse import quote
+
+    from app.secrets.engine import Engine
+
+    scan_text("x" * 30_000)  # (RE2 loaded: every text is then searched by it)
+    engines: list[bool] = []
+    searcher = Engine.searcher
+
+    def recording(self: Engine, index: int, hay: object, re2: bool, narrow: object = None):  # type: ignore[no-untyped-def]
+        if len(hay) > 256:  # type: ignore[arg-type]  # (a short text is `re`'s anyway)
+            engines.append(re2)
+        return searcher(self, index, hay, re2, narrow)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Engine, "searcher", recording)
+    token = "ghp_" + rnd(36)
+    strings = [escape.format(i=i) for i in range(6000)]
+    strings += [
+        "?next=" + quote(f"https://x.example/?t={token}", safe=""),
+        f"{{&quot;token&quot;: &quot;{token}&quot;}}",
+        f"https://{token}@git.example.com/acme/app.git",
+    ]
+    hits = find_secrets({"items": strings})
+    assert [h.path for h in hits] == ["/items/6000", "/items/6001", "/items/6002"]
+    assert True in engines and False in engines  # (RE2 first, then `re` where they came thick)
+
+
 def test_a_token_after_a_log_of_masked_ones_is_found() -> None:
     """A support log of a thousand masked tokens and variables, then one left unmasked:
     past a hundred refused values the name search passes over the masked ones itself, and
