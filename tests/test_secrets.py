@@ -908,6 +908,50 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'variable "db_password" {\n  sensitive = true\n}\n'
         'variable "region" {\n  default = "eu1"\n}',
     ),
+    # a command that stores a secret: its value is one, whatever its name
+    (
+        "az-keyvault-secret-set",
+        _lazy(
+            lambda: "Qw7" + rnd(13),
+            "az keyvault secret set --vault-name kv-prod --name ledger-db --value ",
+            " --output none",
+        ),
+        "a secret",
+        'az keyvault secret set --vault-name kv-prod --name ledger-db --value "$DB_PASSWORD"\n'
+        "az keyvault secret set --vault-name kv-prod --name ledger-db --file secret.txt",
+    ),
+    (
+        "aws-ssm-secure-string",
+        _lazy(
+            lambda: "Qw7" + rnd(13),
+            "aws ssm put-parameter --name /ledger/db --type SecureString --value '",
+            "' --overwrite",
+        ),
+        "a secret",
+        "aws ssm put-parameter --name /ledger/region --type String --value eu-west-1",
+    ),
+    (
+        "aws-secretsmanager-secret-string",
+        _lazy(
+            lambda: "Qw7" + rnd(13),
+            "aws secretsmanager create-secret --name ledger/api --secret-string ",
+            "",
+        ),
+        "a secret",
+        "aws secretsmanager create-secret --name ledger/api --secret-string file://secret.json",
+    ),
+    (
+        "net-user-password",
+        _lazy(lambda: "Qw7" + rnd(9), "net user svc-backup ", " /add /y"),
+        "a password",
+        "net user svc-backup * /add\nnet user admin /active:yes\nthe net user count is 500",
+    ),
+    (
+        "lftp-user-password",
+        _lazy(lambda: "Qw7" + rnd(9), "lftp -u deploy,", " sftp://files.example.com"),
+        "a password",
+        "lftp -u deploy sftp://files.example.com",
+    ),
     # a JSON text holding what its text alone cannot pair: a tool's output captured whole
     (
         "json-parameter-store",

@@ -574,6 +574,7 @@ _special_userinfo = _later("special_userinfo")
 _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
 _command_variable = _later("command_variable")
+_secret_store_command = _later("secret_store_command")
 _credential_call = _later("credential_call")
 _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
@@ -1601,8 +1602,19 @@ _ANCHORS: tuple[_Anchor, ...] = (
     ),
     _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
     _Anchor(
-        (r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:/user:)", ("htpasswd", "rabbitmqctl", "/user:")),
+        (
+            r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:/user:)|(?i:net)[ \t]+(?i:user)[ \t]",
+            ("htpasswd", "rabbitmqctl", "/user:", "net user"),
+        ),
         (_command_line_password,),
+    ),
+    # a command that stores a secret (Key Vault, Secrets Manager, Parameter Store)
+    _Anchor(
+        (
+            r"(?i:keyvault)[ \t]+secret[ \t]+set|secretsmanager[ \t]|ssm[ \t]+put-parameter",
+            ("keyvault", "secretsmanager", "put-parameter"),
+        ),
+        (_secret_store_command,),
     ),
     # a call taking a user and a password: HTTPBasicAuth("admin", "…"), smtp.login("me", "…")
     _Anchor(
@@ -1766,10 +1778,13 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
     # whose flags are words too)
     _command_line_password: (
-        (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", "/user:"),
+        (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", "/user:", "net user"),
         320,
         320,
     ),
+    # az keyvault secret set …: the command, up to 512 characters of its arguments, a value of
+    # 256 (quoted)
+    _secret_store_command: (("keyvault", "secretsmanager", "put-parameter"), 16, 800),
     # HTTPBasicAuth(…): the call's name around its word (32 characters before it at most), JDBC's
     # URL of 256, a user of 256 and a password of 256 after it
     _credential_call: (

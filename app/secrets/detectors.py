@@ -39,6 +39,7 @@ from app.secrets import (
     PASSWORD,
     PEM_KEY,
     PUTTY_KEY,
+    SECRET,
     URI_PASSWORD,
     USERINFO,
     Span,
@@ -342,6 +343,9 @@ _COMMAND_LINE_PASSWORD = _lazy(
         [^\s|;&<>]{1,128}[ \t]+                              # the user, then the password
       | (?i:net)[ \t]+(?i:use)[ \t][^\n|;&]{0,256}?(?<=[ \t])/(?i:user):
         [^\s"'`]{1,128}[ \t]+                                 # Windows' net use … /user:u …
+      | (?i:net)[ \t]+(?i:user)[ \t]+(?:"[^"\n]{1,128}"|[^\s"'`/|;&<>]{1,128})[ \t]+
+        (?=[^\s/*])                            # net user NAME PASSWORD (not /add, not * asks)
+      | lftp[ \t][^\n|;&]{0,256}?(?<=[ \t])-u[ \t]+["']?[^\s,"'`]{1,128},  # lftp -u user,…
     )
     """
     + _SHELL_VALUE,
@@ -409,6 +413,45 @@ _COMMAND_VARIABLE = _lazy(
     + _SHELL_VALUE,
     re.X,
 )
+
+
+# A command that stores a secret: what it is given is one, whatever its name (Azure Key Vault's
+# secret set, AWS Secrets Manager's create-secret, put-secret-value and update-secret; Parameter
+# Store's put-parameter when the parameter is a SecureString or named for a credential).
+_SECRET_STORE_COMMAND = _lazy(
+    r"""
+    (?<![\w-])(?P<command>
+        (?i:az)[ \t]+(?i:keyvault)[ \t]+secret[ \t]+set
+      | aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret)
+      | aws[ \t]+ssm[ \t]+put-parameter)
+    (?P<arguments>[ \t][^\n|;&]{0,512})
+    """,
+    re.X,
+)
+_STORED_VALUE = _lazy(r"(?<=[ \t])--(?:value|secret-string)(?:=|[ \t]+)" + _SHELL_VALUE, re.X)
+_PARAMETER_NAME = _lazy(r"(?<=[ \t])--name(?:=|[ \t]+)" + _SHELL_VALUE, re.X)
+
+
+def secret_store_command(text: str) -> Iterator[Span]:
+    return _bounded(map(_stored_secret, _SECRET_STORE_COMMAND.finditer(text)))
+
+
+def _stored_secret(m: re.Match[str]) -> Span | None:
+    start, end = m.span("arguments")
+    value = _STORED_VALUE.search(m.string, start, end)
+    if value is None:
+        return None
+    group = _shell_literal(value)
+    if group is None or value.group(group).startswith("{"):
+        return None  # (a variable, a file; JSON, whose members the other detectors read)
+    if m.group("command").endswith("put-parameter") and "SecureString" not in m["arguments"]:
+        named = _PARAMETER_NAME.search(m.string, start, end)
+        name = named.group(_quoting(named)) if named is not None else ""
+        if _classify_name(name.rstrip("/").rpartition("/")[2]) is None:
+            return None  # a plain parameter (a region, a URL)
+    if _credential_value(_C_SECRET, value.group(group)) is None:
+        return None
+    return value.start(group), value.end(group), SECRET
 
 
 def command_variable(text: str) -> Iterator[Span]:
