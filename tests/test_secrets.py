@@ -908,6 +908,25 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'variable "db_password" {\n  sensitive = true\n}\n'
         'variable "region" {\n  default = "eu1"\n}',
     ),
+    # a YAML mapping named for a credential, its value one level down
+    (
+        "yaml-cloudformation-default",
+        _lazy(
+            lambda: "Qw7" + rnd(13),
+            "Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true\n    Default: ",
+            "\n  Region:\n    Type: String\n",
+        ),
+        "a password",
+        "Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true\n"
+        "  Region:\n    Type: String\n    Default: eu-west-1\n",
+    ),
+    (
+        "yaml-wrapped-value",
+        _lazy(lambda: "Qw7" + rnd(13), "parameters:\n  adminPassword:\n    value: '", "'\n"),
+        "a password",
+        "parameters:\n  adminPassword:\n    reference:\n      secretName: admin\n"
+        "  vmSize:\n    value: Standard_B2s\n",
+    ),
     # a command that stores a secret: its value is one, whatever its name
     (
         "az-keyvault-secret-set",
@@ -1748,6 +1767,9 @@ ORDINARY = [
     "[concat('Server=tcp:', variables('sqlServer'), ';User ID=', parameters('sqlLogin'), "
     "';Password=',parameters('sqlPassword'),';')]",
     "[draft] Auth: OAuth2.0",
+    "      MasterUserPassword: !Sub '{{resolve:secretsmanager:${DBCredential}}}'\n"
+    "      PubliclyAccessible: false\n",
+    "      MasterUserPassword: !Ref DBPassword\n      StorageEncrypted: true\n",
     '{{- printf "%s://%s:%s@%s:%s/%s" (include "redis.scheme" $) (include "redis.user" $) -}}',
     'wait_for "redis://${REDIS_PASSWORD:-}@${REDIS_HOST}:${REDIS_PORT_NUMBER}"',
     "helm upgrade db bitnami/mariadb-galera --set galera.mariabackup.password=YYYY",

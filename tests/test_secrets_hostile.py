@@ -85,6 +85,9 @@ NOTHING_TO_FIND = [
         ),
     ),
     ("JSON openings", _repeat('{"value": [')),
+    # YAML keys a mapping's value sits under, none of them a credential's
+    ("YAML value lines", _repeat("\n  value: x")),
+    ("YAML defaults of passwords", _repeat("DBPassword:\n  Type: String\n  Default: ''\n")),
 ]
 
 
@@ -207,6 +210,16 @@ def test_prose_and_netrc_decoys_hide_nothing_under_a_thousand() -> None:
     text = "the password is a, " * 900 + f"and the new password is {password} now"
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
     text = "machine a login b password c\n" * 900 + f"machine db login app password {password}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
+
+
+def test_a_yaml_default_after_a_manifest_s_entries_is_found() -> None:
+    """A CloudFormation parameter's Default after 900 env entries and 90 defaults refused is
+    read (a thousand keys of no credential's mapping, a hundred refused, bound it)."""
+    password = "Wint3r-" + rnd(8)
+    text = "env:\n" + "".join(f"- name: VAR_{i}\n  value: v{i}\n" for i in range(900))
+    text += "".join(f"P{i}Password:\n  Type: String\n  Default: ''\n" for i in range(90))
+    text += f"DBPassword:\n  Type: String\n  Default: {password}\n"
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
 
 

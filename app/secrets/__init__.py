@@ -451,6 +451,14 @@ _SCHEME_NAMES = _words(
     sha256withrsa sha1withrsa sha384withrsa sha512withrsa sha256withecdsa sha384withecdsa
     """
 )
+# YAML tags that call a function for a value: CloudFormation's intrinsic functions, Ansible's
+# vault
+_YAML_FUNCTION_TAGS = _words(
+    """
+    !Sub !Ref !GetAtt !Join !ImportValue !FindInMap !Select !Split !If !Base64 !Cidr !GetAZs
+    !Transform !Equals !Not !And !Or !Condition !vault
+    """
+)
 # An account's key or a shared access key as its name announces it: base64, both cases
 _AZURE_KEY_LIKE = _lazy(r"[A-Za-z0-9+/]{40,}={0,2}")
 # The base64 of 32 or 64 random bytes, as Azure writes its keys (a storage account's and Cosmos
@@ -473,10 +481,11 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return None  # shorter than any credential of its class: the cheapest test first
     if value.isdigit():
         return None  # a number (the shape tests below say so too, after five regexes)
-    if value[0] in ",;)" or value.lower() in _SCHEME_NAMES:
+    if value[0] in ",;)" or value.lower() in _SCHEME_NAMES or value in _YAML_FUNCTION_TAGS:
         # what an expression leaves after a quote closed (an ARM template's
         # ';AccountKey=',listKeys(…), ';Password=',parameters(…)); the name of a way to sign
-        # in ("Auth: OAuth2.0", "signature: SHA256withRSA")
+        # in ("Auth: OAuth2.0", "signature: SHA256withRSA"); a tag calling a function
+        # (CloudFormation's MasterUserPassword: !Sub '{{resolve:secretsmanager:…}}')
         return None
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
@@ -589,6 +598,7 @@ _sql_insert = _later("sql_insert")
 _terraform_variable = _later("terraform_variable")
 _html_input = _later("html_input")
 _json_structures = _later("json_structures")
+_yaml_wrapped_value = _later("yaml_wrapped_value")
 _csv_column = _later("csv_column")
 _listed_value = _later("listed_value")
 _quoted_after_name = _later("quoted_after_name")
@@ -1672,6 +1682,15 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:insert)[ \t]+(?i:into)[ \t]", ("insert",)), (_sql_insert,)),
     _Anchor((r"variable[ \t]+\"", ("variable",)), (_terraform_variable,)),
     _Anchor((r"(?i:<input)[ \t\r\n]", ("<input",)), (_html_input,)),
+    # a YAML mapping named for a credential, its value one level down (CloudFormation's
+    # Default:, a parameters file's value:)
+    _Anchor(
+        (
+            r"\n[ \t]+(?:Default|default|defaultValue|value|Value):",
+            ("default:", "value:"),
+        ),
+        (_yaml_wrapped_value,),
+    ),
     # a JSON text holding a name/value pair's value or a value wrapped in its own object
     _Anchor(
         (
@@ -1782,6 +1801,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
         320,
         320,
     ),
+    # a YAML mapping's key line ("  Default: …"): 16 lines back to its mapping's name (2 KB),
+    # a value of 256 after it
+    _yaml_wrapped_value: (("default:", "value:"), 2048, 320),
     # az keyvault secret set …: the command, up to 512 characters of its arguments, a value of
     # 256 (quoted)
     _secret_store_command: (("keyvault", "secretsmanager", "put-parameter"), 16, 800),

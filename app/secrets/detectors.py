@@ -50,6 +50,7 @@ from app.secrets import (
     _folded,
     _item_after_kind,
     _may_name_credential,
+    _member_credential,
     _named_class,
     _pair_kind,
     _passphrase,
@@ -618,6 +619,60 @@ def sql_insert(text: str) -> Iterator[Span]:
                     kind = _credential_value(cls, value, prose=True)
                     if kind is not None:
                         yield item.start("quoted"), item.end("quoted"), kind
+
+
+# A YAML mapping named for a credential whose value sits one level down, as CloudFormation
+# declares a template's parameter (DBPassword:, then Type: String, NoEcho: true, Default: …)
+# and a parameters file or a chart wraps one (adminPassword:, then value: …): each such key
+# line's mapping is found by walking back up to 16 lines to the first less indented, which
+# must be a name alone on its line (a list's "- name: DB_PASSWORD" entry is `_name_then_value`'s).
+_YAML_WRAPPED = _lazy(
+    r"\n(?P<indent>[ \t]+)(?:Default|default|defaultValue|value|Value):[ \t]*"
+    r"""(?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'#]{1,256}))"""
+    r"[ \t]*(?=\r?\n|$|[ \t]#)"
+)
+_YAML_MAPPING = _lazy(r"[ \t]*(?:-[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}):[ \t]*\r?")
+_YAML_LINES_BACK = 16
+
+
+def yaml_wrapped_value(text: str) -> Iterator[Span]:
+    """`_yaml_candidates`' spans, a hundred values of credentials' mappings refused at most, and
+    a thousand keys whose mapping is none (a manifest's thousand env entries)."""
+    return _bounded(_yaml_candidates(text))
+
+
+def _yaml_candidates(text: str) -> Iterator[Span | None]:
+    others = 0
+    for m in _YAML_WRAPPED.finditer(text):
+        cls = _yaml_mapping_class(m)
+        if cls is None:
+            others += 1
+            if others > _MANY_REFUSED:
+                return
+            continue
+        group = _quoting(m)
+        kind = _member_credential(cls, m.group(group))
+        yield None if kind is None else (m.start(group), m.end(group), kind)
+
+
+def _yaml_mapping_class(m: re.Match[str]) -> str | None:
+    """The credential class of the name of the mapping this key line is in, when that name
+    stands alone on its line; None otherwise."""
+    text = m.string
+    indent = len(m.group("indent").expandtabs())
+    end = m.start()  # (the newline before the key's line)
+    for _ in range(_YAML_LINES_BACK):
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        end = start - 1
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#") or len(line) - len(stripped) >= indent:
+            if start == 0:
+                return None
+            continue  # (a blank line, a comment, a sibling or what is under one)
+        parent = _YAML_MAPPING.fullmatch(line)
+        return None if parent is None else _classify_name(parent.group("name"))
+    return None
 
 
 # variable "db_password" { … default = "…" }: a Terraform variable's default (its body read to
