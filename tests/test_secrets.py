@@ -927,6 +927,40 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "parameters:\n  adminPassword:\n    reference:\n      secretName: admin\n"
         "  vmSize:\n    value: Standard_B2s\n",
     ),
+    # a network device's configuration
+    (
+        "ios-user-password",
+        _lazy(
+            lambda: "Qw7" + rnd(9),
+            "hostname edge-1\nusername netops privilege 15 password 0 ",
+            "\n!",
+        ),
+        "a password",
+        "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0\n"
+        "username admin secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM\n"
+        "The username field and password field are required.\n"
+        "Log in with a username and password without a web browser.",
+    ),
+    (
+        "ios-type-7",
+        _lazy(
+            lambda: rnd(12, "0123456789ABCDEF"), "line vty 0 4\nusername backup password 7 ", "\n"
+        ),
+        "a password",
+        "username backup password 7 <type-7 string>\n",
+    ),
+    (
+        "ios-snmp-community",
+        _lazy(lambda: "Qw7" + rnd(9), "snmp-server community ", " RW\nsnmp-server location dc1"),
+        "a password",
+        "snmp-server community public RO\nsnmp-server community ${SNMP_COMMUNITY} RW",
+    ),
+    (
+        "ios-server-key",
+        _lazy(lambda: "Qw7" + rnd(9), "tacacs-server host 10.1.1.1 key ", "\n"),
+        "a password",
+        "radius-server host 10.1.1.2 auth-port 1812\ncrypto isakmp policy 10",
+    ),
     # a command that stores a secret: its value is one, whatever its name
     (
         "az-keyvault-secret-set",

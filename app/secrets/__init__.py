@@ -426,7 +426,7 @@ _PASSWORD_OF = _words(
     db admin root my old new mysql pg postgres sql sa mongo redis ldap smtp mail email imap
     pop ftp sftp proxy vpn wifi web site app api service svc login auth master default bind
     key store keystore truststore rabbit rabbitmq kafka elastic es jenkins nexus registry
-    docker vault git repo oracle mssql
+    docker vault git repo oracle mssql ssh smb cifs sudo
     """
 )
 
@@ -584,6 +584,7 @@ _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
 _command_variable = _later("command_variable")
 _secret_store_command = _later("secret_store_command")
+_device_password = _later("device_password")
 _credential_call = _later("credential_call")
 _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
@@ -1617,6 +1618,17 @@ _ANCHORS: tuple[_Anchor, ...] = (
             ("htpasswd", "rabbitmqctl", "/user:", "net user"),
         ),
         (_command_line_password,),
+    ),
+    # a network device's configuration: a user's or the enable password, an SNMP community,
+    # a server's key, a pre-shared key, a key chain's key
+    _Anchor(
+        (
+            r"username[ \t][^\n]{0,80}(?:password|secret)[ \t]|enable[ \t]+(?:password|secret)"
+            r"|snmp-server[ \t]+community[ \t]|-server[ \t][^\n]{0,80}key[ \t]"
+            r"|isakmp[ \t]+key[ \t]|key-string[ \t]",
+            ("username", "enable", "snmp-server", "-server", "isakmp", "key-string"),
+        ),
+        (_device_password,),
     ),
     # a command that stores a secret (Key Vault, Secrets Manager, Parameter Store)
     _Anchor(

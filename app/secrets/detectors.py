@@ -416,6 +416,60 @@ _COMMAND_VARIABLE = _lazy(
 )
 
 
+# A network device's configuration (Cisco IOS and its kin): a user's or the enable password in
+# clear (type 0, or no type) or in the reversible type 7, an SNMP community, a TACACS+ or
+# RADIUS server's key, an IKE pre-shared key, a key chain's key-string. (Hashes, types 5, 8
+# and 9, are left alone, as a shadow file's are.)
+_DEVICE_PASSWORD = _lazy(
+    r"""
+    (?<![\w-])(?:
+        username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+\d{1,2})?[ \t]+(?:password|secret)
+      | enable[ \t]+(?:password|secret)(?:[ \t]+level[ \t]+\d{1,2})?
+      | snmp-server[ \t]+community
+      | (?:tacacs-server|radius-server)(?:[ \t]+host[ \t]+\S{1,64})?[ \t]+key
+      | crypto[ \t]+isakmp[ \t]+key
+      | key-string
+    )(?:[ \t]+(?P<type>\d))?[ \t]+(?P<value>[^\s]{1,128})
+    """,
+    re.X,
+)
+# (the default community every tutorial names; a hash's types)
+_NOT_DEVICE_SECRETS = frozenset({"public"})
+_HASH_TYPES = frozenset("4589")
+
+
+def device_password(text: str) -> Iterator[Span]:
+    return _bounded(map(_device_secret, _DEVICE_PASSWORD.finditer(text)))
+
+
+def _device_secret(m: re.Match[str]) -> Span | None:
+    kind_of_value = m.group("type")
+    value = m.group("value")
+    if kind_of_value in _HASH_TYPES or value.lower() in _NOT_DEVICE_SECRETS:
+        return None
+    if kind_of_value == "7":
+        # the password reversibly encoded, in hexadecimal
+        return (m.start("value"), m.end("value"), PASSWORD) if _TYPE_7.fullmatch(value) else None
+    if kind_of_value not in (None, "0"):
+        return None
+    # a configuration's line as written, or quoted in a sentence, judged as prose judges a
+    # password; a user's or the enable password with no type only as a line of its own that
+    # it ends ("username and password without a browser", "the username with password …" are
+    # prose)
+    text, start, end = m.string, m.start(), m.end()
+    line_end = text.find("\n", end)
+    at_line = not text[text.rfind("\n", 0, start) + 1 : start].strip()
+    alone = at_line and not text[end : len(text) if line_end == -1 else line_end].strip()
+    if kind_of_value is None and not alone and m.group().startswith(("username", "enable")):
+        return None
+    if _credential_value(_C_PASSWORD, value, prose=not at_line) is None:
+        return None
+    return m.start("value"), m.end("value"), PASSWORD
+
+
+_TYPE_7 = _lazy(r"[0-9A-Fa-f]{4,128}")
+
+
 # A command that stores a secret: what it is given is one, whatever its name (Azure Key Vault's
 # secret set, AWS Secrets Manager's create-secret, put-secret-value and update-secret; Parameter
 # Store's put-parameter when the parameter is a SecureString or named for a credential).
