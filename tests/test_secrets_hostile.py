@@ -214,10 +214,12 @@ def test_prose_and_netrc_decoys_hide_nothing_under_a_thousand() -> None:
 
 
 def test_a_yaml_default_after_a_manifest_s_entries_is_found() -> None:
-    """A CloudFormation parameter's Default after 900 env entries and 90 defaults refused is
-    read (a thousand keys of no credential's mapping, a hundred refused, bound it)."""
+    """A CloudFormation parameter's Default after 90 env entries, 900 parameters of other
+    names and 90 defaults of passwords refused is read (a hundred list entries, a thousand
+    other parameters and a hundred refused bound it)."""
     password = "Wint3r-" + rnd(8)
-    text = "env:\n" + "".join(f"- name: VAR_{i}\n  value: v{i}\n" for i in range(900))
+    text = "env:\n" + "".join(f"- name: VAR_{i}\n  value: v{i}\n" for i in range(90))
+    text += "".join(f"Region{i}:\n  Type: String\n  Default: eu-{i}\n" for i in range(900))
     text += "".join(f"P{i}Password:\n  Type: String\n  Default: ''\n" for i in range(90))
     text += f"DBPassword:\n  Type: String\n  Default: {password}\n"
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]

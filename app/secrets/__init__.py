@@ -1813,9 +1813,6 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
         320,
         320,
     ),
-    # a YAML mapping's key line ("  Default: …"): 16 lines back to its mapping's name (2 KB),
-    # a value of 256 after it
-    _yaml_wrapped_value: (("default:", "value:"), 2048, 320),
     # az keyvault secret set …: the command, up to 512 characters of its arguments, a value of
     # 256 (quoted)
     _secret_store_command: (("keyvault", "secretsmanager", "put-parameter"), 16, 800),

@@ -690,16 +690,23 @@ _YAML_LINES_BACK = 16
 
 
 def yaml_wrapped_value(text: str) -> Iterator[Span]:
-    """`_yaml_candidates`' spans, a hundred values of credentials' mappings refused at most, and
-    a thousand keys whose mapping is none (a manifest's thousand env entries)."""
+    """`_yaml_candidates`' spans, a hundred values of credentials' mappings refused at most."""
     return _bounded(_yaml_candidates(text))
 
 
 def _yaml_candidates(text: str) -> Iterator[Span | None]:
-    others = 0
+    # (keys under no mapping, a list's entries, come by the thousand in a manifest: past a
+    # hundred the rest of the text is not read; keys under mappings of no credential, a
+    # template's parameters, past a thousand)
+    entries = others = 0
     for m in _YAML_WRAPPED.finditer(text):
         cls = _yaml_mapping_class(m)
         if cls is None:
+            entries += 1
+            if entries > _REFUSED_PER_TEXT:
+                return
+            continue
+        if not cls:
             others += 1
             if others > _MANY_REFUSED:
                 return
@@ -711,7 +718,7 @@ def _yaml_candidates(text: str) -> Iterator[Span | None]:
 
 def _yaml_mapping_class(m: re.Match[str]) -> str | None:
     """The credential class of the name of the mapping this key line is in, when that name
-    stands alone on its line; None otherwise."""
+    stands alone on its line ("" when it names no credential); None when no such name is."""
     text = m.string
     indent = len(m.group("indent").expandtabs())
     end = m.start()  # (the newline before the key's line)
@@ -725,7 +732,7 @@ def _yaml_mapping_class(m: re.Match[str]) -> str | None:
                 return None
             continue  # (a blank line, a comment, a sibling or what is under one)
         parent = _YAML_MAPPING.fullmatch(line)
-        return None if parent is None else _classify_name(parent.group("name"))
+        return None if parent is None else _classify_name(parent.group("name")) or ""
     return None
 
 
