@@ -1768,6 +1768,12 @@ def test_the_same_shapes_without_a_credential(document: dict[str, Any], grow: bo
     assert find_secrets(_grown(document) if grow else document) == []
 
 
+def test_a_yaml_plain_value_holding_a_hash_is_read_whole() -> None:
+    # (only after a space does "#" start a comment: the password holds it)
+    text = "Parameters:\n  DBPassword:\n    Type: String\n    Default: Hq4!tR8#wZ2m  # rotate\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == ["Hq4!tR8#wZ2m"]
+
+
 def test_a_flag_s_value_after_many_flags_with_none_is_found() -> None:
     # (past a thousand, the rest are not read: 900 is within the bound)
     argv = ["--password", "$DB_PASSWORD"] * 900 + ["--password", PASSWORD_VALUE]

@@ -682,7 +682,8 @@ def sql_insert(text: str) -> Iterator[Span]:
 # must be a name alone on its line (a list's "- name: DB_PASSWORD" entry is `_name_then_value`'s).
 _YAML_WRAPPED = _lazy(
     r"\n(?P<indent>[ \t]+)(?:Default|default|defaultValue|value|Value):[ \t]*"
-    r"""(?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'#]{1,256}))"""
+    # (a plain value may hold "#": only after a space does one start a comment)
+    r"""(?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'#]\S{0,255}))"""
     r"[ \t]*(?=\r?\n|$|[ \t]#)"
 )
 _YAML_MAPPING = _lazy(r"[ \t]*(?:-[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}):[ \t]*\r?")
