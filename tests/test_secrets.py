@@ -1049,6 +1049,25 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '<input type="password" value=""> <input type="text" name="user" value="admin2024">',
     ),
     (
+        "password-for-what-colon",
+        _lazy(lambda: "Kx8" + rnd(10), "Temporary password for the portal: ", " (expires Friday)"),
+        "a password",
+        "Remember the password for the portal: see the vault. "
+        "The password for the portal: MUST be 12 characters.",
+    ),
+    (
+        "password-changed-to",
+        _lazy(lambda: "Kx8" + rnd(10), "I changed the wifi password to ", " yesterday"),
+        "a password",
+        "Send the password to the customer by phone; the key to success is persistence.",
+    ),
+    (
+        "passcode-label",
+        _lazy(lambda: "Kx8" + rnd(10), "Door passcode: ", "\n"),
+        "a password",
+        "Your one-time passcode: 482913",
+    ),
+    (
         "password-reset-to",
         _lazy(lambda: "Kx8" + rnd(10), "Hi, the admin password was reset to ", " as you asked."),
         "a password",

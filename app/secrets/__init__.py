@@ -216,6 +216,7 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("password",): _C_PASSWORD,
     ("passwd",): _C_PASSWORD,
     ("passphrase",): _C_PASSWORD,
+    ("passcode",): _C_PASSWORD,  # (a number alone, a one-time code, is refused as any number)
     ("passwort",): _C_PASSWORD,  # German's, as a support ticket writes it ("Passwort: …")
     ("mot", "de", "passe"): _C_PASSWORD,  # French's ("mot de passe : …")
     # and as tickets in other languages write it, in ASCII (a label's accents are read as
@@ -1510,7 +1511,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # at the end of the string.
     _Anchor(
         (
-            r"(?i:(?:p(?:ass(?:word|wd|phrase|wort|e|ord)?|wd?|hrase|air[-_]?id)"
+            r"(?i:(?:p(?:ass(?:word|wd|phrase|wort|e|ord|code)?|wd?|hrase|air[-_]?id)"
             rf"|{'|'.join(_PASSWORD_WORDS)}"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk){_NAME_END})",

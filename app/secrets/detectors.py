@@ -1165,10 +1165,14 @@ def pgpass_line(text: str) -> Iterator[Span]:
 # changed to", "set to" (what a ticket says of it); the value quoted or not ("the password is
 # 'Secret123'"). `_PASSWORD_IS` and `_KEY_IS` read it after their names.
 _TOLD_IS = (
-    r"(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
+    r"(?:(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
     r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
-    r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)[ \t]*:?[ \t]*"
-    r"[\"'`]?"
+    r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)"
+    # ... or what it is for, then a colon ("the password for the portal: …"), or "to" alone
+    # after a verb before the name ("changed the wifi password to …")
+    r"|[ \t]+(?:for|of)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?[ \t]*(?=:)"
+    r"|[ \t]+to(?=[ \t]))"
+    r"[ \t]*:?[ \t]*[\"'`]?"
 )
 _PASSWORD_IS = _lazy(
     r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
