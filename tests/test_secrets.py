@@ -1062,6 +1062,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "Send the password to the customer by phone; the key to success is persistence.",
     ),
     (
+        "password-dash-or-arrow",
+        _lazy(lambda: "Kx8" + rnd(10), "Wi-Fi (guest)\nPassword -> ", "\nVPN: see the vault"),
+        "a password",
+        "Password - forgot it, ask IT\npassword -> see the vault\npassword - 12 characters minimum",
+    ),
+    (
         "passcode-label",
         _lazy(lambda: "Kx8" + rnd(10), "Door passcode: ", "\n"),
         "a password",

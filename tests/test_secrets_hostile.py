@@ -37,6 +37,7 @@ NOTHING_TO_FIND = [
     ("api_key=letters only", _repeat("api_key=abcdefgh&")),
     ("placeholders", _repeat("password=${ABC}&")),
     ("password is a", _repeat("password is a ")),
+    ("password - a", _repeat("password - a password -> b ")),
     ("token prefixes", _repeat("ghp_glpat-xoxb-sk-npm_hf_AIzaAKIAdckr_pat_pul-dp.pt.NRAK-LTAI")),
     ("eyJ segments, a header without alg", _repeat("eyJ0eXAiOiJ4In0.eyJ.")),
     ("Bearer a", _repeat("Bearer a ")),

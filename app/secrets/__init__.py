@@ -1532,7 +1532,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+"
-            r"(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated)[ \t:]",
+            r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated)[ \t:]"
+            r"|-{1,2}>?[ \t])",
             ("pass", "pwd"),
         ),
         (_password_in_prose,),

@@ -1171,7 +1171,9 @@ _TOLD_IS = (
     # ... or what it is for, then a colon ("the password for the portal: …"), or "to" alone
     # after a verb before the name ("changed the wifi password to …")
     r"|[ \t]+(?:for|of)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?[ \t]*(?=:)"
-    r"|[ \t]+to(?=[ \t]))"
+    r"|[ \t]+to(?=[ \t])"
+    # ... or a dash or an arrow between, as a note lists one ("Password - …", "password -> …")
+    r"|[ \t]+-{1,2}>?(?=[ \t]))"
     r"[ \t]*:?[ \t]*[\"'`]?"
 )
 _PASSWORD_IS = _lazy(
