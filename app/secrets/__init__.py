@@ -1099,7 +1099,12 @@ class _NamesByRe2:
 def _may_name_credential(name: str) -> bool:
     """False when ``name`` holds none of the words every credential's name (`_classify_name`)
     and every credential-carrying query parameter holds: its value is not read."""
-    low = name.lower()
+    return _holds_name_word(name)
+
+
+def _holds_name_word(text: str) -> bool:
+    """Whether ``text`` holds one of the words of a credential's name (`_NAME_HEAD_WORDS`)."""
+    low = text.lower()
     return any(word in low for word in _NAME_HEAD_WORDS)
 
 
@@ -2734,9 +2739,10 @@ def _passphrase(value: str) -> bool:
     )
 
 
-def _member_credential(cls: str, value: str) -> str | None:
-    """The kind of credential a member (or a name/value pair) named for ``cls`` holds."""
-    kind = _credential_value(cls, value)
+def _member_credential(cls: str, value: str, *, prose: bool = False) -> str | None:
+    """The kind of credential a member (or a name/value pair) named for ``cls`` holds: a
+    password may be a passphrase. ``prose``: judged as prose judges a value."""
+    kind = _credential_value(cls, value, prose=prose)
     if kind is None and cls == _C_PASSWORD and _passphrase(value.strip()):
         return PASSWORD
     return kind
@@ -2755,9 +2761,7 @@ def _named_member(
                 # (judged as prose judges a value: a list under a credential's plural name
                 # often lists what may be done to them, a key vault's "secrets": ["Get",
                 # "List", "Delete"])
-                kind = _credential_value(cls, item, prose=True)
-                if kind is None and cls == _C_PASSWORD and _passphrase(item.strip()):
-                    kind = PASSWORD
+                kind = _member_credential(cls, item, prose=True)
                 if kind is not None:
                     record(c, (name, j), (ordinal, j), _whole(item, kind), False, item)
     elif isinstance(value, dict):
@@ -2804,12 +2808,16 @@ def _pair_kind(obj: dict[object, object], member: str) -> str | None:
     for field in _NAME_MEMBERS:
         name = obj.get(field)
         if isinstance(name, str) and len(name) <= 128:
-            if "/" in name and " " not in name:
-                name = name.rstrip("/").rpartition("/")[2]
-            cls = _classify_name(name)
+            cls = _classify_name(_last_part(name) if " " not in name else name)
             if cls is not None:
                 return _member_credential(cls, value)
     return None
+
+
+def _last_part(name: str) -> str:
+    """The last part of a name that is a path ("/prod/db/password": "password"), as AWS's
+    Parameter Store names its parameters; the name itself when it is none."""
+    return name.rstrip("/").rpartition("/")[2]
 
 
 # the members that hold a pair's value, and those that name it
@@ -2862,12 +2870,7 @@ def _item_after_kind(items: list[object], ordinal: int, name: str) -> str | None
     if not flag and len(items) != 2:
         return None
     cls = _classify_name(name.lstrip("-"))
-    if cls is None:
-        return None
-    kind = _credential_value(cls, value, prose=True)
-    if kind is None and cls == _C_PASSWORD and _passphrase(value.strip()):
-        kind = PASSWORD
-    return kind
+    return None if cls is None else _member_credential(cls, value, prose=True)
 
 
 def _whole(value: str, kind: str) -> Span:

@@ -31,7 +31,7 @@ from app.secrets import (
     _MANY_REFUSED,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
-    _NAME_HEAD_WORDS,
+    _NAME_HEAD_ANCHOR,
     _NAME_MEMBERS,
     _PAIRED_VALUES,
     _QUOTED_NAME_ENDS,
@@ -48,7 +48,9 @@ from app.secrets import (
     _credential_value,
     _entry_kind,
     _folded,
+    _holds_name_word,
     _item_after_kind,
+    _last_part,
     _may_name_credential,
     _member_credential,
     _named_class,
@@ -502,7 +504,7 @@ def _stored_secret(m: re.Match[str]) -> Span | None:
     if m.group("command").endswith("put-parameter") and "SecureString" not in m["arguments"]:
         named = _PARAMETER_NAME.search(m.string, start, end)
         name = named.group(_quoting(named)) if named is not None else ""
-        if _classify_name(name.rstrip("/").rpartition("/")[2]) is None:
+        if _classify_name(_last_part(name)) is None:
             return None  # a plain parameter (a region, a URL)
     if _credential_value(_C_SECRET, value.group(group)) is None:
         return None
@@ -803,12 +805,11 @@ def _holds_a_credential_word(text: str) -> bool:
         spans = re2_spans(_CREDENTIAL_WORD_RE2, text.encode("ascii", "replace"))
         if spans is not None:
             return next(spans, None) is not None
-    low = text.lower()
-    return any(word in low for word in _NAME_HEAD_WORDS)
+    return _holds_name_word(text)
 
 
 _NAMING_MEMBERS = frozenset(_NAME_MEMBERS)
-_CREDENTIAL_WORD_RE2 = f"(?i:{'|'.join(_NAME_HEAD_WORDS)})"
+_CREDENTIAL_WORD_RE2 = f"(?i:{_NAME_HEAD_ANCHOR.pattern})"
 
 
 def _structured_values(root: object) -> Iterator[tuple[str, str] | None]:
