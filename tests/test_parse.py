@@ -4,7 +4,10 @@ import json
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import app.parse
 from app.parse import Limits, _StrictParser, line_col, parse
 from tests.conftest import CONFORMANCE, JSONTESTSUITE, manifest
 
@@ -27,12 +30,21 @@ def json_errors(intake):
     return [f for f in intake.findings if f.code == "json" and f.severity == "error"]
 
 
+@pytest.fixture(params=["stdlib", "orjson"])
+def gear(request, monkeypatch):
+    """Intake's fast path in each of its two decoders: the standard library's with hooks (small
+    documents) and orjson with its members counted (from 64 KB on), here for any size."""
+    if request.param == "orjson":
+        monkeypatch.setattr(app.parse, "_ORJSON_FROM", 0)
+    return request.param
+
+
 def test_the_suite_is_all_there():
     assert len(SUITE) == 318
 
 
 @pytest.mark.parametrize("name", SUITE)
-def test_jsontestsuite_verdict(name):
+def test_jsontestsuite_verdict(name, gear):
     data = (JSONTESTSUITE / name).read_bytes()
     intake = parse(data)
     errors = json_errors(intake)
@@ -150,7 +162,7 @@ def test_five_mebibytes_of_one_string():
     assert "never closed" in json_errors(unterminated)[0].message
 
 
-def test_fast_path_and_strict_parser_agree():
+def test_fast_path_and_strict_parser_agree(gear):
     """The fast path must accept exactly what the strict parser accepts, with equal values."""
     samples = [p.read_bytes() for p in sorted(CONFORMANCE.glob("*.json"))]
     samples += [p.read_bytes() for p in sorted(JSONTESTSUITE.iterdir())]
@@ -259,3 +271,84 @@ def test_a_byte_that_is_not_utf8_outside_a_string_is_named_as_the_byte(data, byt
     [finding] = parse(data).findings
     assert f"byte {byte}, which is not valid UTF-8" in finding.message
     assert "U+DC" not in finding.message
+
+
+_NAMES = st.text(alphabet='":\\ab', max_size=3)
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(alphabet='":\\ab{}[],\n\u00e9'),
+        lambda inner: st.lists(inner, max_size=4) | st.lists(st.tuples(_NAMES, inner), max_size=4),
+        max_leaves=30,
+    ),
+    st.sampled_from(["compact", "spaced", "colons escaped"]),
+)
+def test_both_decoders_read_a_document_alike(value, written):
+    """orjson's gear (duplicate members found by counting colons) and the standard library's
+    (a hook for each object) take and refuse the same documents, repeated members included
+    (a list of pairs is written as an object, names drawn from few so that they repeat),
+    with the same values and findings."""
+
+    def string(v):
+        quoted = json.dumps(v)
+        return quoted.replace(":", "\\u003a") if written == "colons escaped" else quoted
+
+    def write(v):
+        sep = ":" if written == "compact" else ": "
+        if isinstance(v, list) and v and all(isinstance(p, tuple) for p in v):
+            return "{" + ", ".join(string(k) + sep + write(x) for k, x in v) + "}"
+        if isinstance(v, list):
+            return "[" + ", ".join(map(write, v)) + "]"
+        return string(v) if isinstance(v, str) else json.dumps(v)
+
+    text = '{"v": ' + write(value) + "}"
+    data = text.encode()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(app.parse, "_ORJSON_FROM", 10**9)
+        small = parse(data)
+        patch.setattr(app.parse, "_ORJSON_FROM", 0)
+        large = parse(data)
+    assert large.document == small.document
+    assert [(f.path, f.message) for f in large.findings] == [
+        (f.path, f.message) for f in small.findings
+    ]
+
+
+@pytest.mark.parametrize(
+    "body, path",
+    [
+        ('"a": 1, "b": {"c": 1, "c": 2}', "/b/c"),
+        ('"a": [{"k": "v:\\\\", "k": "w"}]', "/a/0/k"),
+        ('"a": {"x:\\"": 1, "x:\\"": 1}', '/a/x:"'),
+        # a colon written as an escape, which the document written back holds as one, as
+        # many as the repeated member took away
+        ('"a": {"k": 1, "k": 2}, "b": "\\u003a"', "/a/k"),
+    ],
+)
+def test_a_repeated_member_in_a_large_document_is_found(body, path):
+    """From 64 KB on orjson decodes, keeping one of a repeated member: the count of members
+    tells, and the strict parser names the place."""
+    data = ('{"pad": "' + "x" * 70_000 + '", ' + body + "}").encode()
+    errors = json_errors(parse(data))
+    assert [e.path for e in errors] == [path]
+    assert "duplicate" in errors[0].message
+
+
+def test_a_large_document_is_read_as_the_small_one_is(monkeypatch):
+    """orjson's values are the standard library's: numbers, escapes, non-ASCII text; a run
+    of 16 digits (an integer that may pass 2^53) sends the document to the standard one."""
+    import orjson
+
+    decoded = []
+    monkeypatch.setattr(orjson, "loads", lambda data: decoded.append(1) or json.loads(data))
+    item = ['é\u00e9"\\\n', True, None, 1e300, -0.0, 2.5e-5]
+    members = {f"m{i}": [i, -i, i / 8, *item] for i in range(4000)}
+    text = json.dumps(members)
+    assert len(text) > 64 * 1024
+    large = parse(text.encode())
+    assert large.ok and large.verbatim and decoded == [1]
+    assert large.document == json.loads(text)
+    wide = parse(text.replace('"m0"', '"m0": 9007199254740993, "n0"').encode())
+    assert wide.ok and wide.document["m0"] == 9007199254740993 and decoded == [1]
+    assert [f.path for f in wide.findings] == ["/m0"]
