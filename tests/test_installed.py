@@ -188,6 +188,22 @@ def test_the_conformance_harness_agrees_on_every_case(installed: Path, workdir: 
     assert done.stdout.splitlines()[-1] == f"conformance conformance: {total}/{total} cases agree"
 
 
+def test_a_large_document_is_read_by_its_own_decoder(installed: Path, workdir: Path) -> None:
+    """From 64 KB on intake decodes with orjson, a dependency the wheel must bring: a large
+    document's repeated member is found, at its line, by the installed `ocp`."""
+    document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    document["extensions"] = {"x-pad": {"note": "n" * 70_000}}
+    text = json.dumps(document, indent=2)
+    text = text.replace('"note": ', '"note": "once",\n      "note": ', 1)
+    path = workdir / "large.ocp.json"
+    path.write_text(text)
+    done = ocp(installed, workdir, "lint", "--format", "json", str(path))
+    assert done.returncode == 1, done.stderr.decode()[-2000:]
+    [finding] = json.loads(done.stdout)["results"][0]["findings"]
+    assert finding["code"] == "json" and finding["path"] == "/extensions/x-pad/note"
+    assert finding["line"] == text[: text.rindex('"note"')].count("\n") + 1
+
+
 def test_render_writes_one_self_contained_page(installed: Path, workdir: Path) -> None:
     done = ocp(installed, workdir, "render", str(CONFORMANCE / "valid-support-handoff.ocp.json"))
     assert done.returncode == 0, done.stderr.decode()
