@@ -569,6 +569,20 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         + "&sentry_version=7",
     ),
     (
+        "bare-key-service-name",
+        _lazy(lambda: rnd(32), 'MAILCHIMP_KEY = "', '"'),
+        "an API key",
+        '{"cache_key": "user:42:profile", "figma_key": "${FIGMA_KEY}", "zone_key": "'
+        + rnd(32)
+        + '"}',
+    ),
+    (
+        "hmac-key-name",
+        _lazy(lambda: rnd(40), '{"webhook": {"hmac_key": "', '"}}'),
+        "a secret",
+        '{"hmac_key": "${WEBHOOK_HMAC_KEY}", "hmac_key_id": "k1"}',
+    ),
+    (
         "php-array-assignment",
         _lazy(lambda: "Pw9" + rnd(9), "'database' => ['password' => '", "'],"),
         "a password",

@@ -253,6 +253,9 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("server", "key"): _C_API_KEY,  # Firebase Cloud Messaging's
     ("application", "key"): _C_API_KEY,
     ("auth", "key"): _C_API_KEY,  # Cloudflare's X-Auth-Key header
+    ("integration", "key"): _C_API_KEY,  # PagerDuty's
+    ("hmac", "key"): _C_SECRET,  # what signs a webhook's or a request's HMAC
+    ("hmackey",): _C_SECRET,
     ("encryption", "key"): _C_PRIVATE_KEY,
     ("signing", "key"): _C_PRIVATE_KEY,
     ("private", "key"): _C_PRIVATE_KEY,
@@ -381,6 +384,16 @@ _TOKEN_ISSUERS = _words(
     huggingface npm pypi mapbox trello grafana sonar postman pagerduty
     """
 )
+# ... and services whose API keys are bare (no prefix of theirs), as a name holds one:
+# adobe_key, MAILCHIMP_KEY, groqKey
+_TOKEN_ISSUERS |= _words(
+    """
+    adobe mailchimp mandrill brevo sendinblue postmark mailjet sparkpost vercel figma notion
+    telegram linode vultr hetzner shippo easypost typeform circleci buildkite dockerhub firebase
+    supabase planetscale clickup mixpanel amplitude auth0 pinecone replicate groq mistral
+    elevenlabs openrouter gemini deepseek perplexity
+    """
+) - _NOT_SERVICES
 
 
 def _match_heads(parts: list[str]) -> str | None:
