@@ -386,14 +386,17 @@ _TOKEN_ISSUERS = _words(
 )
 # ... and services whose API keys are bare (no prefix of theirs), as a name holds one:
 # adobe_key, MAILCHIMP_KEY, groqKey
-_TOKEN_ISSUERS |= _words(
-    """
+_TOKEN_ISSUERS |= (
+    _words(
+        """
     adobe mailchimp mandrill brevo sendinblue postmark mailjet sparkpost vercel figma notion
     telegram linode vultr hetzner shippo easypost typeform circleci buildkite dockerhub firebase
     supabase planetscale clickup mixpanel amplitude auth0 pinecone replicate groq mistral
     elevenlabs openrouter gemini deepseek perplexity
     """
-) - _NOT_SERVICES
+    )
+    - _NOT_SERVICES
+)
 
 
 def _match_heads(parts: list[str]) -> str | None:
