@@ -540,6 +540,7 @@ class _Tally:
         self.limit = limit
         self.groups: dict[tuple[Any, ...], _Group] = {}
         self.reading = _DocumentOrder(document)
+        self.messages: dict[tuple[Any, ...], str] = {}  # see `_message_key`
         self._rests: list[list[tuple[int, ...]]] = []  # the places of each rest being checked
         self.done = False  # the listing is complete: the rest is only counted
         self.more = 0  # failing items past that point
@@ -549,7 +550,7 @@ class _Tally:
         groups = self.groups
         started = []
         for error in errors:
-            for key, path, order, message in _explain(self.document, error):
+            for key, path, order, message in _explain(self.document, error, self.messages):
                 group = groups.get(key)
                 if group is None:
                     group = groups[key] = _Group(path, order, message)
@@ -900,8 +901,11 @@ def _listed(
     return findings + [counted] * (len(ordered) - len(listed))
 
 
-def _explain(document: object, error: _RawError) -> list[Explained]:
-    """The findings one raw error belongs to, each as (group key, path, message)."""
+def _explain(
+    document: object, error: _RawError, messages: dict[tuple[Any, ...], str]
+) -> list[Explained]:
+    """The findings one raw error belongs to, each as (group key, path, message); a keyword's
+    message is kept in ``messages`` for the findings whose message would be the same."""
     walk = _walk(error.schema_path)
     rule = _rule_of(error.schema_path)
     if rule is not None:
@@ -933,17 +937,47 @@ def _explain(document: object, error: _RawError) -> list[Explained]:
     key = ("keyword", id(walk.frames[-1].node), walk.keyword, error.instance_path)
 
     def message() -> str:
-        return _keyword_message(walk.keyword, _site(document, error, walk))
+        value = _value_at(document, error.instance_path)
+        same = _message_key(walk, error, value)
+        if same is None:
+            return _keyword_message(walk.keyword, _site(document, error, walk, value))
+        text = messages.get(same)
+        if text is None:
+            text = messages[same] = _keyword_message(
+                walk.keyword, _site(document, error, walk, value)
+            )
+        return text
 
     return [(key, error.instance_path, walk.keyword, message)]
 
 
-def _site(document: object, error: _RawError, walk: _Walk) -> _Site:
+def _message_key(walk: _Walk, error: _RawError, value: object) -> tuple[Any, ...] | None:
+    """What a keyword's message is made of (`_Site`, `_keyword_message`), or None for a value
+    it is not read from this way: the failing keyword, the schema path (which gives the
+    subschema and the titles, with the depth), the last token of the place (and the one
+    before an item's index), the value, and the validator's text. A document's thousand
+    findings of one mistake (each statement's unknown kind, each its missing origin) then
+    build one message, not a thousand."""
+    path = error.instance_path
+    kind = value.__class__
+    if kind in (str, int, float, bool) or value is None or value is _MISSING:
+        shown: object = (kind, value)
+    elif kind is dict and walk.keyword == "required":
+        node = walk.frames[-1].node
+        shown = ("missing", *(m for m in node.get("required", ()) if m not in value))  # type: ignore[operator]
+    else:
+        return None
+    last = path[-1] if path else None
+    before = path[-2] if len(path) > 1 and isinstance(last, int) else None
+    return (walk.keyword, error.schema_path, len(path), last, before, shown, error.message)
+
+
+def _site(document: object, error: _RawError, walk: _Walk, value: object = None) -> _Site:
     path = error.instance_path
     own, parent, parent_schema = _titles(error.schema_path, len(path))
     return _Site(
         path,
-        _value_at(document, path),
+        _value_at(document, path) if value is None else value,
         walk.frames[-1].node,
         own,
         parent,

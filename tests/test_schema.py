@@ -574,3 +574,43 @@ def test_naughty_strings_do_not_raise() -> None:
     fast = check_schema(copy.deepcopy(document))
     assert _keys(fast) == _keys(check_schema_reference(document))
     assert all(f.path.startswith(("/extensions/", "/task/status")) for f in fast)
+
+
+def _many_mistakes() -> dict[str, Any]:
+    """A document making each mistake many times over, with values that differ and values
+    that repeat, in objects and array items: what a message kept for the same mistake must
+    tell apart."""
+    document = _load({"file": "valid-support-handoff.ocp.json"})
+    statements = document["statements"]
+    base = statements[0]
+    for i in range(60):
+        kind = ("rumour", "gossip", "rumour", 7, None, ["x"])[i % 6]
+        statement = {**base, "id": f"s-x{i}", "kind": kind}
+        if i % 4 == 0:
+            statement.pop("origin", None)
+        if i % 5 == 0:
+            statement["text"] = ""
+        statements.append(statement)
+    document["resources"] = [
+        {"id": f"r-{i}", "kind": ("file", "disk", 3)[i % 3], "uri": ("a", "", None)[i % 3]}
+        for i in range(40)
+    ]
+    return document
+
+
+def test_a_mistake_made_many_times_reads_as_each_one_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The messages of a thousand findings of one mistake are built once (`_message_key`):
+    each still names its own place, value and what is missing, as built one by one."""
+    import app.schema as schema_module
+
+    document = _many_mistakes()
+    kept = [(f.path, f.message) for f in check_schema(document)]
+    listed = [(f.path, f.message) for f in check_schema(document, 1000).findings]
+    monkeypatch.setattr(schema_module, "_message_key", lambda *_: None)
+    alone = [(f.path, f.message) for f in check_schema(document)]
+    assert len(alone) > 120
+    assert kept == alone
+    assert listed == alone
+    assert len({message for _, message in alone}) > 10

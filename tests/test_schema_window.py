@@ -192,9 +192,9 @@ def test_a_wide_object_of_bad_names_is_read_to_the_limit_then_only_counted(
     explained: list[object] = []
     real = schema_module._explain
 
-    def counting(document: object, error: Any) -> Any:
+    def counting(document: object, error: Any, messages: Any) -> Any:
         explained.append(error)
-        return real(document, error)
+        return real(document, error, messages)
 
     monkeypatch.setattr(schema_module, "_explain", counting)
     checked = _windowed(_windowing(), document, 10)
