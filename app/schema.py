@@ -964,7 +964,12 @@ def _message_key(walk: _Walk, error: _RawError, value: object) -> tuple[Any, ...
         shown: object = (kind, value)
     elif kind is dict and walk.keyword == "required":
         node = walk.frames[-1].node
-        shown = ("missing", *(m for m in node.get("required", ()) if m not in value))  # type: ignore[operator]
+        missing = tuple(m for m in node.get("required", ()) if m not in value)  # type: ignore[operator]
+        if missing:
+            # (what `_required_message` says: the object's title and what it lacks, wherever
+            # it stands, each statement of a list its own index)
+            return (walk.keyword, error.schema_path, len(path), missing, error.message)
+        return None
     else:
         return None
     last = path[-1] if path else None

@@ -595,6 +595,9 @@ def _many_mistakes() -> dict[str, Any]:
         {"id": f"r-{i}", "kind": ("file", "disk", 3)[i % 3], "uri": ("a", "", None)[i % 3]}
         for i in range(40)
     ]
+    for i, resource in enumerate(document["resources"]):
+        for member in ("uri", "kind")[: (i % 7 == 0) + (i % 11 == 0)]:
+            del resource[member]  # an object missing one member, or two
     return document
 
 
