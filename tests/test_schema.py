@@ -590,14 +590,16 @@ def _many_mistakes() -> dict[str, Any]:
             statement.pop("origin", None)
         if i % 5 == 0:
             statement["text"] = ""
+        if i % 9 == 0:
+            del statement["text"]  # one statement missing two members, another missing one
         statements.append(statement)
     document["resources"] = [
         {"id": f"r-{i}", "kind": ("file", "disk", 3)[i % 3], "uri": ("a", "", None)[i % 3]}
         for i in range(40)
     ]
     for i, resource in enumerate(document["resources"]):
-        for member in ("uri", "kind")[: (i % 7 == 0) + (i % 11 == 0)]:
-            del resource[member]  # an object missing one member, or two
+        if i % 7 == 0:
+            del resource["uri"]  # a rule's finding at an item, each told where it is
     return document
 
 
