@@ -1767,6 +1767,16 @@ _NAME_DETECTOR_BITS = _BIT[_named_in_text] | _BIT[_name_then_value] | _BIT[_quot
 # one of which each of them finds in a text before it reads on (an operator, `_OPERATOR_CHARACTERS`;
 # "name:"; a quote after a space)
 _NAMED_VALUE_MARKS = (":", "=", "<-", '"', "'")
+
+
+def _named_before_a_mark(text: str) -> bool:
+    """Whether a credential's name may stand before one of `_NAMED_VALUE_MARKS` in ``text``:
+    each of the name's detectors reads a value only after both (a reference that names one
+    after its scheme, "env:SVC_TOKEN", "file:/etc/svc/token", holds no value)."""
+    last = max(map(text.rfind, _NAMED_VALUE_MARKS))
+    return last > 0 and _holds_name_word(text[:last])
+
+
 # what "@" calls for: a scheme and its colon before it (https:user:pass@host)
 _SCHEME_USERINFO_BIT = _BIT[_special_userinfo]
 # Detectors that decode and scan again: never run on what they decoded (decode once).
@@ -2632,7 +2642,7 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
                 if alone:
                     # a flag or a name alone: its value may be the next item of an array
                     named_items.append(first + i)
-                if alone or not any(map(text.__contains__, _NAMED_VALUE_MARKS)):
+                if alone or not _named_before_a_mark(text):
                     # what the name's detectors each look for first, none of it here: a name
                     # alone, a variable ("${DB_PASSWORD}"), holds no value after it (an array of
                     # 30,000 such strings cost 4 µs each, called for)
