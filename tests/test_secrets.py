@@ -306,7 +306,20 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "github_pat_",
     ),
     # the brief's own construction: a uniform run is still a token's shape
-    ("github-uniform", _lazy(lambda: "ghp_" + "A" * 36), "a GitHub token", "ghp_" + "A" * 20),
+    # a token's format with a run typed over (one character, few, the alphabet in order) is a
+    # placeholder, as gitleaks' entropy floor refuses it: ghp_AAAA…, AIzaaaaa…, glc_1111…=
+    (
+        "github-uniform",
+        _lazy(lambda: "ghp_" + rnd(36)),
+        "a GitHub token",
+        "ghp_" + "A" * 36 + " ghp_" + "A" * 20 + ' apiKey: "AIza' + "a" * 35 + '" '
+        "GR1348941"
+        + "123" * 7
+        + " glc_"
+        + "1" * 42
+        + "= sgp_5555555dAAAAA7777777CcccCFaaaaaaaaaaaaaa "
+        "sk-ant-api03-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56AA",
+    ),
     (
         "gitlab-pat",
         _lazy(lambda: "glpat-" + rnd(20, string.ascii_letters + string.digits + "-_")),
@@ -429,6 +442,14 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         _lazy(lambda: "AGE-SECRET-KEY-1" + rnd(58, string.ascii_uppercase + string.digits)),
         "an age secret key",
         "AGE-SECRET-KEY-1",
+    ),
+    (
+        # a key of zero bytes (bech32's "q"), as gitleaks' own case for the format is: a run of
+        # one case typed over is not refused as a token of both cases' is
+        "age-zero-key",
+        _lazy(lambda: "AGE-SECRET-KEY-1" + "Q" * 58),
+        "an age secret key",
+        "AGE-SECRET-KEY-1QQQQ",
     ),
     (
         "postman",

@@ -31,9 +31,11 @@ from app.secrets.shapes import (
     _has_upper,
     _has_upper_or_unbroken,
     _hex_key,
+    _in_order,
     _is_placeholder,
     _lazy,
     _left_ok,
+    _low_diversity,
     _masked,
     _plausible_token,
     _random_looking,
@@ -237,6 +239,12 @@ def _token_parts(
     # a dotted token the rule does not strip may still end a sentence: read without that full
     # stop when it is refused with it (Dynatrace's dt0c01.…, Airtable's pat….…)
     full_stop = not strip and "." in tail
+    # a run of a format of both cases that is made of few characters (AIzaaaaa…, glc_1111…=,
+    # GR1348941 then 123123…) or holds the alphabet in order (sk-ant-…-klmnopqrstuvwx-…) is
+    # typed in a token's shape, not issued (`_low_diversity`, `_in_order`), as gitleaks'
+    # entropy floor for those formats says; one of a single case may be a key of zero bytes
+    # (age's AGE-SECRET-KEY-1QQQ…, in gitleaks' own cases)
+    lettered = "a-z" in tail and "A-Z" in tail
 
     def find(text: str, start: int, end: int) -> Span | None:
         prefix = (
@@ -258,6 +266,8 @@ def _token_parts(
         if right is not None and not _right_ok(text, end, right):
             return None
         if _masked(run) or (check is not None and not check(run)):
+            return None
+        if lettered and (_low_diversity(run) or _in_order(run)):
             return None
         return start, end
 
