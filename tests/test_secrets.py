@@ -1860,6 +1860,11 @@ def test_a_flag_s_value_is_found_where_the_document_is_read_from_its_text() -> N
 # --- ordinary content is not a credential --------------------------------------------------------
 
 ORDINARY = [
+    # a token shown cut short, as 1Password's documentation shows one (one of gitleaks' false
+    # cases)
+    "To start using this service account, run the following command:\n"
+    "export OP_SERVICE_ACCOUNT_TOKEN=ops_eyJzaWduSW5BZGRyZXNzIjoiaHR0cHM6..",
+    "API_TOKEN=Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB... (the rest in the vault)",
     # an ARM template's connection string, its key an expression
     "[concat('DefaultEndpointsProtocol=https;AccountName=', variables('storageAccountName'), "
     "';AccountKey=',listKeys(resourceId('Microsoft.Storage/storageAccounts', "

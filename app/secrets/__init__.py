@@ -1209,6 +1209,11 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         trimmed = _trimmed_bare(value, text[end : end + 1] in _QUOTES)
         if not trimmed:
             return None
+        if any(map(value[len(trimmed) :].__contains__, _ELLIPSES)):
+            # shown cut short, as documentation shows a token ("TOKEN=ops_eyJzaWdu…..", one
+            # of gitleaks' false cases): an example, whatever its start (a sentence's stop is
+            # one full stop)
+            return start, end, "", resume
         value, end = trimmed, end - (len(value) - len(trimmed))
     if header_line:
         # header syntax, "Authorization: Token abc" or "Cookie: a=1; b=2": the value is the line
@@ -1279,6 +1284,9 @@ _AUTH_PAIR = _lazy(
     r"""\([ \t]*(?P<q>\\?["'])[^"'\\\r\n]{1,256}+(?P=q)[ \t]*,[ \t]*"""
     r"""(?P<q2>\\?["'])(?P<password>[^"'\\\r\n]{1,1024}+)(?P=q2)[ \t]*\)"""
 )
+
+
+_ELLIPSES = ("..", "\u2026")
 
 
 def _trimmed_bare(value: str, quote_after: bool) -> str:
