@@ -291,7 +291,7 @@ def _in_order(value: str) -> bool:
     if len(value) < 16:
         return False
     low = value.lower()
-    return any(block in low for block in _SEQUENCE_BLOCKS) and any(run in low for run in _SEQUENCES)
+    return any(map(low.__contains__, _SEQUENCE_BLOCKS)) and any(map(low.__contains__, _SEQUENCES))
 
 
 # (the words of _TAIL_PLACEHOLDER; "xxx+" is tested apart)
