@@ -360,8 +360,10 @@ def _keyword_parts(
 
 def _few_characters(run: str) -> bool:
     """`_low_diversity`'s first test alone, what a token's typed-over run fails (a test of each
-    prefixed token found: thousands of real ones in a document cost its three counts too)."""
-    return len(set(run)) <= min(len(run) // 5, 8)
+    prefixed token found: thousands of real ones in a document cost its three counts too).
+    A generated run shows more than eight distinct characters in its first twelve, mostly:
+    then it has too many, without a set of all of it."""
+    return len(set(run[:12])) <= 8 and len(set(run)) <= min(len(run) // 5, 8)
 
 
 def _camel_boundary(text: str, at: int) -> bool:
