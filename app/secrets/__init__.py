@@ -1950,28 +1950,55 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
     if not items:
         return spans
     decoders = _decoders()
+    # the short texts whose decoder reads them together (`detectors.BatchDecoding`), decoded
+    # so for each such decoder: what each would give, in the items' order, and a cursor
+    together: dict[int, tuple[list[str | None], list[int]]] = {}
+    for bit, batch in _batch_decoders().items():
+        mine = [text for text, bits in items if bits & bit]
+        if mine:
+            together[bit] = (batch(mine), [0])
     texts: list[str] = []
-    made: list[tuple[int, int, Decoding]] = []  # (item, where its texts start, its decoding)
+    # (item, where its texts start, its decoding; or the bit of the decoder that read it with
+    # others, which decodes it again for its hits' places)
+    made: list[tuple[int, int, Decoding | int]] = []
     size = 0
 
     def scan() -> None:
         hits = _scan_strings(texts, _DECODING_BITS)
-        for k, at, (own, place) in made:
-            found = hits[at : at + len(own)]
-            if any(found):
-                spans.setdefault(k, []).extend(islice(place(found), _SPANS_PER_VALUE))
+        for k, at, decoding in made:
+            if isinstance(decoding, int):
+                if not hits[at]:
+                    continue
+                again = decoders[decoding](items[k][0])
+                assert again is not None  # (it decoded this text with the others)
+                found, place = [hits[at]], again[1]
+            else:
+                own, place = decoding
+                found = hits[at : at + len(own)]
+                if not any(found):
+                    continue
+            spans.setdefault(k, []).extend(islice(place(found), _SPANS_PER_VALUE))
         texts.clear()
         made.clear()
 
     for k, (text, bits) in enumerate(items):
         while bits:
             bit = bits & -bits
+            bits ^= bit
+            if bit in together:
+                decoded_texts, cursor = together[bit]
+                decoded = decoded_texts[cursor[0]]
+                cursor[0] += 1
+                if decoded is not None:
+                    made.append((k, len(texts), bit))
+                    texts.append(decoded)
+                    size += len(text)
+                    continue
             decoding = decoders[bit](text)
             if decoding is not None and decoding[0]:
                 made.append((k, len(texts), decoding))
                 texts.extend(decoding[0])
                 size += len(text)
-            bits ^= bit
         if size > _DECODED_BATCH:
             # (what a batch decodes to is scanned and let go: 130,000 strings' decodings held
             # at once grew a 4 MB lint's memory by 138 MB)
@@ -2004,6 +2031,25 @@ def _decoders() -> dict[int, Callable[[str], Decoding | None]]:
             }
         )
     return _DECODERS[0]
+
+
+_BATCH_DECODERS: list[dict[int, Callable[[list[str]], list[str | None]]]] = []
+
+
+def _batch_decoders() -> dict[int, Callable[[list[str]], list[str | None]]]:
+    """Each decoding detector's bit -> its form for many short texts at once, for those that
+    have one (app/secrets/detectors.py `BatchDecoding`)."""
+    if not _BATCH_DECODERS:
+        from app.secrets import detectors
+
+        _BATCH_DECODERS.append(
+            {
+                _BIT[_percent_encoded]: detectors.percent_texts,
+                _BIT[_pointer_escaped]: detectors.pointer_texts,
+                _BIT[_html_escaped]: detectors.html_texts,
+            }
+        )
+    return _BATCH_DECODERS[0]
 
 
 def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:

@@ -1554,16 +1554,23 @@ def _percent_level(text: str) -> tuple[str, Callable[[], Runs]]:
     if len(text) > _POINTER_REACH and not _many_escapes(text):
         pieces, runs = _percent_decoded(text)
         return "".join(pieces), lambda: runs
-    parts = _PERCENT_SPLIT.split(text)
-    literals = parts[0::2]
-    chars = bytes.fromhex("".join(parts[1::2])).decode("ascii")
-    decoded = "".join(chain.from_iterable(zip(literals, chars, strict=False))) + literals[-1]
+    decoded, literals, chars = _percent_whole(text)
 
     def placed() -> Runs:
         places = list(map(operator.add, accumulate(map(len, literals[:-1])), count()))
         return [(0, 0, places, list(range(0, 2 * len(chars) + 1, 2)))]
 
     return decoded, placed
+
+
+def _percent_whole(text: str) -> tuple[str, list[str], str]:
+    """``text`` with every percent escape decoded, in C passes; the literal parts between its
+    escapes and the characters they stand for."""
+    parts = _PERCENT_SPLIT.split(text)
+    literals = parts[0::2]
+    chars = bytes.fromhex("".join(parts[1::2])).decode("ascii")
+    decoded = "".join(chain.from_iterable(zip(literals, chars, strict=False))) + literals[-1]
+    return decoded, literals, chars
 
 
 def _many_escapes(text: str) -> bool:
@@ -1983,3 +1990,64 @@ def _decoded_text(blob: str) -> str | None:
         return None
     plain = raw.decode("utf-8", "replace")
     return None if _TEXT_CONTROLS.search(plain) else plain
+
+
+# --- short texts decoded together ---------------------------------------------------------------
+#
+# The document scan decodes every string only a decoding detector may flag (app/secrets
+# `_decoded_spans`): a list of thousands of short ones, an escape in each, cost a call of each
+# decoding for each (1-3 µs of Python: its checks, its closure, its lists). A short text's
+# escapes are decoded whole by a few C passes (`_percent_level`, `pointer_decoding`,
+# `_escape_level`), which over the texts joined by a newline cost what one text's do. These
+# give what each decoding's own call gives to scan, for the texts they can read so (None for
+# the others, decoded one at a time): the scan's hits are placed back by the decoding's own
+# call, made again for the few texts that hold one.
+BatchDecoding = Callable[[list[str]], list[str | None]]
+
+
+def _joined(
+    texts: list[str], fits: Callable[[str], bool], decode: Callable[[str], str], suffix: str
+) -> list[str | None]:
+    """``decode`` of each of ``texts`` that ``fits`` (none holds a newline, and its decoding
+    makes none), in one call on them joined by newlines, and ``suffix`` after each."""
+    decoded: list[str | None] = [None] * len(texts)
+    picked = [i for i, text in enumerate(texts) if fits(text)]
+    if picked:
+        joined = decode("\n".join([texts[i] for i in picked])).split("\n")
+        for i, text in zip(picked, joined, strict=True):
+            decoded[i] = text + suffix
+    return decoded
+
+
+def pointer_texts(texts: list[str]) -> list[str | None]:
+    """`pointer_decoding`'s text of each short one-line text (its one window)."""
+    return _joined(
+        texts,
+        lambda text: len(text) <= _POINTER_REACH and "\n" not in text,
+        lambda joined: joined.replace("~1", "/").replace("~0", "~"),
+        "\n",
+    )
+
+
+def html_texts(texts: list[str]) -> list[str | None]:
+    """`html_decoding`'s text of each short one-line text (unescaped whole)."""
+    return _joined(
+        texts, lambda text: len(text) <= _POINTER_REACH and "\n" not in text, _html_replaced, "\n"
+    )
+
+
+def percent_texts(texts: list[str]) -> list[str | None]:
+    """`percent_decoding`'s text of each short one-line text decoded once (no "%25"), none of
+    whose escapes is a control character's (a newline among them)."""
+    return _joined(
+        texts,
+        lambda text: (
+            len(text) <= _POINTER_REACH
+            and "\n" not in text
+            and "%25" not in text
+            and "%0" not in text
+            and "%1" not in text
+        ),
+        lambda joined: _percent_whole(joined)[0],
+        "",
+    )
