@@ -5,6 +5,7 @@ alone is, at the same places."""
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -22,7 +23,10 @@ BATCHES = [
     (detectors.pointer_texts, detectors.pointer_decoding),
     (detectors.html_texts, detectors.html_decoding),
     (detectors.percent_texts, detectors.percent_decoding),
+    (detectors.base64_texts, detectors.base64_decoding),
 ]
+# and base64 runs: of text, of bytes that are no text, of both cases and of one
+PIECES += ["bG9nIGxpbmUgMTIg", "b2YgdGhlIGRlcGxveQ==", "/w+/AAAAAAAAAAAA", "QUJD", "="]
 
 
 @settings(max_examples=1500, deadline=None)
@@ -30,7 +34,9 @@ BATCHES = [
 def test_each_text_decoded_with_others_is_decoded_as_alone(texts: list[str]) -> None:
     for together, alone in BATCHES:
         for text, decoded in zip(texts, together(texts), strict=True):
-            if decoded is not None:
+            if decoded == "":  # (nothing to scan)
+                assert alone(text) is None, (together.__name__, text)
+            elif decoded is not None:
                 own = alone(text)
                 assert own is not None and own[0] == [decoded], (together.__name__, text)
 
@@ -44,13 +50,16 @@ def test_credentials_among_thousands_of_escaped_strings_are_found_in_their_own()
     flagged at its own place, where its own scan flags it, the others not at all."""
     rng = random.Random(29)
     forms = [
+        lambda i: base64.b64encode(f"log line {i} of the deploy".encode()).decode(),
         lambda i: f"page%20{i}?q=a%2Fb",
         lambda i: f"a &amp; b &quot;{i}&quot;",
         lambda i: f"/a~1b/{i}~0c",
     ]
-    # each visible only decoded: a token's "_" percent-encoded, an XML element's brackets
-    # escaped for HTML, a Slack webhook's slashes escaped as a pointer's token escapes them
+    # each visible only decoded: a token in base64, a token's "_" percent-encoded, an XML
+    # element's brackets escaped for HTML, a Slack webhook's slashes escaped as a pointer's
+    # token escapes them
     hiding = [
+        lambda s: base64.b64encode(f"export GITHUB_TOKEN={s}".encode()).decode(),
         lambda s: "ghp%5F" + s[4:],
         lambda s: "&lt;password&gt;" + s[4:20] + "&lt;/password&gt;",
         lambda s: (
@@ -62,10 +71,10 @@ def test_credentials_among_thousands_of_escaped_strings_are_found_in_their_own()
             + s[19:43]
         ),
     ]
-    items = [forms[i % 3](i) for i in range(3000)]
+    items = [forms[i % 4](i) for i in range(4000)]
     planted = {}
     for at in rng.sample(range(len(items)), 30):
-        items[at] = hiding[at % 3](_secret(rng))
+        items[at] = hiding[at % 4](_secret(rng))
         planted[at] = [(start, end) for start, end, _kind in scan_text(items[at])]
         assert planted[at], items[at]
     hits = find_secrets({"items": items})

@@ -1990,9 +1990,10 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
                 decoded = decoded_texts[cursor[0]]
                 cursor[0] += 1
                 if decoded is not None:
-                    made.append((k, len(texts), bit))
-                    texts.append(decoded)
-                    size += len(text)
+                    if decoded:  # ("": it decodes to nothing to scan)
+                        made.append((k, len(texts), bit))
+                        texts.append(decoded)
+                        size += len(text)
                     continue
             decoding = decoders[bit](text)
             if decoding is not None and decoding[0]:
@@ -2047,6 +2048,7 @@ def _batch_decoders() -> dict[int, Callable[[list[str]], list[str | None]]]:
                 _BIT[_percent_encoded]: detectors.percent_texts,
                 _BIT[_pointer_escaped]: detectors.pointer_texts,
                 _BIT[_html_escaped]: detectors.html_texts,
+                _BIT[_base64_wrapped]: detectors.base64_texts,
             }
         )
     return _BATCH_DECODERS[0]

@@ -2042,7 +2042,8 @@ def percent_texts(texts: list[str]) -> list[str | None]:
     return _joined(
         texts,
         lambda text: (
-            len(text) <= _POINTER_REACH
+            "%" in text
+            and len(text) <= _POINTER_REACH
             and "\n" not in text
             and "%25" not in text
             and "%0" not in text
@@ -2051,3 +2052,25 @@ def percent_texts(texts: list[str]) -> list[str | None]:
         lambda joined: _percent_whole(joined)[0],
         "",
     )
+
+
+def base64_texts(texts: list[str]) -> list[str | None]:
+    """`base64_decoding`'s text of each text that is one run of base64 as a whole, up to a
+    chunk (`_base64_runs`' first case): "" for one that decodes to no text (nothing to scan),
+    None for the others. (A call each still, of the decoder alone: the runs' search, its
+    generator and the decoding's closure are what a short text's own call cost.)"""
+    decoded: list[str | None] = []
+    for text in texts:
+        core = text.rstrip("=")
+        if (
+            _MIXED_RUN <= len(core) <= _BASE64_CHUNK
+            and len(text) - len(core) <= 2
+            and not core.strip(_B64_CHARACTERS)
+            and _has_upper(core)
+            and _has_lower(core)
+        ):
+            plain = _decoded_text(core)
+            decoded.append("" if plain is None else plain + "\n")
+        else:
+            decoded.append(None)
+    return decoded
