@@ -18,12 +18,14 @@ from app.secrets import detectors, find_secrets, scan_text
 PIECES = ["~0", "~1", "~", "/", "%20", "%2F", "%3D", "%41", "%7e", "%0A", "%1F", "%25", "%"]
 PIECES += ["&amp;", "&quot;", "&#34;", "&#x27;", "&lt;", "&", "&amp;quot;", "\n", "\\n", " "]
 PIECES += ["a", "Z9", "é", "x" * 300, "password", "=", ":", "ghp_", "\x00", "\\\\", "\\t"]
+PIECES += ["\\", '\\"', "\\/", "\\u0041", "\\r", "\\\\t", "\\\\\\\\"]
 TEXTS = st.lists(st.lists(st.sampled_from(PIECES), max_size=10).map("".join), max_size=12)
 BATCHES = [
     (detectors.pointer_texts, detectors.pointer_decoding),
     (detectors.html_texts, detectors.html_decoding),
     (detectors.percent_texts, detectors.percent_decoding),
     (detectors.base64_texts, detectors.base64_decoding),
+    (detectors.json_texts, detectors.json_decoding),
 ]
 # and base64 runs: of text, of bytes that are no text, of both cases and of one
 PIECES += ["bG9nIGxpbmUgMTIg", "b2YgdGhlIGRlcGxveQ==", "/w+/AAAAAAAAAAAA", "QUJD", "="]

@@ -2049,6 +2049,7 @@ def _batch_decoders() -> dict[int, Callable[[list[str]], list[str | None]]]:
                 _BIT[_pointer_escaped]: detectors.pointer_texts,
                 _BIT[_html_escaped]: detectors.html_texts,
                 _BIT[_base64_wrapped]: detectors.base64_texts,
+                _BIT[_json_escaped]: detectors.json_texts,
             }
         )
     return _BATCH_DECODERS[0]

@@ -2074,3 +2074,27 @@ def base64_texts(texts: list[str]) -> list[str | None]:
         else:
             decoded.append(None)
     return decoded
+
+
+def json_texts(texts: list[str]) -> list[str | None]:
+    """`json_decoding`'s text of each short one-line text that escapes a backslash or a tab
+    and no character that decodes to a newline or by number (no "\\n", "\\r", "\\u"), decoded
+    once; None for one that still escapes after that (decoded twice, alone) and the others."""
+    decoded = _joined(
+        texts,
+        lambda text: (
+            ("\\\\" in text or "\\t" in text)
+            and len(text) <= _POINTER_REACH
+            and "\n" not in text
+            and _PLACEHOLDER not in text
+            and "\\n" not in text
+            and "\\r" not in text
+            and "\\u" not in text
+        ),
+        lambda joined: _json_replaced(joined) or "",
+        "\n",
+    )
+    for i, once in enumerate(decoded):
+        if once is not None and "\\" in once and _JSON_SPLIT.search(once) is not None:
+            decoded[i] = None
+    return decoded
