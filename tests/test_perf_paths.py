@@ -350,7 +350,12 @@ def test_past_a_stopped_scan_a_path_shows_only_the_schema_s_names_and_the_number
 
     document: dict[str, Any] = {
         "operations": [{"call": {"arguments": {"region": "eu-west-1", "note": "fine"}}}],
-        "extensions": {"com.example.ops": {"ghp_" + "Zq8" * 12: 1, "ghp_" + "Xr4" * 12: 2}},
+        "extensions": {
+            "com.example.ops": {
+                "ghp_Zq8Lm2Np6Bt9Vw3Kd7Hs1Fj5Gc0YxRe4Ua": 1,
+                "ghp_Xr4Tc6Mh1Qy8Wn3Zb5Jk7Pd2Lf9Vs0GaEo": 2,
+            }
+        },
     }
     scan = scan_document(document, 1)
     assert not scan.complete
