@@ -2692,7 +2692,9 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
     for first, last in [(0, len(strings))] if together else _batches(strings):
         batch = strings[first:last]
         bits, found = _candidates(batch + texts if together else batch, most=_SPANS_PER_VALUE)
-        for i in sorted(i for i in bits.keys() | found.keys() if i < len(batch)):
+        for i in sorted(bits.keys() | found.keys()):
+            if i >= len(batch):
+                break  # (the member names searched with the values, after them)
             text = batch[i]
             needs = bits.get(i, 0)
             if needs & _NAMED_BIT:

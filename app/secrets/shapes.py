@@ -248,9 +248,12 @@ _TAIL_PLACEHOLDER = _lazy(
 )
 
 
+_MASK_OR_ZERO = _MASK_CHARS + "0"
+
+
 def _masked(tail: str) -> bool:
     # ghp_xxxx..., xoxb-your-token-here: a placeholder in a token's shape
-    if not tail.strip(_MASK_CHARS + "0"):
+    if not tail.strip(_MASK_OR_ZERO):
         return True
     if _aws_example(tail):
         return True
