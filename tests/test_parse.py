@@ -324,6 +324,8 @@ def test_both_decoders_read_a_document_alike(value, written):
         # a colon written as an escape, which the document written back holds as one, as
         # many as the repeated member took away
         ('"a": {"k": 1, "k": 2}, "b": "\\u003a"', "/a/k"),
+        # the same name written as an escape once: one member to orjson, two in the text
+        ('"a": {"k": 1, "\\u006b": 2}', "/a/k"),
     ],
 )
 def test_a_repeated_member_in_a_large_document_is_found(body, path):
