@@ -960,8 +960,10 @@ def _message_key(walk: _Walk, error: _RawError, value: object) -> tuple[Any, ...
     build one message, not a thousand."""
     path = error.instance_path
     kind = value.__class__
-    if kind in (str, int, float, bool) or value is None or value is _MISSING:
+    if kind in (str, int, bool) or value is None or value is _MISSING:
         shown: object = (kind, value)
+    elif kind is float:
+        shown = (kind, repr(value))  # (-0.0 equals 0.0, and is written otherwise)
     elif kind is dict and walk.keyword == "required":
         node = walk.frames[-1].node
         missing = tuple(m for m in node.get("required", ()) if m not in value)  # type: ignore[operator]
