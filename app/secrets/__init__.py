@@ -58,7 +58,10 @@ if TYPE_CHECKING:
 
     _Found = TypeVar("_Found")  # what a detector finds: a span, or a value and its kind
 
-    from app.secrets.detectors import Decoding
+    from app.secrets.detectors import BatchDecoding, Decoding
+
+    # (a decoding of one text, and its form for many short texts at once)
+    _Decoder = tuple[Callable[[str], Decoding | None], BatchDecoding]
 
     class SecretHit(NamedTuple):
         path: str  # JSON Pointer of the value (for a key: the pointer of that member)
@@ -1953,7 +1956,7 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
     # the short texts whose decoder reads them together (`detectors.BatchDecoding`), decoded
     # so for each such decoder: what each would give, in the items' order, and a cursor
     together: dict[int, tuple[list[str | None], list[int]]] = {}
-    for bit, batch in _batch_decoders().items():
+    for bit, (_, batch) in decoders.items():
         mine = [text for text, bits in items if bits & bit]
         if mine:
             together[bit] = (batch(mine), [0])
@@ -1969,7 +1972,7 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
             if isinstance(decoding, int):
                 if not hits[at]:
                     continue
-                again = decoders[decoding](items[k][0])
+                again = decoders[decoding][0](items[k][0])
                 if again is None:  # (none: it decoded this text with the others)
                     continue
                 found, place = [hits[at]], again[1]
@@ -1996,7 +1999,7 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
                         texts.append(decoded)
                         size += len(text)
                     continue
-            decoding = decoders[bit](text)
+            decoding = decoders[bit][0](text)
             if decoding is not None and decoding[0]:
                 made.append((k, len(texts), decoding))
                 texts.extend(decoding[0])
@@ -2014,46 +2017,25 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
 _DECODED_BATCH = 1 << 16  # characters of the texts decoded, scanned together
 
 
-_DECODERS: list[dict[int, Callable[[str], Decoding | None]]] = []
+_DECODERS: list[dict[int, _Decoder]] = []
 
 
-def _decoders() -> dict[int, Callable[[str], Decoding | None]]:
-    """Each decoding detector's bit -> its decoding (app/secrets/detectors.py), imported when a
-    document first has a string to decode."""
+def _decoders() -> dict[int, _Decoder]:
+    """Each decoding detector's bit -> its decoding of one text and of many short ones
+    (app/secrets/detectors.py), imported when a document first has a string to decode."""
     if not _DECODERS:
         from app.secrets import detectors
 
         _DECODERS.append(
             {
-                _BIT[_percent_encoded]: detectors.percent_decoding,
-                _BIT[_base64_wrapped]: detectors.base64_decoding,
-                _BIT[_pointer_escaped]: detectors.pointer_decoding,
-                _BIT[_html_escaped]: detectors.html_decoding,
-                _BIT[_json_escaped]: detectors.json_decoding,
+                _BIT[_percent_encoded]: (detectors.percent_decoding, detectors.percent_texts),
+                _BIT[_base64_wrapped]: (detectors.base64_decoding, detectors.base64_texts),
+                _BIT[_pointer_escaped]: (detectors.pointer_decoding, detectors.pointer_texts),
+                _BIT[_html_escaped]: (detectors.html_decoding, detectors.html_texts),
+                _BIT[_json_escaped]: (detectors.json_decoding, detectors.json_texts),
             }
         )
     return _DECODERS[0]
-
-
-_BATCH_DECODERS: list[dict[int, Callable[[list[str]], list[str | None]]]] = []
-
-
-def _batch_decoders() -> dict[int, Callable[[list[str]], list[str | None]]]:
-    """Each decoding detector's bit -> its form for many short texts at once, for those that
-    have one (app/secrets/detectors.py `BatchDecoding`)."""
-    if not _BATCH_DECODERS:
-        from app.secrets import detectors
-
-        _BATCH_DECODERS.append(
-            {
-                _BIT[_percent_encoded]: detectors.percent_texts,
-                _BIT[_pointer_escaped]: detectors.pointer_texts,
-                _BIT[_html_escaped]: detectors.html_texts,
-                _BIT[_base64_wrapped]: detectors.base64_texts,
-                _BIT[_json_escaped]: detectors.json_texts,
-            }
-        )
-    return _BATCH_DECODERS[0]
 
 
 def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:
