@@ -1678,21 +1678,31 @@ def _escape_windows(
         yield low, high, escapes
 
 
+def _one_window(text: str) -> bool:
+    """Whether ``text`` is one window of an escape's reach, a line: unescaped whole."""
+    return len(text) <= _POINTER_REACH and "\n" not in text
+
+
+def _pointer_unescaped(text: str) -> str:
+    """``text`` with a pointer's escapes replaced (~1 first, as RFC 6901 reads them)."""
+    return text.replace("~1", "/").replace("~0", "~")
+
+
 def pointer_escaped(text: str) -> Iterator[Span]:
     return _scanned(pointer_decoding(text))
 
 
 def pointer_decoding(text: str) -> Decoding | None:
     # As for percent escapes: each window unescaped into one text, a line each, scanned once.
-    if len(text) <= _POINTER_REACH and "\n" not in text:
-        # one window, the whole text: unescaped in two C passes (~1 first, as RFC 6901 reads
-        # them), its escapes placed only when it has a hit (a window's pieces cost 3 µs)
+    if _one_window(text):
+        # one window, the whole text: unescaped in two C passes, its escapes placed only when
+        # it has a hit (a window's pieces cost 3 µs)
         def place(hits: list[list[Span]]) -> Iterator[Span]:
             escapes = [m.start() for m in _POINTER_ESCAPE.finditer(text)]
             places = [at - k for k, at in enumerate(escapes)]
             return _placed(hits[0], [(0, 0, places, list(range(len(places) + 1)))])
 
-        return [text.replace("~1", "/").replace("~0", "~") + "\n"], place
+        return [_pointer_unescaped(text) + "\n"], place
     pieces: list[str] = []
     runs: list[tuple[int, int, list[int]]] = []  # unescaped start, start in text, escapes' places
     length = 0
@@ -1845,9 +1855,7 @@ def json_decoding(text: str) -> Decoding | None:
     if "\\\\" not in text and "\\t" not in text:
         return None
     once, outer = _json_level(text)
-    # (again where that still escapes: a backslash left alone, c:\dir, is no escape)
-    escaped = "\\" in once and _JSON_SPLIT.search(once) is not None
-    twice, inner = _json_level(once, whole=True) if escaped else (None, None)
+    twice, inner = _json_level(once, whole=True) if _still_escaped(once) else (None, None)
 
     def place(hits: list[list[Span]]) -> Iterator[Span]:
         found = hits[0]
@@ -1857,6 +1865,12 @@ def json_decoding(text: str) -> Decoding | None:
             yield from _placed(found, outer())
 
     return [once if twice is None else twice], place
+
+
+def _still_escaped(once: str) -> bool:
+    """Whether a text unescaped once still escapes (a backslash left alone, c:\\dir, is no
+    escape): JSON escaped twice, unescaped once more."""
+    return "\\" in once and _JSON_SPLIT.search(once) is not None
 
 
 def _json_level(text: str, whole: bool = False) -> tuple[str, Callable[[], Runs]]:
@@ -1901,9 +1915,9 @@ _RE2_RUNS_FROM = 4096  # characters
 _B64_CHARACTERS = string.ascii_letters + string.digits + "+/_-"  # (`_B64` written out)
 
 
-def _base64_runs(text: str) -> Iterator[tuple[int, int]]:
-    """Where `text`'s runs of base64 characters (and their padding) stand that are at least
-    24 long and hold both cases: `_BASE64_RUN`'s matches."""
+def _whole_run(text: str) -> str | None:
+    """``text`` without its padding when all of it is one run `_BASE64_RUN` matches (24 or
+    more base64 characters, both cases, at most two "=" after them); None otherwise."""
     core = text.rstrip("=")
     if (
         len(core) >= _MIXED_RUN
@@ -1912,6 +1926,14 @@ def _base64_runs(text: str) -> Iterator[tuple[int, int]]:
         and _has_upper(core)
         and _has_lower(core)
     ):
+        return core
+    return None
+
+
+def _base64_runs(text: str) -> Iterator[tuple[int, int]]:
+    """Where `text`'s runs of base64 characters (and their padding) stand that are at least
+    24 long and hold both cases: `_BASE64_RUN`'s matches."""
+    if _whole_run(text) is not None:
         # the whole text one run (a value that is base64, the rule): no regex to run
         yield 0, len(text)
         return
@@ -2021,19 +2043,12 @@ def _joined(
 
 def pointer_texts(texts: list[str]) -> list[str | None]:
     """`pointer_decoding`'s text of each short one-line text (its one window)."""
-    return _joined(
-        texts,
-        lambda text: len(text) <= _POINTER_REACH and "\n" not in text,
-        lambda joined: joined.replace("~1", "/").replace("~0", "~"),
-        "\n",
-    )
+    return _joined(texts, _one_window, _pointer_unescaped, "\n")
 
 
 def html_texts(texts: list[str]) -> list[str | None]:
     """`html_decoding`'s text of each short one-line text (unescaped whole)."""
-    return _joined(
-        texts, lambda text: len(text) <= _POINTER_REACH and "\n" not in text, _html_replaced, "\n"
-    )
+    return _joined(texts, _one_window, _html_replaced, "\n")
 
 
 def percent_texts(texts: list[str]) -> list[str | None]:
@@ -2043,8 +2058,7 @@ def percent_texts(texts: list[str]) -> list[str | None]:
         texts,
         lambda text: (
             "%" in text
-            and len(text) <= _POINTER_REACH
-            and "\n" not in text
+            and _one_window(text)
             and "%25" not in text
             and "%0" not in text
             and "%1" not in text
@@ -2061,14 +2075,8 @@ def base64_texts(texts: list[str]) -> list[str | None]:
     generator and the decoding's closure are what a short text's own call cost.)"""
     decoded: list[str | None] = []
     for text in texts:
-        core = text.rstrip("=")
-        if (
-            _MIXED_RUN <= len(core) <= _BASE64_CHUNK
-            and len(text) - len(core) <= 2
-            and not core.strip(_B64_CHARACTERS)
-            and _has_upper(core)
-            and _has_lower(core)
-        ):
+        core = _whole_run(text)
+        if core is not None and len(core) <= _BASE64_CHUNK:
             plain = _decoded_text(core)
             decoded.append("" if plain is None else plain + "\n")
         else:
@@ -2084,8 +2092,7 @@ def json_texts(texts: list[str]) -> list[str | None]:
         texts,
         lambda text: (
             ("\\\\" in text or "\\t" in text)
-            and len(text) <= _POINTER_REACH
-            and "\n" not in text
+            and _one_window(text)
             and _PLACEHOLDER not in text
             and "\\n" not in text
             and "\\r" not in text
@@ -2095,6 +2102,6 @@ def json_texts(texts: list[str]) -> list[str | None]:
         "\n",
     )
     for i, once in enumerate(decoded):
-        if once is not None and "\\" in once and _JSON_SPLIT.search(once) is not None:
+        if once is not None and _still_escaped(once):
             decoded[i] = None
     return decoded
