@@ -1517,6 +1517,9 @@ _STATEMENT_WORDS = (
     *("identified ", "convertto-securestring"),
     *(f"password{op}{quote}" for op in (" ", "=", " = ") for quote in "'\""),
 )
+# The members that hold a value wrapped in an object of its own (`_wrapped_values`), and the
+# keys of a YAML mapping that does (`detectors.yaml_wrapped_value`)
+_WRAPPED_VALUES = ("value", "Value", "defaultValue", "default", "Default")
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -1733,7 +1736,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # Default:, a parameters file's value:)
     _Anchor(
         (
-            r"\n[ \t]+(?:Default|default|defaultValue|value|Value):",
+            rf"\n[ \t]+(?:{'|'.join(_WRAPPED_VALUES)}):",
             ("default:", "value:"),
         ),
         (_yaml_wrapped_value,),
@@ -1953,13 +1956,12 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
     if not items:
         return spans
     decoders = _decoders()
-    # the short texts whose decoder reads them together (`detectors.BatchDecoding`), decoded
-    # so for each such decoder: what each would give, in the items' order, and a cursor
-    together: dict[int, tuple[list[str | None], list[int]]] = {}
-    for bit, (_, batch) in decoders.items():
-        mine = [text for text, bits in items if bits & bit]
-        if mine:
-            together[bit] = (batch(mine), [0])
+    # what each decoder's form for many short texts (`detectors.BatchDecoding`) gives the
+    # texts it is called for, in the items' order
+    together: dict[int, Iterator[str | None]] = {
+        bit: iter(batch([text for text, bits in items if bits & bit]))
+        for bit, (_, batch) in decoders.items()
+    }
     texts: list[str] = []
     # (item, where its texts start, its decoding; or the bit of the decoder that read it with
     # others, which decodes it again for its hits' places)
@@ -1989,16 +1991,13 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
         while bits:
             bit = bits & -bits
             bits ^= bit
-            if bit in together:
-                decoded_texts, cursor = together[bit]
-                decoded = decoded_texts[cursor[0]]
-                cursor[0] += 1
-                if decoded is not None:
-                    if decoded:  # ("": it decodes to nothing to scan)
-                        made.append((k, len(texts), bit))
-                        texts.append(decoded)
-                        size += len(text)
-                    continue
+            decoded = next(together[bit])
+            if decoded is not None:
+                if decoded:  # ("": it decodes to nothing to scan)
+                    made.append((k, len(texts), bit))
+                    texts.append(decoded)
+                    size += len(text)
+                continue
             decoding = decoders[bit][0](text)
             if decoding is not None and decoding[0]:
                 made.append((k, len(texts), decoding))
@@ -2855,9 +2854,6 @@ def _wrapped_values(cls: str, wrapper: dict[object, object]) -> Iterator[tuple[s
             kind = _member_credential(cls, inner)
             if kind is not None:
                 yield member, inner, kind
-
-
-_WRAPPED_VALUES = ("value", "Value", "defaultValue", "default", "Default")
 
 
 def _name_value_pair(record: Record, c: int, obj: dict[object, object], member: str) -> None:

@@ -36,6 +36,7 @@ from app.secrets import (
     _PAIRED_VALUES,
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
+    _WRAPPED_VALUES,
     PASSWORD,
     PEM_KEY,
     PUTTY_KEY,
@@ -683,7 +684,7 @@ def sql_insert(text: str) -> Iterator[Span]:
 # line's mapping is found by walking back up to 16 lines to the first less indented, which
 # must be a name alone on its line (a list's "- name: DB_PASSWORD" entry is `_name_then_value`'s).
 _YAML_WRAPPED = _lazy(
-    r"\n(?P<indent>[ \t]+)(?:Default|default|defaultValue|value|Value):[ \t]*"
+    rf"\n(?P<indent>[ \t]+)(?:{'|'.join(_WRAPPED_VALUES)}):[ \t]*"
     # (a plain value may hold "#": only after a space does one start a comment)
     r"""(?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'#]\S{0,255}))"""
     r"[ \t]*(?=\r?\n|$|[ \t]#)"

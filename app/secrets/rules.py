@@ -27,6 +27,7 @@ from app.secrets.shapes import (
     _WORD,
     _WORD_DASH,
     _complex,
+    _few_characters,
     _has_lower,
     _has_upper,
     _has_upper_or_unbroken,
@@ -240,7 +241,7 @@ def _token_parts(
     full_stop = not strip and "." in tail
     # a run of a format of both cases that is made of few characters (AIzaaaaa…, glc_1111…=,
     # GR1348941 then 123123…) or holds the alphabet in order (sk-ant-…-klmnopqrstuvwx-…) is
-    # typed in a token's shape, not issued (`_low_diversity`, `_in_order`), as gitleaks'
+    # typed in a token's shape, not issued (`_few_characters`, `_in_order`), as gitleaks'
     # entropy floor for those formats says; one of a single case may be a key of zero bytes
     # (age's AGE-SECRET-KEY-1QQQ…, in gitleaks' own cases)
     lettered = "a-z" in tail and "A-Z" in tail
@@ -356,14 +357,6 @@ def _keyword_parts(
         return (at, end) if check is None or check(found) else None
 
     return regex, find
-
-
-def _few_characters(run: str) -> bool:
-    """`_low_diversity`'s first test alone, what a token's typed-over run fails (a test of each
-    prefixed token found: thousands of real ones in a document cost its three counts too).
-    A generated run shows more than eight distinct characters in its first twelve, mostly:
-    then it has too many, without a set of all of it."""
-    return len(set(run[:12])) <= 8 and len(set(run)) <= min(len(run) // 5, 8)
 
 
 def _camel_boundary(text: str, at: int) -> bool:
