@@ -410,4 +410,9 @@ def _options(re2: Any) -> Any:
     # The default 8 MiB per automaton: a pattern that needs more falls back to a slower
     # automaton, still linear; a keyword set of literals never comes near it.
     options.max_mem = 64 << 20
+    # Every text RE2 reads is ASCII (`Hay`; a detector's, encoded with "replace"), which Latin-1
+    # reads as UTF-8 does, byte for byte. In UTF-8, (?i:s) and (?i:k) also match "ſ" and the
+    # Kelvin sign: a keyword holding either is then no literal RE2 can skip to, and it reads
+    # every byte (a pattern led by (?i:sendbird) took 0.59 ms for 400 KB, 0.14 ms in Latin-1).
+    options.encoding = re2.Options.Encoding.LATIN1
     return options
