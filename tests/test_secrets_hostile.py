@@ -247,16 +247,56 @@ def test_json_s_pairs_named_for_no_credential_hide_nothing() -> None:
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
 
 
-@pytest.mark.parametrize("escape", ["page%20{i}", "a &amp; b {i}", "/a~1b/{i}", "u{i}@host"])
-def test_a_credential_among_thousands_of_strings_an_anchor_marks_is_found(
-    escape: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Past 256 strings marked close together, an anchor that starts with a literal is searched
-    by `re` rather than RE2 (app/secrets `_candidates`): the strings after still reach their
-    detectors. A token percent-encoded, escaped for HTML and given as a URI's user, after 6,000
-    strings the same anchor marks, is found where it stands."""
+def _credentials_after(strings: list[str]) -> list[str]:
+    """``strings``, then a token percent-encoded, escaped for HTML and given as a URI's user."""
     from urllib.parse import quote
 
+    token = "ghp_" + rnd(36)
+    return [
+        *strings,
+        "?next=" + quote(f"https://x.example/?t={token}", safe=""),
+        f"{{&quot;token&quot;: &quot;{token}&quot;}}",
+        f"https://{token}@git.example.com/acme/app.git",
+    ]
+
+
+@pytest.mark.parametrize("escape", ["page%20{i}", "a &amp; b {i}", "/a~1b/{i}", "u{i}@host"])
+def test_a_credential_after_thousands_of_strings_an_anchor_marks_each_is_found(
+    escape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past 32 strings marked within 256, an anchor that starts with a literal and never matches
+    a newline has each string left searched alone, by `re` in a loop of C (app/secrets
+    `_candidates`, `_mark_each`): the strings after still reach their detectors. Three tokens
+    after 6,000 strings the same anchor marks are found where they stand."""
+    from app.secrets.engine import Engine
+
+    scan_text("x" * 30_000)  # (RE2 loaded: every text is then searched by it)
+    alone: list[int] = []
+    python_search = Engine.python_search
+
+    def recording(self: Engine, index: int):  # type: ignore[no-untyped-def]
+        alone.append(index)
+        return python_search(self, index)
+
+    monkeypatch.setattr(Engine, "python_search", recording)
+    strings = _credentials_after([escape.format(i=i) for i in range(6000)])
+    hits = find_secrets({"items": strings})
+    assert [h.path for h in hits] == ["/items/6000", "/items/6001", "/items/6002"]
+    assert alone  # (each string searched alone where they came thick)
+    alone.clear()
+    # one string in twenty marked: the anchor's search goes on through the text
+    sparse = [escape.format(i=i) if i % 20 == 0 else f"note {i}" for i in range(6000)]
+    hits = find_secrets({"items": _credentials_after(sparse)})
+    assert [h.path for h in hits] == ["/items/6000", "/items/6001", "/items/6002"]
+    assert not alone
+
+
+def test_a_credential_after_thousands_of_strings_an_anchor_marks_close_together_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past 256 strings marked close together, an anchor that starts with a literal (and may
+    match a newline, as far as its text tells: a negated class) is searched by `re` rather
+    than RE2: the strings after still reach their detectors."""
     from app.secrets.engine import Engine
 
     scan_text("x" * 30_000)  # (RE2 loaded: every text is then searched by it)
@@ -269,13 +309,7 @@ def test_a_credential_among_thousands_of_strings_an_anchor_marks_is_found(
         return searcher(self, index, hay, re2, narrow)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Engine, "searcher", recording)
-    token = "ghp_" + rnd(36)
-    strings = [escape.format(i=i) for i in range(6000)]
-    strings += [
-        "?next=" + quote(f"https://x.example/?t={token}", safe=""),
-        f"{{&quot;token&quot;: &quot;{token}&quot;}}",
-        f"https://{token}@git.example.com/acme/app.git",
-    ]
+    strings = _credentials_after([f"https://u{i}@h{i}.example/" for i in range(6000)])
     hits = find_secrets({"items": strings})
     assert [h.path for h in hits] == ["/items/6000", "/items/6001", "/items/6002"]
     assert True in engines and False in engines  # (RE2 first, then `re` where they came thick)

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache, reduce
 from itertools import accumulate, compress, count, islice, repeat
+from operator import itemgetter
 
 from app.findings import Finding
 from app.json_values import CONTAINERS
@@ -1381,6 +1382,7 @@ class _Anchor:
     detectors."""
 
     __slots__ = (
+        "alone",
         "detectors",
         "keywords",
         "literal_led",
@@ -1407,6 +1409,9 @@ class _Anchor:
         self.detectors = detectors
         # its regex starts with a literal character, which `re` skips to at C speed
         self.literal_led = _literal_led(self.regex)
+        # it never matches a newline: a string's matches are the same searched alone as in
+        # the text of all strings, one a line
+        self.alone = _never_a_newline(self.regex)
         # only a run of both cases can be the detector's: base64 of text mixes them,
         # hexadecimal digests, ids and paths do not (a benign document is full of those)
         self.mixed_case = mixed_case
@@ -1442,6 +1447,28 @@ def _literal_led(regex: str) -> bool:
         elif char == ")":
             depth -= 1
         elif char == "|" and depth == 0:
+            return False
+    return True
+
+
+def _never_a_newline(regex: str) -> bool:
+    """Whether ``regex`` matches no newline, told from its text alone (and cautiously: no
+    escape that may stand for one, no negated class, no dot)."""
+    escaped, in_class = False, False
+    for at, char in enumerate(regex):
+        if escaped:
+            escaped = False
+            if char in "nrsSWDx0123456789":
+                return False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if regex[at + 1 : at + 2] == "^":
+                return False
+        elif char == ".":
             return False
     return True
 
@@ -1951,66 +1978,63 @@ def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
     by its index: each text decoded by them, what all of them decode to scanned at once, each
     hit placed back in its own text (at most `_SPANS_PER_VALUE` a detector, as `_spans`
     keeps). A scan of each decoded text alone cost each string some 5 µs of the engine's
-    (7,000 URLs with an escape each: 112 ms of a lint)."""
+    (7,000 URLs with an escape each: 112 ms of a lint). The texts are read in batches of
+    `_DECODED_BATCH` characters: what a batch decodes to is scanned and let go (130,000
+    strings' decodings held at once grew a 4 MB lint's memory by 138 MB)."""
     spans: dict[int, list[Span]] = {}
     if not items:
         return spans
-    decoders = _decoders()
-    # what each decoder's form for many short texts (`detectors.BatchDecoding`) gives the
-    # texts it is called for, in the items' order
-    together: dict[int, Iterator[str | None]] = {
-        bit: iter(batch([text for text, bits in items if bits & bit]))
-        for bit, (_, batch) in decoders.items()
-    }
-    texts: list[str] = []
-    # (item, where its texts start, its decoding; or the bit of the decoder that read it with
-    # others, which decodes it again for its hits' places)
-    made: list[tuple[int, int, Decoding | int]] = []
-    size = 0
-
-    def scan() -> None:
-        hits = _scan_strings(texts, _DECODING_BITS)
-        for k, at, decoding in made:
-            if isinstance(decoding, int):
-                if not hits[at]:
-                    continue
-                again = decoders[decoding][0](items[k][0])
-                if again is None:  # (none: it decoded this text with the others)
-                    continue
-                found, place = [hits[at]], again[1]
-            else:
-                own, place = decoding
-                found = hits[at : at + len(own)]
-                if not any(found):
-                    continue
-            spans.setdefault(k, []).extend(islice(place(found), _SPANS_PER_VALUE))
-        texts.clear()
-        made.clear()
-
-    for k, (text, bits) in enumerate(items):
-        while bits:
-            bit = bits & -bits
-            bits ^= bit
-            decoded = next(together[bit])
-            if decoded is not None:
-                if decoded:  # ("": it decodes to nothing to scan)
-                    made.append((k, len(texts), bit))
-                    texts.append(decoded)
-                    size += len(text)
-                continue
-            decoding = decoders[bit][0](text)
-            if decoding is not None and decoding[0]:
-                made.append((k, len(texts), decoding))
-                texts.extend(decoding[0])
-                size += len(text)
-        if size > _DECODED_BATCH:
-            # (what a batch decodes to is scanned and let go: 130,000 strings' decodings held
-            # at once grew a 4 MB lint's memory by 138 MB)
-            scan()
-            size = 0
-    if texts:
-        scan()
+    texts, bits = list(map(itemgetter(0), items)), list(map(itemgetter(1), items))
+    # (one batch, the rule, is not looked for an end: bisect's import, for a large input only)
+    one = sum(map(len, texts)) <= _DECODED_BATCH
+    first = 0
+    while first < len(texts):
+        last = len(texts) if one else _batch_end(texts, first, _DECODED_BATCH)
+        _decode_and_scan(texts, bits, range(first, last), spans)
+        first = last
     return {k: _merge(found) for k, found in spans.items() if found}
+
+
+def _decode_and_scan(
+    texts: list[str], bits: list[int], batch: range, spans: dict[int, list[Span]]
+) -> None:
+    """`_decoded_spans` of the texts in ``batch``, added to ``spans``. Each decoder's form for
+    many short texts (`detectors.BatchDecoding`) reads the texts it is called for, all at once;
+    the texts it cannot read so are decoded one by one. Nothing but a text holding a hit costs
+    a step of Python."""
+    decoders = _decoders()
+    decoded: list[str] = []
+    # (text, where its decoding starts, the bit of the decoder whose batch form read it): the
+    # decoder's own call decodes it again for its hits' places
+    read: list[tuple[int, int, int]] = []
+    # (text, where its texts start, its decoding), of those decoded alone
+    alone: list[tuple[int, int, Decoding]] = []
+    for bit, (decode, batch_form) in decoders.items():
+        called = list(
+            compress(batch, map(operator.and_, bits[batch.start : batch.stop], repeat(bit)))
+        )
+        if not called:
+            continue
+        together = batch_form(list(map(texts.__getitem__, called)))
+        # ("" for a text that decodes to nothing to scan; None for one read alone)
+        read.extend(zip(compress(called, together), count(len(decoded)), repeat(bit), strict=False))
+        decoded.extend(filter(None, together))
+        for k in compress(called, map(operator.is_, together, repeat(None))):
+            decoding = decode(texts[k])
+            if decoding is not None and decoding[0]:
+                alone.append((k, len(decoded), decoding))
+                decoded.extend(decoding[0])
+    if not decoded:
+        return
+    hits = _scan_strings(decoded, _DECODING_BITS)
+    for k, at, bit in compress(read, map(hits.__getitem__, map(itemgetter(1), read))):
+        again = decoders[bit][0](texts[k])
+        if again is not None:  # (none: it decoded this text with the others)
+            spans.setdefault(k, []).extend(islice(again[1]([hits[at]]), _SPANS_PER_VALUE))
+    for k, at, (own, place) in alone:
+        found = hits[at : at + len(own)]
+        if any(found):
+            spans.setdefault(k, []).extend(islice(place(found), _SPANS_PER_VALUE))
 
 
 _DECODED_BATCH = 1 << 16  # characters of the texts decoded, scanned together
@@ -2400,7 +2424,7 @@ def _candidates(
         # (where an anchor that starts with a literal marks string after string, `re` takes over
         # from RE2: both find the same, and `re` skips to the literal at C speed for a third of
         # the binding's call, 0.8 µs, which 40,000 short strings with an escape each paid)
-        marked, dense = 0, re2 and anchor.literal_led
+        marked, dense = 0, anchor.literal_led
         while (m := search(pos)) is not None:
             # the anchor is the whole run: a single-case one (a digest, a path) is passed over,
             # the next one looked at, as is a shorter one RE2's narrow form finds
@@ -2420,17 +2444,47 @@ def _candidates(
             pos = at[i]
             if dense:
                 marked += 1
+                if marked == _MARKS_SEEN and anchor.alone and i < _MARKS_SEEN * _STRINGS_A_MARK:
+                    # one string in a few marked: each string left is searched alone, all in
+                    # one loop of C, where each mark cost a step of Python (10,000 short
+                    # strings with an escape each, marked by four anchors)
+                    _mark_each(engine.python_search(index), hay.ascii, at, strings, i, bits, bit)
+                    break
                 if marked == _DENSE_MARKS:
                     dense = False
-                    if pos < _DENSE_MARKS * _DENSE_SPACING:
+                    if re2 and pos < _DENSE_MARKS * _DENSE_SPACING:
                         search = engine.searcher(index, hay, False)
     return bits, found
 
 
-# An anchor that has marked this many strings within this many characters of text each, on
-# average, is searched by `re` from then on (`_candidates`).
+# An anchor that starts with a literal and has marked this many strings, within this many
+# characters of text each on average, is searched by `re` from then on (`_candidates`).
 _DENSE_MARKS = 256
 _DENSE_SPACING = 256
+# ... and one that never matches a newline, once it has marked this many strings within this
+# many strings each, searches each string left alone: some 0.15 µs a string, where a mark
+# costs 1 µs (the strings of a benign document hardly ever come so thick with one)
+_MARKS_SEEN = 32
+_STRINGS_A_MARK = 8
+
+
+def _mark_each(
+    search: Callable[[str, int, int], object],
+    text: str,
+    ends: list[int],
+    strings: Sequence[str],
+    last: int,
+    bits: dict[int, int],
+    bit: int,
+) -> None:
+    """Mark with ``bit`` each of ``strings`` after the ``last`` one that holds a match of
+    ``search`` (a compiled pattern's, that never matches a newline), each searched in place in
+    ``text`` (the strings a line each: ``ends`` says where each ends)."""
+    following = last + 1
+    tail = ends[following:]
+    starts = map(operator.sub, tail, map(len, strings[following:]))
+    for j in compress(count(following), map(search, repeat(text), starts, tail)):
+        bits[j] = bits.get(j, 0) | bit
 
 
 Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], None]
@@ -2675,7 +2729,17 @@ def _hits(document: object, source: str | None = None) -> Iterator[tuple[_SortKe
     for first, last in [(0, len(strings))] if together else _batches(strings):
         batch = strings[first:last]
         bits, found = _candidates(batch + texts if together else batch, most=_SPANS_PER_VALUE)
-        for i in sorted(bits.keys() | found.keys()):
+        # The strings only decoders are called for, and no rule matched, go to them with no
+        # step of Python each (10,000 short strings with an escape each: 5 ms of steps).
+        other_bits = map(operator.and_, bits.values(), repeat(~_DECODING_BITS))
+        only_decoded = set(compress(bits, map(operator.not_, other_bits))).difference(found)
+        if only_decoded:
+            ordered = sorted(only_decoded)
+            if together:  # (the member names' own, apart: below)
+                ordered = [i for i in ordered if i < len(batch)]
+            starts = map(operator.add, ordered, repeat(first))
+            undecoded.extend(zip(starts, map(bits.__getitem__, ordered), strict=True))
+        for i in sorted((bits.keys() | found.keys()) - only_decoded):
             if i >= len(batch):
                 break  # (the member names searched with the values, after them)
             text = batch[i]

@@ -1,0 +1,47 @@
+"""An anchor whose marks come thick searches each string left alone (app/secrets `_mark_each`):
+the strings it marks are the same as its search through the text of all strings marks."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import app.secrets as secrets
+from app.secrets import _candidates, _never_a_newline, scan_text
+from app.secrets.engine import Engine
+
+# Strings some anchor that never matches a newline marks (a percent escape, an HTML one, a
+# pointer's, an e-mail address), near misses of them, and others; newlines and characters past
+# ASCII inside some.
+_MARKED = ("page%20{i}", "a &amp; b {i}", "/a~1b/{i}", "u{i}@host", "x%2{i}", "&amp{i}", "~2/{i}")
+_OTHER = ("note {i}", "line {i}\nnext %41", "caf\u00e9 {i} &lt;", "{i}", "", "\n~0\n")
+
+
+@st.composite
+def _strings(draw: st.DrawFn) -> list[str]:
+    forms = draw(st.lists(st.sampled_from(_MARKED + _OTHER), min_size=1, max_size=12))
+    count = draw(st.integers(min_value=40, max_value=900))
+    thick = draw(st.integers(min_value=1, max_value=12))
+    return [forms[i % len(forms)].format(i=i) if i % thick == 0 else f"w{i}" for i in range(count)]
+
+
+@pytest.mark.parametrize("re2", [True, False])
+@settings(max_examples=60, deadline=None)
+@given(strings=_strings())
+def test_strings_marked_alone_are_those_the_search_marks(re2: bool, strings: list[str]) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        if re2:
+            scan_text("x" * 30_000)  # (RE2 loaded: every text is then searched by it)
+        else:
+            patch.setattr(Engine, "uses_re2", lambda self, hay: False)
+        marked_alone = _candidates(strings)
+        patch.setattr(secrets, "_MARKS_SEEN", 10**9)  # (never: the search goes on)
+        assert marked_alone == _candidates(strings)
+
+
+def test_a_regex_is_known_never_to_match_a_newline_only_when_its_text_says_so() -> None:
+    for regex in ("~[01]", "%[0-7][0-9A-Fa-f]", "&(?:quot|amp);", "@", "\\t", "a\\.b"):
+        assert _never_a_newline(regex), regex
+    for regex in ("\\n--pass", "[^ ]@", "a.b", "\\s", "\\S+", "\\W", "\\D", "\\x0a", "\\012"):
+        assert not _never_a_newline(regex), regex
