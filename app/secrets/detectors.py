@@ -107,11 +107,15 @@ def pem(text: str) -> Iterator[Span]:
         if body is None:
             continue  # the armour line alone, e.g. prose about key files, holds no key
         limit = min(len(text), body.end() + _PEM_WINDOW)
-        following = _PEM_BEGIN.search(text, body.end(), limit)
-        if following is not None:
-            limit = following.start()
-        label = " ".join(_ESCAPED_TAB.sub(" ", m.group("label")).upper().split())
-        end_marker = _pem_end(label).search(text, body.end(), limit)
+        end_marker = None
+        # (an END line and a BEGIN line both start with four dashes: an excerpt cut short, with
+        # none after its base64, is not searched for either)
+        if text.find("----", body.end(), limit) != -1:
+            following = _PEM_BEGIN.search(text, body.end(), limit)
+            if following is not None:
+                limit = following.start()
+            label = " ".join(_ESCAPED_TAB.sub(" ", m.group("label")).upper().split())
+            end_marker = _pem_end(label).search(text, body.end(), limit)
         run = _PEM_RUN.match(text, body.end(), limit)  # a truncated excerpt: the base64 run
         end = end_marker.end() if end_marker else run.end() if run else body.end()
         yield m.start(), end, PEM_KEY
