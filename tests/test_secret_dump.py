@@ -75,6 +75,34 @@ def test_the_scan_stops_past_the_cap_and_says_there_are_more(dump: bytes) -> Non
     assert analysis.shown_text.count("\n") == analysis.text.count("\n")  # type: ignore[union-attr]
 
 
+def test_a_scan_that_stops_checks_few_values_past_its_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The values are checked a batch at a time, each batch whole before any of it is recorded:
+    past the first, a batch holds what the places left need at the rate found so far, and
+    little more (5,000 tokens: 1,220 checked to record 1,001 before). The places flagged are
+    the same whatever the batches: the first in document order."""
+    import app.secrets as secrets
+    from app.secrets import scan_document
+
+    checked: list[int] = []
+    candidates = secrets._candidates
+
+    def counting(strings, **options):  # type: ignore[no-untyped-def]
+        checked.append(len(strings))
+        return candidates(strings, **options)
+
+    document = json.loads(_dump(5000))
+    monkeypatch.setattr(secrets, "_candidates", counting)
+    scan = scan_document(document, MAX_PER_CODE)
+    assert not scan.complete
+    assert len({hit.path for hit in scan.hits}) == MAX_PER_CODE + 1
+    assert sum(checked) <= (MAX_PER_CODE + 1) * 1.1
+    # (the first found are the first in document order: the values' batches are read in order)
+    ordered = [hit.path for hit in scan_document(document).hits][: MAX_PER_CODE + 1]
+    assert [hit.path for hit in scan.hits] == ordered
+
+
 def test_at_the_cap_the_scan_is_complete() -> None:
     analysis = analyze(_dump(MAX_PER_CODE))
     assert analysis.redaction.complete
