@@ -45,3 +45,35 @@ def test_a_regex_is_known_never_to_match_a_newline_only_when_its_text_says_so() 
         assert _never_a_newline(regex), regex
     for regex in ("\\n--pass", "[^ ]@", "a.b", "\\s", "\\S+", "\\W", "\\D", "\\x0a", "\\012"):
         assert not _never_a_newline(regex), regex
+
+
+# Flags, names alone, variables, names before a value, in a call's arguments as a list.
+_ARGUMENTS = (
+    "--svc{i}-password",
+    "--api-key",
+    "svc{i}_api_key",
+    "DB_PASSWORD",
+    "${{SVC{i}_TOKEN}}",
+    "env:SVC{i}_TOKEN",
+    "password={i}Xk9#vLq2Rt",
+    "token: {i}",
+    "the password is in the vault",
+    "Zx{i}Vb9QkLm2Np7Rt4Wy",
+    "-p",
+    "api_key 'Qw{i}Er7TyU9iOp3'",
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    forms=st.lists(st.sampled_from(_ARGUMENTS), min_size=1, max_size=8),
+    count=st.integers(min_value=1, max_value=3000),
+)
+def test_names_sorted_out_together_are_read_as_one_by_one(forms: list[str], count: int) -> None:
+    """The strings only the name's anchor marks are sorted out together (app/secrets `_hits`):
+    the credentials found are the same as when each is looked at in turn."""
+    document = {"argv": [forms[i % len(forms)].format(i=i) for i in range(count)]}
+    together = secrets.find_secrets(document)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(secrets, "_NAME_ONLY", -1)  # (no string's bits: each in turn)
+        assert secrets.find_secrets(document) == together
