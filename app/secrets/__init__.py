@@ -1426,49 +1426,51 @@ class _Anchor:
         self.word_gate = word_gate
 
 
+def _syntax(regex: str) -> Iterator[tuple[int, str, str]]:
+    """Each character of ``regex`` (the subset app/secrets/engine.py reads) with its place and
+    what it is: "escaped" (after a backslash), "open" (a "[" that opens a character class),
+    "class" (inside one, its "]" too) or "plain"; a backslash is given as what it escapes."""
+    escaped, in_class = False, False
+    for at, char in enumerate(regex):
+        if escaped:
+            escaped = False
+            yield at, "escaped", char
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+            yield at, "class", char
+        elif char == "[":
+            in_class = True
+            yield at, "open", char
+        else:
+            yield at, "plain", char
+
+
 def _literal_led(regex: str) -> bool:
     """Whether every match of ``regex`` starts with its first character, a literal: no
     alternation outside a group (" / |cred…" starts with either), which `re` then finds at C
     speed before it tries the rest."""
     if regex[:1] in ("", *"()[]{}\\.^$|?*+"):
         return False
-    depth, escaped, in_class = 0, False, False
-    for char in regex:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            return False
+    depth = 0
+    for _, kind, char in _syntax(regex):
+        if kind == "plain":
+            depth += (char == "(") - (char == ")")
+            if char == "|" and depth == 0:
+                return False
     return True
 
 
 def _never_a_newline(regex: str) -> bool:
     """Whether ``regex`` matches no newline, told from its text alone (and cautiously: no
     escape that may stand for one, no negated class, no dot)."""
-    escaped, in_class = False, False
-    for at, char in enumerate(regex):
-        if escaped:
-            escaped = False
-            if char in "nrsSWDx0123456789":
-                return False
-        elif char == "\\":
-            escaped = True
-        elif in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            if regex[at + 1 : at + 2] == "^":
-                return False
-        elif char == ".":
+    for at, kind, char in _syntax(regex):
+        if kind == "escaped" and char in "nrsSWDx0123456789":
+            return False
+        if kind == "open" and regex[at + 1 : at + 2] == "^":
+            return False
+        if kind == "plain" and char == ".":
             return False
     return True
 
