@@ -1,0 +1,77 @@
+"""What a diff shows of its documents' data (app/redaction.py `Redaction.data`): every text
+withheld as `Redaction.text` withholds it alone, the scanner reading all of them at once."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import app.redaction as redaction_module
+from app.redaction import REDACTED, Redaction
+from app.secrets import scan_document
+from tests.test_secrets import rnd
+
+_TOKEN = "ghp_" + rnd(36)
+_PASSWORD = "Tr0ub4dor&3xQ9"
+_DOCUMENT = {
+    "statements": [{"id": "s-1", "text": f"deploy with {_TOKEN}"}],
+    "resources": [{"id": "r-1", "uri": f"https://deploy:{_PASSWORD}@db.example.com/ledger"}],
+    "extensions": {_TOKEN: 1},
+}
+# Texts a diff's data holds: the credentials, texts quoting them, ordinary ones, pointers
+# through flagged members, and texts only the scanner flags.
+_TEXTS = (
+    _TOKEN,
+    f"the token {_TOKEN} again",
+    _PASSWORD,
+    f"password was {_PASSWORD}",
+    "an ordinary sentence",
+    "/statements/0/text",
+    f"/extensions/{_TOKEN}",
+    "aws_secret_access_key = " + rnd(40),
+    "",
+    "s-1",
+)
+_data = st.recursive(
+    st.sampled_from(_TEXTS) | st.integers() | st.none(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(("path", "pointer", "before", "after", *_TEXTS)), inner)
+    ),
+    max_leaves=20,
+)
+
+
+def _redaction() -> Redaction:
+    scan = scan_document(_DOCUMENT)
+    return Redaction.of(_DOCUMENT, scan.hits, complete=scan.complete)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=_data)
+def test_the_data_shown_is_each_text_withheld_as_alone(value: object) -> None:
+    redaction = _redaction()
+    assert redaction.data(value) == redaction._data(value, None, redaction.text)
+
+
+def test_a_diffs_texts_are_scanned_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thousand changed texts are read by one scan, not a thousand."""
+    redaction = _redaction()
+    scans: list[int] = []
+    scan_texts = redaction_module.scan_texts
+
+    def counting(texts):  # type: ignore[no-untyped-def]
+        scans.append(len(texts))
+        return scan_texts(texts)
+
+    monkeypatch.setattr(redaction_module, "scan_texts", counting)
+    monkeypatch.setattr(redaction_module, "scan_text", None)  # (never one by one)
+    changes = [
+        {"path": f"/statements/{i}/text", "before": f"line {i}", "after": f"line {i} {_TOKEN}"}
+        for i in range(1000)
+    ]
+    shown = redaction.data({"changes": changes})
+    assert len(scans) == 1
+    assert shown["changes"][7]["after"] == f"line 7 {REDACTED}"  # type: ignore[index]
+    assert _TOKEN not in repr(shown)
