@@ -75,3 +75,54 @@ def test_a_diffs_texts_are_scanned_at_once(monkeypatch: pytest.MonkeyPatch) -> N
     assert len(scans) == 1
     assert shown["changes"][7]["after"] == f"line 7 {REDACTED}"  # type: ignore[index]
     assert _TOKEN not in repr(shown)
+
+
+_SECOND = "Zq7" + rnd(12)
+_QUOTING = st.recursive(
+    st.sampled_from(
+        (
+            "plain",
+            f"again {_PASSWORD}",
+            f'a "quoted" {_PASSWORD}',
+            "back\\slash",
+            "line\nbreak",
+            "\ud800 lone",
+            _PASSWORD[:6],
+        )
+    )
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.booleans()
+    | st.none(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(("a", f"k {_PASSWORD}", 'q"', "b")), inner)
+    ),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(extra=_QUOTING, quoted=st.sampled_from(("", 'x"', "back\\slash", "tab\there")))
+def test_a_document_shown_withholds_its_known_texts_wherever_they_stand(
+    extra: object, quoted: str
+) -> None:
+    """The known credential texts are withheld wherever they stand in the document shown; the
+    walk over its strings is skipped only when the document written as JSON holds none (a
+    known text JSON would escape is always walked for)."""
+    document = {**_DOCUMENT, "notes": {"extra": extra}}
+    if quoted:
+        document["resources"] = [
+            *_DOCUMENT["resources"],  # type: ignore[list-item]
+            {"id": "r-2", "uri": "https://db.example.com/x", "password": quoted + _SECOND},
+            {"id": "r-3", "title": f"as before: {quoted}{_SECOND}"},
+        ]
+    scan = scan_document(document)
+    redaction = Redaction.of(document, scan.hits, complete=scan.complete)
+    shown = redaction.document(document)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(redaction_module, "_may_quote", lambda *arguments: True)
+        assert shown == Redaction.of(document, scan.hits, complete=scan.complete).document(document)
+    assert _PASSWORD not in repr(shown)
+    if "/resources/1/password" in {hit.path for hit in scan.hits}:  # (a value the scan took)
+        assert _SECOND not in repr(shown)
