@@ -439,14 +439,21 @@ class Pair:
         redaction = self.child.redaction.joined(self.parent.redaction)
         if not redaction.active:
             return tuple(found)
+        # (every text and pointer shown, the scanner reading all of them at once)
+        ids = [loss.id for loss in found if loss.id is not None]
+        children = [loss.child_pointer for loss in found if loss.child_pointer]
+        texts, pointers = redaction.shown(
+            ids + [loss.detail for loss in found],
+            [loss.parent_pointer for loss in found] + children,
+        )
+        shown_ids, details = iter(texts[: len(ids)]), iter(texts[len(ids) :])
+        parents, shown_children = iter(pointers[: len(found)]), iter(pointers[len(found) :])
         return tuple(
             loss.replace(
-                id=redaction.text(loss.id) if loss.id is not None else None,
-                detail=redaction.text(loss.detail),
-                parent_pointer=redaction.pointer(loss.parent_pointer),
-                child_pointer=(
-                    redaction.pointer(loss.child_pointer) if loss.child_pointer else None
-                ),
+                id=next(shown_ids) if loss.id is not None else None,
+                detail=next(details),
+                parent_pointer=next(parents),
+                child_pointer=next(shown_children) if loss.child_pointer else None,
             )
             for loss in found
         )

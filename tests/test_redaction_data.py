@@ -126,3 +126,22 @@ def test_a_document_shown_withholds_its_known_texts_wherever_they_stand(
     assert _PASSWORD not in repr(shown)
     if "/resources/1/password" in {hit.path for hit in scan.hits}:  # (a value the scan took)
         assert _SECOND not in repr(shown)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.sampled_from(_TEXTS), max_size=12),
+    pointers=st.lists(
+        st.sampled_from(("", "/statements/0/text", f"/extensions/{_TOKEN}", "/a~1b", "no/")),
+        max_size=8,
+    ),
+)
+def test_texts_and_pointers_shown_together_are_each_shown_as_alone(
+    texts: list[str], pointers: list[str]
+) -> None:
+    """A pair's losses (ids, details, pointers) shown together read as each alone would."""
+    redaction = _redaction()
+    assert redaction.shown(texts, pointers) == (
+        [redaction.text(text) for text in texts],
+        [redaction.pointer(pointer) for pointer in pointers],
+    )
