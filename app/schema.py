@@ -939,13 +939,11 @@ def _explain(
     def message() -> str:
         value = _value_at(document, error.instance_path)
         same = _message_key(walk, error, value)
-        if same is None:
-            return _keyword_message(walk.keyword, _site(document, error, walk, value))
-        text = messages.get(same)
+        text = None if same is None else messages.get(same)
         if text is None:
-            text = messages[same] = _keyword_message(
-                walk.keyword, _site(document, error, walk, value)
-            )
+            text = _keyword_message(walk.keyword, _site(error, walk, value))
+            if same is not None:
+                messages[same] = text
         return text
 
     return [(key, error.instance_path, walk.keyword, message)]
@@ -979,12 +977,13 @@ def _message_key(walk: _Walk, error: _RawError, value: object) -> tuple[Any, ...
     return (walk.keyword, error.schema_path, len(path), last, before, shown, error.message)
 
 
-def _site(document: object, error: _RawError, walk: _Walk, value: object = None) -> _Site:
+def _site(error: _RawError, walk: _Walk, value: object) -> _Site:
+    """Where a keyword failed: ``value`` is what the document holds there (`_value_at`)."""
     path = error.instance_path
     own, parent, parent_schema = _titles(error.schema_path, len(path))
     return _Site(
         path,
-        _value_at(document, path) if value is None else value,
+        value,
         walk.frames[-1].node,
         own,
         parent,
@@ -1146,7 +1145,7 @@ def _unknown_members(value: object, node: Mapping[str, Any]) -> list[str]:
 
 
 def _unknown_message_of(document: object, error: _RawError, walk: _Walk, member: str) -> str:
-    return _unknown_message(_site(document, error, walk), member)
+    return _unknown_message(_site(error, walk, _value_at(document, error.instance_path)), member)
 
 
 def _unknown_message(site: _Site, member: str) -> str:
