@@ -2744,6 +2744,13 @@ def _hits(
     )
     named_items: list[int] = []  # the strings that may name the next item of their array
     undecoded: list[tuple[int, int]] = []  # (string, its decoding detectors' bits)
+
+    def values_in(found: set[int]) -> list[int]:
+        """The strings of a batch in ``found``, in order, but the member names searched with
+        the values (`together`: theirs are read apart, below)."""
+        ordered = sorted(found)
+        return [i for i in ordered if i < len(strings)] if together else ordered
+
     batches = _batches(strings, limit, places.__len__)
     for first, last in [(0, len(strings))] if together else batches:
         batch = strings[first:last]
@@ -2753,9 +2760,7 @@ def _hits(
         other_bits = map(operator.and_, bits.values(), repeat(~_DECODING_BITS))
         only_decoded = set(compress(bits, map(operator.not_, other_bits))).difference(found)
         if only_decoded:
-            ordered = sorted(only_decoded)
-            if together:  # (the member names' own, apart: below)
-                ordered = [i for i in ordered if i < len(batch)]
+            ordered = values_in(only_decoded)
             starts = map(operator.add, ordered, repeat(first))
             undecoded.extend(zip(starts, map(bits.__getitem__, ordered), strict=True))
         # The strings only the name's anchor marked, no rule matched (a flag or a name alone,
@@ -2766,11 +2771,9 @@ def _hits(
         named = set(compress(bits, map(operator.eq, bits.values(), repeat(_NAME_ONLY))))
         named.difference_update(found, only_decoded)
         if named:
-            ordered = sorted(named)
-            if together:
-                ordered = [i for i in ordered if i < len(batch)]
+            ordered = values_in(named)
             named_texts = list(map(batch.__getitem__, ordered))
-            names_alone = list(map(_ITEM_NAME.fullmatch, named_texts))
+            names_alone = list(map(_ITEM_NAME.fullmatch, named_texts))  # (`_name_alone`'s)
             named_items.extend(compress(map(operator.add, ordered, repeat(first)), names_alone))
             # (those not alone, whose name stands before a mark, are read as any other)
             not_alone = list(map(operator.not_, names_alone))
@@ -2786,7 +2789,7 @@ def _hits(
             text = batch[i]
             needs = bits.get(i, 0)
             if needs & _NAMED_BIT:
-                alone = len(text) <= _ITEM_NAME_LONGEST and _ITEM_NAME.fullmatch(text)
+                alone = _name_alone(text)
                 if alone:
                     # a flag or a name alone: its value may be the next item of an array
                     named_items.append(first + i)
@@ -3009,6 +3012,12 @@ _NAME_MEMBERS = (
 _ITEM_NAME_LONGEST = 64
 _FILE_REFERENCES = ("@/", "@./", "@../", "@~/")
 _ITEM_NAME = _lazy(r"-{0,2}[A-Za-z][A-Za-z0-9_.\-]{0,61}")
+
+
+def _name_alone(text: str) -> bool:
+    """Whether ``text`` is wholly a flag or a name ("--api-key", "DB_PASSWORD"). (The length
+    is tested first, a step cheaper than the pattern's, which bounds it the same.)"""
+    return len(text) <= _ITEM_NAME_LONGEST and _ITEM_NAME.fullmatch(text) is not None
 
 
 def _listed_pair(layout: _Layout, record: Record, index: int, name: str) -> bool:

@@ -25,8 +25,6 @@ from app.secrets import (
     _C_SECRET,
     _C_TOKEN,
     _DECODING_BITS,
-    _ITEM_NAME,
-    _ITEM_NAME_LONGEST,
     _KEY_PURPOSES,
     _MANY_REFUSED,
     _MIXED_RUN,
@@ -54,6 +52,7 @@ from app.secrets import (
     _last_part,
     _may_name_credential,
     _member_credential,
+    _name_alone,
     _named_class,
     _pair_kind,
     _passphrase,
@@ -857,12 +856,7 @@ def _structured_values(root: object) -> Iterator[tuple[str, str] | None]:
             for i, item in enumerate(node):
                 if isinstance(item, (dict, list)):
                     inner.append(item)
-                elif (
-                    isinstance(item, str)
-                    and len(item) <= _ITEM_NAME_LONGEST
-                    and _ITEM_NAME.fullmatch(item)
-                    and _may_name_credential(item)
-                ):
+                elif isinstance(item, str) and _name_alone(item) and _may_name_credential(item):
                     kind = _item_after_kind(node, i, item)
                     yield None if kind is None else (str(node[i + 1]), kind)
         if inner:
