@@ -10,6 +10,7 @@ tests assert what a user sees, the right findings, and the same ones at every si
 import base64
 import json
 import string
+from typing import Any
 
 import pytest
 
@@ -260,32 +261,40 @@ def _credentials_after(strings: list[str]) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("escape", ["page%20{i}", "a &amp; b {i}", "/a~1b/{i}", "u{i}@host"])
+def _b64_text(i: int) -> str:
+    return base64.b64encode(f"log line {i} of the deploy".encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "escape",
+    ["page%20{i}", "a &amp; b {i}", "/a~1b/{i}", "u{i}@host", "c:\\\\dir{i}\\tx", "{b64}"],
+)
 def test_a_credential_after_thousands_of_strings_an_anchor_marks_each_is_found(
     escape: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past 32 strings marked within 256, an anchor that starts with a literal and never matches
-    a newline has each string left searched alone, by `re` in a loop of C (app/secrets
-    `_candidates`, `_mark_each`): the strings after still reach their detectors. Three tokens
-    after 6,000 strings the same anchor marks are found where they stand."""
-    from app.secrets.engine import Engine
-
+    a newline (or the base64 run's, with its two tests) has each string left searched alone,
+    by `re` in loops of C (app/secrets `_candidates`, `_mark_each`): the strings after still
+    reach their detectors. Three tokens after 6,000 strings the same anchor marks are found
+    where they stand."""
     scan_text("x" * 30_000)  # (RE2 loaded: every text is then searched by it)
     alone: list[int] = []
-    python_search = Engine.python_search
+    mark_each = scanner._mark_each
 
-    def recording(self: Engine, index: int):  # type: ignore[no-untyped-def]
-        alone.append(index)
-        return python_search(self, index)
+    def recording(*arguments: Any) -> None:
+        alone.append(len(arguments[3]))
+        mark_each(*arguments)
 
-    monkeypatch.setattr(Engine, "python_search", recording)
-    strings = _credentials_after([escape.format(i=i) for i in range(6000)])
+    monkeypatch.setattr(scanner, "_mark_each", recording)
+    strings = _credentials_after([escape.format(i=i, b64=_b64_text(i)) for i in range(6000)])
     hits = find_secrets({"items": strings})
     assert [h.path for h in hits] == ["/items/6000", "/items/6001", "/items/6002"]
     assert alone  # (each string searched alone where they came thick)
     alone.clear()
     # one string in twenty marked: the anchor's search goes on through the text
-    sparse = [escape.format(i=i) if i % 20 == 0 else f"note {i}" for i in range(6000)]
+    sparse = [
+        escape.format(i=i, b64=_b64_text(i)) if i % 20 == 0 else f"note {i}" for i in range(6000)
+    ]
     hits = find_secrets({"items": _credentials_after(sparse)})
     assert [h.path for h in hits] == ["/items/6000", "/items/6001", "/items/6002"]
     assert not alone

@@ -12,10 +12,25 @@ from app.secrets import _candidates, _never_a_newline, scan_text
 from app.secrets.engine import Engine
 
 # Strings some anchor that never matches a newline marks (a percent escape, an HTML one, a
-# pointer's, an e-mail address), near misses of them, and others; newlines and characters past
-# ASCII inside some.
-_MARKED = ("page%20{i}", "a &amp; b {i}", "/a~1b/{i}", "u{i}@host", "x%2{i}", "&amp{i}", "~2/{i}")
-_OTHER = ("note {i}", "line {i}\nnext %41", "caf\u00e9 {i} &lt;", "{i}", "", "\n~0\n")
+# pointer's, JSON's, an e-mail address, a base64 run of both cases), near misses of them, and
+# others; newlines and characters past ASCII inside some.
+_MARKED = (
+    "page%20{i}",
+    "a &amp; b {i}",
+    "/a~1b/{i}",
+    "u{i}@host",
+    "c:\\\\dir{i}\\tx",
+    "bG9nIGxpbmUgMSBvZiB0aGUgZGVwbG95{i}",
+    "x{i} ABCDEFGHIJKLMNOPQRSTUVWXYZa",
+    "x%2{i}",
+    "&amp{i}",
+    "~2/{i}",
+    "a\\b{i}",
+    "0123456789abcdef0123456789abcdef{i}",
+    "AbCdEfGhIjKlMnOpQrStUvW {i}",
+    "ABCDEFGHIJKL\u00e9MNOPQRSTUVWxyz{i}",
+)
+_OTHER = ("note {i}", "line {i}\nnext %41", "caf\u00e9 {i} &lt;", "{i}", "", "\n~0\n", "AB\nab" * 9)
 
 
 @st.composite
@@ -77,3 +92,31 @@ def test_names_sorted_out_together_are_read_as_one_by_one(forms: list[str], coun
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(secrets, "_NAME_ONLY", -1)  # (no string's bits: each in turn)
         assert secrets.find_secrets(document) == together
+
+
+@pytest.mark.parametrize("re2", [True, False])
+@pytest.mark.parametrize(
+    "others",
+    [
+        ("0123456789abcdef0123456789abcdef{i}",),  # a digest: one case, long enough
+        ("AbCdEfGhIjKlMnOpQrStUvW {i}", "ab-CD-ef{i}"),  # both cases, too short
+        ("ABCDEFGHIJKL\u00e9MNOPQRSTUVWxyz{i}", "A" * 24 + "\n" + "b" * 24),
+        ("x{i} ABCDEFGHIJKLMNOPQRSTUVWXYZa", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzZ{i}"),
+    ],
+)
+def test_base64_runs_marked_alone_are_those_the_search_marks(
+    re2: bool, others: tuple[str, ...]
+) -> None:
+    """The base64 run's anchor marks a run of 24 or more with both cases: searched alone, past
+    its first marks, a string is marked by the same test (not by its run's length alone, nor
+    by a run cut by a character past ASCII or a newline)."""
+    forms = ("bG9nIGxpbmUgMSBvZiB0aGUgZGVwbG95{i}", *others)
+    strings = [forms[i % len(forms)].format(i=i) for i in range(600)]
+    with pytest.MonkeyPatch.context() as patch:
+        if re2:
+            scan_text("x" * 30_000)
+        else:
+            patch.setattr(Engine, "uses_re2", lambda self, hay: False)
+        marked_alone = _candidates(strings)
+        patch.setattr(secrets, "_MARKS_SEEN", 10**9)
+        assert marked_alone == _candidates(strings)

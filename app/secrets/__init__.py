@@ -1382,8 +1382,10 @@ class _Anchor:
     detectors."""
 
     __slots__ = (
+        "_searches",
         "alone",
         "detectors",
+        "each",
         "keywords",
         "literal_led",
         "mixed_case",
@@ -1404,6 +1406,7 @@ class _Anchor:
         narrow: str | None = None,
         run_test: Callable[[str], bool] | None = None,
         word_gate: bool = False,
+        each: tuple[str, ...] = (),
     ) -> None:
         self.regex, self.keywords = pattern  # (the engine reads both)
         self.detectors = detectors
@@ -1412,6 +1415,17 @@ class _Anchor:
         # it never matches a newline: a string's matches are the same searched alone as in
         # the text of all strings, one a line
         self.alone = _never_a_newline(self.regex)
+        # what `re` searches a string alone for, where the anchor's marks come thick
+        # (`_mark_each`): a string holds a match of the last exactly when the anchor marks it,
+        # and of each before it then too (a cheaper test, to pass over most strings at C
+        # speed). Its regex itself, when that starts with a literal `re` skips to and never
+        # matches a newline; () for the others but those given theirs: searched through all
+        # strings, a mark at a time.
+        if each:
+            self.each: tuple[str, ...] = each
+        else:
+            self.each = (self.regex,) if self.literal_led and self.alone else ()
+        self._searches: list[Callable[[str, int, int], object]] = []
         # only a run of both cases can be the detector's: base64 of text mixes them,
         # hexadecimal digests, ids and paths do not (a benign document is full of those)
         self.mixed_case = mixed_case
@@ -1424,6 +1438,19 @@ class _Anchor:
         # detector costs on the few strings more it then reads (RE2, on a large input, runs
         # the regex: its compiling costs little, and it keeps the strings to the fewest).
         self.word_gate = word_gate
+
+    def searches(self) -> list[Callable[[str, int, int], object]]:
+        """`re`'s search of each of `each`, compiled on first use."""
+        if not self._searches:
+            self._searches.extend(re.compile(regex, re.ASCII).search for regex in self.each)
+        return self._searches
+
+    @property
+    def lead(self) -> str:
+        """The literal character every match starts with ("" when none does)."""
+        if not self.literal_led:
+            return ""
+        return self.regex[1] if self.regex[0] == "\\" else self.regex[0]
 
 
 def _syntax(regex: str) -> Iterator[tuple[int, str, str]]:
@@ -1448,10 +1475,14 @@ def _syntax(regex: str) -> Iterator[tuple[int, str, str]]:
 
 
 def _literal_led(regex: str) -> bool:
-    """Whether every match of ``regex`` starts with its first character, a literal: no
-    alternation outside a group (" / |cred…" starts with either), which `re` then finds at C
-    speed before it tries the rest."""
-    if regex[:1] in ("", *"()[]{}\\.^$|?*+"):
+    """Whether every match of ``regex`` starts with its first character, a literal (or one
+    punctuation character escaped, "\\\\"): no alternation outside a group (" / |cred…" starts
+    with either), which `re` then finds at C speed before it tries the rest."""
+    if regex[:1] == "\\":  # (an escaped letter or digit is a class or a reference)
+        second = regex[1:2]
+        if not second or not second.isascii() or second.isalnum():
+            return False
+    elif regex[:1] in ("", *"()[]{}.^$|?*+"):
         return False
     depth = 0
     for _, kind, char in _syntax(regex):
@@ -1512,6 +1543,14 @@ _MIXED_RUN_RE2 = "|".join(
     ]
 )
 _NARROW_REFUSAL_SPACING = 500
+# And what `re` searches one string for (`_Anchor.each`): the start of a run at least 24 long,
+# read from there up to its first letter of each case (possessively, once: linear), as
+# app/secrets/detectors.py `_BASE64_RUN` reads a run
+_MIXED_RUN_ALONE = (
+    rf"(?<![{_B64}])(?=[{_B64}]{{{_MIXED_RUN}}})"
+    rf"(?:[A-Z{_B64_OTHER}]*+[a-z][a-z{_B64_OTHER}]*+[A-Z]"
+    rf"|[a-z{_B64_OTHER}]*+[A-Z][A-Z{_B64_OTHER}]*+[a-z])"
+)
 
 
 def _base64_run(run: str) -> bool:
@@ -1564,13 +1603,15 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_html_escaped,),
     ),
     # JSON quoted in a text, escaped twice (a backslash escaped), or a tab escaped
-    _Anchor((r"\\\\|\\t", ("\\\\", "\\t")), (_json_escaped,)),
+    # (its backslash first, where `re` skips to it)
+    _Anchor((r"\\(?:\\|t)", ("\\\\", "\\t")), (_json_escaped,)),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
         mixed_case=True,
         narrow=_MIXED_RUN_RE2,
         run_test=_base64_run,
+        each=(rf"[{_B64}]{{{_MIXED_RUN}}}", _MIXED_RUN_ALONE),
     ),
     # How a credential's name ends (see _NAME_HEADS), where a name ends: before ":" or "=", or
     # at the end of the string.
@@ -2362,6 +2403,14 @@ def _candidates(
             listed.extend(map(operator.add, accumulate(map(len, strings)), count(1)))
         return listed
 
+    # and where each starts, listed when a first anchor's marks come thick (`_mark_each`)
+    starts: list[int] = []
+
+    def begins() -> list[int]:
+        if not starts:
+            starts.extend(map(operator.sub, ends(), map(len, strings)))
+        return starts
+
     hay = Hay(text)
     re2 = engine.uses_re2(hay)
     # A short text's patterns are run by `re` even once RE2 is loaded: the binding's call costs
@@ -2427,7 +2476,7 @@ def _candidates(
         # (where an anchor that starts with a literal marks string after string, `re` takes over
         # from RE2: both find the same, and `re` skips to the literal at C speed for a third of
         # the binding's call, 0.8 µs, which 40,000 short strings with an escape each paid)
-        marked, dense = 0, anchor.literal_led
+        marked, dense, each = 0, anchor.literal_led, bool(anchor.each)
         while (m := search(pos)) is not None:
             # the anchor is the whole run: a single-case one (a digest, a path) is passed over,
             # the next one looked at, as is a shorter one RE2's narrow form finds
@@ -2445,15 +2494,25 @@ def _candidates(
                 break
             bits[i] = bits.get(i, 0) | bit
             pos = at[i]
-            if dense:
+            if dense or each:
                 marked += 1
-                if marked == _MARKS_SEEN and anchor.alone and i < _MARKS_SEEN * _STRINGS_A_MARK:
+                if marked == _MARKS_SEEN and each and i < _MARKS_SEEN * _STRINGS_A_MARK:
                     # one string in a few marked: each string left is searched alone, all in
-                    # one loop of C, where each mark cost a step of Python (10,000 short
-                    # strings with an escape each, marked by four anchors)
-                    _mark_each(engine.python_search(index), hay.ascii, at, strings, i, bits, bit)
+                    # loops of C, where each mark cost a step of Python (10,000 short strings
+                    # with an escape each, marked by five anchors)
+                    _mark_each(
+                        anchor.searches(),
+                        anchor.lead,
+                        strings,
+                        hay.ascii,
+                        begins(),
+                        at,
+                        i + 1,
+                        bits,
+                        bit,
+                    )
                     break
-                if marked == _DENSE_MARKS:
+                if dense and marked == _DENSE_MARKS:
                     dense = False
                     if re2 and pos < _DENSE_MARKS * _DENSE_SPACING:
                         search = engine.searcher(index, hay, False)
@@ -2472,22 +2531,34 @@ _STRINGS_A_MARK = 8
 
 
 def _mark_each(
-    search: Callable[[str, int, int], object],
-    text: str,
-    ends: list[int],
+    searches: list[Callable[[str, int, int], object]],
+    lead: str,
     strings: Sequence[str],
-    last: int,
+    text: str,
+    starts: list[int],
+    ends: list[int],
+    first: int,
     bits: dict[int, int],
     bit: int,
 ) -> None:
-    """Mark with ``bit`` each of ``strings`` after the ``last`` one that holds a match of
-    ``search`` (a compiled pattern's, that never matches a newline), each searched in place in
-    ``text`` (the strings a line each: ``ends`` says where each ends)."""
-    following = last + 1
-    tail = ends[following:]
-    starts = map(operator.sub, tail, map(len, strings[following:]))
-    for j in compress(count(following), map(search, repeat(text), starts, tail)):
-        bits[j] = bits.get(j, 0) | bit
+    """Mark with ``bit`` each of ``strings`` from the ``first`` on that holds a match of every
+    one of ``searches`` (compiled patterns', that never match a newline; each reads only the
+    strings the one before kept), each searched in place in ``text``, where the strings stand
+    a line each from ``starts`` to ``ends``. ``lead``: the character every match of them
+    starts with, if any (an ASCII one: a string and its place in ``text`` hold it alike),
+    looked for first (a test that makes no `re.Match`, a third of a search's cost)."""
+    kept: list[int] | range = range(first, len(ends))
+    starts, ends = starts[first:], ends[first:]
+    if lead:
+        holds = list(map(operator.contains, strings[first:], repeat(lead)))
+        kept = list(compress(kept, holds))
+        starts, ends = list(compress(starts, holds)), list(compress(ends, holds))
+    for search in searches:
+        found = list(map(search, repeat(text), starts, ends))
+        kept = list(compress(kept, found))
+        starts, ends = list(compress(starts, found)), list(compress(ends, found))
+    marks = map(operator.or_, map(bits.get, kept, repeat(0)), repeat(bit))
+    bits.update(zip(kept, marks, strict=True))
 
 
 Record = Callable[[int, tuple[object, ...], tuple[int, ...], Span, bool, str], None]

@@ -333,11 +333,6 @@ class Engine:
 
         return by_re
 
-    def python_search(self, index: int) -> Callable[[str, int, int], re.Match[str] | None]:
-        """`re`'s search of pattern ``index`` (compiled once), for a caller that searches many
-        short spans of an ASCII text (`Hay.ascii`) one by one."""
-        return self._python_pattern(index).search
-
     def _python_pattern(self, index: int) -> re.Pattern[str]:
         compiled = self._python.get(index)
         if compiled is None:
