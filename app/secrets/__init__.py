@@ -2017,18 +2017,17 @@ def _scan_value(text: str, bits: int, found: list[Span]) -> list[Span]:
     return _merge(found + _spans(text, bits & ~_DECODING_BITS, _SPANS_PER_VALUE))
 
 
-def _decoded_spans(items: list[tuple[str, int]]) -> dict[int, list[Span]]:
-    """The decoding detectors' spans of each (text, the bits of those it calls for) they flag,
-    by its index: each text decoded by them, what all of them decode to scanned at once, each
-    hit placed back in its own text (at most `_SPANS_PER_VALUE` a detector, as `_spans`
-    keeps). A scan of each decoded text alone cost each string some 5 µs of the engine's
+def _decoded_spans(texts: list[str], bits: list[int]) -> dict[int, list[Span]]:
+    """The decoding detectors' spans of each of ``texts`` they flag (``bits``: of those each
+    calls for), by its index: each text decoded by them, what all of them decode to scanned
+    at once, each hit placed back in its own text (at most `_SPANS_PER_VALUE` a detector, as
+    `_spans` keeps). A scan of each decoded text alone cost each string some 5 µs of the engine's
     (7,000 URLs with an escape each: 112 ms of a lint). The texts are read in batches of
     `_DECODED_BATCH` characters: what a batch decodes to is scanned and let go (130,000
     strings' decodings held at once grew a 4 MB lint's memory by 138 MB)."""
     spans: dict[int, list[Span]] = {}
-    if not items:
+    if not texts:
         return spans
-    texts, bits = list(map(itemgetter(0), items)), list(map(itemgetter(1), items))
     # (one batch, the rule, is not looked for an end: bisect's import, for a large input only)
     one = sum(map(len, texts)) <= _DECODED_BATCH
     first = 0
@@ -2548,15 +2547,11 @@ def _mark_each(
     starts with, if any (an ASCII one: a string and its place in ``text`` hold it alike),
     looked for first (a test that makes no `re.Match`, a third of a search's cost)."""
     kept: list[int] | range = range(first, len(ends))
-    starts, ends = starts[first:], ends[first:]
     if lead:
-        holds = list(map(operator.contains, strings[first:], repeat(lead)))
-        kept = list(compress(kept, holds))
-        starts, ends = list(compress(starts, holds)), list(compress(ends, holds))
+        kept = list(compress(kept, map(operator.contains, strings[first:], repeat(lead))))
     for search in searches:
-        found = list(map(search, repeat(text), starts, ends))
-        kept = list(compress(kept, found))
-        starts, ends = list(compress(starts, found)), list(compress(ends, found))
+        places = map(starts.__getitem__, kept), map(ends.__getitem__, kept)
+        kept = list(compress(kept, list(map(search, repeat(text), *places))))
     marks = map(operator.or_, map(bits.get, kept, repeat(0)), repeat(bit))
     bits.update(zip(kept, marks, strict=True))
 
@@ -2814,7 +2809,8 @@ def _hits(
         sum(map(len, strings)) + sum(map(len, texts)) <= _FIRST_BATCH_CHARS
     )
     named_items: list[int] = []  # the strings that may name the next item of their array
-    undecoded: list[tuple[int, int]] = []  # (string, its decoding detectors' bits)
+    undecoded: list[int] = []  # the strings only decoding detectors may flag,
+    undecoded_bits: list[int] = []  # and the bits of those each calls for
 
     def values_in(found: set[int]) -> list[int]:
         """The strings of a batch in ``found``, in order, but the member names searched with
@@ -2832,8 +2828,8 @@ def _hits(
         only_decoded = set(compress(bits, map(operator.not_, other_bits))).difference(found)
         if only_decoded:
             ordered = values_in(only_decoded)
-            starts = map(operator.add, ordered, repeat(first))
-            undecoded.extend(zip(starts, map(bits.__getitem__, ordered), strict=True))
+            undecoded.extend(map(operator.add, ordered, repeat(first)))
+            undecoded_bits.extend(map(bits.__getitem__, ordered))
         # The strings only the name's anchor marked, no rule matched (a flag or a name alone,
         # "--db-password", "api_key"; a variable, "${DB_PASSWORD}"), sorted out with no step of
         # Python each: a name alone may name the next item of its array, and only a string
@@ -2881,7 +2877,8 @@ def _hits(
                 else []
             )
             if not spans and needs & _DECODING_BITS:
-                undecoded.append((first + i, needs & _DECODING_BITS))
+                undecoded.append(first + i)
+                undecoded_bits.append(needs & _DECODING_BITS)
             elif spans:
                 c, token, ordinal = walk().locate(value_index(first + i))
                 for span in spans:
@@ -2889,9 +2886,9 @@ def _hits(
                 yield from pending
                 pending.clear()
     # the strings only a decoding detector may flag, decoded, and scanned all at once
-    decoded = _decoded_spans([(strings[item], b) for item, b in undecoded])
+    decoded = _decoded_spans(list(map(strings.__getitem__, undecoded)), undecoded_bits)
     for at, spans in decoded.items():
-        item = undecoded[at][0]
+        item = undecoded[at]
         c, token, ordinal = walk().locate(value_index(item))
         for span in spans:
             record(c, (token,), (ordinal,), span, False, strings[item])
@@ -2920,19 +2917,22 @@ def _hits(
     else:
         bits, found = _candidates(texts, most=_SPANS_PER_VALUE)
     undecoded.clear()
+    undecoded_bits.clear()
     for i in bits.keys() | found.keys():
         needs = bits.get(i, 0)
         spans = _scan_value(texts[i], needs, found.get(i, []))
         if not spans and needs & _DECODING_BITS:
-            undecoded.append((i, needs & _DECODING_BITS))
+            undecoded.append(i)
+            undecoded_bits.append(needs & _DECODING_BITS)
         elif spans:
             name_spans[names[i]] = spans
         if needs & _NAMED_BIT:
             cls = _classify_name(texts[i])
             if cls is not None:
                 credential_names[names[i]] = cls
-    for at, spans in _decoded_spans([(texts[i], b) for i, b in undecoded]).items():
-        name_spans[names[undecoded[at][0]]] = spans
+    decoded = _decoded_spans(list(map(texts.__getitem__, undecoded)), undecoded_bits)
+    for at, spans in decoded.items():
+        name_spans[names[undecoded[at]]] = spans
     if name_spans or credential_names or not _PAIRED_VALUES.isdisjoint(distinct_names):
         _scan_members(walk(), record, name_spans, credential_names)
     yield from pending
