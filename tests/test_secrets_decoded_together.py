@@ -48,14 +48,17 @@ def _secret(rng: random.Random) -> str:
 
 
 def test_credentials_among_thousands_of_escaped_strings_are_found_in_their_own() -> None:
-    """Strings each holding one decoder's escape, a few hiding a credential behind it: each is
-    flagged at its own place, where its own scan flags it, the others not at all."""
+    """Strings each holding one decoder's escape or two decoders', a few hiding a credential
+    behind one: each is flagged at its own place, where its own scan flags it, the others not
+    at all."""
     rng = random.Random(29)
     forms = [
         lambda i: base64.b64encode(f"log line {i} of the deploy".encode()).decode(),
         lambda i: f"page%20{i}?q=a%2Fb",
         lambda i: f"a &amp; b &quot;{i}&quot;",
         lambda i: f"/a~1b/{i}~0c",
+        lambda i: f"a &amp; b%20{i}",
+        lambda i: f"/a~1b/{i} c:\\\\dir",
     ]
     # each visible only decoded: a token in base64, a token's "_" percent-encoded, an XML
     # element's brackets escaped for HTML, a Slack webhook's slashes escaped as a pointer's
@@ -73,10 +76,15 @@ def test_credentials_among_thousands_of_escaped_strings_are_found_in_their_own()
             + s[19:43]
         ),
     ]
-    items = [forms[i % 4](i) for i in range(4000)]
+    # and each beside another decoder's escape
+    hiding += [
+        lambda s: "&amp; ghp%5F" + s[4:],
+        lambda s: "c:\\\\dir &lt;password&gt;" + s[4:20] + "&lt;/password&gt;",
+    ]
+    items = [forms[i % len(forms)](i) for i in range(4000)]
     planted = {}
-    for at in rng.sample(range(len(items)), 30):
-        items[at] = hiding[at % 4](_secret(rng))
+    for at in rng.sample(range(len(items)), 40):
+        items[at] = hiding[at % len(hiding)](_secret(rng))
         planted[at] = [(start, end) for start, end, _kind in scan_text(items[at])]
         assert planted[at], items[at]
     hits = find_secrets({"items": items})
