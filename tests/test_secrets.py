@@ -590,6 +590,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         + "&sentry_version=7",
     ),
     (
+        "two-word-service-key-name",
+        _lazy(lambda: rnd(40), 'PAGER_DUTY_KEY="', '"'),
+        "an API key",
+        '{"foo_bar_key": "' + rnd(40) + '", "user_sort_key": "created_at"}',
+    ),
+    (
         "bare-key-service-name",
         _lazy(lambda: rnd(32), 'MAILCHIMP_KEY = "', '"'),
         "an API key",

@@ -357,8 +357,12 @@ def _classify_name(name: str) -> str | None:
     found = _match_heads(parts)
     if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
         found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
-    if found is None and parts[-1] == "key" and len(parts) > 1 and parts[-2] in _services():
-        found = _C_API_KEY  # a service's key ("datadog_key", "trelloKey"): a "sort_key" is none
+    if found is None and parts[-1] == "key" and len(parts) > 1:
+        # a service's key ("datadog_key", "trelloKey", its name in two words "new_relic_key",
+        # "DigitalOceanKey"): a "sort_key" is none
+        services = _services()
+        if parts[-2] in services or (len(parts) > 2 and parts[-3] + parts[-2] in services):
+            found = _C_API_KEY
     return found
 
 
