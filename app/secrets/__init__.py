@@ -2838,8 +2838,11 @@ def _hits(
         bits, found = _candidates(batch + texts if together else batch, most=_SPANS_PER_VALUE)
         # The strings only decoders are called for, and no rule matched, go to them with no
         # step of Python each (10,000 short strings with an escape each: 5 ms of steps).
-        other_bits = map(operator.and_, bits.values(), repeat(~_DECODING_BITS))
-        only_decoded = set(compress(bits, map(operator.not_, other_bits))).difference(found)
+        # (a batch's strings call for a few distinct sets of detectors: each set is tested once)
+        called_for = set(bits.values())
+        decoders_only = {needs for needs in called_for if not needs & ~_DECODING_BITS}
+        only_decoded = set(compress(bits, map(decoders_only.__contains__, bits.values())))
+        only_decoded.difference_update(found)
         if only_decoded:
             ordered = values_in(only_decoded)
             undecoded.extend(map(operator.add, ordered, repeat(first)))
@@ -2849,7 +2852,11 @@ def _hits(
         # Python each: a name alone may name the next item of its array, and only a string
         # whose name stands before a mark goes on to the name's detectors (10,000 flags and
         # names in a call's arguments: 7 ms of steps).
-        named = set(compress(bits, map(operator.eq, bits.values(), repeat(_NAME_ONLY))))
+        named = (
+            set(compress(bits, map(_NAME_ONLY.__eq__, bits.values())))
+            if _NAME_ONLY in called_for
+            else set()
+        )
         named.difference_update(found, only_decoded)
         if named:
             ordered = values_in(named)
