@@ -2871,7 +2871,9 @@ def _hits(
                     map(_named_before_a_mark, compress(named_texts, not_alone)),
                 )
             )
-        for i in sorted((bits.keys() | found.keys()) - only_decoded - named):
+        # (none left, the rule where strings come thick: no sets of them all made to know it)
+        left = found or len(bits) > len(only_decoded) + len(named)
+        for i in sorted((bits.keys() | found.keys()) - only_decoded - named) if left else ():
             if i >= len(batch):
                 break  # (the member names searched with the values, after them)
             text = batch[i]
