@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import chain
 from typing import Any
 
 from app import links
@@ -132,7 +133,9 @@ class Context:
         return entry
 
 
-def new_context(result: LintResult, now: datetime) -> Context:
+def new_context(result: LintResult, now: datetime, list_limit: int | None = None) -> Context:
+    """What every section reads; ``list_limit``: what a page lists of each list (build_view),
+    None for the JSON twin's everything."""
     analysis = result.analysis
     # A version this viewer does not implement means nothing it knows (§5.1: reject it, never
     # report it valid): its sections are not built, as for bytes that are not JSON.
@@ -149,7 +152,8 @@ def new_context(result: LintResult, now: datetime) -> Context:
         parent_document=parent.redacted if parent is not None else None,
         digest=result.pair.digest if result.pair is not None else None,
     )
-    ctx.shown_lines = _shown_lines(result)
+    ctx.limit = list_limit
+    ctx.shown_lines = _shown_lines(result, list_limit)
     ctx.format_version = text_of(as_object(analysis.redacted).get("opencheckpoint"))
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)
@@ -164,11 +168,16 @@ _SOURCE_HEAD = 40
 _SOURCE_CONTEXT = 3
 
 
-def _shown_lines(result: LintResult) -> set[int] | None:
+def _shown_lines(result: LintResult, listed: int | None = None) -> set[int] | None:
+    """The lines a page lists of a long text: its head and those around the findings it lists
+    (its first ``listed``; every one when None), and the lineage checks' (listed whole). A
+    finding the page does not list has no card there to link to its line, nor its line a
+    mark to link to it: a page of 3,000 findings listed the lines around each (2 MB), to
+    link 150 of them. The source page lists every line."""
     if result.analysis.source.line_count <= SOURCE_LINE_LIMIT:
         return None
     shown = set(range(1, _SOURCE_HEAD + 1))
-    for finding in result.findings:
+    for finding in chain(result.findings[:listed], result.lineage):
         if isinstance(finding.line, int):
             line = finding.line
             shown.update(range(max(1, line - _SOURCE_CONTEXT), line + _SOURCE_CONTEXT + 1))

@@ -125,8 +125,11 @@ def _digest_matches(check: DigestCheck | None) -> bool | None:
 
 
 def build_findings(ctx: Context) -> FindingsSection:
+    """The findings, as a page lists them: its first ``ctx.limit`` (a page of 3,000 built
+    every one to show 150), the rest counted as ``hidden``; every one in the JSON twin."""
     result = ctx.result
-    return {
+    listed = result.findings if ctx.limit is None else result.findings[: ctx.limit]
+    section: FindingsSection = {
         "anchor": "findings",
         "title": "Findings",
         "count": len(result.findings),
@@ -136,7 +139,7 @@ def build_findings(ctx: Context) -> FindingsSection:
         # was known), else ""
         "errors_bound": at_least(result.omitted, "error"),
         "warnings_bound": at_least(result.omitted, "warning"),
-        "items": [_finding(ctx, i, f) for i, f in enumerate(result.findings)],
+        "items": [_finding(ctx, i, f) for i, f in enumerate(listed)],
         # the project's lineage checks against the parent (with one): errors, warnings and
         # notes with a verdict line of their own, never counted in levels 1–2
         "notes": [_finding(ctx, i, f, "lineage") for i, f in enumerate(result.lineage)],
@@ -144,6 +147,9 @@ def build_findings(ctx: Context) -> FindingsSection:
         # findings counted, not listed (beyond the first of each code): one sentence a code
         "omitted": [omitted_sentence(o) for o in result.omitted],
     }
+    if len(listed) < len(result.findings):
+        section["hidden"] = len(result.findings) - len(listed)
+    return section
 
 
 def _finding(ctx: Context, index: int, finding: Finding, prefix: str = "finding") -> FindingItem:

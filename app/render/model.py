@@ -44,6 +44,7 @@ class FindingsSection(TypedDict):
     notes: list[FindingItem]
     lineage: dict[str, int] | None
     omitted: list[str]  # one sentence a code whose findings are counted, not listed
+    hidden: NotRequired[int]  # findings a page's model leaves out after `items`
 
 
 class SourceLine(TypedDict):

@@ -50,8 +50,7 @@ def build_view(
     for a list not called ``items``), as the HTML page shows them; None builds everything,
     as the JSON twin has it. Counts and the statement matrix always count every item.
     ``query``: what the lists list (statements by kind, origin, status; where each starts)."""
-    ctx = new_context(result, now)
-    ctx.limit = list_limit
+    ctx = new_context(result, now, list_limit)
     ctx.query = query
     if ctx.document is not None:
         ctx.since_parent = changes_since_parent(result)

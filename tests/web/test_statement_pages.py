@@ -124,3 +124,77 @@ def test_a_long_stored_documents_page_links_to_a_page_of_every_line(client) -> N
     for anchor in re.findall(r'href="#(finding-\d+)"', page):
         assert f'id="{anchor}"' in page, anchor
     assert client.get("/c/AAAAAAAAAAAAAAAAAAAAAAAA/source").status_code == 404
+
+
+def test_a_long_page_lists_the_lines_of_the_findings_it_lists(client) -> None:
+    """A page lists its first 150 findings, and of a long text the lines around those: a line
+    only an unlisted finding stands on is left to the source page, where the JSON twin still
+    has every finding and every such line."""
+    import json as json_module
+
+    from app.analysis import lint
+
+    data = json_module.dumps(json_module.loads(document(agent_observations=500)), indent=2)
+    lines = [f.line for f in lint(data.encode()).findings]
+    assert len(lines) == 500 and data.count("\n") + 1 > 3000
+    created = client.post("/api/v1/checkpoints", content=data.encode(), headers=JSON_TYPE).json()
+    permalink = f"/c/{created['storage_id']}"
+    page = client.get(permalink).text
+    assert len(re.findall(r'<li id="finding-\d+"', page)) == 150
+    assert "more not shown on this page" in page
+    # every line a listed finding or card links to is listed, and no line of the last findings
+    for line in re.findall(r'href="#(L\d+)"', page):
+        assert f'id="{line}"' in page, line
+    assert f'id="L{lines[0]}"' in page
+    assert f'id="L{lines[-1]}"' not in page
+    assert page.count('<li id="L') < 150 * 8 + 40
+    twin = client.get(permalink + ".json").json()["view"]
+    assert len(twin["findings"]["items"]) == len(lint(data.encode()).findings)
+    listed = {line["number"] for line in twin["source"]["lines"]}
+    assert {lines[0], lines[-1]} <= listed
+
+
+def test_a_long_childs_page_lists_the_lines_its_lineage_notes_link_to(client) -> None:
+    """The lineage checks' notes are listed whole, and so are their lines in a long child's
+    listing: a note's link to its line has a line to go to."""
+    import hashlib
+    import json as json_module
+
+    parent_doc = json_module.loads(document(questions=1))
+    parent_doc["statements"] += [
+        {
+            "id": f"c-{i}",
+            "kind": "constraint",
+            "text": f"Review account ledger {i} before posting.",
+            "origin": {"type": "user"},
+        }
+        for i in range(20)
+    ]
+    parent = json_module.dumps(parent_doc, indent=2).encode()
+    child_doc = json_module.loads(document(questions=1))
+    child_doc["id"] = "urn:uuid:019a8000-0000-7000-8000-000000000008"
+    child_doc["created_at"] = "2026-11-21T08:00:00Z"
+    child_doc["parent"] = {
+        "id": parent_doc["id"],
+        "digest": "sha-256:" + hashlib.sha256(parent).hexdigest(),
+    }
+    # a compaction that drops the twenty constraints, written after 3,000 lines of resources
+    statements = child_doc.pop("statements")
+    child_doc["resources"] = [
+        {"id": f"r-{i}", "kind": "file", "uri": f"file:///tmp/{i}"} for i in range(700)
+    ]
+    child_doc["statements"] = statements
+    child_doc["derivation"] = {
+        "method": "compacted",
+        "omissions": [{"id": "om-0", "description": "editor state", "reason": "irrelevant"}],
+    }
+    child = json_module.dumps(child_doc, indent=2)
+    assert child.count("\n") > 3000
+    page = client.post(
+        "/view", files={"checkpoint": (None, child), "parent": (None, parent.decode())}
+    ).text
+    notes = page.split('id="lineage-checks"')[1].split("</ol>")[0]
+    noted = re.findall(r'href="#(L\d+)"', notes)
+    assert noted and all(int(line[1:]) > 40 for line in noted)
+    for line in noted:
+        assert f'id="{line}"' in page, line
