@@ -200,8 +200,9 @@ def for_page(view: CheckpointView) -> Model:
     """The render model with each long list cut to PAGE_LIST_LIMIT, and the number left out
     recorded beside it as ``<name>_hidden`` (``hidden`` for a list called ``items``).
 
-    A model built with ``list_limit`` already has its operations, statements, progress and
-    resources cut that way (building them is most of the model's cost); this cuts the rest."""
+    A model built with ``list_limit`` already has its findings, operations, statements,
+    progress and resources cut that way (building them is most of the model's cost); this
+    cuts the rest."""
     out: Model = dict(view)
     for key, lists in _LISTS.items():
         section = out.get(key)
