@@ -1388,11 +1388,10 @@ class _Anchor:
 
     __slots__ = (
         "_searches",
-        "alone",
         "detectors",
         "each",
         "keywords",
-        "literal_led",
+        "lead",
         "mixed_case",
         "narrow",
         "regex",
@@ -1415,21 +1414,20 @@ class _Anchor:
     ) -> None:
         self.regex, self.keywords = pattern  # (the engine reads both)
         self.detectors = detectors
-        # its regex starts with a literal character, which `re` skips to at C speed
-        self.literal_led = _literal_led(self.regex)
-        # it never matches a newline: a string's matches are the same searched alone as in
-        # the text of all strings, one a line
-        self.alone = _never_a_newline(self.regex)
+        # the literal character every match starts with ("" when none does), which `re`
+        # skips to at C speed
+        self.lead = _lead(self.regex)
         # what `re` searches a string alone for, where the anchor's marks come thick
         # (`_mark_each`): a string holds a match of the last exactly when the anchor marks it,
         # and of each before it then too (a cheaper test, to pass over most strings at C
-        # speed). Its regex itself, when that starts with a literal `re` skips to and never
-        # matches a newline; () for the others but those given theirs: searched through all
-        # strings, a mark at a time.
+        # speed). Its regex itself, when that starts with a literal and never matches a
+        # newline (a string's matches are then the same searched alone as in the text of all
+        # strings, one a line); () for the others but those given theirs: searched through
+        # all strings, a mark at a time.
         if each:
             self.each: tuple[str, ...] = each
         else:
-            self.each = (self.regex,) if self.literal_led and self.alone else ()
+            self.each = (self.regex,) if self.lead and _never_a_newline(self.regex) else ()
         self._searches: list[Callable[[str, int, int], object]] = []
         # only a run of both cases can be the detector's: base64 of text mixes them,
         # hexadecimal digests, ids and paths do not (a benign document is full of those)
@@ -1449,13 +1447,6 @@ class _Anchor:
         if not self._searches:
             self._searches.extend(re.compile(regex, re.ASCII).search for regex in self.each)
         return self._searches
-
-    @property
-    def lead(self) -> str:
-        """The literal character every match starts with ("" when none does)."""
-        if not self.literal_led:
-            return ""
-        return self.regex[1] if self.regex[0] == "\\" else self.regex[0]
 
 
 def _syntax(regex: str) -> Iterator[tuple[int, str, str]]:
@@ -1479,23 +1470,25 @@ def _syntax(regex: str) -> Iterator[tuple[int, str, str]]:
             yield at, "plain", char
 
 
-def _literal_led(regex: str) -> bool:
-    """Whether every match of ``regex`` starts with its first character, a literal (or one
-    punctuation character escaped, "\\\\"): no alternation outside a group (" / |cred…" starts
-    with either), which `re` then finds at C speed before it tries the rest."""
-    if regex[:1] == "\\":  # (an escaped letter or digit is a class or a reference)
-        second = regex[1:2]
-        if not second or not second.isascii() or second.isalnum():
-            return False
-    elif regex[:1] in ("", *"()[]{}.^$|?*+"):
-        return False
+def _lead(regex: str) -> str:
+    """The literal character every match of ``regex`` starts with, its first (or one
+    punctuation character escaped, "\\\\"), when no alternation stands outside a group
+    (" / |cred…" starts with either): `re` then finds it at C speed before it tries the rest.
+    "" when there is none."""
+    lead = regex[:1]
+    if lead == "\\":  # (an escaped letter or digit is a class or a reference)
+        lead = regex[1:2]
+        if not lead or not lead.isascii() or lead.isalnum():
+            return ""
+    elif lead in ("", *"()[]{}.^$|?*+"):
+        return ""
     depth = 0
     for _, kind, char in _syntax(regex):
         if kind == "plain":
             depth += (char == "(") - (char == ")")
             if char == "|" and depth == 0:
-                return False
-    return True
+                return ""
+    return lead
 
 
 def _never_a_newline(regex: str) -> bool:
@@ -2026,8 +2019,8 @@ def _decoded_spans(texts: list[str], bits: list[int]) -> dict[int, list[Span]]:
     """The decoding detectors' spans of each of ``texts`` they flag (``bits``: of those each
     calls for), by its index: each text decoded by them, what all of them decode to scanned
     at once, each hit placed back in its own text (at most `_SPANS_PER_VALUE` a detector, as
-    `_spans` keeps). A scan of each decoded text alone cost each string some 5 µs of the engine's
-    (7,000 URLs with an escape each: 112 ms of a lint). The texts are read in batches of
+    `_spans` keeps). A scan of each decoded text alone cost each string some 5 µs of the
+    engine's (7,000 URLs with an escape each: 112 ms of a lint). The texts are read in batches of
     `_DECODED_BATCH` characters: what a batch decodes to is scanned and let go (130,000
     strings' decodings held at once grew a 4 MB lint's memory by 138 MB)."""
     spans: dict[int, list[Span]] = {}
@@ -2037,7 +2030,7 @@ def _decoded_spans(texts: list[str], bits: list[int]) -> dict[int, list[Span]]:
     one = sum(map(len, texts)) <= _DECODED_BATCH
     first = 0
     while first < len(texts):
-        last = len(texts) if one else _batch_end(texts, first, _DECODED_BATCH)
+        last = len(texts) if one else _batch_end(texts, first, _DECODED_BATCH)[0]
         _decode_and_scan(texts, bits, range(first, last), spans)
         first = last
     return {k: _merge(found) for k, found in spans.items() if found}
@@ -2489,7 +2482,7 @@ def _candidates(
         # (where an anchor that starts with a literal marks string after string, `re` takes over
         # from RE2: both find the same, and `re` skips to the literal at C speed for a third of
         # the binding's call, 0.8 µs, which 40,000 short strings with an escape each paid)
-        marked, dense, each = 0, anchor.literal_led, bool(anchor.each)
+        marked, dense, each = 0, bool(anchor.lead), bool(anchor.each)
         while (m := search(pos)) is not None:
             # the anchor is the whole run: a single-case one (a digest, a path) is passed over,
             # the next one looked at, as is a shorter one RE2's narrow form finds
@@ -2644,9 +2637,9 @@ def _batches(
         if found and limit is not None:
             need = (limit + 1 - found) * read // found
             size = max(min(size, need + need // 16), _SMALLEST_BATCH_CHARS)
-        stop = _batch_end(strings, start, size)
+        stop, characters = _batch_end(strings, start, size)
         yield start, stop
-        read += sum(map(len, strings[start:stop]))
+        read += characters
         start = stop
         size = min(2 * size, _BATCH_CHARS)
 
@@ -2654,10 +2647,11 @@ def _batches(
 _CHUNK = 256  # strings whose lengths are summed at once, looking for a batch's end
 
 
-def _batch_end(strings: list[str], start: int, size: int) -> int:
+def _batch_end(strings: list[str], start: int, size: int) -> tuple[int, int]:
     """The end of the batch from ``start``: past the string whose characters bring it to
-    ``size`` (or the last one). The lengths are summed a chunk at a time, in C, and added up
-    one by one only in the chunk that gets there: no running total of every string's end."""
+    ``size`` (or the last one), and the batch's characters. The lengths are summed a chunk at
+    a time, in C, and added up one by one only in the chunk that gets there: no running total
+    of every string's end."""
     from bisect import bisect_left
 
     total = 0
@@ -2666,9 +2660,10 @@ def _batch_end(strings: list[str], start: int, size: int) -> int:
         reached = total + sum(map(len, chunk))
         if reached >= size:
             running = list(accumulate(map(len, chunk), initial=total))[1:]
-            return low + bisect_left(running, size) + 1
+            at = bisect_left(running, size)
+            return low + at + 1, running[at]
         total = reached
-    return len(strings)
+    return len(strings), total
 
 
 def _source_strings(text: str) -> tuple[list[str], set[str]] | None:

@@ -2071,9 +2071,8 @@ def base64_texts(texts: list[str]) -> list[str | None]:
     """`base64_decoding`'s text of each text that is one run of base64 as a whole, up to a
     chunk (`_base64_runs`' first case), but one character past whole groups of four (its own
     call drops that): "" for one that decodes to no text (nothing to scan), None for the others
-    (each decoded alone). Each step is a
-    map of C over the texts (`_whole_run`'s tests as `_BASE64_RUN`'s, then `_decoded_text`'s):
-    a text's own call cost 1.7 µs of Python."""
+    (each decoded alone). Each step is a map of C over the texts (`_whole_run`'s tests as
+    `_BASE64_RUN`'s, then `_decoded_text`'s): a text's own call cost 1.7 µs of Python."""
     import binascii  # (as `_decoded_text`)
 
     decoded: list[str | None] = [None] * len(texts)
