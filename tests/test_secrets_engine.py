@@ -191,3 +191,85 @@ def test_a_long_text_s_base64_runs_are_those_re_finds() -> None:
         assert list(detectors._base64_runs(text)) == expected
         found += len(expected)
     assert found > 100  # (the texts hold such runs: the comparison is not of two empty lists)
+
+
+SPLIT = [i for i, p in enumerate(PATTERNS) if engine_module._split_lead(p.regex, p.keywords)]
+
+
+def test_a_lead_with_no_first_character_in_common_is_split() -> None:
+    """An alternation of literals sharing no first character (RE2 then reads every byte) is
+    searched as parts, one per group of literals sharing a prefix; one RE2 skips through
+    already, or that is no alternation of literals, is searched whole."""
+    split = engine_module._split_lead
+    parts = split("(?:test_|live_)[A-Za-z0-9]{30,}", ["test_", "live_"])
+    assert parts == [
+        ("(?:test_)[A-Za-z0-9]{30,}", frozenset({"test_"})),
+        ("(?:live_)[A-Za-z0-9]{30,}", frozenset({"live_"})),
+    ]
+    three = split(r"(?i:sk\-a|sk\-b|rk\-a|xy\-)[0-9]{8}", ["sk-a", "sk-b", "rk-a", "xy-"])
+    assert three is not None and [sorted(words) for _, words in three] == [
+        ["sk-a", "sk-b"],
+        ["rk-a"],
+        ["xy-"],
+    ]
+    assert split("(?:ghp_|gho_)[a-z]{36}", ["ghp_", "gho_"]) is None  # (one lead: "gh")
+    assert split("(?:ab|cd)x|y", ["ab", "cd"]) is None  # (the alternation outside binds)
+    assert split("(?:ab1|cd1)?x", ["ab1", "cd1"]) is None
+    assert split(r"(?:\d1|cd1)x", ["cd1"]) is None
+    assert split("(?:ab1|cd1)x", ["zz"]) is None  # (a literal holding no keyword)
+    assert split("(?i:ab|cd)x", ["ab", "cd"]) is None  # (two letters: each "ab" a pass)
+    assert split("(?:a1|a|b1)x", ["a1", "a", "b1"]) is None  # ("a" starts where "a1" does)
+    assert len(SPLIT) >= 10  # (the rules' keyword alternations: stripe's, mollie's, …)
+
+
+@pytest.mark.parametrize("index", SPLIT)
+def test_a_split_pattern_finds_what_it_finds_whole(index: int) -> None:
+    """On texts holding its literals in turn, in any case, run into each other and followed
+    by runs of every class its rules read, a split pattern's parts (those whose keywords the
+    text holds) find the very matches of the pattern whole, and of `re`."""
+    pattern = PATTERNS[index]
+    engine = Engine(PATTERNS)
+    rng = random.Random(index)
+    regex = pattern.regex
+    literals = [
+        lit.replace("\\", "") for lit in regex[regex.index(":") + 1 : regex.index(")")].split("|")
+    ]
+    runs = [rnd(40, string.ascii_letters + string.digits), rnd(70, "0123456789abcdef"), "0" * 120]
+    runs += [rnd(260, string.ascii_letters + string.digits + "+/"), " = ", ": '", "\n"]
+    for size in (0, 1, 3, 40):
+        chosen = literals[: 1 + size % len(literals)] if size < 40 else literals
+        pieces = []
+        for _ in range(max(size, 1) * 8):
+            literal = rng.choice(chosen)
+            if regex.startswith("(?i:") and rng.random() < 0.5:
+                literal = literal.upper()
+            pieces.append(literal + rng.choice(runs) + rng.choice(["", " ", "-", "\n"]))
+        hay = Hay("".join(pieces))
+        present = engine.present(hay, True)
+        assert index in present
+        search = engine.searcher(index, hay, True)
+        whole = engine_module._re2_compile(regex)
+        python = re.compile(regex, re.ASCII)
+        pos, parts, by_whole, by_re = 0, [], [], []
+        while (m := search(pos)) is not None:
+            parts.append(m)
+            pos = m[1] if m[1] > m[0] else m[1] + 1
+        pos = 0
+        while (span := whole.Match(engine_module._UNANCHORED[0], hay.raw, pos, len(hay))[0])[
+            0
+        ] >= 0:
+            by_whole.append(span)
+            pos = span[1] if span[1] > span[0] else span[1] + 1
+        pos = 0
+        while (found := python.search(hay.ascii, pos)) is not None:
+            by_re.append(found.span())
+            pos = found.end() if found.end() > found.start() else found.end() + 1
+        assert parts == by_whole == by_re, regex
+        # the parts searched: those whose keywords the text holds, no more
+        held = {w.lower() for w in pattern.keywords if w.lower() in hay.ascii.lower()}
+        needed = [
+            words
+            for _, words in engine_module._split_lead(regex, pattern.keywords) or []
+            if words & held
+        ]
+        assert len(engine._re2_matchers(index, hay)) == len(needed)

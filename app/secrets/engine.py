@@ -11,8 +11,9 @@ text with the same patterns, each pattern on its own:
 
 - a large input (or any input once RE2 is loaded: it is then the cheaper one) is searched by
   RE2 (google-re2), whose automata never backtrack: one pass of an RE2 set finds which
-  keywords occur, and one RE2 pass per pattern whose keyword occurred finds its matches. Linear
-  in the input whatever it holds.
+  keywords occur, and one RE2 pass per pattern whose keyword occurred finds its matches (or
+  one per part of it, where its literals share no first character: `_split_lead`). Linear in
+  the input whatever it holds.
 - a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern: importing
   RE2 and compiling its sets costs some milliseconds once per process, which a small document's
   lint (`ocp lint` on one file, start-up, issue 28) must not pay. The keywords of token-shaped
@@ -90,10 +91,12 @@ class Hay:
     `ascii` is what `re` reads, `raw` what RE2 reads (the same characters as bytes), `low` the
     same in lower case, for `re`'s keywords. Each is built on first use."""
 
-    __slots__ = ("_ascii", "_lines", "_low", "_raw", "_runs", "text")
+    __slots__ = ("_ascii", "_lines", "_low", "_raw", "_runs", "found", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        # the keywords RE2's set found in it (`Engine.present`; None: not looked for)
+        self.found: set[int] | None = None
         self._ascii: str | None = None
         self._low: str | None = None
         self._raw: bytes | None = None
@@ -203,6 +206,7 @@ class Engine:
                 self._opens[keyword].append(i)
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
+        self._re2_parts: dict[int, list[tuple[Any, frozenset[int]]]] = {}
         self._set: Any = None
 
     # --- which engine --------------------------------------------------------------------------
@@ -223,6 +227,7 @@ class Engine:
         gate too, though RE2 found the keywords (a short text that `re` then searches)."""
         if re2:
             found = set(self._keyword_set().Match(hay.raw) or ())  # (None: no keyword)
+            hay.found = found
         else:
             found = set()
             for (exact, scope), gated in self._gated_by_text.items():
@@ -301,8 +306,12 @@ class Engine:
         if re2:
             # RE2's own matcher, called straight: the binding's re-like wrapper costs several
             # microseconds a call in Python, which a document of 2,000 digests pays 2,000 times
-            span = self._re2_pattern(index).Match(_UNANCHORED[0], hay.raw, pos, limit)[0]
-            return None if span[0] < 0 else span
+            first: tuple[int, int] | None = None
+            for match in self._re2_matchers(index, hay):
+                span = match(_UNANCHORED[0], hay.raw, pos, limit)[0]
+                if span[0] >= 0 and (first is None or span[0] < first[0]):
+                    first = span
+            return first
         m = self._python_pattern(index).search(hay.ascii, pos, limit)
         return None if m is None else (m.start(), m.end())
 
@@ -317,8 +326,13 @@ class Engine:
         `_MIXED_RUN_RE2`."""
         end = len(hay)
         if re2:
-            compiled = self._re2_pattern(index) if narrow is None else _re2_by_regex(narrow)
-            match, anchor, raw = compiled.Match, _UNANCHORED[0], hay.raw
+            anchor, raw = _UNANCHORED[0], hay.raw
+            matchers = (
+                self._re2_matchers(index, hay) if narrow is None else [_re2_by_regex(narrow).Match]
+            )
+            if len(matchers) > 1:
+                return _first_of(matchers, anchor, raw, end)
+            match = matchers[0]
 
             def by_re2(pos: int) -> tuple[int, int] | None:
                 span: tuple[int, int] = match(anchor, raw, pos, end)[0]
@@ -333,6 +347,30 @@ class Engine:
 
         return by_re
 
+    def _re2_matchers(self, index: int, hay: Hay) -> list[Any]:
+        """The RE2 matchers pattern ``index`` is searched with in ``hay``: its own, or the parts
+        it is split into (`_split_lead`) whose keywords ``hay`` holds."""
+        parts = self._re2_parts.get(index)
+        if parts is None:
+            parts = self._re2_parts[index] = self._split(index)
+        if len(parts) == 1:
+            return [parts[0][0].Match]
+        found = hay.found
+        chosen = [c.Match for c, gate in parts if found is None or not gate.isdisjoint(found)]
+        return chosen or [parts[0][0].Match]  # (none found: the first finds nothing either)
+
+    def _split(self, index: int) -> list[tuple[Any, frozenset[int]]]:
+        pattern = self.patterns[index]
+        split = _split_lead(pattern.regex, pattern.keywords)
+        if split is None:
+            return [(self._re2_pattern(index), frozenset())]
+        entries = {w: i for i, (w, _, scope) in enumerate(self._entries) if scope == pattern.scope}
+        gates = [
+            frozenset([entries[w] for w in pattern.keywords if w.lower() in words])
+            for _, words in split
+        ]
+        return [(_re2_compile(regex), gate) for (regex, _), gate in zip(split, gates, strict=True)]
+
     def _python_pattern(self, index: int) -> re.Pattern[str]:
         compiled = self._python.get(index)
         if compiled is None:
@@ -344,6 +382,152 @@ class Engine:
         if compiled is None:
             compiled = self._re2[index] = _re2_compile(self.patterns[index].regex)
         return compiled
+
+
+def _first_of(
+    matchers: list[Any], anchor: Any, raw: bytes, end: int
+) -> Callable[[int], tuple[int, int] | None]:
+    """A searcher of the parts of a split pattern (`_split_lead`): the first match of any at or
+    after pos, which is the pattern's own (no two parts' matches start at one place). Each
+    part's last match is kept with the place it was searched from, and searched for again only
+    once pos has passed its start: a part whose keyword comes rarely is read once."""
+    count = len(matchers)
+    froms = [end + 1] * count  # (past the end: not searched yet)
+    spans = [(-1, -1)] * count
+
+    def by_parts(pos: int) -> tuple[int, int] | None:
+        first: tuple[int, int] | None = None
+        for j in range(count):
+            span = spans[j]
+            if froms[j] > pos or 0 <= span[0] < pos:
+                span = spans[j] = matchers[j](anchor, raw, pos, end)[0]
+                froms[j] = pos
+            if span[0] >= 0 and (first is None or span[0] < first[0]):
+                first = span
+        return first
+
+    return by_parts
+
+
+# A pattern that starts with an alternation of literals having no first character in common
+# ((?:live_|test_)…, (?i:bootstrap|token)…) is one RE2 cannot skip through to a literal: its
+# automaton reads every byte (0.6-0.8 ms for 400 KB, where a pattern led by one literal takes
+# 0.06-0.2). It is searched as parts, one per group of its literals that share a prefix of
+# three characters (or two, not both letters: "1/"), each led by its own (a text holding every
+# keyword: 0.85 -> 0.28 ms for (?:live_|test_)). At most this many parts: more passes cost more
+# than the one they replace.
+_MOST_PARTS = 4
+
+
+def _split_lead(regex: str, keywords: Sequence[str]) -> list[tuple[str, frozenset[str]]] | None:
+    """``regex`` as parts (each a regex, and the keywords its literals hold, in lower case)
+    when it starts with an alternation of literals that each hold a keyword, have no first
+    character in common and group by shared prefixes (see above); None when it is searched
+    whole (RE2 skips to a first character all share as fast as to each group's prefix). No
+    two parts' matches start at one place (their literals differ within both), so the first
+    match of any part is the pattern's first match, and each part's alternation keeps the
+    order the pattern has."""
+    opening = next((o for o in ("(?:", "(?i:") if regex.startswith(o)), None)
+    if opening is None:
+        return None
+    branches, literals, i = [], [], len(opening)
+    start = i
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            if i + 1 >= len(regex) or regex[i + 1].isalnum():
+                return None  # a class (\d, \t…), not a literal character
+            i += 2
+        elif c in "|)":
+            branches.append(regex[start:i])
+            literals.append(regex[start:i].replace("\\", ""))
+            i += 1
+            start = i
+            if c == ")":
+                break
+        elif c in "([{.*+?^$":
+            return None
+        else:
+            i += 1
+    else:
+        return None
+    rest = regex[i:]
+    if rest[:1] in ("?", "*", "+", "{") or _top_level_bar(rest):
+        return None
+    fold = opening == "(?i:"
+    keys = [lit.lower() if fold else lit for lit in literals]
+    words = [w.lower() for w in keywords]
+    if not all(any(w in lit.lower() for w in words) for lit in literals):
+        return None  # (a part is searched where one of its literals' keywords stands)
+    groups = None if _common_prefix(keys) else _prefix_groups(keys)
+    if groups is None:
+        return None
+    return [
+        (
+            opening + "|".join([branches[k] for k in group]) + ")" + rest,
+            frozenset([w for w in words if any(w in literals[k].lower() for k in group)]),
+        )
+        for group in groups
+    ]
+
+
+def _prefix_groups(keys: list[str]) -> list[list[int]] | None:
+    """The indices of ``keys`` grouped by shared prefixes, each of 3 characters or more (2 if
+    not both letters), each group in order; None when that makes one group, or more than
+    _MOST_PARTS, or a key is the shared prefix of others (it would start where they do)."""
+    pending, done = [list(range(len(keys)))], []
+    while pending:
+        group = pending.pop()
+        common = _common_prefix([keys[k] for k in group])
+        if len(common) >= 3 or (len(common) == 2 and not common.isalpha()):
+            done.append(group)
+            continue
+        if any(len(keys[k]) == len(common) for k in group):
+            return None
+        by_next: dict[str, list[int]] = {}
+        for k in group:
+            by_next.setdefault(keys[k][len(common)], []).append(k)
+        pending.extend(by_next.values())
+        if len(done) + len(pending) > _MOST_PARTS:
+            return None
+    if len(done) < 2:
+        return None
+    return sorted(done)
+
+
+def _common_prefix(words: list[str]) -> str:
+    first, last = min(words), max(words)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
+def _top_level_bar(regex: str) -> bool:
+    """Whether ``regex`` has an alternation outside every group (the split would bind it to
+    the last part only)."""
+    depth, i, in_class = 0, 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if regex[i + 1 : i + 2] == "]":
+                i += 1  # (a class starting with "]" holds it)
+            elif regex[i + 1 : i + 3] == "^]":
+                i += 2
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return True
+        i += 1
+    return False
 
 
 # regex -> its RE2 automaton: a narrow form an anchor searches (`searcher`), and what a detector
