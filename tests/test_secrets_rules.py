@@ -10,6 +10,7 @@ false ones the precision corpus (every placement).
 """
 
 import base64
+import json
 import re
 import string
 from collections.abc import Callable
@@ -728,6 +729,40 @@ def test_every_true_case_is_found_however_the_text_wraps_it(wrapping: str) -> No
         if not any(a < end and b > start for a, b, _ in scan_text(text)):
             missed.append((rule_id, text))
     assert missed == []
+
+
+@pytest.mark.parametrize(
+    "quoting",
+    [
+        "config = {}",  # a config quoted in a text
+        "client = Client({})",  # code
+        "2026-12-06T03:00:00Z INFO body={} status=200",  # a log line
+        "name,value\nprod,{}",  # a CSV field
+    ],
+)
+def test_every_true_case_written_as_a_json_string_is_found(quoting: str) -> None:
+    """Each true case quoted as JSON writes a string, its own quotes and backslashes escaped
+    (nuget.config's <add key=\\"ClearTextPassword\\" value=\\"…\\"/>), is found there."""
+    missed = []
+    for rule_id, (make, _) in EXAMPLES.items():
+        quoted = json.dumps(make())
+        text = quoting.format(quoted)
+        start = text.find(quoted)
+        end = start + len(quoted)
+        if not any(a < end and b > start for a, b, _ in scan_text(text)):
+            missed.append((rule_id, text))
+    assert missed == []
+
+
+def test_a_nuget_password_quoted_in_json_is_withheld_alone() -> None:
+    """The password of an escaped <add key=\\"ClearTextPassword\\" …/> is what is withheld,
+    without the backslash before its closing quote; a reference to where it is kept is none."""
+    password = "Wq8" + R(12)
+    line = json.dumps(f'<add key="ClearTextPassword" value="{password}" />')
+    assert [line[s:e] for s, e, _ in scan_text(line)] == [password]
+    reference = json.dumps('<add key="ClearTextPassword" value="%FEED_PASSWORD%" />')
+    assert scan_text(reference) == []
+    assert scan_text(json.dumps('<add key="Password" value="$(FeedPassword)" />')) == []
 
 
 @pytest.mark.parametrize("rule", RULES, ids=RULE_IDS)

@@ -681,12 +681,16 @@ def _maxmind(text: str, start: int, end: int) -> Span | None:
 
 def _nuget_password(text: str, start: int, end: int) -> Span | None:
     """nuget.config's packageSourceCredentials: <add key="ClearTextPassword" value="..." />
-    (a "Password" key holds the same password encrypted for one machine's user: as secret)."""
-    at = text.index('value="', start, end) + 7
-    value = text[at : end - 1]
+    (a "Password" key holds the same password encrypted for one machine's user: as secret),
+    its quotes as written or escaped (the file quoted in a JSON string, a log line, code)."""
+    at = text.index("value=", start, end) + 6
+    escaped = text.startswith("\\", at)
+    at += 2 if escaped else 1
+    close = end - 2 if escaped and text.startswith("\\", end - 2) else end - 1
+    value = text[at:close]
     if len(value) < 8 or value.startswith(("%", "$")) or _is_placeholder(value):
         return None  # %FEED_PASSWORD%, $(Password): a reference to where it is kept
-    return (at, end - 1) if _ANY_LETTER.search(value) else None
+    return (at, close) if _ANY_LETTER.search(value) else None
 
 
 def _flutterwave(tail: str) -> bool:
@@ -2052,8 +2056,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "nuget-config-password",
         NUGET,
-        '<add key="(?:ClearText)?Password"[ \t]+value="[^"\r\n]{8,256}"',
-        ('Password"',),
+        '<add key=\\\\?"(?:ClearText)?Password\\\\?"[ \t]+value=\\\\?"[^"\r\n]{8,256}"',
+        ('Password"', 'Password\\"'),
         _nuget_password,
         scope=ANYWHERE,
     ),
