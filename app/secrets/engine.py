@@ -12,8 +12,9 @@ text with the same patterns, each pattern on its own:
 - a large input (or any input once RE2 is loaded: it is then the cheaper one) is searched by
   RE2 (google-re2), whose automata never backtrack: one pass of an RE2 set finds which
   keywords occur, and one RE2 pass per pattern whose keyword occurred finds its matches (or
-  one per part of it, where its literals share no first character: `_split_lead`). Linear in
-  the input whatever it holds.
+  one per part of it, where its literals share no first character: `_split_lead`; a pattern
+  led by literals in any case skips through the text in lower case first: `_folded`). Linear
+  in the input whatever it holds.
 - a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern: importing
   RE2 and compiling its sets costs some milliseconds once per process, which a small document's
   lint (`ocp lint` on one file, start-up, issue 28) must not pay. The keywords of token-shaped
@@ -59,6 +60,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Protocol
 
+    # RE2's Match as the scan calls it: (anchor, text, pos, end) -> (span of the match, …)
+    _Matcher = Callable[[Any, bytes, int, int], Sequence[tuple[int, int]]]
+
     class Pattern(Protocol):
         """What the engine reads of a pattern (a rule's, or an anchor's)."""
 
@@ -91,7 +95,7 @@ class Hay:
     `ascii` is what `re` reads, `raw` what RE2 reads (the same characters as bytes), `low` the
     same in lower case, for `re`'s keywords. Each is built on first use."""
 
-    __slots__ = ("_ascii", "_lines", "_low", "_raw", "_runs", "found", "text")
+    __slots__ = ("_ascii", "_lines", "_low", "_raw", "_raw_low", "_runs", "found", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -100,6 +104,7 @@ class Hay:
         self._ascii: str | None = None
         self._low: str | None = None
         self._raw: bytes | None = None
+        self._raw_low: bytes | None = None
         self._runs: list[str] | None = None
         self._lines: str | None = None
 
@@ -121,6 +126,13 @@ class Hay:
         if self._raw is None:
             self._raw = self.ascii.encode()
         return self._raw
+
+    @property
+    def raw_low(self) -> bytes:
+        """`raw` in lower case: what a folded pattern reads (`_folded`)."""
+        if self._raw_low is None:
+            self._raw_low = self.raw.lower()
+        return self._raw_low
 
     @property
     def runs(self) -> list[str]:
@@ -206,7 +218,7 @@ class Engine:
                 self._opens[keyword].append(i)
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
-        self._re2_parts: dict[int, list[tuple[Any, frozenset[int]]]] = {}
+        self._re2_parts: dict[int, list[tuple[Any, frozenset[int], Any]]] = {}
         self._set: Any = None
 
     # --- which engine --------------------------------------------------------------------------
@@ -347,29 +359,45 @@ class Engine:
 
         return by_re
 
-    def _re2_matchers(self, index: int, hay: Hay) -> list[Any]:
+    def _re2_matchers(self, index: int, hay: Hay) -> list[_Matcher]:
         """The RE2 matchers pattern ``index`` is searched with in ``hay``: its own, or the parts
-        it is split into (`_split_lead`) whose keywords ``hay`` holds."""
+        it is split into (`_split_lead`) whose keywords ``hay`` holds; one led by literals in
+        any case searches the text in lower case first (`_folded`)."""
         parts = self._re2_parts.get(index)
         if parts is None:
-            parts = self._re2_parts[index] = self._split(index)
-        if len(parts) == 1:
-            return [parts[0][0].Match]
+            parts = self._re2_parts[index] = self._parts(index)
         found = hay.found
-        chosen = [c.Match for c, gate in parts if found is None or not gate.isdisjoint(found)]
-        return chosen or [parts[0][0].Match]  # (none found: the first finds nothing either)
+        chosen = [
+            part for part in parts if found is None or not part[1] or not part[1].isdisjoint(found)
+        ] or parts[:1]  # (none found: the first finds nothing either)
+        return [
+            compiled.Match if folded is None else _folded_matcher(folded, compiled, hay)
+            for compiled, _, folded in chosen
+        ]
 
-    def _split(self, index: int) -> list[tuple[Any, frozenset[int]]]:
+    def _parts(self, index: int) -> list[tuple[Any, frozenset[int], Any]]:
+        """(automaton, keywords' indices, automaton of the folded form or None) of each part
+        pattern ``index`` is searched as (itself alone, ungated, when not split)."""
         pattern = self.patterns[index]
         split = _split_lead(pattern.regex, pattern.keywords)
         if split is None:
-            return [(self._re2_pattern(index), frozenset())]
+            folded = _folded(pattern.regex)
+            return [
+                (
+                    self._re2_pattern(index),
+                    frozenset(),
+                    None if folded is None else _re2_compile(folded),
+                )
+            ]
         entries = {w: i for i, (w, _, scope) in enumerate(self._entries) if scope == pattern.scope}
-        gates = [
-            frozenset([entries[w] for w in pattern.keywords if w.lower() in words])
-            for _, words in split
-        ]
-        return [(_re2_compile(regex), gate) for (regex, _), gate in zip(split, gates, strict=True)]
+        parts = []
+        for regex, words in split:
+            gate = frozenset([entries[w] for w in pattern.keywords if w.lower() in words])
+            folded = _folded(regex)
+            parts.append(
+                (_re2_compile(regex), gate, None if folded is None else _re2_compile(folded))
+            )
+        return parts
 
     def _python_pattern(self, index: int) -> re.Pattern[str]:
         compiled = self._python.get(index)
@@ -384,8 +412,25 @@ class Engine:
         return compiled
 
 
+def _folded_matcher(folded: Any, compiled: Any, hay: Hay) -> _Matcher:
+    """A matcher of a pattern led by literals in any case that skips through ``hay`` in lower
+    case with its folded form (`_folded`) to the first place the pattern may match, and
+    searches the pattern itself from there: the folded form matches wherever the pattern does,
+    so nothing before that place is a match. (The pattern's search goes on from there as far
+    as it must, never over text it read before: the next search starts past its match.)"""
+    low, skip, search = hay.raw_low, folded.Match, compiled.Match
+
+    def match(anchor: Any, raw: bytes, pos: int, end: int) -> Sequence[tuple[int, int]]:
+        place = skip(anchor, low, pos, end)[0]
+        if place[0] < 0:
+            return (place,)
+        return search(anchor, raw, place[0], end)  # type: ignore[no-any-return]
+
+    return match
+
+
 def _first_of(
-    matchers: list[Any], anchor: Any, raw: bytes, end: int
+    matchers: list[_Matcher], anchor: Any, raw: bytes, end: int
 ) -> Callable[[int], tuple[int, int] | None]:
     """A searcher of the parts of a split pattern (`_split_lead`): the first match of any at or
     after pos, which is the pattern's own (no two parts' matches start at one place). Each
@@ -427,6 +472,32 @@ def _split_lead(regex: str, keywords: Sequence[str]) -> list[tuple[str, frozense
     two parts' matches start at one place (their literals differ within both), so the first
     match of any part is the pattern's first match, and each part's alternation keeps the
     order the pattern has."""
+    lead = _literal_lead(regex)
+    if lead is None:
+        return None
+    opening, branches, literals, rest = lead
+    fold = opening == "(?i:"
+    keys = [lit.lower() if fold else lit for lit in literals]
+    words = [w.lower() for w in keywords]
+    if not all(any(w in lit.lower() for w in words) for lit in literals):
+        return None  # (a part is searched where one of its literals' keywords stands)
+    groups = None if _common_prefix(keys) else _prefix_groups(keys)
+    if groups is None:
+        return None
+    return [
+        (
+            opening + "|".join([branches[k] for k in group]) + ")" + rest,
+            frozenset([w for w in words if any(w in literals[k].lower() for k in group)]),
+        )
+        for group in groups
+    ]
+
+
+def _literal_lead(regex: str) -> tuple[str, list[str], list[str], str] | None:
+    """The alternation of literals ``regex`` starts with, in a group of its own: the group's
+    opening ("(?:" or "(?i:"), its branches as written and as the literals they are, and the
+    regex after the group; None when it starts otherwise, or the rest would not bind to each
+    branch alike (a quantifier on the group, an alternation outside it)."""
     opening = next((o for o in ("(?:", "(?i:") if regex.startswith(o)), None)
     if opening is None:
         return None
@@ -454,21 +525,19 @@ def _split_lead(regex: str, keywords: Sequence[str]) -> list[tuple[str, frozense
     rest = regex[i:]
     if rest[:1] in ("?", "*", "+", "{") or _top_level_bar(rest):
         return None
-    fold = opening == "(?i:"
-    keys = [lit.lower() if fold else lit for lit in literals]
-    words = [w.lower() for w in keywords]
-    if not all(any(w in lit.lower() for w in words) for lit in literals):
-        return None  # (a part is searched where one of its literals' keywords stands)
-    groups = None if _common_prefix(keys) else _prefix_groups(keys)
-    if groups is None:
+    return opening, branches, literals, rest
+
+
+def _folded(regex: str) -> str | None:
+    """For a regex led by literals in any case ((?i:cloudflare|cf_api)…), the regex that
+    finds the places it may match in the text in lower case: its literals in lower case, as
+    written (RE2 skips to one at memchr's speed, where a literal in any case takes it twice as
+    long), and the rest in any case, which matches wherever the rest does. None otherwise."""
+    lead = _literal_lead(regex)
+    if lead is None or lead[0] != "(?i:":
         return None
-    return [
-        (
-            opening + "|".join([branches[k] for k in group]) + ")" + rest,
-            frozenset([w for w in words if any(w in literals[k].lower() for k in group)]),
-        )
-        for group in groups
-    ]
+    _, branches, _, rest = lead
+    return "(?:" + "|".join([b.lower() for b in branches]) + ")" + (f"(?i:{rest})" if rest else "")
 
 
 def _prefix_groups(keys: list[str]) -> list[list[int]] | None:
