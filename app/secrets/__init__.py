@@ -1199,7 +1199,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
             v = _VALUE.match(text, v.end() + len(gap) - len(gap.lstrip(" \t")))
         if v is None:
             return None
-        group = "dq" if v.group("dq") is not None else "sq" if v.group("sq") is not None else "bare"
+        group = v.lastgroup or "bare"  # (the one of dq, sq and bare that matched)
     start, end = v.span(group)
     resume = v.end()
     if appended and group == "bare":
@@ -1214,7 +1214,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
     value = v.group(group)
-    if group == "bare":
+    if group == "bare" and value[-1] in _TRIMMED_ENDS:  # (else nothing to trim)
         trimmed = _trimmed_bare(value, text[end : end + 1] in _QUOTES)
         if not trimmed:
             return None
@@ -1296,6 +1296,10 @@ _AUTH_PAIR = _lazy(
 
 
 _ELLIPSES = ("..", "\u2026")
+
+
+# The last characters of a bare value `_trimmed_bare` may take away.
+_TRIMMED_ENDS = frozenset(",;:.)]}\\")
 
 
 def _trimmed_bare(value: str, quote_after: bool) -> str:
