@@ -9,6 +9,7 @@ cases, hostile runs, non-ASCII text. Each pattern is held to the syntax both rea
 import random
 import re
 import string
+from collections.abc import Callable
 
 import pytest
 
@@ -289,3 +290,36 @@ def test_the_patterns_searched_in_parts_or_folded_are_compared_on_their_matches(
     """(The comparison above is of matches, not of empty lists, for most of them.)"""
     matched = [index for index in LED if _compared(index)]
     assert len(matched) >= 0.6 * len(LED), [PATTERNS[i].regex[:40] for i in LED if i not in matched]
+
+
+@pytest.mark.parametrize(("spacing", "switched"), [(100, True), (10_000, False)])
+def test_a_pattern_searched_in_parts_is_searched_whole_where_its_matches_come_thick(
+    spacing: int, switched: bool
+) -> None:
+    """Parts and folded forms cost more for each match, less for each character: past 16
+    matches coming more than one in 4 KB, the pattern whole takes over (the same matches)."""
+    calls = {"led": 0, "whole": 0}
+
+    def searching(name: str) -> Callable[[int], tuple[int, int] | None]:
+        def search(pos: int) -> tuple[int, int] | None:
+            calls[name] += 1
+            start = (pos // spacing + 1) * spacing
+            return (start, start + 10)
+
+        return search
+
+    search = engine_module._thinned(searching("led"), searching("whole"))
+    pos, found = 0, []
+    for _ in range(60):
+        span = search(pos)
+        assert span is not None
+        found.append(span)
+        pos = span[1]
+    assert found == [((k + 1) * spacing, (k + 1) * spacing + 10) for k in range(60)]
+    if switched:
+        assert calls == {
+            "led": engine_module._THICK_AFTER - 1,
+            "whole": 61 - engine_module._THICK_AFTER,
+        }
+    else:
+        assert calls == {"led": 60, "whole": 0}
