@@ -293,6 +293,11 @@ CASES: dict[str, Callable[[int], str]] = {
     ),
     "every rule's keyword, one short": rule_near_miss_text(False),
     "every rule's keyword, masked": rule_near_miss_text(True),
+    # the literals of patterns searched in parts and folded (app/secrets/engine.py), in mixed
+    # case, thick: each a match of a keyword rule ("_AUTH BOOTSTRAP"), searched whole past 16
+    "split and folded names, mixed case": lambda n: repeat(
+        "CloudFlare Cf_Api nPmAuthIdent _AUTH BOOTSTRAP TOKEN Live_ TEST_ Sat. Pat. ", n
+    ),
     # made up in a key's shape: the alphabet in order, few distinct characters, a version, a
     # numbered name, each refused by a test of the whole value (app/secrets/shapes.py)
     "made-up values under credentials' names": lambda n: repeat(
