@@ -166,6 +166,36 @@ def test_a_token_percent_encoded_once_or_twice_is_found_where_it_stands(urls: in
         assert written not in scanner.redact(text)
 
 
+@pytest.mark.parametrize("kind", ["percent", "json", "html"])
+def test_a_long_text_of_sparse_escapes_is_read_around_them(kind: str) -> None:
+    """A long text holding more escapes than the windows' floor (64), but fewer than one in
+    4 KB, is unescaped around each (its decoding a fraction of it, where all of it was
+    decoded and scanned again): a credential behind one of them, past the others, is found
+    where it stands."""
+    from app.secrets import detectors
+
+    password = "Xk9#" + rnd(10)
+    token = "ghp_" + rnd(36)
+    filler = "the ledger was reconciled against the bank statement for the month. " * 90
+    if kind == "percent":
+        escaped = "https://x.example.com/a?b=c%20d\n"
+        hidden = "?next=https%3A%2F%2Fapp%3Ftoken%3D" + "".join(f"%{b:02X}" for b in token.encode())
+        secret, decoding = hidden[hidden.index("%3D") + 3 :], detectors.percent_decoding
+    elif kind == "json":
+        escaped = 'path: "c:\\\\temp"\n'
+        hidden = 'log: "db_password = \\"' + password + '\\""'
+        secret, decoding = password, detectors.json_decoding
+    else:
+        escaped = "&lt;br\n"
+        hidden = f"&quot;password&quot;: &quot;{password}&quot;"
+        secret, decoding = password, detectors.html_decoding
+    text = (filler + escaped) * 150 + hidden + " " + filler
+    assert len(text) > 150 * 4096 // 4  # (more than 64 escapes, fewer than one in 4 KB)
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [secret]
+    decoded = decoding(text)
+    assert decoded is not None and sum(map(len, decoded[0])) < len(text) // 4
+
+
 def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:
     key = putty_key()
     text = _repeat("PuTTY-User-Key-File-2: ssh-rsa\n", 300_000) + key + "\nafter"

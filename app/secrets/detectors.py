@@ -1573,7 +1573,8 @@ def _percent_whole(text: str) -> tuple[str, list[str], str]:
 
 
 def _many_escapes(text: str) -> bool:
-    return len(list(islice(_PERCENT_ESCAPE.finditer(text), _WINDOWED_UP_TO + 1))) > _WINDOWED_UP_TO
+    most = _windowed_up_to(text)
+    return len(list(islice(_PERCENT_ESCAPE.finditer(text), most + 1))) > most
 
 
 def _percent_decoded(
@@ -1736,8 +1737,17 @@ _HTML_SPLIT = _lazy("(" + "|".join(map(re.escape, _HTML_ESCAPES)) + ")")
 # A text of more escapes than this is unescaped whole, by a `str.replace` of each spelling: a
 # window per escape costs a step of Python each (400 KB of &quot; took 109 ms); where its hits
 # stand in it is then found by splitting it (some 17 ms for 66,000 escapes), only when it has
-# a hit.
+# a hit. ... unless its escapes come thinner than one in `_WINDOWED_SPACING` characters: what
+# it is unescaped to is scanned again, all of it when unescaped whole, which costs its own
+# scan's time again (a text of 2 MB holding 103 escapes: a third of a second, where its
+# windows cost a millisecond), and a window a step of Python (some 4 µs) for each 4 KB.
 _WINDOWED_UP_TO = 64
+_WINDOWED_SPACING = 4096
+
+
+def _windowed_up_to(text: str) -> int:
+    """How many escapes ``text`` may hold and be unescaped window by window (see above)."""
+    return max(_WINDOWED_UP_TO, len(text) // _WINDOWED_SPACING)
 
 
 def html_escaped(text: str) -> Iterator[Span]:
@@ -1769,14 +1779,15 @@ def _escape_level(
 ) -> tuple[str, Callable[[], Runs]]:
     """``text`` unescaped by ``table`` (its escapes as ``split`` finds them), and where its
     characters stand in ``text`` (`_placed`'s runs, made when asked: a text's hits are few):
-    the text around its escapes, a window a line, unless it holds more than `_WINDOWED_UP_TO`
+    the text around its escapes, a window a line, unless it holds more than `_windowed_up_to`
     (or ``whole``); then all of it, by ``replaced`` in C passes (None: it cannot, and the
     text is split instead), split to place its hits only when asked."""
     # (a text no longer than a window's reach is one window: unescaped whole, in C passes, where
     # a window cost 4 µs of Python; 20,000 strings with "&amp;" in each, 80 ms of a lint)
     whole = whole or len(text) <= _POINTER_REACH
-    escapes = None if whole else list(islice(split.finditer(text), _WINDOWED_UP_TO + 1))
-    if escapes is not None and len(escapes) <= _WINDOWED_UP_TO:
+    most = _windowed_up_to(text)
+    escapes = None if whole else list(islice(split.finditer(text), most + 1))
+    if escapes is not None and len(escapes) <= most:
         windows = _escape_windows(text, escapes, lines=False)
         pieces, runs = _unescaped(text, split, table, windows)
         return "".join(pieces), lambda: runs
