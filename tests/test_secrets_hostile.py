@@ -169,7 +169,7 @@ def test_a_token_percent_encoded_once_or_twice_is_found_where_it_stands(urls: in
 @pytest.mark.parametrize("kind", ["percent", "json", "html"])
 def test_a_long_text_of_sparse_escapes_is_read_around_them(kind: str) -> None:
     """A long text holding more escapes than the windows' floor (64), but fewer than one in
-    4 KB, is unescaped around each (its decoding a fraction of it, where all of it was
+    2 KB, is unescaped around each (its decoding a fraction of it, where all of it was
     decoded and scanned again): a credential behind one of them, past the others, is found
     where it stands."""
     from app.secrets import detectors
@@ -190,7 +190,7 @@ def test_a_long_text_of_sparse_escapes_is_read_around_them(kind: str) -> None:
         hidden = f"&quot;password&quot;: &quot;{password}&quot;"
         secret, decoding = password, detectors.html_decoding
     text = (filler + escaped) * 150 + hidden + " " + filler
-    assert len(text) > 150 * 4096 // 4  # (more than 64 escapes, fewer than one in 4 KB)
+    assert len(text) > 150 * 2048  # (more than 64 escapes, fewer than one in 2 KB)
     assert [text[s:e] for s, e, _ in scan_text(text)] == [secret]
     decoded = decoding(text)
     assert decoded is not None and sum(map(len, decoded[0])) < len(text) // 4
