@@ -281,6 +281,24 @@ def _compared(index: int) -> int:
     return matched
 
 
+def test_a_lead_in_any_case_is_folded_where_the_rest_matches_its_lower_case() -> None:
+    """The folded form: the literals in lower case as written, the rest in any case, which
+    matches the text in lower case wherever the rest matched the text; not for a rest holding
+    a negated class of letters ([^A-Z] in any case leaves out a-z: "Q" matched, "q" would not)."""
+    folded = engine_module._folded
+    assert folded("(?i:Ab|cD)[A-Z0-9]{8}") == "(?:ab|cd)(?i:[A-Z0-9]{8})"
+    assert folded('(?i:key)[^"\r\n]{8}') == '(?:key)(?i:[^"\r\n]{8})'
+    assert folded("(?:ab|cd)[A-Z]{8}") is None  # (as written: nothing to fold)
+    assert folded("(?i:ab)[^a-z]{8}") is None
+    assert folded("(?i:ab)(?:x|[^A-Fa-f]{2})") is None
+    # (why: the pattern matches "ABQRST", a naive folded form not "abqrst")
+    unanchored = engine_module._UNANCHORED[0]
+    whole = engine_module._re2_compile("(?i:ab)[^a-z]{4}")
+    naive = engine_module._re2_compile("(?:ab)(?i:[^a-z]{4})")
+    assert whole.Match(unanchored, b"ABQRST", 0, 6)[0] == (0, 6)
+    assert naive.Match(unanchored, b"abqrst", 0, 6)[0][0] == -1
+
+
 @pytest.mark.parametrize("index", LED)
 def test_a_pattern_searched_in_parts_or_folded_finds_what_it_finds_whole(index: int) -> None:
     _compared(index)

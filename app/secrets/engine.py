@@ -579,7 +579,15 @@ def _folded(regex: str) -> str | None:
     if lead is None or lead[0] != "(?i:":
         return None
     _, branches, _, rest = lead
+    negated = re.findall(_NEGATED_CLASS, rest)
+    if any(re.search("[A-Za-z]", re.sub(r"\\[rnt]", "", c)) for c in negated):
+        # in any case, [^A-Z] leaves out a-z too: the rest would not match where it does
+        return None
     return "(?:" + "|".join([b.lower() for b in branches]) + ")" + (f"(?i:{rest})" if rest else "")
+
+
+# (a regex compiled on first use, by `re`'s cache: the folded forms are made only once RE2 is)
+_NEGATED_CLASS = r"\[\^((?:\\.|[^\]\\])*)\]"
 
 
 def _prefix_groups(keys: list[str]) -> list[list[int]] | None:
