@@ -196,6 +196,28 @@ def test_a_long_text_of_sparse_escapes_is_read_around_them(kind: str) -> None:
     assert decoded is not None and sum(map(len, decoded[0])) < len(text) // 4
 
 
+@pytest.mark.parametrize("escapes", [3, 66])
+@pytest.mark.parametrize("distance", [500, 511, 512, 513, 700])
+def test_a_window_cut_just_before_a_name_in_prose_leaves_it_prose(
+    escapes: int, distance: int
+) -> None:
+    """An escape's window starts 512 characters before it; a name in running prose just after
+    that cut had nothing before it in the window, and its value read as data's ("password:
+    'correcthorsebattery' ok" in a 160 KB line, an escape 511 characters on: flagged, where
+    the same text without the escapes is not). The window reads the line before the cut too,
+    and what it finds there is left to the text's own scan."""
+    prose = "lorem ipsum dolor sit amet " * 6000
+    name_at = 80_001
+    pieces = [prose[:name_at], "password: 'correcthorsebattery' ok", prose[name_at:]]
+    text = "".join(pieces)
+    escaped = name_at + distance
+    places = [escaped] + [escaped + 2048 * (k + 1) for k in range(escapes - 1)]
+    for at in reversed(places):
+        text = text[:at] + "\\\\" + text[at:]
+    assert scan_text(text.replace("\\\\", "")) == []
+    assert scan_text(text) == []
+
+
 def test_a_putty_key_after_many_headers_is_found_and_bounded() -> None:
     key = putty_key()
     text = _repeat("PuTTY-User-Key-File-2: ssh-rsa\n", 300_000) + key + "\nafter"

@@ -1600,7 +1600,10 @@ def _percent_decoded(
 
 
 def _unescaped_decoding(
-    pieces: list[str], runs: list[tuple[int, int, list[int]]], escape_width: int
+    pieces: list[str],
+    runs: list[tuple[int, int, list[int]]],
+    escape_width: int,
+    leads: list[int] | None = None,
 ) -> Decoding | None:
     """The decoded text ``pieces`` make, scanned once, each hit placed back in the text it was
     decoded from. ``runs``: each run's start in the decoded text, its start in the text, and
@@ -1613,6 +1616,8 @@ def _unescaped_decoding(
         (start, text_start, places, [longer * k for k in range(len(places) + 1)])
         for start, text_start, places in runs
     ]
+    if leads:  # (``leads``: where windows' leads start, `_lead_run`)
+        shifted = sorted([*shifted, *map(_lead_run, leads)], key=operator.itemgetter(0))
     return ["".join(pieces)], lambda hits: _placed(hits[0], shifted)
 
 
@@ -1630,6 +1635,8 @@ def _placed(hits: Iterable[Span], runs: Runs) -> Iterator[Span]:
         return text_start + inside + shifts[before], width
 
     for start, end, kind in hits:
+        if runs[bisect_right(starts, start) - 1][1] < 0:
+            continue  # in a window's lead (`_lead_run`): the text's own scan reads it
         last, width = back(end - 1)
         yield back(start)[0], last + width, kind
 
@@ -1672,10 +1679,20 @@ def _escape_windows(
             yield low, high, escapes
         back = max(0, at - _POINTER_REACH)
         low = (text.rfind("\n", back, at) + 1 or back) if lines else back
+        if low and text[low - 1] not in "\r\n":
+            # cut mid-line: the characters before the cut too, which tell prose from data for
+            # a name just after it (app/secrets `_structured` reads `_LEAD` of them); what is
+            # found among them is left out (`_unescaped`: as far from any escape as the text's
+            # own scan reads it)
+            lead = max(0, low - _LEAD)
+            low = (text.rfind("\n", lead, low) + 1 or lead) if lines else lead
         high = stop if stop >= 0 else reach
         escapes = [at]
     if escapes:
         yield low, high, escapes
+
+
+_LEAD = 256  # (app/secrets `_LEAD_WINDOW`)
 
 
 def _one_window(text: str) -> bool:
@@ -1706,18 +1723,22 @@ def pointer_decoding(text: str) -> Decoding | None:
     pieces: list[str] = []
     runs: list[tuple[int, int, list[int]]] = []  # unescaped start, start in text, escapes' places
     length = 0
+    leads: list[int] = []  # where each window's lead ends in the unescaped text (0: none)
     for low, high, escapes in _pointer_windows(text):
         places: list[int] = []  # each escape's place in the unescaped window
         pos = low
+        lead = _lead_of(low, escapes)
         for at in escapes:
             pieces.append(text[pos:at])
-            places.append(at - low - len(places))  # (each escape before is one shorter)
+            places.append(at - low - lead - len(places))  # (each escape before is one shorter)
             pieces.append("/" if text[at + 1] == "1" else "~")
             pos = at + 2
         pieces.append(text[pos:high] + "\n")
-        runs.append((length, low, places))
+        if lead:
+            leads.append(length)
+        runs.append((length + lead, low + lead, places))
         length += high - low - len(places) + 1
-    return _unescaped_decoding(pieces, runs, escape_width=2)
+    return _unescaped_decoding(pieces, runs, escape_width=2, leads=leads)
 
 
 # JSON or code a text quotes as an HTML page (or a tool that escaped it for one) writes it:
@@ -1817,7 +1838,7 @@ def _unescaped(
     pieces: list[str] = []
     runs: Runs = []
     length = 0
-    for low, high, _ in windows:
+    for low, high, escapes in windows:
         parts = split.split(text[low:high])
         literals, found = parts[0::2], parts[1::2]
         # each escape's place in the unescaped window, and how much longer the ones before it
@@ -1828,9 +1849,25 @@ def _unescaped(
         characters = map(table.__getitem__, found)
         pieces.extend(chain.from_iterable(zip(literals, characters, strict=False)))
         pieces.append(literals[-1] + "\n")
-        runs.append((length, low, places, shifts))
+        lead = _lead_of(low, escapes)
+        if lead:
+            runs.append(_lead_run(length))
+            places = [at - lead for at in places]
+        runs.append((length + lead, low + lead, places, shifts))
         length += high - low - shifts[-1] + 1
     return pieces, runs
+
+
+def _lead_of(low: int, escapes: list[int]) -> int:
+    """How many characters of a window starting at ``low`` are its lead (`_escape_windows`):
+    those more than `_POINTER_REACH` before its first escape."""
+    return max(0, escapes[0] - _POINTER_REACH - low) if escapes else 0
+
+
+def _lead_run(start: int) -> tuple[int, int, list[int], list[int]]:
+    """A run of a window's lead (`_escape_windows`), from ``start`` in the unescaped text: a
+    hit starting in it is left out (`_placed`)."""
+    return (start, -1, [], [0])
 
 
 # JSON a text quotes (a log line of a request's body, a tool's output printed as a string)
