@@ -760,6 +760,8 @@ def test_a_nuget_password_quoted_in_json_is_withheld_alone() -> None:
     password = "Wq8" + R(12)
     line = json.dumps(f'<add key="ClearTextPassword" value="{password}" />')
     assert [line[s:e] for s, e, _ in scan_text(line)] == [password]
+    mixed = f'<add key=\\"ClearTextPassword" value="{password}\\" />'  # (its key's quotes)
+    assert [mixed[s:e] for s, e, _ in scan_text(mixed)] == [password]
     reference = json.dumps('<add key="ClearTextPassword" value="%FEED_PASSWORD%" />')
     assert scan_text(reference) == []
     assert scan_text(json.dumps('<add key="Password" value="$(FeedPassword)" />')) == []

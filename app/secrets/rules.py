@@ -684,8 +684,9 @@ def _nuget_password(text: str, start: int, end: int) -> Span | None:
     (a "Password" key holds the same password encrypted for one machine's user: as secret),
     its quotes as written or escaped (the file quoted in a JSON string, a log line, code)."""
     at = text.index("value=", start, end) + 6
-    escaped = text.startswith("\\", at)
-    at += 2 if escaped else 1
+    # (escaped when any of its quotes is: its key's may be where the value's opening is not)
+    escaped = '\\"' in text[start : at + 2]
+    at += 2 if text.startswith("\\", at) else 1
     close = end - 2 if escaped and text.startswith("\\", end - 2) else end - 1
     value = text[at:close]
     if len(value) < 8 or value.startswith(("%", "$")) or _is_placeholder(value):
