@@ -341,3 +341,25 @@ def test_a_pattern_searched_in_parts_is_searched_whole_where_its_matches_come_th
         }
     else:
         assert calls == {"led": 60, "whole": 0}
+
+
+def test_matches_turning_thick_further_on_hand_over_to_the_pattern_whole() -> None:
+    """Thin matches, then thick ones: looked at again each 16, the whole takes over there."""
+    calls = {"led": 0, "whole": 0}
+
+    def searching(name: str) -> Callable[[int], tuple[int, int] | None]:
+        def search(pos: int) -> tuple[int, int] | None:
+            calls[name] += 1
+            spacing = 10_000 if pos < 300_000 else 100
+            start = pos + spacing
+            return (start, start + 10)
+
+        return search
+
+    search = engine_module._thinned(searching("led"), searching("whole"))
+    pos = 0
+    for _ in range(200):
+        span = search(pos)
+        assert span is not None
+        pos = span[1]
+    assert 30 <= calls["led"] <= 64 and calls["whole"] == 200 - calls["led"]

@@ -460,12 +460,15 @@ def _thinned(
 
     def thinned(pos: int) -> tuple[int, int] | None:
         nonlocal calls, first, search
-        if calls < _THICK_AFTER:
+        if search is led:
             calls += 1
-            if first < 0:
+            if calls == 1:
                 first = pos
-            elif calls == _THICK_AFTER and pos - first < _THICK_AFTER * _THICK_SPACING:
-                search = whole  # (matches come thick here: the pattern whole is the cheaper)
+            elif calls == _THICK_AFTER:
+                # (looked at again each 16 calls: thin matches may turn thick further on)
+                if pos - first < _THICK_AFTER * _THICK_SPACING:
+                    search = whole  # (thick here: the pattern whole is the cheaper)
+                calls = 0
         return search(pos)
 
     return thinned
@@ -580,8 +583,9 @@ def _folded(regex: str) -> str | None:
         return None
     _, branches, _, rest = lead
     negated = re.findall(_NEGATED_CLASS, rest)
-    if any(re.search("[A-Za-z]", re.sub(r"\\[rnt]", "", c)) for c in negated):
-        # in any case, [^A-Z] leaves out a-z too: the rest would not match where it does
+    if any(re.search("[A-Za-z-]", re.sub(r"\\[rnt]", "", c)) for c in negated):
+        # in any case, [^A-Z] leaves out a-z too (and [^!-~] or [^\[-z] letters of one case):
+        # the rest would not match where it does
         return None
     return "(?:" + "|".join([b.lower() for b in branches]) + ")" + (f"(?i:{rest})" if rest else "")
 
