@@ -291,6 +291,8 @@ def test_a_lead_in_any_case_is_folded_where_the_rest_matches_its_lower_case() ->
     assert folded("(?:ab|cd)[A-Z]{8}") is None  # (as written: nothing to fold)
     assert folded("(?i:ab)[^a-z]{8}") is None
     assert folded("(?i:ab)(?:x|[^A-Fa-f]{2})") is None
+    assert folded("(?i:ab)[^!-~]x") is None  # (a range: letters of one case left out)
+    assert folded("(?i:ab)[^\\[-z]x") is None
     # (why: the pattern matches "ABQRST", a naive folded form not "abqrst")
     unanchored = engine_module._UNANCHORED[0]
     whole = engine_module._re2_compile("(?i:ab)[^a-z]{4}")
