@@ -294,6 +294,7 @@ def test_a_lead_in_any_case_is_folded_where_the_rest_matches_its_lower_case() ->
     assert folded("(?i:ab)[^!-~]x") is None  # (a range: letters of one case left out)
     assert folded("(?i:ab)[^\\[-z]x") is None
     # (why: the pattern matches "ABQRST", a naive folded form not "abqrst")
+    assert engine_module._re2_module() is not None
     unanchored = engine_module._UNANCHORED[0]
     whole = engine_module._re2_compile("(?i:ab)[^a-z]{4}")
     naive = engine_module._re2_compile("(?:ab)(?i:[^a-z]{4})")
