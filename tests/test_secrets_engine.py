@@ -222,6 +222,13 @@ def test_a_lead_with_no_first_character_in_common_is_split() -> None:
     assert split("(?:ab1|cd1)x", ["zz"]) is None  # (a literal holding no keyword)
     assert split("(?i:ab|cd)x", ["ab", "cd"]) is None  # (two letters: each "ab" a pass)
     assert split("(?:a1|a|b1)x", ["a1", "a", "b1"]) is None  # ("a" starts where "a1" does)
+    # (a literal's escapes read as the characters they stand for, an escaped backslash too)
+    assert engine_module._literal_lead(r"(?:a\\b1|c\-d1)x") == (
+        "(?:",
+        [r"a\\b1", r"c\-d1"],
+        ["a\\b1", "c-d1"],
+        "x",
+    )
     assert len(SPLIT) >= 10  # (the rules' keyword alternations: stripe's, mollie's, …)
 
 

@@ -556,7 +556,7 @@ def _literal_lead(regex: str) -> tuple[str, list[str], list[str], str] | None:
             i += 2
         elif c in "|)":
             branches.append(regex[start:i])
-            literals.append(regex[start:i].replace("\\", ""))
+            literals.append(re.sub(r"\\(.)", r"\1", regex[start:i]))  # (\\ is a backslash)
             i += 1
             start = i
             if c == ")":
