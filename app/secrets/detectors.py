@@ -1723,7 +1723,7 @@ def pointer_decoding(text: str) -> Decoding | None:
     pieces: list[str] = []
     runs: list[tuple[int, int, list[int]]] = []  # unescaped start, start in text, escapes' places
     length = 0
-    leads: list[int] = []  # where each window's lead ends in the unescaped text (0: none)
+    leads: list[int] = []  # where each window's lead starts in the unescaped text (`_lead_run`)
     for low, high, escapes in _pointer_windows(text):
         places: list[int] = []  # each escape's place in the unescaped window
         pos = low
