@@ -33,7 +33,7 @@ from operator import itemgetter
 from app.findings import Finding
 from app.json_values import CONTAINERS
 from app.pointer import escape_token
-from app.secrets.engine import ANYWHERE, IN_RUNS, Engine, Hay
+from app.secrets.engine import ANYWHERE, IN_RUNS, Engine, Hay, _syntax, _top_level_bar
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
@@ -1453,27 +1453,6 @@ class _Anchor:
         return self._searches
 
 
-def _syntax(regex: str) -> Iterator[tuple[int, str, str]]:
-    """Each character of ``regex`` (the subset app/secrets/engine.py reads) with its place and
-    what it is: "escaped" (after a backslash), "open" (a "[" that opens a character class),
-    "class" (inside one, its "]" too) or "plain"; a backslash is given as what it escapes."""
-    escaped, in_class = False, False
-    for at, char in enumerate(regex):
-        if escaped:
-            escaped = False
-            yield at, "escaped", char
-        elif char == "\\":
-            escaped = True
-        elif in_class:
-            in_class = char != "]"
-            yield at, "class", char
-        elif char == "[":
-            in_class = True
-            yield at, "open", char
-        else:
-            yield at, "plain", char
-
-
 def _lead(regex: str) -> str:
     """The literal character every match of ``regex`` starts with, its first (or one
     punctuation character escaped, "\\\\"), when no alternation stands outside a group
@@ -1486,13 +1465,7 @@ def _lead(regex: str) -> str:
             return ""
     elif lead in ("", *"()[]{}.^$|?*+"):
         return ""
-    depth = 0
-    for _, kind, char in _syntax(regex):
-        if kind == "plain":
-            depth += (char == "(") - (char == ")")
-            if char == "|" and depth == 0:
-                return ""
-    return lead
+    return "" if _top_level_bar(regex) else lead
 
 
 def _never_a_newline(regex: str) -> bool:

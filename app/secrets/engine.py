@@ -626,30 +626,39 @@ def _common_prefix(words: list[str]) -> str:
     return first[:n]
 
 
+def _syntax(regex: str) -> Iterator[tuple[int, str, str]]:
+    """Each character of ``regex`` (the subset this module reads) with its place and what it
+    is: "escaped" (after a backslash), "open" (a "[" that opens a character class), "class"
+    (inside one, its "]" too; a "]" first in it, or after its "^", is one of its characters)
+    or "plain"; a backslash is given as what it escapes."""
+    escaped, in_class, first = False, False, -1
+    for at, char in enumerate(regex):
+        if escaped:
+            escaped = False
+            yield at, "escaped", char
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            if at == first and char == "^":
+                first += 1
+            in_class = char != "]" or at == first
+            yield at, "class", char
+        elif char == "[":
+            in_class, first = True, at + 1
+            yield at, "open", char
+        else:
+            yield at, "plain", char
+
+
 def _top_level_bar(regex: str) -> bool:
-    """Whether ``regex`` has an alternation outside every group (the split would bind it to
-    the last part only)."""
-    depth, i, in_class = 0, 0, False
-    while i < len(regex):
-        c = regex[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            if regex[i + 1 : i + 2] == "]":
-                i += 1  # (a class starting with "]" holds it)
-            elif regex[i + 1 : i + 3] == "^]":
-                i += 2
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            return True
-        i += 1
+    """Whether ``regex`` has an alternation outside every group (" / |cred…": a match starts
+    with either side; a split would bind it to the last part only)."""
+    depth = 0
+    for _, kind, char in _syntax(regex):
+        if kind == "plain":
+            depth += (char == "(") - (char == ")")
+            if char == "|" and depth == 0:
+                return True
     return False
 
 
