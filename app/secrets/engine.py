@@ -318,12 +318,7 @@ class Engine:
         if re2:
             # RE2's own matcher, called straight: the binding's re-like wrapper costs several
             # microseconds a call in Python, which a document of 2,000 digests pays 2,000 times
-            first: tuple[int, int] | None = None
-            for match in self._re2_matchers(index, hay):
-                span = match(_UNANCHORED[0], hay.raw, pos, limit)[0]
-                if span[0] >= 0 and (first is None or span[0] < first[0]):
-                    first = span
-            return first
+            return _first_of(self._re2_matchers(index, hay), _UNANCHORED[0], hay.raw, limit)(pos)
         m = self._python_pattern(index).search(hay.ascii, pos, limit)
         return None if m is None else (m.start(), m.end())
 
@@ -380,22 +375,17 @@ class Engine:
         pattern ``index`` is searched as (itself alone, ungated, when not split)."""
         pattern = self.patterns[index]
         split = _split_lead(pattern.regex, pattern.keywords)
-        if split is None:
-            folded = _folded(pattern.regex)
-            return [
-                (
-                    self._re2_pattern(index),
-                    frozenset(),
-                    None if folded is None else _re2_compile(folded),
-                )
-            ]
         entries = {w: i for i, (w, _, scope) in enumerate(self._entries) if scope == pattern.scope}
         parts = []
-        for regex, words in split:
+        for regex, words in split or [(pattern.regex, frozenset[str]())]:
             gate = frozenset([entries[w] for w in pattern.keywords if w.lower() in words])
             folded = _folded(regex)
             parts.append(
-                (_re2_compile(regex), gate, None if folded is None else _re2_compile(folded))
+                (
+                    _re2_compile(regex) if split else self._re2_pattern(index),
+                    gate,
+                    None if folded is None else _re2_compile(folded),
+                )
             )
         return parts
 
