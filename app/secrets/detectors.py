@@ -1573,8 +1573,7 @@ def _percent_whole(text: str) -> tuple[str, list[str], str]:
 
 
 def _many_escapes(text: str) -> bool:
-    most = _windowed_up_to(text)
-    return len(list(islice(_PERCENT_ESCAPE.finditer(text), most + 1))) > most
+    return _windowed_escapes(_PERCENT_ESCAPE, text) is None
 
 
 def _percent_decoded(
@@ -1600,10 +1599,7 @@ def _percent_decoded(
 
 
 def _unescaped_decoding(
-    pieces: list[str],
-    runs: list[tuple[int, int, list[int]]],
-    escape_width: int,
-    leads: list[int] | None = None,
+    pieces: list[str], runs: list[tuple[int, int, list[int]]], escape_width: int
 ) -> Decoding | None:
     """The decoded text ``pieces`` make, scanned once, each hit placed back in the text it was
     decoded from. ``runs``: each run's start in the decoded text, its start in the text, and
@@ -1616,8 +1612,6 @@ def _unescaped_decoding(
         (start, text_start, places, [longer * k for k in range(len(places) + 1)])
         for start, text_start, places in runs
     ]
-    if leads:  # (``leads``: where windows' leads start, `_lead_run`)
-        shifted = sorted([*shifted, *map(_lead_run, leads)], key=operator.itemgetter(0))
     return ["".join(pieces)], lambda hits: _placed(hits[0], shifted)
 
 
@@ -1635,8 +1629,8 @@ def _placed(hits: Iterable[Span], runs: Runs) -> Iterator[Span]:
         return text_start + inside + shifts[before], width
 
     for start, end, kind in hits:
-        if runs[bisect_right(starts, start) - 1][1] < 0:
-            continue  # in a window's lead (`_lead_run`): the text's own scan reads it
+        if runs[bisect_right(starts, start) - 1][1] == _IN_LEAD:
+            continue  # in a window's lead: the text's own scan reads it
         last, width = back(end - 1)
         yield back(start)[0], last + width, kind
 
@@ -1682,7 +1676,7 @@ def _escape_windows(
         if low and text[low - 1] not in "\r\n":
             # cut mid-line: the characters before the cut too, which tell prose from data for
             # a name just after it (app/secrets `_structured` reads `_LEAD` of them); what is
-            # found among them is left out (`_unescaped`: as far from any escape as the text's
+            # found among them is left out (`_IN_LEAD`: as far from any escape as the text's
             # own scan reads it)
             lead = max(0, low - _LEAD)
             low = (text.rfind("\n", lead, low) + 1 or lead) if lines else lead
@@ -1693,6 +1687,9 @@ def _escape_windows(
 
 
 _LEAD = 256  # (app/secrets `_LEAD_WINDOW`)
+# Where a run of a window's lead stands in the text, as `_placed` reads runs: a hit starting in
+# it is left out (`_escape_windows`).
+_IN_LEAD = -1
 
 
 def _one_window(text: str) -> bool:
@@ -1723,7 +1720,6 @@ def pointer_decoding(text: str) -> Decoding | None:
     pieces: list[str] = []
     runs: list[tuple[int, int, list[int]]] = []  # unescaped start, start in text, escapes' places
     length = 0
-    leads: list[int] = []  # where each window's lead starts in the unescaped text (`_lead_run`)
     for low, high, escapes in _pointer_windows(text):
         places: list[int] = []  # each escape's place in the unescaped window
         pos = low
@@ -1735,10 +1731,10 @@ def pointer_decoding(text: str) -> Decoding | None:
             pos = at + 2
         pieces.append(text[pos:high] + "\n")
         if lead:
-            leads.append(length)
+            runs.append((length, _IN_LEAD, []))
         runs.append((length + lead, low + lead, places))
         length += high - low - len(places) + 1
-    return _unescaped_decoding(pieces, runs, escape_width=2, leads=leads)
+    return _unescaped_decoding(pieces, runs, escape_width=2)
 
 
 # JSON or code a text quotes as an HTML page (or a tool that escaped it for one) writes it:
@@ -1768,9 +1764,12 @@ _WINDOWED_UP_TO = 64
 _WINDOWED_SPACING = 2048
 
 
-def _windowed_up_to(text: str) -> int:
-    """How many escapes ``text`` may hold and be unescaped window by window (see above)."""
-    return max(_WINDOWED_UP_TO, len(text) // _WINDOWED_SPACING)
+def _windowed_escapes(split: re.Pattern[str], text: str) -> list[re.Match[str]] | None:
+    """The escapes of ``text`` (as ``split`` finds them) when few enough for it to be
+    unescaped window by window (see above); None when it holds more."""
+    most = max(_WINDOWED_UP_TO, len(text) // _WINDOWED_SPACING)
+    escapes = list(islice(split.finditer(text), most + 1))
+    return escapes if len(escapes) <= most else None
 
 
 def html_escaped(text: str) -> Iterator[Span]:
@@ -1802,15 +1801,14 @@ def _escape_level(
 ) -> tuple[str, Callable[[], Runs]]:
     """``text`` unescaped by ``table`` (its escapes as ``split`` finds them), and where its
     characters stand in ``text`` (`_placed`'s runs, made when asked: a text's hits are few):
-    the text around its escapes, a window a line, unless it holds more than `_windowed_up_to`
-    (or ``whole``); then all of it, by ``replaced`` in C passes (None: it cannot, and the
+    the text around its escapes, a window a line, unless it holds more than `_windowed_escapes`
+    takes (or ``whole``); then all of it, by ``replaced`` in C passes (None: it cannot, and the
     text is split instead), split to place its hits only when asked."""
     # (a text no longer than a window's reach is one window: unescaped whole, in C passes, where
     # a window cost 4 µs of Python; 20,000 strings with "&amp;" in each, 80 ms of a lint)
     whole = whole or len(text) <= _POINTER_REACH
-    most = _windowed_up_to(text)
-    escapes = None if whole else list(islice(split.finditer(text), most + 1))
-    if escapes is not None and len(escapes) <= most:
+    escapes = None if whole else _windowed_escapes(split, text)
+    if escapes is not None:
         windows = _escape_windows(text, escapes, lines=False)
         pieces, runs = _unescaped(text, split, table, windows)
         return "".join(pieces), lambda: runs
@@ -1851,7 +1849,7 @@ def _unescaped(
         pieces.append(literals[-1] + "\n")
         lead = _lead_of(low, escapes)
         if lead:
-            runs.append(_lead_run(length))
+            runs.append((length, _IN_LEAD, [], [0]))
             places = [at - lead for at in places]
         runs.append((length + lead, low + lead, places, shifts))
         length += high - low - shifts[-1] + 1
@@ -1862,12 +1860,6 @@ def _lead_of(low: int, escapes: list[int]) -> int:
     """How many characters of a window starting at ``low`` are its lead (`_escape_windows`):
     those more than `_POINTER_REACH` before its first escape."""
     return max(0, escapes[0] - _POINTER_REACH - low) if escapes else 0
-
-
-def _lead_run(start: int) -> tuple[int, int, list[int], list[int]]:
-    """A run of a window's lead (`_escape_windows`), from ``start`` in the unescaped text: a
-    hit starting in it is left out (`_placed`)."""
-    return (start, -1, [], [0])
 
 
 # JSON a text quotes (a log line of a request's body, a tool's output printed as a string)
