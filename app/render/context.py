@@ -133,9 +133,12 @@ class Context:
         return entry
 
 
-def new_context(result: LintResult, now: datetime, list_limit: int | None = None) -> Context:
+def new_context(
+    result: LintResult, now: datetime, list_limit: int | None = None, every_line: bool = False
+) -> Context:
     """What every section reads; ``list_limit``: what a page lists of each list (build_view),
-    None for the JSON twin's everything."""
+    None for the JSON twin's everything; ``every_line``: a listing of every line of a long
+    text (the source page), not of those around the findings listed."""
     analysis = result.analysis
     # A version this viewer does not implement means nothing it knows (§5.1: reject it, never
     # report it valid): its sections are not built, as for bytes that are not JSON.
@@ -153,7 +156,7 @@ def new_context(result: LintResult, now: datetime, list_limit: int | None = None
         digest=result.pair.digest if result.pair is not None else None,
     )
     ctx.limit = list_limit
-    ctx.shown_lines = _shown_lines(result, list_limit)
+    ctx.shown_lines = None if every_line else _shown_lines(result, list_limit)
     ctx.format_version = text_of(as_object(analysis.redacted).get("opencheckpoint"))
     if checkpoint is not None:
         ctx.owners = _owners(checkpoint)

@@ -128,7 +128,7 @@ def build_findings(ctx: Context) -> FindingsSection:
     """The findings, as a page lists them: its first ``ctx.limit`` (a page of 3,000 built
     every one to show 150), the rest counted as ``hidden``; every one in the JSON twin."""
     result = ctx.result
-    listed = result.findings if ctx.limit is None else result.findings[: ctx.limit]
+    listed = result.findings[: ctx.limit]
     section: FindingsSection = {
         "anchor": "findings",
         "title": "Findings",

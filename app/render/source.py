@@ -114,6 +114,4 @@ def build_listing(result: LintResult, now: datetime, list_limit: int) -> SourceS
     long document lists its first lines and those around its findings, and links here for
     the rest. Long lines are clipped as on the page (the raw bytes are a link away), and the
     marks link to the findings the page lists (its first ``list_limit``)."""
-    ctx = new_context(result, now, list_limit)
-    ctx.shown_lines = None
-    return build_source(ctx)
+    return build_source(new_context(result, now, list_limit, every_line=True))
