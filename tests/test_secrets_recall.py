@@ -268,6 +268,33 @@ def _html_escaped(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _in_printed_json(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a tool's JSON output recorded as text: the credential's lines and quotes escaped once
+    # (\n, \"), as every JSON encoder writes them
+    printed = json.dumps({"stdout": f"step 1\n{secret}\nstep 2", "exit_code": 0})
+    doc["statements"][0]["text"] = "The tool printed " + printed
+    return "/statements/0/text", False
+
+
+def _in_encoder_escaped_json(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # the same, by encoders that escape more: a slash as \/ (PHP's json_encode), + and ` as
+    # \u002B and \u0060 (.NET's System.Text.Json), &, <, > and ' by code (Go's encoding/json,
+    # PHP's JSON_HEX_*)
+    printed = json.dumps({"body": secret}).translate(
+        {
+            ord("/"): "\\/",
+            ord("+"): "\\u002B",
+            ord("`"): "\\u0060",
+            ord("&"): "\\u0026",
+            ord("<"): "\\u003C",
+            ord(">"): "\\u003E",
+            ord("'"): "\\u0027",
+        }
+    )
+    doc["resources"][0]["excerpt"] = "HTTP/1.1 200 OK\n\n" + printed + "\n"
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -280,6 +307,8 @@ PLACEMENTS: dict[str, Place] = {
     "base64": _base64_wrapped,
     "logged-json": _in_logged_json,
     "html-escaped": _html_escaped,
+    "printed-json": _in_printed_json,
+    "encoder-escaped-json": _in_encoder_escaped_json,
 }
 
 
@@ -305,7 +334,7 @@ NOT_READ = {
         for name in ("html-escaped-json", "html-escaped-xml-element")
         for placement in (
             *("html-escaped", "percent-encoded", "partly-percent-encoded"),
-            *("percent-encoded-twice", "base64"),
+            *("percent-encoded-twice", "base64", "encoder-escaped-json"),
         )
     ),
 }

@@ -1577,9 +1577,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (r"&(?:quot|apos|amp|lt|gt|#34|#39|#38|#60|#62|#x2[267]|#x3[ceCE]);", ("&",)),
         (_html_escaped,),
     ),
-    # JSON quoted in a text, escaped twice (a backslash escaped), or a tab escaped
-    # (its backslash first, where `re` skips to it)
-    _Anchor((r"\\(?:\\|t)", ("\\\\", "\\t")), (_json_escaped,)),
+    # JSON quoted in a text, escaped twice (a backslash escaped), or a tab, a slash or a
+    # character by its code escaped (detectors `JSON_DECODED`; its backslash first, where `re`
+    # skips to it)
+    _Anchor(
+        (r"\\(?:\\|[tnr/\"]|u00)", ("\\\\", "\\t", "\\n", "\\r", "\\/", '\\"', "\\u00")),
+        (_json_escaped,),
+    ),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
@@ -1989,7 +1993,48 @@ def _scan_value(text: str, bits: int, found: list[Span]) -> list[Span]:
     rules' (``found``), and its detectors' but the decoding ones. Those run only when nothing
     else flagged the string (what they would add to a string already withheld is one more
     kind in its message), on all such strings at once (`_decoded_spans`)."""
-    return _merge(found + _spans(text, bits & ~_DECODING_BITS, _SPANS_PER_VALUE))
+    return _merge(_read_as_written(text, bits, found, _SPANS_PER_VALUE))
+
+
+def _read_as_written(
+    text: str, bits: int, found: Sequence[Span], most: int | None = None
+) -> list[Span]:
+    """The rules' spans (``found``) and the detectors' but the decoding ones, in ``text`` as
+    written; in a text JSON's decoder reads (``bits`` calls for it), but those that read one
+    of its escapes (`_reads_an_escape`): what the escape stands for is the decoded text's to
+    judge."""
+    spans = [*found, *_spans(text, bits & ~_DECODING_BITS, most)]
+    if spans and bits & _JSON_BIT:
+        spans = [span for span in spans if not _reads_an_escape(text, span[0], span[1])]
+    return spans
+
+
+_JSON_BIT = _BIT[_json_escaped]
+# A name and what stands between it and its value (app/secrets/rules.py `_GLUE`: 64 at most).
+_NAME_REACH = 64
+# What the decoder reads after a backslash (detectors `JSON_DECODED`): \\, \", \n, \r, \t,
+# \/ and \u00…
+_ESCAPE_LETTERS = frozenset('\\"nrt/u')
+# A decoded window reaches this far past an escape (detectors `_POINTER_REACH`), less a margin
+_DECODED_REACH = 512 - 64
+
+
+def _reads_an_escape(text: str, start: int, end: int) -> bool:
+    """Whether a span read in ``text`` as written reads one of JSON's escapes: one stands in
+    it, or in the name before it (\npublicToken = … read as "npublicToken"; \nAKIA… with
+    the "n" in the key's run; password=\u003credacted\u003e), and the decoded text, which
+    reads the escape for what it stands for, holds all of the span (its windows reach
+    `_DECODED_REACH` past the last escape: a longer span is judged as written)."""
+    at = text.find("\\", max(0, start - _NAME_REACH), end)
+    last = -1
+    while at >= 0:
+        letter = text[at + 1 : at + 2]  # ("" at the end: in no set)
+        if letter in _ESCAPE_LETTERS and (letter != "u" or text.startswith("00", at + 2)):
+            last = at
+            at = text.find("\\", at + 2, end)
+        else:
+            at = text.find("\\", at + 1, end)
+    return last >= 0 and end <= last + _DECODED_REACH
 
 
 def _decoded_spans(texts: list[str], bits: list[int]) -> dict[int, list[Span]]:
@@ -2093,7 +2138,9 @@ def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:
     bits, found = _candidates(strings, exclude=exclude)
     spans: list[list[Span]] = [[] for _ in strings]
     for i in bits.keys() | found.keys():
-        spans[i] = _merge([*found.get(i, ()), *_spans(strings[i], bits.get(i, 0))])
+        needs = bits.get(i, 0)
+        as_written = _read_as_written(strings[i], needs, found.get(i, ()))
+        spans[i] = _merge(as_written + _spans(strings[i], needs & _DECODING_BITS))
     return spans
 
 

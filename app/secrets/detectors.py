@@ -1863,11 +1863,15 @@ def _lead_of(low: int, escapes: list[int]) -> int:
 
 
 # JSON a text quotes (a log line of a request's body, a tool's output printed as a string)
-# escapes a quote as \", a backslash as \\, a tab and a line break as \t and \n, and <, >, &
-# and ' as some encoders do (\u003c): code or configuration in it, escaped once more, reads as
-# {\"env\": {\"VALUE\": \"db_password = \\\"…\\\"\"}}. The scan reads quotes escaped once
-# (`_VALUE`'s \\?"); escaped twice, or a listing's tab, they are unescaped, as HTML's escapes
-# are, once, and where the text unescaped still holds an escaped quote, once more.
+# escapes a quote as \", a backslash as \\, a tab and a line break as \t and \n, and some
+# encoders more: a slash as \/ (PHP's json_encode, by default), <, >, &, ' and " as \u003c…
+# (Go's encoding/json, PHP's JSON_HEX_*), + and ` as \u002B and \u0060 (.NET's
+# System.Text.Json), / as \u002F (encoders that escape for a page). Code or configuration in
+# it, escaped once more, reads as {\"env\": {\"VALUE\": \"db_password = \\\"…\\\"\"}}. The
+# scan reads quotes escaped once (`_VALUE`'s \\?"); escaped twice, a listing's tab, or a slash
+# or a character escaped (a webhook's https:\/\/hooks…, a base64 key's \u002B), they are
+# unescaped, as HTML's escapes are, once, and where the text unescaped still holds an escaped
+# quote, once more.
 _JSON_ESCAPES = {
     '\\"': '"',
     "\\\\": "\\",
@@ -1880,6 +1884,9 @@ _JSON_ESCAPES = {
     **dict.fromkeys(("\\u0027",), "'"),
     **dict.fromkeys(("\\u003c", "\\u003C"), "<"),
     **dict.fromkeys(("\\u003e", "\\u003E"), ">"),
+    **dict.fromkeys(("\\u002b", "\\u002B"), "+"),
+    **dict.fromkeys(("\\u002f", "\\u002F"), "/"),
+    **dict.fromkeys(("\\u0060",), "`"),
 }
 _JSON_SPLIT = _lazy("(" + "|".join(map(re.escape, _JSON_ESCAPES)) + ")")
 
@@ -1889,11 +1896,12 @@ def json_escaped(text: str) -> Iterator[Span]:
 
 
 def json_decoding(text: str) -> Decoding | None:
-    # Only a text that escapes a backslash (what escaping twice leaves) or a tab: a quote
-    # escaped once alone is read already, and a log's lines of JSON hold thousands. Unescaped
-    # as HTML's escapes are, and where that still escapes a backslash or a quote, once more;
-    # the second level's hits are placed in the first level's text, then in this one.
-    if "\\\\" not in text and "\\t" not in text:
+    # Only a text that escapes a backslash (what escaping twice leaves), a tab, a slash or a
+    # character by its code: a quote escaped once alone is read already, and a log's lines of
+    # JSON hold thousands. Unescaped as HTML's escapes are, and where that still escapes a
+    # backslash or a quote, once more; the second level's hits are placed in the first
+    # level's text, then in this one.
+    if not _json_decoded(text):
         return None
     once, outer = _json_level(text)
     twice, inner = _json_level(once, whole=True) if _still_escaped(once) else (None, None)
@@ -1906,6 +1914,15 @@ def json_decoding(text: str) -> Decoding | None:
             yield from _placed(found, outer())
 
     return [once if twice is None else twice], place
+
+
+# The escapes that send a text to the decoder (app/secrets' anchor looks for the same).
+JSON_DECODED = ("\\\\", "\\t", "\\n", "\\r", "\\/", '\\"', "\\u00")
+
+
+def _json_decoded(text: str) -> bool:
+    """Whether ``text`` holds one of the escapes `JSON_DECODED` lists."""
+    return "\\" in text and any(map(text.__contains__, JSON_DECODED))
 
 
 def _still_escaped(once: str) -> bool:
@@ -1933,6 +1950,7 @@ def _json_replaced(text: str) -> str | None:
 
 
 _PLACEHOLDER = "\x00"  # (what an escaped backslash stands for while the others are replaced)
+_RECORDS = "\x1e"  # (what separates the short texts decoded together: `json_texts`)
 # (the escapes but \u's: a text holding none of those is not searched for each)
 _JSON_SHORT = tuple((s, c) for s, c in _JSON_ESCAPES.items() if not s.startswith("\\u"))
 
@@ -2069,14 +2087,19 @@ BatchDecoding = Callable[[list[str]], list[str | None]]
 
 
 def _joined(
-    texts: list[str], fits: Callable[[str], bool], decode: Callable[[str], str], suffix: str
+    texts: list[str],
+    fits: Callable[[str], bool],
+    decode: Callable[[str], str],
+    suffix: str,
+    separator: str = "\n",
 ) -> list[str | None]:
-    """``decode`` of each of ``texts`` that ``fits`` (none holds a newline, and its decoding
-    makes none), in one call on them joined by newlines, and ``suffix`` after each."""
+    """``decode`` of each of ``texts`` that ``fits`` (none holds ``separator``, and its
+    decoding makes none), in one call on them joined by ``separator``, and ``suffix`` after
+    each."""
     decoded: list[str | None] = [None] * len(texts)
     picked = [i for i, text in enumerate(texts) if fits(text)]
     if picked:
-        joined = decode("\n".join([texts[i] for i in picked])).split("\n")
+        joined = decode(separator.join([texts[i] for i in picked])).split(separator)
         for i, text in zip(picked, joined, strict=True):
             decoded[i] = text + suffix
     return decoded
@@ -2140,21 +2163,21 @@ def base64_texts(texts: list[str]) -> list[str | None]:
 
 
 def json_texts(texts: list[str]) -> list[str | None]:
-    """`json_decoding`'s text of each short one-line text that escapes a backslash or a tab
-    and no character that decodes to a newline or by number (no "\\n", "\\r", "\\u"), decoded
-    once; None for one that still escapes after that (decoded twice, alone) and the others."""
+    """`json_decoding`'s text of each short one-line text that holds an escape it decodes,
+    decoded once (joined by a record separator, which no escape decodes to: a line break may
+    be escaped in each); None for one that still escapes after that (decoded twice, alone)
+    and the others."""
     decoded = _joined(
         texts,
         lambda text: (
-            ("\\\\" in text or "\\t" in text)
+            _json_decoded(text)
             and _one_window(text)
             and _PLACEHOLDER not in text
-            and "\\n" not in text
-            and "\\r" not in text
-            and "\\u" not in text
+            and _RECORDS not in text
         ),
         lambda joined: _json_replaced(joined) or "",
         "\n",
+        _RECORDS,
     )
     for i, once in enumerate(decoded):
         if once is not None and _still_escaped(once):
