@@ -90,6 +90,16 @@ NOTHING_TO_FIND = [
     # YAML keys a mapping's value sits under, none of them a credential's
     ("YAML value lines", _repeat("\n  value: x")),
     ("YAML defaults of passwords", _repeat("DBPassword:\n  Type: String\n  Default: ''\n")),
+    # a tool's JSON output, escaped once: lines, quotes and slashes escaped around placeholders
+    ("printed JSON of placeholders", _repeat(json.dumps({"out": 'pw = "${P}"\nurl: https://x/'}))),
+    ("escaped line breaks", _repeat("\\n")),
+    # diffs: hunk headers, and lines added and removed naming placeholders
+    ("hunk headers", _repeat("@@ -")),
+    ("hunk headers at line starts", _repeat("\n@@ -1,2 +1,2 @@")),
+    (
+        "a diff of placeholders",
+        "@@ -1,9 +1,9 @@\n" + _repeat("-password: ${OLD}\n+password: ${P}\n"),
+    ),
 ]
 
 
@@ -150,6 +160,32 @@ def test_a_credential_in_json_escaped_twice_is_found_where_it_stands(entries: in
     text = "request body: " + json.dumps(json.dumps(body))[1:-1]
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
     assert password not in scanner.redact(text)
+
+
+@pytest.mark.parametrize("lines", [3, 20_000], ids=["a-hunk", "a-diff-of-many"])
+def test_a_credential_added_in_a_diff_is_found_where_it_stands(lines: int) -> None:
+    """A key file added by a patch, each of its lines marked "+", after a few lines of the diff
+    or thousands: the key is found, its span in the text as the diff wrote it (its marks
+    included), and a base64 key's run starting on a mark is the key's, not the mark's."""
+    key = pem("RSA ")
+    added = "\n".join("+" + line for line in key.split("\n"))
+    context = "".join(f" line {i}\n" for i in range(lines))
+    text = f"diff --git a/k b/k\n@@ -1,{lines} +1,{lines + 30} @@\n{context}{added}\n"
+    spans = scan_text(text)
+    assert len(spans) == 1
+    start, end, _ = spans[0]
+    assert text[start:end].startswith("-----BEGIN") and text[start:end].rstrip().endswith("-----")
+    assert key.split("\n")[3] not in scanner.redact(text)
+
+
+@pytest.mark.parametrize("lines", [3, 20_000], ids=["a-few-lines", "a-log-of-many"])
+def test_a_credential_in_a_tool_s_printed_json_is_found_where_it_stands(lines: int) -> None:
+    """A token on its own line of a tool's output, the output recorded as JSON (its line breaks
+    escaped, \\n, the "n" beside the token): found whole, without the escape's letter."""
+    token = "AKIA" + rnd(16, string.ascii_uppercase + string.digits)
+    log = "".join(f"step {i}\n" for i in range(lines)) + token + "\ndone"
+    text = "The tool printed " + json.dumps({"stdout": log})
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [token]
 
 
 @pytest.mark.parametrize("urls", [3, 5_000], ids=["its-run", "a-text-of-many"])

@@ -295,6 +295,13 @@ def _in_encoder_escaped_json(doc: dict[str, Any], secret: str) -> tuple[str, boo
     return "/resources/0/excerpt", False
 
 
+def _in_a_diff(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a patch the agent made, recorded: each line of the credential's text added ("+")
+    added = "\n".join("+" + line for line in secret.split("\n"))
+    doc["statements"][0]["text"] = f"The patch:\n@@ -1,2 +1,2 @@\n-old value\n{added}\n"
+    return "/statements/0/text", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -309,6 +316,7 @@ PLACEMENTS: dict[str, Place] = {
     "html-escaped": _html_escaped,
     "printed-json": _in_printed_json,
     "encoder-escaped-json": _in_encoder_escaped_json,
+    "diff": _in_a_diff,
 }
 
 

@@ -634,6 +634,7 @@ _base64_wrapped = _later("base64_wrapped")
 _pointer_escaped = _later("pointer_escaped")
 _html_escaped = _later("html_escaped")
 _json_escaped = _later("json_escaped")
+_diff_marked = _later("diff_marked")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1584,6 +1585,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (r"\\(?:\\|[tnr/\"]|u00)", ("\\\\", "\\t", "\\n", "\\r", "\\/", '\\"', "\\u00")),
         (_json_escaped,),
     ),
+    # a unified diff's hunk (its header's start: where `re` skips to it)
+    _Anchor(("@@ -[0-9]", ("@@ -",)), (_diff_marked,)),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
@@ -1851,6 +1854,7 @@ _DECODING_BITS = (
     | _BIT[_pointer_escaped]
     | _BIT[_html_escaped]
     | _BIT[_json_escaped]
+    | _BIT[_diff_marked]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2006,10 +2010,24 @@ def _read_as_written(
     spans = [*found, *_spans(text, bits & ~_DECODING_BITS, most)]
     if spans and bits & _JSON_BIT:
         spans = [span for span in spans if not _reads_an_escape(text, span[0], span[1])]
+    if spans and bits & _DIFF_BIT:
+        # (a run that starts on a diff's mark, "+" opening a line past the first hunk's
+        # header, took the mark for its own: the decoder reads the line without it)
+        from app.secrets.detectors import first_hunk
+
+        first = first_hunk(text)
+        if first is not None:
+            spans = [span for span in spans if not _on_a_mark(text, span[0], first)]
     return spans
 
 
+def _on_a_mark(text: str, start: int, first: int) -> bool:
+    """Whether ``start`` is a diff's mark ("+" or "-" opening a line) past ``first``."""
+    return start > first and text[start] in "+-" and text[start - 1] == "\n"
+
+
 _JSON_BIT = _BIT[_json_escaped]
+_DIFF_BIT = _BIT[_diff_marked]
 # A name and what stands between it and its value (app/secrets/rules.py `_GLUE`: 64 at most).
 _NAME_REACH = 64
 # What the decoder reads after a backslash (detectors `JSON_DECODED`): \\, \", \n, \r, \t,
@@ -2020,9 +2038,9 @@ _DECODED_REACH = 512 - 64
 
 
 def _reads_an_escape(text: str, start: int, end: int) -> bool:
-    """Whether a span read in ``text`` as written reads one of JSON's escapes: one stands in
+    r"""Whether a span read in ``text`` as written reads one of JSON's escapes: one stands in
     it, or in the name before it (\npublicToken = … read as "npublicToken"; \nAKIA… with
-    the "n" in the key's run; password=\u003credacted\u003e), and the decoded text, which
+    the "n" in the key's run; password=\u003Credacted\u003E), and the decoded text, which
     reads the escape for what it stands for, holds all of the span (its windows reach
     `_DECODED_REACH` past the last escape: a longer span is judged as written)."""
     at = text.find("\\", max(0, start - _NAME_REACH), end)
@@ -2128,6 +2146,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_pointer_escaped]: (detectors.pointer_decoding, detectors.pointer_texts),
                 _BIT[_html_escaped]: (detectors.html_decoding, detectors.html_texts),
                 _BIT[_json_escaped]: (detectors.json_decoding, detectors.json_texts),
+                _BIT[_diff_marked]: (detectors.diff_decoding, detectors.diff_texts),
             }
         )
     return _DECODERS[0]

@@ -233,8 +233,12 @@ _WORD_DASH = _WORD_ | {"-"}
 
 
 def _left_ok(text: str, start: int, boundary: frozenset[str]) -> bool:
-    """Whether a match starting at ``start`` has none of ``boundary`` before it."""
-    return start == 0 or text[start - 1] not in boundary
+    """Whether a match starting at ``start`` has none of ``boundary`` before it, but a diff's
+    mark: "+" or "-" opening a line (a patch's line added or removed) is no character of a
+    token that follows it."""
+    if not start or text[start - 1] not in boundary:
+        return True
+    return text[start - 1] in "+-" and (start == 1 or text[start - 2] in "\n\r")
 
 
 def _right_ok(text: str, end: int, boundary: frozenset[str]) -> bool:
