@@ -96,6 +96,9 @@ NOTHING_TO_FIND = [
     # diffs: hunk headers, and lines added and removed naming placeholders
     ("hunk headers", _repeat("@@ -")),
     ("hunk headers at line starts", _repeat("\n@@ -1,2 +1,2 @@")),
+    # a terminal's escape sequences: colours around placeholders, links left open
+    ("terminal colours", _repeat("\x1b[1;32mpassword: ${P}\x1b[0m ")),
+    ("terminal links left open", _repeat("\x1b]8;;https://x/")),
     (
         "a diff of placeholders",
         "@@ -1,9 +1,9 @@\n" + _repeat("-password: ${OLD}\n+password: ${P}\n"),

@@ -302,6 +302,13 @@ def _in_a_diff(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/statements/0/text", False
 
 
+def _in_terminal_colours(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a terminal's output a tool captured: colours and a link as escape sequences around it
+    link = "\x1b]8;;https://docs.example.com/deploy\x1b\\docs\x1b]8;;\x1b\\"
+    doc["resources"][0]["excerpt"] = f"$ deploy --verbose\n\x1b[1;32m{secret}\x1b[0m\nsee {link}\n"
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -317,6 +324,7 @@ PLACEMENTS: dict[str, Place] = {
     "printed-json": _in_printed_json,
     "encoder-escaped-json": _in_encoder_escaped_json,
     "diff": _in_a_diff,
+    "terminal-colours": _in_terminal_colours,
 }
 
 

@@ -1992,6 +1992,28 @@ def _windowed(
 _SPANS_PER_VALUE = 8
 
 
+# A terminal's output a tool captured holds its colours and styles as escape sequences
+# (ESC [ 1;32m, ESC ] 8;;url ESC \ for a link): "\x1b[32mghp_…" puts an "m" against the token.
+# Each sequence is read as spaces of its length (a separator, the offsets kept); a link's
+# sequence left open is not (what follows it may be a credential), its ESC ] alone is.
+_TERMINAL_ESCAPE = _lazy(
+    r"\x1b(?:\[[0-?]{0,64}+[ -/]{0,16}+[@-~]|\][^\x07\x1b]{0,4096}+(?:\x07|\x1b\\)|[@-Z\\-_])"
+)
+
+
+def _uncoloured(strings: list[str]) -> list[str]:
+    """``strings``, each holding a terminal's escape sequence with them read as spaces (one
+    C pass over all of them tells whether any does)."""
+    if "\x1b" not in "".join(strings):
+        return strings
+    blank = _TERMINAL_ESCAPE.sub
+    return [blank(_spaces, s) if "\x1b" in s else s for s in strings]
+
+
+def _spaces(sequence: re.Match[str]) -> str:
+    return " " * (sequence.end() - sequence.start())
+
+
 def _scan_value(text: str, bits: int, found: list[Span]) -> list[Span]:
     """The spans of one string value the document scan records (see _SPANS_PER_VALUE): the
     rules' (``found``), and its detectors' but the decoding ones. Those run only when nothing
@@ -2154,6 +2176,7 @@ def _decoders() -> dict[int, _Decoder]:
 
 def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:
     """`scan_text` of each of ``strings``, every pattern searched in all of them at once."""
+    strings = _uncoloured(list(strings))
     bits, found = _candidates(strings, exclude=exclude)
     spans: list[list[Span]] = [[] for _ in strings]
     for i in bits.keys() | found.keys():
@@ -2841,7 +2864,7 @@ def _hits(
     searched: list[object] = values  # type: ignore[assignment]  # (truthy: non-empty)
     if _mostly_short(values):
         searched = list(map(operator.le, repeat(_SHORTEST_FLAGGED), map(len, values)))
-    strings = list(compress(values, searched))
+    strings = _uncoloured(list(compress(values, searched)))
     # where each of them is among the values: listed when a first hit is to be placed (a
     # document whose strings hold none never lists them)
     indices: list[int] = []
@@ -2852,7 +2875,7 @@ def _hits(
         return indices[i]
 
     names = list(distinct_names)
-    texts = [n if isinstance(n, str) else str(n) for n in names]
+    texts = _uncoloured([n if isinstance(n, str) else str(n) for n in names])
     # A document of one small batch has its member names searched with its values, in one
     # text: one search of each keyword and pattern, not two (start-up, issue 28).
     # (each value searched holds a character at least: past as many strings, none is summed;

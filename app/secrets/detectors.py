@@ -1889,6 +1889,7 @@ _JSON_ESCAPES = {
     **dict.fromkeys(("\\u002b", "\\u002B"), "+"),
     **dict.fromkeys(("\\u002f", "\\u002F"), "/"),
     **dict.fromkeys(("\\u0060",), "`"),
+    **dict.fromkeys(("\\u001b", "\\u001B"), "\x1b"),  # (a terminal's colours: app/secrets)
 }
 _JSON_SPLIT = _lazy("(" + "|".join(map(re.escape, _JSON_ESCAPES)) + ")")
 
