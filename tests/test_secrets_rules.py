@@ -754,6 +754,41 @@ def test_every_true_case_written_as_a_json_string_is_found(quoting: str) -> None
     assert missed == []
 
 
+# A separator past ASCII and the ASCII one it stands for (what a person or a model writes
+# between a service's name and its key: "Heroku API key → …", "Datadog キー：…")
+TYPOGRAPHIC = {
+    " → ": " -> ",
+    " — ": " - ",
+    "：": ": ",
+    "\u00a0": " ",
+    " “": ' "',
+}
+_OPERATOR = re.compile(r"[ \t]*[=:][ \t]*")
+
+
+@pytest.mark.parametrize("typographic", list(TYPOGRAPHIC))
+def test_a_typographic_separator_reads_as_its_ascii_one(typographic: str) -> None:
+    """Each true case whose name and value an operator separates, written with the ASCII
+    separator in its place and with the typographic one: found with the one, found with the
+    other (the keyword rules' glue read "→" as no separator: 80 formats missed)."""
+    compared = differ = 0
+    for rule_id, (make, _) in EXAMPLES.items():
+        credential = make()
+        operator = _OPERATOR.search(credential)
+        if operator is None or "\n" in credential or "//" in credential[: operator.end() + 2]:
+            continue
+        name, value = credential[: operator.start()], credential[operator.end() :]
+        closing = "\u201d" if typographic == " “" else ""
+        plain = name + TYPOGRAPHIC[typographic] + value + ('"' if closing else "")
+        fancy = name + typographic + value + closing
+        compared += 1
+        if bool(scan_text(plain)) != bool(scan_text(fancy)):
+            differ += 1
+            print(rule_id, repr(fancy))
+    assert compared > 60
+    assert differ == 0
+
+
 def test_a_nuget_password_quoted_in_json_is_withheld_alone() -> None:
     """The password of an escaped <add key=\\"ClearTextPassword\\" …/> is what is withheld,
     without the backslash before its closing quote; a reference to where it is kept is none."""
