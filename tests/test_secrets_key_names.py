@@ -61,3 +61,32 @@ def test_a_storage_key_is_said_to_be_an_azure_account_key() -> None:
 def test_other_values_under_these_names_are_not_keys(name: str, value: str) -> None:
     assert find_secrets({name: value}) == []
     assert scan_text(f"{name}: {value}") == []
+
+
+# A service's personal access token and a qualified key, named by the variable CI sets
+# (Azure DevOps' AZURE_DEVOPS_PAT, a workflow's GH_PAT, Adafruit IO's ADAFRUIT_IO_KEY): the
+# names a pipeline's environment and a tool's arguments hold them under.
+SERVICE_CREDENTIAL_NAMES = [
+    "AZURE_DEVOPS_PAT",
+    "GH_PAT",
+    "gitlab_pat",
+    "ADO_PAT",
+    "ADAFRUIT_IO_KEY",
+]
+TOKEN = "Zk3mQ9xR2vT8wL5nP1cY7hJ4bF6dS0aG3eK9uM2q"
+
+
+@pytest.mark.parametrize("name", SERVICE_CREDENTIAL_NAMES)
+def test_a_value_under_a_service_s_token_name_is_found(name: str) -> None:
+    (hit,) = find_secrets({"env": {name: TOKEN}})
+    assert hit.path == f"/env/{name}"
+    text = f"export {name}={TOKEN}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [TOKEN]
+
+
+@pytest.mark.parametrize("name", ["glob_pat", "url_pat", "file_path", "search-pattern", "PAT"])
+def test_a_pattern_s_or_a_path_s_name_is_no_token_s(name: str) -> None:
+    """A "pat" after a word that names no service is a pattern (glob_pat), and a path's name
+    holds the letters: neither makes a value a token."""
+    assert find_secrets({"env": {name: TOKEN}}) == []
+    assert scan_text(f"{name}={TOKEN}") == []

@@ -259,6 +259,7 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("application", "key"): _C_API_KEY,
     ("auth", "key"): _C_API_KEY,  # Cloudflare's X-Auth-Key header
     ("integration", "key"): _C_API_KEY,  # PagerDuty's
+    ("io", "key"): _C_API_KEY,  # Adafruit IO's ADAFRUIT_IO_KEY, AIO_KEY
     ("hmac", "key"): _C_SECRET,  # what signs a webhook's or a request's HMAC
     ("hmackey",): _C_SECRET,
     ("encryption", "key"): _C_PRIVATE_KEY,
@@ -357,12 +358,13 @@ def _classify_name(name: str) -> str | None:
     found = _match_heads(parts)
     if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
         found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
-    if found is None and parts[-1] == "key" and len(parts) > 1:
+    if found is None and parts[-1] in ("key", "pat") and len(parts) > 1:
         # a service's key ("datadog_key", "trelloKey", its name in two words "new_relic_key",
-        # "DigitalOceanKey"): a "sort_key" is none
+        # "DigitalOceanKey"): a "sort_key" is none; and its personal access token
+        # ("AZURE_DEVOPS_PAT", "GH_PAT", "GITLAB_PAT"): a "glob_pat" is a pattern
         services = _services()
         if parts[-2] in services or (len(parts) > 2 and parts[-3] + parts[-2] in services):
-            found = _C_API_KEY
+            found = _C_API_KEY if parts[-1] == "key" else _C_TOKEN
     return found
 
 
@@ -390,7 +392,7 @@ _NOT_SERVICES = _words(
 _TOKEN_ISSUERS = _words(
     """
     github gitlab slack stripe openai anthropic sendgrid shopify digitalocean doppler pulumi
-    huggingface npm pypi mapbox trello grafana sonar postman pagerduty
+    huggingface npm pypi mapbox trello grafana sonar postman pagerduty gh ado devops
     """
 )
 # ... and services whose API keys are bare (no prefix of theirs), as a name holds one:
@@ -690,7 +692,7 @@ _PASSWORD_WORDS = (
     *("salasana", "heslo", "haslo"),
 )
 _NAME_HEAD_ANCHOR = _lazy(
-    r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk"
+    r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk|_pat|-pat"
     rf"|{'|'.join(_PASSWORD_WORDS)}"
 )
 
@@ -1602,8 +1604,9 @@ _ANCHORS: tuple[_Anchor, ...] = (
             r"(?i:(?:p(?:ass(?:word|wd|phrase|wort|e|ord|code)?|wd?|hrase|air[-_]?id)"
             rf"|{'|'.join(_PASSWORD_WORDS)}"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
-            rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk){_NAME_END})",
-            _NAME_ANCHOR_WORDS,
+            rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk"
+            rf"|[_\-]pat){_NAME_END})",
+            (*_NAME_ANCHOR_WORDS, "_pat", "-pat"),
         ),
         (_named_in_text, _name_then_value, _quoted_after_name),
         word_gate=True,
