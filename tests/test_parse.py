@@ -99,6 +99,21 @@ def test_i_json_violations(text, path, words):
     assert words in error.message
 
 
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_every_noncharacter_written_as_itself_is_reported_among_prose_past_ascii(size):
+    """Each of the 66 noncharacters, written raw (not escaped) in a document whose other text
+    is past ASCII (a model's curly quotes and dashes), small or large (orjson's path): the
+    pre-check that finds them in the bytes misses none."""
+    from app.parse import _NONCHARACTERS
+
+    prose = "The agent\u2019s note \u2014 \u201cdone\u201d. " * (2000 if size == "large" else 1)
+    for character in _NONCHARACTERS:
+        text = json.dumps({"note": prose, "k": f"x{character}y"}, ensure_ascii=False)
+        [error] = json_errors(parse(text.encode("utf-8", "surrogatepass")))
+        assert error.path == "/k", hex(ord(character))
+        assert f"noncharacter U+{ord(character):04X}" in error.message
+
+
 def test_noncharacter_in_a_key_and_escaped_backslash_is_not_an_escape():
     assert json_errors(parse(b'{"a\\uffff": 1}'))
     intake = parse(b'{"k": "\\\\ud800"}')  # a backslash, then the text ud800
