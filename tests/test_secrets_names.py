@@ -115,3 +115,32 @@ def test_thick_names_give_the_same_spans_either_way(unit):
         text = (unit * (length // len(unit) + 1))[:length]
         by_re2, by_re = _both(text)
         assert by_re2 == by_re
+
+
+PASSWORD = "Wint3r-2026!"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"the service password\uff1a{PASSWORD}",  # a fullwidth colon (CJK text)
+        f"Passwort\uff1a{PASSWORD}",
+        f"password\u00a0= {PASSWORD}",  # a space that does not break
+        f"DB_PASSWORD\u202f=\u202f{PASSWORD}",
+        f"password: \u201c{PASSWORD}\u201d",  # typographic quotes
+        f"the password is \u2018{PASSWORD}\u2019 for now",
+    ],
+)
+def test_a_password_written_with_typographic_marks_is_found_without_them(text: str) -> None:
+    """Marks a person or a model writes where a configuration writes ASCII are read as the ASCII
+    ones: the password is found, its span the password's alone (not its quotes)."""
+    assert [text[s:e] for s, e, _ in secrets.scan_text(text)] == [PASSWORD]
+    assert secrets.find_secrets({"text": text})[0].path == "/text"
+
+
+def test_typographic_apostrophes_and_quotes_in_prose_flag_nothing() -> None:
+    text = (
+        "it\u2019s fine, don\u2019t rotate the \u2018staging\u2019 token \u2014 the "
+        "\u201cprod\u201d one"
+    )
+    assert secrets.scan_text(text) == []

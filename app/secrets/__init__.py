@@ -2005,12 +2005,39 @@ _TERMINAL_ESCAPE = _lazy(
 
 
 def _uncoloured(strings: list[str]) -> list[str]:
-    """``strings``, each holding a terminal's escape sequence with them read as spaces (one
-    C pass over all of them tells whether any does)."""
-    if "\x1b" not in "".join(strings):
-        return strings
-    blank = _TERMINAL_ESCAPE.sub
-    return [blank(_spaces, s) if "\x1b" in s else s for s in strings]
+    """``strings`` as the scan reads them: each holding a terminal's escape sequence with them
+    read as spaces, and each holding a typographic mark with it read as the ASCII one it
+    stands for (`_TYPOGRAPHIC`). One C pass over all of them tells whether any does; the
+    offsets are the strings' own (a character for a character)."""
+    joined = "".join(strings)
+    if "\x1b" in joined:
+        blank = _TERMINAL_ESCAPE.sub
+        strings = [blank(_spaces, s) if "\x1b" in s else s for s in strings]
+    if not joined.isascii():
+        marks = [mark for mark in _TYPOGRAPHIC if mark in joined]
+        if marks:
+            strings = [s if s.isascii() else _in_ascii(s, marks) for s in strings]
+    return strings
+
+
+# Marks a person or a model writes where a configuration writes ASCII: a space that does not
+# break ("password\u00a0= …"), a fullwidth colon or equals sign (CJK text: "Passwort：…"),
+# typographic quotes (“…”, ‘…’). (Dashes and arrows are read as separators by the keyword
+# rules themselves: app/secrets/rules.py `_SEP`.)
+_TYPOGRAPHIC = {
+    **dict.fromkeys("\u00a0\u2002\u2003\u2007\u2009\u202f\u3000", " "),
+    "\uff1a": ":",
+    "\uff1d": "=",
+    **dict.fromkeys("\u201c\u201d\u201e", '"'),
+    **dict.fromkeys("\u2018\u2019", "'"),
+}
+
+
+def _in_ascii(text: str, marks: list[str]) -> str:
+    for mark in marks:
+        if mark in text:
+            text = text.replace(mark, _TYPOGRAPHIC[mark])
+    return text
 
 
 def _spaces(sequence: re.Match[str]) -> str:
