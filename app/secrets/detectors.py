@@ -1899,11 +1899,12 @@ def json_escaped(text: str) -> Iterator[Span]:
 
 
 def json_decoding(text: str) -> Decoding | None:
-    # Only a text that escapes a backslash (what escaping twice leaves), a tab, a slash or a
-    # character by its code: a quote escaped once alone is read already, and a log's lines of
-    # JSON hold thousands. Unescaped as HTML's escapes are, and where that still escapes a
-    # backslash or a quote, once more; the second level's hits are placed in the first
-    # level's text, then in this one.
+    # Only a text that holds one of the escapes `JSON_DECODED` lists (a quote, a line break, a
+    # tab, a slash, a backslash or a character by its code escaped): the text as written
+    # reads a credential beside no escape, and leaves one that reads an escape to this
+    # (app/secrets `_read_as_written`). Unescaped as HTML's escapes are, and where that still
+    # escapes a backslash or a quote, once more; the second level's hits are placed in the
+    # first level's text, then in this one.
     if not _json_decoded(text):
         return None
     once, outer = _json_level(text)
