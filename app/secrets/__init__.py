@@ -259,7 +259,8 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("application", "key"): _C_API_KEY,
     ("auth", "key"): _C_API_KEY,  # Cloudflare's X-Auth-Key header
     ("integration", "key"): _C_API_KEY,  # PagerDuty's
-    ("io", "key"): _C_API_KEY,  # Adafruit IO's ADAFRUIT_IO_KEY, AIO_KEY
+    ("adafruit", "io", "key"): _C_API_KEY,  # Adafruit IO's ADAFRUIT_IO_KEY
+    ("aio", "key"): _C_API_KEY,  # and its AIO_KEY
     ("hmac", "key"): _C_SECRET,  # what signs a webhook's or a request's HMAC
     ("hmackey",): _C_SECRET,
     ("encryption", "key"): _C_PRIVATE_KEY,
@@ -358,14 +359,23 @@ def _classify_name(name: str) -> str | None:
     found = _match_heads(parts)
     if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
         found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
-    if found is None and parts[-1] in ("key", "pat") and len(parts) > 1:
+    if found is None and parts[-1] == "key" and len(parts) > 1:
         # a service's key ("datadog_key", "trelloKey", its name in two words "new_relic_key",
-        # "DigitalOceanKey"): a "sort_key" is none; and its personal access token
-        # ("AZURE_DEVOPS_PAT", "GH_PAT", "GITLAB_PAT"): a "glob_pat" is a pattern
+        # "DigitalOceanKey"): a "sort_key" is none
         services = _services()
         if parts[-2] in services or (len(parts) > 2 and parts[-3] + parts[-2] in services):
-            found = _C_API_KEY if parts[-1] == "key" else _C_TOKEN
+            found = _C_API_KEY
+    if found is None and parts[-1] == "pat" and len(parts) > 1 and parts[-2] in _PAT_ISSUERS:
+        # a forge's personal access token ("AZURE_DEVOPS_PAT", "GH_PAT", "GITLAB_PAT"): a
+        # "glob_pat" or a "token_pat" is a pattern
+        found = _C_TOKEN
     return found
+
+
+# The services that issue personal access tokens, as a variable names them.
+_PAT_ISSUERS = frozenset(
+    {"gh", "github", "gitlab", "gl", "ado", "devops", "azure", "bitbucket", "gitea", "hf"}
+)
 
 
 @lru_cache(maxsize=1)
@@ -392,7 +402,7 @@ _NOT_SERVICES = _words(
 _TOKEN_ISSUERS = _words(
     """
     github gitlab slack stripe openai anthropic sendgrid shopify digitalocean doppler pulumi
-    huggingface npm pypi mapbox trello grafana sonar postman pagerduty gh ado devops
+    huggingface npm pypi mapbox trello grafana sonar postman pagerduty
     """
 )
 # ... and services whose API keys are bare (no prefix of theirs), as a name holds one:
@@ -637,6 +647,7 @@ _pointer_escaped = _later("pointer_escaped")
 _html_escaped = _later("html_escaped")
 _json_escaped = _later("json_escaped")
 _diff_marked = _later("diff_marked")
+_terminal_escaped = _later("terminal_escaped")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1589,6 +1600,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     ),
     # a unified diff's hunk (its header's start: where `re` skips to it)
     _Anchor(("@@ -[0-9]", ("@@ -",)), (_diff_marked,)),
+    # a terminal's escape sequence (a colour, a link)
+    _Anchor((r"\x1b", ("\x1b",)), (_terminal_escaped,)),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
@@ -1858,6 +1871,7 @@ _DECODING_BITS = (
     | _BIT[_html_escaped]
     | _BIT[_json_escaped]
     | _BIT[_diff_marked]
+    | _BIT[_terminal_escaped]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -1995,24 +2009,24 @@ def _windowed(
 _SPANS_PER_VALUE = 8
 
 
-# A terminal's output a tool captured holds its colours and styles as escape sequences
-# (ESC [ 1;32m, ESC ] 8;;url ESC \ for a link): "\x1b[32mghp_…" puts an "m" against the token.
-# Each sequence is read as spaces of its length (a separator, the offsets kept); a link's
-# sequence left open is not (what follows it may be a credential), its ESC ] alone is.
-_TERMINAL_ESCAPE = _lazy(
-    r"\x1b(?:\[[0-?]{0,64}+[ -/]{0,16}+[@-~]|\][^\x07\x1b]{0,4096}+(?:\x07|\x1b\\)|[@-Z\\-_])"
-)
+def _blanked(strings: list[str]) -> list[str]:
+    """``strings``, each holding a terminal's escape sequence with them read as spaces of their
+    length (a decoded text's reading: its offsets are its runs')."""
+    if "\x1b" not in "".join(strings):
+        return strings
+    from app.secrets.detectors import TERMINAL_SEQUENCE
+
+    def spaces(sequence: re.Match[str]) -> str:
+        return " " * (sequence.end() - sequence.start())
+
+    return [TERMINAL_SEQUENCE.sub(spaces, s) if "\x1b" in s else s for s in strings]
 
 
-def _uncoloured(strings: list[str]) -> list[str]:
-    """``strings`` as the scan reads them: each holding a terminal's escape sequence with them
-    read as spaces, and each holding a typographic mark with it read as the ASCII one it
-    stands for (`_TYPOGRAPHIC`). One C pass over all of them tells whether any does; the
-    offsets are the strings' own (a character for a character)."""
+def _typographic(strings: list[str]) -> list[str]:
+    """``strings``, each holding a typographic mark with it read as the ASCII one it stands
+    for (`_TYPOGRAPHIC`): a character for a character, so the offsets are the strings' own.
+    One C pass over all of them tells whether any holds one."""
     joined = "".join(strings)
-    if "\x1b" in joined:
-        blank = _TERMINAL_ESCAPE.sub
-        strings = [blank(_spaces, s) if "\x1b" in s else s for s in strings]
     if not joined.isascii():
         marks = [mark for mark in _TYPOGRAPHIC if mark in joined]
         if marks:
@@ -2021,15 +2035,13 @@ def _uncoloured(strings: list[str]) -> list[str]:
 
 
 # Marks a person or a model writes where a configuration writes ASCII: a space that does not
-# break ("password\u00a0= …"), a fullwidth colon or equals sign (CJK text: "Passwort：…"),
-# typographic quotes (“…”, ‘…’). (Dashes and arrows are read as separators by the keyword
-# rules themselves: app/secrets/rules.py `_SEP`.)
+# break ("password\u00a0= …") and curly double quotes ("password: “…”"). (A fullwidth colon is
+# CJK text's own colon, before prose as often as before a value, and a curly single quote an
+# apostrophe: the keyword rules read both as separators, app/secrets/engine.py
+# `TYPOGRAPHIC_SEPARATORS`; the detectors do not.)
 _TYPOGRAPHIC = {
     **dict.fromkeys("\u00a0\u2002\u2003\u2007\u2009\u202f\u3000", " "),
-    "\uff1a": ":",
-    "\uff1d": "=",
     **dict.fromkeys("\u201c\u201d\u201e", '"'),
-    **dict.fromkeys("\u2018\u2019", "'"),
 }
 
 
@@ -2040,28 +2052,35 @@ def _in_ascii(text: str, marks: list[str]) -> str:
     return text
 
 
-def _spaces(sequence: re.Match[str]) -> str:
-    return " " * (sequence.end() - sequence.start())
-
-
-def _scan_value(text: str, bits: int, found: list[Span]) -> list[Span]:
+def _scan_value(text: str, bits: int, found: list[Span]) -> tuple[list[Span], bool]:
     """The spans of one string value the document scan records (see _SPANS_PER_VALUE): the
-    rules' (``found``), and its detectors' but the decoding ones. Those run only when nothing
-    else flagged the string (what they would add to a string already withheld is one more
-    kind in its message), on all such strings at once (`_decoded_spans`)."""
-    return _merge(_read_as_written(text, bits, found, _SPANS_PER_VALUE))
+    rules' (``found``), and its detectors' but the decoding ones; and whether one was left to
+    the decoders (`_read_as_written`). Those run only when nothing else flagged the string
+    (what they would add to a string already withheld is one more kind in its message), or
+    one was left to them, on all such strings at once (`_decoded_spans`)."""
+    spans, left = _read_as_written(text, bits, found, _SPANS_PER_VALUE)
+    return _merge(spans), left
 
 
 def _read_as_written(
     text: str, bits: int, found: Sequence[Span], most: int | None = None
-) -> list[Span]:
+) -> tuple[list[Span], bool]:
     """The rules' spans (``found``) and the detectors' but the decoding ones, in ``text`` as
-    written; in a text JSON's decoder reads (``bits`` calls for it), but those that read one
-    of its escapes (`_reads_an_escape`): what the escape stands for is the decoded text's to
-    judge."""
+    written, and whether any was left out: in a text JSON's decoder reads (``bits`` calls for
+    it), those that read one of its escapes (`_reads_an_escape`); in a terminal's output,
+    those near one of its escape sequences; and in a diff, those that start on its mark: what
+    the escape stands for, the text without the sequences, or the line without its mark, is
+    the decoded text's to judge."""
     spans = [*found, *_spans(text, bits & ~_DECODING_BITS, most)]
+    read = len(spans)
     if spans and bits & _JSON_BIT:
         spans = [span for span in spans if not _reads_an_escape(text, span[0], span[1])]
+    if spans and bits & _TERMINAL_BIT:
+        # (a sequence's last letter stood against what follows it, \x1b[32mghp_…, or split a
+        # name, public\x1b[1mToken: the text without the sequences judges what stands near one)
+        spans = [
+            span for span in spans if text.find("\x1b", max(0, span[0] - _NAME_REACH), span[1]) < 0
+        ]
     if spans and bits & _DIFF_BIT:
         # (a run that starts on a diff's mark, "+" opening a line past the first hunk's
         # header, took the mark for its own: the decoder reads the line without it)
@@ -2070,7 +2089,7 @@ def _read_as_written(
         first = first_hunk(text)
         if first is not None:
             spans = [span for span in spans if not _on_a_mark(text, span[0], first)]
-    return spans
+    return spans, len(spans) < read
 
 
 def _on_a_mark(text: str, start: int, first: int) -> bool:
@@ -2080,31 +2099,57 @@ def _on_a_mark(text: str, start: int, first: int) -> bool:
 
 _JSON_BIT = _BIT[_json_escaped]
 _DIFF_BIT = _BIT[_diff_marked]
+_TERMINAL_BIT = _BIT[_terminal_escaped]
 # A name and what stands between it and its value (app/secrets/rules.py `_GLUE`: 64 at most).
 _NAME_REACH = 64
-# What the decoder reads after a backslash (detectors `JSON_DECODED`): \\, \", \n, \r, \t,
-# \/ and \u00…
-_ESCAPE_LETTERS = frozenset('\\"nrt/u')
 # A decoded window reaches this far past an escape (detectors `_POINTER_REACH`), less a margin
 _DECODED_REACH = 512 - 64
+# A name that starts on the letter of an escaped line break or tab (\npublicToken = "…" read
+# as "npublicToken"), its operator and an opening quote (escaped or not): what stands between
+# the letter and a value its detector read.
+# An escape a value read as written may run through but the decoded text ends it at: a line
+# break (auth: JIRA-812.\nstep read as "JIRA-812.\nstep") or a character by its code
+# (\u003Credacted\u003E). (A tab is left: DB_PASSWORD=Kq8\tVt3… may be a password's own.)
+_ESCAPE_INSIDE = _lazy(r"(?<!\\)\\(?:[nr]|u00)")
+_NAME_ON_ESCAPE = _lazy(r"[A-Za-z0-9_.\-]*[ \t]*(?:=>?|:)[ \t]*(?:\\?[\"'`])?")
 
 
 def _reads_an_escape(text: str, start: int, end: int) -> bool:
-    r"""Whether a span read in ``text`` as written reads one of JSON's escapes: one stands in
-    it, or in the name before it (\npublicToken = … read as "npublicToken"; \nAKIA… with
-    the "n" in the key's run; password=\u003Credacted\u003E), and the decoded text, which
-    reads the escape for what it stands for, holds all of the span (its windows reach
-    `_DECODED_REACH` past the last escape: a longer span is judged as written)."""
-    at = text.find("\\", max(0, start - _NAME_REACH), end)
-    last = -1
+    r"""Whether a span read in ``text`` as written took one of JSON's escapes for what it
+    is not: it starts on an escape's letter (\nAKIA… with the "n" in the key's run), its name
+    does (\npublicToken = … read as "npublicToken"), or it holds a character escaped by its
+    code or a line break (password=\u003Credacted\u003E, auth: JIRA-812.\nnext). Such a span
+    is left to the decoded text when that holds all of it (its windows reach
+    `_DECODED_REACH` past an escape: a longer span is judged as written). Other escapes are
+    left as written: a user CORP\tom, a password holding a tab's escape, read as the text
+    writes them."""
+    if start >= 2 and _on_escape(text, start):
+        return True
+    inside = _ESCAPE_INSIDE.search(text, start, end)
+    if inside is not None:
+        return end <= inside.start() + _DECODED_REACH
+    at = text.find("\\", max(0, start - _NAME_REACH), start)
     while at >= 0:
-        letter = text[at + 1 : at + 2]  # ("" at the end: in no set)
-        if letter in _ESCAPE_LETTERS and (letter != "u" or text.startswith("00", at + 2)):
-            last = at
-            at = text.find("\\", at + 2, end)
-        else:
-            at = text.find("\\", at + 1, end)
-    return last >= 0 and end <= last + _DECODED_REACH
+        if (
+            text[at + 1] in "nrt"
+            and _on_escape(text, at + 1)
+            and _NAME_ON_ESCAPE.fullmatch(text, at + 1, start) is not None
+        ):
+            return True
+        at = text.find("\\", at + 1, start)
+    return False
+
+
+def _on_escape(text: str, at: int) -> bool:
+    """Whether the character at ``at`` is the letter of a JSON escape the decoder reads as a
+    line break, a tab, a slash or a character by its code (its backslash not itself
+    escaped)."""
+    letter = text[at : at + 1]
+    if not letter or letter not in "nrt/u" or text[at - 1] != "\\":
+        return False
+    if letter == "u" and not text.startswith("00", at + 1):
+        return False
+    return at < 2 or text[at - 2] != "\\"
 
 
 def _decoded_spans(texts: list[str], bits: list[int]) -> dict[int, list[Span]]:
@@ -2199,6 +2244,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_html_escaped]: (detectors.html_decoding, detectors.html_texts),
                 _BIT[_json_escaped]: (detectors.json_decoding, detectors.json_texts),
                 _BIT[_diff_marked]: (detectors.diff_decoding, detectors.diff_texts),
+                _BIT[_terminal_escaped]: (detectors.terminal_decoding, detectors.terminal_texts),
             }
         )
     return _DECODERS[0]
@@ -2206,12 +2252,16 @@ def _decoders() -> dict[int, _Decoder]:
 
 def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:
     """`scan_text` of each of ``strings``, every pattern searched in all of them at once."""
-    strings = _uncoloured(list(strings))
+    strings = _typographic(list(strings))
+    if exclude & _TERMINAL_BIT:
+        # (a decoded text is not decoded again: a terminal's colours that JSON escaped,
+        # \u001b[32m, are read there as spaces of their length, its runs kept)
+        strings = _blanked(strings)
     bits, found = _candidates(strings, exclude=exclude)
     spans: list[list[Span]] = [[] for _ in strings]
     for i in bits.keys() | found.keys():
         needs = bits.get(i, 0)
-        as_written = _read_as_written(strings[i], needs, found.get(i, ()))
+        as_written = _read_as_written(strings[i], needs, found.get(i, ()))[0]
         spans[i] = _merge(as_written + _spans(strings[i], needs & _DECODING_BITS))
     return spans
 
@@ -2894,7 +2944,7 @@ def _hits(
     searched: list[object] = values  # type: ignore[assignment]  # (truthy: non-empty)
     if _mostly_short(values):
         searched = list(map(operator.le, repeat(_SHORTEST_FLAGGED), map(len, values)))
-    strings = _uncoloured(list(compress(values, searched)))
+    strings = _typographic(list(compress(values, searched)))
     # where each of them is among the values: listed when a first hit is to be placed (a
     # document whose strings hold none never lists them)
     indices: list[int] = []
@@ -2905,7 +2955,7 @@ def _hits(
         return indices[i]
 
     names = list(distinct_names)
-    texts = _uncoloured([n if isinstance(n, str) else str(n) for n in names])
+    texts = _typographic([n if isinstance(n, str) else str(n) for n in names])
     # A document of one small batch has its member names searched with its values, in one
     # text: one search of each keyword and pattern, not two (start-up, issue 28).
     # (each value searched holds a character at least: past as many strings, none is summed;
@@ -2916,6 +2966,7 @@ def _hits(
     named_items: list[int] = []  # the strings that may name the next item of their array
     undecoded: list[int] = []  # the strings only decoding detectors may flag,
     undecoded_bits: list[int] = []  # and the bits of those each calls for
+    held: dict[int, list[Span]] = {}  # the spans of those that hold others too
 
     def values_in(found: set[int]) -> list[int]:
         """The strings of a batch in ``found``, in order, but the member names searched with
@@ -2985,14 +3036,18 @@ def _hits(
                 continue
             # (a string only a decoder is called for, the rule where escapes come thick, goes
             # straight to them)
-            spans = (
+            spans, left = (
                 _scan_value(text, needs, found.get(i, []))
                 if needs & ~_DECODING_BITS or (i in found)
-                else []
+                else ([], False)
             )
-            if not spans and needs & _DECODING_BITS:
+            if (left or not spans) and needs & _DECODING_BITS:
+                # (what was left to the decoders is found with what the string holds else:
+                # its spans are recorded with theirs)
                 undecoded.append(first + i)
                 undecoded_bits.append(needs & _DECODING_BITS)
+                if spans:
+                    held[first + i] = spans
             elif spans:
                 c, token, ordinal = walk().locate(value_index(first + i))
                 for span in spans:
@@ -3001,8 +3056,9 @@ def _hits(
                 pending.clear()
     # the strings only a decoding detector may flag, decoded, and scanned all at once
     decoded = _decoded_spans(list(map(strings.__getitem__, undecoded)), undecoded_bits)
-    for at, spans in decoded.items():
-        item = undecoded[at]
+    merged = [(undecoded[at], spans) for at, spans in decoded.items()]
+    merged = [(item, _merge(held.pop(item, []) + spans)) for item, spans in merged]
+    for item, spans in [*merged, *held.items()]:
         c, token, ordinal = walk().locate(value_index(item))
         for span in spans:
             record(c, (token,), (ordinal,), span, False, strings[item])
@@ -3034,11 +3090,11 @@ def _hits(
     undecoded_bits.clear()
     for i in bits.keys() | found.keys():
         needs = bits.get(i, 0)
-        spans = _scan_value(texts[i], needs, found.get(i, []))
-        if not spans and needs & _DECODING_BITS:
+        spans, left = _scan_value(texts[i], needs, found.get(i, []))
+        if (left or not spans) and needs & _DECODING_BITS:
             undecoded.append(i)
             undecoded_bits.append(needs & _DECODING_BITS)
-        elif spans:
+        if spans:
             name_spans[names[i]] = spans
         if needs & _NAMED_BIT:
             cls = _classify_name(texts[i])
@@ -3046,7 +3102,8 @@ def _hits(
                 credential_names[names[i]] = cls
     decoded = _decoded_spans(list(map(texts.__getitem__, undecoded)), undecoded_bits)
     for at, spans in decoded.items():
-        name_spans[names[undecoded[at]]] = spans
+        name = names[undecoded[at]]
+        name_spans[name] = _merge(name_spans.get(name, []) + spans)
     if name_spans or credential_names or not _PAIRED_VALUES.isdisjoint(distinct_names):
         _scan_members(walk(), record, name_spans, credential_names)
     yield from pending

@@ -2013,6 +2013,65 @@ def _diff_runs(hunks: str, first: int) -> Runs:
     return runs
 
 
+# A terminal's output a tool captured holds its colours and styles as escape sequences
+# (ESC [ 1;32m; ESC ] 8;;url ESC \ around a link's text; ESC ] 0;title BEL): the sequence's
+# last letter stands against a token (\x1b[32mghp_…), or splits a name (public\x1b[1mToken).
+# The text is read without them: a colour or a style (CSI) taken out, a link's or a title's
+# framing read as a space and what it frames (a URL, a command in a title) kept, an ESC
+# alone taken out. A hit is placed back a run a piece.
+TERMINAL_SEQUENCE = _lazy(
+    r"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]"  # a colour, a style, a cursor's move (CSI)
+    r"|(?P<framing>\x1b\](?:8;[^;\x07\x1b\x1e]{0,256}+;|[0-9]{1,4}+;?)|\x07|\x1b\\)"  # OSC
+    r"|\x1b"  # an ESC alone
+)
+
+
+def terminal_escaped(text: str) -> Iterator[Span]:
+    return _scanned(terminal_decoding(text))
+
+
+def terminal_decoding(text: str) -> Decoding | None:
+    if "\x1b" not in text:
+        return None
+    return [TERMINAL_SEQUENCE.sub(_terminal_piece, text)], lambda hits: _placed(
+        hits[0], _terminal_runs(text)
+    )
+
+
+def terminal_texts(texts: list[str]) -> list[str | None]:
+    """`terminal_decoding`'s text of each of ``texts`` that holds no record separator, decoded
+    together joined by one (no sequence holds it); None for the others."""
+    return _joined(
+        texts,
+        lambda text: "\x1b" in text and _RECORDS not in text,
+        lambda joined: TERMINAL_SEQUENCE.sub(_terminal_piece, joined),
+        "",
+        _RECORDS,
+    )
+
+
+def _terminal_piece(sequence: re.Match[str]) -> str:
+    return " " if sequence.group("framing") is not None else ""
+
+
+def _terminal_runs(text: str) -> Runs:
+    """`_placed`'s runs of ``text`` read without its sequences: a run for each piece between
+    them, and one for each framing read as a space."""
+    runs: Runs = []
+    decoded = at = 0
+    for sequence in TERMINAL_SEQUENCE.finditer(text):
+        start, end = sequence.span()
+        if start > at:
+            runs.append((decoded, at, [], [0]))
+            decoded += start - at
+        if sequence.group("framing") is not None:
+            runs.append((decoded, start, [], [0]))
+            decoded += 1
+        at = end
+    runs.append((decoded, at, [], [0]))
+    return runs
+
+
 # A base64 blob (standard or URL-safe alphabet) may wrap a credential: a PEM key in a
 # Kubernetes secret, a token in a config blob. Runs long enough to hold one are decoded once, in
 # chunks of bounded size, and kept only when they decode to text; a hit anywhere in the text

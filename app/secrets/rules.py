@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from itertools import takewhile
 
-from app.secrets.engine import ANYWHERE, BESIDE_RUNS, IN_RUNS
+from app.secrets.engine import ANYWHERE, BESIDE_RUNS, IN_RUNS, TYPOGRAPHIC_SEPARATORS
 from app.secrets.shapes import (
     _ANY_DIGIT,
     _ANY_LETTER,
@@ -278,22 +278,16 @@ def _token_parts(
 # (DD_API_KEY), a few words (Datadog API key for staging is), quotes, brackets and an
 # operator (=, :, =>, ||, a comma), ending with one of these separators (`_SEP`): the value
 # starts after one. No newline: a value on the next line is not beside it.
-# A character past ASCII is "?" to the engines (app/secrets/engine.py `Hay`): the glue takes
-# it, and a separator among them (an arrow, a dash, a fullwidth colon, a no-break space, a
-# typographic quote: "Heroku API key → …", "Datadog キー：…") ends it as one of these does.
-_GLUE = r"[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{}|/\\*?]{0,64}?[\t :=>\"'`,(\[{|?]"
-_SEP = frozenset(
-    "\t :=>\"'`,([{|"
-    "\u00a0\u2002\u2003\u2007\u2009\u202f\u3000"  # spaces that do not break
-    "\u2013\u2014\u2015\u2192\u21d2\u27f6\u2794\u279c"  # dashes and arrows
-    "\uff1a\uff1d"  # a fullwidth colon and equals sign
-    "\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb\u300c"  # typographic quotes
-)
+# A separator past ASCII is a space to the engines (app/secrets/engine.py
+# `TYPOGRAPHIC_SEPARATORS`: "Heroku API key → …", "Datadog キー：…"), and the value may start
+# after one as after these.
+_GLUE = r"[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{}|/\\*]{0,64}?[\t :=>\"'`,(\[{|]"
+_SEP = frozenset("\t :=>\"'`,([{|" + TYPOGRAPHIC_SEPARATORS)
 # An identifier's secret may stand on the next line (a key id and its secret pasted as two
 # lines, or a file's two columns): the glue of a pair takes one line end, as written or as a
 # JSON string escapes it, after which the value starts.
 _PAIR_GLUE = (
-    rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*?]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*)"
+    rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*)"
 )
 # Words that say a value is a credential, not an id: the glue of most keyword rules holds one.
 _CREDENTIAL_WORD = _lazy(
