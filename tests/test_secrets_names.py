@@ -161,6 +161,10 @@ NOT_FLAGGED_AS_READ = [
     "Datadog API key \u2705 rotated d41d8cd98f00b204e9800998ecf8427e",
     'token_pat = "build-[0-9]+"',
     "io_key: analog_input_3",
+    # JSON Python wrote (every character past ASCII escaped by its code) of prose after a name
+    '{"msg": "password: \\u8bf7\\u8054\\u7cfb\\u7ba1\\u7406\\u5458"}',
+    '{"msg": "Passwort: \\u00e4ndern Sie es"}',
+    '{"msg": "api_key: \\u043d\\u0435 \\u0437\\u0430\\u0434\\u0430\\u043d"}',
 ]
 
 

@@ -309,6 +309,14 @@ def _in_terminal_colours(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _in_python_json(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a Python tool's JSON output (json.dumps escapes every character past ASCII by its code)
+    # around it, in German and Chinese
+    message = f"Schl\u00fcssel ge\u00e4ndert \u2014 \u5df2\u66f4\u65b0\n{secret}\nfertig"
+    doc["statements"][0]["text"] = "The tool printed " + json.dumps({"message": message})
+    return "/statements/0/text", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -325,6 +333,7 @@ PLACEMENTS: dict[str, Place] = {
     "encoder-escaped-json": _in_encoder_escaped_json,
     "diff": _in_a_diff,
     "terminal-colours": _in_terminal_colours,
+    "python-json": _in_python_json,
 }
 
 

@@ -1595,7 +1595,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # character by its code escaped (detectors `JSON_DECODED`; its backslash first, where `re`
     # skips to it)
     _Anchor(
-        (r"\\(?:\\|[tnr/\"]|u00)", ("\\\\", "\\t", "\\n", "\\r", "\\/", '\\"', "\\u00")),
+        (r"\\(?:\\|[tnr/\"]|u[0-9A-Fa-f]{4})", ("\\\\", "\\t", "\\n", "\\r", "\\/", '\\"', "\\u")),
         (_json_escaped,),
     ),
     # a unified diff's hunk (its header's start: where `re` skips to it)
@@ -2110,7 +2110,8 @@ _DECODED_REACH = 512 - 64
 # An escape a value read as written may run through but the decoded text ends it at: a line
 # break (auth: JIRA-812.\nstep read as "JIRA-812.\nstep") or a character by its code
 # (\u003Credacted\u003E). (A tab is left: DB_PASSWORD=Kq8\tVt3… may be a password's own.)
-_ESCAPE_INSIDE = _lazy(r"(?<!\\)\\(?:[nr]|u00)")
+_ESCAPE_INSIDE = _lazy(r"(?<!\\)\\(?:[nr]|u[0-9A-Fa-f]{4})")
+_CODE_DIGITS = _lazy(r"[0-9A-Fa-f]{4}")
 _NAME_ON_ESCAPE = _lazy(r"[A-Za-z0-9_.\-]*[ \t]*(?:=>?|:)[ \t]*(?:\\?[\"'`])?")
 
 
@@ -2147,7 +2148,7 @@ def _on_escape(text: str, at: int) -> bool:
     letter = text[at : at + 1]
     if not letter or letter not in "nrt/u" or text[at - 1] != "\\":
         return False
-    if letter == "u" and not text.startswith("00", at + 1):
+    if letter == "u" and _CODE_DIGITS.fullmatch(text, at + 1, at + 5) is None:
         return False
     return at < 2 or text[at - 2] != "\\"
 

@@ -1868,30 +1868,38 @@ def _lead_of(low: int, escapes: list[int]) -> int:
 # escapes a quote as \", a backslash as \\, a tab and a line break as \t and \n, and some
 # encoders more: a slash as \/ (PHP's json_encode, by default), <, >, &, ' and " as \u003c…
 # (Go's encoding/json, PHP's JSON_HEX_*), + and ` as \u002B and \u0060 (.NET's
-# System.Text.Json), / as \u002F (encoders that escape for a page). Code or configuration in
+# System.Text.Json), / as \u002F (encoders that escape for a page), and every character past
+# ASCII by its code (Python's json.dumps: "Passwort: \u00e4ndern" read as written was a
+# password). Code or configuration in
 # it, escaped once more, reads as {\"env\": {\"VALUE\": \"db_password = \\\"…\\\"\"}}. The
 # scan reads quotes escaped once (`_VALUE`'s \\?"); escaped twice, a listing's tab, or a slash
 # or a character escaped (a webhook's https:\/\/hooks…, a base64 key's \u002B), they are
 # unescaped, as HTML's escapes are, once, and where the text unescaped still holds an escaped
 # quote, once more.
-_JSON_ESCAPES = {
-    '\\"': '"',
-    "\\\\": "\\",
-    "\\/": "/",
-    "\\n": "\n",
-    "\\t": "\t",
-    "\\r": "\r",
-    **dict.fromkeys(("\\u0022",), '"'),
-    **dict.fromkeys(("\\u0026",), "&"),
-    **dict.fromkeys(("\\u0027",), "'"),
-    **dict.fromkeys(("\\u003c", "\\u003C"), "<"),
-    **dict.fromkeys(("\\u003e", "\\u003E"), ">"),
-    **dict.fromkeys(("\\u002b", "\\u002B"), "+"),
-    **dict.fromkeys(("\\u002f", "\\u002F"), "/"),
-    **dict.fromkeys(("\\u0060",), "`"),
-    **dict.fromkeys(("\\u001b", "\\u001B"), "\x1b"),  # (a terminal's colours: app/secrets)
-}
-_JSON_SPLIT = _lazy("(" + "|".join(map(re.escape, _JSON_ESCAPES)) + ")")
+class _Escapes(dict[str, str]):
+    r"""The escapes JSON writes by name, each to its character, and any other by its code
+    (\u00e4, \u8bf7: what Python's encoder writes of every character past ASCII), read when
+    first asked for."""
+
+    def __missing__(self, escape: str) -> str:
+        character = self[escape] = chr(int(escape[2:], 16))
+        return character
+
+
+_JSON_ESCAPES = _Escapes(
+    {
+        '\\"': '"',
+        "\\\\": "\\",
+        "\\/": "/",
+        "\\n": "\n",
+        "\\t": "\t",
+        "\\r": "\r",
+    }
+)
+# (the escapes by name, then a character's by its code; the escaped backslash before a "u" it
+# stands beside)
+_JSON_SPLIT = _lazy(r'(\\["\\/ntr]|\\u[0-9A-Fa-f]{4})')
+_JSON_CODE = _lazy(r"(\\u[0-9A-Fa-f]{4})")
 
 
 def json_escaped(text: str) -> Iterator[Span]:
@@ -1921,7 +1929,7 @@ def json_decoding(text: str) -> Decoding | None:
 
 
 # The escapes that send a text to the decoder (app/secrets' anchor looks for the same).
-JSON_DECODED = ("\\\\", "\\t", "\\n", "\\r", "\\/", '\\"', "\\u00")
+JSON_DECODED = ("\\\\", "\\t", "\\n", "\\r", "\\/", '\\"', "\\u")
 
 
 def _json_decoded(text: str) -> bool:
@@ -1948,15 +1956,22 @@ def _json_replaced(text: str) -> str | None:
     # (the escaped backslashes first: each other escape starts at a backslash, and once those
     # are out of the way, none overlaps another)
     plain = text.replace("\\\\", _PLACEHOLDER)
-    for spelling, character in _JSON_ESCAPES.items() if "\\u" in plain else _JSON_SHORT:
+    for spelling, character in _JSON_NAMED:
         plain = plain.replace(spelling, character)
+    if "\\u" in plain:
+        # every character by its code at once: its four digits padded to UTF-32's eight, and
+        # decoded in one call (a surrogate stays one: a pair's halves are two escapes)
+        parts = _JSON_CODE.split(plain)
+        codes = "".join(parts[1::2]).replace("\\u", "0000")
+        parts[1::2] = bytes.fromhex(codes).decode("utf-32-be", "surrogatepass")
+        plain = "".join(parts)
     return plain.replace(_PLACEHOLDER, "\\")
 
 
 _PLACEHOLDER = "\x00"  # (what an escaped backslash stands for while the others are replaced)
 _RECORDS = "\x1e"  # (what separates the short texts decoded together: `json_texts`)
-# (the escapes but \u's: a text holding none of those is not searched for each)
-_JSON_SHORT = tuple((s, c) for s, c in _JSON_ESCAPES.items() if not s.startswith("\\u"))
+# (the escapes by name but the backslash's, replaced first)
+_JSON_NAMED = tuple((s, c) for s, c in _JSON_ESCAPES.items() if s != "\\\\")
 
 
 # A unified diff an agent made or read (git diff, a patch it applied) marks each line of a
