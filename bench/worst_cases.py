@@ -817,6 +817,58 @@ def calls_again(n: int) -> bytes:
 # --- the registry -------------------------------------------------------------------------------
 
 
+def _recorded_output(n: int, record: Callable[[str], str]) -> bytes:
+    """The benign document with each statement's text and each resource's excerpt recorded
+    as a tool's output (``record``): what the secret scan reads through before any rule."""
+    doc = benign_doc(n)
+    for statement in doc["statements"]:
+        statement["text"] = record(statement["text"])
+    for resource in doc.get("resources", []):
+        resource["excerpt"] = record(resource["excerpt"])
+    return dump(doc)
+
+
+def printed_json(n: int) -> bytes:
+    """Every text a tool's JSON output: its line breaks and quotes escaped (a decoder reads
+    each text again, unescaped)."""
+    return _recorded_output(
+        n,
+        lambda text: (
+            "The tool printed "
+            + json.dumps({"stdout": f'{text[:30]}\n"{text[30:60]}"\n{text[60:]}', "exit_code": 0})
+        ),
+    )
+
+
+def diff_texts(n: int) -> bytes:
+    """Every text a hunk of a unified diff: a header, a line kept, one removed, one added (a
+    decoder reads each again without its marks)."""
+
+    def hunk(text: str) -> str:
+        words = text.split(" ")
+        return (
+            f"@@ -1,2 +1,2 @@\n {' '.join(words[:4])}\n-{' '.join(words[4:8])}\n"
+            f"+{' '.join(words[8:])}\n"
+        )
+
+    return _recorded_output(n, hunk)
+
+
+def coloured_texts(n: int) -> bytes:
+    """Every text a terminal's coloured output with a link (a decoder reads each again without
+    its escape sequences)."""
+
+    def coloured(text: str) -> str:
+        words = text.split(" ")
+        return (
+            f"\x1b[1;32m{' '.join(words[:4])}\x1b[0m {' '.join(words[4:9])} "
+            f"\x1b]8;;https://erp.example.com/runs/7\x1b\\run\x1b]8;;\x1b\\ "
+            f"\x1b[33m{' '.join(words[9:])}\x1b[0m"
+        )
+
+    return _recorded_output(n, coloured)
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -872,6 +924,9 @@ CASES: dict[str, Case] = {
         Case("long-strings", long_strings, "20,000-character unbroken runs in every field"),
         Case("tiny-statements", tiny_statements, "the smallest statements, many of them"),
         Case("unicode-heavy", unicode_heavy, "astral, combining, right-to-left text"),
+        Case("printed-json", printed_json, "every text a tool's JSON output, escaped"),
+        Case("diff-texts", diff_texts, "every text a hunk of a unified diff"),
+        Case("coloured-texts", coloured_texts, "every text a terminal's coloured output"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,
