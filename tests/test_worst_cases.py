@@ -88,6 +88,14 @@ def test_the_benign_documents_have_no_findings(grown):
     assert {"instruction", "decision", "observation", "question"} <= kinds
 
 
+@pytest.mark.parametrize("name", ["printed-json", "diff-texts", "coloured-texts"])
+def test_a_benign_document_recorded_as_tools_output_has_no_findings(grown, name):
+    """The benign document's texts as a tool's JSON output, diff hunks or coloured output:
+    each text is read again by a decoder, and nothing in it is a credential."""
+    _, data = grown[name, SIZES[0]]
+    assert list(lint(data).findings) == []
+
+
 def only_text(data: bytes) -> str:
     """The one long statement text of a single-string secrets case."""
     texts = [s["text"] for s in json.loads(data)["statements"] if s["id"] != "s-goal"]
