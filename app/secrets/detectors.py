@@ -1978,13 +1978,12 @@ _JSON_NAMED = tuple((s, c) for s, c in _JSON_ESCAPES.items() if s != "\\\\")
 # hunk "+", "-" or " ": a credential added to a configuration reads "+  password: …", a YAML
 # block or a key file has a mark on each line, and a base64 key's run takes a "+" for its
 # own. The text from its first hunk header on is read without the marks and scanned; a hit is
-# placed back a mark on in each line (`_diff_runs`, made when asked: hits are few).
+# placed back a mark on in each line (`_runs_around`, made when asked: hits are few).
 _HUNK = _lazy(r"@@ -[0-9]+(?:,[0-9]+)? \+[0-9]+(?:,[0-9]+)? @@")
 _LINE_HUNK = _lazy(r"\n@@ -[0-9]+(?:,[0-9]+)? \+[0-9]+(?:,[0-9]+)? @@")
 # (a mark after a line break: a literal `re` skips to, where "^" in multi-line mode is tried
 # at every character)
 _DIFF_MARK = _lazy(r"\n[+\- ]")
-DIFF_MARKS = "+- "  # (what `_DIFF_MARK` takes off a line's start)
 
 
 def diff_marked(text: str) -> Iterator[Span]:
@@ -1997,7 +1996,12 @@ def diff_decoding(text: str) -> Decoding | None:
         return None
     hunks = text[first:]
     unmarked = _DIFF_MARK.sub("\n", "\n" + hunks)[1:]
-    return [unmarked], lambda hits: _placed(hits[0], _diff_runs(hunks, first))
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        marks = ((m.start() + 1, m.end(), 0) for m in _DIFF_MARK.finditer(hunks))
+        return _placed(hits[0], _runs_around(marks, first))
+
+    return [unmarked], place
 
 
 def diff_texts(texts: list[str]) -> list[str | None]:
@@ -2015,25 +2019,12 @@ def first_hunk(text: str) -> int | None:
     return None if found is None else found.start() + 1
 
 
-def _diff_runs(hunks: str, first: int) -> Runs:
-    """`_placed`'s runs of ``hunks`` (the text from ``first`` on) read without the marks: a
-    run a line, starting past its mark."""
-    runs: Runs = []
-    decoded = at = 0
-    for line in hunks.split("\n"):
-        marked = 1 if line[:1] and line[0] in DIFF_MARKS else 0
-        runs.append((decoded, first + at + marked, [], [0]))
-        decoded += len(line) - marked + 1
-        at += len(line) + 1
-    return runs
-
-
 # A terminal's output a tool captured holds its colours and styles as escape sequences
 # (ESC [ 1;32m; ESC ] 8;;url ESC \ around a link's text; ESC ] 0;title BEL): the sequence's
 # last letter stands against a token (\x1b[32mghp_…), or splits a name (public\x1b[1mToken).
 # The text is read without them: a colour or a style (CSI) taken out, a link's or a title's
 # framing read as a space and what it frames (a URL, a command in a title) kept, an ESC
-# alone taken out. A hit is placed back a run a piece.
+# alone taken out. A hit is placed back a run a piece (`_runs_around`).
 TERMINAL_SEQUENCE = _lazy(
     r"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]"  # a colour, a style, a cursor's move (CSI)
     r"|(?P<framing>\x1b\](?:8;[^;\x07\x1b\x1e]{0,256}+;|[0-9]{1,4}+;?)|\x07|\x1b\\)"  # OSC
@@ -2048,9 +2039,15 @@ def terminal_escaped(text: str) -> Iterator[Span]:
 def terminal_decoding(text: str) -> Decoding | None:
     if "\x1b" not in text:
         return None
-    return [TERMINAL_SEQUENCE.sub(_terminal_piece, text)], lambda hits: _placed(
-        hits[0], _terminal_runs(text)
-    )
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        sequences = (
+            (m.start(), m.end(), m.group("framing") is not None)
+            for m in TERMINAL_SEQUENCE.finditer(text)
+        )
+        return _placed(hits[0], _runs_around(sequences))
+
+    return [TERMINAL_SEQUENCE.sub(_terminal_piece, text)], place
 
 
 def terminal_texts(texts: list[str]) -> list[str | None]:
@@ -2069,21 +2066,22 @@ def _terminal_piece(sequence: re.Match[str]) -> str:
     return " " if sequence.group("framing") is not None else ""
 
 
-def _terminal_runs(text: str) -> Runs:
-    """`_placed`'s runs of ``text`` read without its sequences: a run for each piece between
-    them, and one for each framing read as a space."""
+def _runs_around(taken: Iterable[tuple[int, int, int]], offset: int = 0) -> Runs:
+    """`_placed`'s runs of a text read with pieces taken out of it (``taken``: where each starts
+    and ends, in order, and how many characters stand for it in the reading: a space for a
+    link's framing, none for a diff's mark or a colour), a run for each piece kept and each
+    stand-in; ``offset``: where the text starts in the one the hits are placed in."""
     runs: Runs = []
     decoded = at = 0
-    for sequence in TERMINAL_SEQUENCE.finditer(text):
-        start, end = sequence.span()
+    for start, end, width in taken:
         if start > at:
-            runs.append((decoded, at, [], [0]))
+            runs.append((decoded, offset + at, [], [0]))
             decoded += start - at
-        if sequence.group("framing") is not None:
-            runs.append((decoded, start, [], [0]))
-            decoded += 1
+        if width:
+            runs.append((decoded, offset + start, [], [0]))
+            decoded += width
         at = end
-    runs.append((decoded, at, [], [0]))
+    runs.append((decoded, offset + at, [], [0]))
     return runs
 
 
