@@ -33,7 +33,16 @@ from operator import itemgetter
 from app.findings import Finding
 from app.json_values import CONTAINERS
 from app.pointer import escape_token
-from app.secrets.engine import ANYWHERE, IN_RUNS, Engine, Hay, _syntax, _top_level_bar
+from app.secrets.engine import (
+    ANYWHERE,
+    CURLY_DOUBLE_QUOTES,
+    IN_RUNS,
+    NO_BREAK_SPACES,
+    Engine,
+    Hay,
+    _syntax,
+    _top_level_bar,
+)
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
@@ -2009,28 +2018,24 @@ def _windowed(
 _SPANS_PER_VALUE = 8
 
 
-def _blanked(strings: list[str]) -> list[str]:
-    """``strings``, each holding a terminal's escape sequence with them read as spaces of their
-    length (a decoded text's reading: its offsets are its runs')."""
-    if "\x1b" not in "".join(strings):
-        return strings
-    from app.secrets.detectors import TERMINAL_SEQUENCE
-
-    def spaces(sequence: re.Match[str]) -> str:
-        return " " * (sequence.end() - sequence.start())
-
-    return [TERMINAL_SEQUENCE.sub(spaces, s) if "\x1b" in s else s for s in strings]
-
-
-def _typographic(strings: list[str]) -> list[str]:
-    """``strings``, each holding a typographic mark with it read as the ASCII one it stands
-    for (`_TYPOGRAPHIC`): a character for a character, so the offsets are the strings' own.
-    One C pass over all of them tells whether any holds one."""
+def _as_read(strings: list[str], blank: bool = False) -> list[str]:
+    """``strings`` as the scan reads them: each holding a typographic mark with it read as the
+    ASCII one it stands for (`_TYPOGRAPHIC`), and with ``blank`` (a decoded text's reading,
+    its offsets its runs') each holding a terminal's escape sequence with them read as
+    spaces of their length; a character for a character, so the offsets are the strings'
+    own. One C pass over all of them tells whether any holds either."""
     joined = "".join(strings)
     if not joined.isascii():
         marks = [mark for mark in _TYPOGRAPHIC if mark in joined]
         if marks:
             strings = [s if s.isascii() else _in_ascii(s, marks) for s in strings]
+    if blank and "\x1b" in joined:
+        from app.secrets.detectors import TERMINAL_SEQUENCE
+
+        def spaces(sequence: re.Match[str]) -> str:
+            return " " * (sequence.end() - sequence.start())
+
+        strings = [TERMINAL_SEQUENCE.sub(spaces, s) if "\x1b" in s else s for s in strings]
     return strings
 
 
@@ -2039,10 +2044,7 @@ def _typographic(strings: list[str]) -> list[str]:
 # CJK text's own colon, before prose as often as before a value, and a curly single quote an
 # apostrophe: the keyword rules read both as separators, app/secrets/engine.py
 # `TYPOGRAPHIC_SEPARATORS`; the detectors do not.)
-_TYPOGRAPHIC = {
-    **dict.fromkeys("\u00a0\u2002\u2003\u2007\u2009\u202f\u3000", " "),
-    **dict.fromkeys("\u201c\u201d\u201e", '"'),
-}
+_TYPOGRAPHIC = {**dict.fromkeys(NO_BREAK_SPACES, " "), **dict.fromkeys(CURLY_DOUBLE_QUOTES, '"')}
 
 
 def _in_ascii(text: str, marks: list[str]) -> str:
@@ -2253,11 +2255,9 @@ def _decoders() -> dict[int, _Decoder]:
 
 def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:
     """`scan_text` of each of ``strings``, every pattern searched in all of them at once."""
-    strings = _typographic(list(strings))
-    if exclude & _TERMINAL_BIT:
-        # (a decoded text is not decoded again: a terminal's colours that JSON escaped,
-        # \u001b[32m, are read there as spaces of their length, its runs kept)
-        strings = _blanked(strings)
+    # (a decoded text is not decoded again: a terminal's colours that JSON escaped, \u001b[32m,
+    # are read there as spaces of their length, its runs kept)
+    strings = _as_read(list(strings), blank=bool(exclude & _TERMINAL_BIT))
     bits, found = _candidates(strings, exclude=exclude)
     spans: list[list[Span]] = [[] for _ in strings]
     for i in bits.keys() | found.keys():
@@ -2945,7 +2945,7 @@ def _hits(
     searched: list[object] = values  # type: ignore[assignment]  # (truthy: non-empty)
     if _mostly_short(values):
         searched = list(map(operator.le, repeat(_SHORTEST_FLAGGED), map(len, values)))
-    strings = _typographic(list(compress(values, searched)))
+    strings = _as_read(list(compress(values, searched)))
     # where each of them is among the values: listed when a first hit is to be placed (a
     # document whose strings hold none never lists them)
     indices: list[int] = []
@@ -2956,7 +2956,7 @@ def _hits(
         return indices[i]
 
     names = list(distinct_names)
-    texts = _typographic([n if isinstance(n, str) else str(n) for n in names])
+    texts = _as_read([n if isinstance(n, str) else str(n) for n in names])
     # A document of one small batch has its member names searched with its values, in one
     # text: one search of each keyword and pattern, not two (start-up, issue 28).
     # (each value searched holds a character at least: past as many strings, none is summed;

@@ -92,11 +92,14 @@ if TYPE_CHECKING:
 # Separators past ASCII that a person or a model writes between a name and its value (an arrow,
 # a dash, a fullwidth colon or equals sign, a space that does not break, an opening quote):
 # the engines read each as a space, every other character past ASCII as "?".
+NO_BREAK_SPACES = "\u00a0\u2002\u2003\u2007\u2009\u202f\u3000"
+CURLY_DOUBLE_QUOTES = "\u201c\u201d\u201e"
 TYPOGRAPHIC_SEPARATORS = (
-    "\u00a0\u2002\u2003\u2007\u2009\u202f\u3000"  # spaces that do not break
-    "\u2013\u2014\u2015\u2192\u21d2\u27f6\u2794\u279c"  # dashes and arrows
-    "\uff1a\uff1d"  # a fullwidth colon and equals sign
-    "\u201c\u201d\u201e\u00ab\u00bb\u300c"  # quotes
+    NO_BREAK_SPACES
+    + "\u2013\u2014\u2015\u2192\u21d2\u27f6\u2794\u279c"  # dashes and arrows
+    + "\uff1a\uff1d"  # a fullwidth colon and equals sign
+    + CURLY_DOUBLE_QUOTES
+    + "\u00ab\u00bb\u300c"  # other opening quotes
 )
 
 
