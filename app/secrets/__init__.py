@@ -2106,14 +2106,14 @@ _TERMINAL_BIT = _BIT[_terminal_escaped]
 _NAME_REACH = 64
 # A decoded window reaches this far past an escape (detectors `_POINTER_REACH`), less a margin
 _DECODED_REACH = 512 - 64
-# A name that starts on the letter of an escaped line break or tab (\npublicToken = "…" read
-# as "npublicToken"), its operator and an opening quote (escaped or not): what stands between
-# the letter and a value its detector read.
 # An escape a value read as written may run through but the decoded text ends it at: a line
 # break (auth: JIRA-812.\nstep read as "JIRA-812.\nstep") or a character by its code
 # (\u003Credacted\u003E). (A tab is left: DB_PASSWORD=Kq8\tVt3… may be a password's own.)
 _ESCAPE_INSIDE = _lazy(r"(?<!\\)\\(?:[nr]|u[0-9A-Fa-f]{4})")
 _CODE_DIGITS = _lazy(r"[0-9A-Fa-f]{4}")
+# A name that starts on the letter of an escaped line break or tab (\npublicToken = "…" read
+# as "npublicToken"), its operator and an opening quote (escaped or not): what stands between
+# the letter and a value its detector read.
 _NAME_ON_ESCAPE = _lazy(r"[A-Za-z0-9_.\-]*[ \t]*(?:=>?|:)[ \t]*(?:\\?[\"'`])?")
 
 
@@ -3057,8 +3057,10 @@ def _hits(
                 pending.clear()
     # the strings only a decoding detector may flag, decoded, and scanned all at once
     decoded = _decoded_spans(list(map(strings.__getitem__, undecoded)), undecoded_bits)
-    merged = [(undecoded[at], spans) for at, spans in decoded.items()]
-    merged = [(item, _merge(held.pop(item, []) + spans)) for item, spans in merged]
+    merged = [
+        (undecoded[at], _merge(held.pop(undecoded[at], []) + spans))
+        for at, spans in decoded.items()
+    ]
     for item, spans in [*merged, *held.items()]:
         c, token, ordinal = walk().locate(value_index(item))
         for span in spans:

@@ -1870,12 +1870,13 @@ def _lead_of(low: int, escapes: list[int]) -> int:
 # (Go's encoding/json, PHP's JSON_HEX_*), + and ` as \u002B and \u0060 (.NET's
 # System.Text.Json), / as \u002F (encoders that escape for a page), and every character past
 # ASCII by its code (Python's json.dumps: "Passwort: \u00e4ndern" read as written was a
-# password). Code or configuration in
-# it, escaped once more, reads as {\"env\": {\"VALUE\": \"db_password = \\\"…\\\"\"}}. The
-# scan reads quotes escaped once (`_VALUE`'s \\?"); escaped twice, a listing's tab, or a slash
-# or a character escaped (a webhook's https:\/\/hooks…, a base64 key's \u002B), they are
-# unescaped, as HTML's escapes are, once, and where the text unescaped still holds an escaped
-# quote, once more.
+# password). Code or configuration in it, escaped once more, reads as
+# {\"env\": {\"VALUE\": \"db_password = \\\"…\\\"\"}}. The scan reads quotes escaped once
+# (`_VALUE`'s \\?"); escaped twice, a listing's tab, or a slash or a character escaped (a
+# webhook's https:\/\/hooks…, a base64 key's \u002B), they are unescaped, as HTML's escapes
+# are, once, and where the text unescaped still holds an escaped quote, once more.
+
+
 class _Escapes(dict[str, str]):
     r"""The escapes JSON writes by name, each to its character, and any other by its code
     (\u00e4, \u8bf7: what Python's encoder writes of every character past ASCII), read when
