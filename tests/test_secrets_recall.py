@@ -317,6 +317,15 @@ def _in_python_json(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/statements/0/text", False
 
 
+def _in_a_url_path(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a request a tool logged, the credential the last segment of its URL's path (a proxy's
+    # route, a webhook's), then a file's path holding it
+    doc["resources"][0]["excerpt"] = (
+        f"GET https://proxy.example.com/fwd/{secret}\nsaved to /etc/app/{secret}\n"
+    )
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -334,6 +343,7 @@ PLACEMENTS: dict[str, Place] = {
     "diff": _in_a_diff,
     "terminal-colours": _in_terminal_colours,
     "python-json": _in_python_json,
+    "url-path": _in_a_url_path,
 }
 
 

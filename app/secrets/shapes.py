@@ -235,15 +235,50 @@ _WORD_DASH = _WORD_ | {"-"}
 def _left_ok(text: str, start: int, boundary: frozenset[str]) -> bool:
     """Whether a match starting at ``start`` has none of ``boundary`` before it, but a diff's
     mark: "+" or "-" opening a line (a patch's line added or removed) is no character of a
-    token that follows it."""
+    token that follows it; nor is a "/" that ends a URL's or a file's path (`_ends_a_path`)."""
     if not start or text[start - 1] not in boundary:
         return True
-    return text[start - 1] in "+-" and (start == 1 or text[start - 2] in "\n\r")
+    before = text[start - 1]
+    if before == "/":
+        return _ends_a_path(text, start - 1)
+    return before in "+-" and (start == 1 or text[start - 2] in "\n\r")
 
 
 def _right_ok(text: str, end: int, boundary: frozenset[str]) -> bool:
-    """Whether a match ending at ``end`` has none of ``boundary`` after it."""
-    return end >= len(text) or text[end] not in boundary
+    """Whether a match ending at ``end`` has none of ``boundary`` after it, but a "/" after a
+    segment of a URL's or a file's path (https://hooks.example.com/t/EAAA…/run)."""
+    if end >= len(text) or text[end] not in boundary:
+        return True
+    if text[end] != "/":
+        return False
+    slash = text.rfind("/", max(0, end - _PATH_REACH), end)
+    return slash >= 0 and _ends_a_path(text, slash)
+
+
+# A token's format whose alphabet lacks "/" refuses a "/" beside it: there it is part of a
+# base64 blob, whose bytes spell a token's prefix by chance (binary data's base64 holds
+# EAAA, AQE…). A "/" that ends a URL's path (https://proxy.example.com/fwd/EAAC…) or a
+# file's (/etc/secrets/EAAC…, ~/tokens/…) stands beside a token as a space would: what
+# is written before it, from the last space, quote or bracket, is a URL (a scheme, "://",
+# which base64 never holds) or a path of words (each a small letter or a digit but for a
+# first capital: a base64 blob's parts mix cases). At most this far back.
+_PATH_REACH = 512
+_PATH_SEGMENT = r"[A-Z]?[a-z0-9._\-]{1,64}"
+_A_PATH = _lazy(
+    r"[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^?#]*"
+    rf"|(?:~|\.{{1,2}})?(?:/{_PATH_SEGMENT})+|{_PATH_SEGMENT}(?:/{_PATH_SEGMENT})*"
+)
+# what a path's text starts after (read backwards from the "/", reversed)
+_BEFORE_A_PATH = _lazy(r"[^\s\"'`(<\[{,;=>|]*")
+
+
+def _ends_a_path(text: str, slash: int) -> bool:
+    """Whether the "/" at ``slash`` ends a URL's or a file's path (see above)."""
+    back = text[max(0, slash - _PATH_REACH) : slash][::-1]
+    length = _BEFORE_A_PATH.match(back).end()  # type: ignore[union-attr]  # (it may be empty)
+    if not length or (length == _PATH_REACH and slash > _PATH_REACH):
+        return False  # nothing written before it, or no start within reach
+    return _A_PATH.fullmatch(back[:length][::-1]) is not None
 
 
 _TAIL_PLACEHOLDER = _lazy(
