@@ -245,6 +245,9 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("salasana",): _C_PASSWORD,  # Finnish
     ("heslo",): _C_PASSWORD,  # Czech, Slovak
     ("haslo",): _C_PASSWORD,  # Polish
+    ("sifre",): _C_PASSWORD,  # Turkish
+    ("jelszo",): _C_PASSWORD,  # Hungarian
+    ("pswd",): _C_PASSWORD,  # (and the name Japanese and Korean labels are read as)
     ("pass", "phrase"): _C_PASSWORD,
     ("secret",): _C_SECRET,
     ("secret", "key"): _C_SECRET,
@@ -514,6 +517,9 @@ _AZURE_KEY_LIKE = _lazy(r"[A-Za-z0-9+/]{40,}={0,2}")
 _KEY_SHAPE = _lazy(r"[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/]{85}[AQgw]==")
 
 
+_ASCII_ALNUM = _lazy(r"[A-Za-z0-9]")
+
+
 @lru_cache(maxsize=8192)  # a text repeats its values (ids, placeholders, the same key)
 def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | None:
     """The kind of credential `value` is, given the class its name announces, or None."""
@@ -535,6 +541,11 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         # (CloudFormation's MasterUserPassword: !Sub '{{resolve:secretsmanager:…}}')
         return None
     if _WHITESPACE.search(value) or _is_placeholder(value):
+        return None
+    if not value.isascii() and max(value) >= "\u2e80" and _ASCII_ALNUM.search(value) is None:
+        # words of a script written without spaces, no ASCII letter or digit among them
+        # ("password: 请联系管理员获取", "パスワード: パスワードを忘れた"): a sentence, where the
+        # spaces that tell English prose from a password are not written
         return None
     if cls != _C_PASSWORD and (
         value[0] == "("  # (an expression's: no issuer's key starts so)
@@ -709,7 +720,7 @@ _NAME_OP_VALUED = _lazy(
 # "pass"): a word of a credential's name each
 _PASSWORD_WORDS = (
     *("senha", "contrasena", "kennwort", "wachtwoord", "adgangskode", "losenord"),
-    *("salasana", "heslo", "haslo"),
+    *("salasana", "heslo", "haslo", "sifre", "jelszo", "pswd"),
 )
 _NAME_HEAD_ANCHOR = _lazy(
     r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk|_pat|-pat"
@@ -2026,7 +2037,16 @@ def _as_read(strings: list[str], blank: bool = False) -> list[str]:
     own. One C pass over all of them tells whether any holds either."""
     joined = "".join(strings)
     if not joined.isascii():
-        marks = [mark for mark in _TYPOGRAPHIC if mark in joined]
+        marks = [(mark, _TYPOGRAPHIC[mark]) for mark in _TYPOGRAPHIC if mark in joined]
+        # (a label's distinctive character looked for first: one `in` test of a character
+        # costs a tenth of a word's)
+        marks += [
+            (label, name)
+            for character, labels in _LABELS_PAST_ASCII.items()
+            if character in joined
+            for label, name in labels
+            if label in joined
+        ]
         if marks:
             strings = [s if s.isascii() else _in_ascii(s, marks) for s in strings]
     if blank and "\x1b" in joined:
@@ -2040,17 +2060,66 @@ def _as_read(strings: list[str], blank: bool = False) -> list[str]:
 
 
 # Marks a person or a model writes where a configuration writes ASCII: a space that does not
-# break ("password\u00a0= …") and curly double quotes ("password: “…”"). (A fullwidth colon is
-# CJK text's own colon, before prose as often as before a value, and a curly single quote an
-# apostrophe: the keyword rules read both as separators, app/secrets/engine.py
-# `TYPOGRAPHIC_SEPARATORS`; the detectors do not.)
-_TYPOGRAPHIC = {**dict.fromkeys(NO_BREAK_SPACES, " "), **dict.fromkeys(CURLY_DOUBLE_QUOTES, '"')}
+# break ("password\u00a0= …") and curly double quotes ("password: “…”"); and CJK's punctuation,
+# which no credential holds, read as a space that ends a value ("密码：Zq9…，请尽快更换。": the
+# password, then the sentence's comma). (A fullwidth colon is CJK text's own colon, before
+# prose as often as before a value, and a curly single quote an apostrophe: the keyword rules
+# read both as separators, app/secrets/engine.py `TYPOGRAPHIC_SEPARATORS`; the detectors do
+# not, but after a password's name, `_labels_past_ascii`.)
+_CJK_PUNCTUATION = "\u3001\u3002\uff01\uff08\uff09\uff0c\uff1b\uff1f"
+_TYPOGRAPHIC = {
+    **dict.fromkeys(NO_BREAK_SPACES + _CJK_PUNCTUATION, " "),
+    **dict.fromkeys(CURLY_DOUBLE_QUOTES, '"'),
+}
 
 
-def _in_ascii(text: str, marks: list[str]) -> str:
-    for mark in marks:
+def _labels_past_ascii() -> dict[str, list[tuple[str, str]]]:
+    """A password's name as a ticket in another language writes it past ASCII ("contraseña",
+    "hasło", "пароль", "密码："), each read as a name of its length the scan knows (`_NAME_HEADS`:
+    a character for a character, so the offsets stay the text's), in its cases. By the first
+    character of each past ASCII, which is looked for first."""
+    words = [
+        ("contraseña", "contrasena"),  # Spanish
+        ("hasło", "haslo"),  # Polish
+        ("lösenord", "losenord"),  # Swedish
+        ("şifre", "sifre"),  # Turkish
+        ("ŞİFRE", "SIFRE"),
+        ("jelszó", "jelszo"),  # Hungarian
+        ("пароль", "passwd"),  # Russian, Ukrainian
+        ("密码", "pw"),  # Chinese, simplified and traditional
+        ("密碼", "pw"),
+        ("パスワード", " pswd"),  # Japanese
+        ("비밀번호", "pswd"),  # Korean
+    ]
+    variants: dict[str, str] = {}
+    for label, name in words:
+        if label.lower() != label.upper():
+            for case in (str.lower, str.capitalize, str.upper):
+                variants.setdefault(case(label), case(name))
+        else:
+            # a script with no cases, CJK's: the label before a colon (the fullwidth one those
+            # scripts write, or ASCII's) and nowhere else, as words run together with no
+            # space between them ("パスワードを忘れた", a value read as written)
+            for colon in ("\uff1a", ":"):
+                variants[label + colon] = name + ":"
+    by_character: dict[str, list[tuple[str, str]]] = {}
+    for label, name in variants.items():
+        if len(label) == len(name):
+            first = next(c for c in label if not c.isascii())
+            # (the longer first: "密码：" before "密码")
+            by_character.setdefault(first, []).append((label, name))
+    for labels in by_character.values():
+        labels.sort(key=lambda pair: -len(pair[0]))
+    return by_character
+
+
+_LABELS_PAST_ASCII = _labels_past_ascii()
+
+
+def _in_ascii(text: str, marks: list[tuple[str, str]]) -> str:
+    for mark, ascii in marks:
         if mark in text:
-            text = text.replace(mark, _TYPOGRAPHIC[mark])
+            text = text.replace(mark, ascii)
     return text
 
 

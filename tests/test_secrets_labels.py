@@ -1,0 +1,71 @@
+"""A password's name as tickets in other languages write it past ASCII ("contraseña", "hasło",
+"пароль", "密码：", "パスワード："): the value after it is found as after "password", and
+withheld character for character; words of a script written without spaces after a
+password's name are a sentence, not a password."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.secrets import find_secrets, redact, scan_text
+from tests.test_secrets_recall import _document
+
+PASSWORD = "Zq9-xK2!pLm4"
+LABELED = [
+    "contraseña: {}",
+    "Contraseña = {}",
+    "CONTRASEÑA={}",
+    "hasło: {}",
+    "Hasło: {}",
+    "lösenord: {}",
+    "şifre: {}",
+    "Şifre: {}",
+    "ŞİFRE: {}",
+    "jelszó: {}",
+    "пароль: {}",
+    "Пароль: {}",
+    "ПАРОЛЬ={}",
+    "密码：{}",
+    "密码: {}",
+    "密碼：{}",
+    "数据库密码：{}",
+    "パスワード：{}",
+    "ユーザーのパスワード: {}",
+    "비밀번호: {}",
+]
+
+
+@pytest.mark.parametrize("written", LABELED)
+def test_a_password_after_its_name_past_ascii_is_found(written: str) -> None:
+    text = "Kunde schreibt — " + written.format(PASSWORD) + " — 已转交"
+    assert [text[a:b] for a, b, _ in scan_text(text)] == [PASSWORD]
+    assert PASSWORD not in redact(text)
+    assert redact(text).startswith("Kunde schreibt — ")  # (the rest as written)
+
+
+def test_in_a_document_the_hit_is_placed_in_the_text_as_written() -> None:
+    doc = _document()
+    text = "客户说：数据库密码：" + PASSWORD + "，请尽快更换。"
+    doc["statements"][0]["text"] = text
+    hits = find_secrets(doc)
+    assert [(h.path, text[h.start : h.end]) for h in hits] == [("/statements/0/text", PASSWORD)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: 请联系管理员获取",
+        "Password：请联系管理员获取",
+        "密码：请联系管理员获取。",
+        "密码：忘记了",
+        "パスワード: パスワードを忘れた",
+        "パスワード：リセット済み",
+        "비밀번호: 관리자에게문의",
+        "密码已重置",  # (a CJK name with no colon after it is not read as one)
+        "パスワードを忘れた場合はこちら",
+        "Contraseña olvidada",
+        "la contraseña fue cambiada",
+    ],
+)
+def test_a_sentence_after_a_password_s_name_past_ascii_is_none(text: str) -> None:
+    assert scan_text(text) == [], [text[a:b] for a, b, _ in scan_text(text)]
