@@ -69,3 +69,22 @@ def test_in_a_document_the_hit_is_placed_in_the_text_as_written() -> None:
 )
 def test_a_sentence_after_a_password_s_name_past_ascii_is_none(text: str) -> None:
     assert scan_text(text) == [], [text[a:b] for a, b, _ in scan_text(text)]
+
+
+@pytest.mark.parametrize(
+    "name", ["contraseña", "Пароль", "密码", "数据库密码", "パスワード", "비밀번호"]
+)
+def test_a_member_named_for_a_password_past_ascii_holds_one(name: str) -> None:
+    doc = _document()
+    doc["operations"][0]["call"]["arguments"] = {"user": "bob", name: PASSWORD}
+    hits = find_secrets(doc)
+    assert [h.path for h in hits] == [f"/operations/0/call/arguments/{name}"]
+
+
+def test_a_member_whose_cjk_name_only_holds_a_label_is_read_as_written() -> None:
+    doc = _document()
+    doc["operations"][0]["call"]["arguments"] = {
+        "パスワードを忘れた": "Zq9xK2pLm4Qw",  # ("forgot the password": a page's link text)
+        "密码": "请联系管理员",  # (a sentence)
+    }
+    assert find_secrets(doc) == []

@@ -2029,7 +2029,7 @@ def _windowed(
 _SPANS_PER_VALUE = 8
 
 
-def _as_read(strings: list[str], blank: bool = False) -> list[str]:
+def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> list[str]:
     """``strings`` as the scan reads them: each holding a typographic mark with it read as the
     ASCII one it stands for (`_TYPOGRAPHIC`), and with ``blank`` (a decoded text's reading,
     its offsets its runs') each holding a terminal's escape sequence with them read as
@@ -2049,6 +2049,10 @@ def _as_read(strings: list[str], blank: bool = False) -> list[str]:
         ]
         if marks:
             strings = [s if s.isascii() else _in_ascii(s, marks) for s in strings]
+        if names:  # (member names: each ending with a CJK label read with it as its name)
+            endings = [(label, name) for label, name in _CJK_NAME_ENDINGS if label in joined]
+            if endings:
+                strings = [s if s.isascii() else _name_as_read(s, endings) for s in strings]
     if blank and "\x1b" in joined:
         from app.secrets.detectors import TERMINAL_SEQUENCE
 
@@ -2073,24 +2077,28 @@ _TYPOGRAPHIC = {
 }
 
 
-def _labels_past_ascii() -> dict[str, list[tuple[str, str]]]:
-    """A password's name as a ticket in another language writes it past ASCII ("contraseña",
-    "hasło", "пароль", "密码："), each read as a name of its length the scan knows (`_NAME_HEADS`:
-    a character for a character, so the offsets stay the text's), in its cases. By the first
-    character of each past ASCII, which is looked for first."""
-    words = [
-        ("contraseña", "contrasena"),  # Spanish
-        ("hasło", "haslo"),  # Polish
-        ("lösenord", "losenord"),  # Swedish
-        ("şifre", "sifre"),  # Turkish
-        ("ŞİFRE", "SIFRE"),
-        ("jelszó", "jelszo"),  # Hungarian
-        ("пароль", "passwd"),  # Russian, Ukrainian
-        ("密码", "pw"),  # Chinese, simplified and traditional
-        ("密碼", "pw"),
-        ("パスワード", " pswd"),  # Japanese
-        ("비밀번호", "pswd"),  # Korean
-    ]
+# A password's name as a ticket in another language writes it past ASCII, and the ASCII name
+# of its length the scan knows it by (`_NAME_HEADS`).
+_PASSWORD_LABELS = (
+    ("contraseña", "contrasena"),  # Spanish
+    ("hasło", "haslo"),  # Polish
+    ("lösenord", "losenord"),  # Swedish
+    ("şifre", "sifre"),  # Turkish
+    ("ŞİFRE", "SIFRE"),
+    ("jelszó", "jelszo"),  # Hungarian
+    ("пароль", "passwd"),  # Russian, Ukrainian
+    ("密码", "pw"),  # Chinese, simplified and traditional
+    ("密碼", "pw"),
+    ("パスワード", " pswd"),  # Japanese
+    ("비밀번호", "pswd"),  # Korean
+)
+
+
+def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
+    """Each of ``words`` ("contraseña", "hasło", "пароль", "密码："), a password's label past
+    ASCII, read as its ASCII name (a character for a character, so the offsets stay the
+    text's), in its cases. By the first character of each past ASCII, which is looked for
+    first."""
     variants: dict[str, str] = {}
     for label, name in words:
         if label.lower() != label.upper():
@@ -2113,7 +2121,21 @@ def _labels_past_ascii() -> dict[str, list[tuple[str, str]]]:
     return by_character
 
 
-_LABELS_PAST_ASCII = _labels_past_ascii()
+_LABELS_PAST_ASCII = _labels_past_ascii(_PASSWORD_LABELS)
+# A member's name that ends with a CJK label ("密码", "数据库密码", "パスワード"): the name is the
+# label, with no colon after it.
+_CJK_NAME_ENDINGS = tuple(
+    (label, name)
+    for label, name in _PASSWORD_LABELS
+    if label.isalpha() and label.lower() == label.upper()
+)
+
+
+def _name_as_read(name: str, endings: list[tuple[str, str]]) -> str:
+    for label, ascii in endings:
+        if name.endswith(label):
+            return name[: -len(label)] + ascii
+    return name
 
 
 def _in_ascii(text: str, marks: list[tuple[str, str]]) -> str:
@@ -3025,7 +3047,7 @@ def _hits(
         return indices[i]
 
     names = list(distinct_names)
-    texts = _as_read([n if isinstance(n, str) else str(n) for n in names])
+    texts = _as_read([n if isinstance(n, str) else str(n) for n in names], names=True)
     # A document of one small batch has its member names searched with its values, in one
     # text: one search of each keyword and pattern, not two (start-up, issue 28).
     # (each value searched holds a character at least: past as many strings, none is summed;
