@@ -32,6 +32,11 @@ LABELED = [
     "パスワード：{}",
     "ユーザーのパスワード: {}",
     "비밀번호: {}",
+    "密码 ：{}",
+    "비밀번호 : {}",
+    "パスワード\u3000：{}",
+    "密码={}",
+    "パスワード＝{}",
 ]
 
 
@@ -65,6 +70,25 @@ def test_in_a_document_the_hit_is_placed_in_the_text_as_written() -> None:
         "パスワードを忘れた場合はこちら",
         "Contraseña olvidada",
         "la contraseña fue cambiada",
+        # a form's translations: the label, and that it is required (English's own refused)
+        "Contraseña: Requerida",
+        "CONTRASEÑA: REQUERIDA",
+        "Hasło: Wymagane",
+        "Lösenord: Obligatoriskt",
+        "ŞİFRE: GEREKLİ",
+        "Jelszó: Kötelező",
+        "Пароль: Обязательно",
+        "Passwort: Erforderlich",
+        '"contraseña": "Contraseña"',
+        "login.contraseña=Contraseña",
+        # CJK's rules for a password, digits and letters among the words
+        "パスワード：8文字以上",
+        "パスワード：半角英数字8文字以上",
+        "パスワード：ログインIDと同じ",
+        "비밀번호: 8자이상",
+        "비밀번호: 8~16자",
+        "密码：8-16位字母和数字",
+        "密码：见1Password",
     ],
 )
 def test_a_sentence_after_a_password_s_name_past_ascii_is_none(text: str) -> None:
@@ -88,3 +112,43 @@ def test_a_member_whose_cjk_name_only_holds_a_label_is_read_as_written() -> None
         "密码": "请联系管理员",  # (a sentence)
     }
     assert find_secrets(doc) == []
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"password": "Contraseña"},
+        {"hasło": "Hasło"},
+        {"пароль": "Пароль"},
+        {"パスワード": "8文字以上"},
+    ],
+)
+def test_a_translation_file_s_entry_is_none(entry: dict[str, str]) -> None:
+    doc = _document()
+    doc["operations"][0]["call"]["arguments"] = entry
+    assert find_secrets(doc) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "password"),
+    [
+        ("password: Şifre2024!xyz", "Şifre2024!xyz"),
+        ("contraseña: MiContraseña2024!", "MiContraseña2024!"),
+        ("пароль: МойПароль2024!", "МойПароль2024!"),
+        ("密码：Zq9xT3vB7nLm，请尽快更换。", "Zq9xT3vB7nLm"),
+    ],
+)
+def test_a_password_read_through_a_label_is_withheld_where_it_is_quoted_again(
+    text: str, password: str
+) -> None:
+    """The hit holds the string as written (the scan read a label or a mark in it as ASCII):
+    what the page withholds elsewhere, a copy in another member or a finding's message, is
+    the password as written."""
+    from app.redaction import Redaction
+
+    doc = {"ticket": text, "notes": f"old value was {password} yesterday"}
+    hits = find_secrets(doc)
+    assert [(h.path, h.text) for h in hits] == [("/ticket", text)]
+    redaction = Redaction.of(doc, hits)
+    assert password not in str(redaction.data(doc))
+    assert password not in redaction.text(f"finding: value {password} is weak")

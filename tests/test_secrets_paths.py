@@ -28,7 +28,15 @@ PATHS = (
     "see ~/keys/{} and",
     "cat ./tokens/{}",
     'open("/Users/alice/.config/{}")',
-    "tokens/{}",
+    "config/keys/{}",
+    "[the route](https://app.example.com/#/tokens/{})",
+    "//cdn.example.com/fwd/{}",
+    "C:/Users/alice/{}",
+    "/etc/MyApp/secrets/{}",
+    "$HOME/keys/{}",
+    "${{HOME}}/keys/{}",
+    "docker run -v /srv/keys:/run/secrets/{}",
+    "https://proxy:8443/fwd/{}",
 )
 
 
@@ -54,12 +62,14 @@ def _blob(rng: random.Random, size: int) -> str:
 
 
 @pytest.mark.parametrize("rule_id", FORMATS)
-def test_a_token_s_shape_inside_a_base64_blob_after_a_slash_is_none(rule_id: str) -> None:
+def test_a_token_s_shape_after_a_slash_inside_a_base64_blob_is_none(rule_id: str) -> None:
     """The same credentials written inside base64 data after one of its "/": what stands
-    before the "/" is no path (base64 mixes cases in every part, holds "+", never "://")."""
+    before the "/" is no path (base64 mixes cases in every part, holds "+", never "://"), so
+    nothing is flagged from the token's prefix on (a part of it may be: another format's
+    shape inside it)."""
     rng = random.Random(rule_id)
     make, _ = EXAMPLES[rule_id]
-    flagged = []
+    differ = []
     for _ in range(40):
         credential = make()
         head = _blob(rng, rng.randrange(12, 300)).rstrip("=")
@@ -70,9 +80,34 @@ def test_a_token_s_shape_inside_a_base64_blob_after_a_slash_is_none(rule_id: str
             f"/9j/4AAQSkZJRgABAQ{head}/{credential}/{tail}",  # a JPEG's base64
             f'"thumbnail": "{head}/{credential}/{tail}"',
         ):
-            if _flags(text, credential):
-                flagged.append(text[:120])
-    assert flagged == []
+            start = text.index("/" + credential) + 1
+            if any(span[0] == start for span in scan_text(text)):
+                differ.append(text[:120])
+    assert differ == []
+
+
+def test_a_slash_after_a_token_is_a_path_s_only_after_one_before_it() -> None:
+    """A "/" after the token is the next segment of its path only when a path's "/" stands
+    before it: a URL or a path elsewhere on the line says nothing of a base64 blob."""
+    token = "EAAACBZReEVbHmCpzfj6HWp6tcuav"
+    for text in (
+        f"see https://cdn.example.com/a.bin then {token}/QMs98TMfy",
+        f"cache: /var/cache/app\nblob: {token}/QMs98TMfy",
+    ):
+        assert scan_text(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # lines of binary files' base64 (a shared library's, a message catalog's)
+        "j/EAAAAAAAC4NAEAAAAAAAgAAAAAAAAAn/EAAAAAAADANAEAAAAAAAgAAAAAAAAA",
+        "d/EAAA0AAACA8QAACAAAAI7xAAALAAAAl/EAAAsAAACj8QAACQAAAK/xAAAJAAAA",
+        "abc/EAAAc-YiuRnlufk8SOwUkaC9-wnS4q0wfxN2mEWtTv3thMiigxBfnvjITz9dFwS4",
+    ],
+)
+def test_a_word_too_short_or_alone_before_a_slash_is_no_path(line: str) -> None:
+    assert scan_text(line) == []
 
 
 def test_a_path_too_long_to_read_back_or_with_nothing_before_is_none() -> None:

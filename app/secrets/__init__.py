@@ -517,7 +517,29 @@ _AZURE_KEY_LIKE = _lazy(r"[A-Za-z0-9+/]{40,}={0,2}")
 _KEY_SHAPE = _lazy(r"[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/]{85}[AQgw]==")
 
 
-_ASCII_ALNUM = _lazy(r"[A-Za-z0-9]")
+# two characters of the scripts written without spaces between words: CJK's ideographs, kana,
+# Hangul
+_CJK_CHARACTER = "[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
+_CJK = _lazy(_CJK_CHARACTER)
+_ASCII_LETTER = _lazy("[A-Za-z]")
+_TWO_CJK = _lazy(
+    f"{_CJK_CHARACTER}[^\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]*{_CJK_CHARACTER}"
+)
+
+
+def _cjk_words(value: str) -> bool:
+    """Whether ``value`` is words of a script written without spaces ("请联系管理员获取",
+    "8文字以上", "8~16자", "见1Password"): it starts with one of its characters, holds two, or
+    holds one and no ASCII letter. A sentence, where the spaces that tell English prose from a
+    password are not written: a password of such characters is rare."""
+    first = _CJK.search(value)
+    if first is None:
+        return False
+    return (
+        first.start() == 0
+        or _TWO_CJK.search(value, first.start()) is not None
+        or _ASCII_LETTER.search(value) is None
+    )
 
 
 @lru_cache(maxsize=8192)  # a text repeats its values (ids, placeholders, the same key)
@@ -542,10 +564,7 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return None
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
-    if not value.isascii() and max(value) >= "\u2e80" and _ASCII_ALNUM.search(value) is None:
-        # words of a script written without spaces, no ASCII letter or digit among them
-        # ("password: 请联系管理员获取", "パスワード: パスワードを忘れた"): a sentence, where the
-        # spaces that tell English prose from a password are not written
+    if not value.isascii() and max(value) >= "\u2e80" and _cjk_words(value):
         return None
     if cls != _C_PASSWORD and (
         value[0] == "("  # (an expression's: no issuer's key starts so)
@@ -2037,16 +2056,17 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
     own. One C pass over all of them tells whether any holds either."""
     joined = "".join(strings)
     if not joined.isascii():
-        marks = [(mark, _TYPOGRAPHIC[mark]) for mark in _TYPOGRAPHIC if mark in joined]
         # (a label's distinctive character looked for first: one `in` test of a character
-        # costs a tenth of a word's)
-        marks += [
+        # costs a tenth of a word's; the labels read before the marks, some of which they
+        # hold: "パスワード\u3000：")
+        marks = [
             (label, name)
             for character, labels in _LABELS_PAST_ASCII.items()
             if character in joined
             for label, name in labels
             if label in joined
         ]
+        marks += [(mark, _TYPOGRAPHIC[mark]) for mark in _TYPOGRAPHIC if mark in joined]
         if marks:
             strings = [s if s.isascii() else _in_ascii(s, marks) for s in strings]
         if names:  # (member names: each ending with a CJK label read with it as its name)
@@ -2106,10 +2126,13 @@ def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple
                 variants.setdefault(case(label), case(name))
         else:
             # a script with no cases, CJK's: the label before a colon (the fullwidth one those
-            # scripts write, or ASCII's) and nowhere else, as words run together with no
-            # space between them ("パスワードを忘れた", a value read as written)
-            for colon in ("\uff1a", ":"):
-                variants[label + colon] = name + ":"
+            # scripts write, or ASCII's) or an equals sign, a space or not between, and nowhere
+            # else, as words run together with no space between them ("パスワードを忘れた", a
+            # value read as written)
+            for space in ("", " ", "\u3000"):
+                for operator_ in ("\uff1a", ":", "=", "\uff1d"):
+                    read = ":" if operator_ in "\uff1a:" else "="
+                    variants[label + space + operator_] = name + " " * len(space) + read
     by_character: dict[str, list[tuple[str, str]]] = {}
     for label, name in variants.items():
         if len(label) == len(name):
@@ -3036,7 +3059,10 @@ def _hits(
     searched: list[object] = values  # type: ignore[assignment]  # (truthy: non-empty)
     if _mostly_short(values):
         searched = list(map(operator.le, repeat(_SHORTEST_FLAGGED), map(len, values)))
-    strings = _as_read(list(compress(values, searched)))
+    # (as the scan reads them, `_as_read`; a hit records the string as written, whose offsets
+    # are the same: what a redaction withholds elsewhere is the credential as written)
+    written = list(compress(values, searched))
+    strings = _as_read(written)
     # where each of them is among the values: listed when a first hit is to be placed (a
     # document whose strings hold none never lists them)
     indices: list[int] = []
@@ -3143,7 +3169,7 @@ def _hits(
             elif spans:
                 c, token, ordinal = walk().locate(value_index(first + i))
                 for span in spans:
-                    record(c, (token,), (ordinal,), span, False, text)
+                    record(c, (token,), (ordinal,), span, False, written[first + i])
                 yield from pending
                 pending.clear()
     # the strings only a decoding detector may flag, decoded, and scanned all at once
@@ -3155,7 +3181,7 @@ def _hits(
     for item, spans in [*merged, *held.items()]:
         c, token, ordinal = walk().locate(value_index(item))
         for span in spans:
-            record(c, (token,), (ordinal,), span, False, strings[item])
+            record(c, (token,), (ordinal,), span, False, written[item])
     yield from pending
     pending.clear()
 

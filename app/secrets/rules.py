@@ -263,7 +263,7 @@ def _token_parts(
         run = text[run_start:end]
         if not low <= len(run) <= high or not _left_ok(text, start, boundary):
             return None
-        if right is not None and not _right_ok(text, end, right):
+        if right is not None and not _right_ok(text, end, right, start):
             return None
         if _masked(run) or (check is not None and not check(run)):
             return None
@@ -634,7 +634,7 @@ def _azure_identifiable_key(text: str, start: int, end: int) -> Span | None:
     head = start - before
     if head < 0 or text[head:start].strip(alphabet) or not _left_ok(text, head, _IN_BASE64):
         return None
-    if not _right_ok(text, end, _IN_BASE64_OR_PADDING):
+    if not _right_ok(text, end, _IN_BASE64_OR_PADDING, head):
         return None
     return None if _masked(text[head:end]) else (head, end)
 
@@ -662,7 +662,7 @@ def _facebook_token(text: str, start: int, end: int) -> Span | None:
     """Facebook (Meta) access tokens: EAA, a capital, then a long run of letters and digits
     (user, page and system-user tokens alike; EAAA is also Square's prefix, for 64 characters)."""
     run = text[start + 4 : end]
-    if not _left_ok(text, start, _IN_BASE64) or not _right_ok(text, end, _IN_BASE64):
+    if not _left_ok(text, start, _IN_BASE64) or not _right_ok(text, end, _IN_BASE64, start):
         return None  # a run inside base64 data (+ and / beside it), as binary blobs hold
     if _masked(run) or not 90 <= len(run) <= 512:
         return None

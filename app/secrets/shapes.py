@@ -50,6 +50,21 @@ _PLACEHOLDER_WORDS = _words(
     placeholder todo tbd tba fixme unknown unset empty required optional default value string
     none null nil undefined n/a na tbc notset not_set not-set
     """
+    # and as a form's translations write a password's label, and say that it is required,
+    # optional or hidden ("Contraseña: Requerida", "Пароль: Обязательно": the label and the
+    # value as the scan reads them, app/secrets `_labels_past_ascii`)
+    """
+    passwort kennwort contrasena senha wachtwoord passord adgangskode losenord salasana heslo
+    haslo sifre jelszo contraseña hasło lösenord şifre jelszó пароль
+    requerido requerida obligatorio obligatoria opcional oculto oculta obrigatório obrigatória
+    obrigatorio obrigatoria requis obligatoire facultatif masqué caché erforderlich
+    pflichtfeld pflicht verborgen versteckt obbligatorio obbligatoria richiesto richiesta
+    facoltativo nascosto verplicht vereist optioneel wymagane wymagany wymagana opcjonalne
+    ukryte obligatoriskt obligatorisk krävs valfritt dolt påkrævet påkrevd valgfri valgfritt
+    skjult pakollinen vaaditaan valinnainen piilotettu povinné povinný vyžadováno volitelné
+    skryté gerekli gerekli\u0307 zorunlu gizli kötelező szükséges opcionális rejtett
+    обязательно обязательное обязательный необязательно скрыто скрыт
+    """
 )
 _BOOLISH = _words("true false yes no on off y n t f enabled disabled")
 # A word a placeholder is made of, standing alone: "9your7" inside a generated key is none.
@@ -244,32 +259,36 @@ def _left_ok(text: str, start: int, boundary: frozenset[str]) -> bool:
     return before in "+-" and (start == 1 or text[start - 2] in "\n\r")
 
 
-def _right_ok(text: str, end: int, boundary: frozenset[str]) -> bool:
+def _right_ok(text: str, end: int, boundary: frozenset[str], start: int = 0) -> bool:
     """Whether a match ending at ``end`` has none of ``boundary`` after it, but a "/" after a
-    segment of a URL's or a file's path (https://hooks.example.com/t/EAAA…/run)."""
+    token (from ``start``) that a path's "/" stands before: the next segment of its path
+    (https://hooks.example.com/t/EAAA…/run)."""
     if end >= len(text) or text[end] not in boundary:
         return True
-    if text[end] != "/":
-        return False
-    slash = text.rfind("/", max(0, end - _PATH_REACH), end)
-    return slash >= 0 and _ends_a_path(text, slash)
+    return (
+        text[end] == "/" and start > 0 and text[start - 1] == "/" and _ends_a_path(text, start - 1)
+    )
 
 
 # A token's format whose alphabet lacks "/" refuses a "/" beside it: there it is part of a
 # base64 blob, whose bytes spell a token's prefix by chance (binary data's base64 holds
 # EAAA, AQE…). A "/" that ends a URL's path (https://proxy.example.com/fwd/EAAC…) or a
-# file's (/etc/secrets/EAAC…, ~/tokens/…) stands beside a token as a space would: what
-# is written before it, from the last space, quote or bracket, is a URL (a scheme, "://",
-# which base64 never holds) or a path of words (each a small letter or a digit but for a
-# first capital: a base64 blob's parts mix cases). At most this far back.
+# file's (/etc/secrets/EAAC…, ~/keys/…, $HOME/keys/…, C:/Users/alice/…) stands beside a
+# token as a space would. What is written before it, from the last space, quote, bracket or
+# colon (a scheme's, a port's, a drive's, a mount's), is read: a URL from its "//" and a host
+# with a dot (base64 holds no dot), or a path of words (a small letter or a digit each
+# character, but for a capital opening a word: base64's parts run capitals together), from
+# "/", "~", "$HOME", "." or "..", or of two words or more, the first of three characters or
+# more (a base64 line's "j/EAAA…" is no path). At most this far back.
 _PATH_REACH = 512
-_PATH_SEGMENT = r"[A-Z]?[a-z0-9._\-]{1,64}"
+_PATH_WORD = r"[A-Z]?[a-z0-9._\-]+(?:[A-Z][a-z0-9._\-]+)*"
 _A_PATH = _lazy(
-    r"[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^?#]*"
-    rf"|(?:~|\.{{1,2}})?(?:/{_PATH_SEGMENT})+|{_PATH_SEGMENT}(?:/{_PATH_SEGMENT})*"
+    r"//(?:[a-z0-9\-]+(?:\.[a-z0-9\-]+)+|localhost)(?:/[^/]*)*"
+    rf"|(?:~[a-z0-9_\-]*|\$\{{?[A-Za-z_][A-Za-z0-9_]*\}}?|\.{{1,2}})?(?:/{_PATH_WORD})+"
+    rf"|(?=[^/]{{3}}){_PATH_WORD}(?:/{_PATH_WORD})+"
 )
 # what a path's text starts after (read backwards from the "/", reversed)
-_BEFORE_A_PATH = _lazy(r"[^\s\"'`(<\[{,;=>|]*")
+_BEFORE_A_PATH = _lazy(r"[^\s\"'`(<\[,;=>|:]*")
 
 
 def _ends_a_path(text: str, slash: int) -> bool:
