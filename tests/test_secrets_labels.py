@@ -37,6 +37,9 @@ LABELED = [
     "パスワード\u3000：{}",
     "密码={}",
     "パスワード＝{}",
+    "password：{}",  # (a fullwidth colon after a label in ASCII too)
+    "Contraseña：{}",
+    "用户名：admin 密码：{}",
 ]
 
 
@@ -89,6 +92,10 @@ def test_in_a_document_the_hit_is_placed_in_the_text_as_written() -> None:
         "비밀번호: 8~16자",
         "密码：8-16位字母和数字",
         "密码：见1Password",
+        # CJK documentation's fullwidth colons
+        "token：用户登录凭证，有效期两小时",
+        "时间：12:30",
+        "Key：Value",
     ],
 )
 def test_a_sentence_after_a_password_s_name_past_ascii_is_none(text: str) -> None:

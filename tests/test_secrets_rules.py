@@ -759,7 +759,7 @@ def test_every_true_case_written_as_a_json_string_is_found(quoting: str) -> None
 TYPOGRAPHIC = {
     " → ": " -> ",
     " — ": " - ",
-    "：": ": ",
+    "：": ":",
     "\u00a0": " ",
     " “": ' "',
 }

@@ -2086,14 +2086,16 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
 # Marks a person or a model writes where a configuration writes ASCII: a space that does not
 # break ("password\u00a0= …") and curly double quotes ("password: “…”"); and CJK's punctuation,
 # which no credential holds, read as a space that ends a value ("密码：Zq9…，请尽快更换。": the
-# password, then the sentence's comma). (A fullwidth colon is CJK text's own colon, before
-# prose as often as before a value, and a curly single quote an apostrophe: the keyword rules
-# read both as separators, app/secrets/engine.py `TYPOGRAPHIC_SEPARATORS`; the detectors do
-# not, but after a password's name, `_labels_past_ascii`.)
+# password, then the sentence's comma); and the fullwidth colon, CJK text's own, as ASCII's
+# ("password：…", "API key：…": before CJK prose as often as before a value, "token：用户登录凭证",
+# which is refused as words, `_cjk_words`; 24,099 strings of CJK translations holding a colon,
+# none flagged). (A curly single quote is an apostrophe: the keyword rules read it as a
+# separator, app/secrets/engine.py `TYPOGRAPHIC_SEPARATORS`; the detectors do not.)
 _CJK_PUNCTUATION = "\u3001\u3002\uff01\uff08\uff09\uff0c\uff1b\uff1f"
 _TYPOGRAPHIC = {
     **dict.fromkeys(NO_BREAK_SPACES + _CJK_PUNCTUATION, " "),
     **dict.fromkeys(CURLY_DOUBLE_QUOTES, '"'),
+    "\uff1a": ":",
 }
 
 
