@@ -159,3 +159,23 @@ def test_a_password_read_through_a_label_is_withheld_where_it_is_quoted_again(
     redaction = Redaction.of(doc, hits)
     assert password not in str(redaction.data(doc))
     assert password not in redaction.text(f"finding: value {password} is weak")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  --password=CONTRASEÑA     la contraseña para ftp y http es CONTRASEÑA",
+        "  --password=LÖSEN          lösenord för ftp och http",
+        "  --password=ПАРОЛЬ\tпароль для ftp и http",
+        "  --password=MẬT-KHẨU       mật khẩu cho ftp và http",
+        "  --password=HASŁO          hasło dla ftp i http to HASŁO",
+    ],
+)
+def test_a_command_s_help_in_another_language_names_a_flag_s_value_in_capitals(line: str) -> None:
+    assert scan_text(line) == []
+
+
+def test_a_password_of_capitals_on_a_command_line_is_found() -> None:
+    for value in ("ZQXKPLMQWRTY", "HUNTER", "KWPDSLAMQZTRBNVC"):
+        line = f"mysql -u root --password={value} -h db.internal"
+        assert [line[a:b] for a, b, _ in scan_text(line)] == [value]

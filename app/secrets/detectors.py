@@ -387,6 +387,10 @@ def command_line_password(text: str) -> Iterator[Span]:
         if group is None:
             continue
         value = m.group(group)
+        if group == "bare" and _metavariable(text, value, m.end(group)):
+            # a command's help names what a flag takes in capitals, in its language's word
+            # (wget's "--password=CONTRASEÑA   … a CONTRASEÑA", "--password=LÖSEN   ställ in…")
+            continue
         # (a value after a space, and after --pass alone, which also names a compiler's pass,
         # clippy's --pass=early: judged as prose judges a password, letters and digits)
         spaced = m.group("op") is not None and (m.group("op") != "=" or _pass_alone(m.group()))
@@ -402,6 +406,16 @@ def command_line_password(text: str) -> Iterator[Span]:
                 continue
             if _credential_value(_C_PASSWORD, m.group(group)) is not None:
                 yield m.start(group), m.end(group), PASSWORD
+
+
+def _metavariable(text: str, value: str, end: int) -> bool:
+    """Whether ``value`` (ending at ``end``) is what a command's help writes for the value a
+    flag takes: a word in capitals (a hyphen or an underscore may join two), of any script,
+    that the help's columns follow (two spaces or a tab after it) or its text names again. (A
+    password of capitals on a command line has one space after it, if any.)"""
+    if not (value.isupper() and value.replace("-", "").replace("_", "").isalpha()):
+        return False
+    return text.startswith("  ", end) or text.startswith("\t", end) or text.count(value) > 1
 
 
 # A command that sets a named variable, secret or setting to a value, as the next word: Windows'
