@@ -244,6 +244,11 @@ PLAUSIBLE: list[str] = [
     "https://play.rust-lang.org/?code=fn+to_tokens(%26self,+tokens:+%26mut+TokenStream)+%7B%0A",
     "https://play.rust-lang.org/?code=struct+CookieJar+%7B+cookies:+u32+%7D%0A",
     "cargo dev new_lint --name=foo_functions --pass=late --category=pedantic",
+    # a type annotation and a module's attribute named for a key; a package list's version
+    "def load(private_key: SSHPrivateKeyTypes, password: bytes | None) -> None:",
+    "private_key: Ed25519PrivateKey | Ed448PrivateKey",
+    "MLKEM768X25519PrivateKey = rust_openssl.hpke.MLKEM768X25519PrivateKey",
+    "apt\tpasswd\t1:4.13+dfsg1-1+deb12u1\napt\tpatch\t2.7.6-7",
 ]
 
 

@@ -98,11 +98,17 @@ _MAPBOX_PUBLIC = _lazy(r"pk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")
 # text soon fails it: its capitals are not each followed by lower-case letters, and its digits
 # sit inside words (as in a password's Wint3r) rather than ending them (as in ed25519).
 _WORDISH = r"(?=[A-Za-z])[A-Z]*+(?:[A-Z][a-z]{2,}+|[a-z]++|[0-9]++(?![a-z]))*+[A-Z]*+"
+# a class's name whose words follow an acronym or an algorithm's name (SSHPrivateKeyTypes,
+# Ed25519PrivateKey, MLKEM768X25519PrivateKey): what a type annotation gives a credential's
+# name ("private_key: Ed25519PrivateKey"). (A password of words after one is rare: Tr0ub4dor's
+# digits sit inside its word.)
+_CLASS_NAME = r"(?:[A-Z][A-Z0-9]*?|[A-Z][a-z]?[0-9]++)(?:[A-Z][a-z]{2,}+){2,}+"
 _IDENTIFIER_LIKE = _lazy(
     rf"""[._\-]*+{_WORDISH}(?:[._\-]++{_WORDISH})++[._\-]*+  # snake_case, kebab-case, a.path
       |_++{_WORDISH}                                     # _Private
       |[a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++               # camelCase words
-      |[A-Z][a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++          # PascalCase words""",
+      |[A-Z][a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++          # PascalCase words
+      |(?:{_WORDISH}[._])*+{_CLASS_NAME}                 # a class's name, or a module's""",
     re.S | re.X,
 )
 # A call or a subscript (hmac.new(key2, msg; os.getenv("DB"); cfg["db"]; b64decode(x)), as
@@ -120,6 +126,8 @@ _NUMBERISH = _lazy(r"[\d\s+\-.,:/_%]+")
 _VERSION = _lazy(
     r"(?:[~^=<>]{1,2}|v)?\d{1,6}\.\d{1,6}\.\d{1,6}"
     r"(?:-[0-9A-Za-z]{1,24}(?:\.[0-9A-Za-z]{1,24}){0,4})?(?:\+[0-9A-Za-z.\-]{1,64})?"
+    # and as Debian writes a package's version (a package list: "passwd\t1:4.13+dfsg1-1+deb12u1")
+    r"|(?:\d{1,4}:)?\d{1,6}(?:\.\d{1,6})++(?:[+~][0-9A-Za-z.+~]{1,48})?(?:-[0-9A-Za-z.+~]{1,32})?"
 )
 _VERSION_STARTS = frozenset("0123456789~^=<>v")
 _MASK_CHARS = "*xX#?._- \t\u2022\u00b7\u2026\u25cf"
