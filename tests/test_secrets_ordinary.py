@@ -249,6 +249,8 @@ PLAUSIBLE: list[str] = [
     "private_key: Ed25519PrivateKey | Ed448PrivateKey",
     "MLKEM768X25519PrivateKey = rust_openssl.hpke.MLKEM768X25519PrivateKey",
     "apt\tpasswd\t1:4.13+dfsg1-1+deb12u1\napt\tpatch\t2.7.6-7",
+    # a bundle's minified code: an object's member named for a token
+    "toJSON(){return{token:this.tokenType}}toString(){return this.tokenType}",
 ]
 
 

@@ -115,6 +115,7 @@ _IDENTIFIER_LIKE = _lazy(
 # distinct from a password holding a bracket (Tr0ub4dor(3x9Q): see `_code_callee`.
 _CALL = _lazy(r"([\w$.:]*+)[(\[].*", re.S)  # (PHP's Class::method(…) too)
 _DIGIT_IN_WORD = _lazy(r"[0-9][a-z]")
+_MEMBER_ACCESS = frozenset({"this.", "self."})
 # type names in schemas and signatures: "password": "string?", api_key: str
 _TYPE_NAME = _lazy(
     r"(?i)(?:string|str|text|varchar|bool|boolean|int|integer|number|float|object|array|any"
@@ -181,6 +182,8 @@ def _not_a_credential_shape(value: str) -> bool:
         return True  # a Mapbox public token: made to be shipped in web pages (sk. is secret)
     if _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value):
         return True
+    if value[:5] in _MEMBER_ACCESS:
+        return True  # an object's member, what code assigns: {token: this.tokenType}
     call = _CALL.fullmatch(value)
     return call is not None and _code_callee(call.group(1))
 
