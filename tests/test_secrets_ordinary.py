@@ -277,3 +277,24 @@ def test_all_of_them_in_one_document() -> None:
     ]
     doc["extensions"]["dev.example.agent/trace"] = dict.fromkeys(PLAUSIBLE, "")
     assert find_secrets(doc) == []
+
+
+def test_a_password_shaped_like_a_class_s_name_is_still_one() -> None:
+    """A class's name after an acronym is code only when its words name what it types (Key,
+    Token, Secret…): random capitals, digits and small letters make two words after a head
+    as often as 1 in 30 ("Qw72QpztyTmp"), and each is a password."""
+    for password in ("Qw72QpztyTmp", "Zk9XvbnqWert", "AB12CdefGhij", "Ed25519QwertyUiop"):
+        line = f"tacacs-server host 10.1.1.1 key {password}"
+        assert [line[a:b] for a, b, _ in scan_text(line)] == [password]
+
+
+def test_a_base64_key_that_starts_like_a_reference_is_still_one() -> None:
+    """A reference to a secret store names it with a colon (sm:prod/db) or a "+" before a
+    scheme (ref+vault://…): a key whose base64 starts "sM+" or "op+" is a key."""
+    for key in (
+        "sM+nGRpXNi1AeXZUfKc8o3kJS6U2IrFbl2uXGYx7pP8=",
+        "oP+kQ2vX9mZr4LtYwNc7uHb3sEfJd6aGi1pKoT5xV0w=",
+    ):
+        line = f"Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey={key}"
+        assert [line[a:b] for a, b, _ in scan_text(line)] == [key]
+    assert scan_text("SharedAccessKey=ref+vault://secret/bus#key") == []

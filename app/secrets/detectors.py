@@ -1429,12 +1429,21 @@ def _identifier_words(value: str) -> bool:
     words = [w for w in _CAMEL_WORD.findall(value) if not w.isdigit()]
     letters = sum(map(len, words))
     capitals = sum(map(str.isupper, value))
-    # (a generated key's letters are capitals half the time; an identifier's, a word's first)
+    long_words = "".join([w for w in words if len(w) >= 4]).lower()
+    # (a generated key's letters are capitals half the time; an identifier's, a word's first;
+    # a word's letters are vowels a third of the time or more, a random run's a fifth: a key
+    # of few capitals, Kx8z4hakb6oDwLjhdvDcir5i, has "words" hakb, Ljhdv, Dcir; and its digits
+    # stand inside them, where an identifier's end its words: Seconds3600, Provider2Factory)
     return (
         letters > 0
         and capitals <= 0.2 * letters
-        and sum(len(w) for w in words if len(w) >= 4) >= 0.6 * letters
+        and len(long_words) >= 0.6 * letters
+        and sum(map(long_words.count, "aeiouy")) >= 0.3 * len(long_words)
+        and len(_DIGIT_BEFORE_A_WORD.findall(value)) < 2
     )
+
+
+_DIGIT_BEFORE_A_WORD = _lazy(r"[0-9][a-z]")
 
 
 def key_in_prose(text: str) -> Iterator[Span]:

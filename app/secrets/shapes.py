@@ -81,7 +81,9 @@ _REFERENCE = _lazy(
     r"(?i)(?:[a-z][a-z0-9+.\-]*://"
     r"|(?:env|vault|secret|secrets|ssm|arn|op|kv|keyvault|kms|gcpsm|gsm|sm|awssm|azure|doppler"
     r"|infisical|file|k8s|kubernetes|urn|sops|ref|secretref|secretsmanager|bitwarden|keychain"
-    r"|sha(?:-?\d+)?|md5|blake2b?|blake3)[:+]"
+    # (a "+" only before a scheme, as vals writes its references: ref+vault://…; a base64
+    # key may start sM+…)
+    r"|sha(?:-?\d+)?|md5|blake2b?|blake3)(?::|\+[a-z][a-z0-9.\-]*://)"
     # Google's Secret Manager names a secret (and its version) by its path
     r"|projects/[a-z0-9][a-z0-9\-]{0,62}/secrets/"
     # a file path; base64 keys can start with "/" too, so a bare "/" is not enough
@@ -98,11 +100,14 @@ _MAPBOX_PUBLIC = _lazy(r"pk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")
 # text soon fails it: its capitals are not each followed by lower-case letters, and its digits
 # sit inside words (as in a password's Wint3r) rather than ending them (as in ed25519).
 _WORDISH = r"(?=[A-Za-z])[A-Z]*+(?:[A-Z][a-z]{2,}+|[a-z]++|[0-9]++(?![a-z]))*+[A-Z]*+"
-# a class's name whose words follow an acronym or an algorithm's name (SSHPrivateKeyTypes,
-# Ed25519PrivateKey, MLKEM768X25519PrivateKey): what a type annotation gives a credential's
-# name ("private_key: Ed25519PrivateKey"). (A password of words after one is rare: Tr0ub4dor's
-# digits sit inside its word.)
-_CLASS_NAME = r"(?:[A-Z][A-Z0-9]*?|[A-Z][a-z]?[0-9]++)(?:[A-Z][a-z]{2,}+){2,}+"
+# a class's name whose words follow an acronym or an algorithm's name and name what it types
+# (SSHPrivateKeyTypes, Ed25519PrivateKey, MLKEM768X25519PrivateKey): what a type annotation
+# gives a credential's name ("private_key: Ed25519PrivateKey"). (Random capitals, digits and
+# small letters make two words after a head as often as 1 in 30: Qw72QpztyTmp.)
+_CLASS_NAME = (
+    r"(?:[A-Z][A-Z0-9]*?|[A-Z][a-z]?[0-9]++)(?:[A-Z][a-z]{2,}+)*?"
+    r"(?:Key|Token|Secret|Password|Credential|Certificate)s?(?:[A-Z][a-z]{2,}+)*+"
+)
 _IDENTIFIER_LIKE = _lazy(
     rf"""[._\-]*+{_WORDISH}(?:[._\-]++{_WORDISH})++[._\-]*+  # snake_case, kebab-case, a.path
       |_++{_WORDISH}                                     # _Private
