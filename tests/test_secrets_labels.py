@@ -179,3 +179,12 @@ def test_a_password_of_capitals_on_a_command_line_is_found() -> None:
     for value in ("ZQXKPLMQWRTY", "HUNTER", "KWPDSLAMQZTRBNVC"):
         line = f"mysql -u root --password={value} -h db.internal"
         assert [line[a:b] for a, b, _ in scan_text(line)] == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["密码：{}请尽快更换", "パスワード：{}です", "비밀번호: {}입니다", "password: {}请尽快更换"],
+)
+def test_a_password_cjk_text_runs_on_from_is_found_alone(text: str) -> None:
+    written = text.format(PASSWORD)
+    assert [written[a:b] for a, b, _ in scan_text(written)] == [PASSWORD]

@@ -1267,6 +1267,13 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
     value = v.group(group)
+    if group == "bare" and not value.isascii() and max(value) >= "\u2e80":
+        # CJK text runs on after a value with no space between ("密码：Zq9…请尽快更换"): the
+        # value ends at its first such character, when four or more stand before it and a
+        # letter among them (a count's "8~16자" is words: `_cjk_words`)
+        cjk = _CJK.search(value)
+        if cjk is not None and cjk.start() >= 4 and _ASCII_LETTER.search(value, 0, cjk.start()):
+            value, end = value[: cjk.start()], start + cjk.start()
     if group == "bare" and value[-1] in _TRIMMED_ENDS:  # (else nothing to trim)
         trimmed = _trimmed_bare(value, text[end : end + 1] in _QUOTES)
         if not trimmed:
