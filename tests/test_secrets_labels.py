@@ -188,3 +188,26 @@ def test_a_password_of_capitals_on_a_command_line_is_found() -> None:
 def test_a_password_cjk_text_runs_on_from_is_found_alone(text: str) -> None:
     written = text.format(PASSWORD)
     assert [written[a:b] for a, b, _ in scan_text(written)] == [PASSWORD]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["密码是{}", "数据库的密码为：{}，请更换", "パスワードは{}です", "비밀번호는 {}입니다"],
+)
+def test_a_password_after_its_cjk_label_and_particle_is_found(text: str) -> None:
+    written = text.format(PASSWORD)
+    assert [written[a:b] for a, b, _ in scan_text(written)] == [PASSWORD]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "密码是必需的",
+        "パスワードは8文字以上",
+        "비밀번호는 8자 이상이어야 합니다",
+        # a translation's message after an English label: the label and particle are its words
+        "passwd: パスワードは変更されませんでした",
+    ],
+)
+def test_a_sentence_after_a_cjk_label_and_particle_is_none(text: str) -> None:
+    assert scan_text(text) == []

@@ -2076,6 +2076,17 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
         marks += [(mark, _TYPOGRAPHIC[mark]) for mark in _TYPOGRAPHIC if mark in joined]
         if marks:
             strings = [s if s.isascii() else _in_ascii(s, marks) for s in strings]
+        particles = [
+            label
+            for character, labels in _PARTICLE_BASES.items()
+            if character in joined
+            for label in labels
+            if label in joined
+        ]
+        if particles:
+            strings = [
+                _particles_read(s) if any(map(s.__contains__, particles)) else s for s in strings
+            ]
         if names:  # (member names: each ending with a CJK label read with it as its name)
             endings = [(label, name) for label, name in _CJK_NAME_ENDINGS if label in joined]
             if endings:
@@ -2154,6 +2165,38 @@ def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple
 
 
 _LABELS_PAST_ASCII = _labels_past_ascii(_PASSWORD_LABELS)
+# A CJK label before the particle that says what it is ("密码是…", "数据库的密码为：…", "パスワード
+# は…です", "비밀번호는 …"), read as its name and "=" (or "_" before a colon), but where it
+# follows an operator: there it is a value's words, another label's ("passwd: パスワードは変更
+# されませんでした", a translation's message).
+_PARTICLE_LABELS = {
+    f"{label}{particle}{colon}": name + ("_:" if colon else "=")
+    for label, name, particles in (
+        ("密码", "pw", "是为為"),
+        ("密碼", "pw", "是為为"),
+        ("パスワード", " pswd", "は"),
+        ("비밀번호", "pswd", "는"),
+    )
+    for particle in particles
+    for colon in ("", "\uff1a", ":")
+}
+# (each label and particle, by its first character: looked for as the labels above are)
+_PARTICLE_BASES = {
+    first: [label for label in _PARTICLE_LABELS if label[0] == first and label[-1] not in "\uff1a:"]
+    for first in {label[0] for label in _PARTICLE_LABELS}
+}
+_PARTICLE_LABEL = _lazy(
+    r"(?<![:=\uff1a\uff1d])(?<![:=\uff1a\uff1d] )(?:"
+    + "|".join(sorted(map(re.escape, _PARTICLE_LABELS), key=len, reverse=True))
+    + ")"
+)
+
+
+def _particles_read(text: str) -> str:
+    """``text`` with each CJK label before its particle read as its name (see above)."""
+    return _PARTICLE_LABEL.sub(lambda m: _PARTICLE_LABELS[m.group()], text)
+
+
 # A member's name that ends with a CJK label ("密码", "数据库密码", "パスワード"): the name is the
 # label, with no colon after it.
 _CJK_NAME_ENDINGS = tuple(
