@@ -60,6 +60,7 @@ from app.secrets import (
     _wrapped_values,
 )
 from app.secrets.shapes import (
+    _DIGIT_IN_WORD,
     _both_cases_and_digits,
     _has_lower,
     _has_upper,
@@ -1439,11 +1440,8 @@ def _identifier_words(value: str) -> bool:
         and capitals <= 0.2 * letters
         and len(long_words) >= 0.6 * letters
         and sum(map(long_words.count, "aeiouy")) >= 0.3 * len(long_words)
-        and len(_DIGIT_BEFORE_A_WORD.findall(value)) < 2
+        and len(_DIGIT_IN_WORD.findall(value)) < 2
     )
-
-
-_DIGIT_BEFORE_A_WORD = _lazy(r"[0-9][a-z]")
 
 
 def key_in_prose(text: str) -> Iterator[Span]:
