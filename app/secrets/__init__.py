@@ -46,6 +46,8 @@ from app.secrets.engine import (
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
+    PASSWORD_LABELS,
+    PASSWORD_NAMES,
     _both_cases_and_digits,
     _has_lower,
     _has_upper,
@@ -231,23 +233,10 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("passwd",): _C_PASSWORD,
     ("passphrase",): _C_PASSWORD,
     ("passcode",): _C_PASSWORD,  # (a number alone, a one-time code, is refused as any number)
-    ("passwort",): _C_PASSWORD,  # German's, as a support ticket writes it ("Passwort: …")
     ("mot", "de", "passe"): _C_PASSWORD,  # French's ("mot de passe : …")
-    # and as tickets in other languages write it, in ASCII (a label's accents are read as
-    # a name's characters are not: "contrasena", not "contraseña")
-    ("senha",): _C_PASSWORD,  # Portuguese
-    ("contrasena",): _C_PASSWORD,  # Spanish
-    ("kennwort",): _C_PASSWORD,  # German's other
-    ("wachtwoord",): _C_PASSWORD,  # Dutch
-    ("passord",): _C_PASSWORD,  # Norwegian
-    ("adgangskode",): _C_PASSWORD,  # Danish
-    ("losenord",): _C_PASSWORD,  # Swedish
-    ("salasana",): _C_PASSWORD,  # Finnish
-    ("heslo",): _C_PASSWORD,  # Czech, Slovak
-    ("haslo",): _C_PASSWORD,  # Polish
-    ("sifre",): _C_PASSWORD,  # Turkish
-    ("jelszo",): _C_PASSWORD,  # Hungarian
-    ("pswd",): _C_PASSWORD,  # (and the name Japanese and Korean labels are read as)
+    # and as tickets in other languages write it, in ASCII ("Passwort: …", "senha: …"), and the
+    # name a label past ASCII is read as ("パスワード：": shapes `PASSWORD_LABELS`)
+    **dict.fromkeys([(name,) for name in (*PASSWORD_NAMES, "pswd")], _C_PASSWORD),
     ("pass", "phrase"): _C_PASSWORD,
     ("secret",): _C_SECRET,
     ("secret", "key"): _C_SECRET,
@@ -737,10 +726,7 @@ _NAME_OP_VALUED = _lazy(
 )
 # A password's name in other languages than English (passwort, passord and "mot de passe" hold
 # "pass"): a word of a credential's name each
-_PASSWORD_WORDS = (
-    *("senha", "contrasena", "kennwort", "wachtwoord", "adgangskode", "losenord"),
-    *("salasana", "heslo", "haslo", "sifre", "jelszo", "pswd"),
-)
+_PASSWORD_WORDS = (*[name for name in PASSWORD_NAMES if "pass" not in name], "pswd")
 _NAME_HEAD_ANCHOR = _lazy(
     r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk|_pat|-pat"
     rf"|{'|'.join(_PASSWORD_WORDS)}"
@@ -2117,23 +2103,6 @@ _TYPOGRAPHIC = {
 }
 
 
-# A password's name as a ticket in another language writes it past ASCII, and the ASCII name
-# of its length the scan knows it by (`_NAME_HEADS`).
-_PASSWORD_LABELS = (
-    ("contraseña", "contrasena"),  # Spanish
-    ("hasło", "haslo"),  # Polish
-    ("lösenord", "losenord"),  # Swedish
-    ("şifre", "sifre"),  # Turkish
-    ("ŞİFRE", "SIFRE"),
-    ("jelszó", "jelszo"),  # Hungarian
-    ("пароль", "passwd"),  # Russian, Ukrainian
-    ("密码", "pw"),  # Chinese, simplified and traditional
-    ("密碼", "pw"),
-    ("パスワード", " pswd"),  # Japanese
-    ("비밀번호", "pswd"),  # Korean
-)
-
-
 def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
     """Each of ``words`` ("contraseña", "hasło", "пароль", "密码："), a password's label past
     ASCII, read as its ASCII name (a character for a character, so the offsets stay the
@@ -2164,7 +2133,7 @@ def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple
     return by_character
 
 
-_LABELS_PAST_ASCII = _labels_past_ascii(_PASSWORD_LABELS)
+_LABELS_PAST_ASCII = _labels_past_ascii(PASSWORD_LABELS)
 # A CJK label before the particle that says what it is ("密码是…", "数据库的密码为：…", "パスワード
 # は…です", "비밀번호는 …"), read as its name and "=" (or "_" before a colon), but where it
 # follows an operator: there it is a value's words, another label's ("passwd: パスワードは変更
@@ -2201,7 +2170,7 @@ def _particles_read(text: str) -> str:
 # label, with no colon after it.
 _CJK_NAME_ENDINGS = tuple(
     (label, name)
-    for label, name in _PASSWORD_LABELS
+    for label, name in PASSWORD_LABELS
     if label.isalpha() and label.lower() == label.upper()
 )
 

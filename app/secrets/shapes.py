@@ -40,6 +40,38 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# A password's name in other languages than English, one word in ASCII as a support ticket
+# writes it ("Passwort: …", "senha: …"); and a label past ASCII with the ASCII name of its
+# length the scan reads it as (app/secrets `_labels_past_ascii`: a character for a character,
+# so the offsets stay the text's). A form's translation of "password" is each of them too: no
+# value of one (`_PLACEHOLDER_WORDS`).
+PASSWORD_NAMES = (
+    *("passwort", "kennwort"),  # German
+    "senha",  # Portuguese
+    "contrasena",  # Spanish
+    "wachtwoord",  # Dutch
+    "passord",  # Norwegian
+    "adgangskode",  # Danish
+    "losenord",  # Swedish
+    "salasana",  # Finnish
+    "heslo",  # Czech, Slovak
+    "haslo",  # Polish
+    "sifre",  # Turkish
+    "jelszo",  # Hungarian
+)
+PASSWORD_LABELS = (
+    ("contraseña", "contrasena"),  # Spanish
+    ("hasło", "haslo"),  # Polish
+    ("lösenord", "losenord"),  # Swedish
+    ("şifre", "sifre"),  # Turkish
+    ("ŞİFRE", "SIFRE"),
+    ("jelszó", "jelszo"),  # Hungarian
+    ("пароль", "passwd"),  # Russian, Ukrainian
+    ("密码", "pw"),  # Chinese, simplified and traditional
+    ("密碼", "pw"),
+    ("パスワード", " pswd"),  # Japanese
+    ("비밀번호", "pswd"),  # Korean
+)
 _PLACEHOLDER_WORDS = _words(
     """
     redacted removed hidden masked omitted elided withheld sanitized scrubbed filtered
@@ -50,12 +82,10 @@ _PLACEHOLDER_WORDS = _words(
     placeholder todo tbd tba fixme unknown unset empty required optional default value string
     none null nil undefined n/a na tbc notset not_set not-set
     """
-    # and as a form's translations write a password's label, and say that it is required,
-    # optional or hidden ("Contraseña: Requerida", "Пароль: Обязательно": the label and the
-    # value as the scan reads them, app/secrets `_labels_past_ascii`)
+    # and as a form's translations say that it is required, optional or hidden ("Contraseña:
+    # Requerida", "Пароль: Обязательно": the value as the scan reads it, app/secrets
+    # `_labels_past_ascii`), and name a password (below)
     """
-    passwort kennwort contrasena senha wachtwoord passord adgangskode losenord salasana heslo
-    haslo sifre jelszo contraseña hasło lösenord şifre jelszó пароль
     requerido requerida obligatorio obligatoria opcional oculto oculta obrigatório obrigatória
     obrigatorio obrigatoria requis obligatoire facultatif masqué caché erforderlich
     pflichtfeld pflicht verborgen versteckt obbligatorio obbligatoria richiesto richiesta
@@ -65,7 +95,7 @@ _PLACEHOLDER_WORDS = _words(
     skryté gerekli gerekli\u0307 zorunlu gizli kötelező szükséges opcionális rejtett
     обязательно обязательное обязательный необязательно скрыто скрыт
     """
-)
+) | {*PASSWORD_NAMES, *[label for label, _ in PASSWORD_LABELS if label.islower()]}
 _BOOLISH = _words("true false yes no on off y n t f enabled disabled")
 # A word a placeholder is made of, standing alone: "9your7" inside a generated key is none.
 _PLACEHOLDER_MARKERS = _lazy(
