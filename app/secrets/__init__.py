@@ -2049,26 +2049,12 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
     own. One C pass over all of them tells whether any holds either."""
     joined = "".join(strings)
     if not joined.isascii():
-        # (a label's distinctive character looked for first: one `in` test of a character
-        # costs a tenth of a word's; the labels read before the marks, some of which they
-        # hold: "パスワード\u3000：")
-        marks = [
-            (label, name)
-            for character, labels in _LABELS_PAST_ASCII.items()
-            if character in joined
-            for label, name in labels
-            if label in joined
-        ]
+        # (the labels read before the marks, some of which they hold: "パスワード\u3000：")
+        marks = _present(_LABELS_PAST_ASCII, joined)
         marks += [(mark, _TYPOGRAPHIC[mark]) for mark in _TYPOGRAPHIC if mark in joined]
         if marks:
             strings = [s if s.isascii() else _in_ascii(s, marks) for s in strings]
-        particles = [
-            label
-            for character, labels in _PARTICLE_BASES.items()
-            if character in joined
-            for label in labels
-            if label in joined
-        ]
+        particles = [label for label, _ in _present(_PARTICLE_BASES, joined)]
         if particles:
             strings = [
                 _particles_read(s) if any(map(s.__contains__, particles)) else s for s in strings
@@ -2122,15 +2108,36 @@ def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple
                 for operator_ in ("\uff1a", ":", "=", "\uff1d"):
                     read = ":" if operator_ in "\uff1a:" else "="
                     variants[label + space + operator_] = name + " " * len(space) + read
-    by_character: dict[str, list[tuple[str, str]]] = {}
-    for label, name in variants.items():
-        if len(label) == len(name):
-            first = next(c for c in label if not c.isascii())
-            # (the longer first: "密码：" before "密码")
-            by_character.setdefault(first, []).append((label, name))
-    for labels in by_character.values():
-        labels.sort(key=lambda pair: -len(pair[0]))
+    return _by_character(
+        (label, name) for label, name in variants.items() if len(label) == len(name)
+    )
+
+
+_Labels = dict[str, list[tuple[str, str]]]
+
+
+def _by_character(labels: Iterable[tuple[str, str]]) -> _Labels:
+    """``labels`` (each past ASCII, and what it is read as) by the first character of each past
+    ASCII, the longer first ("密码：" before "密码")."""
+    by_character: _Labels = {}
+    for label, name in labels:
+        first = next(c for c in label if not c.isascii())
+        by_character.setdefault(first, []).append((label, name))
+    for pairs in by_character.values():
+        pairs.sort(key=lambda pair: -len(pair[0]))
     return by_character
+
+
+def _present(labels: _Labels, joined: str) -> list[tuple[str, str]]:
+    """The ``labels`` that ``joined`` holds, each label's first character looked for first (one
+    `in` test of a character costs a tenth of a word's)."""
+    return [
+        pair
+        for character, pairs in labels.items()
+        if character in joined
+        for pair in pairs
+        if pair[0] in joined
+    ]
 
 
 _LABELS_PAST_ASCII = _labels_past_ascii(PASSWORD_LABELS)
@@ -2138,22 +2145,17 @@ _LABELS_PAST_ASCII = _labels_past_ascii(PASSWORD_LABELS)
 # は…です", "비밀번호는 …"), read as its name and "=" (or "_" before a colon), but where it
 # follows an operator: there it is a value's words, another label's ("passwd: パスワードは変更
 # されませんでした", a translation's message).
+_LABEL_PARTICLES = {"密码": "是为為", "密碼": "是為为", "パスワード": "は", "비밀번호": "는"}
 _PARTICLE_LABELS = {
     f"{label}{particle}{colon}": name + ("_:" if colon else "=")
-    for label, name, particles in (
-        ("密码", "pw", "是为為"),
-        ("密碼", "pw", "是為为"),
-        ("パスワード", " pswd", "は"),
-        ("비밀번호", "pswd", "는"),
-    )
-    for particle in particles
+    for label, name in PASSWORD_LABELS
+    for particle in _LABEL_PARTICLES.get(label, "")
     for colon in ("", "\uff1a", ":")
 }
-# (each label and particle, by its first character: looked for as the labels above are)
-_PARTICLE_BASES = {
-    first: [label for label in _PARTICLE_LABELS if label[0] == first and label[-1] not in "\uff1a:"]
-    for first in {label[0] for label in _PARTICLE_LABELS}
-}
+# (each label and its particle, looked for as the labels above are)
+_PARTICLE_BASES = _by_character(
+    (label, name) for label, name in _PARTICLE_LABELS.items() if label[-1] not in "\uff1a:"
+)
 _PARTICLE_LABEL = _lazy(
     r"(?<![:=\uff1a\uff1d])(?<![:=\uff1a\uff1d] )(?:"
     + "|".join(sorted(map(re.escape, _PARTICLE_LABELS), key=len, reverse=True))
