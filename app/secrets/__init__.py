@@ -506,14 +506,19 @@ _AZURE_KEY_LIKE = _lazy(r"[A-Za-z0-9+/]{40,}={0,2}")
 _KEY_SHAPE = _lazy(r"[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/]{85}[AQgw]==")
 
 
-# two characters of the scripts written without spaces between words: CJK's ideographs, kana,
-# Hangul
-_CJK_CHARACTER = "[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
-_CJK = _lazy(_CJK_CHARACTER)
+# The characters of the scripts written without spaces between words: CJK's ideographs, kana,
+# Hangul (the first of them: what a text's largest character is tested against first)
+_CJK_RANGES = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+_CJK_FIRST = _CJK_RANGES[0]
+_CJK = _lazy(f"[{_CJK_RANGES}]")
+_TWO_CJK = _lazy(f"[{_CJK_RANGES}][^{_CJK_RANGES}]*[{_CJK_RANGES}]")
 _ASCII_LETTER = _lazy("[A-Za-z]")
-_TWO_CJK = _lazy(
-    f"{_CJK_CHARACTER}[^\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]*{_CJK_CHARACTER}"
-)
+
+
+def _may_hold_cjk(value: str) -> bool:
+    """Whether ``value`` may hold a character of those scripts (a test in C: most values are
+    ASCII, and most past it hold none)."""
+    return not value.isascii() and max(value) >= _CJK_FIRST
 
 
 def _cjk_words(value: str) -> bool:
@@ -553,7 +558,7 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return None
     if _WHITESPACE.search(value) or _is_placeholder(value):
         return None
-    if not value.isascii() and max(value) >= "\u2e80" and _cjk_words(value):
+    if _may_hold_cjk(value) and _cjk_words(value):
         return None
     if cls != _C_PASSWORD and (
         value[0] == "("  # (an expression's: no issuer's key starts so)
@@ -1253,7 +1258,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
     value = v.group(group)
-    if group == "bare" and not value.isascii() and max(value) >= "\u2e80":
+    if group == "bare" and _may_hold_cjk(value):
         # CJK text runs on after a value with no space between ("密码：Zq9…请尽快更换"): the
         # value ends at its first such character, when four or more stand before it and a
         # letter among them (a count's "8~16자" is words: `_cjk_words`)
