@@ -2047,11 +2047,13 @@ _SPANS_PER_VALUE = 8
 
 
 def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> list[str]:
-    """``strings`` as the scan reads them: each holding a typographic mark with it read as the
-    ASCII one it stands for (`_TYPOGRAPHIC`), and with ``blank`` (a decoded text's reading,
-    its offsets its runs') each holding a terminal's escape sequence with them read as
-    spaces of their length; a character for a character, so the offsets are the strings'
-    own. One C pass over all of them tells whether any holds either."""
+    """``strings`` as the scan reads them: each holding a password's label past ASCII with it
+    read as its ASCII name (`_LABELS_PAST_ASCII`, `_PARTICLE_LABELS`; with ``names``, member
+    names ending with a CJK label too) and a typographic mark as the ASCII one it stands for
+    (`_TYPOGRAPHIC`), and with ``blank`` (a decoded text's reading, its offsets its runs')
+    each holding a terminal's escape sequence with them read as spaces of their length; a
+    character for a character, so the offsets are the strings' own. One C pass over all of
+    them tells whether any holds one."""
     joined = "".join(strings)
     if not joined.isascii():
         # (the labels read before the marks, some of which they hold: "パスワード\u3000：")
