@@ -200,6 +200,13 @@ _SCHEME_TAIL = _lazy(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}\Z")
 
 
 def userinfo(text: str) -> Iterator[Span]:
+    """A URI's userinfo that holds a credential (`_bounded`: past `_MANY_REFUSED` judged and
+    refused in one text, a log of URIs each with `${PASS}` for a password, the rest is not
+    read; each is a step of Python)."""
+    return _bounded(_userinfo_candidates(text), _MANY_REFUSED)
+
+
+def _userinfo_candidates(text: str) -> Iterator[Span | None]:
     for m in _AUTHORITY.finditer(text):
         auth = m.group("auth")
         at = auth.rfind("@")
@@ -208,9 +215,11 @@ def userinfo(text: str) -> Iterator[Span]:
         if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
             continue
         kind = _userinfo_kind(auth[:at])
-        if kind is not None:
-            start = m.start("auth")
-            yield start, start + at, kind
+        if kind is None:
+            yield None
+            continue
+        start = m.start("auth")
+        yield start, start + at, kind
 
 
 def _userinfo_kind(userinfo: str) -> str | None:
@@ -282,7 +291,11 @@ _SPECIAL_AUTHORITY = _lazy(
 
 def special_userinfo(text: str) -> Iterator[Span]:
     if ":" not in text:
-        return  # (an e-mail address, a diff's hunk header: an "@" and no scheme's colon)
+        return iter(())  # (an e-mail address, a diff's hunk header: an "@" and no scheme's colon)
+    return _bounded(_special_userinfo_candidates(text), _MANY_REFUSED)  # (as `userinfo`)
+
+
+def _special_userinfo_candidates(text: str) -> Iterator[Span | None]:
     for m in _SPECIAL_AUTHORITY.finditer(text):
         if m.group("slashes") in ("//", "\\/\\/"):
             continue
@@ -291,9 +304,11 @@ def special_userinfo(text: str) -> Iterator[Span]:
         if at <= 0 or at == len(auth) - 1:
             continue
         kind = _userinfo_kind(auth[:at])
-        if kind is not None:
-            start = m.start("auth")
-            yield start, start + at, kind
+        if kind is None:
+            yield None
+            continue
+        start = m.start("auth")
+        yield start, start + at, kind
 
 
 # --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
@@ -1031,7 +1046,16 @@ def table_cells(text: str) -> Iterator[Span]:
     """A cell beside one holding a credential's name (| DB_PASSWORD | Qw7… |), or under a
     column header that is one (| user | password |, then | app | Qw7… |). As in prose, a
     password has letters and digits, a key or a token looks generated: a table of parameters
-    (| password | string | required |) holds none."""
+    (| password | string | required |) holds none. (`_bounded`: past `_MANY_REFUSED` rows
+    naming or under a credential with none found in them, the rest of the text is not read:
+    each such row costs Python a step for each cell, 13 µs, and a table of 7,500 rows of
+    `| db_password_N | ******** |` cost twelve times a benign document's lint.)"""
+    return _bounded(_table_rows(text), _MANY_REFUSED)
+
+
+def _table_rows(text: str) -> Iterator[Span | None]:
+    """`table_cells`' hits, and None for each row that names a credential, or stands under a
+    column that does, and holds none."""
     header: list[str | None] = []  # the credential class of each column of this table
     above: list[str | None] = []  # the same of the row above (a header, if a separator follows)
     last_end = -1
@@ -1054,23 +1078,34 @@ def table_cells(text: str) -> Iterator[Span]:
         if all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells):
             header = above
             continue
-        names = [_cell_class(cell) for _, cell in cells]
+        classes = [_cell_class(cell) for _, cell in cells]
+        names = [cls or None for cls in classes]
+        # (a cell whose words may name a credential is classified, a step of Python, whether
+        # or not it names one: `| db_password_7 |` names a row. Such a row counts as refused.)
+        named = classes.count(None) < len(classes)
+        found = False
         for i, (start, cell) in enumerate(cells):
             cls = names[i - 1] if i else None
             if cls is None and i < len(header):
                 cls = header[i]
             if cls is not None:
+                named = True
                 span = _cell_credential(cls, start, cell)
                 if span is not None:
+                    found = True
                     yield span
+        if named and not found:
+            yield None
         above = names
 
 
 def _cell_class(cell: str) -> str | None:
+    """The credential class a cell's text names; "" when its words may name one and it names
+    none (it was classified); None when it is no name."""
     name = cell.strip().strip("`*")
     if not name or len(name) > 128 or not _may_name_credential(name):
         return None
-    return _classify_name(name)
+    return _classify_name(name) or ""
 
 
 def _cell_credential(cls: str, start: int, cell: str) -> Span | None:
