@@ -437,6 +437,58 @@ def env_entries(n: int) -> bytes:
     return dump(_with_text([unit * n]))
 
 
+# Forms a detector reads a step of Python each, every one refused: a log's or a page's lines
+# naming credentials with nothing secret after them (issue 29: each detector reads a thousand
+# refused in one text, and the rest of it no more).
+def _lines(n: int, line: Callable[[int], str]) -> bytes:
+    """``n`` distinct lines of ``line`` in one string."""
+    return dump(_with_text(["\n".join(line(i) for i in range(n))]))
+
+
+def table_rows(n: int) -> bytes:
+    """A Markdown table of ``n`` rows naming credentials (or a row's name holding one's words),
+    each value masked or a placeholder."""
+    return _lines(n, lambda i: f"| svc{i}_password | ******** |\n| db_password_{i} | <in vault> |")
+
+
+def userinfo_placeholders(n: int) -> bytes:
+    """``n`` URIs whose userinfo's password is a variable."""
+    return _lines(n, lambda i: f"https://svc{i}:${{PASS_{i}}}@db{i}.example.com/x")
+
+
+LABEL_PROSE = "密码：请联系管理员{i}获取，パスワードは変更されませんでした。contraseña: requerida"
+
+
+def label_prose(n: int) -> bytes:
+    """``n`` lines of passwords' labels past ASCII with prose or a form's word after them."""
+    return _lines(n, lambda i: LABEL_PROSE.format(i=i))
+
+
+def label_prose_strings(n: int) -> bytes:
+    """The lines of `label_prose`, each a statement of its own: no text holds a thousand."""
+    return dump(_with_text([LABEL_PROSE.format(i=i) for i in range(n)]))
+
+
+def xml_elements(n: int) -> bytes:
+    """``n`` XML elements named for a credential, each holding a variable."""
+    return _lines(n, lambda i: f"<password>${{DB_PASS_{i}}}</password>")
+
+
+def name_decoys(n: int) -> bytes:
+    """A query string of ``n`` API keys too short to be one (issue 11's decoys)."""
+    return dump(_with_text(["&".join(f"api_key=abcdefgh&n={i}" for i in range(n))]))
+
+
+def base64_json(n: int) -> bytes:
+    """``n`` base64 blobs each wrapping JSON that names a password and holds a variable: each
+    is decoded, and its text read."""
+    import base64
+
+    return _lines(
+        n, lambda i: base64.b64encode(f'{{"password": "${{PASS_{i}}}"}}'.encode()).decode()
+    )
+
+
 def token_names(n: int) -> bytes:
     """A benign document whose extensions object has up to 900 members named like GitHub tokens
     (each flagged, under the 1,000 places a scan lists), the rest of its size ordinary: the
@@ -909,6 +961,17 @@ CASES: dict[str, Case] = {
             "credentials' flags and names as array items, no credential after them",
         ),
         Case("token-names", token_names, "up to 900 member names like tokens, the rest benign"),
+        Case("table-rows", table_rows, "Markdown table rows naming credentials, masked"),
+        Case("userinfo-placeholders", userinfo_placeholders, "URIs with ${PASS} for a password"),
+        Case("label-prose", label_prose, "passwords' labels past ASCII before prose, one text"),
+        Case(
+            "label-prose-strings",
+            label_prose_strings,
+            "passwords' labels past ASCII before prose, a statement each",
+        ),
+        Case("xml-elements", xml_elements, "XML elements named for a credential, a variable each"),
+        Case("name-decoys", name_decoys, "a query string of API keys too short to be one"),
+        Case("base64-json", base64_json, "base64 of JSON naming a password, a variable each"),
         Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),
         Case(
             "unresolved-newlines",

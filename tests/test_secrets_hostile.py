@@ -519,3 +519,38 @@ def test_only_two_patterns_are_searched_in_every_text() -> None:
     and the base64 run (no literal in a run) are so."""
     ungated = [p.regex for p in scanner._engine().patterns if not p.keywords]
     assert ungated == ["[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}", "[A-Za-z0-9+/_\\-]{24,}"]
+
+
+# (a detector's refused form, how many of them one text is read for, and the same form holding
+# a credential: issue 29 bounds each form a step of Python reads at a thousand refused in one
+# text, XML elements at a hundred)
+BOUNDED_FORMS = [
+    ("table rows", "| svc_password | ******** |\n", 1000, "| svc_password | {} |\n"),
+    (
+        "URI userinfo",
+        "https://svc:${PASS}@db.example.com/x\n",
+        1000,
+        "https://svc:{}@db.example.com/x\n",
+    ),
+    ("CJK label", "密码：请联系管理员获取\n", 1000, "密码：{}\n"),
+    ("XML element", "<password>${DB_PASS}</password>\n", 100, "<password>{}</password>\n"),
+]
+
+
+@pytest.mark.parametrize(
+    ("form", "decoy", "read", "real"),
+    BOUNDED_FORMS,
+    ids=lambda v: v if isinstance(v, str) and " " in v else None,
+)
+def test_a_bounded_forms_decoys_hide_nothing_under_their_bound_nor_in_another_string(
+    form: str, decoy: str, read: int, real: str
+) -> None:
+    """A credential after nine tenths of its form's bound of refused decoys in its text is
+    found (a URI's span is its userinfo); after 20,000 decoys in another string, too."""
+    password = "Wint3r-" + rnd(8, string.ascii_letters + string.digits)
+    text = decoy * (read * 9 // 10) + real.format(password)
+    (span,) = scan_text(text)
+    assert text[span[0] : span[1]].endswith(password), form
+    (hit,) = find_secrets({"a": decoy * 20_000, "b": real.format(password)})
+    assert hit.path == "/b" and hit.text is not None, form
+    assert hit.text[hit.start : hit.end].endswith(password), form

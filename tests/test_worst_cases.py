@@ -175,6 +175,28 @@ def test_assignment_runs_are_read_and_refused(grown):
     assert [(text + f"--db-password={real} ")[s:e] for s, e, _ in spans] == [real]
 
 
+REFUSED_FLOODS = {
+    "table-rows": "_password | ******** |",
+    "userinfo-placeholders": ":${PASS_",
+    "label-prose": "密码：请联系管理员",
+    "label-prose-strings": "密码：请联系管理员",
+    "xml-elements": "<password>${DB_PASS_",
+    "name-decoys": "api_key=abcdefgh",
+    "base64-json": "eyJwYXNzd29yZCI6ICIke1BBU1Nf",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_FLOODS))
+def test_refused_floods_hold_their_form_by_the_thousand_and_no_credential(grown, name):
+    """Each flood of a detector's refused form holds it thousands of times (in one text, or a
+    statement each), and the document lints with no secret found."""
+    n, data = grown[name, 400_000]
+    texts = [s["text"] for s in json.loads(data)["statements"]]
+    assert sum(t.count(REFUSED_FLOODS[name]) for t in texts) >= n > 1000
+    assert (len(texts) > 1000) == name.endswith("-strings")
+    assert [f for f in lint(data).findings if f.code == "secret"] == []
+
+
 def arguments(data: bytes) -> dict[str, str]:
     (operation,) = json.loads(data)["operations"]
     return dict(operation["call"]["arguments"])
