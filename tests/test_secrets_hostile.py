@@ -554,3 +554,20 @@ def test_a_bounded_forms_decoys_hide_nothing_under_their_bound_nor_in_another_st
     (hit,) = find_secrets({"a": decoy * 20_000, "b": real.format(password)})
     assert hit.path == "/b" and hit.text is not None, form
     assert hit.text[hit.start : hit.end].endswith(password), form
+
+
+def test_a_base64_wrapped_credential_after_900_runs_of_text_is_found() -> None:
+    """Runs of base64 that decode to text are decoded up to a thousand in one text (each a step
+    of Python): a credential wrapped in the run after 900 of them is found (the span is its
+    run), and after 20,000 in another string too."""
+    password = "Wint3r-" + rnd(8, string.ascii_letters + string.digits)
+
+    def wrapped(value: str) -> str:
+        return base64.b64encode(json.dumps({"password": value}).encode()).decode() + "\n"
+
+    real = wrapped(password).strip()
+    text = wrapped("${PASS}") * 900 + real
+    (span,) = scan_text(text)
+    assert text[span[0] : span[1]] == real
+    (hit,) = find_secrets({"a": wrapped("${PASS}") * 20_000, "b": real})
+    assert hit.path == "/b"
