@@ -51,6 +51,23 @@ def test_a_password_after_its_name_past_ascii_is_found(written: str) -> None:
     assert redact(text).startswith("Kunde schreibt — ")  # (the rest as written)
 
 
+# Passwords of letters and digits as people choose them: "password: …" finds each (a bare
+# "pw: …" would not, a width or a power being named so), and so does every label past ASCII.
+CHOSEN = ["Welcome2024", "Zq9xT4mw2", "hunter2024"]
+
+
+@pytest.mark.parametrize("chosen", CHOSEN)
+@pytest.mark.parametrize("written", LABELED)
+def test_a_password_of_letters_and_digits_after_a_label_is_found_as_after_password(
+    written: str, chosen: str
+) -> None:
+    assert [chosen] == [
+        t[a:b] for t in ["password: " + chosen] for a, b, _ in scan_text(t)
+    ]  # (English's, the reference)
+    text = "Kunde schreibt — " + written.format(chosen) + " — 已转交"
+    assert [text[a:b] for a, b, _ in scan_text(text)] == [chosen]
+
+
 def test_in_a_document_the_hit_is_placed_in_the_text_as_written() -> None:
     doc = _document()
     text = "客户说：数据库密码：" + PASSWORD + "，请尽快更换。"
@@ -211,4 +228,56 @@ def test_a_password_in_cjk_text_is_found_alone(text: str) -> None:
     ],
 )
 def test_a_sentence_after_a_cjk_label_and_particle_is_none(text: str) -> None:
+    assert scan_text(text) == []
+
+
+# A password's name, what it is for in a few words, then a colon, as tickets in other languages
+# write it ("password for the db:" in English's), and the word that says what it is.
+TOLD_PAST_ENGLISH = [
+    "Пароль от БД: {}",
+    "Пароль для входа: {}",
+    "hasło do bazy: {}",
+    "contraseña de la base de datos: {}",
+    "la contraseña para el portal: {}",
+    "Passwort für die DB: {}",
+    "das Passwort des Admins: {}",
+    "mot de passe de la base : {}",
+    "mot de passe pour le portail: {}",
+    "lösenord till databasen: {}",
+    "senha do banco: {}",
+    "password del database: {}",
+    "wachtwoord voor de server: {}",
+    "heslo k serveru: {}",
+    "la contraseña es {}",
+    "das Passwort ist {}",
+    "hasło jest {}",
+    "o password é {}",
+]
+
+
+@pytest.mark.parametrize("chosen", [PASSWORD, *CHOSEN])
+@pytest.mark.parametrize("written", TOLD_PAST_ENGLISH)
+def test_a_password_told_past_english_is_found(written: str, chosen: str) -> None:
+    text = "Ticket 4821 — " + written.format(chosen) + " — danke"
+    assert [text[a:b] for a, b, _ in scan_text(text)] == [chosen]
+    assert chosen not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Passwort für %s:",  # (a translation's message: gettext's catalogs hold thousands)
+        "Passwort für die DB: siehe Vault",
+        "Passwort ist 8 Zeichen lang",
+        "contraseña de la base de datos: requerida",
+        "la contraseña es obligatoria",
+        "mot de passe du compte : oublié",
+        "Пароль от БД: уточните у администратора",
+        "hasło do bazy: ${DB_PASSWORD}",
+        "senha do banco: <senha>",
+        "das Passwort ist abgelaufen",
+        "password isolated from the logs",
+    ],
+)
+def test_what_is_told_of_a_password_past_english_is_none(text: str) -> None:
     assert scan_text(text) == []

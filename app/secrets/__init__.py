@@ -40,14 +40,18 @@ from app.secrets.engine import (
     NO_BREAK_SPACES,
     Engine,
     Hay,
+    _ascii_of,
     _syntax,
     _top_level_bar,
 )
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
+    PASSWORD_FOR_WORDS,
+    PASSWORD_IS_WORDS,
     PASSWORD_LABELS,
     PASSWORD_NAMES,
+    TWO_CHARACTER_LABEL_NAME,
     _both_cases_and_digits,
     _has_lower,
     _has_upper,
@@ -354,6 +358,9 @@ def _classify_name(name: str) -> str | None:
     """The credential class a member or variable name announces, or None."""
     if len(name) > 128:
         return None
+    label = name.rstrip("_")  # (a label and its particle, 密码为：, read as "pW_:")
+    if label.endswith(TWO_CHARACTER_LABEL_NAME) and (len(label) == 2 or not label[-3].isascii()):
+        return _C_PASSWORD  # (密码, 数据库密码 as the scan reads them: shapes' comment)
     parts = _name_parts(name)
     if not parts or parts[0] == "existing":
         return None  # (a chart's existingSecret: the name of a Secret the cluster holds)
@@ -1454,6 +1461,12 @@ _LISTED_NAME = (
 _QUOTED_NAME_ENDS = ("word", "wd", "phrase", "pass", "pw", "secret", "token", "key")
 
 
+def _as_the_engines_read(word: str) -> str:
+    """A regex of ``word`` as the engines read it where a text holds it (app/secrets/engine.py
+    `_ascii_of`: a character past ASCII as "?")."""
+    return re.escape(_ascii_of(word))
+
+
 class _Anchor:
     """A pattern (as app/secrets/engine.py reads it) that sends the strings holding it to its
     detectors."""
@@ -1693,6 +1706,21 @@ _ANCHORS: tuple[_Anchor, ...] = (
             r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated)[ \t:]"
             r"|-{1,2}>?[ \t])",
             ("pass", "pwd"),
+        ),
+        (_password_in_prose,),
+    ),
+    # ... and as other languages tell one: their names as the scan reads them, or English's,
+    # then their words for "for" and "is" ("Passwort für die DB:", "hasło do bazy:", "Пароль
+    # от БД:", "la contraseña es …"), each as the engines read it (a character past ASCII as
+    # "?": "f?r", "??")
+    _Anchor(
+        (
+            r"(?i:pass(?:word|phrase|code)|pwd|passwd|mot de passe|"
+            + "|".join(PASSWORD_NAMES)
+            + r")[ \t]+(?i:"
+            + "|".join(map(_as_the_engines_read, (*PASSWORD_FOR_WORDS, *PASSWORD_IS_WORDS)))
+            + r")[ \t:]",
+            ("pass", "pwd", *[name for name in PASSWORD_NAMES if "pass" not in name]),
         ),
         (_password_in_prose,),
     ),
@@ -2003,7 +2031,7 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # flags and a value of 256 (quoted) after it
     _command_variable: (("setx", "set", "config", "requirepass", "masterauth"), 16, 480),
     # "the password for the admin account is ...": four words, a value of 128
-    _password_in_prose: (("pass", "pwd"), 16, 1024),
+    _password_in_prose: (("pass", "pwd", *PASSWORD_NAMES), 16, 1024),
     # "username admin password …": a user of 64 before "password", a value of 128 after it
     _password_after_with: (("pass",), 96, 256),
     # "the deploy token was ...": its name's first word within 16 characters before "token",

@@ -61,6 +61,9 @@ from app.secrets import (
 )
 from app.secrets.shapes import (
     _DIGIT_IN_WORD,
+    PASSWORD_FOR_WORDS,
+    PASSWORD_IS_WORDS,
+    PASSWORD_NAMES,
     _both_cases_and_digits,
     _has_lower,
     _has_upper,
@@ -1219,17 +1222,22 @@ def pgpass_line(text: str) -> Iterator[Span]:
 _TOLD_IS = (
     r"(?:(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
     r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
-    r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)"
+    rf"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was|{'|'.join(PASSWORD_IS_WORDS)})(?!\w)"
     # ... or what it is for, then a colon ("the password for the portal: …"), or "to" alone
     # after a verb before the name ("changed the wifi password to …")
-    r"|[ \t]+(?:for|of)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?[ \t]*(?=:)"
+    rf"|[ \t]+(?:for|of|{'|'.join(PASSWORD_FOR_WORDS)})"
+    r"(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?[ \t]*(?=:)"
     r"|[ \t]+to(?=[ \t])"
     # ... or a dash or an arrow between, as a note lists one ("Password - …", "password -> …")
     r"|[ \t]+-{1,2}>?(?=[ \t]))"
     r"[ \t]*:?[ \t]*[\"'`]?"
 )
+# (a password's name in English, and in the other languages as the scan reads them: shapes
+# `PASSWORD_NAMES`, the labels past ASCII read as those and as "passwd", "mot de passe")
 _PASSWORD_IS = _lazy(
-    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
+    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd|passwd|mot[ \t]+de[ \t]+passe|"
+    + "|".join(PASSWORD_NAMES)
+    + ")"
     + _TOLD_IS
     + r"(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,

@@ -59,6 +59,24 @@ PASSWORD_NAMES = (
     "sifre",  # Turkish
     "jelszo",  # Hungarian
 )
+# What other languages join a password's name to what it is for by ("Passwort für die DB:",
+# "contraseña de la base de datos:", "hasło do bazy:", "Пароль от БД:"), read before a colon as
+# "for" and "of" are, and the word that says what it is ("Passwort ist …", "la contraseña es
+# …", "hasło jest …"): app/secrets/detectors.py `_TOLD_IS`, and the anchor that sends a text
+# holding them to it.
+PASSWORD_FOR_WORDS = (
+    *("für", "fuer", "von", "vom", "des", "der", "zur", "zum"),  # German
+    *("de", "del", "della", "di", "du", "da", "do", "dos", "das", "pour", "para", "per"),
+    *("voor", "van", "till", "för", "til", "af", "på"),  # Dutch, the Scandinavian languages
+    *("dla", "na", "pro", "ke", "k"),  # Polish, Czech, Slovak
+    *("от", "для", "к", "на"),  # Russian, Ukrainian
+)
+PASSWORD_IS_WORDS = ("ist", "war", "es", "era", "est", "é", "è", "är", "var", "er", "jest", "je")
+# The name a label of two characters is read as: none of two names a password whatever its
+# value ("pw" alone is bare, as a width or a power may be named: a value must look random to
+# be one, and `密码：Welcome2024` was missed). No one writes "pW" for a label; app/secrets
+# `_classify_name` reads it, alone or after a character past ASCII (数据库密码), as a password's.
+TWO_CHARACTER_LABEL_NAME = "pW"
 PASSWORD_LABELS = (
     ("contraseña", "contrasena"),  # Spanish
     ("hasło", "haslo"),  # Polish
@@ -67,8 +85,9 @@ PASSWORD_LABELS = (
     ("ŞİFRE", "SIFRE"),
     ("jelszó", "jelszo"),  # Hungarian
     ("пароль", "passwd"),  # Russian, Ukrainian
-    ("密码", "pw"),  # Chinese, simplified and traditional
-    ("密碼", "pw"),
+    # Chinese, simplified and traditional
+    ("密码", TWO_CHARACTER_LABEL_NAME),
+    ("密碼", TWO_CHARACTER_LABEL_NAME),
     ("パスワード", " pswd"),  # Japanese
     ("비밀번호", "pswd"),  # Korean
 )
