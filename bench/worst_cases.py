@@ -906,6 +906,20 @@ def diff_texts(n: int) -> bytes:
     return _recorded_output(n, hunk)
 
 
+def quoted_replies(n: int) -> bytes:
+    """Every text an e-mail's reply quoting the message it answers, a mark on each line, a
+    quote nested in it (a decoder reads each again without its marks)."""
+
+    def reply(text: str) -> str:
+        words = text.split(" ")
+        return (
+            f"Thanks, done.\nOn Mon, ops@example.com wrote:\n> {' '.join(words[:6])}\n"
+            f"> {' '.join(words[6:12])}\n>> {' '.join(words[12:])}\n"
+        )
+
+    return _recorded_output(n, reply)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -990,6 +1004,7 @@ CASES: dict[str, Case] = {
         Case("printed-json", printed_json, "every text a tool's JSON output, escaped"),
         Case("diff-texts", diff_texts, "every text a hunk of a unified diff"),
         Case("coloured-texts", coloured_texts, "every text a terminal's coloured output"),
+        Case("quoted-replies", quoted_replies, "every text an e-mail's reply quoting another"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

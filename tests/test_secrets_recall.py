@@ -326,6 +326,17 @@ def _in_a_url_path(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _in_a_quoted_reply(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a support case's thread: the customer's reply quoting the message that held it, a mark
+    # on each line (nested once more on the quoted message's own quote)
+    quoted = "\n".join("> " + line for line in secret.split("\n"))
+    doc["resources"][0]["excerpt"] = (
+        f"On Mon, 7 Dec 2026, ops@example.com wrote:\n{quoted}\n>\n> > earlier: see below\n"
+        "Thanks, rotating it now."
+    )
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -344,6 +355,7 @@ PLACEMENTS: dict[str, Place] = {
     "terminal-colours": _in_terminal_colours,
     "python-json": _in_python_json,
     "url-path": _in_a_url_path,
+    "quoted-reply": _in_a_quoted_reply,
 }
 
 

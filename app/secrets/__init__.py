@@ -688,6 +688,7 @@ _html_escaped = _later("html_escaped")
 _json_escaped = _later("json_escaped")
 _diff_marked = _later("diff_marked")
 _terminal_escaped = _later("terminal_escaped")
+_quote_marked = _later("quote_marked")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1669,6 +1670,9 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(("@@ -[0-9]", ("@@ -",)), (_diff_marked,)),
     # a terminal's escape sequence (a colour, a link)
     _Anchor((r"\x1b", ("\x1b",)), (_terminal_escaped,)),
+    # a quoted line of an e-mail's reply, or of Markdown's block quote (its mark after a line
+    # break: a literal pair RE2 skips to)
+    _Anchor(("\n>", ("\n>",)), (_quote_marked,)),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
@@ -1954,6 +1958,7 @@ _DECODING_BITS = (
     | _BIT[_json_escaped]
     | _BIT[_diff_marked]
     | _BIT[_terminal_escaped]
+    | _BIT[_quote_marked]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2440,6 +2445,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_json_escaped]: (detectors.json_decoding, detectors.json_texts),
                 _BIT[_diff_marked]: (detectors.diff_decoding, detectors.diff_texts),
                 _BIT[_terminal_escaped]: (detectors.terminal_decoding, detectors.terminal_texts),
+                _BIT[_quote_marked]: (detectors.quote_decoding, detectors.quote_texts),
             }
         )
     return _DECODERS[0]
