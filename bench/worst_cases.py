@@ -920,6 +920,20 @@ def quoted_replies(n: int) -> bytes:
     return _recorded_output(n, reply)
 
 
+def collected_logs(n: int) -> bytes:
+    """Every text a container's log as a collector prints it, a time before each line (a
+    decoder reads each again without them)."""
+
+    def log(text: str) -> str:
+        words = text.split(" ")
+        return "".join(
+            f"2026-12-07T09:14:{i:02d}.{i:09d}Z {' '.join(words[i * 6 : i * 6 + 6])}\n"
+            for i in range((len(words) + 5) // 6)
+        )
+
+    return _recorded_output(n, log)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -1005,6 +1019,7 @@ CASES: dict[str, Case] = {
         Case("diff-texts", diff_texts, "every text a hunk of a unified diff"),
         Case("coloured-texts", coloured_texts, "every text a terminal's coloured output"),
         Case("quoted-replies", quoted_replies, "every text an e-mail's reply quoting another"),
+        Case("collected-logs", collected_logs, "every text a log, a time before each line"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

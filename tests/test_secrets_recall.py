@@ -337,6 +337,26 @@ def _in_a_quoted_reply(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _in_windows_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a text pasted from Windows (a log, an e-mail): every line break a CR LF
+    text = f"Exported from the server:\n{secret}\nEnd of export.\n"
+    doc["resources"][0]["excerpt"] = text.replace("\n", "\r\n")
+    return "/resources/0/excerpt", False
+
+
+def _in_a_collected_log(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a container's log as `kubectl logs --timestamps` prints it: each line its time
+    prefixed = "\n".join(
+        f"2026-12-07T09:14:{i % 60:02d}.{i:09d}Z {line}"
+        for i, line in enumerate(secret.split("\n"))
+    )
+    doc["resources"][0]["excerpt"] = (
+        f"2026-12-07T09:13:59.000000001Z starting worker\n{prefixed}\n"
+        "2026-12-07T09:15:00.000000002Z ready"
+    )
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -356,6 +376,8 @@ PLACEMENTS: dict[str, Place] = {
     "python-json": _in_python_json,
     "url-path": _in_a_url_path,
     "quoted-reply": _in_a_quoted_reply,
+    "collected-log": _in_a_collected_log,
+    "windows-lines": _in_windows_lines,
 }
 
 
@@ -417,6 +439,44 @@ def test_every_format_is_found_in_every_placement(name: str, make: Make, placeme
         for piece in (secret, secret[-12:], secret[:16]):
             if len(piece) >= 8 and piece.strip():
                 assert piece not in finding.message
+
+
+@pytest.mark.parametrize("placement", list(PLACEMENTS))
+def test_every_format_is_found_in_every_placement_by_re2_too(
+    placement: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small document is searched by `re` until RE2's keyword set is compiled, and by RE2
+    from then on in the same process (app/secrets/engine.py `uses_re2`): what finds a format
+    must not depend on which ran first. (RE2's anchor for a credential's name ended a name at
+    "\n" and not at "\r\n", which `re`'s keywords do not read: `- name: DD_API_KEY\r\n  value:
+    …` was missed once a large document had been scanned.)"""
+    from app.secrets.engine import Engine
+
+    monkeypatch.setattr(Engine, "uses_re2", lambda self, hay: True)
+    missed = []
+    for name, make in FORMATS:
+        if (name, placement) in NOT_READ:
+            continue
+        doc = _document()
+        path, _ = PLACEMENTS[placement](doc, make())
+        if path not in {h.path for h in find_secrets(doc)}:
+            missed.append(name)
+    assert missed == [], placement
+
+
+def test_a_windows_line_break_ends_a_name_for_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.secrets.engine import Engine
+
+    key = "e3ba5f371d9533b991c9a1806aaf62fb"
+    text = f'env:\r\n- name: DD_API_KEY\r\n  value: "{key}"\r\n'
+    for engine in ("re", "re2"):
+        monkeypatch.setattr(Engine, "uses_re2", lambda self, hay, e=engine: e == "re2")
+        doc = _document()
+        doc["resources"][0]["excerpt"] = "first line\r\n" + text + "\r\nlast\r\n"
+        hits = find_secrets(doc)
+        assert [(h.path, doc["resources"][0]["excerpt"][h.start : h.end]) for h in hits] == [
+            ("/resources/0/excerpt", key)
+        ], engine
 
 
 def test_an_encoded_token_is_redacted_whole() -> None:

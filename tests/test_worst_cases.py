@@ -88,7 +88,9 @@ def test_the_benign_documents_have_no_findings(grown):
     assert {"instruction", "decision", "observation", "question"} <= kinds
 
 
-@pytest.mark.parametrize("name", ["printed-json", "diff-texts", "coloured-texts", "quoted-replies"])
+@pytest.mark.parametrize(
+    "name", ["printed-json", "diff-texts", "coloured-texts", "quoted-replies", "collected-logs"]
+)
 def test_a_benign_document_recorded_as_tools_output_has_no_findings(grown, name):
     """The benign document's texts as a tool's JSON output, diff hunks or coloured output:
     each text is read again by a decoder, and nothing in it is a credential."""

@@ -689,6 +689,7 @@ _json_escaped = _later("json_escaped")
 _diff_marked = _later("diff_marked")
 _terminal_escaped = _later("terminal_escaped")
 _quote_marked = _later("quote_marked")
+_log_prefixed = _later("log_prefixed")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1435,9 +1436,11 @@ _CODE_LEAD = _lazy(r"[ \t]*(?:[$@&*]{0,2}[A-Za-z_][A-Za-z0-9_]{0,63}(?:\??->|::|
 
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
-# (a comma, or a newline written as JSON writes it: a name/value entry, `_name_then_value`; a
-# space and a quote: password 'Xk9#…', `_quoted_after_name`)
-_NAME_END = r"(?:s?\\?[\"']?\]?[ \t]*(?:[:=\n,+<?]|\\n|string[ \t])| [\"'])"
+# (a comma, or a line break as written, Windows' too, or as JSON writes it: a name/value entry,
+# `_name_then_value`; a space and a quote: password 'Xk9#…', `_quoted_after_name`. The keywords
+# `re` finds mark a string whatever follows them: RE2 reads this, and must end a name where
+# `re`'s detectors do, "- name: DD_API_KEY\r\n  value: …" too)
+_NAME_END = r"(?:s?\\?[\"']?\]?[ \t]*(?:[:=\r\n,+<?]|\\[rn]|string[ \t])| [\"'])"
 
 
 # the words of the name anchor below: one of them is in every name it finds
@@ -1645,6 +1648,17 @@ _STATEMENT_WORDS = (
 # The members that hold a value wrapped in an object of its own (`_wrapped_values`), and the
 # keys of a YAML mapping that does (`detectors.yaml_wrapped_value`)
 _WRAPPED_VALUES = ("value", "Value", "defaultValue", "default", "Default")
+# A log collector's prefix of a line (app/secrets/detectors.py `log_decoding`): an RFC 3339 or a
+# logger's time, its level and fields in brackets; the journal's; `docker compose logs`'.
+_LOG_TIME = r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}"
+LOG_PREFIX = (
+    rf"(?:{_LOG_TIME}(?:[.,][0-9]{{1,9}})?(?:Z|[+-][0-9]{{2}}:?[0-9]{{2}})?"
+    r"(?:[ \t]+(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL):?)?"
+    r"(?:[ \t]+\[[^\]\n]{0,64}\])*"
+    r"|[A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} [A-Za-z0-9_.\-]{1,64} "
+    r"[A-Za-z0-9_.\-/@]{1,64}(?:\[[0-9]{1,10}\])?:"
+    r"|[A-Za-z0-9_.\-]{1,64} +\|)[ \t]"
+)
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -1673,6 +1687,10 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # a quoted line of an e-mail's reply, or of Markdown's block quote (its mark after a line
     # break: a literal pair RE2 skips to)
     _Anchor(("\n>", ("\n>",)), (_quote_marked,)),
+    # two lines in a row a log's collector prefixed (detectors `LOG_PREFIX`): the first with
+    # more than its prefix (a time alone in a value, and one in the next, make no log). Its
+    # keyword the colon every prefix holds
+    _Anchor((rf"\n{LOG_PREFIX}[^\n]*\n{LOG_PREFIX}", (":", "|")), (_log_prefixed,)),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
@@ -1959,6 +1977,7 @@ _DECODING_BITS = (
     | _BIT[_diff_marked]
     | _BIT[_terminal_escaped]
     | _BIT[_quote_marked]
+    | _BIT[_log_prefixed]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2446,6 +2465,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_diff_marked]: (detectors.diff_decoding, detectors.diff_texts),
                 _BIT[_terminal_escaped]: (detectors.terminal_decoding, detectors.terminal_texts),
                 _BIT[_quote_marked]: (detectors.quote_decoding, detectors.quote_texts),
+                _BIT[_log_prefixed]: (detectors.log_decoding, detectors.log_texts),
             }
         )
     return _DECODERS[0]

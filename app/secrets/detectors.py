@@ -35,6 +35,7 @@ from app.secrets import (
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
     _WRAPPED_VALUES,
+    LOG_PREFIX,
     PASSWORD,
     PEM_KEY,
     PUTTY_KEY,
@@ -2146,6 +2147,37 @@ def quote_decoding(text: str) -> Decoding | None:
 
 def quote_texts(texts: list[str]) -> list[str | None]:
     """Each of ``texts`` decoded alone (`quote_decoding`: a quoted message is seldom short)."""
+    return [None] * len(texts)
+
+
+# A log a collector wrote a line at a time prefixes each line (`kubectl logs --timestamps`,
+# `docker logs -t`: an RFC 3339 time; a logger's time, level and fields in brackets; the
+# journal's "Dec  6 10:00:00 host unit[42]: "; `docker compose logs`: "api-1  | "): a key a
+# program printed, or a YAML block, has a prefix on each of its lines, and is read only
+# without them. The text is read with each line's prefix taken out and scanned; a hit is
+# placed back (`_runs_around`). (app/secrets' anchor sends only a text of two prefixed lines
+# in a row: a time alone in a value is no log.)
+_LOG_PREFIX = _lazy(rf"\n{LOG_PREFIX}")  # (app/secrets `LOG_PREFIX`)
+
+
+def log_prefixed(text: str) -> Iterator[Span]:
+    return _scanned(log_decoding(text))
+
+
+def log_decoding(text: str) -> Decoding | None:
+    lined = "\n" + text  # (the text's first line may be prefixed too)
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        # (a prefix in the text is where it is in the lined text, less its line break)
+        prefixes = ((m.start(), m.end() - 1, 0) for m in _LOG_PREFIX.finditer(lined))
+        return _placed(hits[0], _runs_around(prefixes))
+
+    unprefixed = _LOG_PREFIX.sub("\n", lined)
+    return None if len(unprefixed) == len(lined) else ([unprefixed[1:]], place)
+
+
+def log_texts(texts: list[str]) -> list[str | None]:
+    """Each of ``texts`` decoded alone (`log_decoding`: a log is seldom short)."""
     return [None] * len(texts)
 
 
