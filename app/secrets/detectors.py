@@ -85,15 +85,25 @@ _PEM_BEGIN = _lazy(
 )
 # After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
 # Newlines may be real or JSON-escaped, once or twice (the viewer scans raw source too, and a
-# log line may quote a JSON body: "{\\"key\\": \\"-----BEGIN …-----\\\\nMIIE…").
-_NL = r"(?:[ \t\r\n]|\\{1,2}[rnt])"
+# log line may quote a JSON body: "{\\"key\\": \\"-----BEGIN …-----\\\\nMIIE…"); and what
+# a key's lines are joined by where it was pasted: a comment's mark opening each line (a key
+# commented out in a configuration file or a script, "# MIIE…", " * MIIE…", "// MIIE…"), HTML's
+# line break (a ticket exported as HTML, "<br>MIIE…"), or the quotes and comma between the items
+# of a list of its lines (["-----BEGIN …-----", "MIIE…", …]).
+_PEM_JOIN = (
+    r"\r?\n[ \t]*(?:#|//|\*|;|--)[ \t]?"
+    r"|<[Bb][Rr][ \t]*/?>"
+    r"|\\?[\"'][ \t]*,[ \t\r\n]*\\?[\"']"
+)
+_NL = rf"(?:{_PEM_JOIN}|[ \t\r\n]|\\{{1,2}}[rnt])"
 _PEM_BODY = _lazy(
     rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\{{1,2}}[rn])+)*+{_NL}*+"
     "[A-Za-z0-9+/=]{16}"
 )
 # (a run of the class in one step of `re`'s loop, where an alternation of one character each
 # took 6 µs for the four lines of a 2048-bit key's excerpt: a sixth of that)
-_PEM_RUN = _lazy(r"(?:[A-Za-z0-9+/= \t\r\n]++|\\{1,2}[rnt])*+")
+# (a line break its own step, after the joins that open with one: "\n# MIIE…" is a join)
+_PEM_RUN = _lazy(rf"(?:[A-Za-z0-9+/= \t]++|{_PEM_JOIN}|\r?\n|\r|\\{{1,2}}[rnt])*+")
 
 
 # The largest private keys in PEM (16384-bit RSA, a PGP block with several subkeys) fit in this
