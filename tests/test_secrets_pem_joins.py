@@ -53,3 +53,17 @@ def test_a_key_whose_lines_were_joined_so_is_found_whole(join: str, label: str) 
 )
 def test_an_armour_with_no_key_after_its_join_is_none(text: str) -> None:
     assert scan_text(text) == []
+
+
+def test_an_encrypted_key_indented_in_a_yaml_block_is_found_with_its_headers() -> None:
+    body = pem("RSA ").split("\n")
+    lines = [
+        body[0],
+        "Proc-Type: 4,ENCRYPTED",
+        "DEK-Info: AES-128-CBC,0552EEB38DBAB888",
+        "",
+        *body[1:],
+    ]
+    text = "tls.key: |\n" + "\n".join("    " + line for line in lines) + "\nnext: 1"
+    (span,) = scan_text(text)
+    assert text[span[0] : span[1]] == "\n".join(lines).replace("\n", "\n    ")

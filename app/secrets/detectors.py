@@ -96,9 +96,10 @@ _PEM_JOIN = (
     r"|\\?[\"'][ \t]*,[ \t\r\n]*\\?[\"']"
 )
 _NL = rf"(?:{_PEM_JOIN}|[ \t\r\n]|\\{{1,2}}[rnt])"
+# (a header's line indented as the armour's may be: a key in a YAML block, "    DEK-Info: …")
 _PEM_BODY = _lazy(
-    rf"{_NL}*+(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\{{1,2}}[rn])+)*+{_NL}*+"
-    "[A-Za-z0-9+/=]{16}"
+    rf"{_NL}*+(?:[ \t]*+[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\{{1,2}}[rn])+)*+"
+    rf"{_NL}*+[A-Za-z0-9+/=]{{16}}"
 )
 # (a run of the class in one step of `re`'s loop, where an alternation of one character each
 # took 6 µs for the four lines of a 2048-bit key's excerpt: a sixth of that)
