@@ -32,6 +32,7 @@ from app.secrets import (
     _NAME_HEAD_ANCHOR,
     _NAME_MEMBERS,
     _PAIRED_VALUES,
+    _PASSWORD_NAMES_PAST_ENGLISH,
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
     _WRAPPED_VALUES,
@@ -64,7 +65,6 @@ from app.secrets.shapes import (
     _DIGIT_IN_WORD,
     PASSWORD_FOR_WORDS,
     PASSWORD_IS_WORDS,
-    PASSWORD_NAMES,
     _both_cases_and_digits,
     _has_lower,
     _has_upper,
@@ -1256,7 +1256,6 @@ _PASSWORD_IS = _lazy(
 # "is" ("la contraseña es …"). Read in the text in lower case, the name's start tested apart:
 # `re` skips to a name's first character at C speed, where a look-behind or a case-insensitive
 # alternation first is tried at every character (30 ms for 400 KB of prose; English's 5).
-_PASSWORD_NAMES_PAST_ENGLISH = (*PASSWORD_NAMES, "passwd", "mot de passe")
 _PASSWORD_IS_PAST_ENGLISH = _lazy(
     r"(?P<name>pass(?:word|phrase|code)|pwd|"
     + "|".join(name.replace(" ", r"[ \t]+") for name in _PASSWORD_NAMES_PAST_ENGLISH)
