@@ -445,6 +445,22 @@ def _lines(n: int, line: Callable[[int], str]) -> bytes:
     return dump(_with_text(["\n".join(line(i) for i in range(n))]))
 
 
+def help_metavariables(n: int) -> bytes:
+    """``n`` lines of a command's help naming what a flag takes in capitals, each named again
+    after it (each distinct: a count of each in the whole text read it once for each)."""
+    return _lines(n, lambda i: f"  --password=PASS{_letters(i)} use PASS{_letters(i)} to sign in")
+
+
+def _letters(i: int) -> str:
+    """``i`` written in capital letters (a metavariable's word holds no digit)."""
+    out = ""
+    while True:
+        i, digit = divmod(i, 26)
+        out += chr(65 + digit)
+        if not i:
+            return out
+
+
 def table_rows(n: int) -> bytes:
     """A Markdown table of ``n`` rows naming credentials (or a row's name holding one's words),
     each value masked or a placeholder."""
@@ -989,6 +1005,7 @@ CASES: dict[str, Case] = {
             "credentials' flags and names as array items, no credential after them",
         ),
         Case("token-names", token_names, "up to 900 member names like tokens, the rest benign"),
+        Case("help-metavariables", help_metavariables, "a flag's value in capitals, named again"),
         Case("table-rows", table_rows, "Markdown table rows naming credentials, masked"),
         Case("userinfo-placeholders", userinfo_placeholders, "URIs with ${PASS} for a password"),
         Case("label-prose", label_prose, "passwords' labels past ASCII before prose, one text"),

@@ -178,6 +178,7 @@ def test_assignment_runs_are_read_and_refused(grown):
 
 
 REFUSED_FLOODS = {
+    "help-metavariables": "  --password=PASS",
     "table-rows": "_password | ******** |",
     "userinfo-placeholders": ":${PASS_",
     "label-prose": "密码：请联系管理员",
