@@ -2466,10 +2466,10 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_pointer_escaped]: (detectors.pointer_decoding, detectors.pointer_texts),
                 _BIT[_html_escaped]: (detectors.html_decoding, detectors.html_texts),
                 _BIT[_json_escaped]: (detectors.json_decoding, detectors.json_texts),
-                _BIT[_diff_marked]: (detectors.diff_decoding, detectors.diff_texts),
+                _BIT[_diff_marked]: (detectors.diff_decoding, detectors.decoded_alone),
                 _BIT[_terminal_escaped]: (detectors.terminal_decoding, detectors.terminal_texts),
-                _BIT[_quote_marked]: (detectors.quote_decoding, detectors.quote_texts),
-                _BIT[_log_prefixed]: (detectors.log_decoding, detectors.log_texts),
+                _BIT[_quote_marked]: (detectors.quote_decoding, detectors.decoded_alone),
+                _BIT[_log_prefixed]: (detectors.log_decoding, detectors.decoded_alone),
             }
         )
     return _DECODERS[0]

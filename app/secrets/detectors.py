@@ -2115,20 +2115,12 @@ def diff_marked(text: str) -> Iterator[Span]:
 
 def diff_decoding(text: str) -> Decoding | None:
     first = first_hunk(text)
-    if first is None:
-        return None
-    hunks = text[first:]
-    unmarked = _DIFF_MARK.sub("\n", "\n" + hunks)[1:]
-
-    def place(hits: list[list[Span]]) -> Iterator[Span]:
-        marks = ((m.start() + 1, m.end(), 0) for m in _DIFF_MARK.finditer(hunks))
-        return _placed(hits[0], _runs_around(marks, first))
-
-    return [unmarked], place
+    return None if first is None else _unmarked_lines(text[first:], _DIFF_MARK, first)
 
 
-def diff_texts(texts: list[str]) -> list[str | None]:
-    """Each of ``texts`` decoded alone (`diff_decoding`: a diff is seldom short)."""
+def decoded_alone(texts: list[str]) -> list[str | None]:
+    """The batch form (`BatchDecoding`) of a decoding whose texts are seldom short (a diff, a
+    quoted reply, a log): None for each of ``texts``, each decoded alone."""
     return [None] * len(texts)
 
 
@@ -2155,21 +2147,24 @@ def quote_marked(text: str) -> Iterator[Span]:
 
 
 def quote_decoding(text: str) -> Decoding | None:
-    lined = "\n" + text  # (the text's first line may be quoted too)
-    if "\n>" not in lined:
+    return _unmarked_lines(text, _QUOTE_MARK)
+
+
+def _unmarked_lines(text: str, marks: re.Pattern[str], offset: int = 0) -> Decoding | None:
+    """``text`` read with what ``marks`` finds opening its lines (a line break, then a diff's
+    mark, a quote's marks or a log's prefix) taken out, and what places a hit back (``text``
+    starting at ``offset`` in the text the hits are placed in); None when no line has one."""
+    lined = "\n" + text  # (the text's first line may be marked too)
+    unmarked = marks.sub("\n", lined)
+    if len(unmarked) == len(lined):
         return None
 
     def place(hits: list[list[Span]]) -> Iterator[Span]:
         # (a mark in the text is where it is in the lined text, less its line break)
-        marks = ((m.start(), m.end() - 1, 0) for m in _QUOTE_MARK.finditer(lined))
-        return _placed(hits[0], _runs_around(marks))
+        taken = ((m.start(), m.end() - 1, 0) for m in marks.finditer(lined))
+        return _placed(hits[0], _runs_around(taken, offset))
 
-    return [_QUOTE_MARK.sub("\n", lined)[1:]], place
-
-
-def quote_texts(texts: list[str]) -> list[str | None]:
-    """Each of ``texts`` decoded alone (`quote_decoding`: a quoted message is seldom short)."""
-    return [None] * len(texts)
+    return [unmarked[1:]], place
 
 
 # A log a collector wrote a line at a time prefixes each line (`kubectl logs --timestamps`,
@@ -2187,20 +2182,7 @@ def log_prefixed(text: str) -> Iterator[Span]:
 
 
 def log_decoding(text: str) -> Decoding | None:
-    lined = "\n" + text  # (the text's first line may be prefixed too)
-
-    def place(hits: list[list[Span]]) -> Iterator[Span]:
-        # (a prefix in the text is where it is in the lined text, less its line break)
-        prefixes = ((m.start(), m.end() - 1, 0) for m in _LOG_PREFIX.finditer(lined))
-        return _placed(hits[0], _runs_around(prefixes))
-
-    unprefixed = _LOG_PREFIX.sub("\n", lined)
-    return None if len(unprefixed) == len(lined) else ([unprefixed[1:]], place)
-
-
-def log_texts(texts: list[str]) -> list[str | None]:
-    """Each of ``texts`` decoded alone (`log_decoding`: a log is seldom short)."""
-    return [None] * len(texts)
+    return _unmarked_lines(text, _LOG_PREFIX)
 
 
 # A terminal's output a tool captured holds its colours and styles as escape sequences
