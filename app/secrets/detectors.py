@@ -229,12 +229,17 @@ def _userinfo_candidates(text: str) -> Iterator[Span | None]:
             continue
         if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
             continue
-        kind = _userinfo_kind(auth[:at])
-        if kind is None:
-            yield None
-            continue
-        start = m.start("auth")
-        yield start, start + at, kind
+        yield _judged_userinfo(m, at)
+
+
+def _judged_userinfo(m: re.Match[str], at: int) -> Span | None:
+    """The span of the userinfo of ``m``'s authority (its "@" at ``at``), when it holds a
+    credential; None when it holds none (a candidate refused)."""
+    kind = _userinfo_kind(m.group("auth")[:at])
+    if kind is None:
+        return None
+    start = m.start("auth")
+    return start, start + at, kind
 
 
 def _userinfo_kind(userinfo: str) -> str | None:
@@ -318,12 +323,7 @@ def _special_userinfo_candidates(text: str) -> Iterator[Span | None]:
         at = auth.rfind("@")
         if at <= 0 or at == len(auth) - 1:
             continue
-        kind = _userinfo_kind(auth[:at])
-        if kind is None:
-            yield None
-            continue
-        start = m.start("auth")
-        yield start, start + at, kind
+        yield _judged_userinfo(m, at)
 
 
 # --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
