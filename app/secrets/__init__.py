@@ -1652,6 +1652,8 @@ _WRAPPED_VALUES = ("value", "Value", "defaultValue", "default", "Default")
 # for пароль, "mot de passe"), and their words for "for" and "is" as the engines read them
 # (detectors `_PASSWORD_IS_PAST_ENGLISH` reads the text they mark)
 _PASSWORD_NAMES_PAST_ENGLISH = (*PASSWORD_NAMES, "passwd", "mot de passe")
+# ... and English's, as prose tells one ("the password is …", "the pwd for the db: …")
+_PASSWORD_IN_PROSE = r"pass(?:word|phrase|code)|pwd"
 _WORDS_PAST_ENGLISH = "|".join(map(_as_the_engines_read, (*PASSWORD_FOR_WORDS, *PASSWORD_IS_WORDS)))
 # A log collector's prefix of a line (app/secrets/detectors.py `log_decoding`): an RFC 3339 or a
 # logger's time, its level and fields in brackets; the journal's; `docker compose logs`'.
@@ -1729,7 +1731,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     ),
     _Anchor(
         (
-            r"(?i:pass(?:word|phrase|code)|pwd)[ \t]+"
+            rf"(?i:{_PASSWORD_IN_PROSE})[ \t]+"
             r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated|"
             + _WORDS_PAST_ENGLISH
             + r")[ \t:]|-{1,2}>?[ \t])",

@@ -32,6 +32,7 @@ from app.secrets import (
     _NAME_HEAD_ANCHOR,
     _NAME_MEMBERS,
     _PAIRED_VALUES,
+    _PASSWORD_IN_PROSE,
     _PASSWORD_NAMES_PAST_ENGLISH,
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
@@ -1256,9 +1257,7 @@ _TOLD_IS = (
     r"[ \t]*:?[ \t]*[\"'`]?"
 )
 _PASSWORD_IS = _lazy(
-    r"(?<![A-Za-z0-9_])(?:pass(?:word|phrase|code)|pwd)"
-    + _TOLD_IS
-    + r"(?P<value>[^\s\"'`<>]{1,128}+)",
+    rf"(?<![A-Za-z0-9_])(?:{_PASSWORD_IN_PROSE})" + _TOLD_IS + r"(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,
 )
 # ... and as other languages tell one (shapes `PASSWORD_FOR_WORDS`, `PASSWORD_IS_WORDS`): a
@@ -1269,7 +1268,7 @@ _PASSWORD_IS = _lazy(
 # `re` skips to a name's first character at C speed, where a look-behind or a case-insensitive
 # alternation first is tried at every character (30 ms for 400 KB of prose; English's 5).
 _PASSWORD_IS_PAST_ENGLISH = _lazy(
-    r"(?P<name>pass(?:word|phrase|code)|pwd|"
+    rf"(?P<name>{_PASSWORD_IN_PROSE}|"
     + "|".join(name.replace(" ", r"[ \t]+") for name in _PASSWORD_NAMES_PAST_ENGLISH)
     + r")(?:[ \t]+(?:"
     + "|".join(PASSWORD_FOR_WORDS)
