@@ -263,6 +263,27 @@ def test_a_password_told_past_english_is_found(written: str, chosen: str) -> Non
     assert chosen not in redact(text)
 
 
+# A command's help naming a password's flag line after line: "password" everywhere, and no
+# password told (tests/test_worst_cases.py holds it to none)
+HELP_LINES = "".join(
+    f"  --password=PASS{c}{d} use PASS{c}{d} to sign in\n" for c in "ABCDEFGH" for d in "XYZW"
+)
+
+
+@pytest.mark.parametrize(
+    "written", [*TOLD_PAST_ENGLISH, "the password is {}", "PASSWORD was {}", "pwd for the VPN: {}"]
+)
+def test_a_password_told_in_a_long_text_is_found_as_in_a_short_one(written: str) -> None:
+    """A long text has the places where a password is told found by RE2 (a name and a space),
+    and `re` reads each there: what it finds in a short text, at the same place."""
+    told = "Ticket 4821 — " + written.format(PASSWORD) + " — danke\n"
+    text = HELP_LINES * 4 + told + HELP_LINES * 4
+    assert len(text) > 8_000
+    at = text.index(PASSWORD)
+    assert [(a, b) for a, b, _ in scan_text(text)] == [(at, at + len(PASSWORD))]
+    assert scan_text(HELP_LINES * 8) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -413,24 +413,11 @@ def _pass_alone(flag: str) -> bool:
 
 def command_line_password(text: str) -> Iterator[Span]:
     """A password given on a command line. "--password flag" in a sentence is prose: a value
-    after a space counts when it has letters and digits, as a password told in prose."""
-    for m in _COMMAND_LINE_PASSWORD.finditer(text):
-        group = _shell_literal(m)
-        if group is None:
-            continue
-        value = m.group(group)
-        if group == "bare" and _metavariable(text, value, m.start(group), m.end(group)):
-            # a command's help names what a flag takes in capitals, in its language's word
-            # (wget's "--password=CONTRASEÑA   … a CONTRASEÑA", "--password=LÖSEN   ställ in…")
-            continue
-        # (a value after a space, and after --pass alone, which also names a compiler's pass,
-        # clippy's --pass=early: judged as prose judges a password, letters and digits)
-        spaced = m.group("op") is not None and (m.group("op") != "=" or _pass_alone(m.group()))
-        if _credential_value(_C_PASSWORD, value, prose=spaced) is None and not (
-            group != "bare" and _passphrase(value)
-        ):
-            continue
-        yield m.start(group), m.end(group), PASSWORD
+    after a space counts when it has letters and digits, as a password told in prose.
+    (`_bounded`: a command's help of a thousand flags taking no password is read no further.)"""
+    yield from _bounded(
+        map(_command_line_value, _COMMAND_LINE_PASSWORD.finditer(text)), _MANY_REFUSED
+    )
     if "htpasswd" in text:
         for m in _HTPASSWD.finditer(text):
             group = _shell_literal(m)
@@ -438,6 +425,26 @@ def command_line_password(text: str) -> Iterator[Span]:
                 continue
             if _credential_value(_C_PASSWORD, m.group(group)) is not None:
                 yield m.start(group), m.end(group), PASSWORD
+
+
+def _command_line_value(m: re.Match[str]) -> Span | None:
+    """The password a match of `_COMMAND_LINE_PASSWORD` gives, if it gives one."""
+    group = _shell_literal(m)
+    if group is None:
+        return None
+    value = m.group(group)
+    if group == "bare" and _metavariable(m.string, value, m.start(group), m.end(group)):
+        # a command's help names what a flag takes in capitals, in its language's word
+        # (wget's "--password=CONTRASEÑA   … a CONTRASEÑA", "--password=LÖSEN   ställ in…")
+        return None
+    # (a value after a space, and after --pass alone, which also names a compiler's pass,
+    # clippy's --pass=early: judged as prose judges a password, letters and digits)
+    spaced = m.group("op") is not None and (m.group("op") != "=" or _pass_alone(m.group()))
+    if _credential_value(_C_PASSWORD, value, prose=spaced) is None and not (
+        group != "bare" and _passphrase(value)
+    ):
+        return None
+    return m.start(group), m.end(group), PASSWORD
 
 
 def _metavariable(text: str, value: str, start: int, end: int) -> bool:
@@ -1400,7 +1407,12 @@ def password_in_prose(text: str) -> Iterator[Span]:
     refused in a text, and the rest of it is not read by this form: 400 KB of "password is
     a" cost 24 ms, each a step of Python.)"""
     refused = 0
-    for m in chain(_PASSWORD_IS.finditer(text), _told_past_english(text)):
+    low = _folded(text)
+    starts = _prose_name_starts(low)
+    english = (
+        _PASSWORD_IS.finditer(text) if starts is None else _matched_from(_PASSWORD_IS, text, starts)
+    )
+    for m in chain(english, _told_past_english(low, starts)):
         start, value = _told(m, text)
         if _prose_password(value) and not _is_placeholder(value):
             yield start, start + len(value), PASSWORD
@@ -1410,17 +1422,64 @@ def password_in_prose(text: str) -> Iterator[Span]:
             return
 
 
-def _told_past_english(text: str) -> Iterator[re.Match[str]]:
-    """`_PASSWORD_IS_PAST_ENGLISH`'s matches in ``text`` (in lower case: their offsets are the
-    text's), each a name's start; none searched for where the text holds no name of another
-    language, nor English's before one of their words."""
-    low = _folded(text)
+def _told_past_english(low: str, starts: list[int] | None) -> Iterator[re.Match[str]]:
+    """`_PASSWORD_IS_PAST_ENGLISH`'s matches in ``low`` (the text in lower case: their offsets
+    are the text's), each a name's start (at ``starts``, when RE2 found them); none searched
+    for where the text holds no name of another language, nor English's before one of their
+    words."""
     if not any(map(low.__contains__, _PASSWORD_NAMES_PAST_ENGLISH)) and (
         "pass" not in low or _ENGLISH_NAME_PAST_ENGLISH.search(low) is None
     ):
         return
-    for m in _PASSWORD_IS_PAST_ENGLISH.finditer(low):
+    matches = (
+        _PASSWORD_IS_PAST_ENGLISH.finditer(low)
+        if starts is None
+        else _matched_from(_PASSWORD_IS_PAST_ENGLISH, low, starts)
+    )
+    for m in matches:
         if not m.start() or low[m.start() - 1] not in _IN_A_NAME:
+            yield m
+
+
+# Where a match of `_PASSWORD_IS` or of `_PASSWORD_IS_PAST_ENGLISH` may start in a long text:
+# a password's name, then a space or a tab (the first character of each of their forms after
+# the name), found by RE2 in the text in lower case. `re` tries either regex at every character
+# that may start a name, a step of its matcher each (a "p" for English, ten letters for the
+# other languages): 400 KB of a command's help, "--password=PASSA use PASSA to sign in" line
+# after line, cost 14 and 15 ms; RE2 reads it in one pass, and `re` matches where it found one.
+_PROSE_NAME_RE2 = (
+    "(?:"
+    + "|".join(
+        (
+            _PASSWORD_IN_PROSE,
+            *(name.replace(" ", "[ \t]+") for name in _PASSWORD_NAMES_PAST_ENGLISH),
+        )
+    )
+    + ")[ \t]"
+)
+
+
+def _prose_name_starts(low: str) -> list[int] | None:
+    """Where `_PROSE_NAME_RE2` matches in ``low``, when it is long and RE2 is installed."""
+    if len(low) < _RE2_RUNS_FROM:
+        return None
+    from app.secrets.engine import re2_spans
+
+    # (ASCII as the engine reads a text: a character past it is "?", offsets kept; every name
+    # is ASCII, as the scan reads labels past it: `_as_read`)
+    spans = re2_spans(_PROSE_NAME_RE2, low.encode("ascii", "replace"))
+    return None if spans is None else [start for start, _ in spans]
+
+
+def _matched_from(
+    pattern: re.Pattern[str], text: str, starts: list[int]
+) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches in ``text`` that start at ``starts``, none inside the one before
+    (as `finditer` finds them)."""
+    end = 0
+    for start in starts:
+        if start >= end and (m := pattern.match(text, start)) is not None:
+            end = m.end()
             yield m
 
 
