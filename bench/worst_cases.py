@@ -950,6 +950,20 @@ def collected_logs(n: int) -> bytes:
     return _recorded_output(n, log)
 
 
+def commented_blocks(n: int) -> bytes:
+    """Every text a block commented out, a mark on each line, as a script keeps its old
+    configuration (a decoder reads each again without them)."""
+
+    def commented(text: str) -> str:
+        words = text.split(" ")
+        return "Kept for reference:\n" + "".join(
+            f"# {'  ' * (i % 2)}{' '.join(words[i * 6 : i * 6 + 6])}\n"
+            for i in range((len(words) + 5) // 6)
+        )
+
+    return _recorded_output(n, commented)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -1037,6 +1051,7 @@ CASES: dict[str, Case] = {
         Case("coloured-texts", coloured_texts, "every text a terminal's coloured output"),
         Case("quoted-replies", quoted_replies, "every text an e-mail's reply quoting another"),
         Case("collected-logs", collected_logs, "every text a log, a time before each line"),
+        Case("commented-blocks", commented_blocks, "every text a block commented out"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

@@ -302,3 +302,45 @@ def test_a_password_told_in_a_long_text_is_found_as_in_a_short_one(written: str)
 )
 def test_what_is_told_of_a_password_past_english_is_none(text: str) -> None:
     assert scan_text(text) == []
+
+
+# A language's own double quotes around a value: CJK's corner brackets, the guillemets of
+# French, Russian and German (French sets a space inside them, often one that does not break)
+QUOTED_PAST_ASCII = [
+    "パスワード：「{}」",
+    "パスワード：『{}』",
+    "密码：「{}」",
+    "パスワードは「{}」です",
+    "DB_PASSWORD=「{}」",
+    "password: 「{}」",
+    "mot de passe : «{}»",
+    "mot de passe : « {} »",
+    "mot de passe : «\u00a0{}\u202f»",
+    "Пароль: «{}»",
+    "Passwort: »{}«",
+]
+
+
+@pytest.mark.parametrize("chosen", [PASSWORD, *CHOSEN])
+@pytest.mark.parametrize("written", QUOTED_PAST_ASCII)
+def test_a_password_in_a_languages_own_quotes_is_found(written: str, chosen: str) -> None:
+    text = "Ticket 4821 — " + written.format(chosen) + "\n"
+    (span,) = scan_text(text)
+    assert text[span[0] : span[1]].strip(" \u00a0\u202f") == chosen
+    assert chosen not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "密码：「请联系管理员获取」",
+        "パスワード：「********」",
+        "パスワード：『${DB_PASSWORD}』",
+        "mot de passe : « obligatoire »",
+        "Пароль: «введите пароль»",
+        "「パスワード」を入力してください",
+        "Passwort: »siehe Tresor«",
+    ],
+)
+def test_what_a_languages_own_quotes_hold_of_no_password_is_none(text: str) -> None:
+    assert scan_text(text) == []

@@ -357,6 +357,21 @@ def _in_a_collected_log(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _in_a_commented_block(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a script's or a configuration's old block kept for reference, commented out: a shell's
+    # "# " on each line
+    hashed = "\n".join("# " + line for line in secret.split("\n"))
+    doc["resources"][0]["excerpt"] = f"# old config, kept for reference\n{hashed}\nset -e\n"
+    return "/resources/0/excerpt", False
+
+
+def _in_a_block_comment(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a C comment's " * " on each line
+    starred = "\n".join(" * " + line for line in secret.split("\n"))
+    doc["statements"][0]["text"] = f"The header said:\n/*\n{starred}\n */\nint main(void);"
+    return "/statements/0/text", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -378,6 +393,8 @@ PLACEMENTS: dict[str, Place] = {
     "quoted-reply": _in_a_quoted_reply,
     "collected-log": _in_a_collected_log,
     "windows-lines": _in_windows_lines,
+    "commented-block": _in_a_commented_block,
+    "block-comment": _in_a_block_comment,
 }
 
 

@@ -89,7 +89,15 @@ def test_the_benign_documents_have_no_findings(grown):
 
 
 @pytest.mark.parametrize(
-    "name", ["printed-json", "diff-texts", "coloured-texts", "quoted-replies", "collected-logs"]
+    "name",
+    [
+        "printed-json",
+        "diff-texts",
+        "coloured-texts",
+        "quoted-replies",
+        "collected-logs",
+        "commented-blocks",
+    ],
 )
 def test_a_benign_document_recorded_as_tools_output_has_no_findings(grown, name):
     """The benign document's texts as a tool's JSON output, diff hunks or coloured output:

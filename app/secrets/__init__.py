@@ -690,6 +690,7 @@ _diff_marked = _later("diff_marked")
 _terminal_escaped = _later("terminal_escaped")
 _quote_marked = _later("quote_marked")
 _log_prefixed = _later("log_prefixed")
+_comment_marked = _later("comment_marked")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1666,6 +1667,10 @@ LOG_PREFIX = (
     r"[A-Za-z0-9_.\-/@]{1,64}(?:\[[0-9]{1,10}\])?:"
     r"|[A-Za-z0-9_.\-]{1,64}[-_][0-9]{1,4} +\|)[ \t]"  # (compose's service-1, service_1)
 )
+# The marks that comment a line out, as regexes: a shell's, YAML's and an INI file's "#", C's
+# and its kin's "//" and a block comment's " * ", SQL's and Lua's "-- " (a space after it: a
+# command's help opens its lines with "--password=PASSWORD", a flag's), an INI file's ";".
+_COMMENT_MARKS = ("#", "//", "--[ \t]", ";", r"\*")
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -1698,6 +1703,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # more than its prefix (a time alone in a value, and one in the next, make no log). Its
     # keyword the colon every prefix holds
     _Anchor((rf"\n{LOG_PREFIX}[^\n]*\n{LOG_PREFIX}", (":", "|")), (_log_prefixed,)),
+    # two lines in a row a comment's mark opens, the same mark (detectors `comment_marked`)
+    _Anchor(
+        (
+            "|".join(rf"\n[ \t]*{mark}[^\n]*\n[ \t]*{mark}" for mark in _COMMENT_MARKS),
+            ("#", "//", "--", ";", "*"),
+        ),
+        (_comment_marked,),
+    ),
     _Anchor(
         (rf"[{_B64}]{{{_MIXED_RUN},}}", ()),
         (_base64_wrapped,),
@@ -1984,6 +1997,7 @@ _DECODING_BITS = (
     | _BIT[_terminal_escaped]
     | _BIT[_quote_marked]
     | _BIT[_log_prefixed]
+    | _BIT[_comment_marked]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2163,10 +2177,13 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
 # which is refused as words, `_cjk_words`; 24,099 strings of CJK translations holding a colon,
 # none flagged). (A curly single quote is an apostrophe: the keyword rules read it as a
 # separator, app/secrets/engine.py `TYPOGRAPHIC_SEPARATORS`; the detectors do not.)
+# CJK's quotes (「…」, 『…』) and the guillemets of French, Russian and German (« … », »…«) are
+# their languages' double quotes: "パスワード：「Zq9…」", "mot de passe : « Zq9… »".
+_QUOTES_PAST_ASCII = "\u300c\u300d\u300e\u300f\u00ab\u00bb"
 _CJK_PUNCTUATION = "\u3001\u3002\uff01\uff08\uff09\uff0c\uff1b\uff1f"
 _TYPOGRAPHIC = {
     **dict.fromkeys(NO_BREAK_SPACES + _CJK_PUNCTUATION, " "),
-    **dict.fromkeys(CURLY_DOUBLE_QUOTES, '"'),
+    **dict.fromkeys(CURLY_DOUBLE_QUOTES + _QUOTES_PAST_ASCII, '"'),
     "\uff1a": ":",
 }
 
@@ -2472,6 +2489,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_terminal_escaped]: (detectors.terminal_decoding, detectors.terminal_texts),
                 _BIT[_quote_marked]: (detectors.quote_decoding, detectors.decoded_alone),
                 _BIT[_log_prefixed]: (detectors.log_decoding, detectors.decoded_alone),
+                _BIT[_comment_marked]: (detectors.comment_decoding, detectors.decoded_alone),
             }
         )
     return _DECODERS[0]

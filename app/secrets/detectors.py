@@ -2243,6 +2243,24 @@ def log_decoding(text: str) -> Decoding | None:
     return _unmarked_lines(text, _LOG_PREFIX)
 
 
+# A block commented out, as a configuration or a script keeps the old one for reference (each
+# line opened by "# ", " * ", "// ", "-- " or "; ", app/secrets `_COMMENT_MARKS`): a YAML block,
+# a .netrc entry, a table or a call over several lines has a mark on each of its lines, and its
+# indentation, its rows or its arguments are read only without them. The text is read with
+# each line's mark (the spaces before it and one after it) taken out and scanned; a hit is
+# placed back (`_runs_around`). (app/secrets' anchor sends only a text of two lines in a row
+# opened by the same mark.)
+_COMMENT_MARK = _lazy(r"\n[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?")
+
+
+def comment_marked(text: str) -> Iterator[Span]:
+    return _scanned(comment_decoding(text))
+
+
+def comment_decoding(text: str) -> Decoding | None:
+    return _unmarked_lines(text, _COMMENT_MARK)
+
+
 # A terminal's output a tool captured holds its colours and styles as escape sequences
 # (ESC [ 1;32m; ESC ] 8;;url ESC \ around a link's text; ESC ] 0;title BEL): the sequence's
 # last letter stands against a token (\x1b[32mghp_…), or splits a name (public\x1b[1mToken).
