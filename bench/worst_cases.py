@@ -964,6 +964,23 @@ def commented_blocks(n: int) -> bytes:
     return _recorded_output(n, commented)
 
 
+def html_texts(n: int) -> bytes:
+    """Every text a web page's export, its lines broken by <br> (a decoder reads each again
+    with them as line breaks)."""
+
+    def exported(text: str) -> str:
+        words = text.split(" ")
+        return (
+            "<p>"
+            + "<br>\n".join(
+                " ".join(words[i * 6 : i * 6 + 6]) for i in range((len(words) + 5) // 6)
+            )
+            + "</p>"
+        )
+
+    return _recorded_output(n, exported)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -1052,6 +1069,7 @@ CASES: dict[str, Case] = {
         Case("quoted-replies", quoted_replies, "every text an e-mail's reply quoting another"),
         Case("collected-logs", collected_logs, "every text a log, a time before each line"),
         Case("commented-blocks", commented_blocks, "every text a block commented out"),
+        Case("html-texts", html_texts, "every text a web page's, lines broken by <br>"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

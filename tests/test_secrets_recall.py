@@ -372,6 +372,16 @@ def _in_a_block_comment(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/statements/0/text", False
 
 
+def _in_html_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a ticket's description a web page exported: each line break HTML's <br> (its text
+    # escaped for HTML: a value holding "<", "&" or a quote is escaped too)
+    lines = [html.escape(line, quote=False) for line in secret.split("\n")]
+    doc["resources"][0]["excerpt"] = (
+        "<p>Pasted by the customer:<br>" + "<br />\n".join(lines) + "</p>"
+    )
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -395,6 +405,7 @@ PLACEMENTS: dict[str, Place] = {
     "windows-lines": _in_windows_lines,
     "commented-block": _in_a_commented_block,
     "block-comment": _in_a_block_comment,
+    "html-lines": _in_html_lines,
 }
 
 
@@ -420,7 +431,7 @@ NOT_READ = {
         for name in ("html-escaped-json", "html-escaped-xml-element")
         for placement in (
             *("html-escaped", "percent-encoded", "partly-percent-encoded"),
-            *("percent-encoded-twice", "base64", "encoder-escaped-json"),
+            *("percent-encoded-twice", "base64", "encoder-escaped-json", "html-lines"),
         )
     ),
 }

@@ -691,6 +691,7 @@ _terminal_escaped = _later("terminal_escaped")
 _quote_marked = _later("quote_marked")
 _log_prefixed = _later("log_prefixed")
 _comment_marked = _later("comment_marked")
+_html_lines = _later("html_lines")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1703,6 +1704,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # more than its prefix (a time alone in a value, and one in the next, make no log). Its
     # keyword the colon every prefix holds
     _Anchor((rf"\n{LOG_PREFIX}[^\n]*\n{LOG_PREFIX}", (":", "|")), (_log_prefixed,)),
+    # HTML's line break (detectors `html_lines`)
+    _Anchor((r"(?i:<br[ \t]*/?>)", ("<br",)), (_html_lines,)),
     # two lines in a row a comment's mark opens, the same mark (detectors `comment_marked`)
     _Anchor(
         (
@@ -1998,6 +2001,7 @@ _DECODING_BITS = (
     | _BIT[_quote_marked]
     | _BIT[_log_prefixed]
     | _BIT[_comment_marked]
+    | _BIT[_html_lines]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2490,6 +2494,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_quote_marked]: (detectors.quote_decoding, detectors.decoded_alone),
                 _BIT[_log_prefixed]: (detectors.log_decoding, detectors.decoded_alone),
                 _BIT[_comment_marked]: (detectors.comment_decoding, detectors.decoded_alone),
+                _BIT[_html_lines]: (detectors.html_lines_decoding, detectors.decoded_alone),
             }
         )
     return _DECODERS[0]

@@ -2261,6 +2261,29 @@ def comment_decoding(text: str) -> Decoding | None:
     return _unmarked_lines(text, _COMMENT_MARK)
 
 
+# A text exported from a web page or a rich editor (a ticket's description, a chat's message, a
+# wiki's page) breaks its lines with HTML's <br> (<br/>, <br />, a line break after it or not):
+# a YAML block, a .netrc entry or a table pasted there is read only as lines. The text is read
+# with each <br> as a line break and scanned; a hit is placed back (`_runs_around`).
+_HTML_BREAK = _lazy(r"<[Bb][Rr][ \t]*/?>(?:\r?\n)?")
+
+
+def html_lines(text: str) -> Iterator[Span]:
+    return _scanned(html_lines_decoding(text))
+
+
+def html_lines_decoding(text: str) -> Decoding | None:
+    lined = _HTML_BREAK.sub("\n", text)
+    if len(lined) == len(text):
+        return None
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        taken = ((m.start(), m.end(), 1) for m in _HTML_BREAK.finditer(text))
+        return _placed(hits[0], _runs_around(taken))
+
+    return [lined], place
+
+
 # A terminal's output a tool captured holds its colours and styles as escape sequences
 # (ESC [ 1;32m; ESC ] 8;;url ESC \ around a link's text; ESC ] 0;title BEL): the sequence's
 # last letter stands against a token (\x1b[32mghp_…), or splits a name (public\x1b[1mToken).
