@@ -490,6 +490,11 @@ def xml_elements(n: int) -> bytes:
     return _lines(n, lambda i: f"<password>${{DB_PASS_{i}}}</password>")
 
 
+def string_lists(n: int) -> bytes:
+    """``n`` lists of two strings naming a password in one text, each read as lines."""
+    return dump(_with_text([" ".join(f'["password:", "see vault {i}"]' for i in range(n))]))
+
+
 def name_decoys(n: int) -> bytes:
     """A query string of ``n`` API keys too short to be one (issue 11's decoys)."""
     return dump(_with_text(["&".join(f"api_key=abcdefgh&n={i}" for i in range(n))]))
@@ -981,6 +986,17 @@ def html_texts(n: int) -> bytes:
     return _recorded_output(n, exported)
 
 
+def listed_texts(n: int) -> bytes:
+    """Every text a tool's JSON list of its lines (a decoder reads each again as lines)."""
+
+    def listed(text: str) -> str:
+        words = text.split(" ")
+        lines = [" ".join(words[i * 6 : i * 6 + 6]) for i in range((len(words) + 5) // 6)]
+        return "read_file returned " + json.dumps({"lines": lines})
+
+    return _recorded_output(n, listed)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -1047,6 +1063,7 @@ CASES: dict[str, Case] = {
         ),
         Case("xml-elements", xml_elements, "XML elements named for a credential, a variable each"),
         Case("name-decoys", name_decoys, "a query string of API keys too short to be one"),
+        Case("string-lists", string_lists, "lists of strings naming a password, in one text"),
         Case("base64-json", base64_json, "base64 of JSON naming a password, a variable each"),
         Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),
         Case(
@@ -1070,6 +1087,7 @@ CASES: dict[str, Case] = {
         Case("collected-logs", collected_logs, "every text a log, a time before each line"),
         Case("commented-blocks", commented_blocks, "every text a block commented out"),
         Case("html-texts", html_texts, "every text a web page's, lines broken by <br>"),
+        Case("listed-texts", listed_texts, "every text a JSON list of its lines"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

@@ -535,6 +535,12 @@ BOUNDED_FORMS = [
     ("CJK label", "密码：请联系管理员获取\n", 1000, "密码：{}\n"),
     ("XML element", "<password>${DB_PASS}</password>\n", 100, "<password>{}</password>\n"),
     (
+        "lists of lines",
+        '["see", "vault"]\n',
+        100,
+        '["machine db.example.com", "  login ops", "  password {}"]\n',
+    ),
+    (
         "command line",
         "  --password=PASSWORD  the password to sign in with\n",
         1000,

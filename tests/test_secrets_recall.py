@@ -382,6 +382,19 @@ def _in_html_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _in_listed_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a file a tool read as a list of its lines and printed as JSON (its escapes)
+    lines = json.dumps({"lines": secret.split("\n")}, indent=2)
+    doc["resources"][0]["excerpt"] = f"read_file returned {lines}"
+    return "/resources/0/excerpt", False
+
+
+def _in_python_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # ... and as Python prints a list of them (readlines(): each line's break kept)
+    doc["statements"][0]["text"] = f">>> open('conf').readlines()\n{secret.splitlines(True)!r}"
+    return "/statements/0/text", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -406,6 +419,8 @@ PLACEMENTS: dict[str, Place] = {
     "commented-block": _in_a_commented_block,
     "block-comment": _in_a_block_comment,
     "html-lines": _in_html_lines,
+    "listed-lines": _in_listed_lines,
+    "python-lines": _in_python_lines,
 }
 
 

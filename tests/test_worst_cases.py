@@ -98,6 +98,7 @@ def test_the_benign_documents_have_no_findings(grown):
         "collected-logs",
         "commented-blocks",
         "html-texts",
+        "listed-texts",
     ],
 )
 def test_a_benign_document_recorded_as_tools_output_has_no_findings(grown, name):
@@ -195,6 +196,7 @@ REFUSED_FLOODS = {
     "xml-elements": "<password>${DB_PASS_",
     "name-decoys": "api_key=abcdefgh",
     "base64-json": "eyJwYXNzd29yZCI6ICIke1BBU1Nf",
+    "string-lists": '["password:", "see vault',
 }
 
 

@@ -692,6 +692,7 @@ _quote_marked = _later("quote_marked")
 _log_prefixed = _later("log_prefixed")
 _comment_marked = _later("comment_marked")
 _html_lines = _later("html_lines")
+_listed_lines = _later("listed_lines")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1704,6 +1705,15 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # more than its prefix (a time alone in a value, and one in the next, make no log). Its
     # keyword the colon every prefix holds
     _Anchor((rf"\n{LOG_PREFIX}[^\n]*\n{LOG_PREFIX}", (":", "|")), (_log_prefixed,)),
+    # a list of two strings or more, a text's lines (detectors `listed_lines`)
+    _Anchor(
+        (
+            r"\[[ \t\r\n]*(?:\"(?:[^\"\\\n]|\\[^\n])*\"|'(?:[^'\\\n]|\\[^\n])*')[ \t\r\n]*,"
+            r"[ \t\r\n]*[\"']",
+            ("[",),
+        ),
+        (_listed_lines,),
+    ),
     # HTML's line break (detectors `html_lines`)
     _Anchor((r"(?i:<br[ \t]*/?>)", ("<br",)), (_html_lines,)),
     # two lines in a row a comment's mark opens, the same mark (detectors `comment_marked`)
@@ -2002,6 +2012,7 @@ _DECODING_BITS = (
     | _BIT[_log_prefixed]
     | _BIT[_comment_marked]
     | _BIT[_html_lines]
+    | _BIT[_listed_lines]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2495,6 +2506,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_log_prefixed]: (detectors.log_decoding, detectors.decoded_alone),
                 _BIT[_comment_marked]: (detectors.comment_decoding, detectors.decoded_alone),
                 _BIT[_html_lines]: (detectors.html_lines_decoding, detectors.decoded_alone),
+                _BIT[_listed_lines]: (detectors.listed_lines_decoding, detectors.decoded_alone),
             }
         )
     return _DECODERS[0]

@@ -1057,7 +1057,9 @@ def _listed_values(text: str) -> Iterator[Span | None]:
         if cls is None:
             continue
         value = m.group("value")
-        inner = value.strip("\"'")
+        # (a row a JSON array holds as a string ends with its quote and a comma: a tab-separated
+        # listing printed as JSON, "apt\tpasswd\t1:4.13+dfsg1-1",)
+        inner = value.removesuffix(",").strip("\"'")
         # (a pointer's or a reference's type, Go's "Token  *oauth2.Token", is code)
         typed = inner[:1] in _POINTER_SIGILS and _not_a_credential_shape(inner.lstrip("*&"))
         kind = None if typed or len(inner) < 4 else _credential_value(cls, inner, prose=True)
@@ -2282,6 +2284,60 @@ def html_lines_decoding(text: str) -> Decoding | None:
         return _placed(hits[0], _runs_around(taken))
 
     return [lined], place
+
+
+# A file a tool read into a list of its lines and printed (Python's readlines(), a JSON array
+# of lines: ["machine api.example.com", "  login deploy", "  password …"]): a .netrc entry, a
+# YAML block or a table is read only as lines. Each list of two strings or more (each quoted
+# on one line, double or single quotes) is read as its strings' lines, between line breaks,
+# their escapes of a quote, a backslash, a tab or a line break read as what they stand for,
+# and the text scanned; a hit is placed back (`_runs_around`). (An item holds no bracket: a
+# list that does not close is then read up to its first one, and no other starts inside it.)
+_LIST_ITEM = r"""(?:"(?:[^"\\\n\[\]]++|\\[^\n\[\]])*+"|'(?:[^'\\\n\[\]]++|\\[^\n\[\]])*+')"""
+_LISTED_LINES = _lazy(
+    rf"\[[ \t\r\n]*+{_LIST_ITEM}(?:[ \t\r\n]*+,[ \t\r\n]*+{_LIST_ITEM})++[ \t\r\n]*+,?[ \t\r\n]*+\]"
+)
+_LISTED_ITEM = _lazy(_LIST_ITEM)
+# How many lists a text is read as lines for: a file read as its lines is one, and a text of
+# thousands of lists of strings is data (each read is some 6 µs of Python: 30,000 `["ab",
+# "cd"]` in 400 KB cost 167 ms); those past it are read as written.
+_LISTS_PER_TEXT = 100
+_ITEM_ESCAPE = _lazy(r"\\[\"'\\/tnr]")
+_ITEM_ESCAPED = {"t": "\t", "n": "\n", "r": "\r"}
+
+
+def listed_lines(text: str) -> Iterator[Span]:
+    return _scanned(listed_lines_decoding(text))
+
+
+def listed_lines_decoding(text: str) -> Decoding | None:
+    # (each piece of the text read as another: where it starts and ends, and what it reads as)
+    read_as: list[tuple[int, int, str]] = []
+    for listed in islice(_LISTED_LINES.finditer(text), _LISTS_PER_TEXT):
+        at, between = listed.start(), "\n"
+        for item in _LISTED_ITEM.finditer(text, at, listed.end()):
+            read_as.append((at, item.start() + 1, between))
+            for escape in _ITEM_ESCAPE.finditer(text, item.start() + 1, item.end() - 1):
+                code = escape.group()[1]
+                read_as.append((escape.start(), escape.end(), _ITEM_ESCAPED.get(code, code)))
+            at = item.end() - 1
+            # (a line read with its break, as readlines() keeps it, takes no other)
+            between = "" if text.endswith("\\n", 0, at) else "\n"
+        read_as.append((at, listed.end(), between))
+    if not read_as:
+        return None
+    pieces: list[str] = []
+    at = 0
+    for start, end, character in read_as:
+        pieces += (text[at:start], character)
+        at = end
+    pieces.append(text[at:])
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        taken = ((start, end, len(character)) for start, end, character in read_as)
+        return _placed(hits[0], _runs_around(taken))
+
+    return ["".join(pieces)], place
 
 
 # A terminal's output a tool captured holds its colours and styles as escape sequences
