@@ -67,3 +67,38 @@ def test_an_encrypted_key_indented_in_a_yaml_block_is_found_with_its_headers() -
     text = "tls.key: |\n" + "\n".join("    " + line for line in lines) + "\nnext: 1"
     (span,) = scan_text(text)
     assert text[span[0] : span[1]] == "\n".join(lines).replace("\n", "\n    ")
+
+
+def _with_headers(kind: str) -> list[str]:
+    """A key's lines with the headers PEM's legacy encryption or OpenPGP writes."""
+    body = pem("RSA " if kind == "encrypted" else "PGP ").split("\n")
+    if kind == "encrypted":
+        headers = ["Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,0552EEB38DBAB888"]
+    else:
+        body = [line.replace("KEY-----", "KEY BLOCK-----") for line in body]
+        headers = ["Version: GnuPG v2", "Comment: exported 2026-12-06"]
+    return [body[0], *headers, "", *body[1:]]
+
+
+@pytest.mark.parametrize("kind", ["encrypted", "openpgp"])
+@pytest.mark.parametrize("space", [" ", "  ", "\t"])
+def test_a_key_with_headers_flattened_onto_one_line_is_found_whole(kind: str, space: str) -> None:
+    """A key pasted where line breaks become spaces (a chat, a form's field): its headers are
+    read up to the next header or the base64, and the key is found from its armour on."""
+    lines = _with_headers(kind)
+    text = "the customer pasted: " + space.join(lines) + " thanks"
+    (span,) = scan_text(text)
+    found = text[span[0] : span[1]]
+    assert found.startswith("-----BEGIN") and found.endswith("-----"), found[-40:]
+    assert not any(line in redact(text) for line in lines[4:-1])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-----BEGIN RSA PRIVATE KEY----- Proc-Type: 4,ENCRYPTED is the header of an old key",
+        "-----BEGIN PGP PRIVATE KEY BLOCK----- Version: GnuPG v2 then the armoured data",
+    ],
+)
+def test_an_armour_and_headers_with_no_key_after_them_is_none(text: str) -> None:
+    assert scan_text(text) == []

@@ -97,9 +97,15 @@ _PEM_JOIN = (
     r"|\\?[\"'][ \t]*,[ \t\r\n]*\\?[\"']"
 )
 _NL = rf"(?:{_PEM_JOIN}|[ \t\r\n]|\\{{1,2}}[rnt])"
-# (a header's line indented as the armour's may be: a key in a YAML block, "    DEK-Info: …")
+# (a header's line indented as the armour's may be: a key in a YAML block, "    DEK-Info: …"; or
+# the key's lines flattened onto one, as a chat or a form pastes it, each line break a space:
+# "-----BEGIN RSA PRIVATE KEY----- Proc-Type: 4,ENCRYPTED DEK-Info: AES-128-CBC,… MIIE…", a
+# header of those PEM and OpenPGP write, its value up to the next such header or the base64)
+_PEM_HEADER_NAMES = r"(?:Proc-Type|DEK-Info|Version|Comment|Charset|Hash):"
 _PEM_BODY = _lazy(
-    rf"{_NL}*+(?:[ \t]*+[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\{{1,2}}[rn])+)*+"
+    rf"{_NL}*+(?:[ \t]*+[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*+(?:\r?\n|\\{{1,2}}[rn])+"
+    rf"|[ \t]*+{_PEM_HEADER_NAMES}[^\r\n\\]{{0,256}}?"
+    rf"(?=[ \t]+(?:{_PEM_HEADER_NAMES}|[A-Za-z0-9+/=]{{16}})))*+"
     rf"{_NL}*+[A-Za-z0-9+/=]{{16}}"
 )
 # (a run of the class in one step of `re`'s loop, where an alternation of one character each
