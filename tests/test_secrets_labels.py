@@ -344,3 +344,60 @@ def test_a_password_in_a_languages_own_quotes_is_found(written: str, chosen: str
 )
 def test_what_a_languages_own_quotes_hold_of_no_password_is_none(text: str) -> None:
     assert scan_text(text) == []
+
+
+# A key's or a token's label in another language, as a support case in that language writes
+# it: a key of a service's format with no prefix of its own (Datadog's 32 hex digits) and a
+# random token, each found as after "API key:" and "token:"
+KEY_LABELED = [
+    "API-Schlüssel: {}",
+    "Datadog API-Schlüssel: {}",
+    "Datadog-Schlüssel: {}",
+    "API-nyckel: {}",
+    "API-sleutel: {}",
+    "clé API : {}",
+    "Clé d’API : {}",
+    "clave de API: {}",
+    "Clave API: {}",
+    "chave da API: {}",
+    "chiave API: {}",
+    "klucz API: {}",
+    "API-ключ: {}",
+    "ключ API: {}",
+    "токен: {}",
+    "jeton : {}",
+    "APIキー：{}",
+    "API密钥：{}",
+    "密钥：{}",
+    "令牌：{}",
+    "トークン：{}",
+    "アクセストークン：{}",
+]
+KEYS = ["3f9c2b7e8a1d4c6f9b0e2a7d5c8f1b3e", "Xq7Lm2Vz9Kp4Rt8Wn3Bc6Hy1Jd5Fg0Sa"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("written", KEY_LABELED)
+def test_a_key_labeled_in_another_language_is_found(written: str, key: str) -> None:
+    text = "Ticket 4821 — " + written.format(key) + "\n"
+    assert [text[a:b] for a, b, _ in scan_text(text)] == [key]
+    assert key not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "API-Schlüssel: %s",
+        "Öffentlicher Schlüssel (bits 2048): siehe Anhang",
+        "clave de API: requerida",
+        "Clé API : votre clé personnelle",
+        "APIキー：未設定",
+        "令牌：无效的令牌",
+        "ключ API: не задан",
+        "密钥：请联系管理员获取",
+        "the API: v2",
+        "токен: ${TOKEN}",
+    ],
+)
+def test_what_a_key_label_in_another_language_holds_of_no_key_is_none(text: str) -> None:
+    assert scan_text(text) == []

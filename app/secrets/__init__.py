@@ -47,10 +47,15 @@ from app.secrets.engine import (
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
+    KEY_LABEL_NAME,
+    KEY_LABELS,
+    KEY_PHRASES,
+    KEY_WORDS,
     PASSWORD_FOR_WORDS,
     PASSWORD_IS_WORDS,
     PASSWORD_LABELS,
     PASSWORD_NAMES,
+    TOKEN_LABEL_NAME,
     TWO_CHARACTER_LABEL_NAME,
     _both_cases_and_digits,
     _has_lower,
@@ -349,6 +354,31 @@ _CAMEL = _lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_ALNUM = _lazy(r"[^a-z0-9]+")
 
 
+_LABEL_NAMES = {
+    TWO_CHARACTER_LABEL_NAME: _C_PASSWORD,
+    KEY_LABEL_NAME: _C_SECRET,
+    TOKEN_LABEL_NAME: _C_TOKEN,
+}
+_KEY_WORDS_PAST_ENGLISH = frozenset(KEY_WORDS)
+# The words between a key and what it is of, in the languages of `KEY_WORDS` ("clave de API",
+# "chave da API", "chiave dell'API")
+_OF_WORDS = frozenset(("de", "di", "da", "do", "del", "della", "dell", "des", "du", "la", "l", "d"))
+
+
+def _in_english(parts: list[str]) -> list[str]:
+    """A name's words with a key's or a token's in another language as English's, and in
+    English's order when they name a key of the API ("clave de API" as "api key")."""
+    english = [KEY_WORDS.get(part, part) for part in parts]
+    if (
+        len(english) > 1
+        and english[0] in ("key", "keys", "token")
+        and english[-1] == "api"
+        and _OF_WORDS.issuperset(english[1:-1])
+    ):
+        return ["api", english[0]]
+    return english
+
+
 def _name_parts(name: str) -> list[str]:
     return [p for p in _NON_ALNUM.split(_CAMEL.sub("_", name).lower()) if p]
 
@@ -359,11 +389,19 @@ def _classify_name(name: str) -> str | None:
     if len(name) > 128:
         return None
     label = name.rstrip("_")  # (a label and its particle, 密码为：, read as "pW_:")
-    if label.endswith(TWO_CHARACTER_LABEL_NAME) and (len(label) == 2 or not label[-3].isascii()):
-        return _C_PASSWORD  # (密码, 数据库密码 as the scan reads them: shapes' comment)
+    cls = _LABEL_NAMES.get(label[-2:])
+    if cls is not None:
+        # (密码, 数据库密码, 密钥, APIキー as the scan reads them: shapes' comment)
+        head = label[:-2]
+        if not head or not head[-1].isascii():
+            return cls
+        if cls != _C_PASSWORD and head.lower() == "api":
+            return _C_API_KEY
     parts = _name_parts(name)
     if not parts or parts[0] == "existing":
         return None  # (a chart's existingSecret: the name of a Secret the cluster holds)
+    if parts[-1] == "api" or not _KEY_WORDS_PAST_ENGLISH.isdisjoint(parts):
+        parts = _in_english(parts)
     found = _match_heads(parts)
     if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
         found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
@@ -744,6 +782,9 @@ _NAME_OP_VALUED = _lazy(
 # A password's name in other languages than English (passwort, passord and "mot de passe" hold
 # "pass"): a word of a credential's name each
 _PASSWORD_WORDS = (*[name for name in PASSWORD_NAMES if "pass" not in name], "pswd")
+# ... and of a key or a token in other languages (shapes `KEY_WORDS`), and the names a label of
+# two characters is read as (kY, tK: "ky" and "tk" in the text in lower case)
+_PASSWORD_WORDS += (*KEY_WORDS, KEY_LABEL_NAME.lower(), TOKEN_LABEL_NAME.lower())
 _NAME_HEAD_ANCHOR = _lazy(
     r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk|_pat|-pat"
     rf"|{'|'.join(_PASSWORD_WORDS)}"
@@ -809,7 +850,7 @@ def _named_in_text(text: str) -> Iterator[Span]:
         # (password=https://host/?access_token=...), but only so often: hostile text such
         # as "password:" a hundred thousand times then moves on past each value instead.
         pos = m.end()
-        if not _may_name_credential(m.group("name")):
+        if not _may_name_credential(m.group("name")) and not _key_of_api(text, m):
             # (one lookup: "https:" or "note:" a thousand times is no name). What was read as
             # a type after it may be a name: PowerShell's $env:DB_PASSWORD = … ("env", then
             # the type DB_PASSWORD and "="): read again from past the colon.
@@ -1345,6 +1386,18 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     return start, end, kind or "", resume
 
 
+def _key_of_api(text: str, m: re.Match[str]) -> bool:
+    """Whether the name ``m`` found is "API" after a key's word and a space ("clave de API",
+    `_KEY_OF_API`), which names a key as "API key" does."""
+    if m.group("name").lower() != "api" or not text.startswith(" ", m.start() - 1):
+        return False
+    words = _words_before(text, m.start() - 1).lower().split("_")
+    return words[0] in _KEY_OF_API_WORDS
+
+
+_KEY_OF_API_WORDS = frozenset(("key", "keys", "token", *KEY_WORDS))
+
+
 def _words_before(text: str, end: int) -> str:
     """The word of letters (up to 24) that ends at ``end``, with the one a space before it
     ("Public API", as a label's "Public API key" holds them), joined by "_"; or ""."""
@@ -1444,6 +1497,14 @@ _CODE_LEAD = _lazy(r"[ \t]*(?:[$@&*]{0,2}[A-Za-z_][A-Za-z0-9_]{0,63}(?:\??->|::|
 # `re` finds mark a string whatever follows them: RE2 reads this, and must end a name where
 # `re`'s detectors do, "- name: DD_API_KEY\r\n  value: …" too)
 _NAME_END = r"(?:s?\\?[\"']?\]?[ \t]*(?:[:=\r\n,+<?]|\\[rn]|string[ \t])| [\"'])"
+
+
+# A key of the API in the languages that name it so, after the key ("clave de API", "klucz
+# API", "clé API" read as "key API", shapes `KEY_LABELS`): its name is "API", which
+# `_named_in_text` reads with the words before it
+_KEY_OF_API = (
+    rf"(?:keys?|token|{'|'.join(KEY_WORDS)})(?:[ \t]+(?:{'|'.join(sorted(_OF_WORDS))}))?[ \t]+api"
+)
 
 
 # the words of the name anchor below: one of them is in every name it finds
@@ -1740,7 +1801,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             rf"|{'|'.join(_PASSWORD_WORDS)}"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk"
-            rf"|[_\-]pat){_NAME_END})",
+            rf"|[_\-]pat|{_KEY_OF_API}){_NAME_END})",
             (*_NAME_ANCHOR_WORDS, "_pat", "-pat"),
         ),
         (_named_in_text, _name_then_value, _quoted_after_name),
@@ -2203,11 +2264,13 @@ _TYPOGRAPHIC = {
 }
 
 
-def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
-    """Each of ``words`` ("contraseña", "hasło", "пароль", "密码："), a password's label past
+def _labels_past_ascii(
+    words: Sequence[tuple[str, str]], phrases: Sequence[tuple[str, str]] = ()
+) -> dict[str, list[tuple[str, str]]]:
+    """Each of ``words`` ("contraseña", "hasło", "пароль", "密码："), a credential's label past
     ASCII, read as its ASCII name (a character for a character, so the offsets stay the
-    text's), in its cases. By the first character of each past ASCII, which is looked for
-    first."""
+    text's), in its cases, and each of ``phrases`` as written ("clé d'API"). By the first
+    character of each past ASCII, which is looked for first."""
     variants: dict[str, str] = {}
     for label, name in words:
         if label.lower() != label.upper():
@@ -2222,6 +2285,7 @@ def _labels_past_ascii(words: Sequence[tuple[str, str]]) -> dict[str, list[tuple
                 for operator_ in ("\uff1a", ":", "=", "\uff1d"):
                     read = ":" if operator_ in "\uff1a:" else "="
                     variants[label + space + operator_] = name + " " * len(space) + read
+    variants.update(phrases)
     return _by_character(
         (label, name) for label, name in variants.items() if len(label) == len(name)
     )
@@ -2254,7 +2318,7 @@ def _present(labels: _Labels, joined: str) -> list[tuple[str, str]]:
     ]
 
 
-_LABELS_PAST_ASCII = _labels_past_ascii(PASSWORD_LABELS)
+_LABELS_PAST_ASCII = _labels_past_ascii((*PASSWORD_LABELS, *KEY_LABELS), KEY_PHRASES)
 # A CJK label before the particle that says what it is ("密码是…", "数据库的密码为：…", "パスワード
 # は…です", "비밀번호는 …"), read as its name and "=" (or "_" before a colon), but where it
 # follows an operator: there it is a value's words, another label's ("passwd: パスワードは変更

@@ -77,6 +77,10 @@ PASSWORD_IS_WORDS = ("ist", "war", "es", "era", "est", "é", "è", "är", "var",
 # be one, and `密码：Welcome2024` was missed). No one writes "pW" for a label; app/secrets
 # `_classify_name` reads it, alone or after a character past ASCII (数据库密码), as a password's.
 TWO_CHARACTER_LABEL_NAME = "pW"
+# ... and the names a key's and a token's labels of two characters are read as (密钥, 令牌), alone,
+# after a character past ASCII or after "API" (APIキー, API密钥)
+KEY_LABEL_NAME = "kY"
+TOKEN_LABEL_NAME = "tK"
 PASSWORD_LABELS = (
     ("contraseña", "contrasena"),  # Spanish
     ("hasło", "haslo"),  # Polish
@@ -91,6 +95,45 @@ PASSWORD_LABELS = (
     ("パスワード", " pswd"),  # Japanese
     ("비밀번호", "pswd"),  # Korean
 )
+# A key's and a token's labels past ASCII, each read as an ASCII word of its length that
+# `_classify_name` reads as "key" or "token" (`KEY_WORDS`, a key's name in ASCII in other
+# languages): "API-Schlüssel:", "Datadog API-Schlüssel:", "clé API :", "API-ключ:", "токен:",
+# "APIキー：", "API密钥：", "令牌：" name a key or a token as "API key:" and "token:" do.
+KEY_LABELS = (
+    ("schlüssel", "schlussel"),  # German
+    ("nøgle", "nogle"),  # Danish
+    ("nøkkel", "nokkel"),  # Norwegian
+    ("klíč", "klic"),  # Czech
+    ("clé", "key"),  # French ("clé API", "clés" as "key API", "keys")
+    ("ключ", "keys"),  # Russian, Ukrainian (four letters a key's name ends with)
+    ("токен", "token"),
+    ("секрет", "secret"),
+    # Chinese (simplified and traditional), Japanese, Korean
+    *((label, KEY_LABEL_NAME) for label in ("密钥", "秘钥", "私钥", "密鑰", "金鑰", "キー")),
+    ("令牌", TOKEN_LABEL_NAME),
+    ("토큰", TOKEN_LABEL_NAME),
+    ("トークン", TOKEN_LABEL_NAME + "__"),
+)
+# ... French's key of the API, in its spellings, read as "api_key" (a name in English's order)
+KEY_PHRASES = tuple(
+    (key + of + apostrophe + "API", "api_key".ljust(len(key + of + apostrophe + "API"), "_"))
+    for key in ("clé", "Clé")
+    for of in (" d", " de l")
+    for apostrophe in ("'", "\u2019")
+)
+# The words of a key's or a token's name in other languages, in ASCII (as people write them,
+# and as the scan reads `KEY_LABELS`), and the English word each stands for: "clave de API",
+# "chiave API", "klucz API", "API-nyckel", "API-sleutel", "jeton"
+KEY_WORDS = {
+    **dict.fromkeys(
+        (
+            *("clave", "chave", "chiave", "klucz", "nyckel", "sleutel", "schlussel"),
+            *("schluessel", "nogle", "nokkel", "klic", "kulcs", "anahtar", "avain"),
+        ),
+        "key",
+    ),
+    "jeton": "token",
+}
 _PLACEHOLDER_WORDS = _words(
     """
     redacted removed hidden masked omitted elided withheld sanitized scrubbed filtered
