@@ -401,3 +401,17 @@ def test_a_key_labeled_in_another_language_is_found(written: str, key: str) -> N
 )
 def test_what_a_key_label_in_another_language_holds_of_no_key_is_none(text: str) -> None:
     assert scan_text(text) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["APIキー", "密钥", "令牌", "アクセストークン", "API-Schlüssel", "токен"]
+)
+def test_a_member_named_for_a_key_in_another_language_holds_one(name: str) -> None:
+    assert [hit.path for hit in find_secrets({"config": {name: KEYS[0]}})] == [f"/config/{name}"]
+
+
+@pytest.mark.parametrize("name", ["キー", "暗号化キー", "Schlüssel", "ключ"])
+def test_a_members_word_for_any_key_in_another_language_names_none(name: str) -> None:
+    """Japanese's キー, German's Schlüssel, Russian's ключ alone are any key's, as English's "key"
+    is (a dictionary's, a table's): only after "API" or a service's name do they name one."""
+    assert find_secrets({"config": {name: KEYS[0]}}) == []

@@ -49,6 +49,7 @@ from app.secrets.shapes import (
     _WHITESPACE,
     KEY_LABEL_NAME,
     KEY_LABELS,
+    KEY_WORD_LABEL_NAME,
     KEY_PHRASES,
     KEY_WORDS,
     PASSWORD_FOR_WORDS,
@@ -358,6 +359,7 @@ _LABEL_NAMES = {
     TWO_CHARACTER_LABEL_NAME: _C_PASSWORD,
     KEY_LABEL_NAME: _C_SECRET,
     TOKEN_LABEL_NAME: _C_TOKEN,
+    KEY_WORD_LABEL_NAME: _C_API_KEY,  # (after "API" only)
 }
 _KEY_WORDS_PAST_ENGLISH = frozenset(KEY_WORDS)
 # The words between a key and what it is of, in the languages of `KEY_WORDS` ("clave de API",
@@ -393,7 +395,7 @@ def _classify_name(name: str) -> str | None:
     if cls is not None:
         # (密码, 数据库密码, 密钥, APIキー as the scan reads them: shapes' comment)
         head = label[:-2]
-        if not head or not head[-1].isascii():
+        if (not head or not head[-1].isascii()) and cls != _C_API_KEY:
             return cls
         if cls != _C_PASSWORD and head.lower() == "api":
             return _C_API_KEY
@@ -2353,7 +2355,7 @@ def _particles_read(text: str) -> str:
 # label, with no colon after it.
 _CJK_NAME_ENDINGS = tuple(
     (label, name)
-    for label, name in PASSWORD_LABELS
+    for label, name in (*PASSWORD_LABELS, *KEY_LABELS)
     if label.isalpha() and label.lower() == label.upper()
 )
 

@@ -81,6 +81,9 @@ TWO_CHARACTER_LABEL_NAME = "pW"
 # after a character past ASCII or after "API" (APIキー, API密钥)
 KEY_LABEL_NAME = "kY"
 TOKEN_LABEL_NAME = "tK"
+# ... and Japanese's word for any key (キー: a dictionary's too), which names a credential only
+# after "API"
+KEY_WORD_LABEL_NAME = "Ky"
 PASSWORD_LABELS = (
     ("contraseña", "contrasena"),  # Spanish
     ("hasło", "haslo"),  # Polish
@@ -109,7 +112,8 @@ KEY_LABELS = (
     ("токен", "token"),
     ("секрет", "secret"),
     # Chinese (simplified and traditional), Japanese, Korean
-    *((label, KEY_LABEL_NAME) for label in ("密钥", "秘钥", "私钥", "密鑰", "金鑰", "キー")),
+    *((label, KEY_LABEL_NAME) for label in ("密钥", "秘钥", "私钥", "密鑰", "金鑰")),
+    ("キー", KEY_WORD_LABEL_NAME),
     ("令牌", TOKEN_LABEL_NAME),
     ("토큰", TOKEN_LABEL_NAME),
     ("トークン", TOKEN_LABEL_NAME + "__"),
