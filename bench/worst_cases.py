@@ -997,6 +997,18 @@ def listed_texts(n: int) -> bytes:
     return _recorded_output(n, listed)
 
 
+def tabbed_texts(n: int) -> bytes:
+    """Every text set in by tabs, each line (a decoder reads each again without them)."""
+
+    def tabbed(text: str) -> str:
+        words = text.split(" ")
+        return "Pasted:\n" + "".join(
+            f"\t{' '.join(words[i * 6 : i * 6 + 6])}\n" for i in range((len(words) + 5) // 6)
+        )
+
+    return _recorded_output(n, tabbed)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -1088,6 +1100,7 @@ CASES: dict[str, Case] = {
         Case("commented-blocks", commented_blocks, "every text a block commented out"),
         Case("html-texts", html_texts, "every text a web page's, lines broken by <br>"),
         Case("listed-texts", listed_texts, "every text a JSON list of its lines"),
+        Case("tabbed-texts", tabbed_texts, "every text set in by tabs"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

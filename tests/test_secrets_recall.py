@@ -395,6 +395,13 @@ def _in_python_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/statements/0/text", False
 
 
+def _tab_indented(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # an e-mail's or a ticket's pasted text set in by tabs, each line
+    indented = "\n".join("\t\t" + line for line in secret.split("\n"))
+    doc["resources"][0]["excerpt"] = f"Here is what the server shows:\n{indented}\nRegards"
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -421,6 +428,7 @@ PLACEMENTS: dict[str, Place] = {
     "html-lines": _in_html_lines,
     "listed-lines": _in_listed_lines,
     "python-lines": _in_python_lines,
+    "tab-indented": _tab_indented,
 }
 
 

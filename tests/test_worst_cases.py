@@ -99,6 +99,7 @@ def test_the_benign_documents_have_no_findings(grown):
         "commented-blocks",
         "html-texts",
         "listed-texts",
+        "tabbed-texts",
     ],
 )
 def test_a_benign_document_recorded_as_tools_output_has_no_findings(grown, name):

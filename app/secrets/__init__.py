@@ -733,6 +733,7 @@ _log_prefixed = _later("log_prefixed")
 _comment_marked = _later("comment_marked")
 _html_lines = _later("html_lines")
 _listed_lines = _later("listed_lines")
+_tab_indented = _later("tab_indented")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1777,6 +1778,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_listed_lines,),
     ),
+    # two lines in a row indented by tabs (detectors `tab_indented`)
+    _Anchor(("\n\t[^\n]*\n\t", ("\n\t",)), (_tab_indented,)),
     # HTML's line break (detectors `html_lines`)
     _Anchor((r"(?i:<br[ \t]*/?>)", ("<br",)), (_html_lines,)),
     # two lines in a row a comment's mark opens, the same mark (detectors `comment_marked`)
@@ -2076,6 +2079,7 @@ _DECODING_BITS = (
     | _BIT[_comment_marked]
     | _BIT[_html_lines]
     | _BIT[_listed_lines]
+    | _BIT[_tab_indented]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2573,6 +2577,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_comment_marked]: (detectors.comment_decoding, detectors.decoded_alone),
                 _BIT[_html_lines]: (detectors.html_lines_decoding, detectors.decoded_alone),
                 _BIT[_listed_lines]: (detectors.listed_lines_decoding, detectors.decoded_alone),
+                _BIT[_tab_indented]: (detectors.tab_decoding, detectors.decoded_alone),
             }
         )
     return _DECODERS[0]

@@ -2269,6 +2269,22 @@ def comment_decoding(text: str) -> Decoding | None:
     return _unmarked_lines(text, _COMMENT_MARK)
 
 
+# A block indented by tabs, as an e-mail, a ticket or a Makefile sets a pasted text in: a
+# listing's rows, a CSV's, a YAML block (which no tab indents) are read only from their lines'
+# starts. The text is read with the tabs opening each line taken out (spaces after them kept:
+# a YAML block's own indentation) and scanned; a hit is placed back (`_runs_around`).
+# (app/secrets' anchor sends only a text of two such lines in a row.)
+_TAB_INDENT = _lazy(r"\n\t++")
+
+
+def tab_indented(text: str) -> Iterator[Span]:
+    return _scanned(tab_decoding(text))
+
+
+def tab_decoding(text: str) -> Decoding | None:
+    return _unmarked_lines(text, _TAB_INDENT)
+
+
 # A text exported from a web page or a rich editor (a ticket's description, a chat's message, a
 # wiki's page) breaks its lines with HTML's <br> (<br/>, <br />, a line break after it or not):
 # a YAML block, a .netrc entry or a table pasted there is read only as lines. The text is read
