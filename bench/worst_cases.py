@@ -1009,6 +1009,34 @@ def tabbed_texts(n: int) -> bytes:
     return _recorded_output(n, tabbed)
 
 
+def numbered_texts(n: int) -> bytes:
+    """Every text a file read with its lines numbered, as `cat -n` prints them (a decoder reads
+    each again without the numbers)."""
+
+    def numbered(text: str) -> str:
+        words = text.split(" ")
+        return "".join(
+            f"{i + 1:6d}\t{' '.join(words[i * 6 : i * 6 + 6])}\n"
+            for i in range((len(words) + 5) // 6)
+        )
+
+    return _recorded_output(n, numbered)
+
+
+def grep_texts(n: int) -> bytes:
+    """Every text what grep printed, each line its file and number (a decoder reads each
+    again without them)."""
+
+    def grepped(text: str) -> str:
+        words = text.split(" ")
+        return "".join(
+            f"notes/case.md:{i + 1}:{' '.join(words[i * 6 : i * 6 + 6])}\n"
+            for i in range((len(words) + 5) // 6)
+        )
+
+    return _recorded_output(n, grepped)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -1101,6 +1129,8 @@ CASES: dict[str, Case] = {
         Case("html-texts", html_texts, "every text a web page's, lines broken by <br>"),
         Case("listed-texts", listed_texts, "every text a JSON list of its lines"),
         Case("tabbed-texts", tabbed_texts, "every text set in by tabs"),
+        Case("numbered-texts", numbered_texts, "every text a file's lines, numbered"),
+        Case("grep-texts", grep_texts, "every text grep's lines, each its file and number"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

@@ -402,6 +402,45 @@ def _tab_indented(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _numbered(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a file an agent read with its lines numbered, as `cat -n` prints them
+    lines = "\n".join(f"{i + 1:6d}\t{line}" for i, line in enumerate(secret.split("\n")))
+    doc["resources"][0]["excerpt"] = f"$ cat -n config\n{lines}\n"
+    return "/resources/0/excerpt", False
+
+
+def _arrow_numbered(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # ... as an agent's file-reading tool prints them, a number and an arrow
+    lines = "\n".join(f"{i + 41:6d}\u2192{line}" for i, line in enumerate(secret.split("\n")))
+    doc["statements"][0]["text"] = f"Read config (lines 41-):\n{lines}"
+    return "/statements/0/text", False
+
+
+def _grep_output(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # what grep printed of several files: each line's file and number, a colon after a line
+    # that matched and a hyphen after one of context
+    lines = "\n".join(
+        f"deploy/app.env{':' if i % 2 else '-'}{i + 12}{':' if i % 2 else '-'}{line}"
+        for i, line in enumerate(secret.split("\n"))
+    )
+    doc["resources"][0]["excerpt"] = f"$ grep -rn -C1 key deploy/\n{lines}\n--\n"
+    return "/resources/0/excerpt", False
+
+
+def _html_blocks(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a rich editor's text, each line a block of its own (and quoted in a chat's export, its
+    # quote mark escaped for HTML, on the next)
+    lines = "".join(f"<div>{html.escape(line, quote=False)}</div>" for line in secret.split("\n"))
+    doc["resources"][0]["excerpt"] = f"<div>From the ticket:</div>{lines}<p>Thanks</p>"
+    return "/resources/0/excerpt", False
+
+
+def _escaped_quote(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    quoted = "\n".join("&gt; " + html.escape(line, quote=False) for line in secret.split("\n"))
+    doc["statements"][0]["text"] = f"The customer wrote:\n{quoted}\nok"
+    return "/statements/0/text", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -429,6 +468,11 @@ PLACEMENTS: dict[str, Place] = {
     "listed-lines": _in_listed_lines,
     "python-lines": _in_python_lines,
     "tab-indented": _tab_indented,
+    "numbered-lines": _numbered,
+    "arrow-numbered": _arrow_numbered,
+    "grep-output": _grep_output,
+    "html-blocks": _html_blocks,
+    "escaped-quote": _escaped_quote,
 }
 
 
@@ -455,6 +499,7 @@ NOT_READ = {
         for placement in (
             *("html-escaped", "percent-encoded", "partly-percent-encoded"),
             *("percent-encoded-twice", "base64", "encoder-escaped-json", "html-lines"),
+            *("html-blocks", "escaped-quote"),
         )
     ),
 }

@@ -100,6 +100,8 @@ def test_the_benign_documents_have_no_findings(grown):
         "html-texts",
         "listed-texts",
         "tabbed-texts",
+        "numbered-texts",
+        "grep-texts",
     ],
 )
 def test_a_benign_document_recorded_as_tools_output_has_no_findings(grown, name):

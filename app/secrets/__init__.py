@@ -734,6 +734,7 @@ _comment_marked = _later("comment_marked")
 _html_lines = _later("html_lines")
 _listed_lines = _later("listed_lines")
 _tab_indented = _later("tab_indented")
+_numbered_lines = _later("numbered_lines")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -759,7 +760,8 @@ _VALUE = _lazy(
         |(?P<bare>[^\s"'`,;&<>]{1,256}+)""",
     re.X,
 )
-_LINE_REST = _lazy(r"[^\r\n\"']{0,1024}+")
+# (a header's line ends where an HTML tag starts: a ticket's page sets it in <div>…</div>)
+_LINE_REST = _lazy(r"(?:[^\r\n\"'<]|<(?![/A-Za-z])){0,1024}+")
 # A block scalar of one line: its indicator, the line indented (group "block"), and no line
 # indented as far after it (a block of several lines, a certificate, is a text, not a value).
 # (Its line breaks as written, or escaped: the YAML quoted in a JSON string.)
@@ -1733,6 +1735,9 @@ LOG_PREFIX = (
     r"[A-Za-z0-9_.\-/@]{1,64}(?:\[[0-9]{1,10}\])?:"
     r"|[A-Za-z0-9_.\-]{1,64}[-_][0-9]{1,4} +\|)[ \t]"  # (compose's service-1, service_1)
 )
+# grep's prefix of a line it prints: the file's path, and the line's number between colons (a
+# line that matched) or hyphens (a line of context around it)
+GREP_PREFIX = r"[A-Za-z0-9_.~/\-]{1,256}?\.[A-Za-z0-9]{1,10}[:\-][0-9]{1,7}[:\-]"
 # The marks that comment a line out, as regexes: a shell's, YAML's and an INI file's "#", C's
 # and its kin's "//" and a block comment's " * ", SQL's and Lua's "-- " (a space after it: a
 # command's help opens its lines with "--password=PASSWORD", a flag's), an INI file's ";".
@@ -1764,7 +1769,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"\x1b", ("\x1b",)), (_terminal_escaped,)),
     # a quoted line of an e-mail's reply, or of Markdown's block quote (its mark after a line
     # break: a literal pair RE2 skips to)
-    _Anchor(("\n>", ("\n>",)), (_quote_marked,)),
+    _Anchor(("\n>|\n&gt;", ("\n>", "\n&gt;")), (_quote_marked,)),
     # two lines in a row a log's collector prefixed (detectors `LOG_PREFIX`): the first with
     # more than its prefix (a time alone in a value, and one in the next, make no log). Its
     # keyword the colon every prefix holds
@@ -1778,10 +1783,22 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_listed_lines,),
     ),
+    # two lines in a row a line's number opens, or a line grep prefixed with its file and
+    # number (detectors `numbered_lines`; an arrow read as a space, as the engine reads one)
+    _Anchor(
+        (
+            r"\n[ \t]*[0-9]{1,7}(?:\t|[ \t]*\||:| )[^\n]*\n[ \t]*[0-9]{1,7}(?:\t|[ \t]*\||:| )"
+            rf"|(?:^|\n){GREP_PREFIX}",
+            ("\n", ":", "-"),
+        ),
+        (_numbered_lines,),
+    ),
     # two lines in a row indented by tabs (detectors `tab_indented`)
     _Anchor(("\n\t[^\n]*\n\t", ("\n\t",)), (_tab_indented,)),
     # HTML's line break (detectors `html_lines`)
-    _Anchor((r"(?i:<br[ \t]*/?>)", ("<br",)), (_html_lines,)),
+    _Anchor(
+        (r"(?i:<br[ \t]*/?>|</(?:div|p|li)>)", ("<br", "</div", "</p", "</li")), (_html_lines,)
+    ),
     # two lines in a row a comment's mark opens, the same mark (detectors `comment_marked`)
     _Anchor(
         (
@@ -2080,6 +2097,7 @@ _DECODING_BITS = (
     | _BIT[_html_lines]
     | _BIT[_listed_lines]
     | _BIT[_tab_indented]
+    | _BIT[_numbered_lines]
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -2578,6 +2596,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_html_lines]: (detectors.html_lines_decoding, detectors.decoded_alone),
                 _BIT[_listed_lines]: (detectors.listed_lines_decoding, detectors.decoded_alone),
                 _BIT[_tab_indented]: (detectors.tab_decoding, detectors.decoded_alone),
+                _BIT[_numbered_lines]: (detectors.numbered_decoding, detectors.decoded_alone),
             }
         )
     return _DECODERS[0]

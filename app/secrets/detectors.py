@@ -37,6 +37,7 @@ from app.secrets import (
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
     _WRAPPED_VALUES,
+    GREP_PREFIX,
     LOG_PREFIX,
     PASSWORD,
     PEM_KEY,
@@ -1021,20 +1022,23 @@ def csv_column(text: str) -> Iterator[Span]:
 
 # --- a listing of names and values: DB_PASSWORD, a tab or spaces, its value -------------------
 
+# (a listing's value: a word, up to an HTML tag's end, where a page sets each row in a block,
+# <div>DB_PASSWORD\t…</div>)
+_LISTED_VALUE = r"(?:[^\s<]|<(?!/)){4,256}+"
 # A line of a name, a tab or two spaces or more, and one word, as Vault's `vault kv get`
 # prints its table (Key and Value in aligned columns), a tab-separated export of a secret
 # store's names and values, or a listing aligned by hand: after the newline before it (a
 # literal found at C speed), nothing after the value but spaces.
 _LISTED_ROW = _lazy(
     r"\n(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)(?:\t|  )[ \t]*+"
-    r"(?P<value>[^\s]{4,256}+)[ \t]*+(?=\r?\n|\Z)"
+    rf"(?P<value>{_LISTED_VALUE})[ \t]*+(?=\r?\n|\Z)"
 )
 # ... or a row of tab-separated columns, the name in any of them and its value the next one,
 # more columns after it (an export of a secret store: environment, name, value, updated)
 _TAB_CELLS = _lazy(
     r"[\n\t](?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+) *+"
     # (looked ahead at from the tab: the value's cell may be the name of the next pair)
-    r"(?=\t[ \t]*+(?P<value>[^\s]{4,256}+) *+(?:\t|\r?\n|\Z))"
+    rf"(?=\t[ \t]*+(?P<value>{_LISTED_VALUE}) *+(?:\t|\r?\n|\Z))"
 )
 
 
@@ -2205,7 +2209,7 @@ def first_hunk(text: str) -> int | None:
 # key file, a YAML block or a table quoted has a mark on each line, and a key's base64 lines,
 # a block's indentation or a table's rows are read only without them. The text is read with
 # each line's marks taken out and scanned; a hit is placed back (`_runs_around`).
-_QUOTE_MARK = _lazy(r"\n(?:>[ \t]?){1,8}+")
+_QUOTE_MARK = _lazy(r"\n(?:(?:>|&gt;)[ \t]?){1,8}+")
 
 
 def quote_marked(text: str) -> Iterator[Span]:
@@ -2269,6 +2273,27 @@ def comment_decoding(text: str) -> Decoding | None:
     return _unmarked_lines(text, _COMMENT_MARK)
 
 
+# A file an agent read with its lines numbered (`cat -n`'s number and tab, an editor's or a
+# tool's number and an arrow, a code viewer's number and a bar), or grep printed (`grep -n`'s
+# number and a colon, its path before it in several files, a hyphen for a line of context):
+# a key's lines, a YAML block or a table is read only without them. The text is read with
+# each line's prefix taken out and scanned; a hit is placed back (`_runs_around`).
+# (app/secrets' anchor sends only a text of two numbered lines in a row, or of one line grep
+# prefixed; the path is read up to 256 characters from each line's start.)
+_NUMBERED_LINE = _lazy(
+    r"\n(?:[ \t]*[0-9]{1,7}(?:\t|\u2192|[ \t]*\|[ \t]?|[:\-](?![0-9]))"
+    rf"|{GREP_PREFIX})"
+)
+
+
+def numbered_lines(text: str) -> Iterator[Span]:
+    return _scanned(numbered_decoding(text))
+
+
+def numbered_decoding(text: str) -> Decoding | None:
+    return _unmarked_lines(text, _NUMBERED_LINE)
+
+
 # A block indented by tabs, as an e-mail, a ticket or a Makefile sets a pasted text in: a
 # listing's rows, a CSV's, a YAML block (which no tab indents) are read only from their lines'
 # starts. The text is read with the tabs opening each line taken out (spaces after them kept:
@@ -2286,10 +2311,17 @@ def tab_decoding(text: str) -> Decoding | None:
 
 
 # A text exported from a web page or a rich editor (a ticket's description, a chat's message, a
-# wiki's page) breaks its lines with HTML's <br> (<br/>, <br />, a line break after it or not):
+# wiki's page) breaks its lines with HTML's <br> (<br/>, <br />, a line break after it or not)
+# or sets each in a block of its own (<div>, <p>, <li>):
 # a YAML block, a .netrc entry or a table pasted there is read only as lines. The text is read
 # with each <br> as a line break and scanned; a hit is placed back (`_runs_around`).
-_HTML_BREAK = _lazy(r"<[Bb][Rr][ \t]*/?>(?:\r?\n)?")
+_HTML_BREAK = _lazy(
+    r"(?P<end></(?i:div|p|li)>)(?:\r?\n)?"
+    r"|(?:<[Bb][Rr][ \t]*/?>|<(?i:div|p|li)(?:[ \t][^<>\n]{0,256})?>)(?:\r?\n)?"
+)
+# How many of a text's breaks and blocks are read so: each is a step of Python (a text of
+# 80,000 <br> cost 47 ms for 400 KB); those past it are read as written.
+_HTML_BREAKS_PER_TEXT = 10_000
 
 
 def html_lines(text: str) -> Iterator[Span]:
@@ -2297,15 +2329,22 @@ def html_lines(text: str) -> Iterator[Span]:
 
 
 def html_lines_decoding(text: str) -> Decoding | None:
-    lined = _HTML_BREAK.sub("\n", text)
-    if len(lined) == len(text):
+    # (a block's start and a line break read as a line break, a block's end as nothing: the
+    # lines of <div>a</div><div>b</div> are "a" and "b")
+    lined = _HTML_BREAK.sub(_html_break, text, _HTML_BREAKS_PER_TEXT)
+    if lined == text:
         return None
 
     def place(hits: list[list[Span]]) -> Iterator[Span]:
-        taken = ((m.start(), m.end(), 1) for m in _HTML_BREAK.finditer(text))
+        breaks = islice(_HTML_BREAK.finditer(text), _HTML_BREAKS_PER_TEXT)
+        taken = ((m.start(), m.end(), 0 if m.group("end") else 1) for m in breaks)
         return _placed(hits[0], _runs_around(taken))
 
     return [lined], place
+
+
+def _html_break(m: re.Match[str]) -> str:
+    return "" if m.group("end") else "\n"
 
 
 # A file a tool read into a list of its lines and printed (Python's readlines(), a JSON array
