@@ -1037,6 +1037,21 @@ def grep_texts(n: int) -> bytes:
     return _recorded_output(n, grepped)
 
 
+def tool_results(n: int) -> bytes:
+    """Every text a tool's result as JSON, its output a file's lines numbered (a decoder reads
+    each again unescaped, and another that without the numbers)."""
+
+    def result(text: str) -> str:
+        words = text.split(" ")
+        lines = "".join(
+            f"{i + 1:6d}\t{' '.join(words[i * 6 : i * 6 + 6])}\n"
+            for i in range((len(words) + 5) // 6)
+        )
+        return "tool_result " + json.dumps({"output": lines, "ok": True})
+
+    return _recorded_output(n, result)
+
+
 def coloured_texts(n: int) -> bytes:
     """Every text a terminal's coloured output with a link (a decoder reads each again without
     its escape sequences)."""
@@ -1131,6 +1146,7 @@ CASES: dict[str, Case] = {
         Case("tabbed-texts", tabbed_texts, "every text set in by tabs"),
         Case("numbered-texts", numbered_texts, "every text a file's lines, numbered"),
         Case("grep-texts", grep_texts, "every text grep's lines, each its file and number"),
+        Case("tool-results", tool_results, "every text a tool's JSON result of numbered lines"),
         Case(
             "omissions-unnamed",
             omissions_unnamed,

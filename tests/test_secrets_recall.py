@@ -441,6 +441,14 @@ def _escaped_quote(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/statements/0/text", False
 
 
+def _in_a_tool_result(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # an agent's tool's result as JSON, its output a file read with its lines numbered (two
+    # readings: the JSON's escapes, then the lines' numbers)
+    lines = "\n".join(f"{i + 1:6d}\t{line}" for i, line in enumerate(secret.split("\n")))
+    doc["resources"][0]["excerpt"] = "tool_result " + json.dumps({"output": lines, "ok": True})
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -473,6 +481,7 @@ PLACEMENTS: dict[str, Place] = {
     "grep-output": _grep_output,
     "html-blocks": _html_blocks,
     "escaped-quote": _escaped_quote,
+    "tool-result": _in_a_tool_result,
 }
 
 

@@ -102,6 +102,7 @@ def test_the_benign_documents_have_no_findings(grown):
         "tabbed-texts",
         "numbered-texts",
         "grep-texts",
+        "tool-results",
     ],
 )
 def test_a_benign_document_recorded_as_tools_output_has_no_findings(grown, name):

@@ -2082,7 +2082,9 @@ def _named_before_a_mark(text: str) -> bool:
 
 # what "@" calls for: a scheme and its colon before it (https:user:pass@host)
 _SCHEME_USERINFO_BIT = _BIT[_special_userinfo]
-# Detectors that decode and scan again: never run on what they decoded (decode once).
+# Detectors that decode and scan again: never run on what they decoded (decode once), but
+# for a text's lines (`_LINE_BITS`) on what an escape's decoder decoded (the numbered lines
+# of a file an agent read, in the JSON of its tool's result: two readings at most).
 _DECODING_BITS = (
     _BIT[_percent_encoded]
     | _BIT[_base64_wrapped]
@@ -2099,6 +2101,26 @@ _DECODING_BITS = (
     | _BIT[_tab_indented]
     | _BIT[_numbered_lines]
 )
+# ... those that read a text's lines without what opens or joins them
+_LINE_BITS = (
+    _BIT[_diff_marked]
+    | _BIT[_quote_marked]
+    | _BIT[_log_prefixed]
+    | _BIT[_comment_marked]
+    | _BIT[_html_lines]
+    | _BIT[_listed_lines]
+    | _BIT[_tab_indented]
+    | _BIT[_numbered_lines]
+)
+# What a decoded text is not read for: every decoder, or (an escape's decoding) but the lines'
+_DECODED_BY = {True: _DECODING_BITS, False: _DECODING_BITS & ~_LINE_BITS}
+
+
+def decoded_exclusion(bit: int) -> int:
+    """The detectors a text decoded by the decoder ``bit`` is not read by."""
+    return _DECODED_BY[bool(bit & _LINE_BITS)]
+
+
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -2535,7 +2557,9 @@ def _decode_and_scan(
     # whose own call decodes it again for its hits' places
     read: list[int] = []
     read_by: list[int] = []
-    alone: list[tuple[int, Decoding]] = []  # the texts decoded alone, and their decodings
+    # the texts decoded alone, their decodings, and what each decoding is not read for
+    alone: list[tuple[int, Decoding]] = []
+    alone_by: list[int] = []
     for bit, (decode, batch_form) in decoders.items():
         groups = [group for needs, group in by_bits.items() if needs & bit]
         if not groups:
@@ -2550,12 +2574,13 @@ def _decode_and_scan(
             decoding = decode(texts[k])
             if decoding is not None and decoding[0]:
                 alone.append((k, decoding))
+                alone_by.extend(repeat(bit, len(decoding[0])))
     read_together = len(decoded)
     for _, (own, _place) in alone:
         decoded.extend(own)
     if not decoded:
         return
-    hits = _scan_strings(decoded, _DECODING_BITS)
+    hits = _scan_decoded(decoded, [*read_by, *alone_by])
     for at in compress(range(read_together), hits):
         k = read[at]
         again = decoders[read_by[at]][0](texts[k])
@@ -2567,6 +2592,21 @@ def _decode_and_scan(
         at += len(own)
         if any(found):
             spans.setdefault(k, []).extend(islice(place(found), _SPANS_PER_VALUE))
+
+
+def _scan_decoded(decoded: list[str], by: list[int]) -> list[list[Span]]:
+    """`_scan_strings` of texts each decoder ``by`` decoded, each read for what its decoding
+    may be (`decoded_exclusion`): all at once, or in two scans when both kinds are there."""
+    line_read = [bool(bit & _LINE_BITS) for bit in by]
+    if all(line_read) or not any(line_read):
+        return _scan_strings(decoded, decoded_exclusion(by[0]))
+    hits: list[list[Span]] = [[] for _ in decoded]
+    for lines in (True, False):
+        picked = [i for i, read in enumerate(line_read) if read is lines]
+        found = _scan_strings([decoded[i] for i in picked], _DECODED_BY[lines])
+        for i, spans in zip(picked, found, strict=True):
+            hits[i] = spans
+    return hits
 
 
 _DECODED_BATCH = 1 << 16  # characters of the texts decoded, scanned together

@@ -26,6 +26,7 @@ from app.secrets import (
     _C_TOKEN,
     _DECODING_BITS,
     _KEY_PURPOSES,
+    _LINE_BITS,
     _MANY_REFUSED,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
@@ -1696,20 +1697,22 @@ Runs = list[tuple[int, int, list[int], list[int]]]
 # (app/secrets `_decoded_spans`): a list of 7,000 URLs with an escape each, scanned a URL at
 # a time, cost 112 ms.
 Decoding = tuple[list[str], Callable[[list[list[Span]]], Iterator[Span]]]
+_ESCAPES_DECODED = _DECODING_BITS & ~_LINE_BITS
 
 
-def _scanned(decoding: Decoding | None) -> Iterator[Span]:
-    """The spans of one text's ``decoding``, its texts scanned."""
+def _scanned(decoding: Decoding | None, escapes: bool = False) -> Iterator[Span]:
+    """The spans of one text's ``decoding``, its texts scanned (with ``escapes``, an escape's
+    decoding: read for its lines too, app/secrets `decoded_exclusion`)."""
     if decoding is None:
         return
     texts, place = decoding
-    hits = _scan_strings(texts, _DECODING_BITS)
+    hits = _scan_strings(texts, _ESCAPES_DECODED if escapes else _DECODING_BITS)
     if any(hits):
         yield from place(hits)
 
 
 def percent_encoded(text: str) -> Iterator[Span]:
-    return _scanned(percent_decoding(text))
+    return _scanned(percent_decoding(text), escapes=True)
 
 
 def percent_decoding(text: str) -> Decoding:
@@ -1897,7 +1900,7 @@ def _pointer_unescaped(text: str) -> str:
 
 
 def pointer_escaped(text: str) -> Iterator[Span]:
-    return _scanned(pointer_decoding(text))
+    return _scanned(pointer_decoding(text), escapes=True)
 
 
 def pointer_decoding(text: str) -> Decoding | None:
@@ -1967,7 +1970,7 @@ def _windowed_escapes(split: re.Pattern[str], text: str) -> list[re.Match[str]] 
 
 
 def html_escaped(text: str) -> Iterator[Span]:
-    return _scanned(html_decoding(text))
+    return _scanned(html_decoding(text), escapes=True)
 
 
 def html_decoding(text: str) -> Decoding:
@@ -2096,7 +2099,7 @@ _JSON_CODE = _lazy(r"(\\u[0-9A-Fa-f]{4})")
 
 
 def json_escaped(text: str) -> Iterator[Span]:
-    return _scanned(json_decoding(text))
+    return _scanned(json_decoding(text), escapes=True)
 
 
 def json_decoding(text: str) -> Decoding | None:
@@ -2415,7 +2418,7 @@ TERMINAL_SEQUENCE = _lazy(
 
 
 def terminal_escaped(text: str) -> Iterator[Span]:
-    return _scanned(terminal_decoding(text))
+    return _scanned(terminal_decoding(text), escapes=True)
 
 
 def terminal_decoding(text: str) -> Decoding | None:
@@ -2533,7 +2536,7 @@ _TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
 def base64_wrapped(text: str) -> Iterator[Span]:
-    return _scanned(base64_decoding(text))
+    return _scanned(base64_decoding(text), escapes=True)
 
 
 def base64_decoding(text: str) -> Decoding | None:
