@@ -855,6 +855,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "login / logout buttons; login: admin / settings page; the user guide (docs / chapter12)",
     ),
     (
+        "user-and-password-after-creds",
+        _lazy(lambda: "Qw7" + rnd(9) + "!", "creds svc-deploy:", " (rotate it after the demo)"),
+        "a password",
+        "credentials for db.example.com:5432; creds at vault:secret/data/app; credentials "
+        "(see host:port); login: admin:settings; creds: see 1Password:Engineering",
+    ),
+    (
         "password-after-with-in-prose",
         _lazy(lambda: "Qw7" + rnd(11), "Sign in as admin with password ", " and go on."),
         "a password",

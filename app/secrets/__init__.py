@@ -1864,7 +1864,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # a password given with its user, or after "with": "login: admin / …", "creds admin/…",
     # "username admin password …", "sign in with password …"
     _Anchor(
-        (r" / |(?i:creds?|credentials)[^\n]{0,48}/", (" / ", "cred")),
+        (r" / |(?i:creds?|credentials)[^\n]{0,48}[/:]", (" / ", "cred")),
         (_user_and_password,),
     ),
     _Anchor(

@@ -1320,7 +1320,7 @@ _SIGN_IN_THEN_PAIR = _lazy(
     + _SIGN_IN
     + r")(?![A-Za-z0-9])[^\n]{0,48}?"
     + _USER_SLASH
-    + r"(?P<slash>[ \t]+/[ \t]+|/)"
+    + r"(?P<slash>[ \t]+/[ \t]+|/|:)"
     + _SLASH_VALUE,
     re.IGNORECASE,
 )
@@ -1388,7 +1388,7 @@ def _signed_in_pair(m: re.Match[str]) -> bool:
     (ops/App-Config-v2 is a path) unless "creds" or "credentials" names it right before it
     ("creds: admin/…", not "credentials (…) [org/repo#505]"), and no full stop in the password
     (SSO / SAML2.0 names a version)."""
-    if m.group("slash") == "/":
+    if m.group("slash") in ("/", ":"):
         before = m.group("before")
         between = m.string[m.end("before") : m.start("user")]
         if not before.lower().startswith("cred") or between.strip(" \t:="):
