@@ -941,15 +941,20 @@ def quoted_replies(n: int) -> bytes:
     return _recorded_output(n, reply)
 
 
+def _short_lines(text: str) -> list[str]:
+    """``text``'s words as lines of six, as a tool's output or a file holds a text."""
+    words = text.split(" ")
+    return [" ".join(words[i : i + 6]) for i in range(0, len(words), 6)]
+
+
 def collected_logs(n: int) -> bytes:
     """Every text a container's log as a collector prints it, a time before each line (a
     decoder reads each again without them)."""
 
     def log(text: str) -> str:
-        words = text.split(" ")
         return "".join(
-            f"2026-12-07T09:14:{i:02d}.{i:09d}Z {' '.join(words[i * 6 : i * 6 + 6])}\n"
-            for i in range((len(words) + 5) // 6)
+            f"2026-12-07T09:14:{i:02d}.{i:09d}Z {line}\n"
+            for i, line in enumerate(_short_lines(text))
         )
 
     return _recorded_output(n, log)
@@ -960,10 +965,9 @@ def commented_blocks(n: int) -> bytes:
     configuration (a decoder reads each again without them)."""
 
     def commented(text: str) -> str:
-        words = text.split(" ")
+        lines = _short_lines(text)
         return "Kept for reference:\n" + "".join(
-            f"# {'  ' * (i % 2)}{' '.join(words[i * 6 : i * 6 + 6])}\n"
-            for i in range((len(words) + 5) // 6)
+            f"# {'  ' * (i % 2)}{line}\n" for i, line in enumerate(lines)
         )
 
     return _recorded_output(n, commented)
@@ -972,84 +976,51 @@ def commented_blocks(n: int) -> bytes:
 def html_texts(n: int) -> bytes:
     """Every text a web page's export, its lines broken by <br> (a decoder reads each again
     with them as line breaks)."""
-
-    def exported(text: str) -> str:
-        words = text.split(" ")
-        return (
-            "<p>"
-            + "<br>\n".join(
-                " ".join(words[i * 6 : i * 6 + 6]) for i in range((len(words) + 5) // 6)
-            )
-            + "</p>"
-        )
-
-    return _recorded_output(n, exported)
+    return _recorded_output(n, lambda text: "<p>" + "<br>\n".join(_short_lines(text)) + "</p>")
 
 
 def listed_texts(n: int) -> bytes:
     """Every text a tool's JSON list of its lines (a decoder reads each again as lines)."""
-
-    def listed(text: str) -> str:
-        words = text.split(" ")
-        lines = [" ".join(words[i * 6 : i * 6 + 6]) for i in range((len(words) + 5) // 6)]
-        return "read_file returned " + json.dumps({"lines": lines})
-
-    return _recorded_output(n, listed)
+    return _recorded_output(
+        n, lambda text: "read_file returned " + json.dumps({"lines": _short_lines(text)})
+    )
 
 
 def tabbed_texts(n: int) -> bytes:
     """Every text set in by tabs, each line (a decoder reads each again without them)."""
+    return _recorded_output(
+        n, lambda text: "Pasted:\n" + "".join(f"\t{line}\n" for line in _short_lines(text))
+    )
 
-    def tabbed(text: str) -> str:
-        words = text.split(" ")
-        return "Pasted:\n" + "".join(
-            f"\t{' '.join(words[i * 6 : i * 6 + 6])}\n" for i in range((len(words) + 5) // 6)
-        )
 
-    return _recorded_output(n, tabbed)
+def _numbered(text: str) -> str:
+    """``text``'s lines as `cat -n` prints them."""
+    return "".join(f"{i + 1:6d}\t{line}\n" for i, line in enumerate(_short_lines(text)))
 
 
 def numbered_texts(n: int) -> bytes:
     """Every text a file read with its lines numbered, as `cat -n` prints them (a decoder reads
     each again without the numbers)."""
-
-    def numbered(text: str) -> str:
-        words = text.split(" ")
-        return "".join(
-            f"{i + 1:6d}\t{' '.join(words[i * 6 : i * 6 + 6])}\n"
-            for i in range((len(words) + 5) // 6)
-        )
-
-    return _recorded_output(n, numbered)
+    return _recorded_output(n, _numbered)
 
 
 def grep_texts(n: int) -> bytes:
     """Every text what grep printed, each line its file and number (a decoder reads each
     again without them)."""
-
-    def grepped(text: str) -> str:
-        words = text.split(" ")
-        return "".join(
-            f"notes/case.md:{i + 1}:{' '.join(words[i * 6 : i * 6 + 6])}\n"
-            for i in range((len(words) + 5) // 6)
-        )
-
-    return _recorded_output(n, grepped)
+    return _recorded_output(
+        n,
+        lambda text: "".join(
+            f"notes/case.md:{i + 1}:{line}\n" for i, line in enumerate(_short_lines(text))
+        ),
+    )
 
 
 def tool_results(n: int) -> bytes:
     """Every text a tool's result as JSON, its output a file's lines numbered (a decoder reads
     each again unescaped, and another that without the numbers)."""
-
-    def result(text: str) -> str:
-        words = text.split(" ")
-        lines = "".join(
-            f"{i + 1:6d}\t{' '.join(words[i * 6 : i * 6 + 6])}\n"
-            for i in range((len(words) + 5) // 6)
-        )
-        return "tool_result " + json.dumps({"output": lines, "ok": True})
-
-    return _recorded_output(n, result)
+    return _recorded_output(
+        n, lambda text: "tool_result " + json.dumps({"output": _numbered(text), "ok": True})
+    )
 
 
 def coloured_texts(n: int) -> bytes:

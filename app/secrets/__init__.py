@@ -2082,26 +2082,9 @@ def _named_before_a_mark(text: str) -> bool:
 
 # what "@" calls for: a scheme and its colon before it (https:user:pass@host)
 _SCHEME_USERINFO_BIT = _BIT[_special_userinfo]
-# Detectors that decode and scan again: never run on what they decoded (decode once), but
-# for a text's lines (`_LINE_BITS`) on what an escape's decoder decoded (the numbered lines
-# of a file an agent read, in the JSON of its tool's result: two readings at most).
-_DECODING_BITS = (
-    _BIT[_percent_encoded]
-    | _BIT[_base64_wrapped]
-    | _BIT[_pointer_escaped]
-    | _BIT[_html_escaped]
-    | _BIT[_json_escaped]
-    | _BIT[_diff_marked]
-    | _BIT[_terminal_escaped]
-    | _BIT[_quote_marked]
-    | _BIT[_log_prefixed]
-    | _BIT[_comment_marked]
-    | _BIT[_html_lines]
-    | _BIT[_listed_lines]
-    | _BIT[_tab_indented]
-    | _BIT[_numbered_lines]
-)
-# ... those that read a text's lines without what opens or joins them
+# Detectors that read a text's lines without what opens or joins them (a diff's marks, a
+# quote's, a log's prefixes, a comment's marks, HTML's breaks, a list's quotes, tabs, lines'
+# numbers)
 _LINE_BITS = (
     _BIT[_diff_marked]
     | _BIT[_quote_marked]
@@ -2111,6 +2094,18 @@ _LINE_BITS = (
     | _BIT[_listed_lines]
     | _BIT[_tab_indented]
     | _BIT[_numbered_lines]
+)
+# Detectors that decode and scan again: never run on what they decoded (decode once), but
+# for the lines' (`_LINE_BITS`) on what an escape's decoder decoded (the numbered lines of a
+# file an agent read, in the JSON of its tool's result: two readings at most).
+_DECODING_BITS = (
+    _BIT[_percent_encoded]
+    | _BIT[_base64_wrapped]
+    | _BIT[_pointer_escaped]
+    | _BIT[_html_escaped]
+    | _BIT[_json_escaped]
+    | _BIT[_terminal_escaped]
+    | _LINE_BITS
 )
 # What a decoded text is not read for: every decoder, or (an escape's decoding) but the lines'
 _DECODED_BY = {True: _DECODING_BITS, False: _DECODING_BITS & ~_LINE_BITS}
