@@ -495,6 +495,20 @@ def string_lists(n: int) -> bytes:
     return dump(_with_text([" ".join(f'["password:", "see vault {i}"]' for i in range(n))]))
 
 
+# A line of each form a decoder reads, an escape of each kind in them: each decoder reads the
+# text whole, and what an escape's decoder decoded is read for its lines again
+EVERY_FORM = (
+    "# %41 &amp; \\n ~1 \x1b[0m x\n> %42 &lt; \\t ~0 y\n\t%43 &gt; \\r z\n     1\tw %44\n"
+    '     2\tv &quot;\na.py:3:u\na<br>b<div>c</div>\n["p", "q"]\n'
+    "2026-12-07T09:14:00.000000001Z s\n2026-12-07T09:14:00.000000002Z t\n@@ -1 +1 @@\n+r\n"
+)
+
+
+def every_form(n: int) -> bytes:
+    """``n`` runs of `EVERY_FORM` in one string."""
+    return dump(_with_text([EVERY_FORM * n]))
+
+
 def name_decoys(n: int) -> bytes:
     """A query string of ``n`` API keys too short to be one (issue 11's decoys)."""
     return dump(_with_text(["&".join(f"api_key=abcdefgh&n={i}" for i in range(n))]))
@@ -1090,6 +1104,7 @@ CASES: dict[str, Case] = {
         Case("xml-elements", xml_elements, "XML elements named for a credential, a variable each"),
         Case("name-decoys", name_decoys, "a query string of API keys too short to be one"),
         Case("string-lists", string_lists, "lists of strings naming a password, in one text"),
+        Case("every-form", every_form, "a line of each form a decoder reads, escapes in each"),
         Case("base64-json", base64_json, "base64 of JSON naming a password, a variable each"),
         Case("unresolved-one-line", unresolved_one_line, "unresolved references on one line"),
         Case(
