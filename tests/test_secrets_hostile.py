@@ -583,3 +583,34 @@ def test_a_base64_wrapped_credential_after_900_runs_of_text_is_found() -> None:
     assert text[span[0] : span[1]] == real
     (hit,) = find_secrets({"a": wrapped("${PASS}") * 20_000, "b": real})
     assert hit.path == "/b"
+
+
+# A long text is read by some detectors only where RE2 finds their form (`user_and_password`)
+# or where `re` skips to a literal (`special_userinfo`'s scheme in the text in lower case):
+# what they find in a short text they find at the same place in a long one, whatever its case.
+LONG_PAD = "see the runbook / and the wiki, " * 400
+
+
+@pytest.mark.parametrize(
+    ("written", "found"),
+    [
+        ("login: admin / {}", "{}"),
+        ("use admin / {} to sign in", "{}"),
+        ("creds svc-deploy:{}", "{}"),
+        ("HTTPS:admin:{}@db.example.com", "admin:{}"),
+        ("Ftp:\\\\u:{}@files.example.com", "u:{}"),
+    ],
+)
+def test_a_pair_or_a_special_userinfo_in_a_long_text_is_found_as_in_a_short_one(
+    written: str, found: str
+) -> None:
+    password = "Qw7" + rnd(9, string.ascii_letters + string.digits) + "!"
+    for text in (written.format(password), LONG_PAD + written.format(password) + " ok " + LONG_PAD):
+        assert len(text) < 100 or len(text) > 20_000
+        (span,) = scan_text(text)
+        assert text[span[0] : span[1]] == found.format(password)
+
+
+def test_a_scheme_inside_a_word_starts_no_authority() -> None:
+    assert scan_text("xhttps:admin:Qw7seSV7qLcQ@db.example.com") == []
+    assert scan_text(LONG_PAD + "xhttps:admin:Qw7seSV7qLcQ@db.example.com" + LONG_PAD) == []
