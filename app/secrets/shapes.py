@@ -118,12 +118,16 @@ KEY_LABELS = (
     ("토큰", TOKEN_LABEL_NAME),
     ("トークン", TOKEN_LABEL_NAME + "__"),
 )
-# ... French's key of the API, in its spellings, read as "api_key" (a name in English's order)
-KEY_PHRASES = tuple(
-    (key + of + apostrophe + "API", "api_key".ljust(len(key + of + apostrophe + "API"), "_"))
-    for key in ("clé", "Clé")
-    for of in (" d", " de l")
-    for apostrophe in ("'", "\u2019")
+# ... French's key of the API, in its spellings, read as "api_key" (a name in English's order),
+# and Korean's API key
+KEY_PHRASES = (
+    *(
+        (key + of + apostrophe + "API", "api_key".ljust(len(key + of + apostrophe + "API"), "_"))
+        for key in ("clé", "Clé")
+        for of in (" d", " de l")
+        for apostrophe in ("'", "\u2019")
+    ),
+    ("API 키", "API" + KEY_LABEL_NAME),  # Korean's, a space between
 )
 # The words of a key's or a token's name in other languages, in ASCII (as people write them,
 # and as the scan reads `KEY_LABELS`), and the English word each stands for: "clave de API",
