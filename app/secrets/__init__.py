@@ -2096,8 +2096,8 @@ _LINE_BITS = (
     | _BIT[_numbered_lines]
 )
 # Detectors that decode and scan again: never run on what they decoded (decode once), but
-# for the lines' (`_LINE_BITS`) on what an escape's decoder decoded (the numbered lines of a
-# file an agent read, in the JSON of its tool's result: two readings at most).
+# for the lines' (`_LINE_BITS`) on what a text's escapes' decoder decoded (the numbered lines
+# of a file an agent read, in the JSON of its tool's result: two readings at most).
 _DECODING_BITS = (
     _BIT[_percent_encoded]
     | _BIT[_base64_wrapped]
@@ -2147,13 +2147,17 @@ def _decodings(needs: int, decoded: bool = False) -> int:
     return bits
 
 
-# What a decoded text is not read for: every decoder, or (an escape's decoding) but the lines'
-_DECODED_BY = {True: _DECODING_BITS, False: _DECODING_BITS & ~_LINE_BITS}
+# What a decoded text is not read for: every decoder, but the lines' in what a text's own
+# escapes (JSON's, HTML's, a terminal's) decoded; a run's (percent-encoding, base64, a pointer's
+# escapes) holds no text's lines to read again (and a text of every escape was read for its
+# lines once more by each of them)
+_TEXT_ESCAPE_BITS = _BIT[_json_escaped] | _BIT[_html_escaped] | _BIT[_terminal_escaped]
+_DECODED_BY = {True: _DECODING_BITS & ~_LINE_BITS, False: _DECODING_BITS}
 
 
 def decoded_exclusion(bit: int) -> int:
     """The detectors a text decoded by the decoder ``bit`` is not read by."""
-    return _DECODED_BY[bool(bit & _LINE_BITS)]
+    return _DECODED_BY[bool(bit & _TEXT_ESCAPE_BITS)]
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -2637,7 +2641,7 @@ def _decode_and_scan(
 def _scan_decoded(decoded: list[str], by: list[int]) -> list[list[Span]]:
     """`_scan_strings` of texts each decoder ``by`` decoded, each read for what its decoding
     may be (`decoded_exclusion`): all at once, or in two scans when both kinds are there."""
-    line_read = [bool(bit & _LINE_BITS) for bit in by]
+    line_read = [bool(bit & _TEXT_ESCAPE_BITS) for bit in by]
     if all(line_read) or not any(line_read):
         return _scan_strings(decoded, decoded_exclusion(by[0]))
     hits: list[list[Span]] = [[] for _ in decoded]

@@ -1750,7 +1750,7 @@ def _scanned(decoding: Decoding | None, escapes: bool = False) -> Iterator[Span]
 
 
 def percent_encoded(text: str) -> Iterator[Span]:
-    return _scanned(percent_decoding(text), escapes=True)
+    return _scanned(percent_decoding(text))
 
 
 def percent_decoding(text: str) -> Decoding:
@@ -1938,7 +1938,7 @@ def _pointer_unescaped(text: str) -> str:
 
 
 def pointer_escaped(text: str) -> Iterator[Span]:
-    return _scanned(pointer_decoding(text), escapes=True)
+    return _scanned(pointer_decoding(text))
 
 
 def pointer_decoding(text: str) -> Decoding | None:
@@ -2574,7 +2574,7 @@ _TEXT_CONTROLS = _lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
 def base64_wrapped(text: str) -> Iterator[Span]:
-    return _scanned(base64_decoding(text), escapes=True)
+    return _scanned(base64_decoding(text))
 
 
 def base64_decoding(text: str) -> Decoding | None:
