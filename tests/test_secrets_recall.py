@@ -449,6 +449,13 @@ def _in_a_tool_result(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _numbered_and_commented(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a file read with its lines numbered, the block in it commented out
+    lines = "\n".join(f"{i + 7:6d}\t# {line}" for i, line in enumerate(secret.split("\n")))
+    doc["statements"][0]["text"] = f"$ cat -n deploy.sh (old block)\n{lines}\n"
+    return "/statements/0/text", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -482,6 +489,7 @@ PLACEMENTS: dict[str, Place] = {
     "html-blocks": _html_blocks,
     "escaped-quote": _escaped_quote,
     "tool-result": _in_a_tool_result,
+    "numbered-commented": _numbered_and_commented,
 }
 
 

@@ -2320,10 +2320,13 @@ def comment_decoding(text: str) -> Decoding | None:
 # a key's lines, a YAML block or a table is read only without them. The text is read with
 # each line's prefix taken out and scanned; a hit is placed back (`_runs_around`).
 # (app/secrets' anchor sends only a text of two numbered lines in a row, or of one line grep
-# prefixed; the path is read up to 256 characters from each line's start.)
+# prefixed; the path is read up to 256 characters from each line's start; a comment's mark
+# after a line's number is taken out with it, as `comment_marked` takes it.)
 _NUMBERED_LINE = _lazy(
     r"\n(?:[ \t]*[0-9]{1,7}(?:\t|\u2192|[ \t]*\|[ \t]?|[:\-](?![0-9]))"
     rf"|{GREP_PREFIX})"
+    # (and a comment's mark after it: a block commented out in the file, read in one reading)
+    r"(?:[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?)?"
 )
 
 
