@@ -362,6 +362,9 @@ _LABEL_NAMES = {
     KEY_WORD_LABEL_NAME: _C_API_KEY,  # (after "API" only)
 }
 _KEY_WORDS_PAST_ENGLISH = frozenset(KEY_WORDS)
+# English's words a key of the API is named by before "API" (a key's in other languages, read as
+# English's: "clé API" as "key API", "ключ API" as "keys API")
+_KEY_HEADS = ("key", "keys", "token")
 # The words between a key and what it is of, in the languages of `KEY_WORDS` ("clave de API",
 # "chave da API", "chiave dell'API")
 _OF_WORDS = frozenset(("de", "di", "da", "do", "del", "della", "dell", "des", "du", "la", "l", "d"))
@@ -373,7 +376,7 @@ def _in_english(parts: list[str]) -> list[str]:
     english = [KEY_WORDS.get(part, part) for part in parts]
     if (
         len(english) > 1
-        and english[0] in ("key", "keys", "token")
+        and english[0] in _KEY_HEADS
         and english[-1] == "api"
         and _OF_WORDS.issuperset(english[1:-1])
     ):
@@ -1400,7 +1403,7 @@ def _key_of_api(text: str, m: re.Match[str]) -> bool:
     return words[0] in _KEY_OF_API_WORDS
 
 
-_KEY_OF_API_WORDS = frozenset(("key", "keys", "token", *KEY_WORDS))
+_KEY_OF_API_WORDS = frozenset((*_KEY_HEADS, *KEY_WORDS))
 
 
 def _words_before(text: str, end: int) -> str:
@@ -1508,7 +1511,8 @@ _NAME_END = r"(?:s?\\?[\"']?\]?[ \t]*(?:[:=\r\n,+<?]|\\[rn]|string[ \t])| [\"'])
 # API", "clé API" read as "key API", shapes `KEY_LABELS`): its name is "API", which
 # `_named_in_text` reads with the words before it
 _KEY_OF_API = (
-    rf"(?:keys?|token|{'|'.join(KEY_WORDS)})(?:[ \t]+(?:{'|'.join(sorted(_OF_WORDS))}))?[ \t]+api"
+    rf"(?:{'|'.join(sorted(_KEY_OF_API_WORDS))})(?:[ \t]+(?:{'|'.join(sorted(_OF_WORDS))}))?"
+    r"[ \t]+api"
 )
 
 
@@ -1742,6 +1746,9 @@ GREP_PREFIX = r"[A-Za-z0-9_.~/\-]{1,256}?\.[A-Za-z0-9]{1,10}[:\-][0-9]{1,7}[:\-]
 # and its kin's "//" and a block comment's " * ", SQL's and Lua's "-- " (a space after it: a
 # command's help opens its lines with "--password=PASSWORD", a flag's), an INI file's ";".
 _COMMENT_MARKS = ("#", "//", "--[ \t]", ";", r"\*")
+# ... and as `re` reads one opening a line, the spaces before it and one after it
+# (detectors `comment_decoding`, and `numbered_decoding` after a line's number)
+COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -2061,7 +2068,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
 _DETECTORS: list[Detector] = list(dict.fromkeys(d for a in _ANCHORS for d in a.detectors))
 _BIT = {d: 1 << i for i, d in enumerate(_DETECTORS)}
 _BY_BIT = {bit: d for d, bit in _BIT.items()}
-_ANCHOR_BITS = [reduce(operator.or_, (_BIT[d] for d in a.detectors)) for a in _ANCHORS]
+
+
+def _bits(detectors: Iterable[Detector]) -> int:
+    """The bits of ``detectors``, together."""
+    return reduce(operator.or_, map(_BIT.__getitem__, detectors))
+
+
+_ANCHOR_BITS = [_bits(a.detectors) for a in _ANCHORS]
 _NAMED_BIT = _BIT[_named_in_text]
 # what the name anchor calls for: each reads a value after a credential's name, past an
 # operator, "name:" or a quote after a space
@@ -2082,51 +2096,32 @@ def _named_before_a_mark(text: str) -> bool:
 
 # what "@" calls for: a scheme and its colon before it (https:user:pass@host)
 _SCHEME_USERINFO_BIT = _BIT[_special_userinfo]
-# Detectors that read a text's lines without what opens or joins them (a diff's marks, a
-# quote's, a log's prefixes, a comment's marks, HTML's breaks, a list's quotes, tabs, lines'
-# numbers)
-_LINE_BITS = (
-    _BIT[_diff_marked]
-    | _BIT[_quote_marked]
-    | _BIT[_log_prefixed]
-    | _BIT[_comment_marked]
-    | _BIT[_html_lines]
-    | _BIT[_listed_lines]
-    | _BIT[_tab_indented]
-    | _BIT[_numbered_lines]
+# Detectors that decode a text's own escapes (JSON's, HTML's, a terminal's): what they decode
+# is a text whose lines may be read again (`decoded_exclusion`)
+_TEXT_ESCAPES = (_json_escaped, _html_escaped, _terminal_escaped)
+_TEXT_ESCAPE_BITS = _bits(_TEXT_ESCAPES)
+# Detectors that read a text's lines without what opens or joins them, the forms whose marks say
+# most surely what the text is first (a list of lines, numbered lines, a diff's hunk, a log's
+# times) and those a text holds by chance last (a line opening with ">", "#" or a tab)
+_LINE_DECODERS = (
+    *(_listed_lines, _numbered_lines, _diff_marked, _log_prefixed, _html_lines),
+    *(_comment_marked, _quote_marked, _tab_indented),
 )
+_LINE_BITS = _bits(_LINE_DECODERS)
 # Detectors that decode and scan again: never run on what they decoded (decode once), but
 # for the lines' (`_LINE_BITS`) on what a text's escapes' decoder decoded (the numbered lines
 # of a file an agent read, in the JSON of its tool's result: two readings at most).
 _DECODING_BITS = (
-    _BIT[_percent_encoded]
-    | _BIT[_base64_wrapped]
-    | _BIT[_pointer_escaped]
-    | _BIT[_html_escaped]
-    | _BIT[_json_escaped]
-    | _BIT[_terminal_escaped]
-    | _LINE_BITS
+    _bits((_percent_encoded, _base64_wrapped, _pointer_escaped)) | _TEXT_ESCAPE_BITS | _LINE_BITS
 )
 # Decoders that read a text whole (each a scan of it again), where the others read its runs
 # of an encoding or the windows around its escapes: a text is read by two at most, and what
-# one of them decoded by one more at most (`_decodings`). A text holding every form each
+# one of them decoded by one more at most (`_decodings`), the escapes first (what they decode
+# is read for its lines), then the lines' in their order. A text holding every form each
 # reads (an escape of each kind, a line of each kind) was read 56 times: 1.3 s for 680 KB.
-_WHOLE_TEXT_BITS = _BIT[_html_escaped] | _BIT[_json_escaped] | _BIT[_terminal_escaped] | _LINE_BITS
+_WHOLE_TEXT_ORDER = tuple(map(_BIT.__getitem__, (*_TEXT_ESCAPES, *_LINE_DECODERS)))
+_WHOLE_TEXT_BITS = _TEXT_ESCAPE_BITS | _LINE_BITS
 _WHOLE_READINGS = 2
-
-
-# ... in this order: the escapes first (what they decode is read for its lines), then the
-# forms whose marks say most surely what the text is (a list of lines, numbered lines, a
-# diff's hunk, a log's times) before those a text holds by chance (a line opening with ">",
-# "#" or a tab)
-_WHOLE_TEXT_ORDER = tuple(
-    _BIT[detector]
-    for detector in (
-        *(_json_escaped, _html_escaped, _terminal_escaped),
-        *(_listed_lines, _numbered_lines, _diff_marked, _log_prefixed, _html_lines),
-        *(_comment_marked, _quote_marked, _tab_indented),
-    )
-)
 
 
 def _decodings(needs: int, decoded: bool = False) -> int:
@@ -2147,17 +2142,16 @@ def _decodings(needs: int, decoded: bool = False) -> int:
     return bits
 
 
-# What a decoded text is not read for: every decoder, but the lines' in what a text's own
-# escapes (JSON's, HTML's, a terminal's) decoded; a run's (percent-encoding, base64, a pointer's
+# What a decoded text is not read for, by whether a text's own escapes decoded it: every
+# decoder, but the lines' in what those decoded; a run's (percent-encoding, base64, a pointer's
 # escapes) holds no text's lines to read again (and a text of every escape was read for its
 # lines once more by each of them)
-_TEXT_ESCAPE_BITS = _BIT[_json_escaped] | _BIT[_html_escaped] | _BIT[_terminal_escaped]
-_DECODED_BY = {True: _DECODING_BITS & ~_LINE_BITS, False: _DECODING_BITS}
+DECODED_BY = {True: _DECODING_BITS & ~_LINE_BITS, False: _DECODING_BITS}
 
 
 def decoded_exclusion(bit: int) -> int:
     """The detectors a text decoded by the decoder ``bit`` is not read by."""
-    return _DECODED_BY[bool(bit & _TEXT_ESCAPE_BITS)]
+    return DECODED_BY[bool(bit & _TEXT_ESCAPE_BITS)]
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -2647,7 +2641,7 @@ def _scan_decoded(decoded: list[str], by: list[int]) -> list[list[Span]]:
     hits: list[list[Span]] = [[] for _ in decoded]
     for lines in (True, False):
         picked = [i for i, read in enumerate(line_read) if read is lines]
-        found = _scan_strings([decoded[i] for i in picked], _DECODED_BY[lines])
+        found = _scan_strings([decoded[i] for i in picked], DECODED_BY[lines])
         for i, spans in zip(picked, found, strict=True):
             hits[i] = spans
     return hits

@@ -24,9 +24,7 @@ from app.secrets import (
     _C_PASSWORD,
     _C_SECRET,
     _C_TOKEN,
-    _DECODING_BITS,
     _KEY_PURPOSES,
-    _LINE_BITS,
     _MANY_REFUSED,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
@@ -38,6 +36,8 @@ from app.secrets import (
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
     _WRAPPED_VALUES,
+    COMMENT_MARK,
+    DECODED_BY,
     GREP_PREFIX,
     LOG_PREFIX,
     PASSWORD,
@@ -316,10 +316,11 @@ def netrc(text: str) -> Iterator[Span]:
 # (its scheme found in the text in lower case, the character before it tested apart: `re`
 # skips to an "h", a "w" or an "f" at C speed, where (?i) and a look-behind first were tried
 # at every character, 35 ms for 680 KB of text holding "@" throughout; 3 now)
-_SPECIAL_SCHEMES = _lazy(r"(?:https?|wss?|ftp):")
+_SPECIAL_SCHEME = r"(?:https?|wss?|ftp):"
+_SPECIAL_SCHEMES = _lazy(_SPECIAL_SCHEME)
+# (matched where a scheme was found: its case-insensitive scheme is tried there alone)
 _SPECIAL_AUTHORITY = _lazy(
-    r"(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp]):"
-    r"(?P<slashes>[/\\]{0,16}+)(?P<auth>[^\s/\\?#\"'<>]{1,1024}+)"
+    rf"(?i:{_SPECIAL_SCHEME})(?P<slashes>[/\\]{{0,16}}+)(?P<auth>[^\s/\\?#\"'<>]{{1,1024}}+)"
 )
 _BEFORE_A_SCHEME = frozenset(string.ascii_letters + string.digits + "+.-")
 
@@ -1390,9 +1391,9 @@ _PAIR_REACH = 512
 def _signed_in_pairs(text: str, pos: int, end: int) -> Iterator[re.Match[str]]:
     """`_SIGN_IN_THEN_PAIR`'s matches between ``pos`` and ``end``; past one that is no pair
     (login.example.com/?next=… took the words up to a pair of its own), the search goes on
-    from its word of signing in,
-    so that a later pair it took ("…?value=login: admin / …") is read (a hundred times a text:
-    then from past each, so that a text of such words costs one read)."""
+    from its word of signing in, so that a later pair it took ("…?value=login: admin / …") is
+    read (a hundred times a text: then from past each, so that a text of such words costs one
+    read)."""
     search = _SIGN_IN_THEN_PAIR.search
     refused = 0
     while (m := search(text, pos, end)) is not None:
@@ -1735,7 +1736,6 @@ Runs = list[tuple[int, int, list[int], list[int]]]
 # (app/secrets `_decoded_spans`): a list of 7,000 URLs with an escape each, scanned a URL at
 # a time, cost 112 ms.
 Decoding = tuple[list[str], Callable[[list[list[Span]]], Iterator[Span]]]
-_ESCAPES_DECODED = _DECODING_BITS & ~_LINE_BITS
 
 
 def _scanned(decoding: Decoding | None, escapes: bool = False) -> Iterator[Span]:
@@ -1744,7 +1744,7 @@ def _scanned(decoding: Decoding | None, escapes: bool = False) -> Iterator[Span]
     if decoding is None:
         return
     texts, place = decoding
-    hits = _scan_strings(texts, _ESCAPES_DECODED if escapes else _DECODING_BITS)
+    hits = _scan_strings(texts, DECODED_BY[escapes])
     if any(hits):
         yield from place(hits)
 
@@ -2303,7 +2303,7 @@ def log_decoding(text: str) -> Decoding | None:
 # each line's mark (the spaces before it and one after it) taken out and scanned; a hit is
 # placed back (`_runs_around`). (app/secrets' anchor sends only a text of two lines in a row
 # opened by the same mark.)
-_COMMENT_MARK = _lazy(r"\n[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?")
+_COMMENT_MARK = _lazy(rf"\n{COMMENT_MARK}")
 
 
 def comment_marked(text: str) -> Iterator[Span]:
@@ -2326,7 +2326,7 @@ _NUMBERED_LINE = _lazy(
     r"\n(?:[ \t]*[0-9]{1,7}(?:\t|\u2192|[ \t]*\|[ \t]?|[:\-](?![0-9]))"
     rf"|{GREP_PREFIX})"
     # (and a comment's mark after it: a block commented out in the file, read in one reading)
-    r"(?:[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?)?"
+    rf"(?:{COMMENT_MARK})?"
 )
 
 
@@ -2375,8 +2375,8 @@ def html_lines(text: str) -> Iterator[Span]:
 def html_lines_decoding(text: str) -> Decoding | None:
     # (a block's start and a line break read as a line break, a block's end as nothing: the
     # lines of <div>a</div><div>b</div> are "a" and "b")
-    lined = _HTML_BREAK.sub(_html_break, text, _HTML_BREAKS_PER_TEXT)
-    if lined == text:
+    lined, read = _HTML_BREAK.subn(_html_break, text, _HTML_BREAKS_PER_TEXT)
+    if not read:
         return None
 
     def place(hits: list[list[Span]]) -> Iterator[Span]:
