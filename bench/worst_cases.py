@@ -467,6 +467,38 @@ def table_rows(n: int) -> bytes:
     return _lines(n, lambda i: f"| svc{i}_password | ******** |\n| db_password_{i} | <in vault> |")
 
 
+def csv_rows(n: int) -> bytes:
+    """A CSV export of ``n`` rows that name no credential, in one text (each row once looked at
+    as a header, its names classified: 180 ms for 560 KB)."""
+    return _lines(n, lambda i: f"acct{i},ledger{i},closed,region_{i % 28}")
+
+
+def joined_tables(n: int) -> bytes:
+    """A Markdown table of ``n`` rows naming credentials, masked, on one line (its line breaks
+    collapsed into spaces: each row read as a line again, up to a thousand a text)."""
+    rows = " ".join(f"| svc{i}_password | ******** |" for i in range(n))
+    return dump(_with_text([f"| name | value | |---|---| {rows}"]))
+
+
+def joined_table_strings(n: int) -> bytes:
+    """``n`` statements, each a table of two rows on one line, one naming a credential."""
+    return dump(
+        _with_text(
+            [
+                f"| name | value | |---|---| | svc{i}_password | ******** | | db_user | ledger{i} |"
+                for i in range(n)
+            ]
+        )
+    )
+
+
+def indented_listings(n: int) -> bytes:
+    """``n`` listings and CSVs set in by spaces, naming credentials, masked or a reference."""
+    return _lines(
+        n, lambda i: f"    svc{i}_password    ********\n    name,db_password\n    app{i},<in vault>"
+    )
+
+
 def userinfo_placeholders(n: int) -> bytes:
     """``n`` URIs whose userinfo's password is a variable."""
     return _lines(n, lambda i: f"https://svc{i}:${{PASS_{i}}}@db{i}.example.com/x")
@@ -1094,6 +1126,10 @@ CASES: dict[str, Case] = {
         Case("token-names", token_names, "up to 900 member names like tokens, the rest benign"),
         Case("help-metavariables", help_metavariables, "a flag's value in capitals, named again"),
         Case("table-rows", table_rows, "Markdown table rows naming credentials, masked"),
+        Case("csv-rows", csv_rows, "a CSV export's rows, no credential named"),
+        Case("joined-tables", joined_tables, "table-rows on one line, its breaks collapsed"),
+        Case("joined-table-strings", joined_table_strings, "a table on one line, every string"),
+        Case("indented-listings", indented_listings, "listings and CSVs set in by spaces"),
         Case("userinfo-placeholders", userinfo_placeholders, "URIs with ${PASS} for a password"),
         Case("label-prose", label_prose, "passwords' labels past ASCII before prose, one text"),
         Case(

@@ -129,6 +129,12 @@ PLAUSIBLE: list[str] = [
     "auth: oauth2 with PKCE; token lifetime 1h",
     "api_key=${API_KEY} and password=<redacted> in the template",
     "DB_PASSWORD_FILE=/run/secrets/db",
+    # a parameter store's name for a secret, not the secret; YAML set on one line naming none
+    "password: /prod/ledger/db/password",
+    "DBPassword: Type: AWS::SSM::Parameter::Value<String> Default: /prod/ledger/db/password",
+    "db: password: | see the vault host: db",
+    "adminPassword: value: to be set by the pipeline",
+    "| setting | password | |---|---| | rotation | every 90 days |",
     "max_tokens=4096, temperature=0.2",
     "Tokens: 1204 input, 311 output.",
     "-----BEGIN PUBLIC KEY----- blocks are fine to share",

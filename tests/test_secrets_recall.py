@@ -402,6 +402,20 @@ def _tab_indented(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _space_indented(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a pasted text set in by spaces: a YAML literal block's lines, a Markdown code block's
+    indented = "\n".join("    " + line for line in secret.split("\n"))
+    doc["resources"][0]["excerpt"] = f"support_attachment: |\n{indented}\nticket: 4410"
+    return "/resources/0/excerpt", False
+
+
+def _joined_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a pasted text whose line breaks a page or a log collapsed into spaces: a YAML block, a
+    # Markdown table on one line
+    doc["statements"][0]["text"] = "The customer pasted: " + secret.replace("\n", " ")
+    return "/statements/0/text", False
+
+
 def _numbered(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     # a file an agent read with its lines numbered, as `cat -n` prints them
     lines = "\n".join(f"{i + 1:6d}\t{line}" for i, line in enumerate(secret.split("\n")))
@@ -483,6 +497,8 @@ PLACEMENTS: dict[str, Place] = {
     "listed-lines": _in_listed_lines,
     "python-lines": _in_python_lines,
     "tab-indented": _tab_indented,
+    "space-indented": _space_indented,
+    "joined-lines": _joined_lines,
     "numbered-lines": _numbered,
     "arrow-numbered": _arrow_numbered,
     "grep-output": _grep_output,
@@ -518,6 +534,12 @@ NOT_READ = {
             *("percent-encoded-twice", "base64", "encoder-escaped-json", "html-lines"),
             *("html-blocks", "escaped-quote"),
         )
+    ),
+    # a listing of names and values, a CSV's rows, on one line: no mark says where a row
+    # starts (a Markdown table's separator does, and a YAML value's name)
+    *(
+        (name, "joined-lines")
+        for name in ("tab-separated-listing", "vault-kv-get-table", "csv-credential-column")
     ),
 }
 

@@ -1313,12 +1313,10 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if v is not None:
         group = "block"
     else:
-        v = _VALUE.match(text, m.end())
-        if v is not None and op == ":" and v.group("bare") == "!!str":
-            # YAML's tag of a string (api_key: !!str 0123…, a value that would read as a number
-            # otherwise): the value is after it
-            gap = text[v.end() : v.end() + 64]
-            v = _VALUE.match(text, v.end() + len(gap) - len(gap.lstrip(" \t")))
+        lead = _BLOCK_INDICATOR.match(text, m.end()) if op == ":" else None
+        v = _VALUE.match(text, m.end() if lead is None else lead.end())
+        if v is not None and op == ":" and v.group("bare") is not None:
+            v = _past_yaml_lead(text, v)
         if v is None:
             return None
         group = v.lastgroup or "bare"  # (the one of dq, sq and bare that matched)
@@ -1392,6 +1390,37 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     structured = _structured(text, m, query, quoted=group != "bare", value_end=v.end())
     kind = _credential_value(cls, value, prose=not structured)
     return start, end, kind or "", resume
+
+
+# What stands before a YAML value on its name's line and is no value: a string's tag (api_key:
+# !!str 0123…, a value that would read as a number otherwise), and, in YAML whose lines were
+# joined by spaces (a log or a page that collapsed its whitespace), a block scalar's indicator
+# (password: | Qw7…) and the mapping a value is wrapped in (adminPassword: value: 'Qw7…';
+# CloudFormation's DBPassword: Type: String NoEcho: true Default: Qw7…). A block scalar's
+# indicator at its line's end, a block of several lines, stays a value of none.
+_BLOCK_INDICATOR = _lazy(r"[|>][+-]?[ \t]++")
+_YAML_LEADS = frozenset(("!!str", "value:", "Value:", "default:", "Default:", "Type:"))
+# (CloudFormation's parameter: its Type and other one-word properties before its Default)
+_WRAPPED_DEFAULT = _lazy(
+    r"Type:[ \t]++[A-Za-z][\w:.<>]{0,64}+[ \t]++"
+    r"(?:(?:NoEcho|MinLength|MaxLength|AllowedPattern):[ \t]++[^\s]{1,64}+[ \t]++){0,4}?Default:"
+)
+
+
+def _past_yaml_lead(text: str, v: re.Match[str]) -> re.Match[str] | None:
+    """The value after the lead ``v`` found (`_YAML_LEADS`), on its line; ``v`` itself when it
+    is no lead; None when no value follows the lead on its line."""
+    lead = v.group("bare")
+    at = v.end()
+    if lead == "Type:":
+        wrapped = _WRAPPED_DEFAULT.match(text, v.start())
+        if wrapped is None:
+            return v
+        at = wrapped.end()
+    elif lead not in _YAML_LEADS:
+        return v
+    gap = text[at : at + 64]
+    return _VALUE.match(text, at + len(gap) - len(gap.lstrip(" \t")))
 
 
 def _key_of_api(text: str, m: re.Match[str]) -> bool:
@@ -2047,14 +2076,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # automaton skips to; a member name alone, "Key_1" and the newline after it, sends
     # nothing. Its keyword the comma: a pattern with none is searched in every text, a call
     # more for each of the thousands of short texts a page shows, 1 µs each)
-    _Anchor((r"\n[A-Za-z_][A-Za-z0-9_.\-]{0,127},[ \t]*[A-Za-z_]", (",",)), (_csv_column,)),
+    _Anchor((r"\n[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,127},[ \t]*[A-Za-z_]", (",",)), (_csv_column,)),
     # a line of a credential's name, a tab or two spaces or more, and its value (a listing of
     # names and values: Vault's table, a tab-separated export): the name ending in its word
     # (db_password, API_KEY, client_secret; the tab or the two spaces its keyword); and a
     # tab-separated row's name in any column (its own anchor: a pattern starting at a newline
     # is found at memchr's speed, one starting at a newline or a tab at the automaton's, 0.56
     # ms for 400 KB of an environment file's entries, against 0.10)
-    _Anchor((rf"\n{_LISTED_NAME}(?:\t| {{2}})", ("\t", "  ")), (_listed_value,)),
+    _Anchor((rf"\n[ \t]*{_LISTED_NAME}(?:\t| {{2}})", ("\t", "  ")), (_listed_value,)),
     _Anchor((rf"\t{_LISTED_NAME}\t", ("\t",)), (_listed_value,)),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
     _Anchor(

@@ -996,9 +996,11 @@ def html_input(text: str) -> Iterator[Span]:
 
 # name,password then app,Qw7…: a CSV header naming a credential's column, and the rows after it.
 # A header is a line (after the newline before it, a literal found at C speed) of two to 64
-# names without a space.
+# names without a space, indented or not (a block a YAML file, a Markdown list or a ticket sets
+# in by spaces: its rows then as far in).
 _CSV_HEADER = _lazy(
-    r"\n(?P<header>[A-Za-z_][\w.\-]{0,127}+(?:,[ \t]*[A-Za-z_][\w.\-]{0,127}+){1,63}+)"
+    r"\n(?P<indent>[ \t]*+)"
+    r"(?P<header>[A-Za-z_][\w.\-]{0,127}+(?:,[ \t]*[A-Za-z_][\w.\-]{0,127}+){1,63}+)"
     r"[ \t]*(?=\r?\n|\Z)"
 )
 _CSV_ROWS = 1000  # rows read under one header
@@ -1006,34 +1008,81 @@ _CSV_ROWS = 1000  # rows read under one header
 
 def csv_column(text: str) -> Iterator[Span]:
     """The cells under a CSV header's column named for a credential, in the rows with as
-    many cells after it (judged as prose is: name,password then admin,hunter is none)."""
+    many cells after it, as far in (judged as prose is: name,password then admin,hunter is
+    none). (`_bounded`: past `_MANY_REFUSED` rows under such a column with none in them, or
+    such headers with no row, the rest of the text is not read: each is a step of Python.)"""
+    return _bounded(_csv_cells(text), _MANY_REFUSED)
+
+
+def _csv_cells(text: str) -> Iterator[Span | None]:
     lines = "\n" + text  # (a header may start the text: offsets in it are one past the text's)
+    named = _named_lines(lines)
     pos = 0
-    while (m := _CSV_HEADER.search(lines, pos)) is not None:
+    while True:
+        if named is None:
+            m = _CSV_HEADER.search(lines, pos)
+        else:
+            m = next((h for at in named if at >= pos and (h := _CSV_HEADER.match(lines, at))), None)
+        if m is None:
+            return
         pos = m.end()
-        columns = [_classify_name(n.strip()) for n in m.group("header").split(",")]
+        header = m.group("header")
+        if not _holds_name_word(header):
+            continue  # (a data row, most often: no name of it is classified)
+        columns = [_classify_name(n.strip()) for n in header.split(",")]
         if not any(columns):
             continue
+        indent = m.group("indent")
+        rows = 0
         # the rows: each line with as many cells (the search for a header goes on after them)
         for _ in range(_CSV_ROWS):
             if not lines.startswith("\n", pos) and not lines.startswith("\r\n", pos):
                 break
             first = lines.index("\n", pos) + 1
+            if not lines.startswith(indent, first):
+                break
+            first += len(indent)
             end = lines.find("\n", first)
             row = lines[first : end if end >= 0 else len(lines)].rstrip("\r")
             cells = row.split(",")
             if len(cells) != len(columns):
                 break
+            rows += 1
+            found = False
             at = first - 1  # (in the text)
             for cls, cell in zip(columns, cells, strict=True):
                 value = cell.strip().strip('"')
                 if cls is not None and 4 <= len(value) <= 256:
                     kind = _credential_value(cls, value, prose=True)
                     if kind is not None:
+                        found = True
                         start = at + cell.index(value)
                         yield start, start + len(value), kind
                 at += len(cell) + 1
+            if not found:
+                yield None
             pos = first + len(row)
+        if not rows:
+            yield None
+
+
+# A long text's lines that may be a header naming a credential, found by RE2 in one pass: each
+# line holding one of a credential's name's words, or a character past ASCII (which RE2 reads
+# as "?": a name in another script), from its start. A CSV's data rows, line after line of
+# them, hold none: `re` tried the header at each (a CSV of 20,000 rows cost 180 ms for 560 KB,
+# each row's names classified), and RE2 skips them.
+_NAMED_LINE_RE2 = rf"\n[^\n]*?(?:(?i:{_NAME_HEAD_ANCHOR.pattern})|\?)"
+
+
+def _named_lines(lines: str) -> Iterator[int] | None:
+    """Where each line `_NAMED_LINE_RE2` finds in ``lines`` starts (its line break), in order,
+    when the text is long and RE2 is installed; None when each line is to be tried."""
+    if len(lines) < _RE2_RUNS_FROM:
+        return None
+    from app.secrets.engine import re2_spans
+
+    spans = re2_spans(_NAMED_LINE_RE2, lines.encode("ascii", "replace"))
+    return None if spans is None else (start for start, _ in spans)
 
 
 # --- a listing of names and values: DB_PASSWORD, a tab or spaces, its value -------------------
@@ -1046,7 +1095,7 @@ _LISTED_VALUE = r"(?:[^\s<]|<(?!/)){4,256}+"
 # store's names and values, or a listing aligned by hand: after the newline before it (a
 # literal found at C speed), nothing after the value but spaces.
 _LISTED_ROW = _lazy(
-    r"\n(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)(?:\t|  )[ \t]*+"
+    r"\n[ \t]*+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)(?:\t|  )[ \t]*+"
     rf"(?P<value>{_LISTED_VALUE})[ \t]*+(?=\r?\n|\Z)"
 )
 # ... or a row of tab-separated columns, the name in any of them and its value the next one,
@@ -1123,6 +1172,8 @@ def _table_rows(text: str) -> Iterator[Span | None]:
     above: list[str | None] = []  # the same of the row above (a header, if a separator follows)
     last_end = -1
     lines = "\n" + text  # (a row may start the text: offsets in it are one past the text's)
+    if "|" in text and _FLAT_SEPARATOR.search(lines) is not None:
+        lines = _unflattened(lines)
     for m in _TABLE_ROW.finditer(lines):
         pieces = m.group(1).split("|")
         if not pieces[-1].strip():
@@ -1160,6 +1211,67 @@ def _table_rows(text: str) -> Iterator[Span | None]:
         if named and not found:
             yield None
         above = names
+
+
+# A table set on one line, its line breaks turned to spaces by a page or a log that collapsed a
+# text's whitespace (| name | value | |---|---| | DB_PASSWORD | … |): a separator row after the
+# header's last "|" and a space, as many cells of dashes as the header has.
+_FLAT_SEPARATOR = _lazy(r"\|[ \t]++(\|(?:[ \t]*+:?-{3,}+:?[ \t]*+\|){1,64}+)")
+# Rows read so in one text, each a step of Python (a text of 40,000 one-cell rows on one line
+# cost 45 ms for 380 KB, as lines 19); those past it are read as written.
+_FLAT_ROWS = 1000
+
+
+def _unflattened(lines: str) -> str:
+    """``lines`` with each table set on one line (`_FLAT_SEPARATOR`) broken into its rows: the
+    space before its header's first "|", and the first space between one row's last "|" and
+    the next's first, each made a line break (the text's length and every offset kept). A row
+    is as many cells as the separator has; the rows go on while a "|" follows a space."""
+    breaks: list[int] = []
+    pos = 0
+    while len(breaks) < _FLAT_ROWS and (m := _FLAT_SEPARATOR.search(lines, pos)) is not None:
+        columns = m.group(1).count("|") - 1
+        line_start = lines.rfind("\n", pos, m.start()) + 1 or pos
+        first = m.start()  # the header's first "|", this many back on its line
+        for _ in range(columns):
+            first = lines.rfind("|", line_start, first)
+            if first < 0:
+                break
+        pos = m.end()
+        if first < 0:
+            continue
+        if first > line_start and lines[first - 1] in " \t":
+            breaks.append(first - 1)
+        breaks.append(m.start() + 1)  # (between the header and the separator)
+        line_end = lines.find("\n", m.end())
+        line_end = len(lines) if line_end < 0 else line_end
+        end = m.end()  # past the last "|" of the separator, then of each row
+        while len(breaks) < _FLAT_ROWS:
+            gap = end
+            while gap < line_end and lines[gap] in " \t":
+                gap += 1
+            if gap == end or not lines.startswith("|", gap):
+                break
+            last = gap
+            for _ in range(columns):
+                last = lines.find("|", last + 1, line_end)
+                if last < 0:
+                    break
+            if last < 0:
+                break
+            breaks.append(end)
+            end = last + 1
+        pos = max(pos, end)
+    if not breaks:
+        return lines
+    pieces = []
+    at = 0
+    for place in breaks:
+        pieces.append(lines[at:place])
+        pieces.append("\n")
+        at = place + 1
+    pieces.append(lines[at:])
+    return "".join(pieces)
 
 
 def _cell_class(cell: str) -> str | None:

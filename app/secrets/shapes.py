@@ -190,6 +190,9 @@ _REFERENCE = _lazy(
     r"|~/|\.{1,2}/|[a-z]:\\|/(?:home|users|root|etc|var|run|tmp|usr|opt|srv|mnt|app|data"
     r"|workspace|secrets|keys|certs|config|vault|private)(?:/|$))"
 )
+# A path of two names or more in lower case (/prod/db/password, a parameter store's name for a
+# secret, or a file's): a key in base64 that starts with "/" mixes cases, its names are no words.
+_WORD_PATH = _lazy(r"/[a-z][a-z0-9_\-]*+(?:/[a-z0-9_.\-]++)++/?")
 _FORMAT_VERB = _lazy(r"%[-+ #0]{0,3}\d{0,3}(?:\.\d{1,3})?[sdvqxXfgeiuc]")
 _EMAIL = _lazy(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 _MAPBOX_PUBLIC = _lazy(r"pk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")
@@ -287,6 +290,8 @@ def _not_a_credential_shape(value: str) -> bool:
         return True  # a Mapbox public token: made to be shipped in web pages (sk. is secret)
     if _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value):
         return True
+    if value[:1] == "/" and _WORD_PATH.fullmatch(value):
+        return True  # a store's name for it: SSM's /prod/db/password, a file's path
     if value[:5] in _MEMBER_ACCESS:
         return True  # an object's member, what code assigns: {token: this.tokenType}
     call = _CALL.fullmatch(value)

@@ -1,0 +1,100 @@
+"""A credential in text whose line breaks were collapsed into spaces, or set in by spaces.
+
+A page, a log or a chat export that collapses a text's whitespace joins a pasted YAML block or
+a Markdown table onto one line: `db: password: | Qw7…`, `| name | value | |---|---| | …`. A
+YAML literal block or a Markdown code block sets a pasted CSV or listing in by spaces. Each is
+read as its lines would be (app/secrets/detectors.py `_unflattened`, `csv_column`,
+`listed_value`; app/secrets `_past_yaml_lead`).
+"""
+
+import pytest
+
+from app.secrets import scan_text
+
+PASSWORD = "Qw7eQLS7Idoq1J"
+KEY = "1jQT9ccYm97PcyRjlp2cqIcRYJ071FFs"
+
+
+def _found(text: str) -> list[str]:
+    return [text[start:end] for start, end, _ in scan_text(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"pasted: | name | value | |---|---| | DB_PASSWORD | {PASSWORD} | | DB_USER | ledger |",
+        f"| name | value | | :--- | ---: | | DB_PASSWORD | {PASSWORD} |",
+        # (with no space between rows: a cell beside a credential's name, as in any row)
+        f"| name | value ||---|---|| DB_PASSWORD | {PASSWORD} |",
+        f"| service | password | | --- | --- | | ledger | {PASSWORD} |",
+        # (an empty cell keeps the columns: a row is as many cells as the separator has)
+        f"| a | | b | |---|---|---| | DB_PASSWORD | {PASSWORD} | x |",
+        f"| a | b | c | |---|---|---| | | DB_PASSWORD | {PASSWORD} |",
+    ],
+)
+def test_a_table_on_one_line_is_read_as_its_rows(text: str) -> None:
+    assert _found(text) == [PASSWORD]
+
+
+def test_a_cell_that_is_no_credential_stays_none_on_one_line() -> None:
+    assert _found("| setting | password | |---|---| | rotation | every 90 days |") == []
+    assert _found("| name | value | |---|---| | DB_PASSWORD | ******** |") == []
+
+
+def test_rows_on_one_line_are_read_up_to_a_thousand_in_a_text() -> None:
+    # each row a step of Python: past a thousand in a text the rest are read as written (a
+    # credential after them on that line is missed; on a line of its own it is found)
+    rows = " ".join(f"| DB_USER_{i} | ledger |" for i in range(1200))
+    late = f"| name | value | |---|---| {rows} | DB_PASSWORD | {PASSWORD} |"
+    assert _found(late) == []
+    early = f"| name | value | |---|---| | DB_PASSWORD | {PASSWORD} | {rows}"
+    assert _found(early) == [PASSWORD]
+    assert _found(late + f"\n| DB_PASSWORD | {PASSWORD} |") == [PASSWORD]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"db: password: | {PASSWORD} host: db",
+        f"db: password: >- {PASSWORD} host: db",
+        f"db: password: |+ {PASSWORD}",
+        f"parameters: adminPassword: value: '{PASSWORD}'",
+        f"Parameters: DBPassword: Type: String NoEcho: true Default: {PASSWORD} Region: x",
+        f"DBPassword: Type: String NoEcho: true MinLength: 8 Default: {PASSWORD}",
+        f"DBPassword: Default: {PASSWORD}",
+    ],
+)
+def test_a_yaml_value_on_its_name_s_line_after_a_lead_is_read(text: str) -> None:
+    assert _found(text) == [PASSWORD]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "db: password: | see the vault host: db",
+        "password: |",
+        "password: | yes |",
+        f"password: |\n  {PASSWORD}\n  second line of a block\n",  # a text, not a value
+        "adminPassword: value: to be set by the pipeline",
+        "password: Type: String Description: the database's password",
+        "DBPassword: Type: AWS::SSM::Parameter::Value<String> Default: /prod/ledger/db/password",
+        "password: /prod/ledger/db/password",
+    ],
+)
+def test_a_lead_with_no_credential_after_it_is_none(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize("indent", ["  ", "    ", "\t"])
+def test_a_csv_or_a_listing_set_in_by_spaces_is_read(indent: str) -> None:
+    csv = f"attachment: |\n{indent}name,password\n{indent}app,{PASSWORD}\nnext: 1"
+    assert _found(csv) == [PASSWORD]
+    listing = f"attachment: |\n{indent}Key          Value\n{indent}api_key      {KEY}\n"
+    assert _found(listing) == [KEY]
+    tabbed = f"attachment: |\n{indent}name\tvalue\n{indent}DB_PASSWORD\t{PASSWORD}\n"
+    assert _found(tabbed) == [PASSWORD]
+
+
+def test_a_csv_row_less_indented_than_its_header_is_no_row_of_it() -> None:
+    assert _found(f"  name,password\napp,{PASSWORD}\n") == []
+    assert _found(f"  name,password\n  web,{PASSWORD}\napp,other\n") == [PASSWORD]
