@@ -959,6 +959,30 @@ def printed_json(n: int) -> bytes:
     )
 
 
+def qp_texts(n: int) -> bytes:
+    """Every text an e-mail's body in quoted-printable: "=" as "=3D", past ASCII as its bytes,
+    lines past 76 characters broken (a decoder reads each again, decoded)."""
+    import quopri
+
+    return _recorded_output(
+        n,
+        lambda text: quopri.encodestring(f"Stand=C3=A9: {text} (Zürich)".encode()).decode(),
+    )
+
+
+def qp_every_form(n: int) -> bytes:
+    """`every_form`'s text, quoted-printable: read as it decodes, by every other decoder."""
+    import quopri
+
+    return dump(_with_text([quopri.encodestring((EVERY_FORM * n).encode()).decode()]))
+
+
+def qp_escapes(n: int) -> bytes:
+    """One text of ``n`` escapes of quoted-printable, the lines a soft break each: each escape
+    a step of Python, the first 10,000 of a text read so."""
+    return _lines(n // 8, lambda i: "".join(f"ab=3D{i:x}=C3=A9cd=20" for _ in range(8)) + "=")
+
+
 def diff_texts(n: int) -> bytes:
     """Every text a hunk of a unified diff: a header, a line kept, one removed, one added (a
     decoder reads each again without its marks)."""
@@ -1168,6 +1192,9 @@ CASES: dict[str, Case] = {
         Case("tabbed-texts", tabbed_texts, "every text set in by tabs"),
         Case("numbered-texts", numbered_texts, "every text a file's lines, numbered"),
         Case("grep-texts", grep_texts, "every text grep's lines, each its file and number"),
+        Case("qp-texts", qp_texts, "every text an e-mail's quoted-printable body"),
+        Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),
+        Case("qp-escapes", qp_escapes, "a text of quoted-printable escapes and soft breaks"),
         Case("tool-results", tool_results, "every text a tool's JSON result of numbered lines"),
         Case(
             "omissions-unnamed",

@@ -11,6 +11,7 @@ place it was put, and the finding must not repeat it.
 import base64
 import html
 import json
+import quopri
 import string
 from collections.abc import Callable
 from typing import Any
@@ -416,6 +417,18 @@ def _joined_lines(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/statements/0/text", False
 
 
+def _in_quoted_printable(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a customer's e-mail as its source holds it: its body quoted-printable ("=" as "=3D", a
+    # line past 76 characters broken by "=")
+    body = f"Hello,\nhere is what our server shows:\n{secret}\nThanks, the ledger team (Zürich)"
+    encoded = quopri.encodestring(body.encode()).decode()
+    doc["resources"][0]["excerpt"] = (
+        "Content-Type: text/plain; charset=utf-8\n"
+        f"Content-Transfer-Encoding: quoted-printable\n\n{encoded}"
+    )
+    return "/resources/0/excerpt", False
+
+
 def _numbered(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     # a file an agent read with its lines numbered, as `cat -n` prints them
     lines = "\n".join(f"{i + 1:6d}\t{line}" for i, line in enumerate(secret.split("\n")))
@@ -499,6 +512,7 @@ PLACEMENTS: dict[str, Place] = {
     "tab-indented": _tab_indented,
     "space-indented": _space_indented,
     "joined-lines": _joined_lines,
+    "quoted-printable": _in_quoted_printable,
     "numbered-lines": _numbered,
     "arrow-numbered": _arrow_numbered,
     "grep-output": _grep_output,

@@ -731,6 +731,7 @@ _html_escaped = _later("html_escaped")
 _json_escaped = _later("json_escaped")
 _diff_marked = _later("diff_marked")
 _terminal_escaped = _later("terminal_escaped")
+_quoted_printable = _later("quoted_printable")
 _quote_marked = _later("quote_marked")
 _log_prefixed = _later("log_prefixed")
 _comment_marked = _later("comment_marked")
@@ -1777,6 +1778,10 @@ GREP_PREFIX = r"[A-Za-z0-9_.~/\-]{1,256}?\.[A-Za-z0-9]{1,10}[:\-][0-9]{1,7}[:\-]
 _COMMENT_MARKS = ("#", "//", "--[ \t]", ";", r"\*")
 # ... and as `re` reads one opening a line, the spaces before it and one after it
 # (detectors `comment_decoding`, and `numbered_decoding` after a line's number)
+# What only a quoted-printable text holds: "=" escaped, a character past ASCII as its UTF-8
+# bytes escaped (a lead byte's, then a continuation's: "=C3=A9"), a soft break after 69
+# characters with no escape
+QUOTED_PRINTABLE = r"=3[Dd]|=[C-Fc-f][0-9A-Fa-f]=[89ABab][0-9A-Fa-f]|[^\n=]{69}=\r?\n"
 COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
@@ -1803,6 +1808,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(("@@ -[0-9]", ("@@ -",)), (_diff_marked,)),
     # a terminal's escape sequence (a colour, a link)
     _Anchor((r"\x1b", ("\x1b",)), (_terminal_escaped,)),
+    # an e-mail's quoted-printable body (`QUOTED_PRINTABLE`): "=" written "=3D", a character
+    # past ASCII as its UTF-8 bytes, or a long line broken by "=" at its end, at the width an
+    # encoder breaks at (`KEY=` ending a line is no such break)
+    _Anchor(
+        (QUOTED_PRINTABLE, ("=3d", "=c", "=d", "=e", "=f", "=\n", "=\r\n")),
+        (_quoted_printable,),
+    ),
     # a quoted line of an e-mail's reply, or of Markdown's block quote (its mark after a line
     # break: a literal pair RE2 skips to)
     _Anchor(("\n>|\n&gt;", ("\n>", "\n&gt;")), (_quote_marked,)),
@@ -2125,6 +2137,11 @@ def _named_before_a_mark(text: str) -> bool:
 
 # what "@" calls for: a scheme and its colon before it (https:user:pass@host)
 _SCHEME_USERINFO_BIT = _BIT[_special_userinfo]
+# The decoder of a text's transport, an e-mail's quoted-printable: what it decodes is the text
+# as written before it, read by every other decoder (`decoded_exclusion`); a text so encoded
+# is read by no other decoder as written (`_decodings`): its escapes would be read as what
+# they spell ("password=3DNone" as "3DNone")
+_QP_BIT = _BIT[_quoted_printable]
 # Detectors that decode a text's own escapes (JSON's, HTML's, a terminal's): what they decode
 # is a text whose lines may be read again (`decoded_exclusion`)
 _TEXT_ESCAPES = (_json_escaped, _html_escaped, _terminal_escaped)
@@ -2141,23 +2158,33 @@ _LINE_BITS = _bits(_LINE_DECODERS)
 # for the lines' (`_LINE_BITS`) on what a text's escapes' decoder decoded (the numbered lines
 # of a file an agent read, in the JSON of its tool's result: two readings at most).
 _DECODING_BITS = (
-    _bits((_percent_encoded, _base64_wrapped, _pointer_escaped)) | _TEXT_ESCAPE_BITS | _LINE_BITS
+    _bits((_percent_encoded, _base64_wrapped, _pointer_escaped))
+    | _QP_BIT
+    | _TEXT_ESCAPE_BITS
+    | _LINE_BITS
 )
 # Decoders that read a text whole (each a scan of it again), where the others read its runs
 # of an encoding or the windows around its escapes: a text is read by two at most, and what
 # one of them decoded by one more at most (`_decodings`), the escapes first (what they decode
 # is read for its lines), then the lines' in their order. A text holding every form each
 # reads (an escape of each kind, a line of each kind) was read 56 times: 1.3 s for 680 KB.
-_WHOLE_TEXT_ORDER = tuple(map(_BIT.__getitem__, (*_TEXT_ESCAPES, *_LINE_DECODERS)))
-_WHOLE_TEXT_BITS = _TEXT_ESCAPE_BITS | _LINE_BITS
+_WHOLE_TEXT_ORDER = (_QP_BIT, *map(_BIT.__getitem__, (*_TEXT_ESCAPES, *_LINE_DECODERS)))
+_WHOLE_TEXT_BITS = _QP_BIT | _TEXT_ESCAPE_BITS | _LINE_BITS
 _WHOLE_READINGS = 2
 
 
-def _decodings(needs: int, decoded: bool = False) -> int:
-    """The decoders of ``needs`` that read a text: those of its runs and windows, and the first
-    `_WHOLE_READINGS` of those that read it whole (one in a text ``decoded`` already), in
-    `_WHOLE_TEXT_ORDER`."""
+def _decodings(text: str, needs: int, decoded: bool = False) -> int:
+    """The decoders of ``needs`` that read ``text``: those of its runs and windows, and the
+    first `_WHOLE_READINGS` of those that read it whole (one in a text ``decoded`` already), in
+    `_WHOLE_TEXT_ORDER`; quoted-printable's alone in a text so encoded (its anchor also finds a
+    long line's "=" at a string's end, which the scan's line break between strings follows)."""
     bits = needs & _DECODING_BITS
+    if bits & _QP_BIT:
+        from app.secrets.detectors import quoted_printable_text
+
+        if quoted_printable_text(text):
+            return _QP_BIT  # (read as it decodes, by every other decoder there)
+        bits &= ~_QP_BIT
     whole = bits & _WHOLE_TEXT_BITS
     if not whole:
         return bits
@@ -2180,6 +2207,8 @@ DECODED_BY = {True: _DECODING_BITS & ~_LINE_BITS, False: _DECODING_BITS}
 
 def decoded_exclusion(bit: int) -> int:
     """The detectors a text decoded by the decoder ``bit`` is not read by."""
+    if bit == _QP_BIT:
+        return _QP_BIT
     return DECODED_BY[bool(bit & _TEXT_ESCAPE_BITS)]
 
 
@@ -2514,6 +2543,13 @@ def _read_as_written(
         spans = [
             span for span in spans if text.find("\x1b", max(0, span[0] - _NAME_REACH), span[1]) < 0
         ]
+    if spans and bits & _QP_BIT:
+        # (an escape read as written, "password=3DNone" as "3DNone", or a break in a run: the
+        # decoded text judges what holds one, when the text is read decoded)
+        from app.secrets.detectors import quoted_printable_text, reads_a_qp_escape
+
+        if quoted_printable_text(text):
+            spans = [span for span in spans if not reads_a_qp_escape(text, span[0], span[1])]
     if spans and bits & _DIFF_BIT:
         # (a run that starts on a diff's mark, "+" opening a line past the first hunk's
         # header, took the mark for its own: the decoder reads the line without it)
@@ -2663,14 +2699,15 @@ def _decode_and_scan(
 
 def _scan_decoded(decoded: list[str], by: list[int]) -> list[list[Span]]:
     """`_scan_strings` of texts each decoder ``by`` decoded, each read for what its decoding
-    may be (`decoded_exclusion`): all at once, or in two scans when both kinds are there."""
-    line_read = [bool(bit & _TEXT_ESCAPE_BITS) for bit in by]
-    if all(line_read) or not any(line_read):
-        return _scan_strings(decoded, decoded_exclusion(by[0]))
+    may be (`decoded_exclusion`): all at once, or in a scan for each kind there."""
+    exclusions = list(map(decoded_exclusion, by))
+    kinds = set(exclusions)
+    if len(kinds) == 1:
+        return _scan_strings(decoded, exclusions[0])
     hits: list[list[Span]] = [[] for _ in decoded]
-    for lines in (True, False):
-        picked = [i for i, read in enumerate(line_read) if read is lines]
-        found = _scan_strings([decoded[i] for i in picked], DECODED_BY[lines])
+    for exclusion in kinds:
+        picked = [i for i, kind in enumerate(exclusions) if kind == exclusion]
+        found = _scan_strings([decoded[i] for i in picked], exclusion)
         for i, spans in zip(picked, found, strict=True):
             hits[i] = spans
     return hits
@@ -2697,6 +2734,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_json_escaped]: (detectors.json_decoding, detectors.json_texts),
                 _BIT[_diff_marked]: (detectors.diff_decoding, detectors.decoded_alone),
                 _BIT[_terminal_escaped]: (detectors.terminal_decoding, detectors.terminal_texts),
+                _BIT[_quoted_printable]: (detectors.qp_decoding, detectors.decoded_alone),
                 _BIT[_quote_marked]: (detectors.quote_decoding, detectors.decoded_alone),
                 _BIT[_log_prefixed]: (detectors.log_decoding, detectors.decoded_alone),
                 _BIT[_comment_marked]: (detectors.comment_decoding, detectors.decoded_alone),
@@ -2718,8 +2756,9 @@ def _scan_strings(strings: Sequence[str], exclude: int = 0) -> list[list[Span]]:
     spans: list[list[Span]] = [[] for _ in strings]
     for i in bits.keys() | found.keys():
         needs = bits.get(i, 0)
-        as_written = _read_as_written(strings[i], needs, found.get(i, ()))[0]
-        spans[i] = _merge(as_written + _spans(strings[i], _decodings(needs, bool(exclude))))
+        text = strings[i]
+        as_written = _read_as_written(text, needs, found.get(i, ()))[0]
+        spans[i] = _merge(as_written + _spans(text, _decodings(text, needs, bool(exclude))))
     return spans
 
 
@@ -3505,7 +3544,7 @@ def _hits(
                 # (what was left to the decoders is found with what the string holds else:
                 # its spans are recorded with theirs)
                 undecoded.append(first + i)
-                undecoded_bits.append(_decodings(needs))
+                undecoded_bits.append(_decodings(text, needs))
                 if spans:
                     held[first + i] = spans
             elif spans:
@@ -3555,7 +3594,7 @@ def _hits(
         spans, left = _scan_value(texts[i], needs, found.get(i, []))
         if (left or not spans) and needs & _DECODING_BITS:
             undecoded.append(i)
-            undecoded_bits.append(_decodings(needs))
+            undecoded_bits.append(_decodings(texts[i], needs))
         if spans:
             name_spans[names[i]] = spans
         if needs & _NAMED_BIT:

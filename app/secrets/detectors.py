@@ -33,6 +33,7 @@ from app.secrets import (
     _PAIRED_VALUES,
     _PASSWORD_IN_PROSE,
     _PASSWORD_NAMES_PAST_ENGLISH,
+    _QP_BIT,
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
     _WRAPPED_VALUES,
@@ -1407,6 +1408,13 @@ _PASSWORD_IS = _lazy(
     rf"(?<![A-Za-z0-9_])(?:{_PASSWORD_IN_PROSE})" + _TOLD_IS + r"(?P<value>[^\s\"'`<>]{1,128}+)",
     re.IGNORECASE,
 )
+# ... "to" alone, where the first form read the words after it up to an "is" later in the
+# sentence ("changed the wifi password to Kx8… yesterday and that is all": "all" refused), tried
+# at the name when that one's value is refused
+_PASSWORD_TO = _lazy(
+    rf"(?:{_PASSWORD_IN_PROSE})[ \t]+to[ \t]+[\"'`]?(?P<value>[^\s\"'`<>]{{1,128}}+)",
+    re.IGNORECASE,
+)
 # ... and as other languages tell one (shapes `PASSWORD_FOR_WORDS`, `PASSWORD_IS_WORDS`): a
 # password's name, theirs as the scan reads them (`PASSWORD_NAMES`, "passwd" for пароль, "mot de
 # passe") or English's, then their word for "for" and a few words before a colon ("Passwort für
@@ -1578,6 +1586,10 @@ def password_in_prose(text: str) -> Iterator[Span]:
     )
     for m in chain(english, _told_past_english(low, starts)):
         start, value = _told(m, text)
+        if not _prose_password(value) or _is_placeholder(value):
+            to = _PASSWORD_TO.match(text, m.start())
+            if to is not None and to.end() < m.end():
+                start, value = _told(to)
         if _prose_password(value) and not _is_placeholder(value):
             yield start, start + len(value), PASSWORD
             continue
@@ -1850,13 +1862,16 @@ Runs = list[tuple[int, int, list[int], list[int]]]
 Decoding = tuple[list[str], Callable[[list[list[Span]]], Iterator[Span]]]
 
 
-def _scanned(decoding: Decoding | None, escapes: bool = False) -> Iterator[Span]:
+def _scanned(
+    decoding: Decoding | None, escapes: bool = False, exclude: int | None = None
+) -> Iterator[Span]:
     """The spans of one text's ``decoding``, its texts scanned (with ``escapes``, an escape's
-    decoding: read for its lines too, app/secrets `decoded_exclusion`)."""
+    decoding: read for its lines too; ``exclude``, what it is not read by, where neither:
+    app/secrets `decoded_exclusion`)."""
     if decoding is None:
         return
     texts, place = decoding
-    hits = _scan_strings(texts, DECODED_BY[escapes])
+    hits = _scan_strings(texts, DECODED_BY[escapes] if exclude is None else exclude)
     if any(hits):
         yield from place(hits)
 
@@ -2602,6 +2617,73 @@ def terminal_texts(texts: list[str]) -> list[str | None]:
 
 def _terminal_piece(sequence: re.Match[str]) -> str:
     return " " if sequence.group("framing") is not None else ""
+
+
+# An e-mail's body as its source holds it in quoted-printable (Content-Transfer-Encoding:
+# quoted-printable: a support case's raw message, a mail tool's output): "=" written "=3D", a
+# character past ASCII as its UTF-8 bytes ("=E2=80=99"), a line longer than 76 characters
+# broken by "=" at its end (a soft break). A credential's "=" or a break inside it hides it
+# from every other detector. A text holding "=3D", or a line an encoder broke (70 characters
+# or more before its "="), is read decoded: each run of escapes as the characters its bytes
+# are, each soft break as nothing, and scanned; a hit is placed back (`_runs_around`). The
+# first `_QP_ESCAPES_PER_TEXT` escapes and breaks of a text are read so, each a step of Python.
+_QP_ESCAPE = _lazy(r"(?:=[0-9A-Fa-f]{2})++|=\r?\n")
+# (as app/secrets' anchor finds one: 69 characters before it, no "=" among them; looked behind
+# from each "=", a literal `re` skips to, as far back as the "=" or the line break before it)
+_QP_SOFT_BREAK = _lazy(r"(?<=[^\n=]{69})=\r?\n")
+_QP_ESCAPES_PER_TEXT = 10_000
+_QP_UTF8 = _lazy(r"=[C-Fc-f][0-9A-Fa-f]=[89ABab][0-9A-Fa-f]")
+
+
+def quoted_printable(text: str) -> Iterator[Span]:
+    return _scanned(qp_decoding(text), exclude=_QP_BIT)
+
+
+def quoted_printable_text(text: str) -> bool:
+    """Whether ``text`` is read as quoted-printable: it holds "=3D", a character past ASCII
+    as its bytes, or a line an encoder broke (app/secrets `QUOTED_PRINTABLE`)."""
+    if "=3D" in text or "=3d" in text:
+        return True
+    return _QP_UTF8.search(text) is not None or _QP_SOFT_BREAK.search(text) is not None
+
+
+def reads_a_qp_escape(text: str, start: int, end: int) -> bool:
+    """Whether a span read in a quoted-printable text as written holds one of its escapes, or
+    starts on the digits of one ("password=3DNone" read as "3DNone"), or ends on a soft
+    break's "=" ("/prod/ledger/=" then a break)."""
+    return _QP_ESCAPE.search(text, max(0, start - 1), end + 2) is not None
+
+
+def qp_decoding(text: str) -> Decoding | None:
+    if not quoted_printable_text(text):
+        return None
+    decoded, read = _QP_ESCAPE.subn(_qp_piece, text, _QP_ESCAPES_PER_TEXT)
+    if not read:
+        return None
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        escapes = list(islice(_QP_ESCAPE.finditer(text), _QP_ESCAPES_PER_TEXT))
+        taken = ((m.start(), m.end(), len(_qp_piece(m))) for m in escapes)
+        placed = _placed(hits[0], _runs_around(taken))
+        if read < _QP_ESCAPES_PER_TEXT:
+            return placed
+        # (past the escapes read, the text stands as written: what reads an escape there is
+        # refused, as in the text read as written)
+        past = escapes[-1].end()
+        return (
+            span
+            for span in placed
+            if span[0] < past or not reads_a_qp_escape(text, span[0], span[1])
+        )
+
+    return [decoded], place
+
+
+def _qp_piece(escape: re.Match[str]) -> str:
+    run = escape.group()
+    if run[1] in "\r\n":
+        return ""  # a soft break
+    return bytes.fromhex(run.replace("=", "")).decode("utf-8", "replace")
 
 
 def _runs_around(taken: Iterable[tuple[int, int, int]], offset: int = 0) -> Runs:
