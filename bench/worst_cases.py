@@ -970,6 +970,18 @@ def qp_texts(n: int) -> bytes:
     )
 
 
+def csv_cells(n: int) -> bytes:
+    """Every text a CSV export's quoted cell, quotes doubled (a decoder reads each again)."""
+    return _recorded_output(
+        n, lambda text: f'id,message\n1,"{text} ""quoted"" {text[:20]}"\n2,"ok"\n'
+    )
+
+
+def doubled_quotes(n: int) -> bytes:
+    """One text of ``n`` quoted cells with a doubled quote each (the first 1,000 read so)."""
+    return _lines(n, lambda i: f'{i},"say ""hi"" {i}","x ""{i}"""')
+
+
 def qp_every_form(n: int) -> bytes:
     """`every_form`'s text, quoted-printable: read as it decodes, by every other decoder."""
     import quopri
@@ -1193,6 +1205,8 @@ CASES: dict[str, Case] = {
         Case("numbered-texts", numbered_texts, "every text a file's lines, numbered"),
         Case("grep-texts", grep_texts, "every text grep's lines, each its file and number"),
         Case("qp-texts", qp_texts, "every text an e-mail's quoted-printable body"),
+        Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
+        Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),
         Case("qp-escapes", qp_escapes, "a text of quoted-printable escapes and soft breaks"),
         Case("tool-results", tool_results, "every text a tool's JSON result of numbered lines"),

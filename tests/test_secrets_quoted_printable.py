@@ -11,7 +11,7 @@ import json
 import quopri
 
 from app.secrets import scan_text
-from app.secrets.detectors import quoted_printable_text
+from app.secrets.detectors import maybe_quoted_printable, quoted_printable_text
 
 TOKEN = "dop_v1_acef3c05608b7cdc1c11ff6ca5bcc1258166210894b36f9c7085ab28feaff66f"
 PASSWORD = "Kx8nfcDzdBr1d"
@@ -71,3 +71,19 @@ def test_the_escapes_of_a_text_are_read_up_to_ten_thousand() -> None:
     assert _found(late) == []
     early = _encoded(f"DB_PASSWORD={PASSWORD}\n" + filler)
     assert _found(early) == [PASSWORD]
+
+
+def test_a_value_in_hex_that_starts_with_3d_is_no_escape() -> None:
+    # a value's "=3d…" in lower case, as hex runs are written, is no encoder's; "=3D" once
+    # before a hex digit starts a value; twice, or before what no hex run holds, it is one
+    assert not quoted_printable_text("SNYK_TOKEN=3dffc47b-bc70-37bc-d06f-d44fdbf89475")
+    assert not quoted_printable_text("API_KEY=3D9F0C4B7E2A1D5C8B3E6F9A0D2C4B7E1A3D5C8B")
+    # (... which may yet be encoded: read both as written and as it decodes)
+    assert maybe_quoted_printable("API_KEY=3D9F0C4B7E2A1D5C8B3E6F9A0D2C4B7E1A3D5C8B")
+    assert _found(_encoded("AWS_ACCESS_KEY_ID=AKIA2AE2P564ZLFZZYSV end")) == [
+        "AKIA2AE2P564ZLFZZYSV"
+    ]
+    assert quoted_printable_text("password=3DNone")
+    assert quoted_printable_text("a=3D1\nb=3D2")
+    token = "SENTRY_AUTH_TOKEN=3d5ef3f18cb3d9855e076f8296e27178f9127a03c2849f65815add7af2c5f4d2"
+    assert _found(token) == [token.split("=", 1)[1]]

@@ -429,6 +429,13 @@ def _in_quoted_printable(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     return "/resources/0/excerpt", False
 
 
+def _in_a_csv_cell(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    # a ticket export as CSV: the message a quoted cell, each quote in it doubled
+    cell = secret.replace('"', '""')
+    doc["resources"][0]["excerpt"] = f'id,status,message\n4410,open,"{cell}"\n4411,closed,"ok"\n'
+    return "/resources/0/excerpt", False
+
+
 def _numbered(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
     # a file an agent read with its lines numbered, as `cat -n` prints them
     lines = "\n".join(f"{i + 1:6d}\t{line}" for i, line in enumerate(secret.split("\n")))
@@ -513,6 +520,7 @@ PLACEMENTS: dict[str, Place] = {
     "space-indented": _space_indented,
     "joined-lines": _joined_lines,
     "quoted-printable": _in_quoted_printable,
+    "csv-cell": _in_a_csv_cell,
     "numbered-lines": _numbered,
     "arrow-numbered": _arrow_numbered,
     "grep-output": _grep_output,

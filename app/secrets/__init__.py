@@ -732,6 +732,7 @@ _json_escaped = _later("json_escaped")
 _diff_marked = _later("diff_marked")
 _terminal_escaped = _later("terminal_escaped")
 _quoted_printable = _later("quoted_printable")
+_csv_quoted = _later("csv_quoted")
 _quote_marked = _later("quote_marked")
 _log_prefixed = _later("log_prefixed")
 _comment_marked = _later("comment_marked")
@@ -1778,10 +1779,12 @@ GREP_PREFIX = r"[A-Za-z0-9_.~/\-]{1,256}?\.[A-Za-z0-9]{1,10}[:\-][0-9]{1,7}[:\-]
 _COMMENT_MARKS = ("#", "//", "--[ \t]", ";", r"\*")
 # ... and as `re` reads one opening a line, the spaces before it and one after it
 # (detectors `comment_decoding`, and `numbered_decoding` after a line's number)
-# What only a quoted-printable text holds: "=" escaped, a character past ASCII as its UTF-8
-# bytes escaped (a lead byte's, then a continuation's: "=C3=A9"), a soft break after 69
-# characters with no escape
-QUOTED_PRINTABLE = r"=3[Dd]|=[C-Fc-f][0-9A-Fa-f]=[89ABab][0-9A-Fa-f]|[^\n=]{69}=\r?\n"
+# What a quoted-printable text holds: "=" escaped, a character past ASCII as its UTF-8 bytes
+# escaped (a lead byte's, then a continuation's: "=C3=A9"), a soft break after 69 characters
+# with no escape; in capitals, as RFC 2045 has encoders write them (`KEY=3dffc47b…`, a value
+# in hex, is none; "=3D" once before a hex digit may start a value, and such a text is read
+# both as written and as it decodes: detectors `quoted_printable_text`)
+QUOTED_PRINTABLE = r"=3D|=[C-F][0-9A-F]=[89AB][0-9A-F]|[^\n=]{69}=\r?\n"
 COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
@@ -1808,6 +1811,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(("@@ -[0-9]", ("@@ -",)), (_diff_marked,)),
     # a terminal's escape sequence (a colour, a link)
     _Anchor((r"\x1b", ("\x1b",)), (_terminal_escaped,)),
+    # a CSV's quoted cell, its quotes doubled (detectors `csv_quoted_decoding`)
+    _Anchor(('""', ('""',)), (_csv_quoted,)),
     # an e-mail's quoted-printable body (`QUOTED_PRINTABLE`): "=" written "=3D", a character
     # past ASCII as its UTF-8 bytes, or a long line broken by "=" at its end, at the width an
     # encoder breaks at (`KEY=` ending a line is no such break)
@@ -2142,9 +2147,11 @@ _SCHEME_USERINFO_BIT = _BIT[_special_userinfo]
 # is read by no other decoder as written (`_decodings`): its escapes would be read as what
 # they spell ("password=3DNone" as "3DNone")
 _QP_BIT = _BIT[_quoted_printable]
-# Detectors that decode a text's own escapes (JSON's, HTML's, a terminal's): what they decode
+_CSV_QUOTED_BIT = _BIT[_csv_quoted]
+# Detectors that decode a text's own escapes (JSON's, HTML's, a terminal's, a CSV cell's
+# doubled quotes): what they decode
 # is a text whose lines may be read again (`decoded_exclusion`)
-_TEXT_ESCAPES = (_json_escaped, _html_escaped, _terminal_escaped)
+_TEXT_ESCAPES = (_json_escaped, _html_escaped, _terminal_escaped, _csv_quoted)
 _TEXT_ESCAPE_BITS = _bits(_TEXT_ESCAPES)
 # Detectors that read a text's lines without what opens or joins them, the forms whose marks say
 # most surely what the text is first (a list of lines, numbered lines, a diff's hunk, a log's
@@ -2177,14 +2184,21 @@ def _decodings(text: str, needs: int, decoded: bool = False) -> int:
     """The decoders of ``needs`` that read ``text``: those of its runs and windows, and the
     first `_WHOLE_READINGS` of those that read it whole (one in a text ``decoded`` already), in
     `_WHOLE_TEXT_ORDER`; quoted-printable's alone in a text so encoded (its anchor also finds a
-    long line's "=" at a string's end, which the scan's line break between strings follows)."""
+    long line's "=" at a string's end, which the scan's line break between strings follows).
+    A CSV cell's decoder counts only where the text holds such a cell: its anchor, a doubled
+    quote, stands in code's and JSON's empty strings, where it would take a line decoder's
+    place and decode nothing."""
     bits = needs & _DECODING_BITS
-    if bits & _QP_BIT:
-        from app.secrets.detectors import quoted_printable_text
+    if bits & (_QP_BIT | _CSV_QUOTED_BIT):
+        from app.secrets import detectors
 
-        if quoted_printable_text(text):
-            return _QP_BIT  # (read as it decodes, by every other decoder there)
-        bits &= ~_QP_BIT
+        if bits & _QP_BIT:
+            if detectors.quoted_printable_text(text):
+                return _QP_BIT  # (read as it decodes, by every other decoder there)
+            if not detectors.maybe_quoted_printable(text):
+                bits &= ~_QP_BIT
+        if bits & _CSV_QUOTED_BIT and not detectors.holds_a_quoted_cell(text):
+            bits &= ~_CSV_QUOTED_BIT
     whole = bits & _WHOLE_TEXT_BITS
     if not whole:
         return bits
@@ -2207,9 +2221,15 @@ DECODED_BY = {True: _DECODING_BITS & ~_LINE_BITS, False: _DECODING_BITS}
 
 def decoded_exclusion(bit: int) -> int:
     """The detectors a text decoded by the decoder ``bit`` is not read by."""
-    if bit == _QP_BIT:
-        return _QP_BIT
-    return DECODED_BY[bool(bit & _TEXT_ESCAPE_BITS)]
+    return _DECODED_EXCLUSION[bit]
+
+
+# (each decoder's, looked up: `_scan_decoded` maps it over thousands of decoded texts)
+_DECODED_EXCLUSION = {
+    bit: _QP_BIT if bit == _QP_BIT else DECODED_BY[bool(bit & _TEXT_ESCAPE_BITS)]
+    for bit in _BY_BIT
+    if bit & _DECODING_BITS
+}
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -2700,7 +2720,7 @@ def _decode_and_scan(
 def _scan_decoded(decoded: list[str], by: list[int]) -> list[list[Span]]:
     """`_scan_strings` of texts each decoder ``by`` decoded, each read for what its decoding
     may be (`decoded_exclusion`): all at once, or in a scan for each kind there."""
-    exclusions = list(map(decoded_exclusion, by))
+    exclusions = list(map(_DECODED_EXCLUSION.__getitem__, by))
     kinds = set(exclusions)
     if len(kinds) == 1:
         return _scan_strings(decoded, exclusions[0])
@@ -2735,6 +2755,7 @@ def _decoders() -> dict[int, _Decoder]:
                 _BIT[_diff_marked]: (detectors.diff_decoding, detectors.decoded_alone),
                 _BIT[_terminal_escaped]: (detectors.terminal_decoding, detectors.terminal_texts),
                 _BIT[_quoted_printable]: (detectors.qp_decoding, detectors.decoded_alone),
+                _BIT[_csv_quoted]: (detectors.csv_quoted_decoding, detectors.decoded_alone),
                 _BIT[_quote_marked]: (detectors.quote_decoding, detectors.decoded_alone),
                 _BIT[_log_prefixed]: (detectors.log_decoding, detectors.decoded_alone),
                 _BIT[_comment_marked]: (detectors.comment_decoding, detectors.decoded_alone),

@@ -2619,6 +2619,55 @@ def _terminal_piece(sequence: re.Match[str]) -> str:
     return " " if sequence.group("framing") is not None else ""
 
 
+# A CSV's quoted cell (an export of tickets, messages or a tool's log as CSV) doubles each quote
+# inside it: PAGER_DUTY_KEY=""D1y…"", {""datadog_key"": ""…""}, a YAML block's value: ""…"".
+# Each cell that holds a doubled quote (after a comma, a line break or the text's start, and
+# closed by a quote before a comma, a line break or the text's end) is read with its quotes
+# as one and the quotes around it as spaces, and the text scanned; a hit is placed back
+# (`_runs_around`). A cell of code's empty string, f(a,"") or "" alone, holds no doubled quote
+# inside it; a string in code, f(x,"a""b"), is closed by no comma. The first
+# `_CSV_CELLS_PER_TEXT` such cells of a text are read so, each a step of Python.
+_CSV_QUOTED_CELL = _lazy(
+    r'(?:^|(?<=[,\n]))"(?P<content>[^"]{0,65536}+""(?:[^"]|""){0,65536}+)"(?=[,\r\n]|\Z)'
+)
+_CSV_CELLS_PER_TEXT = 1000
+
+
+def holds_a_quoted_cell(text: str) -> bool:
+    """Whether ``text`` holds a CSV cell with a doubled quote (`_CSV_QUOTED_CELL`)."""
+    return _CSV_QUOTED_CELL.search(text) is not None
+
+
+def csv_quoted(text: str) -> Iterator[Span]:
+    return _scanned(csv_quoted_decoding(text), escapes=True)
+
+
+def csv_quoted_decoding(text: str) -> Decoding | None:
+    cells = list(islice(_CSV_QUOTED_CELL.finditer(text), _CSV_CELLS_PER_TEXT))
+    if not cells:
+        return None
+    pieces: list[str] = []
+    at = 0
+    for cell in cells:
+        start, end = cell.span("content")
+        pieces += (text[at : start - 1], " ", cell.group("content").replace('""', '"'), " ")
+        at = end + 1
+    pieces.append(text[at:])
+
+    def place(hits: list[list[Span]]) -> Iterator[Span]:
+        taken = (
+            (pair.start() + 1, pair.end(), 0)  # (the second quote of each pair read as none)
+            for cell in cells
+            for pair in _DOUBLED_QUOTE.finditer(text, *cell.span("content"))
+        )
+        return _placed(hits[0], _runs_around(taken))
+
+    return ["".join(pieces)], place
+
+
+_DOUBLED_QUOTE = _lazy('""')
+
+
 # An e-mail's body as its source holds it in quoted-printable (Content-Transfer-Encoding:
 # quoted-printable: a support case's raw message, a mail tool's output): "=" written "=3D", a
 # character past ASCII as its UTF-8 bytes ("=E2=80=99"), a line longer than 76 characters
@@ -2627,12 +2676,13 @@ def _terminal_piece(sequence: re.Match[str]) -> str:
 # or more before its "="), is read decoded: each run of escapes as the characters its bytes
 # are, each soft break as nothing, and scanned; a hit is placed back (`_runs_around`). The
 # first `_QP_ESCAPES_PER_TEXT` escapes and breaks of a text are read so, each a step of Python.
-_QP_ESCAPE = _lazy(r"(?:=[0-9A-Fa-f]{2})++|=\r?\n")
+_QP_ESCAPE = _lazy(r"(?:=[0-9A-F]{2})++|=\r?\n")
 # (as app/secrets' anchor finds one: 69 characters before it, no "=" among them; looked behind
 # from each "=", a literal `re` skips to, as far back as the "=" or the line break before it)
 _QP_SOFT_BREAK = _lazy(r"(?<=[^\n=]{69})=\r?\n")
 _QP_ESCAPES_PER_TEXT = 10_000
-_QP_UTF8 = _lazy(r"=[C-Fc-f][0-9A-Fa-f]=[89ABab][0-9A-Fa-f]")
+_QP_UTF8 = _lazy(r"=[C-F][0-9A-F]=[89AB][0-9A-F]")
+_HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 
 
 def quoted_printable(text: str) -> Iterator[Span]:
@@ -2640,11 +2690,22 @@ def quoted_printable(text: str) -> Iterator[Span]:
 
 
 def quoted_printable_text(text: str) -> bool:
-    """Whether ``text`` is read as quoted-printable: it holds "=3D", a character past ASCII
-    as its bytes, or a line an encoder broke (app/secrets `QUOTED_PRINTABLE`)."""
-    if "=3D" in text or "=3d" in text:
+    """Whether ``text`` is surely quoted-printable (app/secrets `QUOTED_PRINTABLE`), read only
+    as it decodes: it holds a character past ASCII as its bytes, or a line an encoder broke,
+    or "=3D" twice, or once before what no value in hex holds next ("password=3DNone")."""
+    if _QP_UTF8.search(text) is not None or _QP_SOFT_BREAK.search(text) is not None:
         return True
-    return _QP_UTF8.search(text) is not None or _QP_SOFT_BREAK.search(text) is not None
+    first = text.find("=3D")
+    if first < 0:
+        return False
+    return text.find("=3D", first + 3) >= 0 or text[first + 3 : first + 4] not in _HEX_DIGITS
+
+
+def maybe_quoted_printable(text: str) -> bool:
+    """Whether ``text`` may be quoted-printable: surely, or holding "=3D" once before a hex
+    digit ("AWS_ACCESS_KEY_ID=3DAKIA…" encoded, or "API_KEY=3D9F0C…", a value that starts
+    so), read both as it decodes and as written."""
+    return "=3D" in text or quoted_printable_text(text)
 
 
 def reads_a_qp_escape(text: str, start: int, end: int) -> bool:
@@ -2655,7 +2716,7 @@ def reads_a_qp_escape(text: str, start: int, end: int) -> bool:
 
 
 def qp_decoding(text: str) -> Decoding | None:
-    if not quoted_printable_text(text):
+    if not maybe_quoted_printable(text):
         return None
     decoded, read = _QP_ESCAPE.subn(_qp_piece, text, _QP_ESCAPES_PER_TEXT)
     if not read:
