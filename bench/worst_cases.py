@@ -970,6 +970,29 @@ def qp_texts(n: int) -> bytes:
     )
 
 
+def marked_up_texts(n: int) -> bytes:
+    """Every text set in markup: a table's row, a term and its description, a label in strong
+    emphasis (each read as the plain text it stands for)."""
+    return _recorded_output(
+        n,
+        lambda text: (
+            f'<table><tr class="r"><td>Note</td><td><b>{text[:40]}</b></td></tr></table>'
+            f"<dl><dt>Detail</dt><dd>{text[40:]}</dd></dl> **Status:** __done__"
+        ),
+    )
+
+
+def markup_tags(n: int) -> bytes:
+    """One text of ``n`` rows of tags, attributes on every other (the first thousand of those
+    read, each a step of Python)."""
+    return _lines(
+        n // 4,
+        lambda i: (
+            f'<tr><td class="k">key_{i}</td><td><b>**v{i}**</b></td></tr><tr><td>{i}</td></tr>'
+        ),
+    )
+
+
 def csv_cells(n: int) -> bytes:
     """Every text a CSV export's quoted cell, quotes doubled (a decoder reads each again)."""
     return _recorded_output(
@@ -1205,6 +1228,8 @@ CASES: dict[str, Case] = {
         Case("numbered-texts", numbered_texts, "every text a file's lines, numbered"),
         Case("grep-texts", grep_texts, "every text grep's lines, each its file and number"),
         Case("qp-texts", qp_texts, "every text an e-mail's quoted-printable body"),
+        Case("marked-up-texts", marked_up_texts, "every text set in HTML and Markdown markup"),
+        Case("markup-tags", markup_tags, "a text of table rows' tags, attributes on some"),
         Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
         Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),

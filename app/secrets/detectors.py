@@ -520,7 +520,7 @@ _COMMAND_VARIABLE = _lazy(
 _DEVICE_PASSWORD = _lazy(
     r"""
     (?<![\w-])(?:
-        username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+\d{1,2})?[ \t]+(?:password|secret)
+        username[ \t]+(?P<user>\S{1,64})(?:[ \t]+privilege[ \t]+\d{1,2})?[ \t]+(?:password|secret)
       | enable[ \t]+(?:password|secret)(?:[ \t]+level[ \t]+\d{1,2})?
       | snmp-server[ \t]+community
       | (?:tacacs-server|radius-server)(?:[ \t]+host[ \t]+\S{1,64})?[ \t]+key
@@ -542,6 +542,11 @@ def device_password(text: str) -> Iterator[Span]:
 def _device_secret(m: re.Match[str]) -> Span | None:
     kind_of_value = m.group("type")
     value = m.group("value")
+    if m.group().startswith("username") and m.group("user") in _CONJUNCTIONS:
+        return None  # prose: "the username or password", "username and password ."
+    closing = _CLOSING_TAG.search(value)
+    if closing is not None:
+        value = value[: closing.start()]  # (a page's line: "enable secret 0 …</p>")
     if kind_of_value in _HASH_TYPES or value.lower() in _NOT_DEVICE_SECRETS:
         return None
     if kind_of_value == "7":
@@ -561,10 +566,12 @@ def _device_secret(m: re.Match[str]) -> Span | None:
         return None
     if _credential_value(_C_PASSWORD, value, prose=not at_line) is None:
         return None
-    return m.start("value"), m.end("value"), PASSWORD
+    return m.start("value"), m.start("value") + len(value), PASSWORD
 
 
 _TYPE_7 = _lazy(r"[0-9A-Fa-f]{4,128}")
+_CONJUNCTIONS = frozenset({"or", "and", "and/or", "/", "&"})
+_CLOSING_TAG = _lazy(r"</[A-Za-z][A-Za-z0-9]{0,16}>")
 
 
 # A command that stores a secret: what it is given is one, whatever its name (Azure Key Vault's
@@ -1285,7 +1292,9 @@ def _cell_class(cell: str) -> str | None:
 
 
 def _cell_credential(cls: str, start: int, cell: str) -> Span | None:
-    value = cell.strip().strip("`")
+    # (a value quoted in the cell as code quotes it, a comma or a semicolon after it: the value,
+    # "_RSAPrivateKey", is judged, as an assignment's is)
+    value = cell.strip().strip("`").rstrip(",;").strip("\"'")
     if len(value) < 4 or len(value) > 256:
         return None
     kind = _credential_value(cls, value, prose=True)

@@ -1,0 +1,53 @@
+"""A credential a page or a note sets in markup: a label in Markdown's strong emphasis or an HTML
+inline tag, a definition list, an HTML table's cells. Each is read as the plain text it stands
+for, a character for a character (app/secrets `_markup_read`), so a hit's place is the text's.
+"""
+
+import pytest
+
+from app.secrets import scan_text
+
+PASSWORD = "Qw7eQLS7Idoq1J"
+KEY = "1jQT9ccYm97PcyRjlp2cqIcRYJ071FFs"
+
+
+def _found(text: str) -> list[str]:
+    return [text[start:end] for start, end, _ in scan_text(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (f"**Password:** {PASSWORD}", PASSWORD),
+        (f"**Password**: {PASSWORD}", PASSWORD),
+        (f"- __DB password__: {PASSWORD}", PASSWORD),
+        (f"<li><b>Password:</b> {PASSWORD}</li>", PASSWORD),
+        (f"<p><strong>API key</strong>: {KEY}</p>", KEY),
+        (f"<dl><dt>Password</dt><dd>{PASSWORD}</dd></dl>", PASSWORD),
+        (f"<table><tr><td>DB_PASSWORD</td><td>{PASSWORD}</td></tr></table>", PASSWORD),
+        (
+            f'<table><tr class="r"><td style="w">DB_PASSWORD</td><td>{PASSWORD}</td></tr></table>',
+            PASSWORD,
+        ),
+        (f"<TABLE><TR><TD>api_key</TD><TD>{KEY}</TD></TR></TABLE>", KEY),
+        (f"<p>enable secret 0 {PASSWORD}</p>", PASSWORD),
+    ],
+)
+def test_a_credential_set_in_markup_is_found_where_it_stands(text: str, value: str) -> None:
+    assert _found(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: ******** (ask the on-call engineer)",
+        "**Note:** the password is in the vault",
+        "<b>Password:</b> see the vault",
+        "<code>username</code> or <code>password</code>.</p>",
+        "<table><tr><td>password</td><td>string</td><td>required</td></tr></table>",
+        '<tr><td>private_key</td><td>"_RSAPrivateKey",</td></tr>',
+        "__init__(self, password=None)",
+    ],
+)
+def test_markup_around_what_is_no_credential_stays_none(text: str) -> None:
+    assert _found(text) == []
