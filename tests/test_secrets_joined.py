@@ -98,3 +98,32 @@ def test_a_csv_or_a_listing_set_in_by_spaces_is_read(indent: str) -> None:
 def test_a_csv_row_less_indented_than_its_header_is_no_row_of_it() -> None:
     assert _found(f"  name,password\napp,{PASSWORD}\n") == []
     assert _found(f"  name,password\n  web,{PASSWORD}\napp,other\n") == [PASSWORD]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Username: admin\nPassword:\n{PASSWORD}\n",
+        f"Password:\n  {PASSWORD}",  # (YAML's plain scalar on the next line)
+        f"API key:\r\n{KEY}\r\n",
+    ],
+)
+def test_a_value_alone_on_the_line_after_its_label_is_read(text: str) -> None:
+    assert _found(text) == [PASSWORD if PASSWORD in text else KEY]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password:\n  secretKeyRef:\n    name: db",
+        "Password:\nRequired",
+        "Password:\n********",
+        "password:\n  - first\n  - second",
+        "Password:\nhunter2",  # (a next line's word needs both cases and digits)
+        "token:\n  ${TOKEN}",
+        "password:\nSee the vault",
+        f"password:\n\n{PASSWORD}",  # (a blank line between: no label's value)
+    ],
+)
+def test_a_next_line_that_is_no_value_is_none(text: str) -> None:
+    assert _found(text) == []

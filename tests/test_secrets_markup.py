@@ -51,3 +51,15 @@ def test_a_credential_set_in_markup_is_found_where_it_stands(text: str, value: s
 )
 def test_markup_around_what_is_no_credential_stays_none(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "live_Zq9xK2mP4vL7nR1tY8wB3cF6hJ0dS5gA2eU9iO__",  # (a token's "__" before a ";")
+        "glpat-l-__f5ddRYmypx9TGbfz",
+    ],
+)
+def test_a_token_s_underscores_are_no_emphasis(token: str) -> None:
+    for text in (f"TOKEN={token}; next", f"value {token} end", f"**Token:** {token}"):
+        assert _found(text) == [token], text

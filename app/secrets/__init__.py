@@ -1307,6 +1307,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
             return start, end, kind or "", pair.end()
     # YAML's block scalar (password: |, then the value indented on the next line): its one
     # line is the value
+    next_line = False
     v = (
         _BLOCK_SCALAR.match(text, m.end())
         if op == ":" and text[m.end() : m.end() + 1] in ("|", ">")
@@ -1319,10 +1320,19 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         v = _VALUE.match(text, m.end() if lead is None else lead.end())
         if v is not None and op == ":" and v.group("bare") is not None:
             v = _past_yaml_lead(text, v)
+        if v is None and op == ":":
+            # the label alone on its line, the value alone on the next (a form's fields copied,
+            # "Username: admin\nPassword:\nQw7…"; YAML's plain scalar on the next line)
+            v = _NEXT_LINE_VALUE.match(text, m.end())
+            next_line = v is not None
         if v is None:
             return None
         group = v.lastgroup or "bare"  # (the one of dq, sq and bare that matched)
     start, end = v.span(group)
+    if next_line:
+        value = v.group(group)
+        kind = _credential_value(cls, value, prose=True) if _both_cases_and_digits(value) else None
+        return start, end, kind or "", v.end()
     resume = v.end()
     if appended and group == "bare":
         return start, end, "", resume  # url.password += encoded
@@ -1406,6 +1416,14 @@ _YAML_LEADS = frozenset(("!!str", "value:", "Value:", "default:", "Default:", "T
 _WRAPPED_DEFAULT = _lazy(
     r"Type:[ \t]++[A-Za-z][\w:.<>]{0,64}+[ \t]++"
     r"(?:(?:NoEcho|MinLength|MaxLength|AllowedPattern):[ \t]++[^\s]{1,64}+[ \t]++){0,4}?Default:"
+)
+
+
+# (a line of one word, of 4 characters or more, no quote, no closing colon: a YAML key, a list's
+# item, a block's name are none; judged as prose judges a password, letters of both cases and
+# digits at least)
+_NEXT_LINE_VALUE = _lazy(
+    r"[ \t]*+\r?\n[ \t]*+(?P<bare>[^\s\"'`:<>\[\]{}-][^\s\"'`<>]{3,127}+)(?<!:)[ \t]*+(?=\r?\n|\Z)"
 )
 
 
@@ -2446,14 +2464,15 @@ _LITERAL_MARKUP: dict[str, str] = dict(
 # a table's or a definition's tag with attributes (<td class="key">, <tr style="…">)
 _MARKUP_WITH_ATTRIBUTES = _lazy(r"<(?P<tag>t[rdh]|d[td])[ \t][^<>\n]{0,256}+>", re.IGNORECASE)
 _MARKUP_TAGS_PER_TEXT = 1000
-# (opening a word after a space, a line's start or an opening mark, and closing one before a
-# space, a line's end or punctuation: a name's own "__", BUNDLE_GEMS__CONTRIBSYS__COM, and a
-# token's, glpat-l-__f5dd…, are none)
-# The mark first, what stands around it looked at from there: `re` skips to a literal at C
-# speed, where a look-behind first is tried at every character (15 ms for 400 KB).
+# Strong emphasis is a pair of marks around a few words on one line: opening after a space, a
+# line's start or an opening mark, before a letter, and closing before a space, a line's end or
+# punctuation (a name's own "__", BUNDLE_GEMS__CONTRIBSYS__COM, and a token's, glpat-l-__f5dd…
+# or …L6A__; are none). Both marks read as spaces (the template keeps what they hold). The
+# mark first, what stands before it looked at from there: `re` skips to a literal at C speed,
+# where a look-behind first is tried at every character (15 ms for 400 KB).
 _STRONG_EMPHASIS = _lazy(
-    r"""(?:\*\*|__)(?:(?<![^\s(\[|>"']..)(?=[A-Za-z])"""
-    r"""|(?<=[A-Za-z0-9:.)`]..)(?=[\s:.,;)\]|<"']|\Z))"""
+    r"""(?P<mark>\*\*|__)(?<![^\s(\[|>"']..)(?=[A-Za-z])"""
+    r"""(?P<held>(?:(?!(?P=mark))[^\n]){0,63}?[^\s*_])(?P=mark)(?=[\s:.,;)\]|<"']|\Z)"""
 )
 
 
@@ -2478,10 +2497,10 @@ _MARKUP_RE2 = (
     r"</?(?i:[bius]|strong|em|code|kbd|span|tt|mark|samp|t[rdh]|d[td])\b"
     r"|(?:\*\*|__)[A-Za-z]|[A-Za-z0-9:.)`](?:\*\*|__)"
 )
-_EMPHASIS_RE2 = (
-    r"""(?:^|[\s(\[|>"'])(?:\*\*|__)[A-Za-z]"""
-    r"""|[A-Za-z0-9:.)`](?:\*\*|__)(?:[\s:.,;)\]|<"']|$)"""
-)
+# (what stands around a pair is looked at in Python, RE2 having no look-around)
+_EMPHASIS_RE2 = r"\*\*[A-Za-z][^\n*]{0,63}?\*\*|__[A-Za-z][^\n]{0,63}?__"
+_BEFORE_EMPHASIS = frozenset(" \t\r\n([|>\"'")
+_AFTER_EMPHASIS = frozenset(" \t\r\n:.,;)]|<\"'")
 _LONG_MARKED_UP = 4096  # characters
 
 
@@ -2507,13 +2526,17 @@ def _emphasis_read(text: str) -> str:
             pieces: list[str] = []
             at = 0
             for start, end in islice(spans, _MARKUP_TAGS_PER_TEXT):
-                piece = text[start:end]
-                mark = start + min(i for i in (piece.find("**"), piece.find("__")) if i >= 0)
-                pieces += (text[at:mark], "  ")
-                at = mark + 2
+                before = text[start - 1] if start else " "
+                after = text[end] if end < len(text) else " "
+                if before not in _BEFORE_EMPHASIS or after not in _AFTER_EMPHASIS:
+                    continue
+                if text[end - 3] in " \t*_":
+                    continue  # (a pair closes after what it holds, no space before it)
+                pieces += (text[at:start], "  ", text[start + 2 : end - 2], "  ")
+                at = end
             pieces.append(text[at:])
             return "".join(pieces)
-    return _STRONG_EMPHASIS.sub("  ", text, _MARKUP_TAGS_PER_TEXT)
+    return _STRONG_EMPHASIS.sub(r"  \g<held>  ", text, _MARKUP_TAGS_PER_TEXT)
 
 
 def _tag_read(tag: re.Match[str]) -> str:
