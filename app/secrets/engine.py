@@ -697,6 +697,20 @@ def re2_spans(regex: str, raw: bytes) -> Iterator[tuple[int, int]] | None:
     return _spans(_re2_by_regex(regex).Match, _UNANCHORED[0], raw)
 
 
+def re2_searcher(regex: str, raw: bytes) -> Callable[[int], int] | None:
+    """pos -> where ``regex``'s first match in ``raw`` at or after pos starts (-1: none), by
+    RE2; None when RE2 is not installed. For a caller that skips ahead between searches."""
+    if _re2_module() is None:
+        return None
+    match, anchor, end = _re2_by_regex(regex).Match, _UNANCHORED[0], len(raw)
+
+    def search(pos: int) -> int:
+        start: int = match(anchor, raw, pos, end)[0][0]
+        return start
+
+    return search
+
+
 def _spans(match: Any, anchor: Any, raw: bytes) -> Iterator[tuple[int, int]]:
     pos, end = 0, len(raw)
     while pos <= end:
