@@ -993,6 +993,12 @@ def markup_tags(n: int) -> bytes:
     )
 
 
+def asides(n: int) -> bytes:
+    """One text of ``n`` lines of code's brackets before a colon, and a password's name with an
+    aside before its colon, masked (the first thousand of a text looked at)."""
+    return _lines(n, lambda i: f"if (svc_{i}): password (old {i}): ********")
+
+
 def csv_cells(n: int) -> bytes:
     """Every text a CSV export's quoted cell, quotes doubled (a decoder reads each again)."""
     return _recorded_output(
@@ -1230,6 +1236,7 @@ CASES: dict[str, Case] = {
         Case("qp-texts", qp_texts, "every text an e-mail's quoted-printable body"),
         Case("marked-up-texts", marked_up_texts, "every text set in HTML and Markdown markup"),
         Case("markup-tags", markup_tags, "a text of table rows' tags, attributes on some"),
+        Case("asides", asides, "brackets before a colon, after a password's name or not"),
         Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
         Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),

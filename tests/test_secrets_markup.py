@@ -63,3 +63,29 @@ def test_markup_around_what_is_no_credential_stays_none(text: str) -> None:
 def test_a_token_s_underscores_are_no_emphasis(token: str) -> None:
     for text in (f"TOKEN={token}; next", f"value {token} end", f"**Token:** {token}"):
         assert _found(text) == [token], text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (f"Password (temporary): {PASSWORD}", PASSWORD),
+        (f"DB password (staging) : {PASSWORD}", PASSWORD),
+        (f"API key (prod): {KEY}", KEY),
+    ],
+)
+def test_an_aside_between_a_label_and_its_colon(text: str, value: str) -> None:
+    # (a few words in brackets before the colon read as spaces: app/secrets `_aside_read`)
+    assert _found(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if (password): return",
+        "Password (see the vault): rotate monthly",
+        f"Note (temporary): {PASSWORD}",  # (no credential's name before the brackets)
+        "cache key (sha): abc123def456",
+    ],
+)
+def test_an_aside_after_no_credential_s_name_stays_none(text: str) -> None:
+    assert _found(text) == []

@@ -2403,6 +2403,8 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
     joined = "".join(strings)
     if "<" in joined or "**" in joined or "__" in joined:
         strings = _markup_strings(strings, joined)
+    if "):" in joined or ") :" in joined:
+        strings = [_aside_read(s) if "):" in s or ") :" in s else s for s in strings]
     if not joined.isascii():
         # (the labels read before the marks, some of which they hold: "パスワード\u3000：")
         marks = _present(_LABELS_PAST_ASCII, joined)
@@ -2502,6 +2504,37 @@ _EMPHASIS_RE2 = r"\*\*[A-Za-z][^\n*]{0,63}?\*\*|__[A-Za-z][^\n]{0,63}?__"
 _BEFORE_EMPHASIS = frozenset(" \t\r\n([|>\"'")
 _AFTER_EMPHASIS = frozenset(" \t\r\n:.,;)]|<\"'")
 _LONG_MARKED_UP = 4096  # characters
+
+
+# A few words in brackets between a credential's name and its colon ("Password (temporary):
+# …", "API key (prod): …"), read as spaces: the name stands before its colon as a label's does.
+# Each ")" before a colon is a step of Python (code's "if (a):" too): the first
+# `_ASIDES_PER_TEXT` of a text are looked at.
+_ASIDE_END = _lazy(r"\)[ \t]*:")
+_ASIDE_REACH = 32
+_ASIDES_PER_TEXT = 1000
+
+
+def _aside_read(text: str) -> str:
+    """``text`` with each aside in brackets after a credential's name read as spaces."""
+    pieces: list[str] = []
+    at = 0
+    for end in islice(_ASIDE_END.finditer(text), _ASIDES_PER_TEXT):
+        close = end.start()
+        start = text.rfind("(", max(at, close - _ASIDE_REACH), close)
+        if start <= 0 or "\n" in text[start:close] or text[start - 1] not in " \t":
+            continue
+        words = text[max(0, start - 64) : start].split()[-2:]  # ("API key": its two words)
+        if not words or not _may_name_credential(words[-1]):
+            continue
+        if _classify_name(words[-1]) is None and _classify_name("_".join(words)) is None:
+            continue
+        pieces += (text[at:start], " " * (close + 1 - start))
+        at = close + 1
+    if not pieces:
+        return text
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _markup_strings(strings: list[str], joined: str) -> list[str]:
