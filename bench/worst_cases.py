@@ -473,6 +473,12 @@ def csv_rows(n: int) -> bytes:
     return _lines(n, lambda i: f"acct{i},ledger{i},closed,region_{i % 28}")
 
 
+def pipeless_rows(n: int) -> bytes:
+    """`table_rows` as GitHub's Markdown writes a table without its outer pipes."""
+    rows = "\n".join(f"svc{i}_password | ********\ndb_password_{i} | <in vault>" for i in range(n))
+    return dump(_with_text([f"name | value\n--- | ---\n{rows}"]))
+
+
 def joined_tables(n: int) -> bytes:
     """A Markdown table of ``n`` rows naming credentials, masked, on one line (its line breaks
     collapsed into spaces: each row read as a line again, up to a thousand a text)."""
@@ -1192,6 +1198,7 @@ CASES: dict[str, Case] = {
         Case("help-metavariables", help_metavariables, "a flag's value in capitals, named again"),
         Case("table-rows", table_rows, "Markdown table rows naming credentials, masked"),
         Case("csv-rows", csv_rows, "a CSV export's rows, no credential named"),
+        Case("pipeless-rows", pipeless_rows, "table-rows without the tables' outer pipes"),
         Case("joined-tables", joined_tables, "table-rows on one line, its breaks collapsed"),
         Case("joined-table-strings", joined_table_strings, "a table on one line, every string"),
         Case("indented-listings", indented_listings, "listings and CSVs set in by spaces"),

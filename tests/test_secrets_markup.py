@@ -89,3 +89,21 @@ def test_an_aside_between_a_label_and_its_colon(text: str, value: str) -> None:
 )
 def test_an_aside_after_no_credential_s_name_stays_none(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (f"Name | Value\n--- | ---\nDB_PASSWORD | {PASSWORD}\n", PASSWORD),
+        (f"service | api_key | env\n---|---|---\nledger | {KEY} | prod\n", KEY),
+        (f"Name | Value\r\n:--- | ---:\r\nDB_PASSWORD | {PASSWORD}\r\n", PASSWORD),
+    ],
+)
+def test_a_table_without_its_outer_pipes_is_read(text: str, value: str) -> None:
+    # (GitHub's Markdown: the separator line says where the header and the rows are)
+    assert _found(text) == [value]
+
+
+def test_a_table_without_its_outer_pipes_naming_none_stays_none() -> None:
+    assert _found("Name | Value\n--- | ---\nDB_PASSWORD | ********\n") == []
+    assert _found("a | b\n---|---\npassword | string\n") == []

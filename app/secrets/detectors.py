@@ -13,7 +13,7 @@ import operator
 import re
 import string
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate, chain, compress, count, islice, repeat
 
@@ -1170,7 +1170,10 @@ def table_cells(text: str) -> Iterator[Span]:
     naming or under a credential with none found in them, the rest of the text is not read:
     each such row costs Python a step for each cell, 13 µs, and a table of 7,500 rows of
     `| db_password_N | ******** |` cost twelve times a benign document's lint.)"""
-    return _bounded(_table_rows(text), _MANY_REFUSED)
+    rows = _table_rows(text)
+    if "-|" in text or "- |" in text:
+        rows = chain(rows, _pipeless_rows("\n" + text))
+    return _bounded(rows, _MANY_REFUSED)
 
 
 def _table_rows(text: str) -> Iterator[Span | None]:
@@ -1200,25 +1203,71 @@ def _table_rows(text: str) -> Iterator[Span | None]:
         if all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells):
             header = above
             continue
-        classes = [_cell_class(cell) for _, cell in cells]
-        names = [cls or None for cls in classes]
-        # (a cell whose words may name a credential is classified, a step of Python, whether
-        # or not it names one: `| db_password_7 |` names a row. Such a row counts as refused.)
-        named = classes.count(None) < len(classes)
-        found = False
-        for i, (start, cell) in enumerate(cells):
-            cls = names[i - 1] if i else None
-            if cls is None and i < len(header):
-                cls = header[i]
-            if cls is not None:
-                named = True
-                span = _cell_credential(cls, start, cell)
-                if span is not None:
-                    found = True
-                    yield span
-        if named and not found:
-            yield None
+        names = yield from _judged_row(cells, header)
         above = names
+
+
+def _judged_row(
+    cells: list[tuple[int, str]], header: list[str | None]
+) -> Generator[Span | None, None, list[str | None]]:
+    """A table row's hits (and None when it names a credential, or stands under a column that
+    does, and holds none); returns the credential class each of its cells names."""
+    classes = [_cell_class(cell) for _, cell in cells]
+    names = [cls or None for cls in classes]
+    # (a cell whose words may name a credential is classified, a step of Python, whether
+    # or not it names one: `| db_password_7 |` names a row. Such a row counts as refused.)
+    named = classes.count(None) < len(classes)
+    found = False
+    for i, (start, cell) in enumerate(cells):
+        cls = names[i - 1] if i else None
+        if cls is None and i < len(header):
+            cls = header[i]
+        if cls is not None:
+            named = True
+            span = _cell_credential(cls, start, cell)
+            if span is not None:
+                found = True
+                yield span
+    if named and not found:
+        yield None
+    return names
+
+
+# A table GitHub's Markdown writes without its outer pipes (Name | Value, --- | ---, then
+# DB_PASSWORD | …): its separator line, cells of dashes between pipes, none before the first;
+# the line before it its header, the lines after it holding a pipe its rows (the first 1,000
+# after a separator, of the first 100 separators of a text).
+_PIPELESS_SEPARATOR = _lazy(
+    r"\n[ \t]*+:?-{3,}+:?[ \t]*+(?:\|[ \t]*+:?-{3,}+:?[ \t]*+)++\|?[ \t]*+(?=\r?\n|\Z)"
+)
+_PIPELESS_TABLES = 100
+_PIPELESS_ROWS = 1000
+
+
+def _pipeless_rows(lines: str) -> Iterator[Span | None]:
+    """`_table_rows`' of each table without outer pipes in ``lines`` (a text after a line
+    break: offsets in it are one past the text's)."""
+    for separator in islice(_PIPELESS_SEPARATOR.finditer(lines), _PIPELESS_TABLES):
+        head = lines[lines.rfind("\n", 0, separator.start()) + 1 : separator.start()]
+        if "|" not in head:
+            continue
+        header = [cls or None for cls in map(_cell_class, head.split("|"))]
+        pos = separator.end()
+        for _ in range(_PIPELESS_ROWS):
+            first = lines.find("\n", pos) + 1
+            if not first or first - pos > 2:  # (a line break right after the row: \n or \r\n)
+                break
+            end = lines.find("\n", first)
+            row = lines[first : len(lines) if end < 0 else end].rstrip("\r")
+            if "|" not in row:
+                break
+            cells: list[tuple[int, str]] = []
+            at = first - 1  # (in the text)
+            for cell in row.split("|"):
+                cells.append((at, cell))
+                at += len(cell) + 1
+            yield from _judged_row(cells, header)
+            pos = first + len(row)
 
 
 # A table set on one line, its line breaks turned to spaces by a page or a log that collapsed a
