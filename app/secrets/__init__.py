@@ -1797,13 +1797,13 @@ GREP_PREFIX = r"[A-Za-z0-9_.~/\-]{1,256}?\.[A-Za-z0-9]{1,10}[:\-][0-9]{1,7}[:\-]
 _COMMENT_MARKS = ("#", "//", "--[ \t]", ";", r"\*")
 # ... and as `re` reads one opening a line, the spaces before it and one after it
 # (detectors `comment_decoding`, and `numbered_decoding` after a line's number)
+COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 # What a quoted-printable text holds: "=" escaped, a character past ASCII as its UTF-8 bytes
 # escaped (a lead byte's, then a continuation's: "=C3=A9"), a soft break after 69 characters
 # with no escape; in capitals, as RFC 2045 has encoders write them (`KEY=3dffc47b…`, a value
 # in hex, is none; "=3D" once before a hex digit may start a value, and such a text is read
-# both as written and as it decodes: detectors `quoted_printable_text`)
+# both as written and as it decodes: detectors `quoted_printable_reading`)
 QUOTED_PRINTABLE = r"=3D|=[C-F][0-9A-F]=[89AB][0-9A-F]|[^\n=]{69}=\r?\n"
-COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -2211,9 +2211,10 @@ def _decodings(text: str, needs: int, decoded: bool = False) -> int:
         from app.secrets import detectors
 
         if bits & _QP_BIT:
-            if detectors.quoted_printable_text(text):
+            reading = detectors.quoted_printable_reading(text)
+            if reading == detectors.QP_SURELY:
                 return _QP_BIT  # (read as it decodes, by every other decoder there)
-            if not detectors.maybe_quoted_printable(text):
+            if reading == detectors.QP_NOT:
                 bits &= ~_QP_BIT
         if bits & _CSV_QUOTED_BIT and not detectors.holds_a_quoted_cell(text):
             bits &= ~_CSV_QUOTED_BIT
@@ -2439,24 +2440,22 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
 # start a line break, a cell's a "|". (A run of asterisks, a mask, is none: "**" is emphasis
 # only beside a letter; a tag with attributes is read so up to a thousand in a text, each a
 # step of Python.)
+# The tags read, and what their opening and closing tags stand for (each padded with spaces to
+# the tag's length): inline ones nothing; a table's row a line break and its end a "|", a cell's
+# start a "|"; a term's end a colon. The table's and the definition list's are read with their
+# attributes too.
+_BLOCK_TAGS = {"tr": ("\n", "|"), "td": ("|", ""), "th": ("|", ""), "dt": ("", ":"), "dd": ("", "")}
+_INLINE_TAGS = ("b", "i", "u", "s", "strong", "em", "code", "kbd", "span", "tt", "mark", "samp")
+_MARKUP_TAGS = {**dict.fromkeys(_INLINE_TAGS, ("", "")), **_BLOCK_TAGS}
+# (a tag's mark: its name in any case, a word's end after it)
+_TAG_MARK = rf"</?(?i:{'|'.join(_MARKUP_TAGS)})\b"
 # (each branch led by a literal, which `re` skips to at C speed: a class of letters first is tried
 # at every letter, 11 ms for 400 KB; a mask's asterisks are none)
-_MARKUP_MARKS = _lazy(
-    r"</?(?i:[bius]|strong|em|code|kbd|span|tt|mark|samp|t[rdh]|d[td])\b"
-    r"|(?:\*\*|__)(?:[A-Za-z]|(?<=[A-Za-z0-9:.)`]..))"
-)
-_INLINE_TAGS = ("b", "i", "u", "s", "strong", "em", "code", "kbd", "span", "tt", "mark", "samp")
+_MARKUP_MARKS = _lazy(_TAG_MARK + r"|(?:\*\*|__)(?:[A-Za-z]|(?<=[A-Za-z0-9:.)`]..))")
 _PLAIN_TAG = _lazy(r"</?[A-Za-z]{1,6}>")
 _LITERAL_MARKUP: dict[str, str] = dict(
     (written, standing)
-    for tag, opening, closing in (
-        *((t, "", "") for t in _INLINE_TAGS),
-        ("tr", "\n", "|"),
-        ("td", "|", ""),
-        ("th", "|", ""),
-        ("dt", "", ":"),
-        ("dd", "", ""),
-    )
+    for tag, (opening, closing) in _MARKUP_TAGS.items()
     for case in (tag, tag.upper())
     for written, standing in (
         (f"<{case}>", opening.ljust(len(case) + 2)),
@@ -2464,8 +2463,13 @@ _LITERAL_MARKUP: dict[str, str] = dict(
     )
 )
 # a table's or a definition's tag with attributes (<td class="key">, <tr style="…">)
-_MARKUP_WITH_ATTRIBUTES = _lazy(r"<(?P<tag>t[rdh]|d[td])[ \t][^<>\n]{0,256}+>", re.IGNORECASE)
+_MARKUP_WITH_ATTRIBUTES = _lazy(
+    rf"<(?P<tag>{'|'.join(_BLOCK_TAGS)})[ \t][^<>\n]{{0,256}}+>", re.IGNORECASE
+)
 _MARKUP_TAGS_PER_TEXT = 1000
+# A text this long is searched by RE2 where `re` would try a pattern at every character (or at
+# each of a literal's many places): a long text's runs, marks, names (here and in detectors)
+RE2_RUNS_FROM = 4096  # characters
 # Strong emphasis is a pair of marks around a few words on one line: opening after a space, a
 # line's start or an opening mark, before a letter, and closing before a space, a line's end or
 # punctuation (a name's own "__", BUNDLE_GEMS__CONTRIBSYS__COM, and a token's, glpat-l-__f5dd…
@@ -2495,15 +2499,11 @@ def _markup_read(text: str) -> str:
 # (a long text's marks found by RE2, which reads each character once: `re` tries a pattern at
 # each asterisk of a mask, 7 ms for 400 KB of "********", the look-arounds written here as
 # the characters around the mark)
-_MARKUP_RE2 = (
-    r"</?(?i:[bius]|strong|em|code|kbd|span|tt|mark|samp|t[rdh]|d[td])\b"
-    r"|(?:\*\*|__)[A-Za-z]|[A-Za-z0-9:.)`](?:\*\*|__)"
-)
+_MARKUP_RE2 = _TAG_MARK + r"|(?:\*\*|__)[A-Za-z]|[A-Za-z0-9:.)`](?:\*\*|__)"
 # (what stands around a pair is looked at in Python, RE2 having no look-around)
 _EMPHASIS_RE2 = r"\*\*[A-Za-z][^\n*]{0,63}?\*\*|__[A-Za-z][^\n]{0,63}?__"
 _BEFORE_EMPHASIS = frozenset(" \t\r\n([|>\"'")
 _AFTER_EMPHASIS = frozenset(" \t\r\n:.,;)]|<\"'")
-_LONG_MARKED_UP = 4096  # characters
 
 
 # A few words in brackets between a credential's name and its colon ("Password (temporary):
@@ -2562,7 +2562,7 @@ def _markup_strings(strings: list[str], joined: str) -> list[str]:
 def _markup_searcher(text: str) -> Callable[[int], int]:
     """pos -> where the first mark of markup (`_MARKUP_MARKS`) at or after it starts in
     ``text``, or -1: by RE2 in a long text."""
-    if len(text) >= _LONG_MARKED_UP:
+    if len(text) >= RE2_RUNS_FROM:
         from app.secrets.engine import re2_searcher
 
         search = re2_searcher(_MARKUP_RE2, text.encode("ascii", "replace"))
@@ -2580,7 +2580,7 @@ def _markup_searcher(text: str) -> Callable[[int], int]:
 def _emphasis_read(text: str) -> str:
     """``text`` with its strong emphasis's marks as spaces (`_STRONG_EMPHASIS`), the first
     `_MARKUP_TAGS_PER_TEXT`."""
-    if len(text) >= _LONG_MARKED_UP:
+    if len(text) >= RE2_RUNS_FROM:
         from app.secrets.engine import re2_spans
 
         spans = re2_spans(_EMPHASIS_RE2, text.encode("ascii", "replace"))
@@ -2602,7 +2602,7 @@ def _emphasis_read(text: str) -> str:
 
 
 def _tag_read(tag: re.Match[str]) -> str:
-    opening = {"tr": "\n", "td": "|", "th": "|"}.get(tag.group("tag").lower(), "")
+    opening = _BLOCK_TAGS[tag.group("tag").lower()][0]
     return opening.ljust(tag.end() - tag.start())
 
 

@@ -44,6 +44,7 @@ from app.secrets import (
     PASSWORD,
     PEM_KEY,
     PUTTY_KEY,
+    RE2_RUNS_FROM,
     SECRET,
     URI_PASSWORD,
     USERINFO,
@@ -901,7 +902,7 @@ def json_structures(text: str) -> Iterator[Span]:
 def _holds_a_credential_word(text: str) -> bool:
     """Whether ``text`` holds a word of a credential's name: a long one read by RE2 in one pass
     (an `in` test for each word read 400 KB of JSON for 5 ms, where "cpu" starts like "pw")."""
-    if len(text) >= _RE2_RUNS_FROM:
+    if len(text) >= RE2_RUNS_FROM:
         from app.secrets.engine import re2_spans
 
         spans = re2_spans(_CREDENTIAL_WORD_RE2, text.encode("ascii", "replace"))
@@ -1085,7 +1086,7 @@ _NAMED_LINE_RE2 = rf"\n[^\n]*?(?:(?i:{_NAME_HEAD_ANCHOR.pattern})|\?)"
 def _named_lines(lines: str) -> Iterator[int] | None:
     """Where each line `_NAMED_LINE_RE2` finds in ``lines`` starts (its line break), in order,
     when the text is long and RE2 is installed; None when each line is to be tried."""
-    if len(lines) < _RE2_RUNS_FROM:
+    if len(lines) < RE2_RUNS_FROM:
         return None
     from app.secrets.engine import re2_spans
 
@@ -1195,16 +1196,22 @@ def _table_rows(text: str) -> Iterator[Span | None]:
         if m.start() != last_end:
             header, above = [], []  # a new table: this row's newline does not end the last
         last_end = m.end()
-        cells: list[tuple[int, str]] = []  # (where its text starts in the text, its text)
-        at = m.start(1) - 1
-        for cell in pieces:
-            cells.append((at, cell))
-            at += len(cell) + 1
+        cells = _row_cells(pieces, m.start(1) - 1)
         if all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells):
             header = above
             continue
         names = yield from _judged_row(cells, header)
         above = names
+
+
+def _row_cells(pieces: list[str], at: int) -> list[tuple[int, str]]:
+    """A row's cells (its text split at its "|"), each with where it starts in the text, the
+    first at ``at``."""
+    cells: list[tuple[int, str]] = []
+    for cell in pieces:
+        cells.append((at, cell))
+        at += len(cell) + 1
+    return cells
 
 
 def _judged_row(
@@ -1261,12 +1268,7 @@ def _pipeless_rows(lines: str) -> Iterator[Span | None]:
             row = lines[first : len(lines) if end < 0 else end].rstrip("\r")
             if "|" not in row:
                 break
-            cells: list[tuple[int, str]] = []
-            at = first - 1  # (in the text)
-            for cell in row.split("|"):
-                cells.append((at, cell))
-                at += len(cell) + 1
-            yield from _judged_row(cells, header)
+            yield from _judged_row(_row_cells(row.split("|"), first - 1), header)
             pos = first + len(row)
 
 
@@ -1542,7 +1544,7 @@ def user_and_password(text: str) -> Iterator[Span]:
     (`_PAIR_AND_SIGN_IN_RE2`): `re` tries both regexes at every character (a look-behind and
     a case-insensitive alternation first), 50 ms each for 680 KB holding " / " throughout."""
     windows: Iterable[tuple[int, int]] = ((0, len(text)),)
-    if len(text) >= _RE2_RUNS_FROM:
+    if len(text) >= RE2_RUNS_FROM:
         from app.secrets.engine import re2_spans
 
         spans = re2_spans(_PAIR_AND_SIGN_IN_RE2, text.encode("ascii", "replace"))
@@ -1695,7 +1697,7 @@ _PROSE_NAME_RE2 = (
 
 def _prose_name_starts(low: str) -> list[int] | None:
     """Where `_PROSE_NAME_RE2` matches in ``low``, when it is long and RE2 is installed."""
-    if len(low) < _RE2_RUNS_FROM:
+    if len(low) < RE2_RUNS_FROM:
         return None
     from app.secrets.engine import re2_spans
 
@@ -2730,10 +2732,10 @@ _DOUBLED_QUOTE = _lazy('""')
 # quoted-printable: a support case's raw message, a mail tool's output): "=" written "=3D", a
 # character past ASCII as its UTF-8 bytes ("=E2=80=99"), a line longer than 76 characters
 # broken by "=" at its end (a soft break). A credential's "=" or a break inside it hides it
-# from every other detector. A text holding "=3D", or a line an encoder broke (70 characters
-# or more before its "="), is read decoded: each run of escapes as the characters its bytes
-# are, each soft break as nothing, and scanned; a hit is placed back (`_runs_around`). The
-# first `_QP_ESCAPES_PER_TEXT` escapes and breaks of a text are read so, each a step of Python.
+# from every other detector. A text that is or may be so encoded (`quoted_printable_reading`)
+# is read decoded: each run of escapes as the characters its bytes are, each soft break as
+# nothing, and scanned; a hit is placed back (`_runs_around`). The first
+# `_QP_ESCAPES_PER_TEXT` escapes and breaks of a text are read so, each a step of Python.
 _QP_ESCAPE = _lazy(r"(?:=[0-9A-F]{2})++|=\r?\n")
 # (as app/secrets' anchor finds one: 69 characters before it, no "=" among them; looked behind
 # from each "=", a literal `re` skips to, as far back as the "=" or the line break before it)
@@ -2747,23 +2749,35 @@ def quoted_printable(text: str) -> Iterator[Span]:
     return _scanned(qp_decoding(text), exclude=_QP_BIT)
 
 
-def quoted_printable_text(text: str) -> bool:
-    """Whether ``text`` is surely quoted-printable (app/secrets `QUOTED_PRINTABLE`), read only
-    as it decodes: it holds a character past ASCII as its bytes, or a line an encoder broke,
-    or "=3D" twice, or once before what no value in hex holds next ("password=3DNone")."""
-    if _QP_UTF8.search(text) is not None or _QP_SOFT_BREAK.search(text) is not None:
-        return True
+# How surely a text is quoted-printable: not, maybe (read both as written and as it decodes),
+# surely (read only as it decodes)
+QP_NOT, QP_MAYBE, QP_SURELY = 0, 1, 2
+
+
+def quoted_printable_reading(text: str) -> int:
+    """How surely ``text`` is quoted-printable (app/secrets `QUOTED_PRINTABLE`): surely when it
+    holds "=3D" twice, or once before what no value in hex holds next ("password=3DNone"), or a
+    character past ASCII as its bytes, or a line an encoder broke; maybe when it holds "=3D"
+    once before a hex digit ("AWS_ACCESS_KEY_ID=3DAKIA…" encoded, or "API_KEY=3D9F0C…", a
+    value that starts so)."""
     first = text.find("=3D")
-    if first < 0:
-        return False
-    return text.find("=3D", first + 3) >= 0 or text[first + 3 : first + 4] not in _HEX_DIGITS
+    if first >= 0 and (
+        text.find("=3D", first + 3) >= 0 or text[first + 3 : first + 4] not in _HEX_DIGITS
+    ):
+        return QP_SURELY
+    if _QP_UTF8.search(text) is not None or _QP_SOFT_BREAK.search(text) is not None:
+        return QP_SURELY
+    return QP_MAYBE if first >= 0 else QP_NOT
+
+
+def quoted_printable_text(text: str) -> bool:
+    """Whether ``text`` is surely quoted-printable (`quoted_printable_reading`)."""
+    return quoted_printable_reading(text) == QP_SURELY
 
 
 def maybe_quoted_printable(text: str) -> bool:
-    """Whether ``text`` may be quoted-printable: surely, or holding "=3D" once before a hex
-    digit ("AWS_ACCESS_KEY_ID=3DAKIA…" encoded, or "API_KEY=3D9F0C…", a value that starts
-    so), read both as it decodes and as written."""
-    return "=3D" in text or quoted_printable_text(text)
+    """Whether ``text`` may be quoted-printable (`quoted_printable_reading`)."""
+    return quoted_printable_reading(text) != QP_NOT
 
 
 def reads_a_qp_escape(text: str, start: int, end: int) -> bool:
@@ -2839,7 +2853,6 @@ _BASE64_RUN = _lazy(
     r"(?:[A-Z0-9+/_\-]*+[a-z][a-z0-9+/_\-]*+[A-Z]|[a-z0-9+/_\-]*+[A-Z][A-Z0-9+/_\-]*+[a-z])"
     rf"[{_B64}]*+={{0,2}}"
 )
-_RE2_RUNS_FROM = 4096  # characters
 _B64_CHARACTERS = string.ascii_letters + string.digits + "+/_-"  # (`_B64` written out)
 
 
@@ -2866,7 +2879,7 @@ def _base64_runs(text: str) -> Iterator[tuple[int, int]]:
         yield 0, len(text)
         return
     spans = None
-    if len(text) >= _RE2_RUNS_FROM:
+    if len(text) >= RE2_RUNS_FROM:
         from app.secrets.engine import re2_spans
 
         # (ASCII as the engine reads a text: a character past it is "?", offsets kept)
