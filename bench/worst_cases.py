@@ -1005,6 +1005,20 @@ def asides(n: int) -> bytes:
     return _lines(n, lambda i: f"if (svc_{i}): password (old {i}): ********")
 
 
+ARROW_NOTE = "svc{i}_password → ******** (see the vault) — token -> token.trim{i}()"
+
+
+def arrows(n: int) -> bytes:
+    """One text of ``n`` lines of a note's arrows and dashes after a credential's name, the value
+    masked, and code's arrows: each name read and refused."""
+    return _lines(n, lambda i: ARROW_NOTE.format(i=i))
+
+
+def arrow_strings(n: int) -> bytes:
+    """The lines of `arrows`, each a statement of its own."""
+    return dump(_with_text([ARROW_NOTE.format(i=i) for i in range(n)]))
+
+
 def csv_cells(n: int) -> bytes:
     """Every text a CSV export's quoted cell, quotes doubled (a decoder reads each again)."""
     return _recorded_output(
@@ -1244,6 +1258,8 @@ CASES: dict[str, Case] = {
         Case("marked-up-texts", marked_up_texts, "every text set in HTML and Markdown markup"),
         Case("markup-tags", markup_tags, "a text of table rows' tags, attributes on some"),
         Case("asides", asides, "brackets before a colon, after a password's name or not"),
+        Case("arrows", arrows, "a note's arrows after credentials' names, masked; code's"),
+        Case("arrow-strings", arrow_strings, "the lines of arrows, a statement each"),
         Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
         Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),

@@ -201,6 +201,8 @@ REFUSED_FLOODS = {
     "name-decoys": "api_key=abcdefgh",
     "base64-json": "eyJwYXNzd29yZCI6ICIke1BBU1Nf",
     "string-lists": '["password:", "see vault',
+    "arrows": "_password → ********",
+    "arrow-strings": "_password → ********",
 }
 
 

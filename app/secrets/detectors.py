@@ -36,6 +36,7 @@ from app.secrets import (
     _QP_BIT,
     _QUOTED_NAME_ENDS,
     _REFUSED_PER_TEXT,
+    _WORDS_PAST_ENGLISH,
     _WRAPPED_VALUES,
     COMMENT_MARK,
     DECODED_BY,
@@ -67,11 +68,13 @@ from app.secrets import (
     _wrapped_values,
     merged_windows,
 )
+from app.secrets.engine import ARROWS, DASHES
 from app.secrets.shapes import (
     _DIGIT_IN_WORD,
     PASSWORD_FOR_WORDS,
     PASSWORD_IS_WORDS,
     _both_cases_and_digits,
+    _code_call,
     _has_lower,
     _has_upper,
     _is_placeholder,
@@ -1460,8 +1463,9 @@ _TOLD_IS = (
     # after a verb before the name ("changed the wifi password to …")
     r"|[ \t]+(?:for|of)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?[ \t]*(?=:)"
     r"|[ \t]+to(?=[ \t])"
-    # ... or a dash or an arrow between, as a note lists one ("Password - …", "password -> …")
-    r"|[ \t]+-{1,2}>?(?=[ \t]))"
+    # ... or a dash or an arrow between, as a note lists one ("Password - …", "password -> …",
+    # "Password → …", "DB password — …")
+    rf"|[ \t]+(?:-{{1,2}}>?|[{DASHES}{ARROWS}])(?=[ \t]))"
     r"[ \t]*:?[ \t]*[\"'`]?"
 )
 _PASSWORD_IS = _lazy(
@@ -1642,15 +1646,17 @@ def password_in_prose(text: str) -> Iterator[Span]:
     low = _folded(text)
     starts = _prose_name_starts(low)
     english = (
-        _PASSWORD_IS.finditer(text) if starts is None else _matched_from(_PASSWORD_IS, text, starts)
+        _PASSWORD_IS.finditer(text)
+        if starts is None
+        else _matched_from(_PASSWORD_IS, text, starts())
     )
     for m in chain(english, _told_past_english(low, starts)):
         start, value = _told(m, text)
-        if not _prose_password(value) or _is_placeholder(value):
+        if not _told_password(value):
             to = _PASSWORD_TO.match(text, m.start())
             if to is not None and to.end() < m.end():
                 start, value = _told(to)
-        if _prose_password(value) and not _is_placeholder(value):
+        if _told_password(value):
             yield start, start + len(value), PASSWORD
             continue
         refused += 1
@@ -1658,19 +1664,35 @@ def password_in_prose(text: str) -> Iterator[Span]:
             return
 
 
-def _told_past_english(low: str, starts: list[int] | None) -> Iterator[re.Match[str]]:
+def _told_password(value: str) -> bool:
+    """Whether a value a sentence tells is a password: letters and digits, no placeholder, not
+    what code calls or indexes ("the password is auth[2]", a line of code told in a note)."""
+    return _prose_password(value) and not _is_placeholder(value) and not _code_call(value)
+
+
+def _told_past_english(
+    low: str, starts: Callable[[], Iterator[int]] | None
+) -> Iterator[re.Match[str]]:
     """`_PASSWORD_IS_PAST_ENGLISH`'s matches in ``low`` (the text in lower case: their offsets
     are the text's), each a name's start (at ``starts``, when RE2 found them); none searched
     for where the text holds no name of another language, nor English's before one of their
     words."""
-    if not any(map(low.__contains__, _PASSWORD_NAMES_PAST_ENGLISH)) and (
+    if starts is not None:
+        # (a long text: one pass of RE2 over it, where an `in` test of each name read it whole,
+        # 3 ms for 400 KB past ASCII)
+        from app.secrets.engine import re2_searcher
+
+        search = re2_searcher(_PAST_ENGLISH_GATE, low.encode("ascii", "replace"))
+        if search is not None and search(0) < 0:
+            return
+    elif not any(map(low.__contains__, _PASSWORD_NAMES_PAST_ENGLISH)) and (
         "pass" not in low or _ENGLISH_NAME_PAST_ENGLISH.search(low) is None
     ):
         return
     matches = (
         _PASSWORD_IS_PAST_ENGLISH.finditer(low)
         if starts is None
-        else _matched_from(_PASSWORD_IS_PAST_ENGLISH, low, starts)
+        else _matched_from(_PASSWORD_IS_PAST_ENGLISH, low, starts())
     )
     for m in matches:
         if not m.start() or low[m.start() - 1] not in _IN_A_NAME:
@@ -1678,13 +1700,14 @@ def _told_past_english(low: str, starts: list[int] | None) -> Iterator[re.Match[
 
 
 # Where a match of `_PASSWORD_IS` or of `_PASSWORD_IS_PAST_ENGLISH` may start in a long text:
-# a password's name, then a space or a tab (the first character of each of their forms after
-# the name), found by RE2 in the text in lower case. `re` tries either regex at every character
-# that may start a name, a step of its matcher each (a "p" for English, ten letters for the
-# other languages): 400 KB of a command's help, "--password=PASSA use PASSA to sign in" line
-# after line, cost 14 and 15 ms; RE2 reads it in one pass, and `re` matches where it found one.
+# a password's name with no character of a name before it (both refuse one), then a space or a
+# tab (the first character of each of their forms after the name), found by RE2 in the text in
+# lower case. `re` tries either regex at every character that may start a name, a step of its
+# matcher each (a "p" for English, ten letters for the other languages): 400 KB of a command's
+# help, "--password=PASSA use PASSA to sign in" line after line, cost 14 and 15 ms; RE2 reads it
+# in one pass, and `re` matches where it found one (not at each of 8,000 "svc_password").
 _PROSE_NAME_RE2 = (
-    "(?:"
+    "(?:^|[^a-z0-9_])(?:"
     + "|".join(
         (
             _PASSWORD_IN_PROSE,
@@ -1695,20 +1718,45 @@ _PROSE_NAME_RE2 = (
 )
 
 
-def _prose_name_starts(low: str) -> list[int] | None:
-    """Where `_PROSE_NAME_RE2` matches in ``low``, when it is long and RE2 is installed."""
+# (what `_told_past_english` looks for first, in one regex for RE2: its words past ASCII as the
+# engines read them, "f?r")
+_PAST_ENGLISH_GATE = "|".join(
+    (
+        *map(re.escape, _PASSWORD_NAMES_PAST_ENGLISH),
+        rf"pass(?:word|phrase|code)[ \t]+(?:{_WORDS_PAST_ENGLISH})[ \t:]",
+    )
+)
+
+
+def _prose_name_starts(low: str) -> Callable[[], Iterator[int]] | None:
+    """Where `_PROSE_NAME_RE2` matches in ``low``, when it is long and RE2 is installed: each
+    call a new pass, found as it is read (a detector that stops after its refusals, 8,000
+    "password → ********" in a text, reads the first thousand, not all)."""
     if len(low) < RE2_RUNS_FROM:
         return None
-    from app.secrets.engine import re2_spans
+    from app.secrets.engine import re2_searcher
 
     # (ASCII as the engine reads a text: a character past it is "?", offsets kept; every name
     # is ASCII, as the scan reads labels past it: `_as_read`)
-    spans = re2_spans(_PROSE_NAME_RE2, low.encode("ascii", "replace"))
-    return None if spans is None else [start for start, _ in spans]
+    raw = low.encode("ascii", "replace")
+    search = re2_searcher(_PROSE_NAME_RE2, raw)
+    if search is None:
+        return None
+
+    def starts() -> Iterator[int]:
+        pos = 0
+        while (at := search(pos)) >= 0:
+            # (the character before the name matched, but at the text's start: a letter there
+            # is the name's own)
+            name = at if at == 0 and raw[:1].isalpha() else at + 1
+            yield name
+            pos = name + 1  # (the next name's character before it is this one's at least)
+
+    return starts
 
 
 def _matched_from(
-    pattern: re.Pattern[str], text: str, starts: list[int]
+    pattern: re.Pattern[str], text: str, starts: Iterable[int]
 ) -> Iterator[re.Match[str]]:
     """``pattern``'s matches in ``text`` that start at ``starts``, none inside the one before
     (as `finditer` finds them)."""

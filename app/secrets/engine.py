@@ -91,24 +91,35 @@ if TYPE_CHECKING:
 
 # Separators past ASCII that a person or a model writes between a name and its value (an arrow,
 # a dash, a fullwidth colon or equals sign, a space that does not break, an opening quote):
-# the engines read each as a space, every other character past ASCII as "?".
+# the engines read each as a space, every other character past ASCII as "?". An arrow or a
+# dash with a space on either side is read as ASCII's (" > ", " - "): a note's "Password →
+# …", "DB password — …" says what a space alone would not (app/secrets `_TOLD_IS`). Not one
+# written against a word: an agent's tool prints a file's lines numbered "    41→…".
 NO_BREAK_SPACES = "\u00a0\u2002\u2003\u2007\u2009\u202f\u3000"
 CURLY_DOUBLE_QUOTES = "\u201c\u201d\u201e"
+DASHES = "\u2013\u2014\u2015"
+ARROWS = "\u2192\u21d2\u27f6\u2794\u279c"
 TYPOGRAPHIC_SEPARATORS = (
     NO_BREAK_SPACES
-    + "\u2013\u2014\u2015\u2192\u21d2\u27f6\u2794\u279c"  # dashes and arrows
+    + DASHES
+    + ARROWS
     + "\uff1a\uff1d"  # a fullwidth colon and equals sign
     + CURLY_DOUBLE_QUOTES
     + "\u00ab\u00bb\u300c"  # other opening quotes
 )
+_SPACED_AS = {**dict.fromkeys(DASHES, "-"), **dict.fromkeys(ARROWS, ">")}
 
 
 def _ascii_of(text: str) -> str:
-    """``text`` as the engines read it: the separators above as spaces, every other character
-    past ASCII as "?" (a character for a character: the offsets are the text's). Each
-    separator present is replaced in one C pass; most texts hold none or one."""
+    """``text`` as the engines read it: the separators above as spaces (a spaced arrow or dash
+    as ASCII's), every other character past ASCII as "?" (a character for a character: the
+    offsets are the text's). Each separator present is replaced in one C pass; most texts
+    hold none or one."""
     for separator in TYPOGRAPHIC_SEPARATORS:
         if separator in text:
+            ascii_form = _SPACED_AS.get(separator)
+            if ascii_form is not None:
+                text = text.replace(f" {separator} ", f" {ascii_form} ")
             text = text.replace(separator, " ")
     return text.encode("ascii", "replace").decode()
 
@@ -705,6 +716,8 @@ def re2_searcher(regex: str, raw: bytes) -> Callable[[int], int] | None:
     match, anchor, end = _re2_by_regex(regex).Match, _UNANCHORED[0], len(raw)
 
     def search(pos: int) -> int:
+        if pos > end:
+            return -1  # (past the end, as `str.find` answers: RE2 refuses the place)
         start: int = match(anchor, raw, pos, end)[0][0]
         return start
 

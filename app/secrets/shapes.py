@@ -294,6 +294,12 @@ def _not_a_credential_shape(value: str) -> bool:
         return True  # a store's name for it: SSM's /prod/db/password, a file's path
     if value[:5] in _MEMBER_ACCESS:
         return True  # an object's member, what code assigns: {token: this.tokenType}
+    return _code_call(value)
+
+
+def _code_call(value: str) -> bool:
+    """Whether ``value`` is what code calls or indexes (`_code_callee`), to its first bracket:
+    getenv("…"), auth[1], enforce_bytes(auth[1]."""
     call = _CALL.fullmatch(value)
     return call is not None and _code_callee(call.group(1))
 
