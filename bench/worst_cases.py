@@ -999,6 +999,16 @@ def markup_tags(n: int) -> bytes:
     )
 
 
+def html_tables(n: int) -> bytes:
+    """One text of an HTML table whose header names a password's column, set out a cell to a
+    line, and ``n`` rows under it, each masked (the first thousand refused looked at)."""
+    head = "<table>\n  <thead>\n    <tr>\n      <th>User</th>\n      <th>Password</th>\n    </tr>"
+    rows = "\n".join(
+        f"    <tr>\n      <td>svc{i}</td>\n      <td>********</td>\n    </tr>" for i in range(n)
+    )
+    return dump(_with_text([f"{head}\n  </thead>\n  <tbody>\n{rows}\n  </tbody>\n</table>"]))
+
+
 def asides(n: int) -> bytes:
     """One text of ``n`` lines of code's brackets before a colon, and a password's name with an
     aside before its colon, masked (the first thousand of a text looked at)."""
@@ -1257,6 +1267,7 @@ CASES: dict[str, Case] = {
         Case("qp-texts", qp_texts, "every text an e-mail's quoted-printable body"),
         Case("marked-up-texts", marked_up_texts, "every text set in HTML and Markdown markup"),
         Case("markup-tags", markup_tags, "a text of table rows' tags, attributes on some"),
+        Case("html-tables", html_tables, "an HTML table's rows under a password's column"),
         Case("asides", asides, "brackets before a colon, after a password's name or not"),
         Case("arrows", arrows, "a note's arrows after credentials' names, masked; code's"),
         Case("arrow-strings", arrow_strings, "the lines of arrows, a statement each"),

@@ -37,6 +37,60 @@ def test_a_credential_set_in_markup_is_found_where_it_stands(text: str, value: s
     assert _found(text) == [value]
 
 
+HEADED_TABLE = f"""<table>
+  <thead>
+    <tr><th>User</th><th>Password</th></tr>
+  </thead>
+  <tbody>
+    <tr><td>admin</td><td>{PASSWORD}</td></tr>
+    <tr class="last"><td>ops</td><td>Zq9xK2mP4vL7</td></tr>
+  </tbody>
+</table>"""
+CELL_A_LINE = f"""<table>
+<tr>
+  <th>Service</th>
+  <th>API key</th>
+</tr>
+<tr>
+  <td>ledger</td>
+  <td>{KEY}</td>
+</tr>
+</table>"""
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            f"<table><tr><th>Name</th><th>Password</th></tr><tr><td>admin</td><td>{PASSWORD}</td>"
+            "</tr></table>",
+            [PASSWORD],
+        ),
+        (HEADED_TABLE, [PASSWORD, "Zq9xK2mP4vL7"]),
+        (CELL_A_LINE, [KEY]),
+        (CELL_A_LINE.upper().replace(KEY.upper(), KEY), [KEY]),
+    ],
+)
+def test_an_html_tables_header_names_what_its_column_holds(text: str, values: list[str]) -> None:
+    # (a header row of <th> cells read as a Markdown table's header and its separator row; a
+    # table set out a row or a cell to a line read as rows one after another)
+    assert _found(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<table><tr><th>Parameter</th><th>Type</th></tr>"
+        "<tr><td>password</td><td>string</td></tr></table>",
+        "<table>\n<tr>\n  <th>User</th>\n  <th>Password</th>\n</tr>\n<tr>\n"
+        "  <td>admin</td>\n  <td>(set on first login)</td>\n</tr>\n</table>",
+        "<table><tr><td>password</td><td>None</td></tr></table>",
+    ],
+)
+def test_an_html_table_of_what_is_no_credential_holds_none(text: str) -> None:
+    assert _found(text) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -202,6 +202,7 @@ REFUSED_FLOODS = {
     "base64-json": "eyJwYXNzd29yZCI6ICIke1BBU1Nf",
     "string-lists": '["password:", "see vault',
     "arrows": "_password → ********",
+    "html-tables": "<td>********</td>",
     "arrow-strings": "_password → ********",
 }
 

@@ -2527,6 +2527,8 @@ _STRONG_EMPHASIS = _lazy(
 def _markup_read(text: str) -> str:
     """``text`` with its markup read as plain text (`_MARKUP_MARKS`)."""
     if "<" in text:
+        if "</t" in text or "</T" in text:
+            text = _TABLE_JOINS.sub(_table_join_read, text, _MARKUP_TAGS_PER_TEXT)
         # (the tags it holds found in one pass, each replaced in another: no pass for each of
         # the forty it might hold)
         for written in set(_PLAIN_TAG.findall(text)) & _LITERAL_MARKUP.keys():
@@ -2536,6 +2538,34 @@ def _markup_read(text: str) -> str:
     if "**" in text or "__" in text:
         text = _emphasis_read(text)
     return text
+
+
+# Where a table's cells and rows meet: a cell's closing tag and the spaces and line breaks before
+# the next cell, read as spaces (a table set out a cell to a line reads as a row to a line); a
+# row's last cell's closing tag, the row's, and what stands before the next row (spaces and line
+# breaks, the tags that group rows: <thead>, <tbody>) with the next row's start when it has no
+# attributes, read as one line's end, the next row on the line after it (rows one after another,
+# as Markdown's). After a row of header cells (<th>), a separator row, as a Markdown table's
+# header has: its columns name what the rows below hold.
+_ROW_GAP = r"(?:[ \t\r\n]|</?(?:thead|tbody|tfoot)>)*+"
+_TABLE_JOINS = _lazy(
+    r"</(t[hd])>(?:(?P<cells>[ \t\r\n]++(?=<t[hd][ \t>]))"
+    rf"|{_ROW_GAP}</tr>{_ROW_GAP}(?P<next><tr>[ \t\r\n]*+)?)",
+    re.IGNORECASE,
+)
+# (the cell's end a space, a value's end, then the row's "|")
+_ROW_END = " |"
+_HEADER_END = " |\n|---|---|"
+
+
+def _table_join_read(join: re.Match[str]) -> str:
+    length = join.end() - join.start()
+    if join.group("cells") is not None:
+        return " " * length
+    if join.group("next") is None:
+        return _ROW_END.ljust(length)  # (the table's last row)
+    closing = _HEADER_END if join.group(1).lower() == "th" else _ROW_END
+    return closing.ljust(length - 1) + "\n"
 
 
 # (a long text's marks found by RE2, which reads each character once: `re` tries a pattern at
