@@ -610,6 +610,41 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '{"hmac_key": "${WEBHOOK_HMAC_KEY}", "hmac_key_id": "k1"}',
     ),
     (
+        "cipher-key-names",
+        _lazy(lambda: rnd(32), "AES_KEY=", "\n"),
+        "a private key",
+        'AES_KEY="${AES_KEY}"\nCACHE_KEY=v1-deps-8f2K9mQ7vX3pL8nR4tW6yZ1bC',
+    ),
+    (
+        "jwt-key-yaml",
+        _lazy(lambda: rnd(40), "auth:\n  jwt_key: ", "\n"),
+        "a private key",
+        "auth:\n  jwt_key: ${JWT_KEY}\n  site_key: 6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI\n",
+    ),
+    (
+        "service-key-json",
+        _lazy(lambda: rnd(32), '{"pagerduty": {"service_key": "', '"}}'),
+        "an API key",
+        '{"pagerduty": {"service_key": "<from the vault>", "anon_key": "' + "eyJhbGciOi" + '"}}',
+    ),
+    (
+        "arrow-password-note",
+        _lazy(lambda: "Qw7" + rnd(11), "DB password → ", " (rotated today)"),
+        "a password",
+        "Settings → Security → Password → Reset",
+    ),
+    (
+        "html-table-header",
+        _lazy(
+            lambda: rnd(32),
+            "<table><tr><th>Service</th><th>API key</th></tr><tr><td>ledger</td><td>",
+            "</td></tr></table>",
+        ),
+        "an API key",
+        "<table><tr><th>Service</th><th>API key</th></tr><tr><td>ledger</td>"
+        "<td>in the vault</td></tr></table>",
+    ),
+    (
         "php-array-assignment",
         _lazy(lambda: "Pw9" + rnd(9), "'database' => ['password' => '", "'],"),
         "a password",

@@ -557,6 +557,12 @@ NOT_READ = {
             *("html-blocks", "escaped-quote"),
         )
     ),
+    # an arrow percent-encoded (%E2%86%92): the percent decoder reads ASCII's escapes, one
+    # character each, and leaves a character past ASCII as its bytes' escapes
+    *(
+        ("arrow-password-note", placement)
+        for placement in ("percent-encoded", "partly-percent-encoded", "percent-encoded-twice")
+    ),
     # a listing of names and values, a CSV's rows, on one line: no mark says where a row
     # starts (a Markdown table's separator does, and a YAML value's name)
     *(

@@ -278,6 +278,24 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("hmackey",): _C_SECRET,
     ("encryption", "key"): _C_PRIVATE_KEY,
     ("signing", "key"): _C_PRIVATE_KEY,
+    # what a name calls a key that encrypts, decrypts or signs (AES_KEY, ENCRYPT_KEY, CIPHER_KEY,
+    # JWT_KEY, SIGN_KEY): a key generated, as gitleaks' generic rule reads any name with "key"
+    **dict.fromkeys(
+        [
+            (word, "key")
+            for word in (
+                *("aes", "encrypt", "enc", "crypto", "cipher", "decryption", "decrypt"),
+                *("jwt", "sign", "signature"),
+            )
+        ],
+        _C_PRIVATE_KEY,
+    ),
+    # ... and one a service issues to call it: a webhook's, PagerDuty's service key, Supabase's
+    # service role key, a live stream's key (an anonymous or a site key is public by design)
+    ("webhook", "key"): _C_API_KEY,
+    ("service", "key"): _C_API_KEY,
+    ("service", "role", "key"): _C_API_KEY,
+    ("stream", "key"): _C_API_KEY,
     ("private", "key"): _C_PRIVATE_KEY,
     ("privatekey",): _C_PRIVATE_KEY,
     ("account", "key"): _C_AZURE_KEY,
