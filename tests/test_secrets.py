@@ -645,6 +645,48 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "<td>in the vault</td></tr></table>",
     ),
     (
+        "dockerfile-env-space",
+        _lazy(lambda: "Pw9" + rnd(9), "FROM python:3.12\nENV DB_PASSWORD ", "\nRUN make\n"),
+        "a password",
+        "FROM python:3.12\nENV DB_PASSWORD ${DB_PASSWORD}\nENV PATH /usr/local/bin:$PATH\n",
+    ),
+    (
+        "macos-keychain-add",
+        _lazy(lambda: "Pw9" + rnd(9), "security add-generic-password -a svc -s ledger -w ", "\n"),
+        "a password",
+        "security find-generic-password -a svc -s ledger -w",
+    ),
+    (
+        "go-mysql-dsn",
+        _lazy(
+            lambda: "Pw9" + rnd(9), 'db, err := sql.Open("mysql", "app:', '@tcp(db:3306)/ledger")'
+        ),
+        "a password",
+        'sql.Open("mysql", "user:password@tcp(localhost:3306)/dbname")',
+    ),
+    (
+        "jira-table-header",
+        _lazy(lambda: "Pw9" + rnd(9), "\n||user||password||\n|admin|", "|\n"),
+        "a password",
+        "||Parameter||Type||\n|password|string|\n",
+    ),
+    (
+        "org-table-separator",
+        _lazy(
+            lambda: "Pw9" + rnd(9),
+            "\n| user | password |\n|------+----------|\n| admin | ",
+            " |\n",
+        ),
+        "a password",
+        "| a | b |\n|---+---|\n| password | required |\n",
+    ),
+    (
+        "triple-quoted-value",
+        _lazy(lambda: rnd(32), 'API_KEY = """', '"""\n'),
+        "an API key",
+        'API_KEY = """\n"""\nDOC = """the API key lives in the vault"""',
+    ),
+    (
         "php-array-assignment",
         _lazy(lambda: "Pw9" + rnd(9), "'database' => ['password' => '", "'],"),
         "a password",
@@ -1908,6 +1950,9 @@ def test_a_flag_s_value_is_found_where_the_document_is_read_from_its_text() -> N
 # --- ordinary content is not a credential --------------------------------------------------------
 
 ORDINARY = [
+    # PowerShell turning a variable into a secure string: the cmdlet is no password
+    "$pw = ConvertTo-SecureString $plain -AsPlainText -Force",
+    "$password = ConvertFrom-SecureString $secure",
     # a token shown cut short, as 1Password's documentation shows one (one of gitleaks' false
     # cases)
     "To start using this service account, run the following command:\n"

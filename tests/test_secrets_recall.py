@@ -569,6 +569,12 @@ NOT_READ = {
         (name, "joined-lines")
         for name in ("tab-separated-listing", "vault-kv-get-table", "csv-credential-column")
     ),
+    # ... nor a Jira table's header row, an Org table's separator (the joined Markdown table's
+    # separator is its mark), a Dockerfile's ENV NAME VALUE (its line's first word)
+    *(
+        (name, "joined-lines")
+        for name in ("jira-table-header", "org-table-separator", "dockerfile-env-space")
+    ),
 }
 
 

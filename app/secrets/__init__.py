@@ -731,6 +731,7 @@ _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
 _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
+_driver_dsn = _later("driver_dsn")
 _table_cells = _later("table_cells")
 _setter_argument = _later("setter_argument")
 _user_and_password = _later("user_and_password")
@@ -785,8 +786,10 @@ _NAME_OP = _lazy(
     + r""")(?P<sp2>[ \t]*)""",
     re.X,
 )
+# (Python's and TOML's triple quotes first: """…""" read as its double quotes would be)
 _VALUE = _lazy(
-    r"""\\?"(?P<dq>(?:[^"\\\r\n]|\\[^"]){1,1024}+)\\?"|'(?P<sq>[^'\r\n]{1,1024}+)'
+    r"""(?:\"\"\"|\'\'\')(?P<tq>[^"'\r\n]{1,1024}+)(?:\"\"\"|\'\'\')
+        |\\?"(?P<dq>(?:[^"\\\r\n]|\\[^"]){1,1024}+)\\?"|'(?P<sq>[^'\r\n]{1,1024}+)'
         |(?P<bare>[^\s"'`,;&<>]{1,256}+)""",
     re.X,
 )
@@ -2082,13 +2085,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_credential_call,),
     ),
-    # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set)
-    # or Redis's password (requirepass, masterauth) to the next word
+    # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set,
+    # a Dockerfile's ENV) or Redis's password (requirepass, masterauth) to the next word
     _Anchor(
         (
             r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secret[ \t]+set[ \t]"
-            r"|requirepass[ \t]|masterauth[ \t]",
-            ("setx", "set ", "set\t", "config", "requirepass", "masterauth"),
+            r"|requirepass[ \t]|masterauth[ \t]|ENV[ \t]",
+            ("setx", "set ", "set\t", "config", "requirepass", "masterauth", "ENV"),
         ),
         (_command_variable,),
     ),
@@ -2110,6 +2113,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_password_statement,),
     ),
     _Anchor((r":(?:5432|5433|6432|\*):", (":5432:", ":5433:", ":6432:", ":*:")), (_pgpass_line,)),
+    # Go's MySQL driver's data source name: user:password@tcp(host:3306)/db
+    _Anchor((r"@(?:tcp6?|unix|udp)\(", ("@tcp", "@unix", "@udp")), (_driver_dsn,)),
     # a setter's or a builder's literal argument: setPassword("…"), withApiKey("…"), .token("…")
     _Anchor(
         (
@@ -2363,7 +2368,7 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     ),
     # "aws configure set": the command 14 characters before its word at most; its name of 128,
     # flags and a value of 256 (quoted) after it
-    _command_variable: (("setx", "set", "config", "requirepass", "masterauth"), 16, 480),
+    _command_variable: (("setx", "set", "config", "requirepass", "masterauth", "env"), 16, 480),
     # "the password for the admin account is ...": four words, a value of 128
     _password_in_prose: (("pass", "pwd", *_PASSWORD_NAMES_PAST_ENGLISH), 16, 1024),
     # "username admin password …": a user of 64 before "password", a value of 128 after it
@@ -2384,6 +2389,8 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _stdin_password: (("echo", "printf"), 0, 400),
     # host:5432:database:user:password: a host of 253 before the port, three fields after
     _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
+    # user:password@tcp(: a user of 64 and a password of 128 before its "@"
+    _driver_dsn: (("@tcp", "@unix", "@udp"), 200, 16),
     # setPassword("…"): "set" or "with" and a name of 64 before the word and its bracket, a
     # value of 256 after
     _setter_argument: (_SETTER_WORDS, 80, 300),
@@ -2404,19 +2411,21 @@ def _windowed(
 ) -> Iterator[Span]:
     """``detector``'s spans in ``text``, read only around ``words`` (found in ``low``, or in
     ``raw``, the same as the engines read it)."""
-    # Where a word is found, the next search starts `after` characters on and the window takes
-    # them (a match around a word within them lies inside it): a text holding the word at every
-    # place costs a search per `after` characters. The words are looked for all at once by RE2,
-    # where it is installed: a word's `find` reads the whole of a text that lacks it (twenty
-    # words, 3 ms for 400 KB past ASCII).
+    # Where a word is found, the next search starts some characters on (`after`, or `before`
+    # when that is more) and the window takes them (a match around a word within them lies
+    # inside it): a text holding the word at every place costs a search per so many characters
+    # (a reach of 16 after its word, a search every 17 characters, cost 10 ms on 400 KB). The
+    # words are looked for all at once by RE2, where it is installed: a word's `find` reads the
+    # whole of a text that lacks it (twenty words, 3 ms for 400 KB past ASCII).
+    skip = max(after, before)
     windows: list[tuple[int, int]] = []
     search = _words_searcher(words, raw)
     finds = [search] if search is not None else [partial(low.find, word) for word in words]
     for find in finds:
         pos = find(0)
         while pos >= 0:
-            windows.append((max(0, pos - before - _MARGIN), pos + 2 * after + _MARGIN))
-            pos = find(pos + after + 1)
+            windows.append((max(0, pos - before - _MARGIN), pos + skip + after + _MARGIN))
+            pos = find(pos + skip + 1)
     windows.sort()
     for lo, hi in merged_windows(windows):
         for start, end, kind in detector(text[lo:hi]):

@@ -415,6 +415,8 @@ _COMMAND_LINE_PASSWORD = _lazy(
       | (?i:net)[ \t]+(?i:user)[ \t]+(?:"[^"\n]{1,128}"|[^\s"'`/|;&<>]{1,128})[ \t]+
         (?=[^\s/*])                            # net user NAME PASSWORD (not /add, not * asks)
       | lftp[ \t][^\n|;&]{0,256}?(?<=[ \t])-u[ \t]+["']?[^\s,"'`]{1,128},  # lftp -u user,…
+      | security[ \t]+add-(?:generic|internet)-password[ \t][^\n|;&]{0,256}?(?<=[ \t])-w[ \t]+
+                                                         # macOS's keychain item's password
     )
     """
     + _SHELL_VALUE,
@@ -499,15 +501,16 @@ _HELP_REACH = 256
 
 # A command that sets a named variable, secret or setting to a value, as the next word: Windows'
 # setx NAME VALUE, fish's set -x NAME VALUE, aws configure set NAME VALUE, git config [--global]
-# NAME VALUE, gh secret set NAME --body VALUE; and Redis's requirepass and masterauth
-# directives. The value is judged as a member's value under that name would be.
+# NAME VALUE, gh secret set NAME --body VALUE, a Dockerfile's ENV NAME VALUE (its older form, a
+# line's first word); and Redis's requirepass and masterauth directives. The value is judged as
+# a member's value under that name would be.
 _COMMAND_VARIABLE = _lazy(
     r"""
     (?<![\w-])
     (?:
         (?:setx|set[ \t]+-[A-Za-z]{1,4}|aws[ \t]+configure[ \t]+set
           |git[ \t]+config(?:[ \t]+--(?:global|system|local|worktree))?
-          |gh[ \t]+secret[ \t]+set)
+          |gh[ \t]+secret[ \t]+set|(?:(?<=\n)|(?<=\A))[ \t]*ENV)
         [ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]+(?:(?:--body|-b)[ \t]+)?
       | (?P<directive>requirepass|masterauth)[ \t]+
     )
@@ -1164,6 +1167,8 @@ def _listed_values(text: str) -> Iterator[Span | None]:
 # it a test at every character, some 5 ms on 400 KB of text holding one name before a "|").
 _TABLE_ROW = _lazy(r"\n[ \t]*\|([^\n]{0,4096}+)")
 _TABLE_SEPARATOR = _lazy(r"[ \t]*:?-{3,}+:?[ \t]*")
+# ... and Org mode's, its columns' dashes joined by "+" (|------+------|): after the first "|"
+_ORG_SEPARATOR = _lazy(r"-{3,}+(?:\+-{3,}+)++\|?[ \t\r]*+")
 
 
 def table_cells(text: str) -> Iterator[Span]:
@@ -1190,17 +1195,28 @@ def _table_rows(text: str) -> Iterator[Span | None]:
     if "|" in text and _FLAT_SEPARATOR.search(lines) is not None:
         lines = _unflattened(lines)
     for m in _TABLE_ROW.finditer(lines):
-        pieces = m.group(1).split("|")
+        row = m.group(1)
+        if row.startswith("|"):
+            # Jira's and Confluence's header row, ||user||password||: its cells name the
+            # columns below, no separator row after it
+            if m.start() != last_end:
+                above = []
+            header = [cls or None for cls in map(_cell_class, row.strip().strip("|").split("||"))]
+            last_end = m.end()
+            continue
+        pieces = row.split("|")
         if not pieces[-1].strip():
             pieces.pop()  # (the closing "|", which GitHub's tables may leave out)
-        if len(pieces) < 2:
+        if len(pieces) < 2 and _ORG_SEPARATOR.fullmatch(row) is None:
             last_end = -1
             continue
         if m.start() != last_end:
             header, above = [], []  # a new table: this row's newline does not end the last
         last_end = m.end()
         cells = _row_cells(pieces, m.start(1) - 1)
-        if all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells):
+        if all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells) or (
+            "+" in row and _ORG_SEPARATOR.fullmatch(row) is not None
+        ):
             header = above
             continue
         names = yield from _judged_row(cells, header)
@@ -1447,6 +1463,34 @@ def pgpass_line(text: str) -> Iterator[Span]:
         value = m.group("value")
         if value != "*" and _credential_value(_C_PASSWORD, value) is not None:
             yield m.start("value"), m.end("value"), PASSWORD
+
+
+# The data source name Go's MySQL driver (go-sql-driver/mysql) opens, which names no scheme:
+# user:password@tcp(host:3306)/db, user:password@unix(/var/run/mysqld.sock)/db. Read back from
+# its "@": the password after the last colon within 128 characters, a user of up to 64 before
+# it (read reversed, one match: a regex tried at each character before would read each run of
+# a name's characters again and again).
+_DSN_AT = _lazy(r"@(?:tcp6?|unix|udp)\(")
+_DSN_USER_REVERSED = _lazy(r"[A-Za-z0-9_.\-]{1,64}+(?![\w.:/@\-])")
+_NOT_IN_DSN_PASSWORD = _lazy(r"[\s@/\"'`]")
+
+
+def driver_dsn(text: str) -> Iterator[Span]:
+    """The password of a driver's data source name (`_bounded`)."""
+    return _bounded(map(_dsn_password, _DSN_AT.finditer(text)))
+
+
+def _dsn_password(at: re.Match[str]) -> Span | None:
+    text, end = at.string, at.start()
+    colon = text.rfind(":", max(0, end - 129), end)
+    value = text[colon + 1 : end]
+    if colon <= 0 or not value or _NOT_IN_DSN_PASSWORD.search(value):
+        return None
+    if _DSN_USER_REVERSED.match(text[max(0, colon - 65) : colon][::-1]) is None:
+        return None
+    if _credential_value(_C_PASSWORD, value) is None:
+        return None
+    return colon + 1, end, PASSWORD
 
 
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------

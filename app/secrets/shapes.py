@@ -216,7 +216,8 @@ _IDENTIFIER_LIKE = _lazy(
       |_++{_WORDISH}                                     # _Private
       |[a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++               # camelCase words
       |[A-Z][a-z]{{2,}}+(?:[A-Z][a-z]{{2,}}+)++          # PascalCase words
-      |(?:{_WORDISH}[._])*+{_CLASS_NAME}                 # a class's name, or a module's""",
+      |(?:{_WORDISH}[._])*+{_CLASS_NAME}                 # a class's name, or a module's
+      |Convert(?:To|From)-{_WORDISH}                     # PowerShell's ConvertTo-SecureString""",
     re.S | re.X,
 )
 # A call or a subscript (hmac.new(key2, msg; os.getenv("DB"); cfg["db"]; b64decode(x)), as
