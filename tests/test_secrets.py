@@ -914,6 +914,24 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "The password: see the vault entry. The token expired; ask the user to reset the password.",
     ),
     (
+        "prose-password-relative-clause",
+        _lazy(lambda: "Qw7" + rnd(9) + "!", "The password you need is ", " (rotate it after)"),
+        "a password",
+        "The password you entered is incorrect. The password they use is stored in vault2.",
+    ),
+    (
+        "prose-password-to-log-in",
+        _lazy(lambda: "Qw7" + rnd(9), "Use this password to log in: ", "\n"),
+        "a password",
+        "Use this password to log in: the one in the vault",
+    ),
+    (
+        "prose-token-you-asked-for",
+        _lazy(lambda: rnd(32), "Here's the token you asked for: ", " — it expires Friday."),
+        "an access token",
+        "the token you need is in the vault: see ticket OPS-1234",
+    ),
+    (
         "authorization-header-in-a-sentence",
         _lazy(lambda: "Splunk " + rnd(32), "We sent Authorization: ", " to the collector."),
         "an Authorization header value",

@@ -1782,7 +1782,7 @@ def _base64_run(run: str) -> bool:
 # the detector takes (a non-ASCII character reads as "?" to the engine, so the classes that
 # may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
 # newline after every string, which a name's anchor may take as its last character.
-_VERBS = ("is", "was", "for", "of", "to")
+_VERBS = ("is", "was", "for", "of", "to", "you", "we", "they")  # (and who: "the token you …")
 # what a key's name says it is for, when no verb stands between it and its value (detectors.py
 # `_NAME_THEN_KEY` reads the same words)
 _KEY_PURPOSES = (
@@ -1949,7 +1949,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             rf"(?i:{_PASSWORD_IN_PROSE})[ \t]+"
-            r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated|"
+            r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated"
+            r"|you|we|i|they|he|she|"
             + _WORDS_PAST_ENGLISH
             + r")[ \t:]|(?:-{1,2}>?|>)[ \t])",  # (">": an arrow, as the engines read it)
             ("pass", "pwd"),
@@ -1991,7 +1992,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
         (
-            r"(?i:key|token|secret) (?i:is|was|for|of|to)[ :]",
+            r"(?i:key|token|secret) (?i:is|was|for|of|to|you|we|they)[ :]",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
             tuple(f"{name} {verb}" for name in ("key", "token", "secret") for verb in _VERBS),

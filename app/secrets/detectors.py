@@ -1164,8 +1164,10 @@ def _listed_values(text: str) -> Iterator[Span | None]:
 
 # A table's row: a line that starts with "|" and holds another (its cells between), after the
 # newline before it (a literal the engine searches for at C speed: a line start, "^", costs
-# it a test at every character, some 5 ms on 400 KB of text holding one name before a "|").
-_TABLE_ROW = _lazy(r"\n[ \t]*\|([^\n]{0,4096}+)")
+# it a test at every character, some 5 ms on 400 KB of text holding one name before a "|"; a
+# line of one "|", a cell an HTML table sets on a line of its own, is passed over there too:
+# 16,000 such lines cost 9 ms of steps of Python).
+_TABLE_ROW = _lazy(r"\n[ \t]*\|(?=[^\n|]{0,4095}+\|)([^\n]{0,4096}+)")
 _TABLE_SEPARATOR = _lazy(r"[ \t]*:?-{3,}+:?[ \t]*")
 # ... and Org mode's, its columns' dashes joined by "+" (|------+------|): after the first "|"
 _ORG_SEPARATOR = _lazy(r"-{3,}+(?:\+-{3,}+)++\|?[ \t\r]*+")
@@ -1207,7 +1209,7 @@ def _table_rows(text: str) -> Iterator[Span | None]:
         pieces = row.split("|")
         if not pieces[-1].strip():
             pieces.pop()  # (the closing "|", which GitHub's tables may leave out)
-        if len(pieces) < 2 and _ORG_SEPARATOR.fullmatch(row) is None:
+        if len(pieces) < 2 and ("+" not in row or _ORG_SEPARATOR.fullmatch(row) is None):
             last_end = -1
             continue
         if m.start() != last_end:
@@ -1495,17 +1497,22 @@ def _dsn_password(at: re.Match[str]) -> Span | None:
 
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------
 
+# (whose it is or what it is for, up to four words: "for the admin account", "to log in"; and a
+# clause of a person's, up to three words: "you need", "we use", "I set", "they gave us")
+_WHOSE = r"(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?"
+_RELATIVE = r"(?:you|we|i|they|he|she)(?:[ \t]+[\w']{1,16}+){1,3}?"
 # How a sentence tells a credential after its name: "the password for the admin account is
 # ...", at most four words naming whose it is; "is", "was", and "was reset to", "has been
 # changed to", "set to" (what a ticket says of it); the value quoted or not ("the password is
 # 'Secret123'"). `_PASSWORD_IS` and `_KEY_IS` read it after their names.
 _TOLD_IS = (
-    r"(?:(?:[ \t]+(?:for|of|to)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?)?[ \t]+"
+    rf"(?:(?:[ \t]+(?:{_WHOSE}|{_RELATIVE}))?[ \t]+"
     r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
-    r"(?:reset|changed|set|updated|rotated)[ \t]+to|is|was)"
-    # ... or what it is for, then a colon ("the password for the portal: …"), or "to" alone
-    # after a verb before the name ("changed the wifi password to …")
-    r"|[ \t]+(?:for|of)(?:[ \t]+[\w.@\-\"'`]{1,64}+){1,4}?[ \t]*(?=:)"
+    r"(?:reset|changed|set|updated|rotated)[ \t]+(?:to|from)|is|was)"
+    # ... or what it is for, then a colon ("the password for the portal: …", "the token you
+    # asked for: …"), or "to" alone after a verb before the name ("changed the wifi password
+    # to …")
+    rf"|[ \t]+(?:{_WHOSE}|{_RELATIVE})[ \t]*(?=:)"
     r"|[ \t]+to(?=[ \t])"
     # ... or a dash or an arrow between, as a note lists one ("Password - …", "password -> …",
     # "Password → …", "DB password — …")
