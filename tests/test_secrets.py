@@ -681,6 +681,12 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "| a | b |\n|---+---|\n| password | required |\n",
     ),
     (
+        "markdown-code-span-value",
+        _lazy(lambda: "Qw7" + rnd(11), "- **DB password:** `", "` (rotate it after the demo)"),
+        "a password",
+        "- **DB password:** `********`\n- **API key:** `<your-api-key>`\n- password: `string`",
+    ),
+    (
         "triple-quoted-value",
         _lazy(lambda: rnd(32), 'API_KEY = """', '"""\n'),
         "an API key",
@@ -1970,6 +1976,8 @@ def test_a_flag_s_value_is_found_where_the_document_is_read_from_its_text() -> N
 ORDINARY = [
     # PowerShell turning a variable into a secure string: the cmdlet is no password
     "$pw = ConvertTo-SecureString $plain -AsPlainText -Force",
+    # a JavaScript template literal that interpolates
+    "const row = { user: `svc${i}`, password: `secret${i}` };",
     "$password = ConvertFrom-SecureString $secure",
     # a token shown cut short, as 1Password's documentation shows one (one of gitleaks' false
     # cases)

@@ -786,10 +786,12 @@ _NAME_OP = _lazy(
     + r""")(?P<sp2>[ \t]*)""",
     re.X,
 )
-# (Python's and TOML's triple quotes first: """…""" read as its double quotes would be)
+# (Python's and TOML's triple quotes first: """…""" read as its double quotes would be; and
+# Markdown's code span, `…`, as a note sets a value after its label: "password: `…`")
 _VALUE = _lazy(
     r"""(?:\"\"\"|\'\'\')(?P<tq>[^"'\r\n]{1,1024}+)(?:\"\"\"|\'\'\')
         |\\?"(?P<dq>(?:[^"\\\r\n]|\\[^"]){1,1024}+)\\?"|'(?P<sq>[^'\r\n]{1,1024}+)'
+        |`(?P<bq>[^`\r\n]{1,1024}+)`
         |(?P<bare>[^\s"'`,;&<>]{1,256}+)""",
     re.X,
 )
@@ -814,6 +816,7 @@ _SCHEME_AND_TOKEN = _lazy(r"[A-Za-z][A-Za-z0-9_\-]*[ \t]+[^\s,;]+")
 _NAME_OP_VALUED = _lazy(
     _NAME_OP.pattern
     + r"""(?=\\?"(?![$%{*[(])(?:[^"\\\r\n]|\\[^"]){8}|'(?![$%{*[(])[^'\r\n]{8}"""
+    + r"""|(?:\"\"\"|\'\'\'|`)(?![$%{*[(])[^"'`\r\n]{8}"""  # (triple quotes, a code span)
     + r"""|(?![$%{*[(])[^\s"'`,;&<>]{8})""",
     re.X,
 )
@@ -1154,6 +1157,7 @@ _NAME_OP_RE2 = (
 _NAME_OP_VALUED_RE2 = _NAME_OP_RE2 + (
     r"""(?:\\?"(?:[^$%{*[("\\\r\n]|\\[^"])(?:[^"\\\r\n]|\\[^"]){7}"""
     r"""|'[^$%{*[('\r\n][^'\r\n]{7}"""
+    r"""|(?:\"\"\"|\'\'\'|`)[^$%{*[("'`\r\n][^"'`\r\n]{7}"""
     r"""|[^$%{*[(\t\n\x0b\x0c\r\x1c-\x1f \"'`,;&<>][^\t\n\x0b\x0c\r\x1c-\x1f \"'`,;&<>]{7})"""
 )
 
@@ -1368,6 +1372,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     resume = v.end()
     if appended and group == "bare":
         return start, end, "", resume  # url.password += encoded
+    if group == "bq" and ("${" in v.group("bq") or "$(" in v.group("bq")):
+        return start, end, "", resume  # a template literal that interpolates: `secret${i}`
     if group == "bare" and text.startswith("$", start) and text.startswith("->", end - 1):
         return start, end, "", resume  # PHP's $request->input('password'): code
     if group == "bare" and text.startswith("+", start) and "%" in text[start:end]:
