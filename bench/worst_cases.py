@@ -999,6 +999,21 @@ def markup_tags(n: int) -> bytes:
     )
 
 
+def told_names(n: int) -> bytes:
+    """One text of ``n`` sentences telling what a password and a token are to be, none a
+    credential: each name read for a value told after it ("to …"), and refused."""
+    return dump(
+        _with_text(
+            [
+                " ".join(
+                    f"reset the password to the default of svc{i} and set token to expire."
+                    for i in range(n)
+                )
+            ]
+        )
+    )
+
+
 def html_tables(n: int) -> bytes:
     """One text of an HTML table whose header names a password's column, set out a cell to a
     line, and ``n`` rows under it, each masked (the first thousand refused looked at)."""
@@ -1267,6 +1282,7 @@ CASES: dict[str, Case] = {
         Case("qp-texts", qp_texts, "every text an e-mail's quoted-printable body"),
         Case("marked-up-texts", marked_up_texts, "every text set in HTML and Markdown markup"),
         Case("markup-tags", markup_tags, "a text of table rows' tags, attributes on some"),
+        Case("told-names", told_names, "sentences telling a password and a token, none"),
         Case("html-tables", html_tables, "an HTML table's rows under a password's column"),
         Case("asides", asides, "brackets before a colon, after a password's name or not"),
         Case("arrows", arrows, "a note's arrows after credentials' names, masked; code's"),

@@ -681,6 +681,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "| a | b |\n|---+---|\n| password | required |\n",
     ),
     (
+        "set-name-to-value-in-prose",
+        _lazy(lambda: "Qw7" + rnd(11), "I rotated it: set `DB_PASSWORD` to `", "` and redeployed."),
+        "a password",
+        "Set DB_PASSWORD to the value in the vault; set max_tokens to 4096; changed API_KEY to"
+        " ${NEW_KEY}.",
+    ),
+    (
         "markdown-code-span-value",
         _lazy(lambda: "Qw7" + rnd(11), "- **DB password:** `", "` (rotate it after the demo)"),
         "a password",

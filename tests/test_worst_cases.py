@@ -203,6 +203,7 @@ REFUSED_FLOODS = {
     "string-lists": '["password:", "see vault',
     "arrows": "_password → ********",
     "html-tables": "<td>********</td>",
+    "told-names": "password to the default of svc",
     "arrow-strings": "_password → ********",
 }
 

@@ -724,6 +724,7 @@ _special_userinfo = _later("special_userinfo")
 _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
 _command_variable = _later("command_variable")
+_set_name_to = _later("set_name_to")
 _secret_store_command = _later("secret_store_command")
 _device_password = _later("device_password")
 _credential_call = _later("credential_call")
@@ -2102,6 +2103,15 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_command_variable,),
     ),
+    # ... and as a sentence tells it: "Set DB_PASSWORD to …", "changed `API_KEY` to …"
+    _Anchor(
+        (
+            r"(?i:set|changed|updated|rotated|reset)[ \t]+(?:(?i:the)[ \t]+)?`?"
+            r"[A-Za-z_][A-Za-z0-9_.\-]{0,127}`?[ \t]+(?i:to)[ \t]",
+            ("set ", "set\t", "changed ", "updated ", "rotated ", "reset "),
+        ),
+        (_set_name_to,),
+    ),
     # a literal piped to what reads a password (or a token) from its standard input
     _Anchor(
         (
@@ -2376,6 +2386,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # "aws configure set": the command 14 characters before its word at most; its name of 128,
     # flags and a value of 256 (quoted) after it
     _command_variable: (("setx", "set", "config", "requirepass", "masterauth", "env"), 16, 480),
+    # "set the DB_PASSWORD to …": the verb 16 characters before its word at most, a name of 128
+    # and a value of 256 after it
+    _set_name_to: (("set", "changed", "updated", "rotated", "reset"), 16, 480),
     # "the password for the admin account is ...": four words, a value of 128
     _password_in_prose: (("pass", "pwd", *_PASSWORD_NAMES_PAST_ENGLISH), 16, 1024),
     # "username admin password …": a user of 64 before "password", a value of 128 after it

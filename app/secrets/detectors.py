@@ -510,7 +510,7 @@ _COMMAND_VARIABLE = _lazy(
     (?:
         (?:setx|set[ \t]+-[A-Za-z]{1,4}|aws[ \t]+configure[ \t]+set
           |git[ \t]+config(?:[ \t]+--(?:global|system|local|worktree))?
-          |gh[ \t]+secret[ \t]+set|(?:(?<=\n)|(?<=\A))[ \t]*ENV)
+          |gh[ \t]+secret[ \t]+set|ENV)
         [ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]+(?:(?:--body|-b)[ \t]+)?
       | (?P<directive>requirepass|masterauth)[ \t]+
     )
@@ -626,10 +626,56 @@ def command_variable(text: str) -> Iterator[Span]:
     return _bounded(map(_command_value, _COMMAND_VARIABLE.finditer(text)))
 
 
+def set_name_to(text: str) -> Iterator[Span]:
+    """The value a sentence says a credential's variable was set to (`_bounded`)."""
+    return _bounded(_set_to_values(text))
+
+
+# ... and as a sentence tells it: "Set DB_PASSWORD to …", "I changed `API_KEY` to `…`" (a note
+# or a model's summary of what it did), the name as code writes it, in a code span or not.
+# The value is judged as prose judges one. Searched in the text in lower case (the offsets are
+# the text's), each verb's start tested apart: `re` skips to a verb's first letter at C speed,
+# where a look-behind or a case-insensitive alternation first is tried at every character
+# (12 ms for 400 KB of prose).
+_SET_NAME_TO = _lazy(
+    r"(?:set|changed|updated|rotated|reset)[ \t]+(?:the[ \t]+)?"
+    r"`?(?P<name>[a-z_][a-z0-9_.\-]{0,127}+)`?[ \t]+to[ \t]+"
+    r"(?:`(?P<bq>[^`\n]{1,256}+)`|\"(?P<dq>[^\"\n]{1,256}+)\"|'(?P<sq>[^'\n]{1,256}+)'"
+    r"|(?P<bare>[^\s\"'`|;&<>]{1,256}+))"
+)
+
+
+def _set_to_values(text: str) -> Iterator[Span | None]:
+    low = _folded(text)
+    for m in _SET_NAME_TO.finditer(low):
+        if m.start() and low[m.start() - 1] in _NOT_BEFORE_A_VERB:
+            continue
+        group = m.lastgroup or "bare"
+        start = m.start(group)
+        value = text[start : m.end(group)]
+        if group == "bare":
+            value = value.rstrip(".,;:)!?")
+        cls = _classify_name(text[m.start("name") : m.end("name")])
+        if cls is None or not value or value.startswith(("$", "%")):
+            yield None
+            continue
+        kind = _credential_value(cls, value, prose=True)
+        yield None if kind is None else (start, start + len(value), kind)
+
+
+_NOT_BEFORE_A_VERB = frozenset(string.ascii_lowercase + string.digits + "_-")
+
+
 def _command_value(m: re.Match[str]) -> Span | None:
     group = _shell_literal(m)
     if group is None:
         return None
+    if m.string.startswith("ENV", m.start()) and m.string[
+        m.string.rfind("\n", 0, m.start()) + 1 : m.start()
+    ].strip(" \t"):
+        return None  # (a Dockerfile's ENV is its line's first word; tested here, where the
+        # regex leads with literals that `re` skips to: a line's start first is tried at every
+        # character, 11 ms for 400 KB)
     value = m.group(group)
     if m.group("directive") is not None:
         # judged as prose judges a password: redis.conf's own example, commented out in every
