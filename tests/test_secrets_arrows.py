@@ -24,6 +24,9 @@ FOUND = [
     (f"- API key – {KEY}", KEY),
     (f'PAGER_DUTY_KEY — "{KEY}"', KEY),
     (f"**Stripe key** — `{STRIPE}`", STRIPE),
+    # an aside in brackets between the name and the arrow (app/secrets `_aside_read`)
+    (f"Password (prod) → {PASSWORD}", PASSWORD),
+    (f"API key (old) = {KEY}", KEY),
 ]
 
 NOT_FOUND = [
@@ -39,6 +42,7 @@ NOT_FOUND = [
     "Set-Cookie → chips=ahoy2; vienna=finger",
     "Settings → Security → Password → Reset",
     "the password — as the vault holds it — is rotated monthly",
+    "if (password) == other2Pw9:",
 ]
 
 

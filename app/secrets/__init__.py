@@ -2493,8 +2493,8 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
     joined = "".join(strings)
     if "<" in joined or "**" in joined or "__" in joined:
         strings = _markup_strings(strings, joined)
-    if "):" in joined or ") :" in joined:
-        strings = [_aside_read(s) if "):" in s or ") :" in s else s for s in strings]
+    if any(map(joined.__contains__, _ASIDE_MARKS)):
+        strings = [_aside_read(s) if any(map(s.__contains__, _ASIDE_MARKS)) else s for s in strings]
     if not joined.isascii():
         # (the labels read before the marks, some of which they hold: "パスワード\u3000：")
         marks = _present(_LABELS_PAST_ASCII, joined)
@@ -2625,11 +2625,14 @@ _BEFORE_EMPHASIS = frozenset(" \t\r\n([|>\"'")
 _AFTER_EMPHASIS = frozenset(" \t\r\n:.,;)]|<\"'")
 
 
-# A few words in brackets between a credential's name and its colon ("Password (temporary):
-# …", "API key (prod): …"), read as spaces: the name stands before its colon as a label's does.
-# Each ")" before a colon is a step of Python (code's "if (a):" too): the first
-# `_ASIDES_PER_TEXT` of a text are looked at.
-_ASIDE_END = _lazy(r"\)[ \t]*:")
+# A few words in brackets between a credential's name and its colon or another operator
+# ("Password (temporary): …", "API key (prod): …"), read as spaces: the name stands before its
+# colon as a label's does. Each ")" before a colon is a step of Python (code's "if (a):" too):
+# the first `_ASIDES_PER_TEXT` of a text are looked at.
+_ASIDE_END = _lazy(rf"\)[ \t]*(?::|=(?!=)|->|[{ARROWS}{DASHES}])")
+# (what follows an aside's bracket: a colon, an equals sign, an arrow, a dash past ASCII, as
+# `_NAME_OP` reads them after a name: "Password (prod) → …", "API key (old) = …")
+_ASIDE_MARKS = ("):", ") :", ")=", ") =", ") -", *(f") {c}" for c in ARROWS + DASHES))
 _ASIDE_REACH = 32
 _ASIDES_PER_TEXT = 1000
 
