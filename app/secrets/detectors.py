@@ -663,9 +663,6 @@ def _set_to_values(text: str) -> Iterator[Span | None]:
         yield None if kind is None else (start, start + len(value), kind)
 
 
-_NOT_BEFORE_A_VERB = frozenset(string.ascii_lowercase + string.digits + "_-")
-
-
 def _command_value(m: re.Match[str]) -> Span | None:
     group = _shell_literal(m)
     if group is None:
@@ -1255,16 +1252,15 @@ def _table_rows(text: str) -> Iterator[Span | None]:
         pieces = row.split("|")
         if not pieces[-1].strip():
             pieces.pop()  # (the closing "|", which GitHub's tables may leave out)
-        if len(pieces) < 2 and ("+" not in row or _ORG_SEPARATOR.fullmatch(row) is None):
+        org_separator = "+" in row and _ORG_SEPARATOR.fullmatch(row) is not None
+        if len(pieces) < 2 and not org_separator:
             last_end = -1
             continue
         if m.start() != last_end:
             header, above = [], []  # a new table: this row's newline does not end the last
         last_end = m.end()
         cells = _row_cells(pieces, m.start(1) - 1)
-        if all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells) or (
-            "+" in row and _ORG_SEPARATOR.fullmatch(row) is not None
-        ):
+        if org_separator or all(_TABLE_SEPARATOR.fullmatch(cell) for _, cell in cells):
             header = above
             continue
         names = yield from _judged_row(cells, header)
@@ -1741,13 +1737,13 @@ def password_in_prose(text: str) -> Iterator[Span]:
     a" cost 24 ms, each a step of Python.)"""
     refused = 0
     low = _folded(text)
-    starts = _prose_name_starts(low)
+    names = _prose_names(low)
     english = (
         _PASSWORD_IS.finditer(text)
-        if starts is None
-        else _matched_from(_PASSWORD_IS, text, starts())
+        if names is None
+        else _matched_from(_PASSWORD_IS, text, names.starts())
     )
-    for m in chain(english, _told_past_english(low, starts)):
+    for m in chain(english, _told_past_english(low, names)):
         start, value = _told(m, text)
         if not _told_password(value):
             to = _PASSWORD_TO.match(text, m.start())
@@ -1767,19 +1763,17 @@ def _told_password(value: str) -> bool:
     return _prose_password(value) and not _is_placeholder(value) and not _code_call(value)
 
 
-def _told_past_english(
-    low: str, starts: Callable[[], Iterator[int]] | None
-) -> Iterator[re.Match[str]]:
+def _told_past_english(low: str, names: _ProseNames | None) -> Iterator[re.Match[str]]:
     """`_PASSWORD_IS_PAST_ENGLISH`'s matches in ``low`` (the text in lower case: their offsets
-    are the text's), each a name's start (at ``starts``, when RE2 found them); none searched
-    for where the text holds no name of another language, nor English's before one of their
-    words."""
-    if starts is not None:
+    are the text's), each a name's start (where ``names`` found one, when RE2 found them);
+    none searched for where the text holds no name of another language, nor English's before
+    one of their words."""
+    if names is not None:
         # (a long text: one pass of RE2 over it, where an `in` test of each name read it whole,
         # 3 ms for 400 KB past ASCII)
         from app.secrets.engine import re2_searcher
 
-        search = re2_searcher(_PAST_ENGLISH_GATE, low.encode("ascii", "replace"))
+        search = re2_searcher(_PAST_ENGLISH_GATE, names.raw)
         if search is not None and search(0) < 0:
             return
     elif not any(map(low.__contains__, _PASSWORD_NAMES_PAST_ENGLISH)) and (
@@ -1788,8 +1782,8 @@ def _told_past_english(
         return
     matches = (
         _PASSWORD_IS_PAST_ENGLISH.finditer(low)
-        if starts is None
-        else _matched_from(_PASSWORD_IS_PAST_ENGLISH, low, starts())
+        if names is None
+        else _matched_from(_PASSWORD_IS_PAST_ENGLISH, low, names.starts())
     )
     for m in matches:
         if not m.start() or low[m.start() - 1] not in _IN_A_NAME:
@@ -1825,23 +1819,21 @@ _PAST_ENGLISH_GATE = "|".join(
 )
 
 
-def _prose_name_starts(low: str) -> Callable[[], Iterator[int]] | None:
-    """Where `_PROSE_NAME_RE2` matches in ``low``, when it is long and RE2 is installed: each
-    call a new pass, found as it is read (a detector that stops after its refusals, 8,000
-    "password → ********" in a text, reads the first thousand, not all)."""
-    if len(low) < RE2_RUNS_FROM:
-        return None
-    from app.secrets.engine import re2_searcher
+class _ProseNames:
+    """Where `_PROSE_NAME_RE2` matches in a long text in lower case, by RE2: ``raw``, the text
+    as the engines read it (ASCII, a character past it "?", offsets kept; every name is
+    ASCII, as the scan reads labels past it: `_as_read`), read once for every pass over it."""
 
-    # (ASCII as the engine reads a text: a character past it is "?", offsets kept; every name
-    # is ASCII, as the scan reads labels past it: `_as_read`)
-    raw = low.encode("ascii", "replace")
-    search = re2_searcher(_PROSE_NAME_RE2, raw)
-    if search is None:
-        return None
+    __slots__ = ("_search", "raw")
 
-    def starts() -> Iterator[int]:
-        pos = 0
+    def __init__(self, raw: bytes, search: Callable[[int], int]) -> None:
+        self.raw = raw
+        self._search = search
+
+    def starts(self) -> Iterator[int]:
+        """Each call a new pass, found as it is read (a detector that stops after its refusals,
+        8,000 "password → ********" in a text, reads the first thousand, not all)."""
+        search, raw, pos = self._search, self.raw, 0
         while (at := search(pos)) >= 0:
             # (the character before the name matched, but at the text's start: a letter there
             # is the name's own)
@@ -1849,7 +1841,16 @@ def _prose_name_starts(low: str) -> Callable[[], Iterator[int]] | None:
             yield name
             pos = name + 1  # (the next name's character before it is this one's at least)
 
-    return starts
+
+def _prose_names(low: str) -> _ProseNames | None:
+    """`_ProseNames` of ``low``, when it is long and RE2 is installed."""
+    if len(low) < RE2_RUNS_FROM:
+        return None
+    from app.secrets.engine import re2_searcher
+
+    raw = low.encode("ascii", "replace")
+    search = re2_searcher(_PROSE_NAME_RE2, raw)
+    return None if search is None else _ProseNames(raw, search)
 
 
 def _matched_from(
@@ -1886,6 +1887,8 @@ _QUOTED_AFTER_NAME = _lazy(
 )
 _NAME_BEFORE_QUOTE = 64  # characters at most
 _IN_A_NAME = frozenset(string.ascii_letters + string.digits + "_")
+# (what stands before no verb `_set_to_values` reads, in the text in lower case)
+_NOT_BEFORE_A_VERB = _IN_A_NAME | {"-"}  # (in the text in lower case)
 _NOT_BEFORE_A_NAME = _IN_A_NAME | frozenset("-.$@>")
 
 
