@@ -2493,8 +2493,9 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
     joined = "".join(strings)
     if "<" in joined or "**" in joined or "__" in joined:
         strings = _markup_strings(strings, joined)
-    if any(map(joined.__contains__, _ASIDE_MARKS)):
-        strings = [_aside_read(s) if any(map(s.__contains__, _ASIDE_MARKS)) else s for s in strings]
+    if _ASIDE_MARK.search(joined) is not None:
+        aside = _ASIDE_MARK.search
+        strings = [_aside_read(s) if aside(s) is not None else s for s in strings]
     if not joined.isascii():
         # (the labels read before the marks, some of which they hold: "パスワード\u3000：")
         marks = _present(_LABELS_PAST_ASCII, joined)
@@ -2633,6 +2634,9 @@ _ASIDE_END = _lazy(rf"\)[ \t]*(?::|=(?!=)|->|[{ARROWS}{DASHES}])")
 # (what follows an aside's bracket: a colon, an equals sign, an arrow, a dash past ASCII, as
 # `_NAME_OP` reads them after a name: "Password (prod) → …", "API key (old) = …")
 _ASIDE_MARKS = ("):", ") :", ")=", ") =", ") -", *(f") {c}" for c in ARROWS + DASHES))
+# (the marks in one regex, led by the bracket `re` skips to: an `in` test of each of 14 marks
+# read the whole of a text lacking it, 6 ms for 400 KB past ASCII)
+_ASIDE_MARK = _lazy(r"\)(?:" + "|".join(re.escape(mark[1:]) for mark in _ASIDE_MARKS) + ")")
 _ASIDE_REACH = 32
 _ASIDES_PER_TEXT = 1000
 
