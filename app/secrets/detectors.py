@@ -1723,9 +1723,9 @@ def _made_password(value: str) -> bool:
 # was …"): its name a credential's (`_classify_name`: not "the cache key"), its value one that
 # looks generated, 16 characters at least ("the token is valid", "the secret is in the vault"
 # are prose about one).
+_KEY_IS_NAME = r"(?:(?:api|access|secret|client|auth|bearer|deploy)[ _\-]?)?(?:key|token|secret)"
 _KEY_IS = _lazy(
-    r"(?<![A-Za-z0-9_])(?P<name>(?:(?:api|access|secret|client|auth|bearer|deploy)[ _\-]?)?"
-    r"(?:key|token|secret))" + _TOLD_IS + r"(?P<value>[^\s\"'`<>]{16,256}+)",
+    rf"(?<![A-Za-z0-9_])(?P<name>{_KEY_IS_NAME})" + _TOLD_IS + r"(?P<value>[^\s\"'`<>]{16,256}+)",
     re.IGNORECASE,
 )
 
@@ -1831,15 +1831,8 @@ class _ProseNames:
         self._search = search
 
     def starts(self) -> Iterator[int]:
-        """Each call a new pass, found as it is read (a detector that stops after its refusals,
-        8,000 "password → ********" in a text, reads the first thousand, not all)."""
-        search, raw, pos = self._search, self.raw, 0
-        while (at := search(pos)) >= 0:
-            # (the character before the name matched, but at the text's start: a letter there
-            # is the name's own)
-            name = at if at == 0 and raw[:1].isalpha() else at + 1
-            yield name
-            pos = name + 1  # (the next name's character before it is this one's at least)
+        """Each call a new pass (`_starts`)."""
+        return _starts(self._search, self.raw)
 
 
 def _prose_names(low: str) -> _ProseNames | None:
@@ -1848,9 +1841,55 @@ def _prose_names(low: str) -> _ProseNames | None:
         return None
     from app.secrets.engine import re2_searcher
 
-    raw = low.encode("ascii", "replace")
+    raw = _read_low(low)
     search = re2_searcher(_PROSE_NAME_RE2, raw)
     return None if search is None else _ProseNames(raw, search)
+
+
+# The letters past ASCII that `re` matches as ASCII's in a case-insensitive pattern ("İ", "ı",
+# "ſ", and the Kelvin sign, its documentation says): RE2 reads each as that letter where it finds
+# where such a pattern may start, and finds every place `re` would match.
+_FOLDED_AS_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
+
+
+def _read_low(low: str) -> bytes:
+    """``low`` (a text in lower case, `_folded`) as RE2 reads it for a case-insensitive
+    pattern's places: ASCII, a letter `re` folds to ASCII's as that letter, any other character
+    past it "?" (offsets kept)."""
+    if not low.isascii():
+        for letter, ascii_letter in _FOLDED_AS_ASCII:
+            if letter in low:
+                low = low.replace(letter, ascii_letter)
+    return low.encode("ascii", "replace")
+
+
+def _starts(search: Callable[[int], int], raw: bytes) -> Iterator[int]:
+    """Where each name starts that ``search`` finds, with the character before it, in ``raw``
+    (each found as it is read: a detector that stops after its refusals, 8,000 "password →
+    ********" in a text, reads the first thousand, not all)."""
+    pos = 0
+    while (at := search(pos)) >= 0:
+        # (the character before the name matched, but at the text's start: a letter there is
+        # the name's own)
+        name = at if at == 0 and raw[:1].isalpha() else at + 1
+        yield name
+        pos = name + 1  # (the next name's character before it is this one's at least)
+
+
+def _matched_at_leads(
+    pattern: re.Pattern[str], lead: str, text: str, raw: bytes | None
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)``; in a long text (``raw``, its `_read_low`, when RE2 is
+    installed), its matches at the places RE2 finds ``lead`` (what the pattern reads first, in
+    lower case, after a look-behind for no character of a name) with no such character before
+    it and a space or a tab after it."""
+    if raw is not None:
+        from app.secrets.engine import re2_searcher
+
+        search = re2_searcher(rf"(?:^|[^a-z0-9_])(?:{lead})[ \t]", raw)
+        if search is not None:
+            return _matched_from(pattern, text, _starts(search, raw))
+    return pattern.finditer(text)
 
 
 def _matched_from(
@@ -1930,8 +1969,9 @@ def _quoted_values(text: str) -> Iterator[Span | None]:
 
 # ... or after a header's name without its colon ("we call it with X-API-Key 9f3b… each
 # time", "send the Api-Key header 9f3b…"): a name of X-… ending in Key, Token or Secret
+_HEADER_NAME = r"x-[a-z0-9\-]{0,32}(?:key|token|secret)|api-key"
 _HEADER_NAME_THEN_KEY = _lazy(
-    r"(?<![A-Za-z0-9_\-])(?P<name>x-[a-z0-9\-]{0,32}(?:key|token|secret)|api-key)"
+    rf"(?<![A-Za-z0-9_\-])(?P<name>{_HEADER_NAME})"
     r"[ \t]+(?:header[ \t]+)?(?P<value>[^\s\"'`<>]{16,256}+)",
     re.IGNORECASE,
 )
@@ -1942,8 +1982,9 @@ _HEADER_NAME_THEN_KEY = _lazy(
 # MFkw…", "sort key created_at", "okta token …" is Okta's rule's, "object token …" none), and a
 # value of 20 characters or more with letters of both cases and digits,
 # as generated keys have them and words, hexadecimal digests and identifiers do not.
+_PURPOSE_NAME = rf"(?:{'|'.join(_KEY_PURPOSES)}) (?:key|token|secret)"
 _NAME_THEN_KEY = _lazy(
-    rf"(?<![A-Za-z0-9_\-])(?P<name>(?:{'|'.join(_KEY_PURPOSES)}) (?:key|token|secret))"
+    rf"(?<![A-Za-z0-9_\-])(?P<name>{_PURPOSE_NAME})"
     r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
     re.IGNORECASE,
 )
@@ -1952,9 +1993,9 @@ _NAME_THEN_KEY = _lazy(
 # ... or after what is done with it ("call the API with token 9f3B…", "authenticate using the
 # key …"): "token", "key" or "secret" alone, after with, using, use or via (and "the"), and a
 # value as above (20 characters or more, both cases and digits, no identifier's words).
+_VERB_AND_NAME = r"(?:with|using|use|used|via)[ \t]+(?:the[ \t]+)?(?P<name>key|token|secret)"
 _VERB_THEN_KEY = _lazy(
-    r"(?<![A-Za-z0-9_\-])(?:with|using|use|used|via)[ \t]+(?:the[ \t]+)?"
-    r"(?P<name>key|token|secret)"
+    rf"(?<![A-Za-z0-9_\-]){_VERB_AND_NAME}"
     r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
     re.IGNORECASE,
 )
@@ -1987,11 +2028,28 @@ def _identifier_words(value: str) -> bool:
     )
 
 
+# Where a match of each of those may start in a long text, found by RE2 in the text in lower
+# case (`_read_low`): its name (or its verb) with no character of a name before it, then a space
+# or a tab, as each reads after its name. `re` tries each regex at every character, its
+# look-behind first: four passes over 400 KB of "set token to expire." cost 60 ms.
+_TOLD_KEY_LEADS = {
+    _KEY_IS: _KEY_IS_NAME,
+    _HEADER_NAME_THEN_KEY: _HEADER_NAME,
+    _NAME_THEN_KEY: _PURPOSE_NAME,
+    _VERB_THEN_KEY: _VERB_AND_NAME,
+}
+
+
 def key_in_prose(text: str) -> Iterator[Span]:
     """A key told in prose ("the staging API key is …", "with X-API-Key …", "the API token
     …"): a credential's name, and a value that looks generated (`_KEY_IS`,
     `_HEADER_NAME_THEN_KEY`, `_NAME_THEN_KEY`)."""
-    for m in chain(_KEY_IS.finditer(text), _HEADER_NAME_THEN_KEY.finditer(text)):
+    raw = _read_low(_folded(text)) if len(text) >= RE2_RUNS_FROM else None
+
+    def matches(pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        return _matched_at_leads(pattern, _TOLD_KEY_LEADS[pattern], text, raw)
+
+    for m in chain(matches(_KEY_IS), matches(_HEADER_NAME_THEN_KEY)):
         cls = _classify_name(m.group("name"))
         if cls is None:
             continue
@@ -2001,8 +2059,8 @@ def key_in_prose(text: str) -> Iterator[Span]:
             yield start, start + len(value), kind
     # (`_bounded`: a text of thousands of such names with no key after them is read for a
     # hundred)
-    yield from _bounded(map(_key_after_name, _NAME_THEN_KEY.finditer(text)))
-    yield from _bounded(map(_key_after_verb, _VERB_THEN_KEY.finditer(text)))
+    yield from _bounded(map(_key_after_name, matches(_NAME_THEN_KEY)))
+    yield from _bounded(map(_key_after_verb, matches(_VERB_THEN_KEY)))
 
 
 def _key_after_verb(m: re.Match[str]) -> Span | None:

@@ -1,0 +1,95 @@
+"""A long text's told keys and passwords are matched where RE2 finds their names: the same
+matches as `re` finds trying every character (app/secrets/detectors.py `_matched_at_leads`).
+
+A text past `RE2_RUNS_FROM` characters is read that way, a shorter one by `finditer`: the
+findings of a text must not depend on its length, so each pattern is held to `finditer`'s
+matches on texts where the name stands at a text's start, after a character of a name, a
+hyphen, a letter past ASCII that `re` folds to ASCII's ("ſ", the Kelvin sign), in any case.
+"""
+
+import random
+import re
+
+import pytest
+
+from app.secrets import RE2_RUNS_FROM, detectors, scan_text
+from app.secrets.detectors import _folded, _matched_at_leads, _matched_from, _read_low
+from tests.test_secrets_engine import CORPUS
+
+# (each pattern and what RE2 finds first: its name, as `key_in_prose` reads them)
+LEADS = [(pattern.pattern, pattern, lead) for pattern, lead in detectors._TOLD_KEY_LEADS.items()]
+
+FRAGMENTS = [
+    *("the ", "api ", "API_", "access-", "deploy ", "x-", "X-Api-", "with ", "using the "),
+    *("key", "token", "TOKEN", "secret", "Secret", "api-key", "session ", "refresh "),
+    *("password", "PASSWORD", "paſſword", "db password", "passphrase"),
+    *(" is ", " was ", " to ", " was reset to ", " for the admin account is ", " -> ", " → "),
+    *(" — ", ": ", " ", "\t", "\n", "-", "_", "a", "ſ", "\u212a", "İ", "ı", "é", '"', "'"),
+    *(
+        "ecret",
+        "ey",
+        "oken",
+        "Kx8zQ4hakb6oDwLjhdvDcir5iT",
+        "9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e",
+        "expire.",
+        "valid",
+    ),
+]
+
+
+def _random_texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choices(FRAGMENTS, k=rng.randint(1, 40))) for _ in range(count)]
+
+
+def _spans(matches: object) -> list[tuple[int, int]]:
+    return [m.span() for m in matches]  # type: ignore[attr-defined]
+
+
+TEXTS = [
+    "\n".join(CORPUS),
+    "token is Kx8zQ4hakb6oDwLjhdvDcir5iT at the start",
+    "ſtoken is Kx8zQ4hakb6oDwLjhdvDcir5iT after a long s",
+    "the \u212aey is Kx8zQ4hakb6oDwLjhdvDcir5iT with a Kelvin sign",
+    "the ſecret is Kx8zQ4hakb6oDwLjhdvDcir5iT, a long s inside the name",
+    "the toKen was 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e (İ and ı: ACCESS_TOKEN İs)",
+    "the api key and the token is Kx8zQ4hakb6oDwLjhdvDcir5iT",
+    "send X-API-KEY 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e, x-api-key-2 Kx8zQ4hakb6oDwLjhdvDcir5iT",
+    *_random_texts(400, 29),
+]
+
+
+@pytest.mark.parametrize(("regex", "pattern", "lead"), LEADS, ids=[r[:24] for r, _, _ in LEADS])
+def test_matches_at_the_names_re2_finds_are_those_finditer_finds(
+    regex: str, pattern: re.Pattern[str], lead: str
+) -> None:
+    for text in TEXTS:
+        by_leads = _matched_at_leads(pattern, lead, text, _read_low(_folded(text)))
+        assert _spans(by_leads) == _spans(pattern.finditer(text)), text
+
+
+def test_a_told_password_is_matched_where_re2_finds_its_name_as_finditer_matches() -> None:
+    pattern = detectors._PASSWORD_IS
+    for text in TEXTS:
+        long_text = text + " " * RE2_RUNS_FROM
+        names = detectors._prose_names(_folded(long_text))
+        assert names is not None
+        by_names = _matched_from(pattern, long_text, names.starts())
+        assert _spans(by_names) == _spans(pattern.finditer(long_text)), text
+
+
+def test_a_long_text_tells_the_keys_a_short_one_tells() -> None:
+    """The same sentences, each alone and in a text past RE2_RUNS_FROM: the same keys."""
+    sentences = [
+        "the staging api key is Kx8zQ4hakb6oDwLjhdvDcir5iT.",
+        "we call it with X-API-Key 9Jx3bQ2cW1d8e7a6b5c4d3e2 each time",
+        "the session token 7Hq2XbN9wLm4Kp8Rt3Vz6YcQe was leaked",
+        "call the API with token Qp7Zk2Lm9Xw4Rt8Vb3Nc6YhJ today",
+        "set token to expire.",
+    ]
+    alone = [[(s[a:b], kind) for a, b, kind in scan_text(s)] for s in sentences]
+    assert all(alone[:4]) and not alone[4]
+    filler = "\nnothing to see here. " * 300 + "\n"
+    long_text = filler.join(sentences) + filler
+    found = [(long_text[a:b], kind) for a, b, kind in scan_text(long_text)]
+    assert found == [hit for hits in alone for hit in hits]
