@@ -1547,14 +1547,17 @@ _RELATIVE = r"(?:you|we|i|they|he|she)(?:[ \t]+[\w']{1,16}+){1,3}?"
 # ...", at most four words naming whose it is; "is", "was", and "was reset to", "has been
 # changed to", "set to" (what a ticket says of it); the value quoted or not ("the password is
 # 'Secret123'"). `_PASSWORD_IS` and `_KEY_IS` read it after their names.
-_TOLD_IS = (
-    rf"(?:(?:[ \t]+(?:{_WHOSE}|{_RELATIVE}))?[ \t]+"
-    r"(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
+_TOLD_VERB = (
+    r"[ \t]+(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
     r"(?:reset|changed|set|updated|rotated)[ \t]+(?:to|from)|is|was)"
+)
+_TOLD_IS = (
     # ... or what it is for, then a colon ("the password for the portal: …", "the token you
-    # asked for: …"), or "to" alone after a verb before the name ("changed the wifi password
-    # to …")
-    rf"|[ \t]+(?:{_WHOSE}|{_RELATIVE})[ \t]*(?=:)"
+    # asked for: …"). (Each count of whose words is tried with the verb, then the colon: whose
+    # first word is never a verb, so the first match is the one trying every count with the
+    # verb first finds, and words that tell nothing after "password to …" are read once.)
+    rf"(?:[ \t]+(?:{_WHOSE}|{_RELATIVE})(?:{_TOLD_VERB}|[ \t]*(?=:))|{_TOLD_VERB}"
+    # ... or "to" alone after a verb before the name ("changed the wifi password to …")
     r"|[ \t]+to(?=[ \t])"
     # ... or a dash or an arrow between, as a note lists one ("Password - …", "password -> …",
     # "Password → …", "DB password — …")
