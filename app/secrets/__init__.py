@@ -1307,7 +1307,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
 
     None when the name is not a credential's; kind "" when its value is not a credential.
     """
-    name, op = m.group("name"), m.group("op")
+    name, op = m.group("name", "op")
     if op in _ARROW_OPS and _HEADER_NAMES.search(name):
         return None  # (a header's line is written with its colon: Set-Cookie → a=1 is prose)
     appended = op == "+="  # (code adding to a value: only a literal it adds is one)
@@ -1345,17 +1345,16 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     # YAML's block scalar (password: |, then the value indented on the next line): its one
     # line is the value
     next_line = False
-    v = (
-        _BLOCK_SCALAR.match(text, m.end())
-        if op == ":" and text[m.end() : m.end() + 1] in ("|", ">")
-        else None
-    )
+    after = m.end()
+    # (both the block scalar and its indicator start with one of these: a test in C first)
+    indicated = op == ":" and text[after : after + 1] in ("|", ">")
+    v = _BLOCK_SCALAR.match(text, after) if indicated else None
     if v is not None:
         group = "block"
     else:
-        lead = _BLOCK_INDICATOR.match(text, m.end()) if op == ":" else None
-        v = _VALUE.match(text, m.end() if lead is None else lead.end())
-        if v is not None and op == ":" and v.group("bare") is not None:
+        lead = _BLOCK_INDICATOR.match(text, after) if indicated else None
+        v = _VALUE.match(text, after if lead is None else lead.end())
+        if v is not None and op == ":" and v.group("bare") in _YAML_LEADS:
             v = _past_yaml_lead(text, v)
         if v is None and op == ":":
             # the label alone on its line, the value alone on the next (a form's fields copied,
@@ -1468,7 +1467,8 @@ _NEXT_LINE_VALUE = _lazy(
 
 def _past_yaml_lead(text: str, v: re.Match[str]) -> re.Match[str] | None:
     """The value after the lead ``v`` found (`_YAML_LEADS`), on its line; ``v`` itself when it
-    is no lead; None when no value follows the lead on its line."""
+    is no lead (CloudFormation's "Type:" with no Default after it); None when no value follows
+    the lead on its line."""
     lead = v.group("bare")
     at = v.end()
     if lead == "Type:":
@@ -1551,19 +1551,20 @@ _LEAD_WINDOW = 256
 
 def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value_end: int) -> bool:
     """Is this name/value pair data (JSON, YAML, .env, a query) rather than running prose?"""
-    if m.group("op") == ",":
+    op, flag, quote, space_before, space_after = m.group("op", "flag", "q", "sp1", "sp2")
+    if op == ",":
         # two strings side by side: a call's arguments or a list's items, the second judged as
         # prose judges a value (["username", "password", "email"] lists fields)
         return False
-    if m.group("op") in _COMPARISONS or m.group("op") in _ARROW_OPS:
+    if op in _COMPARISONS or op in _ARROW_OPS:
         # code comparing a credential with a literal (if password == "…"): judged as prose
         # judges a value (token == "Bearer", key != "Enter" are none)
         return False
-    if m.group("flag"):
+    if flag:
         # a command line's flag: judged as prose judges a value, as a command line told in a
         # page is (gcloud's --oauth-client-secret='looker'; clippy's --pass=early names a pass)
         return False
-    if query or m.group("q") or (m.group("op") == "=" and not m.group("sp1") + m.group("sp2")):
+    if query or quote or (op == "=" and not space_before + space_after):
         return True
     # Only the last characters before the name tell prose from data, and looking no further
     # back keeps a megabyte-long line of "password: a " linear.
