@@ -2531,12 +2531,12 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
             if endings:
                 strings = [s if s.isascii() else _name_as_read(s, endings) for s in strings]
     if blank and "\x1b" in joined:
-        from app.secrets.detectors import TERMINAL_SEQUENCE
+        from app.secrets.detectors import terminal_sequences
 
         def spaces(sequence: re.Match[str]) -> str:
             return " " * (sequence.end() - sequence.start())
 
-        strings = [TERMINAL_SEQUENCE.sub(spaces, s) if "\x1b" in s else s for s in strings]
+        strings = [terminal_sequences(s).sub(spaces, s) if "\x1b" in s else s for s in strings]
     return strings
 
 
