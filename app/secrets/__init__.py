@@ -2710,7 +2710,12 @@ def _markup_searcher(text: str) -> Callable[[int], int]:
     if len(text) >= RE2_RUNS_FROM:
         from app.secrets.engine import re2_searcher
 
-        search = re2_searcher(_MARKUP_RE2, text.encode("ascii", "replace"))
+        # (a text holding no pair of asterisks or underscores holds a tag's mark alone, which
+        # RE2 skips to at its "<": the pair's mark, led by the character before it, is read at
+        # every character, 0.7 ms for 400 KB)
+        paired = "**" in text or "__" in text
+        marks = _MARKUP_RE2 if paired else _TAG_MARK
+        search = re2_searcher(marks, text.encode("ascii", "replace"))
         if search is not None:
             return search
     find = _MARKUP_MARKS.search
