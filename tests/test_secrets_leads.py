@@ -1,5 +1,6 @@
-"""A long text's told keys and passwords are matched where RE2 finds their names: the same
-matches as `re` finds trying every character (app/secrets/detectors.py `_matched_at_leads`).
+"""A long text's told keys and passwords are matched where RE2 finds their names (and, for a
+key, a run long enough for its value on the line after them): the same matches as `re` finds
+trying every character (app/secrets/detectors.py `_matched_at_leads`).
 
 A text past `RE2_RUNS_FROM` characters is read that way, a shorter one by `finditer`: the
 findings of a text must not depend on its length, so each pattern is held to `finditer`'s
@@ -56,6 +57,9 @@ TEXTS = [
     "the api key and the token is Kx8zQ4hakb6oDwLjhdvDcir5iT",
     "send X-API-KEY 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e, x-api-key-2 Kx8zQ4hakb6oDwLjhdvDcir5iT",
     *_random_texts(400, 29),
+    # a value's run on the next line, or after a line of runs too short
+    "the api key is\nKx8zQ4hakb6oDwLjhdvDcir5iT, the token was 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e",
+    "token to expire. " * 40 + "\nthe secret — Kx8zQ4hakb6oDwLjhdvDcir5iT\n" + "key is short " * 40,
 ]
 
 
@@ -64,7 +68,8 @@ def test_matches_at_the_names_re2_finds_are_those_finditer_finds(
     regex: str, pattern: re.Pattern[str], lead: str
 ) -> None:
     for text in TEXTS:
-        by_leads = _matched_at_leads(pattern, lead, text, _read_low(_folded(text)))
+        raw = _read_low(_folded(text))
+        by_leads = _matched_at_leads(pattern, lead, text, raw, detectors._TOLD_KEY_RUN)
         assert _spans(by_leads) == _spans(pattern.finditer(text)), text
 
 
