@@ -1229,7 +1229,13 @@ def _listed_values(text: str) -> Iterator[Span | None]:
 # it a test at every character, some 5 ms on 400 KB of text holding one name before a "|"; a
 # line of one "|", a cell an HTML table sets on a line of its own, is passed over there too:
 # 16,000 such lines cost 9 ms of steps of Python).
-_TABLE_ROW = _lazy(r"\n[ \t]*\|(?=[^\n|]{0,4095}+\|)([^\n]{0,4096}+)")
+# (A row of one cell, "|5|" of a table an HTML page sets a cell to a row, is passed over
+# there too: its second "|" followed by no third and by nothing but spaces, 5,000 of them
+# cost 5 ms of steps. An Org separator, |---+---|, is one cell and a row.)
+_TABLE_ROW = _lazy(
+    r"\n[ \t]*\|(?=[^\n|]{0,4095}+\|(?:[^\n|]{0,4095}+\||[^\n|]{0,4095}?[^\s|])"
+    r"|-{3,}+\+[^\n|]{0,4095}+\|)([^\n]{0,4096}+)"
+)
 _TABLE_SEPARATOR = _lazy(r"[ \t]*:?-{3,}+:?[ \t]*")
 # ... and Org mode's, its columns' dashes joined by "+" (|------+------|): after the first "|"
 _ORG_SEPARATOR = _lazy(r"-{3,}+(?:\+-{3,}+)++\|?[ \t\r]*+")
