@@ -60,6 +60,7 @@ TEXTS = [
     # a value's run on the next line, or after a line of runs too short
     "the api key is\nKx8zQ4hakb6oDwLjhdvDcir5iT, the token was 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e",
     "token to expire. " * 40 + "\nthe secret — Kx8zQ4hakb6oDwLjhdvDcir5iT\n" + "key is short " * 40,
+    "a token to x\ntoken is Kx8zQ4hakb6oDwLjhdvDcir5iT\nkey\nkey was 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e",
 ]
 
 

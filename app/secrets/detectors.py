@@ -322,7 +322,19 @@ def netrc(text: str) -> Iterator[Span]:
 # skips to an "h", a "w" or an "f" at C speed, where (?i) and a look-behind first were tried
 # at every character, 35 ms for 680 KB of text holding "@" throughout; 3 now)
 _SPECIAL_SCHEME = r"(?:https?|wss?|ftp):"
-_SPECIAL_SCHEMES = _lazy(_SPECIAL_SCHEME)
+# ... and not "//" after it, nor "\/\/" (JSON's escape of it), each alone: an authority's own,
+# _userinfo's (a page of URLs cost a step of Python for each). RE2 has no look-ahead: its form
+# spells out the runs of slashes and backslashes that are not those, none to five and more.
+_NOT_AN_AUTHORITY = r"(?!(?://|\\/\\/)(?![/\\]))"
+_SPECIAL_SCHEMES = _lazy(_SPECIAL_SCHEME + _NOT_AN_AUTHORITY)
+_SLASHED = r"[/\\]"
+_UNSLASHED = r"(?:$|[^/\\])"
+_SPECIAL_SCHEME_RE2 = _SPECIAL_SCHEME + (
+    rf"(?:{_UNSLASHED}|{_SLASHED}{_UNSLASHED}|(?:/\\|\\{_SLASHED}){_UNSLASHED}"
+    rf"|{_SLASHED}{{3}}{_UNSLASHED}"
+    rf"|(?:/{_SLASHED}{{3}}|\\\\{_SLASHED}{{2}}|\\//{_SLASHED}|\\/\\\\){_UNSLASHED}"
+    rf"|{_SLASHED}{{5}})"
+)
 # (matched where a scheme was found: its case-insensitive scheme is tried there alone)
 _SPECIAL_AUTHORITY = _lazy(
     rf"(?i:{_SPECIAL_SCHEME})(?P<slashes>[/\\]{{0,16}}+)(?P<auth>[^\s/\\?#\"'<>]{{1,1024}}+)"
@@ -357,21 +369,33 @@ def _special_userinfo_candidates(text: str) -> Iterator[Span | None]:
 
 def _scheme_finder(low: str) -> Callable[[int], int]:
     """pos -> where the first special scheme in ``low`` (a text in lower case) starts at or
-    after pos (-1: none): by RE2 in a long text (`re` reads each character for its three first
-    letters, 1.1 ms for 400 KB), by `re` in a short one."""
+    after pos (-1: none). In a long text `re` reads the next `_SCHEME_NEAR` characters, and
+    RE2 the rest if none starts there: `re` reads each character for a scheme's three first
+    letters (1.1 ms for 400 KB holding none), and a call of RE2 costs what `re` takes to read
+    some sixty (400 KB of URLs, a scheme every 50 characters: 5 ms more by RE2 alone)."""
+    search = _SPECIAL_SCHEMES.search
+    far = None
     if len(low) >= RE2_RUNS_FROM:
         from app.secrets.engine import re2_searcher
 
-        found = re2_searcher(_SPECIAL_SCHEME, low.encode("ascii", "replace"))
-        if found is not None:
-            return found
-    search = _SPECIAL_SCHEMES.search
+        far = re2_searcher(_SPECIAL_SCHEME_RE2, low.encode("ascii", "replace"))
 
     def find(pos: int) -> int:
-        scheme = search(low, pos)
-        return -1 if scheme is None else scheme.start()
+        if far is None:
+            scheme = search(low, pos)
+            return -1 if scheme is None else scheme.start()
+        # (a scheme that starts within the next characters ends within six more, and its
+        # look-ahead reads five after it: one further on, its look-ahead maybe cut short, is
+        # RE2's to find)
+        scheme = search(low, pos, pos + _SCHEME_NEAR + 11)
+        if scheme is not None and scheme.start() <= pos + _SCHEME_NEAR:
+            return scheme.start()
+        return far(pos + _SCHEME_NEAR + 1)
 
     return find
+
+
+_SCHEME_NEAR = 64  # characters
 
 
 # --- a password on a command line: curl -u ops:..., mysql -p..., docker login -p ... ------------
@@ -1917,22 +1941,20 @@ def _matched_at_leads(
 
         search = re2_searcher(rf"(?:^|[^a-z0-9_])(?:{lead})[ \t]", raw)
         if search is not None:
-            starts = _starts(search, raw)
-            if run:
-                starts = filter(_RunsAhead(raw, run).ahead, starts)
+            starts = _starts(search, raw) if not run else _RunsAhead(raw, run).starts(search)
             return _matched_from(pattern, text, starts)
     return pattern.finditer(text)
 
 
 class _RunsAhead:
-    """Whether a run of at least ``length`` characters none of them a space or a quote (RE2's
-    `\\s`, a narrower class than `re`'s: its runs hold each of `re`'s) ends past a place in
-    ``raw`` with no line break before it: a told key's value stands in one, on its name's line
-    (no form of them reads past a space or a tab but the value's own characters). Asked of
-    places in order, it reads the runs and the line breaks between them once: 400 KB of "set
-    token to expire." holds none, and its 5,700 names each cost `re` 2.8 µs to refuse."""
+    """The runs in ``raw`` of at least ``length`` characters none of them a space or a quote
+    (RE2's `\\s`, a narrower class than `re`'s: its runs hold each of `re`'s), read in order
+    with the line breaks between them: a told key's value stands in one, on its name's line (no
+    form of them reads past a space or a tab but the value's own characters), and a name with
+    no such run ahead of it on its line is not matched (400 KB of "set token to expire." holds
+    none, and its 5,700 names each cost `re` 2.8 µs to refuse)."""
 
-    __slots__ = ("_break", "_end", "_raw", "_runs", "_start")
+    __slots__ = ("_break", "_end", "_raw", "_runs")
 
     def __init__(self, raw: bytes, length: int) -> None:
         from app.secrets.engine import re2_spans
@@ -1940,21 +1962,37 @@ class _RunsAhead:
         self._raw = raw
         runs = re2_spans(rf"[^\s\"'`<>]{{{length},}}", raw)
         self._runs = iter(()) if runs is None else runs
-        self._start = self._end = 0  # the run read last (none yet: ends at 0)
+        self._end = 0  # where the run read last ends (none yet: 0)
         self._break = -1  # where the last line break before it stands
 
-    def ahead(self, place: int) -> bool:
+    def starts(self, search: Callable[[int], int]) -> Iterator[int]:
+        """`_starts` of ``search``, but those with no run ahead: the names between a run and
+        the line break before the next are passed over (searched for from that break on), and
+        none after the last run is looked for (400 KB of "x-api-key short " cost 100,000
+        searches for names, four forms' 25,000 each)."""
+        raw, pos = self._raw, 0
+        while (at := search(pos)) >= 0:
+            name = at if at == 0 and raw[:1].isalpha() else at + 1
+            if not self._advance(name):
+                return  # (no run ends past it: none past any name after it either)
+            if self._break < name:
+                yield name
+                pos = name + 1
+            else:
+                pos = self._break  # (its line holds no run: the next name past the break)
+
+    def _advance(self, place: int) -> bool:
+        """Read the runs up to the first that ends past ``place``: False when none does."""
         while self._end <= place:
             start, end = next(self._runs, (-1, -1))
             if start < 0:
-                self._start = self._end = len(self._raw) + 1  # (none left: none ahead)
                 return False
             # (no run holds a line break: the last one before this run is past the one before)
             line_break = self._raw.rfind(b"\n", self._end, start)
             if line_break >= 0:
                 self._break = line_break
-            self._start, self._end = start, end
-        return self._start <= len(self._raw) and self._break < place
+            self._end = end
+        return True
 
 
 def _matched_from(
