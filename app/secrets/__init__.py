@@ -2056,8 +2056,9 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
     _Anchor(
         (
-            r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:/user:)|(?i:net)[ \t]+(?i:user)[ \t]",
-            ("htpasswd", "rabbitmqctl", "/user:", "net user"),
+            # (net use's flag after a space: a URL's "//user:" is none)
+            r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:[ \t]/user:)|(?i:net)[ \t]+(?i:user)[ \t]",
+            ("htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user"),
         ),
         (_command_line_password,),
     ),
@@ -2385,7 +2386,7 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
     # whose flags are words too)
     _command_line_password: (
-        (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", "/user:", "net user"),
+        (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user"),
         320,
         320,
     ),
