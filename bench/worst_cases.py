@@ -1014,6 +1014,30 @@ def told_names(n: int) -> bytes:
     )
 
 
+def told_keys(n: int) -> bytes:
+    """One text of ``n`` names of keys each form of a key told in prose reads (a header's, a
+    purpose's, after "with", before "is"), and no value long enough after any: each name
+    looked at once at most (before, each was a search and a refusal, 100,000 of them)."""
+    return dump(
+        _with_text(
+            [
+                " ".join(
+                    f"x-api-key short, the api key is {i} and with token {i}, session token {i}."
+                    for i in range(n)
+                )
+            ]
+        )
+    )
+
+
+def url_pages(n: int) -> bytes:
+    """One text of ``n`` URLs with a user and a masked password: each read by the userinfo's
+    detector (the first thousand), none by the special scheme's nor the command line's."""
+    return dump(
+        _with_text([" ".join(f"see https://user:****@host{i}.example.com/x and" for i in range(n))])
+    )
+
+
 def html_tables(n: int) -> bytes:
     """One text of an HTML table whose header names a password's column, set out a cell to a
     line, and ``n`` rows under it, each masked (the first thousand refused looked at)."""
@@ -1283,6 +1307,8 @@ CASES: dict[str, Case] = {
         Case("marked-up-texts", marked_up_texts, "every text set in HTML and Markdown markup"),
         Case("markup-tags", markup_tags, "a text of table rows' tags, attributes on some"),
         Case("told-names", told_names, "sentences telling a password and a token, none"),
+        Case("told-keys", told_keys, "names of keys in prose, no value long enough after any"),
+        Case("url-pages", url_pages, "URLs with a user and a masked password"),
         Case("html-tables", html_tables, "an HTML table's rows under a password's column"),
         Case("asides", asides, "brackets before a colon, after a password's name or not"),
         Case("arrows", arrows, "a note's arrows after credentials' names, masked; code's"),

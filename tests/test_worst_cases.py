@@ -204,6 +204,8 @@ REFUSED_FLOODS = {
     "arrows": "_password → ********",
     "html-tables": "<td>********</td>",
     "told-names": "password to the default of svc",
+    "told-keys": "x-api-key short, the api key is",
+    "url-pages": "https://user:****@host",
     "arrow-strings": "_password → ********",
 }
 
