@@ -546,6 +546,12 @@ BOUNDED_FORMS = [
         1000,
         "mysqldump -u root -p{} shop\n",
     ),
+    (
+        "SQL statement",
+        "CREATE USER app IDENTIFIED BY :pw;\n",
+        1000,
+        "CREATE USER app IDENTIFIED BY '{}';\n",
+    ),
 ]
 
 
