@@ -60,7 +60,8 @@ TEXTS = [
     # a value's run on the next line, or after a line of runs too short
     "the api key is\nKx8zQ4hakb6oDwLjhdvDcir5iT, the token was 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e",
     "token to expire. " * 40 + "\nthe secret — Kx8zQ4hakb6oDwLjhdvDcir5iT\n" + "key is short " * 40,
-    "a token to x\ntoken is Kx8zQ4hakb6oDwLjhdvDcir5iT\nkey\nkey was 9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e",
+    "a token to x\ntoken is Kx8zQ4hakb6oDwLjhdvDcir5iT\nkey\nkey was "
+    "9f3b2c1d8e7a6b5c4d3e2f1a0b9c8d7e",
 ]
 
 
@@ -99,3 +100,26 @@ def test_a_long_text_tells_the_keys_a_short_one_tells() -> None:
     long_text = filler.join(sentences) + filler
     found = [(long_text[a:b], kind) for a, b, kind in scan_text(long_text)]
     assert found == [hit for hits in alone for hit in hits]
+
+
+COMMAND_PIECES = [
+    *("--password", "--passwd=", "--pass ", "-Password ", "-passout pass:", "-storepass "),
+    *("-srckeypass ", "--password-stdin <<< ", "--with-token <<< ", "psexec ", "PsExec64.exe "),
+    *("plink ", "pscp.exe ", "curl ", "wget ", "-u ", "--user=", "mysql ", "mariadb ", "-p"),
+    *("sshpass -p ", "docker login ", "helm registry login ", "redis-cli ", "-a ", "ldapsearch "),
+    *("-w ", "smbclient ", "-U ", "az login ", "ssh-keygen ", "-N ", "openssl ", "-k ", "zip "),
+    *("-P ", "7z ", "7za ", "rabbitmqctl add_user ", "net use ", "/user:", "NET USER ", "lftp "),
+    *("security add-generic-password ", "-x-", "a-", "x", " ", "\t", "\n", "|", ";", "user:"),
+    *("Kx8zQ4hakb6oDwLjhdvDcir5iT", "'Qw7 mP2'", "$PASS", "admin", "%"),
+]
+
+
+def test_a_command_line_is_matched_where_re2_finds_a_flag_or_a_command_as_finditer_matches() -> (
+    None
+):
+    pattern, lead = detectors._COMMAND_LINE_PASSWORD, detectors._COMMAND_LEADS
+    rng = random.Random(41)
+    texts = ["".join(rng.choices(COMMAND_PIECES, k=rng.randint(1, 30))) for _ in range(1500)]
+    for text in [*texts, "--password Kx8zQ4hakb6oDwLjhdvDcir5iT", "-storepass x"]:
+        by_leads = _matched_at_leads(pattern, lead, text, _read_low(_folded(text)), after="")
+        assert _spans(by_leads) == _spans(pattern.finditer(text)), text

@@ -488,16 +488,44 @@ def command_line_password(text: str) -> Iterator[Span]:
     """A password given on a command line. "--password flag" in a sentence is prose: a value
     after a space counts when it has letters and digits, as a password told in prose.
     (`_bounded`: a command's help of a thousand flags taking no password is read no further.)"""
-    yield from _bounded(
-        map(_command_line_value, _COMMAND_LINE_PASSWORD.finditer(text)), _MANY_REFUSED
-    )
+    raw = _read_low(_folded(text)) if len(text) >= RE2_RUNS_FROM else None
+    commands = _matched_at_leads(_COMMAND_LINE_PASSWORD, _COMMAND_LEADS, text, raw, after="")
+    yield from _bounded(map(_command_line_value, commands), _MANY_REFUSED)
     if "htpasswd" in text:
-        for m in _HTPASSWD.finditer(text):
-            group = _shell_literal(m)
-            if group is None or "b" not in m.group("flags"):
-                continue
-            if _credential_value(_C_PASSWORD, m.group(group)) is not None:
-                yield m.start(group), m.end(group), PASSWORD
+        # (each "htpasswd" tried, a refusal when it makes none: 400 KB of "htpasswd -b f u "
+        # cost 20 ms of tries that each read on to the next)
+        yield from _bounded(map(_htpasswd_value, _htpasswd_tries(text)), _MANY_REFUSED)
+
+
+# Where a match of `_COMMAND_LINE_PASSWORD` may start (`_matched_at_leads`): a flag of its, or a
+# command's name. (`re` tries the regex, a look-behind first, at each character: 15 ms for 400
+# KB of a command's flags that hold none, " -p x" repeated; RE2 finds these in one pass.)
+_COMMAND_LEADS = (
+    r"-(?:-?pass|src|dest|store|key|-with-token)|psexec|plink|pscp|psftp|curl|wget|mysql|mariadb"
+    r"|sshpass|docker|podman|nerdctl|buildah|skopeo|oras|helm|redis-cli|ldap|smbclient|az"
+    r"|ssh-keygen|openssl|zip|7z|rabbitmqctl|net|lftp|security"
+)
+
+
+def _htpasswd_tries(text: str) -> Iterator[re.Match[str] | None]:
+    """`_HTPASSWD` tried at each "htpasswd" in ``text`` past the last match (None: none there)."""
+    at = text.find("htpasswd")
+    while at >= 0:
+        m = _HTPASSWD.match(text, at)
+        yield m
+        at = text.find("htpasswd", at + 1 if m is None else m.end())
+
+
+def _htpasswd_value(m: re.Match[str] | None) -> Span | None:
+    """The password ``m`` gives with -b, if it gives one."""
+    if m is None:
+        return None
+    group = _shell_literal(m)
+    if group is None or "b" not in m.group("flags"):
+        return None
+    if _credential_value(_C_PASSWORD, m.group(group)) is None:
+        return None
+    return m.start(group), m.end(group), PASSWORD
 
 
 def _command_line_value(m: re.Match[str]) -> Span | None:
@@ -1932,25 +1960,39 @@ def _starts(search: Callable[[int], int], raw: bytes) -> Iterator[int]:
     ********" in a text, reads the first thousand, not all)."""
     pos = 0
     while (at := search(pos)) >= 0:
-        # (the character before the name matched, but at the text's start: a letter there is
-        # the name's own)
-        name = at if at == 0 and raw[:1].isalpha() else at + 1
-        yield name
-        pos = name + 1  # (the next name's character before it is this one's at least)
+        places = _name_places(at, raw)
+        yield from places
+        pos = places[-1] + 1  # (the next name's character before it is this one's at least)
+
+
+def _name_places(at: int, raw: bytes) -> tuple[int, ...]:
+    """Where a name may start whose match RE2 found at ``at``: past the character before it;
+    at the text's start, there too (a name of a letter there has no character before it; one
+    that starts with a dash, a flag, may, or may follow one)."""
+    if at:
+        return (at + 1,)
+    first = raw[:1]
+    return (0,) if first.isalnum() or first == b"_" else (0, 1)
 
 
 def _matched_at_leads(
-    pattern: re.Pattern[str], lead: str, text: str, raw: bytes | None, run: int = 0
+    pattern: re.Pattern[str],
+    lead: str,
+    text: str,
+    raw: bytes | None,
+    run: int = 0,
+    after: str = r"[ \t]",
 ) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text)``; in a long text (``raw``, its `_read_low`, when RE2 is
     installed), its matches at the places RE2 finds ``lead`` (what the pattern reads first, in
     lower case, after a look-behind for no character of a name) with no such character before
-    it and a space or a tab after it; ``run``: and, on the line after it, a run of so many
-    characters none a space or a quote, where every match's value stands (`_RunsAhead`)."""
+    it and ``after`` after it (a space or a tab); ``run``: and, on the line after it, a run of
+    so many characters none a space or a quote, where every match's value stands
+    (`_RunsAhead`)."""
     if raw is not None:
         from app.secrets.engine import re2_searcher
 
-        search = re2_searcher(rf"(?:^|[^a-z0-9_])(?:{lead})[ \t]", raw)
+        search = re2_searcher(rf"(?:^|[^a-z0-9_])(?:{lead}){after}", raw)
         if search is not None:
             starts = _starts(search, raw) if not run else _RunsAhead(raw, run).starts(search)
             return _matched_from(pattern, text, starts)
@@ -1983,14 +2025,15 @@ class _RunsAhead:
         searches for names, four forms' 25,000 each)."""
         raw, pos = self._raw, 0
         while (at := search(pos)) >= 0:
-            name = at if at == 0 and raw[:1].isalpha() else at + 1
-            if not self._advance(name):
-                return  # (no run ends past it: none past any name after it either)
-            if self._break < name:
-                yield name
-                pos = name + 1
-            else:
-                pos = self._break  # (its line holds no run: the next name past the break)
+            pos = -1
+            for name in _name_places(at, raw):
+                if not self._advance(name):
+                    return  # (no run ends past it: none past any name after it either)
+                if self._break < name:
+                    yield name
+                    pos = name + 1
+                else:
+                    pos = max(pos, self._break)  # (no run on its line: on from the break)
 
     def _advance(self, place: int) -> bool:
         """Read the runs up to the first that ends past ``place``: False when none does."""
