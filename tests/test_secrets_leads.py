@@ -123,3 +123,20 @@ def test_a_command_line_is_matched_where_re2_finds_a_flag_or_a_command_as_findit
     for text in [*texts, "--password Kx8zQ4hakb6oDwLjhdvDcir5iT", "-storepass x"]:
         by_leads = _matched_at_leads(pattern, lead, text, _read_low(_folded(text)), after="")
         assert _spans(by_leads) == _spans(pattern.finditer(text)), text
+
+
+WITH_PIECES = [
+    *("with ", "WITH ", "and ", "using the ", "use ", "username admin ", "user ops@x.io ", "x"),
+    *("password ", "Password: ", "passphrase ", "PASSWORD:", "pass ", "_with ", "ſ", "\u212a"),
+    *("paſſword ", "uſername ", "wıth ", "İ"),
+    *("Kx8zQ4ha", "Wint3r-2026!", "'xyz'", " ", "\t", "\n", "-", "é"),
+]
+
+
+def test_a_password_after_with_is_matched_in_lower_case_as_finditer_matches() -> None:
+    low_form, pattern = detectors._WITH_PASSWORD_LOW, detectors._WITH_PASSWORD
+    rng = random.Random(43)
+    texts = ["".join(rng.choices(WITH_PIECES, k=rng.randint(1, 20))) for _ in range(3000)]
+    for text in texts:
+        found = detectors._matched_in_lower_case(low_form, pattern, text)
+        assert _spans(found) == _spans(pattern.finditer(text)), text
