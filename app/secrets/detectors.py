@@ -50,6 +50,7 @@ from app.secrets import (
     URI_PASSWORD,
     USERINFO,
     Span,
+    _as_folded,
     _bounded,
     _classify_name,
     _credential_value,
@@ -1945,27 +1946,11 @@ def _prose_names(low: str) -> _ProseNames | None:
     return None if search is None else _ProseNames(raw, search)
 
 
-# The letters past ASCII that `re` matches as ASCII's in a case-insensitive pattern ("İ", "ı",
-# "ſ", and the Kelvin sign, its documentation says): RE2 reads each as that letter where it finds
-# where such a pattern may start, and finds every place `re` would match.
-_FOLDED_AS_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
-
-
 def _read_low(low: str) -> bytes:
     """``low`` (a text in lower case, `_folded`) as RE2 reads it for a case-insensitive
     pattern's places: ASCII, a letter `re` folds to ASCII's as that letter, any other character
     past it "?" (offsets kept)."""
     return _as_folded(low).encode("ascii", "replace")
-
-
-def _as_folded(low: str) -> str:
-    """``low`` (a text in lower case) with each letter `re` folds to an ASCII one as that
-    letter: what a pattern in lower case reads where its form in any case would match."""
-    if not low.isascii():
-        for letter, ascii_letter in _FOLDED_AS_ASCII:
-            if letter in low:
-                low = low.replace(letter, ascii_letter)
-    return low
 
 
 def _starts(search: Callable[[int], int], raw: bytes) -> Iterator[int]:
