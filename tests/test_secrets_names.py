@@ -48,6 +48,9 @@ FRAGMENTS = [
     "api_key !== x ",
     "senha: Zq9-Zq9-Zq9 Kennwort=ab ",  # (a password's name in another language)
     "wachtwoord: ******** DB_SENHA=${X} ",
+    "[password]: x ",  # (a "]" is read after a quote only: an INI section's name is no key)
+    '$cfg["db_password"] = "Zq9-Zq9-Zq9"; ',
+    "cfg['token']: 'Zx9aQ2mmYY88' ",
 ]
 
 
@@ -81,6 +84,7 @@ def test_a_large_text_gives_the_same_spans_either_way(fragments):
         'sig=\u00a0\u00a0__secret_key: "Zx9!aQ2#mm" password: a ' * 2,
         "password: Zq9-Zq9-Zq9 ",  # every one a finding
         "https://example.com/a note: b ",  # no credential's name at all
+        "[password]: x ",  # (RE2 took a "]" with no quote before it: each a step refused)
     ],
 )
 def test_floods_give_the_same_spans_either_way(unit):

@@ -1157,7 +1157,8 @@ _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
     rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
     rf"(?i:{_NAME_HEAD_ANCHOR.pattern})"  # (the words `_may_name_credential` tests)
-    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?[\"']?\]?[ \t]*"
+    # (a "]" after a quote only, as `_NAME_OP` reads one: ["password"] = …, not [password]: …)
+    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?(?:[\"']\]?)?[ \t]*"
     r"(?:===?|!==?|[:=?+]=?|=>|<-|->|string[ \t]*=))[ \t]*"  # (an arrow past ASCII: "?")
 )
 # and _NAME_OP_VALUED's: the first eight characters of the value matched, not looked ahead
