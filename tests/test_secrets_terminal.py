@@ -5,7 +5,13 @@ text holds no BEL (`_ESC_SEQUENCE`, led by the ESC alone, which `re` skips to in
 import random
 
 from app.secrets import scan_text
-from app.secrets.detectors import _ESC_SEQUENCE, TERMINAL_SEQUENCE, terminal_sequences
+from app.secrets.detectors import (
+    _ESC_SEQUENCE,
+    TERMINAL_SEQUENCE,
+    _terminal_piece,
+    _without_sequences,
+    terminal_sequences,
+)
 
 PIECES = [
     *("\x1b", "\x1b[", "\x1b[0m", "\x1b[1;32m", "\x1b[38;5;196m", "\x1b[?25l", "\x1b[ q"),
@@ -41,3 +47,12 @@ def test_a_token_between_colours_is_found_in_a_long_output_and_a_short_one() -> 
     filler = "\x1b[2mstep ok\x1b[0m\n" * 2000
     for text in (line, filler + line + filler):
         assert [text[a:b] for a, b, _ in scan_text(text)] == [token]
+
+
+def test_a_text_is_read_without_its_sequences_alike_with_framing_or_none() -> None:
+    """A link's or a title's framing read as a space, any other sequence as nothing: in C where
+    a text holds no framing, by the pieces' callback where it does."""
+    rng = random.Random(37)
+    for _ in range(3000):
+        text = "".join(rng.choices([*PIECES, "\x07"], k=rng.randint(1, 30)))
+        assert _without_sequences(text) == TERMINAL_SEQUENCE.sub(_terminal_piece, text), text

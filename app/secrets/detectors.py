@@ -3059,7 +3059,7 @@ def terminal_decoding(text: str) -> Decoding | None:
         )
         return _placed(hits[0], _runs_around(sequences))
 
-    return [terminal_sequences(text).sub(_terminal_piece, text)], place
+    return [_without_sequences(text)], place
 
 
 def terminal_texts(texts: list[str]) -> list[str | None]:
@@ -3068,7 +3068,7 @@ def terminal_texts(texts: list[str]) -> list[str | None]:
     return _joined(
         texts,
         lambda text: "\x1b" in text and _RECORDS not in text,
-        lambda joined: terminal_sequences(joined).sub(_terminal_piece, joined),
+        _without_sequences,
         "",
         _RECORDS,
     )
@@ -3076,6 +3076,17 @@ def terminal_texts(texts: list[str]) -> list[str | None]:
 
 def _terminal_piece(sequence: re.Match[str]) -> str:
     return " " if sequence.group("framing") is not None else ""
+
+
+def _without_sequences(text: str) -> str:
+    """``text`` read without its terminal's sequences: a link's or a title's framing a space,
+    any other sequence nothing. (A text with no framing, none of an OSC's start, a BEL or the
+    string terminator, has each taken out in C: a callback of Python for each of 28,000 colours
+    cost 16 ms.)"""
+    pattern = terminal_sequences(text)
+    if "\x1b]" in text or "\x07" in text or "\x1b\\" in text:
+        return pattern.sub(_terminal_piece, text)
+    return pattern.sub("", text)
 
 
 # A CSV's quoted cell (an export of tickets, messages or a tool's log as CSV) doubles each quote
