@@ -90,7 +90,10 @@ from app.secrets.shapes import (
 _PEM_SPACE = r"(?:[ \t\u00a0]|\\{1,2}t)"  # (a tab may be JSON-escaped too, once or twice)
 _PEM_BEGIN = _lazy(
     rf"(?i)-----?{_PEM_SPACE}{{0,3}}BEGIN{_PEM_SPACE}{{1,3}}"
-    rf"(?P<label>(?:[A-Z0-9]{{1,12}}{_PEM_SPACE}{{1,3}}){{0,4}}PRIVATE{_PEM_SPACE}{{1,3}}KEY"
+    # (a label's word and the spaces after it each read whole, possessively: a word ends only
+    # at a space, and a space is followed by a word; backing off a letter at a time cost a
+    # line of 30,000 armour lines 0.7 µs each)
+    rf"(?P<label>(?:[A-Z0-9]{{1,12}}+{_PEM_SPACE}{{1,3}}+){{0,4}}PRIVATE{_PEM_SPACE}{{1,3}}KEY"
     rf"(?:{_PEM_SPACE}{{1,3}}BLOCK)?){_PEM_SPACE}{{0,3}}-----?"
 )
 # After the armour line: optional headers (Proc-Type, DEK-Info, Version, Comment), then base64.
