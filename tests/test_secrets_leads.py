@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from app import secrets
 from app.secrets import RE2_RUNS_FROM, detectors, scan_text
 from app.secrets.detectors import _folded, _matched_at_leads, _matched_from, _read_low
 from tests.test_secrets_engine import CORPUS
@@ -140,3 +141,20 @@ def test_a_password_after_with_is_matched_in_lower_case_as_finditer_matches() ->
     for text in texts:
         found = detectors._matched_in_lower_case(low_form, pattern, text)
         assert _spans(found) == _spans(pattern.finditer(text)), text
+
+
+def test_a_value_quoted_after_a_name_is_found_led_by_its_quote_as_by_the_name_s_end() -> None:
+    """The two forms of `_QUOTED_AFTER_NAME` (a space and a quote, the name's end behind them)
+    find, in order, what one regex led by the name's ends finds."""
+    ends = "|".join(secrets._QUOTED_NAME_ENDS)
+    by_name = re.compile(
+        rf"(?:{ends}) (?P<quote>[\"'])(?P<value>[^\s\"'`\\<>]{{4,128}}+)(?P=quote)"
+    )
+    pieces = ["password", "key", "token", "pw", " ", "'", '"', "abcd", "ab", "x'y", "`", "\\"]
+    pieces += ["\n", "secretword", "phrase", "wd", "passphrase 'Qw7x9'", ' "Kx8zQ4ha"']
+    rng = random.Random(47)
+    for _ in range(20_000):
+        text = "".join(rng.choices(pieces, k=rng.randint(1, 12)))
+        forms = [form.finditer(text) for form in detectors._QUOTED_AFTER_NAME]
+        found = [(m.start("quote"), m.span("value")) for m in detectors._in_order(*forms)]
+        assert found == [(m.start("quote"), m.span("value")) for m in by_name.finditer(text)]
