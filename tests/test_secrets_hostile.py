@@ -552,6 +552,12 @@ BOUNDED_FORMS = [
         1000,
         "CREATE USER app IDENTIFIED BY '{}';\n",
     ),
+    (
+        "standard input",
+        "echo $PW | docker login --password-stdin\n",
+        1000,
+        "echo '{}' | docker login -u ops --password-stdin\n",
+    ),
 ]
 
 
