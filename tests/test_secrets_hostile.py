@@ -558,6 +558,19 @@ BOUNDED_FORMS = [
         1000,
         "echo '{}' | docker login -u ops --password-stdin\n",
     ),
+    ("setter", 'ds.setPassword("x");\n', 1000, 'ds.setPassword("{}");\n'),
+    (
+        "form field",
+        '<input type="password" value="x">\n',
+        1000,
+        '<input type="password" value="{}">\n',
+    ),
+    (
+        "SQL insert",
+        "INSERT INTO users (name, password) VALUES ('a', 'b');\n",
+        1000,
+        "INSERT INTO users (name, password) VALUES ('ops', '{}');\n",
+    ),
 ]
 
 
