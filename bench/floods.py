@@ -52,6 +52,9 @@ UNITS = (
     *('\\"password\\": \\"x\\", ', "cGFzc3dvcmQ6IHg= ", "\x1b[0m password ", 'a,b,"x""y",c '),
     *("| password | x | ", "<td>password</td><td>x</td> ", "`password`: `x` "),
     *("**Password:** x ", "> password: x\n", "# password: x\n", "1\tpassword: x\n"),
+    *('setPassword("x") ', 'HTTPBasicAuth("u", "p") ', '<input type="password" value="x"> '),
+    *("INSERT INTO users (name, password) VALUES ('a', 'b'); ", "set DB_PASSWORD to x "),
+    *('variable "db_password" { default = "x" } ', '<entry key="password">x</entry> '),
 )
 
 
