@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup system-deps test-tools serve test check lint conformance bench bench-worst bench-cli clean constraints schema-checks
+.PHONY: setup system-deps test-tools serve test check lint conformance bench bench-worst bench-floods bench-cli clean constraints schema-checks
 
 # The suite runs on this many workers (pytest-xdist), each taking work from the others when
 # it runs dry: a third of the suite waits on servers, deadlines and subprocesses, so more
@@ -63,6 +63,10 @@ bench: setup
 # The worst cases of issue 11 beside a benign document of the same size (minutes; --quick: 100 KB)
 bench-worst: setup
 	$(BIN)/python bench/worst.py
+
+# One text of each detector's trigger repeated to 400 KB, beside a benign document (a minute)
+bench-floods: setup
+	$(BIN)/python bench/floods.py
 
 # ocp lint's start-up, from the wheel installed in a fresh virtualenv (issue 13; about 2 minutes)
 bench-cli: setup
