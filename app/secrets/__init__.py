@@ -1475,18 +1475,15 @@ _NEXT_LINE_VALUE = _lazy(
 
 
 def _past_yaml_lead(text: str, v: re.Match[str]) -> re.Match[str] | None:
-    """The value after the lead ``v`` found (`_YAML_LEADS`), on its line; ``v`` itself when it
-    is no lead (CloudFormation's "Type:" with no Default after it); None when no value follows
-    the lead on its line."""
-    lead = v.group("bare")
+    """The value after the lead ``v`` found (one of `_YAML_LEADS`, its caller has seen), on its
+    line; ``v`` itself when it is none (CloudFormation's "Type:" with no Default after it);
+    None when no value follows the lead on its line."""
     at = v.end()
-    if lead == "Type:":
+    if v.group("bare") == "Type:":
         wrapped = _WRAPPED_DEFAULT.match(text, v.start())
         if wrapped is None:
             return v
         at = wrapped.end()
-    elif lead not in _YAML_LEADS:
-        return v
     gap = text[at : at + 64]
     return _VALUE.match(text, at + len(gap) - len(gap.lstrip(" \t")))
 

@@ -1302,12 +1302,11 @@ def _listed_values(text: str) -> Iterator[Span | None]:
 
 # A table's row: a line that starts with "|" and holds another (its cells between), after the
 # newline before it (a literal the engine searches for at C speed: a line start, "^", costs
-# it a test at every character, some 5 ms on 400 KB of text holding one name before a "|"; a
-# line of one "|", a cell an HTML table sets on a line of its own, is passed over there too:
-# 16,000 such lines cost 9 ms of steps of Python).
-# (A row of one cell, "|5|" of a table an HTML page sets a cell to a row, is passed over
-# there too: its second "|" followed by no third and by nothing but spaces, 5,000 of them
-# cost 5 ms of steps. An Org separator, |---+---|, is one cell and a row.)
+# it a test at every character, some 5 ms on 400 KB of text holding one name before a "|").
+# A line that is no row of two cells is passed over there too, each a step of Python else: one
+# "|" alone (a cell an HTML table sets on a line of its own: 16,000 cost 9 ms) or one cell,
+# "|5|" (a cell set to a row: its second "|" followed by no third and by nothing but spaces,
+# 5,000 cost 5 ms); but an Org separator, |---+---|, one cell and a row.
 _TABLE_ROW = _lazy(
     r"\n[ \t]*\|(?=[^\n|]{0,4095}+\|(?:[^\n|]{0,4095}+\||[^\n|]{0,4095}?[^\s|])"
     r"|-{3,}+\+[^\n|]{0,4095}+\|)([^\n]{0,4096}+)"
