@@ -440,9 +440,10 @@ def env_entries(n: int) -> bytes:
 # Forms a detector reads a step of Python each, every one refused: a log's or a page's lines
 # naming credentials with nothing secret after them (issue 29: each detector reads a thousand
 # refused in one text, and the rest of it no more).
-def _lines(n: int, line: Callable[[int], str]) -> bytes:
-    """``n`` distinct lines of ``line`` in one string."""
-    return dump(_with_text(["\n".join(line(i) for i in range(n))]))
+def _lines(n: int, line: Callable[[int], str], separator: str = "\n") -> bytes:
+    """``n`` distinct lines of ``line`` in one string (``separator``: or pieces a space apart,
+    one line of prose)."""
+    return dump(_with_text([separator.join(line(i) for i in range(n))]))
 
 
 def help_metavariables(n: int) -> bytes:
@@ -530,7 +531,7 @@ def xml_elements(n: int) -> bytes:
 
 def string_lists(n: int) -> bytes:
     """``n`` lists of two strings naming a password in one text, each read as lines."""
-    return dump(_with_text([" ".join(f'["password:", "see vault {i}"]' for i in range(n))]))
+    return _lines(n, lambda i: f'["password:", "see vault {i}"]', " ")
 
 
 # A line of each form a decoder reads, an escape of each kind in them: each decoder reads the
@@ -1002,15 +1003,8 @@ def markup_tags(n: int) -> bytes:
 def told_names(n: int) -> bytes:
     """One text of ``n`` sentences telling what a password and a token are to be, none a
     credential: each name read for a value told after it ("to …"), and refused."""
-    return dump(
-        _with_text(
-            [
-                " ".join(
-                    f"reset the password to the default of svc{i} and set token to expire."
-                    for i in range(n)
-                )
-            ]
-        )
+    return _lines(
+        n, lambda i: f"reset the password to the default of svc{i} and set token to expire.", " "
     )
 
 
@@ -1018,24 +1012,17 @@ def told_keys(n: int) -> bytes:
     """One text of ``n`` names of keys each form of a key told in prose reads (a header's, a
     purpose's, after "with", before "is"), and no value long enough after any: each name
     looked at once at most (before, each was a search and a refusal, 100,000 of them)."""
-    return dump(
-        _with_text(
-            [
-                " ".join(
-                    f"x-api-key short, the api key is {i} and with token {i}, session token {i}."
-                    for i in range(n)
-                )
-            ]
-        )
+    return _lines(
+        n,
+        lambda i: f"x-api-key short, the api key is {i} and with token {i}, session token {i}.",
+        " ",
     )
 
 
 def url_pages(n: int) -> bytes:
     """One text of ``n`` URLs with a user and a masked password: each read by the userinfo's
     detector (the first thousand), none by the special scheme's nor the command line's."""
-    return dump(
-        _with_text([" ".join(f"see https://user:****@host{i}.example.com/x and" for i in range(n))])
-    )
+    return _lines(n, lambda i: f"see https://user:****@host{i}.example.com/x and", " ")
 
 
 def html_tables(n: int) -> bytes:
