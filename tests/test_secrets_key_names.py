@@ -71,6 +71,10 @@ SERVICE_CREDENTIAL_NAMES = [
     "GH_PAT",
     "gitlab_pat",
     "ADO_PAT",
+    "JIRA_PAT",  # (a service a rule names: Atlassian's)
+    "FIGMA_PAT",
+    "DOCKER_PAT",
+    "codeberg_pat",
     "ADAFRUIT_IO_KEY",
 ]
 TOKEN = "Zk3mQ9xR2vT8wL5nP1cY7hJ4bF6dS0aG3eK9uM2q"
@@ -84,7 +88,9 @@ def test_a_value_under_a_service_s_token_name_is_found(name: str) -> None:
     assert [text[s:e] for s, e, _ in scan_text(text)] == [TOKEN]
 
 
-@pytest.mark.parametrize("name", ["glob_pat", "url_pat", "file_path", "search-pattern", "PAT"])
+@pytest.mark.parametrize(
+    "name", ["glob_pat", "url_pat", "token_pat", "file_path", "search-pattern", "PAT"]
+)
 def test_a_pattern_s_or_a_path_s_name_is_no_token_s(name: str) -> None:
     """A "pat" after a word that names no service is a pattern (glob_pat), and a path's name
     holds the letters: neither makes a value a token."""

@@ -436,17 +436,25 @@ def _classify_name(name: str) -> str | None:
         services = _services()
         if parts[-2] in services or (len(parts) > 2 and parts[-3] + parts[-2] in services):
             found = _C_API_KEY
-    if found is None and parts[-1] == "pat" and len(parts) > 1 and parts[-2] in _PAT_ISSUERS:
-        # a forge's personal access token ("AZURE_DEVOPS_PAT", "GH_PAT", "GITLAB_PAT"): a
+    if found is None and parts[-1] == "pat" and len(parts) > 1 and parts[-2] in _pat_issuers():
+        # a service's personal access token ("AZURE_DEVOPS_PAT", "GH_PAT", "JIRA_PAT"): a
         # "glob_pat" or a "token_pat" is a pattern
         found = _C_TOKEN
     return found
 
 
-# The services that issue personal access tokens, as a variable names them.
+# The services that issue personal access tokens, as a variable names them: forges by their
+# short names, and every service a rule names (`_services`) but the words that are no service.
 _PAT_ISSUERS = frozenset(
     {"gh", "github", "gitlab", "gl", "ado", "devops", "azure", "bitbucket", "gitea", "hf"}
+    | {"forgejo", "codeberg", "srht", "sourcehut", "docker", "quay", "harbor", "dbx", "tfc"}
 )
+_NO_ISSUERS = frozenset({"token", "unseal", "bootstrap", "npmauthident", "npmauthtoken"})
+
+
+@lru_cache(maxsize=1)
+def _pat_issuers() -> frozenset[str]:
+    return _PAT_ISSUERS | (_services() - _NO_ISSUERS)
 
 
 @lru_cache(maxsize=1)
