@@ -860,6 +860,32 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "an API key",
         'gh secret set API_KEY --body "$API_KEY"; gh secret set DEPLOY_KEY < key.pem',
     ),
+    # a JSON Web Key's private part (RFC 7518 §6): an EC key's "d", as a JWKS file holds it
+    (
+        "jwk-private",
+        _lazy(
+            lambda: rnd(43, string.ascii_letters + string.digits + "-_"),
+            '{"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvR'
+            'VEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0", "d": "',
+            '", "use": "sig"}]}',
+        ),
+        "a private key",
+        '{"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvR'
+        'VEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0", "use": "sig"}]}',
+    ),
+    (
+        "apache-setenv",
+        _lazy(lambda: "Pw9" + rnd(12), "<VirtualHost *:80>\n    SetEnv DB_PASSWORD ", "\n"),
+        "a password",
+        "SetEnv APP_ENV production\nSetEnv DB_PASSWORD ${DB_PASSWORD}\nPassEnv DB_PASSWORD\n",
+    ),
+    (
+        "nginx-fastcgi-param",
+        _lazy(lambda: rnd(32), "location ~ \\.php$ {\n    fastcgi_param API_KEY ", ";\n}"),
+        "an API key",
+        "fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;\n"
+        "fastcgi_param DB_PASSWORD $db_password;",
+    ),
     (
         "redis-requirepass",
         _lazy(lambda: "Pw9" + rnd(12), "bind 127.0.0.1\nrequirepass ", "\n"),

@@ -56,6 +56,8 @@ NOTHING_TO_FIND = [
     ("alphanumeric run", rnd(SIZE)),
     ("setx placeholders", _repeat("setx API_KEY %API_KEY% ")),
     ("requirepass words", _repeat("requirepass foobared\n")),
+    ("public JSON Web Keys", _repeat('{"kty":"EC","crv":"P-256","d":"short"}, ')),
+    ("JSON Web Key types with no object", _repeat('"kty":"RSA",')),
     ("XML named placeholders", _repeat('<property name="db.password" value="${db.password}"/>')),
     ("XML start tags left open", _repeat("<a name='password' b='x' ")),
     ("flags with no value", _repeat("--db-password= -Dpassword= --x-token= ")),

@@ -734,6 +734,7 @@ def _later(name: str) -> Detector:
 
 
 _pem = _later("pem")
+_private_jwk = _later("private_jwk")
 _putty = _later("putty")
 _userinfo = _later("userinfo")
 _special_userinfo = _later("special_userinfo")
@@ -1865,6 +1866,8 @@ COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 QUOTED_PRINTABLE = r"=3D|=[C-F][0-9A-F]=[89AB][0-9A-F]|[^\n=]{69}=\r?\n"
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
+    # a JSON Web Key's type, in the object that holds its private part (detectors `private_jwk`)
+    _Anchor(('"kty"', ('"kty"',)), (_private_jwk,)),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
     _Anchor((r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("@",)), (_userinfo,)),
     _Anchor(("@", ("@",)), (_special_userinfo,)),
@@ -2110,12 +2113,16 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_credential_call,),
     ),
     # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set,
-    # a Dockerfile's ENV) or Redis's password (requirepass, masterauth) to the next word
+    # a Dockerfile's ENV, Apache's SetEnv, nginx's fastcgi_param) or Redis's password
+    # (requirepass, masterauth) to the next word
     _Anchor(
         (
             r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secret[ \t]+set[ \t]"
-            r"|requirepass[ \t]|masterauth[ \t]|ENV[ \t]",
-            ("setx", "set ", "set\t", "config", "requirepass", "masterauth", "ENV"),
+            r"|requirepass[ \t]|masterauth[ \t]|ENV[ \t]|SetEnv[ \t]|_param[ \t]",
+            (
+                *("setx", "set ", "set\t", "config", "requirepass", "masterauth", "ENV"),
+                *("SetEnv", "_param"),
+            ),
         ),
         (_command_variable,),
     ),
@@ -2435,7 +2442,11 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     ),
     # "aws configure set": the command 14 characters before its word at most; its name of 128,
     # flags and a value of 256 (quoted) after it
-    _command_variable: (("setx", "set", "config", "requirepass", "masterauth", "env"), 16, 480),
+    _command_variable: (
+        ("setx", "set", "config", "requirepass", "masterauth", "env", "_param"),
+        16,
+        480,
+    ),
     # "set the DB_PASSWORD to …": the verb 16 characters before its word at most, a name of 128
     # and a value of 256 after it
     _set_name_to: (("set", "changed", "updated", "rotated", "reset"), 16, 480),
@@ -4006,7 +4017,12 @@ def _hits(
     for at, spans in decoded.items():
         name = names[undecoded[at]]
         name_spans[name] = _merge(name_spans.get(name, []) + spans)
-    if name_spans or credential_names or not _PAIRED_VALUES.isdisjoint(distinct_names):
+    if (
+        name_spans
+        or credential_names
+        or not _PAIRED_VALUES.isdisjoint(distinct_names)
+        or "kty" in distinct_names
+    ):
         _scan_members(walk(), record, name_spans, credential_names)
     yield from pending
 
@@ -4019,6 +4035,7 @@ def _scan_members(
 ) -> None:
     wanted = list(dict.fromkeys([*name_spans, *credential_names]))
     paired = [member for member in _PAIRED_VALUES if member in layout.names]
+    jwk = "kty" in layout.names
     for c, obj in enumerate(layout.conts):
         if not isinstance(obj, dict):
             continue
@@ -4037,6 +4054,20 @@ def _scan_members(
         for member in paired:
             if member in obj:
                 _name_value_pair(record, c, obj, member)
+        if jwk and isinstance(obj.get("kty"), str):
+            _jwk_members(record, c, obj)
+
+
+def _jwk_members(record: Record, c: int, key: dict[object, object]) -> None:
+    """Record the private members of ``key``, object ``c``, a JSON Web Key."""
+    kty = key["kty"]
+    assert isinstance(kty, str)
+    for member in _JWK_PRIVATE.get(kty, ()):
+        value = key.get(member)
+        if _jwk_private_member(kty, member, value):
+            assert isinstance(value, str)
+            ordinal = list(key).index(member)
+            record(c, (member,), (ordinal,), _whole(value, PRIVATE_KEY), False, value)
 
 
 # Words that make a password member's value with spaces a sentence about a password ("stored in
@@ -4145,6 +4176,31 @@ def _last_part(name: str) -> str:
 
 # the members that hold a pair's value, and those that name it
 _PAIRED_VALUES = frozenset({"value", "Value", "ParameterValue"})
+# A JSON Web Key's private members by its type (RFC 7518 §6): an EC or OKP key's "d", an RSA
+# key's "d" and the primes and exponents it is computed from (either gives the key away), a
+# symmetric key's "k". The shortest is a 128-bit symmetric key's, 22 characters of base64url.
+_JWK_PRIVATE: dict[str, tuple[str, ...]] = {
+    "RSA": ("d", "p", "q", "dp", "dq", "qi"),
+    "EC": ("d",),
+    "OKP": ("d",),
+    "oct": ("k",),
+}
+_JWK_SHORTEST = 22
+
+
+def _jwk_private_member(kty: str, member: object, value: object) -> bool:
+    """Whether ``member`` of a JSON Web Key of type ``kty`` is a private part, and ``value``
+    one (base64url of a key's length, no placeholder)."""
+    return (
+        member in _JWK_PRIVATE.get(kty, ())
+        and isinstance(value, str)
+        and len(value) >= _JWK_SHORTEST
+        and _BASE64URL.fullmatch(value) is not None
+        and _plausible_token(value, min_len=_JWK_SHORTEST)
+    )
+
+
+_BASE64URL = _lazy(r"[A-Za-z0-9_-]+")
 _NAME_MEMBERS = (
     *("name", "Name", "key", "Key", "label", "Label", "header", "field", "variable", "param"),
     *("parameter", "ParameterKey", "OptionName"),

@@ -44,6 +44,7 @@ from app.secrets import (
     LOG_PREFIX,
     PASSWORD,
     PEM_KEY,
+    PRIVATE_KEY,
     PUTTY_KEY,
     RE2_RUNS_FROM,
     SECRET,
@@ -58,6 +59,7 @@ from app.secrets import (
     _folded,
     _holds_name_word,
     _item_after_kind,
+    _jwk_private_member,
     _last_part,
     _may_name_credential,
     _member_credential,
@@ -166,6 +168,39 @@ def _pem_end(label: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?i)-----?{_PEM_SPACE}{{0,3}}END{_PEM_SPACE}{{1,3}}{words}{_PEM_SPACE}{{0,3}}-----?"
     )
+
+
+# A JSON Web Key's private parts (RFC 7517; RFC 7518 §6: app/secrets `_JWK_PRIVATE`), base64url,
+# in the object that names the key's type. The members come in any order (a library that sorts
+# them writes "d" before "kty"), and the object is what lies between the braces around "kty" (a
+# JWK holds no object but a multi-prime RSA key's "oth", after its "d"), within `_JWK_REACH`
+# characters either side (a 4096-bit RSA key's members before its "kty", sorted, fit in 4,000).
+_JWK_TYPE = _lazy(r'"kty"[ \t\r\n]*+:[ \t\r\n]*+"(RSA|EC|OKP|oct)"')
+_JWK_MEMBER = _lazy(r'"(d[pq]?|[kpq]|qi)"[ \t\r\n]*+:[ \t\r\n]*+"([A-Za-z0-9_-]{1,4096}+)"')
+_JWK_REACH = 8192
+
+
+def private_jwk(text: str) -> Iterator[Span]:
+    """The private member of each JSON Web Key written in ``text`` (`_bounded`)."""
+    return _bounded(_jwk_privates(text))
+
+
+def _jwk_privates(text: str) -> Iterator[Span | None]:
+    pos = 0
+    while (m := _JWK_TYPE.search(text, pos)) is not None:
+        pos = m.end()
+        start = text.rfind("{", max(0, m.start() - _JWK_REACH), m.start())
+        end = text.find("}", m.end(), m.end() + _JWK_REACH)
+        found = False
+        if start != -1 and end != -1:
+            for member in _JWK_MEMBER.finditer(text, start, end):
+                if _jwk_private_member(m.group(1), member.group(1), member.group(2)):
+                    found = True
+                    yield member.start(2), member.end(2), PRIVATE_KEY
+        if found:
+            pos = max(pos, end)
+        else:
+            yield None
 
 
 _PUTTY = _lazy(r"PuTTY-User-Key-File-\d+:")
@@ -577,15 +612,16 @@ _HELP_REACH = 256
 # A command that sets a named variable, secret or setting to a value, as the next word: Windows'
 # setx NAME VALUE, fish's set -x NAME VALUE, aws configure set NAME VALUE, git config [--global]
 # NAME VALUE, gh secret set NAME --body VALUE, a Dockerfile's ENV NAME VALUE (its older form, a
-# line's first word); and Redis's requirepass and masterauth directives. The value is judged as
-# a member's value under that name would be.
+# line's first word), Apache's SetEnv NAME VALUE, nginx's fastcgi_param NAME VALUE; (and its
+# uwsgi_ and scgi_param); and Redis's requirepass and masterauth directives. The value is judged
+# as a member's value under that name would be.
 _COMMAND_VARIABLE = _lazy(
     r"""
     (?<![\w-])
     (?:
         (?:setx|set[ \t]+-[A-Za-z]{1,4}|aws[ \t]+configure[ \t]+set
           |git[ \t]+config(?:[ \t]+--(?:global|system|local|worktree))?
-          |gh[ \t]+secret[ \t]+set|ENV)
+          |gh[ \t]+secret[ \t]+set|ENV|SetEnv|(?:fastcgi|uwsgi|scgi)_param)
         [ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]+(?:(?:--body|-b)[ \t]+)?
       | (?P<directive>requirepass|masterauth)[ \t]+
     )
