@@ -873,6 +873,20 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '{"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvR'
         'VEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0", "use": "sig"}]}',
     ),
+    # a private key's body without its armour (an Ed25519 key's PKCS #8, as an environment
+    # variable holds it)
+    (
+        "unarmoured-private-key",
+        _lazy(
+            lambda: base64.b64encode(
+                bytes.fromhex("302e020100300506032b657004220420") + random.randbytes(32)
+            ).decode(),
+            "SIGNING_KEY_BODY=",
+            "\n",
+        ),
+        "a private key",
+        "MC4CAQAwBQYDK2VwBCIEI (the start of every Ed25519 key's PKCS #8)",
+    ),
     (
         "apache-setenv",
         _lazy(lambda: "Pw9" + rnd(12), "<VirtualHost *:80>\n    SetEnv DB_PASSWORD ", "\n"),

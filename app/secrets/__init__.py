@@ -735,6 +735,7 @@ def _later(name: str) -> Detector:
 
 _pem = _later("pem")
 _private_jwk = _later("private_jwk")
+_unarmoured_key = _later("unarmoured_key")
 _putty = _later("putty")
 _userinfo = _later("userinfo")
 _special_userinfo = _later("special_userinfo")
@@ -1868,6 +1869,18 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     # a JSON Web Key's type, in the object that holds its private part (detectors `private_jwk`)
     _Anchor(('"kty"', ('"kty"',)), (_private_jwk,)),
+    # a private key's body without its armour (detectors `unarmoured_key`: the regex's words)
+    _Anchor(
+        (
+            r"IBADANBgkqhkiG9w0BAQEFAASC|IBAAK|GByqGSM49AgEG|MHcCAQEEI|MIGkAgEBBD|MIHcAgEBBE"
+            r"|CAQAwBQYDK2V|b3BlbnNzaC1rZXktdjE",
+            (
+                *("IBADANBgkqhkiG9w0BAQEFAASC", "IBAAK", "GByqGSM49AgEG", "MHcCAQEEI"),
+                *("MIGkAgEBBD", "MIHcAgEBBE", "CAQAwBQYDK2V", "b3BlbnNzaC1rZXktdjE"),
+            ),
+        ),
+        (_unarmoured_key,),
+    ),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
     _Anchor((r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("@",)), (_userinfo,)),
     _Anchor(("@", ("@",)), (_special_userinfo,)),
@@ -2415,6 +2428,16 @@ def _spans(text: str, bits: int, most: int | None = None) -> list[Span]:
 _WINDOWED_TEXT = 1 << 14
 _MARGIN = 64
 _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
+    # a private key's body without its armour: its start 16 characters before its word at
+    # most, and a 16384-bit RSA key's base64, wrapped, after it
+    _unarmoured_key: (
+        (
+            *("ibadanbgkqhkig9w0baqefaasc", "ibaak", "gbyqgsm49ageg", "mhccaqeei"),
+            *("migkagebbd", "mihcagebbe", "caqawbqydk2v", "b3blbnnzac1rzxktdje"),
+        ),
+        16,
+        16_800,
+    ),
     # https:user:pass@host: the scheme, up to 16 slashes and an authority of 1,024
     _special_userinfo: (("@",), 1100, 1100),
     # machine HOST login USER password PASSWORD: read 1,024 characters past the keyword

@@ -82,6 +82,7 @@ from app.secrets.shapes import (
     _has_upper,
     _is_placeholder,
     _lazy,
+    _low_diversity,
     _not_a_credential_shape,
     _plausible_token,
     _prose_password,
@@ -168,6 +169,92 @@ def _pem_end(label: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?i)-----?{_PEM_SPACE}{{0,3}}END{_PEM_SPACE}{{1,3}}{words}{_PEM_SPACE}{{0,3}}-----?"
     )
+
+
+# A private key's body without its armour: the base64 of its DER (PKCS #8, RFC 5208; an RSA
+# key's PKCS #1, RFC 8017; an EC key's SEC 1, RFC 5915) or of an OpenSSH key ("openssh-key-v1"),
+# as an environment variable or a secret store holds one on a line. Each starts with bytes
+# that only a private key's structure starts with, which base64 writes alike whatever the key
+# (but its length's digits): an RSA key's version and algorithm ("MII…IBADANBgkqhkiG9w0BAQEFAASC",
+# PKCS #1's "MII…IBAAKC"), an EC key's (PKCS #8's "MIGHAgEAMBMGByqGSM49AgEG", SEC 1's "MHcCAQEEI",
+# "MIGkAgEBBD", "MIHcAgEBBE"), Ed25519's and X25519's ("MC4CAQAwBQYDK2Vw", "…K2Vu"), Ed448's
+# and X448's ("MEcCAQAwBQYDK2Vx", "MEYCAQAwBQYDK2Vv"). A public key's and a certificate's start
+# otherwise. The key runs on over the lines of base64 after it (64 a line, as PEM wraps it).
+_DER_KEY_STARTS = (
+    r"MII[A-Za-z0-9+/]{3}IB(?:ADANBgkqhkiG9w0BAQEFAASC|AAK[BC])"
+    r"|MI[GH][A-Za-z0-9+/]AgEAMB[AM]GByqGSM49AgEG"
+    r"|MHcCAQEEI|MIGkAgEBBD[A-D]|MIHcAgEBBE[I-L]"
+    r"|MC4CAQAwBQYDK2V[uw]BCIEI|MEcCAQAwBQYDK2VxBDsEO|MEYCAQAwBQYDK2VvBDoEO"
+    r"|b3BlbnNzaC1rZXktdjE"
+)
+_DER_KEY = _lazy(
+    rf"(?:{_DER_KEY_STARTS})"
+    # (a line after it of 16 characters at least, or a last one padded: a word on the next
+    # line of a message, "Thanks", is no part of it)
+    r"[A-Za-z0-9+/]*+(?:(?:\r?\n|\\r?\\n)(?:[A-Za-z0-9+/]{16,}+|[A-Za-z0-9+/]{1,15}+=))*+={0,2}"
+)
+# The shortest body of each start's keys (characters of base64; a key's start alone, cut
+# short, is no key): an RSA key's (1024 bits, the least any tool still makes) some 820, an EC
+# key's (P-256) 164 in SEC 1 and 184 in PKCS #8, Ed25519's 64, an OpenSSH key's (Ed25519) 324.
+_DER_SHORTEST = {"MII": 800, "MIG": 160, "MIH": 160, "MHc": 160, "MC4": 64, "MEc": 96, "MEY": 96}
+_OPENSSH_SHORTEST = 300
+
+
+def unarmoured_key(text: str) -> Iterator[Span]:
+    """Each private key's body written without its armour (`_DER_KEY_STARTS`; `_bounded`: a text
+    of thousands of a key's first characters alone is read for a hundred)."""
+    return _bounded(_unarmoured_keys(text))
+
+
+# The literal each start holds, and how far into the start it stands: found by `str.find`, in
+# C, where the regex, its starts' first letters "M" and "b", tried every "M" of a text (23 ms
+# for 400 KB of them).
+_DER_KEY_WORDS = (
+    ("IBADANBgkqhkiG9w0BAQEFAASC", 6),
+    ("IBAAK", 6),
+    ("GByqGSM49AgEG", 11),
+    ("MHcCAQEEI", 0),
+    ("MIGkAgEBBD", 0),
+    ("MIHcAgEBBE", 0),
+    ("CAQAwBQYDK2V", 3),
+    ("b3BlbnNzaC1rZXktdjE", 0),
+)
+
+
+def _unarmoured_keys(text: str) -> Iterator[Span | None]:
+    # each word's next place (-1: none left), looked for again only once the reading is past
+    # it: each word's searches read the text once in all
+    words = [word for word, _ in _DER_KEY_WORDS]
+    backs = [back for _, back in _DER_KEY_WORDS]
+    places = [text.find(word) for word in words]
+    pos = 0
+    while True:
+        at = min((place for place in places if place != -1), default=-1)
+        if at == -1:
+            return
+        word = places.index(at)
+        start = max(at - backs[word], 0)
+        m = _DER_KEY.match(text, start) if start >= pos else None
+        if m is not None and start and text[start - 1] in _BASE64_CHARACTERS:
+            m = None  # (inside a run of base64: no key's start)
+        if m is None:
+            yield None
+            past = at + 1
+        else:
+            pos = past = m.end()
+            body = m.group()
+            # (its base64 alone: its line breaks, as written or as JSON escapes them, left out)
+            run = "".join(body.replace("\\r", "").replace("\\n", "").split())
+            shortest = _DER_SHORTEST.get(body[:3], _OPENSSH_SHORTEST)
+            # (the rest of a key's start typed, "AAAA…" or "xxxx…", is no key's)
+            typed = len(run) < shortest or _low_diversity(run[32:])
+            yield None if typed else (m.start(), m.end(), PRIVATE_KEY)
+        for k, place in enumerate(places):
+            if place != -1 and place < past:
+                places[k] = text.find(words[k], past)
+
+
+_BASE64_CHARACTERS = frozenset(string.ascii_letters + string.digits + "+/")
 
 
 # A JSON Web Key's private parts (RFC 7517; RFC 7518 §6: app/secrets `_JWK_PRIVATE`), base64url,
