@@ -380,3 +380,19 @@ def test_token_names_flag_each_name_and_nothing_else(grown):
     hits = find_secrets(json.loads(data))
     assert len(hits) == min(n, 900) > 100
     assert all(h.in_key and h.path.startswith("/extensions/") for h in hits)
+
+
+def test_forgetting_documents_empties_their_memos_and_keeps_the_process_s() -> None:
+    """The benches time a document as a process that has not seen it does: the memos of
+    names and values are emptied before each run; what every document shares is kept."""
+    from app.secrets import _classify_name, _credential_value, _pat_issuers
+    from bench.worst_cases import forget_documents
+
+    _classify_name("DB_PASSWORD")
+    _credential_value("password", "Tr7vKq2mXw9pLz4n")
+    _pat_issuers()
+    assert _classify_name.cache_info().currsize and _credential_value.cache_info().currsize
+    forget_documents()
+    assert _classify_name.cache_info().currsize == 0
+    assert _credential_value.cache_info().currsize == 0
+    assert _pat_issuers.cache_info().currsize == 1  # (every document's: kept)
