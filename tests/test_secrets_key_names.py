@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 
 import pytest
@@ -96,3 +97,20 @@ def test_a_pattern_s_or_a_path_s_name_is_no_token_s(name: str) -> None:
     holds the letters: neither makes a value a token."""
     assert find_secrets({"env": {name: TOKEN}}) == []
     assert scan_text(f"{name}={TOKEN}") == []
+
+
+def test_aws_secrets_manager_s_secret_string_is_the_secret() -> None:
+    """`aws secretsmanager get-secret-value` prints the secret as "SecretString": the value
+    itself, or JSON holding it (read as JSON in a string is)."""
+    secret = "Tr7vKq2mXw9p" + "Lz4nQ8"
+    plain = {"Name": "prod/db", "SecretString": secret, "VersionId": "v1"}
+    nested = {
+        "Name": "prod/db",
+        "SecretString": json.dumps({"username": "app", "password": secret}),
+    }
+    for output in (plain, nested):
+        text = json.dumps(output, indent=4)
+        assert [text[s:e] for s, e, _ in scan_text(text)] == [secret]
+    assert [hit.path for hit in find_secrets({"result": plain})] == ["/result/SecretString"]
+    template = {"SecretString": "{{resolve:secretsmanager:prod/db:SecretString:password}}"}
+    assert find_secrets({"result": template}) == []

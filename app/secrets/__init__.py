@@ -251,6 +251,7 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     **dict.fromkeys([(name,) for name in (*PASSWORD_NAMES, "pswd")], _C_PASSWORD),
     ("pass", "phrase"): _C_PASSWORD,
     ("secret",): _C_SECRET,
+    ("secret", "string"): _C_SECRET,  # AWS Secrets Manager's SecretString, the secret itself
     ("secret", "key"): _C_SECRET,
     ("secret", "key", "base"): _C_SECRET,  # Rails' SECRET_KEY_BASE
     ("secretkey",): _C_SECRET,
