@@ -757,6 +757,7 @@ _setter_argument = _later("setter_argument")
 _user_and_password = _later("user_and_password")
 _password_after_with = _later("password_after_with")
 _key_in_prose = _later("key_in_prose")
+_value_before_name = _later("value_before_name")
 _sql_insert = _later("sql_insert")
 _terraform_variable = _later("terraform_variable")
 _html_input = _later("html_input")
@@ -2031,12 +2032,30 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
         (
-            r"(?i:key|token|secret) (?i:is|was|for|of|to|you|we|they)[ :]",
+            # (or a dash or an arrow, as a note lists one: "API key - …", "token → …", which
+            # the engines read as " - " and " > ")
+            r"(?i:key|token|secret) (?:(?i:is|was|for|of|to|you|we|they)[ :]|-{1,2}>? |> )",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
-            tuple(f"{name} {verb}" for name in ("key", "token", "secret") for verb in _VERBS),
+            tuple(
+                f"{name} {verb}"
+                for name in ("key", "token", "secret")
+                for verb in (*_VERBS, "-", ">")
+            ),
         ),
         (_key_in_prose,),
+    ),
+    # a value told before its name: "use `Qw7…` as the password", "Qw7… is the new password"
+    # (detectors `value_before_name`)
+    _Anchor(
+        (
+            # (the value's last six characters before: "x is the password" marks no string)
+            r"[^ \t\n\"'`]{6}[\"'`]? (?i:as|is|was) (?i:(?:the|your|a|my|our) )?"
+            r"(?i:(?:new|temporary|temp|initial|admin|root|default|current) )?"
+            r"(?i:password|passphrase|passcode|api key|access token|token|secret)",
+            ("password", "passphrase", "passcode", "api key", "token", "secret"),
+        ),
+        (_value_before_name,),
     ),
     # a key's name with no verb, then its value: "the API token 9f3B…" (a run of 20 after it);
     # its keywords the names with what they are for ("the token budget" runs no pass)
@@ -2481,6 +2500,8 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # "the deploy token was ...": its name's first word within 16 characters before "token",
     # four words, a value of 256; "X-API-Key …": its name within 40 characters before "key"
     _key_in_prose: (("key", "token", "secret"), 48, 1024),
+    # "use … as the password": a value of 128 and the verb before it, the phrase of 48 after
+    _value_before_name: (("password", "passphrase", "passcode", "key", "token", "secret"), 200, 64),
     # "login: admin / …": a word of signing in and 48 characters, a user of 64 before the
     # slash, a value of 128 and 48 characters and a word of signing in after it
     _user_and_password: ((" / ", "cred"), 160, 256),

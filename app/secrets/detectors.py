@@ -2413,6 +2413,42 @@ def key_in_prose(text: str) -> Iterator[Span]:
     yield from _bounded(map(_key_after_verb, matches(_VERB_THEN_KEY)))
 
 
+# A credential told before its name: "use `Qw7…` as the password", "Qw7… is the new password",
+# "enter 9f3B… as your API key": a word (quoted or not), then the phrase naming it; after "as",
+# only with a verb before it that a person uses a credential with ("known as the password
+# manager" tells none). The value is judged as prose judges one after its name, and after "is"
+# or "was" holds both cases and a digit ("ingredient2 was the secret" is a sentence's word).
+_NAMED_AFTER_VALUE = _lazy(
+    r"""(?<![^ \t\n(])
+    (?:(?P<use>(?i:use|using|used|enter|entered|try|tried|type|typed|set|choose|chose|pick
+      |picked|with))[ \t]+[\"'`]?
+    | [\"'`]?(?=[^ \t\n\"'`]{0,127}?[0-9])(?=[^ \t\n\"'`]{0,127}?[A-Z])(?=[^ \t\n\"'`]{0,127}?[a-z])
+    )
+    (?P<value>[^ \t\n\"'`]{4,128}+)[\"'`]?[ \t]+(?P<verb>(?i:as|is|was))[ \t]+
+    (?:(?i:the|your|a|my|our)[ \t]+)?(?:(?i:new|temporary|temp|initial|admin|root|default
+    |current)[ \t]+)?
+    (?P<name>(?i:password|passphrase|passcode|api[ \t]key|access[ \t]token|token|secret))
+    (?![A-Za-z0-9_])""",
+    re.VERBOSE,
+)
+# (both cases and a digit looked ahead for in C: a text of thousands of "value2 is the
+# password" is refused with no step of Python each)
+
+
+def value_before_name(text: str) -> Iterator[Span]:
+    """The values told before their names (`_bounded`)."""
+    return _bounded(map(_value_before, _NAMED_AFTER_VALUE.finditer(text)))
+
+
+def _value_before(m: re.Match[str]) -> Span | None:
+    value = m.group("value")
+    if (m.group("verb").lower() == "as") != (m.group("use") is not None):
+        return None  # ("Qw7… as the password": no verb; "use … is the password": no value)
+    cls = _classify_name(m.group("name").replace("\t", " "))
+    kind = None if cls is None else _credential_value(cls, value, prose=True)
+    return None if kind is None else (m.start("value"), m.end("value"), kind)
+
+
 def _key_after_verb(m: re.Match[str]) -> Span | None:
     return _generated_key(m, _VERB_THEN_KEY_CLASS[m.group("name").lower()])
 
