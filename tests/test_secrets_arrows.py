@@ -24,10 +24,6 @@ FOUND = [
     (f"- API key – {KEY}", KEY),
     (f'PAGER_DUTY_KEY — "{KEY}"', KEY),
     (f"**Stripe key** — `{STRIPE}`", STRIPE),
-    # an ASCII dash after a key's or a token's name in prose, as after a password's
-    (f"API key - {KEY}", KEY),
-    (f"access token -> {KEY}", KEY),
-    (f"client secret -- {KEY}", KEY),
     # an aside in brackets between the name and the arrow (app/secrets `_aside_read`)
     (f"Password (prod) → {PASSWORD}", PASSWORD),
     (f"API key (old) = {KEY}", KEY),
@@ -47,9 +43,6 @@ NOT_FOUND = [
     "Settings → Security → Password → Reset",
     "the password — as the vault holds it — is rotated monthly",
     "if (password) == other2Pw9:",
-    "the key - value pairs are sorted by name",
-    "api key - see the vault entry for prod",
-    "token - 1 for each request",
 ]
 
 

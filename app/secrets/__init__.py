@@ -2032,16 +2032,10 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
         (
-            # (or a dash or an arrow, as a note lists one: "API key - …", "token → …", which
-            # the engines read as " - " and " > ")
-            r"(?i:key|token|secret) (?:(?i:is|was|for|of|to|you|we|they)[ :]|-{1,2}>? |> )",
+            r"(?i:key|token|secret) (?i:is|was|for|of|to|you|we|they)[ :]",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
-            tuple(
-                f"{name} {verb}"
-                for name in ("key", "token", "secret")
-                for verb in (*_VERBS, "-", ">")
-            ),
+            tuple(f"{name} {verb}" for name in ("key", "token", "secret") for verb in _VERBS),
         ),
         (_key_in_prose,),
     ),
