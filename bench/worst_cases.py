@@ -1078,6 +1078,35 @@ def arrow_strings(n: int) -> bytes:
     return dump(_with_text([ARROW_NOTE.format(i=i) for i in range(n)]))
 
 
+# Short strings each telling a credential's name and a value the scan refuses (too plain a
+# word, no case or digit a password's has): every string reaches a detector that reads it,
+# a step of Python for each, where a long string of them is one.
+# ({i} a number, {w} letters: each string distinct)
+TOLD_STRINGS = (
+    "api key is abcdefghij{i}",
+    "password: <abcdefg{w}>",
+    "the password is abcdef{w}",
+    "abcdefg{i} is the password",
+    "use abcdefg{w} as the password",
+)
+
+
+def told_strings(n: int) -> bytes:
+    """A call's ``n`` arguments, each a short string of `TOLD_STRINGS` in turn, each distinct."""
+    items = [TOLD_STRINGS[i % len(TOLD_STRINGS)].format(i=i, w=_letters(i)) for i in range(n)]
+    return dump(_with_arguments({"items": items}))
+
+
+def _letters(i: int) -> str:
+    """``i`` in the letters a to z (a word with no digit, one for each number)."""
+    word = ""
+    while True:
+        i, digit = divmod(i, 26)
+        word += chr(97 + digit)
+        if not i:
+            return word
+
+
 def csv_cells(n: int) -> bytes:
     """Every text a CSV export's quoted cell, quotes doubled (a decoder reads each again)."""
     return _recorded_output(
@@ -1323,6 +1352,7 @@ CASES: dict[str, Case] = {
         Case("asides", asides, "brackets before a colon, after a password's name or not"),
         Case("arrows", arrows, "a note's arrows after credentials' names, masked; code's"),
         Case("arrow-strings", arrow_strings, "the lines of arrows, a statement each"),
+        Case("told-strings", told_strings, "short strings, each a name told a refused value"),
         Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
         Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),

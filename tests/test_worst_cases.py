@@ -373,6 +373,17 @@ def test_near_misses_of_every_rule_hold_no_credential(grown):
     assert len(members) == n > 2000 and len({m.split(" ")[0] for m in members}) > 300
 
 
+def test_told_strings_each_reach_a_detector_and_hold_no_credential(grown):
+    """Each short string names a credential and tells a value the scan refuses: every one is
+    read, none flagged (a flagged one would stop the scan at its limit of places)."""
+    from app.secrets import find_secrets
+
+    n, data = grown["told-strings", 400_000]
+    items = arguments(data)["items"]
+    assert len(items) == n > 8000 and len(set(items)) == n
+    assert find_secrets(json.loads(data)) == []
+
+
 def test_token_names_flag_each_name_and_nothing_else(grown):
     from app.secrets import find_secrets
 
