@@ -1093,18 +1093,10 @@ TOLD_STRINGS = (
 
 def told_strings(n: int) -> bytes:
     """A call's ``n`` arguments, each a short string of `TOLD_STRINGS` in turn, each distinct."""
-    items = [TOLD_STRINGS[i % len(TOLD_STRINGS)].format(i=i, w=_letters(i)) for i in range(n)]
+    items = [
+        TOLD_STRINGS[i % len(TOLD_STRINGS)].format(i=i, w=_letters(i).lower()) for i in range(n)
+    ]
     return dump(_with_arguments({"items": items}))
-
-
-def _letters(i: int) -> str:
-    """``i`` in the letters a to z (a word with no digit, one for each number)."""
-    word = ""
-    while True:
-        i, digit = divmod(i, 26)
-        word += chr(97 + digit)
-        if not i:
-            return word
 
 
 def csv_cells(n: int) -> bytes:

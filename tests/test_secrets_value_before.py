@@ -24,6 +24,7 @@ FOUND = [
     (f'"{PASSWORD}" is the new password', PASSWORD),
     (f"Login: admin. {PASSWORD} was the temporary password.", PASSWORD),
     (f"{KEY} is the access token", KEY),
+    (f"{PASSWORD} is the password and admin the user", PASSWORD),
 ]
 
 NOT_FOUND = [
@@ -39,6 +40,12 @@ NOT_FOUND = [
     "v2 is the token",
     f"{PASSWORD} as the password",  # (no verb: a list's line, not a value told)
     f"use {PASSWORD} is the password",
+    # the name is of something else: a hash, a format, a cipher
+    "use SHA256 as the password hash",
+    "use Argon2id as the password hashing algorithm",
+    "Base64 is the secret encoding",
+    "MySQL8 is the password store",
+    "use AES256 as the secret cipher",
 ]
 
 

@@ -1867,6 +1867,36 @@ COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 # in hex, is none; "=3D" once before a hex digit may start a value, and such a text is read
 # both as written and as it decodes: detectors `quoted_printable_reading`)
 QUOTED_PRINTABLE = r"=3D|=[C-F][0-9A-F]=[89AB][0-9A-F]|[^\n=]{69}=\r?\n"
+# A value told before its name (detectors `value_before_name`): after "as", a verb before the
+# value and a digit in it; after "is" or "was", its last characters ({value}): "known as the
+# password", "x is the password" mark no string.
+_TOLD_BEFORE_ANCHOR = (
+    r"(?:(?i:use|using|used|enter|entered|try|tried|type|typed|set|choose|chose|pick"
+    r"|picked|with) [\"'`]?[^ \t\n\"'`0-9]{{0,127}}[0-9][^ \t\n\"'`]{{0,127}}[\"'`]? (?i:as)"
+    r"|{value}[\"'`]? (?i:is|was)) (?i:(?:the|your|a|my|our) )?"
+    r"(?i:(?:new|temporary|temp|initial|admin|root|default|current) )?"
+    r"(?i:password|passphrase|passcode|api key|access token|token|secret)"
+)
+_TOLD_BEFORE_WORDS = ("password", "passphrase", "passcode", "api key", "token", "secret")
+# A word holding a digit, a capital and a small letter, in any order (for RE2: no look-ahead)
+_VALUE_CHARACTER = r"[^ \t\n\"'`]*"
+_THREE_CLASSES = (
+    f"{_VALUE_CHARACTER}(?:"
+    + "|".join(
+        f"{a}{_VALUE_CHARACTER}{b}{_VALUE_CHARACTER}{c}"
+        for a, b, c in (
+            ("[0-9]", "[A-Z]", "[a-z]"),
+            ("[0-9]", "[a-z]", "[A-Z]"),
+            ("[A-Z]", "[0-9]", "[a-z]"),
+            ("[A-Z]", "[a-z]", "[0-9]"),
+            ("[a-z]", "[0-9]", "[A-Z]"),
+            ("[a-z]", "[A-Z]", "[0-9]"),
+        )
+    )
+    + f"){_VALUE_CHARACTER}"
+)
+
+
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     # a JSON Web Key's type, in the object that holds its private part (detectors `private_jwk`)
@@ -2042,14 +2072,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # a value told before its name: "use `Qw7…` as the password", "Qw7… is the new password"
     # (detectors `value_before_name`)
     _Anchor(
-        (
-            # (the value's last six characters before: "x is the password" marks no string)
-            r"[^ \t\n\"'`]{6}[\"'`]? (?i:as|is|was) (?i:(?:the|your|a|my|our) )?"
-            r"(?i:(?:new|temporary|temp|initial|admin|root|default|current) )?"
-            r"(?i:password|passphrase|passcode|api key|access token|token|secret)",
-            ("password", "passphrase", "passcode", "api key", "token", "secret"),
-        ),
+        (_TOLD_BEFORE_ANCHOR.format(value=r"[^ \t\n\"'`]{6}"), _TOLD_BEFORE_WORDS),
         (_value_before_name,),
+        # (RE2, as the detector, takes a value after "is" or "was" only of both cases and a
+        # digit: of 10,000 short strings "abcdefg1 is the password", none marked)
+        narrow=_TOLD_BEFORE_ANCHOR.format(value=_THREE_CLASSES),
     ),
     # a key's name with no verb, then its value: "the API token 9f3B…" (a run of 20 after it);
     # its keywords the names with what they are for ("the token budget" runs no pass)

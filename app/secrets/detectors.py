@@ -2414,10 +2414,11 @@ def key_in_prose(text: str) -> Iterator[Span]:
 
 
 # A credential told before its name: "use `Qw7…` as the password", "Qw7… is the new password",
-# "enter 9f3B… as your API key": a word (quoted or not), then the phrase naming it; after "as",
-# only with a verb before it that a person uses a credential with ("known as the password
-# manager" tells none). The value is judged as prose judges one after its name, and after "is"
-# or "was" holds both cases and a digit ("ingredient2 was the secret" is a sentence's word).
+# "enter 9f3B… as your API key": a word (quoted or not), then the phrase naming it, where the
+# sentence ends or says what it is for; after "as", only with a verb before it that a person
+# uses a credential with ("known as the password manager" tells none). The value is judged as
+# prose judges one after its name, and after "is" or "was" holds both cases and a digit
+# ("ingredient2 was the secret" is a sentence's word).
 _NAMED_AFTER_VALUE = _lazy(
     r"""(?<![^ \t\n(])
     (?:(?P<use>(?i:use|using|used|enter|entered|try|tried|type|typed|set|choose|chose|pick
@@ -2428,7 +2429,10 @@ _NAMED_AFTER_VALUE = _lazy(
     (?:(?i:the|your|a|my|our)[ \t]+)?(?:(?i:new|temporary|temp|initial|admin|root|default
     |current)[ \t]+)?
     (?P<name>(?i:password|passphrase|passcode|api[ \t]key|access[ \t]token|token|secret))
-    (?![A-Za-z0-9_])""",
+    # (the sentence ends there, with its stop or none before the next one's word, or says what
+    # for: "the password hash", "the secret encoding" name something else)
+    (?=[ \t]*(?:$|[\r\n.,;:!?)\]\"'`]|(?i:for|to|of|on|in|at|here|now|until|from|and|but)
+    (?![A-Za-z0-9_])|[A-Z][a-z]))""",
     re.VERBOSE,
 )
 # (both cases and a digit looked ahead for in C: a text of thousands of "value2 is the
