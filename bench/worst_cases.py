@@ -1091,6 +1091,12 @@ TOLD_STRINGS = (
 )
 
 
+def arrow_items(n: int) -> bytes:
+    """A call's ``n`` arguments, each a short line of a note's arrow after a credential's name,
+    the value masked: the shortest strings that each reach the name's detectors."""
+    return dump(_with_arguments({"items": [f"svc{i}_password -> ********" for i in range(n)]}))
+
+
 def told_strings(n: int) -> bytes:
     """A call's ``n`` arguments, each a short string of `TOLD_STRINGS` in turn, each distinct."""
     items = [
@@ -1345,6 +1351,7 @@ CASES: dict[str, Case] = {
         Case("arrows", arrows, "a note's arrows after credentials' names, masked; code's"),
         Case("arrow-strings", arrow_strings, "the lines of arrows, a statement each"),
         Case("told-strings", told_strings, "short strings, each a name told a refused value"),
+        Case("arrow-items", arrow_items, "short strings, each a name's arrow to a masked value"),
         Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
         Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),
