@@ -896,3 +896,30 @@ def test_a_connection_string_s_password_holds_what_it_likes() -> None:
     assert [text[s:e] for s, e, _ in scan_text(text)] == [password]
     url = "https://shop.example/cart;jsessionid=" + "ABC123def456GHI" + "?a=1#top"
     assert [url[s:e] for s, e, _ in scan_text(url)] == ["ABC123def456GHI"]
+
+
+MIXED_HEX = "0123456789abcdefABCDEF"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: "dop_v1_" + rnd(64, MIXED_HEX),
+        lambda: "dor_v1_" + rnd(64, MIXED_HEX.upper()),
+        lambda: "SK" + rnd(32, MIXED_HEX),
+        lambda: "PMAK-" + rnd(24, MIXED_HEX) + "-" + rnd(34, MIXED_HEX),
+        lambda: "xkeysib-" + rnd(64, MIXED_HEX) + "-" + R(16),
+        lambda: "s-s4t2ud-" + rnd(64, MIXED_HEX),
+        lambda: "FLWSECK_TEST-" + rnd(32, "0123456789abcdefgh") + "-X",
+        lambda: "FLWSECK_TEST-" + rnd(12, "0123456789ABCDEFGH"),
+    ],
+    ids=["digitalocean", "do-upper", "twilio", "postman", "brevo", "intra42", "fw", "fw12"],
+)
+def test_an_issuer_s_hexadecimal_token_is_found_in_either_case(make: Make) -> None:
+    """gitleaks reads these issuers' hexadecimal in either case (Flutterwave's to "h"): a
+    token whose case something changed is the same credential."""
+    token = make()
+    while not any(c.isdigit() for c in token[-12:]):
+        token = make()
+    text = f"token: {token}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [token]

@@ -703,7 +703,8 @@ def _flutterwave(tail: str) -> bool:
     return bool(_FLUTTERWAVE.fullmatch(tail)) and _letters_digits(tail)
 
 
-_FLUTTERWAVE = _lazy(r"[0-9a-fA-F]{32}-X|[0-9a-fA-F]{12}")
+# (gitleaks reads letters to "h" in either case; the issuer's keys are hexadecimal)
+_FLUTTERWAVE = _lazy(r"[0-9a-hA-H]{32}-X|[0-9a-hA-H]{12}")
 
 
 def _facebook_app_token(text: str, start: int, end: int) -> Span | None:
@@ -1076,7 +1077,16 @@ RULES: tuple[Rule, ...] = (
     ),
     _token("alibaba-access-key-id", ALIBABA, ["LTAI"], _A, (12, 30), check=_random_looking),
     _keyword("alibaba-secret-key", SERVICE_KEY, ["alibaba"], "[A-Za-z0-9]{30,}", (30, 30)),
-    _token("digitalocean-token", DIGITALOCEAN, ["dop_v1_", "doo_v1_", "dor_v1_"], _HX, (64, 64)),
+    # (hexadecimal in either case, as gitleaks reads these issuers' tokens: a value that went
+    # through something that changed its case is the same credential)
+    _token(
+        "digitalocean-token",
+        DIGITALOCEAN,
+        ["dop_v1_", "doo_v1_", "dor_v1_"],
+        _HX + "A-F",
+        (64, 64),
+        check=_hexish,
+    ),
     _token("heroku-api-key-v2", HEROKU, ["HRKU-AA"], _AU, (58, 58)),
     _keyword("heroku-api-key", HEROKU, ["heroku"], _UUID, (36, 36), check=_uuid),
     _token("flyio-access-token", PREFIXED, ["fo1_"], _AU, (43, 43)),
@@ -1406,7 +1416,7 @@ RULES: tuple[Rule, ...] = (
         (":A",),
         _telegram_bot,
     ),
-    _token("twilio-api-key", TWILIO, ["SK"], _A, (32, 32), check=_hex_key),
+    _token("twilio-api-key", TWILIO, ["SK"], _A, (32, 32), check=_hexish),
     _pair(
         "twilio-account-sid-and-auth-token",
         TWILIO_AUTH,
@@ -1439,7 +1449,7 @@ RULES: tuple[Rule, ...] = (
         ["xkeysib-"],
         _A + "\\-",
         (81, 81),
-        check=lambda t: len(t.partition("-")[0]) == 64 and _hex_key(t.partition("-")[0]),
+        check=lambda t: len(t.partition("-")[0]) == 64 and _hexish(t.partition("-")[0]),
     ),
     _token("mailgun-private-api-token", MAILGUN, ["key-"], _A, (32, 32), check=_hex_key),
     _rule(
@@ -1501,7 +1511,7 @@ RULES: tuple[Rule, ...] = (
         "[A-Za-z0-9_\\-]{42,}={0,1}",
         (43, 43),
     ),
-    _token("postman-api-token", POSTMAN, ["PMAK-"], "a-f0-9\\-", (59, 59), check=_parts(24, 34)),
+    _token("postman-api-token", POSTMAN, ["PMAK-"], "a-fA-F0-9\\-", (59, 59), check=_parts(24, 34)),
     _token(
         "airtable-personal-access-token",
         PREFIXED,
@@ -2075,9 +2085,9 @@ RULES: tuple[Rule, ...] = (
         "intra42-client-secret",
         PREFIXED,
         ["s-s4t2ud-", "s-s4t2af-"],
-        "a-f0-9",
+        "a-fA-F0-9",
         (64, 64),
-        check=_hex_key,
+        check=_hexish,
     ),
     _token(
         "authress-service-client-access-key",
