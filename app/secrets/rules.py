@@ -2067,7 +2067,8 @@ RULES: tuple[Rule, ...] = (
         ["sm_aat_", "sm_pat_", "sm_sat_"],
         _A,
         (16, 16),
-        check=_letters_digits,
+        # (16 random characters hold no digit once in 16 draws: both cases then)
+        check=lambda t: _letters_digits(t) or (_has_upper(t) and _has_lower(t)),
     ),
     _rule(
         "nuget-config-password",
