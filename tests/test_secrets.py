@@ -1358,7 +1358,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     ),
     (
         "token-after-what-is-done-with-it",
-        _lazy(lambda: "Kx8" + rnd(21), "then call the ledger API with token ", " and retry"),
+        # (a capital and a digit in its middle too: one draw in 20,000 of 24 random characters
+        # has few capitals and vowel-rich runs, and reads as an identifier's words)
+        _lazy(
+            lambda: "Kx8" + rnd(10) + "4Rq" + rnd(8),
+            "then call the ledger API with token ",
+            " and retry",
+        ),
         "an access token",
         "with token SessionTokenProvider2Factory; use token ids 12 to 40; sort with key "
         "itemgetter2; with the key RSA_PKCS1_PADDING2048",

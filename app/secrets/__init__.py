@@ -742,6 +742,7 @@ _userinfo = _later("userinfo")
 _special_userinfo = _later("special_userinfo")
 _netrc = _later("netrc")
 _command_line_password = _later("command_line_password")
+_credential_flag = _later("credential_flag")
 _command_variable = _later("command_variable")
 _set_name_to = _later("set_name_to")
 _secret_store_command = _later("secret_store_command")
@@ -2166,6 +2167,17 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_credential_call,),
     ),
+    # a long flag named for a key, a token or a secret, then its value after a space
+    # (detectors `credential_flag`): the value's first twelve characters a token's
+    _Anchor(
+        (
+            # (a name that ends with its word: "--token-file …", "--auth-type …" mark none)
+            r"--[A-Za-z0-9_.\-]{0,64}(?i:key|token|secret|credentials?|pat)"
+            r"[ \t]+[\"']?[A-Za-z0-9_/+=.~\-]{12}",
+            ("key", "token", "secret", "credential", "pat"),
+        ),
+        (_credential_flag,),
+    ),
     # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set,
     # a Dockerfile's ENV, Apache's SetEnv, nginx's fastcgi_param) or Redis's password
     # (requirepass, masterauth) to the next word
@@ -2486,6 +2498,8 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # the command, 256 characters, the flag, a value of 256 (quoted); or the command, 256
     # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
     # whose flags are words too)
+    # --api-key …: the flag's name of 64 before its word, of 32 and a value of 256 after it
+    _credential_flag: (("key", "token", "secret", "credential", "pat"), 72, 300),
     _command_line_password: (
         (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user"),
         320,

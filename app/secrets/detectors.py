@@ -591,6 +591,34 @@ _COMMAND_LINE_PASSWORD = _lazy(
     + _SHELL_VALUE,
     re.X,
 )
+# A long flag naming a key, a token or a secret, its value the next argument, after a space:
+# `mycli deploy --api-key …`, `--client-secret …`, `--auth-token …` (a password's flag is
+# `_COMMAND_LINE_PASSWORD`'s; with "=", a name and its value, `_NAME_OP`'s). The value is
+# judged as prose judges one after such a name: generated-looking, 12 characters at least, so
+# `--token-file ./t`, `--key-vault-name prod`, `--token $TOKEN` and `--secret-name db` tell
+# none (their names are no credential's, or their values no key's).
+_CREDENTIAL_FLAG = _lazy(
+    r"(?<![\w-])--(?P<name>[A-Za-z][A-Za-z0-9_.\-]{0,63}+)[ \t]+" + _SHELL_VALUE, re.X
+)
+
+
+def credential_flag(text: str) -> Iterator[Span]:
+    """The value after each long flag named for a key, a token or a secret (`_bounded`: a
+    command's help of a thousand such flags is read no further)."""
+    return _bounded(map(_flag_value, _CREDENTIAL_FLAG.finditer(text)), _MANY_REFUSED)
+
+
+def _flag_value(m: re.Match[str]) -> Span | None:
+    group = _shell_literal(m)
+    if group is None:
+        return None  # (the next flag, a variable, a placeholder)
+    cls = _classify_name(m.group("name"))
+    if cls is None or cls in (_C_PASSWORD, _C_BARE_PASSWORD):
+        return None
+    kind = _credential_value(cls, m.group(group), prose=True)
+    return None if kind is None else (m.start(group), m.end(group), kind)
+
+
 # htpasswd -b takes the password as its last argument: after the file and the user, or after
 # the user alone with -n (which prints the entry instead of writing a file)
 _HTPASSWD = _lazy(
@@ -624,10 +652,12 @@ def command_line_password(text: str) -> Iterator[Span]:
 
 
 # Where a match of `_COMMAND_LINE_PASSWORD` may start (`_matched_at_leads`): a flag of its, or a
-# command's name. (`re` tries the regex, a look-behind first, at each character: 15 ms for 400
-# KB of a command's flags that hold none, " -p x" repeated; RE2 finds these in one pass.)
+# command's name (keytool's whole: "-key" alone led every "--api-key"). (`re` tries the regex,
+# a look-behind first, at each character: 15 ms for 400 KB of a command's flags that hold
+# none, " -p x" repeated; RE2 finds these in one pass.)
 _COMMAND_LEADS = (
-    r"-(?:-?pass|src|dest|store|key|-with-token)|psexec|plink|pscp|psftp|curl|wget|mysql|mariadb"
+    r"-(?:-?pass|(?:src|dest)?(?:store|key)pass|-with-token)|psexec|plink|pscp|psftp|curl|wget"
+    r"|mysql|mariadb"
     r"|sshpass|docker|podman|nerdctl|buildah|skopeo|oras|helm|redis-cli|ldap|smbclient|az"
     r"|ssh-keygen|openssl|zip|7z|rabbitmqctl|net|lftp|security"
 )
@@ -2197,12 +2227,23 @@ def _matched_from(
     pattern: re.Pattern[str], text: str, starts: Iterable[int]
 ) -> Iterator[re.Match[str]]:
     """``pattern``'s matches in ``text`` that start at ``starts``, none inside the one before
-    (as `finditer` finds them)."""
-    end = 0
+    (as `finditer` finds them). Past `_MANY_REFUSED` places where none starts, the rest of the
+    text is read by `finditer` itself, in C: each place is a step of Python (400 KB of
+    "--api-key abcdefghijklmnop " held 14,800 places of a told key's name and no key, 150 ms),
+    and no match starts elsewhere, so what it finds from the last match's end on is the same."""
+    end = missed = 0
     for start in starts:
-        if start >= end and (m := pattern.match(text, start)) is not None:
-            end = m.end()
-            yield m
+        if start < end:
+            continue
+        m = pattern.match(text, start)
+        if m is None:
+            missed += 1
+            if missed > _MANY_REFUSED:
+                yield from pattern.finditer(text, end)
+                return
+            continue
+        end = m.end()
+        yield m
 
 
 # (Each form of a credential told in prose is a detector of its own, sent the texts its anchor
