@@ -161,3 +161,17 @@ def test_a_table_without_its_outer_pipes_is_read(text: str, value: str) -> None:
 def test_a_table_without_its_outer_pipes_naming_none_stays_none() -> None:
     assert _found("Name | Value\n--- | ---\nDB_PASSWORD | ********\n") == []
     assert _found("a | b\n---|---\npassword | string\n") == []
+
+
+def test_no_mark_spans_two_strings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strings are searched for marks together, a line each: a string ending in a masked
+    value, "********", and the next starting with a letter hold no pair's mark between them,
+    and neither is read for markup (each read was a step of Python)."""
+    import app.secrets as secrets
+
+    read: list[str] = []
+    original = secrets._markup_read
+    monkeypatch.setattr(secrets, "_markup_read", lambda text: read.append(text) or original(text))
+    strings = [f"svc{i}_password -> ********" for i in range(50)] + ["**Password:** x"]
+    assert secrets._markup_strings(strings)[-1] == "  Password:   x"
+    assert read == ["**Password:** x"]
