@@ -887,6 +887,20 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a private key",
         "MC4CAQAwBQYDK2VwBCIEI (the start of every Ed25519 key's PKCS #8)",
     ),
+    # a long flag's value after a space, as an agent's transcript gives a tool its key
+    (
+        "credential-flag",
+        _lazy(lambda: rnd(32), "$ mycli deploy --api-key ", " --region eu-west-1"),
+        "an API key",
+        "mycli deploy --api-key $API_KEY --token-file ./token.txt --key-vault-name prod",
+    ),
+    # a value told before its name
+    (
+        "value-before-name",
+        _lazy(lambda: "Pw9" + rnd(13), "please use ", " as the password"),
+        "a password",
+        "use SHA256 as the password hash; it is known as the password manager",
+    ),
     (
         "apache-setenv",
         _lazy(lambda: "Pw9" + rnd(12), "<VirtualHost *:80>\n    SetEnv DB_PASSWORD ", "\n"),

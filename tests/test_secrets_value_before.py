@@ -25,6 +25,12 @@ FOUND = [
     (f"Login: admin. {PASSWORD} was the temporary password.", PASSWORD),
     (f"{KEY} is the access token", KEY),
     (f"{PASSWORD} is the password and admin the user", PASSWORD),
+    # where a quote, a bracket, a line's mark or a query's "=" stands before it, and a clause
+    # after it
+    (f"['use {PASSWORD} as the password']", PASSWORD),
+    (f'4410,open,"use {PASSWORD} as the password"', PASSWORD),
+    (f"    41→use {PASSWORD} as the password", PASSWORD),
+    (f"The log showed use {PASSWORD} as the password before the retry.", PASSWORD),
 ]
 
 NOT_FOUND = [
@@ -46,6 +52,7 @@ NOT_FOUND = [
     "Base64 is the secret encoding",
     "MySQL8 is the password store",
     "use AES256 as the secret cipher",
+    f"reuse {PASSWORD} as the password",  # (no verb: a word that ends with one)
 ]
 
 

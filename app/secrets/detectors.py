@@ -2461,7 +2461,7 @@ def key_in_prose(text: str) -> Iterator[Span]:
 # prose judges one after its name, and after "is" or "was" holds both cases and a digit
 # ("ingredient2 was the secret" is a sentence's word).
 _NAMED_AFTER_VALUE = _lazy(
-    r"""(?<![^ \t\n(])
+    r"""(?<![A-Za-z0-9_])
     (?:(?P<use>(?i:use|using|used|enter|entered|try|tried|type|typed|set|choose|chose|pick
       |picked|with))[ \t]+[\"'`]?
     | [\"'`]?(?=[^ \t\n\"'`]{0,127}?[0-9])(?=[^ \t\n\"'`]{0,127}?[A-Z])(?=[^ \t\n\"'`]{0,127}?[a-z])
@@ -2472,8 +2472,9 @@ _NAMED_AFTER_VALUE = _lazy(
     (?P<name>(?i:password|passphrase|passcode|api[ \t]key|access[ \t]token|token|secret))
     # (the sentence ends there, with its stop or none before the next one's word, or says what
     # for: "the password hash", "the secret encoding" name something else)
-    (?=[ \t]*(?:$|[\r\n.,;:!?)\]\"'`]|(?i:for|to|of|on|in|at|here|now|until|from|and|but)
-    (?![A-Za-z0-9_])|[A-Z][a-z]))""",
+    (?=[ \t]*(?:$|[\r\n.,;:!?)\]\"'`&/#\\<]|(?i:for|to|of|on|in|at|here|now|until|from|and|but
+    |before|after|when|if|so|then|again|instead|please|later|too|also)(?![A-Za-z0-9_])
+    |[A-Z][a-z]))""",
     re.VERBOSE,
 )
 # (both cases and a digit looked ahead for in C: a text of thousands of "value2 is the
