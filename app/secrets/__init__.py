@@ -1868,15 +1868,36 @@ COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 # in hex, is none; "=3D" once before a hex digit may start a value, and such a text is read
 # both as written and as it decodes: detectors `quoted_printable_reading`)
 QUOTED_PRINTABLE = r"=3D|=[C-F][0-9A-F]=[89AB][0-9A-F]|[^\n=]{69}=\r?\n"
-# A value told before its name (detectors `value_before_name`): after "as", a verb before the
-# value and a digit in it; after "is" or "was", its last characters ({value}): "known as the
-# password", "x is the password" mark no string.
+# The words a long flag named for a credential ends with (detectors `credential_flag`)
+_CREDENTIAL_FLAG_WORDS = ("key", "token", "secret", "credential", "pat")
+# The literal each start of a private key's body without its armour holds (detectors
+# `unarmoured_key`, `_DER_KEY_STARTS`), and how far into the start it stands.
+DER_KEY_WORDS = (
+    ("IBADANBgkqhkiG9w0BAQEFAASC", 6),
+    ("IBAAK", 6),
+    ("GByqGSM49AgEG", 11),
+    ("MHcCAQEEI", 0),
+    ("MIGkAgEBBD", 0),
+    ("MIHcAgEBBE", 0),
+    ("CAQAwBQYDK2V", 3),
+    ("b3BlbnNzaC1rZXktdjE", 0),
+)
+# The words of a value told before its name (detectors `value_before_name`, whose regex and
+# anchor are written from them): a verb a person uses a credential with, before the value
+# after "as"; the words between "as" (or "is", "was") and the name; the names.
+TOLD_BEFORE_VERBS = (
+    "use|using|used|enter|entered|try|tried|type|typed|set|choose|chose|pick|picked|with"
+)
+TOLD_BEFORE_DETERMINERS = "the|your|a|my|our"
+TOLD_BEFORE_QUALIFIERS = "new|temporary|temp|initial|admin|root|default|current"
+TOLD_BEFORE_NAMES = "password|passphrase|passcode|api key|access token|token|secret"
+# Its anchor: after "as", a verb before the value and a digit in it; after "is" or "was", its
+# last characters ({value}): "known as the password", "x is the password" mark no string.
 _TOLD_BEFORE_ANCHOR = (
-    r"(?:(?i:use|using|used|enter|entered|try|tried|type|typed|set|choose|chose|pick"
-    r"|picked|with) [\"'`]?[^ \t\n\"'`0-9]{{0,127}}[0-9][^ \t\n\"'`]{{0,127}}[\"'`]? (?i:as)"
-    r"|{value}[\"'`]? (?i:is|was)) (?i:(?:the|your|a|my|our) )?"
-    r"(?i:(?:new|temporary|temp|initial|admin|root|default|current) )?"
-    r"(?i:password|passphrase|passcode|api key|access token|token|secret)"
+    rf"(?:(?i:{TOLD_BEFORE_VERBS}) "
+    r"[\"'`]?[^ \t\n\"'`0-9]{{0,127}}[0-9][^ \t\n\"'`]{{0,127}}[\"'`]? (?i:as)"
+    rf"|{{value}}[\"'`]? (?i:is|was)) (?i:(?:{TOLD_BEFORE_DETERMINERS}) )?"
+    rf"(?i:(?:{TOLD_BEFORE_QUALIFIERS}) )?(?i:{TOLD_BEFORE_NAMES})"
 )
 _TOLD_BEFORE_WORDS = ("password", "passphrase", "passcode", "api key", "token", "secret")
 # A word holding a digit, a capital and a small letter, in any order (for RE2: no look-ahead)
@@ -1902,16 +1923,9 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     # a JSON Web Key's type, in the object that holds its private part (detectors `private_jwk`)
     _Anchor(('"kty"', ('"kty"',)), (_private_jwk,)),
-    # a private key's body without its armour (detectors `unarmoured_key`: the regex's words)
+    # a private key's body without its armour (detectors `unarmoured_key`: its starts' words)
     _Anchor(
-        (
-            r"IBADANBgkqhkiG9w0BAQEFAASC|IBAAK|GByqGSM49AgEG|MHcCAQEEI|MIGkAgEBBD|MIHcAgEBBE"
-            r"|CAQAwBQYDK2V|b3BlbnNzaC1rZXktdjE",
-            (
-                *("IBADANBgkqhkiG9w0BAQEFAASC", "IBAAK", "GByqGSM49AgEG", "MHcCAQEEI"),
-                *("MIGkAgEBBD", "MIHcAgEBBE", "CAQAwBQYDK2V", "b3BlbnNzaC1rZXktdjE"),
-            ),
-        ),
+        ("|".join([word for word, _ in DER_KEY_WORDS]), tuple([w for w, _ in DER_KEY_WORDS])),
         (_unarmoured_key,),
     ),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
@@ -2174,7 +2188,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             # (a name that ends with its word: "--token-file …", "--auth-type …" mark none)
             r"--[A-Za-z0-9_.\-]{0,64}(?i:key|token|secret|credentials?|pat)"
             r"[ \t]+[\"']?[A-Za-z0-9_/+=.~\-]{12}",
-            ("key", "token", "secret", "credential", "pat"),
+            _CREDENTIAL_FLAG_WORDS,
         ),
         (_credential_flag,),
     ),
@@ -2483,14 +2497,7 @@ _MARGIN = 64
 _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # a private key's body without its armour: its start 16 characters before its word at
     # most, and a 16384-bit RSA key's base64, wrapped, after it
-    _unarmoured_key: (
-        (
-            *("ibadanbgkqhkig9w0baqefaasc", "ibaak", "gbyqgsm49ageg", "mhccaqeei"),
-            *("migkagebbd", "mihcagebbe", "caqawbqydk2v", "b3blbnnzac1rzxktdje"),
-        ),
-        16,
-        16_800,
-    ),
+    _unarmoured_key: (tuple([word.lower() for word, _ in DER_KEY_WORDS]), 16, 16_800),
     # https:user:pass@host: the scheme, up to 16 slashes and an authority of 1,024
     _special_userinfo: (("@",), 1100, 1100),
     # machine HOST login USER password PASSWORD: read 1,024 characters past the keyword
@@ -2499,7 +2506,7 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # characters, a user of 128 and a value of 256 (rabbitmqctl add_user, and htpasswd -b,
     # whose flags are words too)
     # --api-key …: the flag's name of 64 before its word, of 32 and a value of 256 after it
-    _credential_flag: (("key", "token", "secret", "credential", "pat"), 72, 300),
+    _credential_flag: (_CREDENTIAL_FLAG_WORDS, 72, 300),
     _command_line_password: (
         (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user"),
         320,

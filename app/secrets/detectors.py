@@ -24,6 +24,7 @@ from app.secrets import (
     _C_PASSWORD,
     _C_SECRET,
     _C_TOKEN,
+    _JWK_PRIVATE,
     _KEY_PURPOSES,
     _MANY_REFUSED,
     _MIXED_RUN,
@@ -40,6 +41,7 @@ from app.secrets import (
     _WRAPPED_VALUES,
     COMMENT_MARK,
     DECODED_BY,
+    DER_KEY_WORDS,
     GREP_PREFIX,
     LOG_PREFIX,
     PASSWORD,
@@ -48,6 +50,10 @@ from app.secrets import (
     PUTTY_KEY,
     RE2_RUNS_FROM,
     SECRET,
+    TOLD_BEFORE_DETERMINERS,
+    TOLD_BEFORE_NAMES,
+    TOLD_BEFORE_QUALIFIERS,
+    TOLD_BEFORE_VERBS,
     URI_PASSWORD,
     USERINFO,
     Span,
@@ -206,26 +212,13 @@ def unarmoured_key(text: str) -> Iterator[Span]:
     return _bounded(_unarmoured_keys(text))
 
 
-# The literal each start holds, and how far into the start it stands: found by `str.find`, in
-# C, where the regex, its starts' first letters "M" and "b", tried every "M" of a text (23 ms
-# for 400 KB of them).
-_DER_KEY_WORDS = (
-    ("IBADANBgkqhkiG9w0BAQEFAASC", 6),
-    ("IBAAK", 6),
-    ("GByqGSM49AgEG", 11),
-    ("MHcCAQEEI", 0),
-    ("MIGkAgEBBD", 0),
-    ("MIHcAgEBBE", 0),
-    ("CAQAwBQYDK2V", 3),
-    ("b3BlbnNzaC1rZXktdjE", 0),
-)
-
-
 def _unarmoured_keys(text: str) -> Iterator[Span | None]:
-    # each word's next place (-1: none left), looked for again only once the reading is past
-    # it: each word's searches read the text once in all
-    words = [word for word, _ in _DER_KEY_WORDS]
-    backs = [back for _, back in _DER_KEY_WORDS]
+    # The starts are found from their words (app/secrets `DER_KEY_WORDS`) by `str.find`, in C,
+    # where the regex, its starts' first letters "M" and "b", tried every "M" of a text (23 ms
+    # for 400 KB of them). Each word's next place (-1: none left) is looked for again only once
+    # the reading is past it: each word's searches read the text once in all.
+    words = [word for word, _ in DER_KEY_WORDS]
+    backs = [back for _, back in DER_KEY_WORDS]
     places = [text.find(word) for word in words]
     pos = 0
     while True:
@@ -262,8 +255,11 @@ _BASE64_CHARACTERS = frozenset(string.ascii_letters + string.digits + "+/")
 # them writes "d" before "kty"), and the object is what lies between the braces around "kty" (a
 # JWK holds no object but a multi-prime RSA key's "oth", after its "d"), within `_JWK_REACH`
 # characters either side (a 4096-bit RSA key's members before its "kty", sorted, fit in 4,000).
-_JWK_TYPE = _lazy(r'"kty"[ \t\r\n]*+:[ \t\r\n]*+"(RSA|EC|OKP|oct)"')
-_JWK_MEMBER = _lazy(r'"(d[pq]?|[kpq]|qi)"[ \t\r\n]*+:[ \t\r\n]*+"([A-Za-z0-9_-]{1,4096}+)"')
+_JWK_TYPE = _lazy(r'"kty"[ \t\r\n]*+:[ \t\r\n]*+"(' + "|".join(_JWK_PRIVATE) + ')"')
+_JWK_MEMBERS = sorted({m for members in _JWK_PRIVATE.values() for m in members})
+_JWK_MEMBER = _lazy(
+    '"(' + "|".join(_JWK_MEMBERS) + r')"[ \t\r\n]*+:[ \t\r\n]*+"([A-Za-z0-9_-]{1,4096}+)"'
+)
 _JWK_REACH = 8192
 
 
@@ -2460,16 +2456,17 @@ def key_in_prose(text: str) -> Iterator[Span]:
 # uses a credential with ("known as the password manager" tells none). The value is judged as
 # prose judges one after its name, and after "is" or "was" holds both cases and a digit
 # ("ingredient2 was the secret" is a sentence's word).
+# (a name of two words, a space or a tab between them)
+_TOLD_BEFORE_NAMES = TOLD_BEFORE_NAMES.replace(" ", r"[ \t]")
 _NAMED_AFTER_VALUE = _lazy(
-    r"""(?<![A-Za-z0-9_])
-    (?:(?P<use>(?i:use|using|used|enter|entered|try|tried|type|typed|set|choose|chose|pick
-      |picked|with))[ \t]+[\"'`]?
-    | [\"'`]?(?=[^ \t\n\"'`]{0,127}?[0-9])(?=[^ \t\n\"'`]{0,127}?[A-Z])(?=[^ \t\n\"'`]{0,127}?[a-z])
+    rf"""(?<![A-Za-z0-9_])
+    (?:(?P<use>(?i:{TOLD_BEFORE_VERBS}))[ \t]+[\"'`]?
+    | [\"'`]?(?=[^ \t\n\"'`]{{0,127}}?[0-9])(?=[^ \t\n\"'`]{{0,127}}?[A-Z])
+      (?=[^ \t\n\"'`]{{0,127}}?[a-z])
     )
-    (?P<value>[^ \t\n\"'`]{4,128}+)[\"'`]?[ \t]+(?P<verb>(?i:as|is|was))[ \t]+
-    (?:(?i:the|your|a|my|our)[ \t]+)?(?:(?i:new|temporary|temp|initial|admin|root|default
-    |current)[ \t]+)?
-    (?P<name>(?i:password|passphrase|passcode|api[ \t]key|access[ \t]token|token|secret))
+    (?P<value>[^ \t\n\"'`]{{4,128}}+)[\"'`]?[ \t]+(?P<verb>(?i:as|is|was))[ \t]+
+    (?:(?i:{TOLD_BEFORE_DETERMINERS})[ \t]+)?(?:(?i:{TOLD_BEFORE_QUALIFIERS})[ \t]+)?
+    (?P<name>(?i:{_TOLD_BEFORE_NAMES}))
     # (the sentence ends there, with its stop or none before the next one's word, or says what
     # for: "the password hash", "the secret encoding" name something else)
     (?=[ \t]*(?:$|[\r\n.,;:!?)\]\"'`&/#\\<]|(?i:for|to|of|on|in|at|here|now|until|from|and|but
