@@ -543,6 +543,10 @@ def _mixed(tail: str) -> bool:
     return bool(_ANY_DIGIT.search(tail)) and _has_lower(tail) and _has_upper(tail)
 
 
+def _both_cases(tail: str) -> bool:
+    return _has_lower(tail) and _has_upper(tail)
+
+
 def _letters_digits(tail: str) -> bool:
     return bool(_ANY_DIGIT.search(tail)) and bool(_ANY_LETTER.search(tail))
 
@@ -1787,7 +1791,7 @@ RULES: tuple[Rule, ...] = (
         ["hf_", "api_org_"],
         _A,
         (34, 34),
-        check=lambda t: _has_lower(t) and _has_upper(t),
+        check=_both_cases,
     ),
     _token("perplexity-api-key", PREFIXED, ["pplx-"], _A, (48, 48), check=_letters_digits),
     _token("groq-api-key", PREFIXED, ["gsk_"], _A, (52, 52), check=_mixed),
@@ -2068,7 +2072,7 @@ RULES: tuple[Rule, ...] = (
         _A,
         (16, 16),
         # (16 random characters hold no digit once in 16 draws: both cases then)
-        check=lambda t: _letters_digits(t) or (_has_upper(t) and _has_lower(t)),
+        check=lambda t: _letters_digits(t) or _both_cases(t),
     ),
     _rule(
         "nuget-config-password",
