@@ -1091,18 +1091,18 @@ TOLD_STRINGS = (
 )
 
 
-def arrow_items(n: int) -> bytes:
-    """A call's ``n`` arguments, each a short line of a note's arrow after a credential's name,
-    the value masked: the shortest strings that each reach the name's detectors."""
-    return dump(_with_arguments({"items": [f"svc{i}_password -> ********" for i in range(n)]}))
-
-
 def told_strings(n: int) -> bytes:
     """A call's ``n`` arguments, each a short string of `TOLD_STRINGS` in turn, each distinct."""
     items = [
         TOLD_STRINGS[i % len(TOLD_STRINGS)].format(i=i, w=_letters(i).lower()) for i in range(n)
     ]
     return dump(_with_arguments({"items": items}))
+
+
+def arrow_items(n: int) -> bytes:
+    """A call's ``n`` arguments, each a short line of a note's arrow after a credential's name,
+    the value masked: the shortest strings that each reach the name's detectors."""
+    return dump(_with_arguments({"items": [f"svc{i}_password -> ********" for i in range(n)]}))
 
 
 def csv_cells(n: int) -> bytes:
