@@ -1460,6 +1460,19 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "an API key",
         "Key    Value\n---    -----\npassword    ${DB_PASSWORD}\ntoken    expires in an hour",
     ),
+    # Java's properties set a value after one space too (a name with a dot or an underscore:
+    # "Password reset" and "Token expired" are a line of prose)
+    (
+        "properties-space",
+        _lazy(
+            lambda: "Pw9" + rnd(12),
+            "# mail\nmail.smtp.host smtp.example.com\nmail.smtp.password ",
+            "\nmail.smtp.port 587",
+        ),
+        "a password",
+        "mail.smtp.password ${SMTP_PASSWORD}\nPassword reset2\nToken Exchange2\n"
+        "user_password VARCHAR(255),\n\tDB_Password string\ndb.password changeme",
+    ),
     (
         "csv-credential-column",
         _lazy(lambda: "Qw7" + rnd(11), "\nname,password\napp,", "\n"),

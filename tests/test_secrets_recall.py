@@ -563,11 +563,14 @@ NOT_READ = {
         ("arrow-password-note", placement)
         for placement in ("percent-encoded", "partly-percent-encoded", "percent-encoded-twice")
     ),
-    # a listing of names and values, a CSV's rows, on one line: no mark says where a row
-    # starts (a Markdown table's separator does, and a YAML value's name)
+    # a listing of names and values, Java's properties, a CSV's rows, on one line: no mark says
+    # where a row starts (a Markdown table's separator does, and a YAML value's name)
     *(
         (name, "joined-lines")
-        for name in ("tab-separated-listing", "vault-kv-get-table", "csv-credential-column")
+        for name in (
+            *("tab-separated-listing", "vault-kv-get-table", "properties-space"),
+            "csv-credential-column",
+        )
     ),
     # ... nor a Jira table's header row, an Org table's separator (the joined Markdown table's
     # separator is its mark), a Dockerfile's ENV NAME VALUE (its line's first word)

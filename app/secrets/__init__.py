@@ -1643,9 +1643,18 @@ _NAME_ANCHOR_WORDS: tuple[str, ...] = (
 )
 _NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer", "psk", *_PASSWORD_WORDS)
 # A listing's name, ending in its word (db_password, API_KEY, client_secret)
-_LISTED_NAME = (
-    r"[A-Za-z0-9_.\-]{0,127}"
-    r"(?i:word|wd|phrase|pass|pw|secret|token|key|auth|creds?|credentials|cookie|jwt)"
+_LISTED_NAME_ENDS = (
+    *("word", "wd", "phrase", "pass", "pw", "secret", "token", "key", "auth", "creds?"),
+    *("credentials", "cookie", "jwt"),
+)
+_LISTED_NAME = rf"[A-Za-z0-9_.\-]{{0,127}}(?i:{'|'.join(_LISTED_NAME_ENDS)})"
+# ... and such a name with a dot or an underscore in it and one space after it, where Java's
+# properties (db.password Qw7…) and a note of settings set a value: the keywords, its end
+# and the space ("creds?": "cred " and "creds ")
+_PROPERTY_NAME_KEYWORDS = tuple(
+    word + " "
+    for end in _LISTED_NAME_ENDS
+    for word in ((end[:-2], end[:-1]) if end.endswith("?") else (end,))
 )
 # How the names end that a quoted value follows with no operator (password 'Xk9#…')
 _QUOTED_NAME_ENDS = ("word", "wd", "phrase", "pass", "pw", "secret", "token", "key")
@@ -2279,6 +2288,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # ms for 400 KB of an environment file's entries, against 0.10)
     _Anchor((rf"\n[ \t]*{_LISTED_NAME}(?:\t| {{2}})", ("\t", "  ")), (_listed_value,)),
     _Anchor((rf"\t{_LISTED_NAME}\t", ("\t",)), (_listed_value,)),
+    # ... and one space after a name with a dot or an underscore (db.password Qw7…, Java's
+    # properties; the part before the first, bounded apart: no two repetitions overlap)
+    _Anchor(
+        (rf"\n[ \t]*[A-Za-z0-9\-]{{1,63}}[._]{_LISTED_NAME} [^ \t\r\n]", _PROPERTY_NAME_KEYWORDS),
+        (_listed_value,),
+    ),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
     _Anchor(
         (

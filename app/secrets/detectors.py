@@ -1400,6 +1400,12 @@ _LISTED_ROW = _lazy(
     r"\n[ \t]*+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127}+)(?:\t|  )[ \t]*+"
     rf"(?P<value>{_LISTED_VALUE})[ \t]*+(?=\r?\n|\Z)"
 )
+# ... or one space after a name with a dot or an underscore in it, as Java's properties set a
+# value (db.password Qw7…): "Password reset" and "Token expired" are a line of prose
+_PROPERTY_ROW = _lazy(
+    r"\n[ \t]*+(?P<name>[A-Za-z0-9\-]{1,63}+[._][A-Za-z0-9_.\-]{0,127}+) "
+    rf"(?P<value>{_LISTED_VALUE})[ \t]*+(?=\r?\n|\Z)"
+)
 # ... or a row of tab-separated columns, the name in any of them and its value the next one,
 # more columns after it (an export of a secret store: environment, name, value, updated)
 _TAB_CELLS = _lazy(
@@ -1421,7 +1427,7 @@ def listed_value(text: str) -> Iterator[Span]:
 
 def _listed_values(text: str) -> Iterator[Span | None]:
     lines = "\n" + text  # (a line may start the text: offsets in it are one past the text's)
-    rows = _LISTED_ROW.finditer(lines)
+    rows = chain(_LISTED_ROW.finditer(lines), _PROPERTY_ROW.finditer(lines))
     # (a tab-separated row's cells when the text holds a tab; a name and value two spaces and
     # a tab apart are both's: read once)
     seen: set[int] = set()
