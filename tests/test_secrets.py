@@ -933,6 +933,20 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "openssl enc -d -aes256 -k $KEY -in f; ssh-keygen -N '' -f key",
     ),
+    (
+        "gpg-passphrase-flag",
+        _lazy(lambda: "Pw9" + rnd(9), "gpg --batch --yes --passphrase ", " -c backup.tar"),
+        "a password",
+        'gpg --batch --passphrase-file ./pp -c f; gpg --passphrase "$GPG_PASSPHRASE" -d f\n'
+        "  --passphrase STRING   Use STRING as the passphrase.",
+    ),
+    # SQL Server's command-line tools: -P and the password (-p alone prints statistics)
+    (
+        "sqlcmd-password-flag",
+        _lazy(lambda: "Pw9" + rnd(9), "sqlcmd -S db.example.com -U sa -P ", ' -Q "SELECT 1"'),
+        "a password",
+        "sqlcmd -S db -U sa -P $SA_PASSWORD -p; bcp dbo.t out t.dat -S db -U sa -P <password>",
+    ),
     # XML naming its credential in an attribute: Spring's, Ant's and PHPUnit's value attribute,
     # Hibernate's, Java's properties' and Android's element text, .NET's <value>
     (

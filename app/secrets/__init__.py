@@ -2137,18 +2137,18 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
     # smbclient -U user%…, az login -p, openssl -passout pass:… and enc -k, keytool -storepass,
-    # ssh-keygen -N, zip -P, 7z -p…,
+    # ssh-keygen -N, zip -P, sqlcmd -P, 7z -p…, gpg --passphrase,
     # --with-token <<< …), or --password starting a string, or the command whose password is
     # an argument
     _Anchor(
         (
-            r"[ \t]-(?:-pass(?:word|wd)?[= \t]|-user[= \t]|[upawUNkP]"
+            r"[ \t]-(?:-pass(?:word|wd|phrase)?[= \t]|-user[= \t]|[upawUNkP]"
             r"|(?:src|dest)?(?:store|key)pass[ \t]|-password-stdin[ \t]*<|-with-token[ \t]*<)",
             (" -", "\t-"),
         ),
         (_command_line_password,),
     ),
-    _Anchor((r"\n--pass(?:word|wd)?[= \t]", ("--pass",)), (_command_line_password,)),
+    _Anchor((r"\n--pass(?:word|wd|phrase)?[= \t]", ("--pass",)), (_command_line_password,)),
     _Anchor(
         (
             # (net use's flag after a space: a URL's "//user:" is none)

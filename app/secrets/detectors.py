@@ -548,7 +548,7 @@ _COMMAND_LINE_PASSWORD = _lazy(
     r"""
     (?<![\w-])
     (?:
-        (?:--(?:password|passwd|pass)                        # any command's --password,
+        (?:--(?:password|passwd|passphrase|pass)             # any command's --password,
           |-(?i:password|passwd)(?=[ \t:]))                 # a PowerShell cmdlet's -Password
         (?P<op>=|:|[ \t]+)
       | (?i:psexec(?:64)?(?:\.exe)?)[ \t][^\n|;&]{0,256}?(?<=[ \t])-p[ \t]+  # PsExec -u … -p …
@@ -569,6 +569,7 @@ _COMMAND_LINE_PASSWORD = _lazy(
       | ssh-keygen[ \t][^\n|;&]{0,256}?(?<=[ \t])-N[ \t]*       # the new key's passphrase
       | openssl[ \t][^\n|;&]{0,256}?(?<=[ \t])-k[ \t]+          # enc's password
       | zip[ \t][^\n|;&]{0,256}?(?<=[ \t])-P[ \t]+              # the archive's password
+      | (?:sqlcmd|osql|bcp)(?:\.exe)?[ \t][^\n|;&]{0,256}?(?<=[ \t])-P[ \t]*  # SQL Server's
       | 7za?[ \t][^\n|;&]{0,256}?(?<=[ \t])-p(?=[^\s\-])        # 7-Zip's, with no space
       | -(?:pass(?:out|in|word|phrase)?)[ \t]+pass:        # openssl -passout pass:...
       | -(?:src|dest)?(?:store|key)pass[ \t]+               # keytool -storepass ...
@@ -631,7 +632,9 @@ _HTPASSWD = _lazy(
 
 
 def _pass_alone(flag: str) -> bool:
-    return flag.startswith("--pass") and not flag.startswith(("--password", "--passwd"))
+    return flag.startswith("--pass") and not flag.startswith(
+        ("--password", "--passwd", "--passphrase")
+    )
 
 
 def command_line_password(text: str) -> Iterator[Span]:
@@ -655,7 +658,7 @@ _COMMAND_LEADS = (
     r"-(?:-?pass|(?:src|dest)?(?:store|key)pass|-with-token)|psexec|plink|pscp|psftp|curl|wget"
     r"|mysql|mariadb"
     r"|sshpass|docker|podman|nerdctl|buildah|skopeo|oras|helm|redis-cli|ldap|smbclient|az"
-    r"|ssh-keygen|openssl|zip|7z|rabbitmqctl|net|lftp|security"
+    r"|ssh-keygen|openssl|zip|sqlcmd|osql|bcp|7z|rabbitmqctl|net|lftp|security"
 )
 
 
