@@ -826,6 +826,38 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'DriverManager.getConnection(url, props); getConnection(url, "sa", System.getenv("PW"))',
     ),
     (
+        "jdbc-connection-url-literal",
+        _lazy(
+            lambda: "Pw9" + rnd(9),
+            'DriverManager.getConnection("jdbc:postgresql://db:5432/shop", "ops", "',
+            '");',
+        ),
+        "a password",
+        'getConnection("jdbc:postgresql://db/shop", "ops", pw); getConnection("jdbc:h2:mem:")',
+    ),
+    # PHP's connections, and MySQLdb's: a host (PDO's DSN), the user, the password
+    (
+        "php-mysqli-connect",
+        _lazy(lambda: "Pw9" + rnd(9), '$db = new mysqli("localhost", "shop", "', '", "shop");'),
+        "a password",
+        'mysqli_connect($host, $user, $pass); new mysqli("localhost", "root", "", "shop");\n'
+        "mysql_connect('localhost', 'root', 'password');",
+    ),
+    (
+        "php-pdo",
+        _lazy(
+            lambda: "Pw9" + rnd(9), '$pdo = new PDO("mysql:host=db;dbname=shop", "shop", "', '");'
+        ),
+        "a password",
+        'new PDO($dsn, "shop", $password); new PDO("sqlite:/var/db/shop.sqlite");',
+    ),
+    (
+        "mysqldb-connect",
+        _lazy(lambda: "Pw9" + rnd(9), 'conn = MySQLdb.connect("db", "shop", "', '", "shop")'),
+        "a password",
+        'MySQLdb.connect(host, user, passwd, db); MySQLdb.connect("db", "shop", os.environ["PW"])',
+    ),
+    (
         "java-password-authentication",
         _lazy(
             lambda: "Pw9" + rnd(9),

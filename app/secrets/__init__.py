@@ -2176,16 +2176,19 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_secret_store_command,),
     ),
-    # a call taking a user and a password: HTTPBasicAuth("admin", "…"), smtp.login("me", "…")
+    # a call taking a user and a password: HTTPBasicAuth("admin", "…"), smtp.login("me", "…"),
+    # new mysqli("localhost", "shop", "…")
     _Anchor(
         (
             r"(?i:httpbasicauth|httpdigestauth|basicauth|networkcredential|passwordcredentials"
             r"|passwordauthentication|credentials\.basic|basicawscredentials|login|getconnection"
-            r"|directoryentry)[ \t]*\(",
+            r"|directoryentry|mysqli_connect|mysql_p?connect|mysqli|pdo"
+            r"|mysqldb\.connect)[ \t]*\(",
             (
                 *("httpbasicauth", "httpdigestauth", "basicauth", "networkcredential"),
                 *("passwordcredentials", "passwordauthentication", "credentials.basic"),
                 *("basicawscredentials", "login", "getconnection", "directoryentry"),
+                *("mysqli", "mysql_connect", "mysql_pconnect", "pdo", "mysqldb.connect"),
             ),
         ),
         (_credential_call,),
@@ -2535,7 +2538,7 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _credential_call: (
         (
             *("basicauth", "digestauth", "credential", "passwordauthentication", "login"),
-            *("connection", "directoryentry"),
+            *("connection", "directoryentry", "mysqli", "mysql_", "pdo", "mysqldb"),
         ),
         32,
         860,

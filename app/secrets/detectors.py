@@ -1015,9 +1015,29 @@ _CREDENTIAL_CALL = _lazy(
 )
 
 
+# ... and calls whose first argument is where to connect, a literal or a variable, the user and
+# the password after it: PHP's mysqli and PDO (a host, a DSN), Python's MySQLdb, JDBC's URL as
+# a literal
+_CONNECTION_CALL = _lazy(
+    r"""
+    (?<![A-Za-z0-9_])
+    (?P<call>mysqli_connect|mysql_p?connect|new[ \t]+(?:mysqli|PDO)|MySQLdb\.connect|getConnection)
+    [ \t]*\([ \t\r\n]*
+    (?:[^,()"'\n]{1,256}+|(?P<q0>\\?["'])[^"'\\\n]{0,256}+(?P=q0))[ \t\r\n]*,[ \t\r\n]*
+    (?P<q1>\\?["'])[^"'\\\n]{1,256}+(?P=q1)
+    [ \t\r\n]*,[ \t\r\n]*
+    (?P<q2>\\?["'])(?P<password>[^"'\\\n]{1,256}+)(?P=q2)
+    """,
+    re.X,
+)
+
+
 def credential_call(text: str) -> Iterator[Span]:
     """The password (or secret) a call takes after its user (or key id)."""
-    for m in _CREDENTIAL_CALL.finditer(text):
+    calls = _CREDENTIAL_CALL.finditer(text)
+    if "onnect" in text or "new" in text:  # (connect, getConnection; new mysqli, new PDO)
+        calls = chain(calls, _CONNECTION_CALL.finditer(text))
+    for m in calls:
         literal = m.group("password")
         if literal != literal.strip():
             continue  # a prompt's label, as a setter's
