@@ -835,6 +835,26 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         'getConnection("jdbc:postgresql://db/shop", "ops", pw); getConnection("jdbc:h2:mem:")',
     ),
+    # Oracle's user/password@database: JDBC's thin driver, SQL*Plus and Oracle's tools, CONNECT
+    (
+        "oracle-jdbc-thin",
+        _lazy(lambda: "Pw9" + rnd(9), 'url = "jdbc:oracle:thin:shop/', '@db:1521/ORCLPDB1"'),
+        "a password",
+        'url = "jdbc:oracle:thin:@db:1521/ORCLPDB1"; jdbc:oracle:thin:shop/${DB_PASSWORD}@db',
+    ),
+    (
+        "sqlplus-connect",
+        _lazy(lambda: "Pw9" + rnd(9), "$ sqlplus -s shop/", "@ORCLPDB1 @nightly.sql"),
+        "a password",
+        "sqlplus / as sysdba\nsqlplus scott/tiger\nCONNECT shop/$SHOP_PASSWORD@ORCL\n"
+        "connect the cable/adapter first; rman target /",
+    ),
+    (
+        "oracle-tool-connect",
+        _lazy(lambda: "Pw9" + rnd(9), "expdp system/", "@ORCLPDB1 schemas=shop dumpfile=shop.dmp"),
+        "a password",
+        'expdp system@ORCLPDB1 schemas=shop; impdp \\"/ as sysdba\\" full=y',
+    ),
     # PHP's connections, and MySQLdb's: a host (PDO's DSN), the user, the password
     (
         "php-mysqli-connect",

@@ -143,6 +143,8 @@ NEW_FORMATS: list[tuple[str, Make]] = [
         "telegram-bot-url",
         lambda: f"https://api.telegram.org/bot{rnd(10, string.digits)}:AA{rnd(33)}/getMe",
     ),
+    # (as the URL takes it, bot<token>, in a note)
+    ("telegram-bot-prefixed", lambda: f"bot{rnd(10, string.digits)}:AA{rnd(33)}"),
     ("mailchimp-two-digit-dc", lambda: rnd(32, HEX) + "-us17"),
     (
         "aws-session-token",

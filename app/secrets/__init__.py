@@ -753,6 +753,7 @@ _stdin_password = _later("stdin_password")
 _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
 _driver_dsn = _later("driver_dsn")
+_oracle_connect = _later("oracle_connect")
 _table_cells = _later("table_cells")
 _setter_argument = _later("setter_argument")
 _user_and_password = _later("user_and_password")
@@ -1928,6 +1929,11 @@ _THREE_CLASSES = (
 )
 
 
+# Oracle's tools that take user/password@database as an argument (app/secrets/detectors.py
+# `oracle_connect`, and its anchor)
+ORACLE_TOOLS = ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl")
+
+
 _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"(?i:private[^A-Za-z0-9\n]{1,3}key)", ("private",)), (_pem,)),
     # a JSON Web Key's type, in the object that holds its private part (detectors `private_jwk`)
@@ -2247,6 +2253,16 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r":(?:5432|5433|6432|\*):", (":5432:", ":5433:", ":6432:", ":*:")), (_pgpass_line,)),
     # Go's MySQL driver's data source name: user:password@tcp(host:3306)/db
     _Anchor((r"@(?:tcp6?|unix|udp)\(", ("@tcp", "@unix", "@udp")), (_driver_dsn,)),
+    # Oracle's user/password@database: JDBC's URL, SQL*Plus's and the tools' command line,
+    # SQL*Plus's CONNECT
+    _Anchor(
+        (
+            rf"jdbc:oracle:(?:thin|oci8?):|(?:{'|'.join(ORACLE_TOOLS)})[ \t]"
+            r"|(?i:conn(?:ect)?)[ \t]",
+            ("jdbc:oracle:", *ORACLE_TOOLS, "conn"),
+        ),
+        (_oracle_connect,),
+    ),
     # a setter's or a builder's literal argument: setPassword("…"), withApiKey("…"), .token("…")
     _Anchor(
         (
@@ -2577,6 +2593,8 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
     # user:password@tcp(: a user of 64 and a password of 128 before its "@"
     _driver_dsn: (("@tcp", "@unix", "@udp"), 200, 16),
+    # jdbc:oracle:thin:, sqlplus, CONNECT: flags of 64, a user of 128 and a password of 128
+    _oracle_connect: (("jdbc:oracle:", *ORACLE_TOOLS, "conn"), 0, 400),
     # setPassword("…"): "set" or "with" and a name of 64 before the word and its bracket, a
     # value of 256 after
     _setter_argument: (_SETTER_WORDS, 80, 300),

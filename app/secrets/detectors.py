@@ -44,6 +44,7 @@ from app.secrets import (
     DER_KEY_WORDS,
     GREP_PREFIX,
     LOG_PREFIX,
+    ORACLE_TOOLS,
     PASSWORD,
     PEM_KEY,
     PRIVATE_KEY,
@@ -1824,6 +1825,39 @@ def _dsn_password(at: re.Match[str]) -> Span | None:
     if _credential_value(_C_PASSWORD, value) is None:
         return None
     return colon + 1, end, PASSWORD
+
+
+# Oracle's connect string, user/password@database: after JDBC's thin or OCI driver
+# (jdbc:oracle:thin:ops/…@db:1521/ORCL), on the command line of SQL*Plus and Oracle's tools
+# (sqlplus -s ops/…@ORCL, expdp system/…@ORCL), after SQL*Plus's CONNECT (CONNECT ops/…@ORCL);
+# "/ as sysdba" names no user, "scott/tiger" is the manual's example (no digit)
+_ORACLE_CONNECT = _lazy(
+    rf"""
+    (?:(?P<url>jdbc:oracle:(?:thin|oci8?):)
+      |(?<![\w-])(?:{"|".join(ORACLE_TOOLS)})(?:\.exe)?
+        (?:[ \t]++(?:-[A-Za-z]{{1,16}}+|target|catalog|auxiliary))*+[ \t]++  # (rman's connections)
+      |(?<![\w-])(?i:conn(?:ect)?)[ \t]++)
+    (?:[A-Za-z][A-Za-z0-9_$\#]{{0,127}}+|"[^"\n]{{1,128}}+")
+    /
+    (?:"(?P<quoted>[^"\n]{{1,128}}+)"|(?P<bare>[^\s/@"';]{{1,128}}+))
+    (?=@|[ \t\r\n;]|\Z)
+    """,
+    re.X,
+)
+
+
+def oracle_connect(text: str) -> Iterator[Span]:
+    """The password of Oracle's user/password@database (`_bounded`)."""
+    return _bounded(map(_oracle_password, _ORACLE_CONNECT.finditer(text)))
+
+
+def _oracle_password(m: re.Match[str]) -> Span | None:
+    group = "quoted" if m.group("quoted") is not None else "bare"
+    # (JDBC's URL is data; a command line's word after a space judged as prose judges one)
+    prose = m.group("url") is None
+    if _credential_value(_C_PASSWORD, m.group(group), prose=prose) is None:
+        return None
+    return m.start(group), m.end(group), PASSWORD
 
 
 # --- a password told in a sentence: "my password is Wint3r-2026!" -------------------------------

@@ -777,8 +777,11 @@ def _discord_bot(text: str, start: int, end: int) -> Span | None:
 def _telegram_bot(text: str, start: int, end: int) -> Span | None:
     """The bot's numeric id (5 to 16 digits), a colon, then 35 characters starting with A."""
     colon = text.index(":", start, end)
-    # (in the Bot API's URL the id follows "/bot": https://api.telegram.org/bot<token>/getMe)
-    left = _left_ok(text, start, _WORD_DASH) or text.endswith("/bot", 0, start)
+    # (in the Bot API's URL the id follows "/bot": https://api.telegram.org/bot<token>/getMe;
+    # and a note writes the token so too, bot<token>, as the URL takes it)
+    left = _left_ok(text, start, _WORD_DASH) or (
+        text.endswith("bot", 0, start) and _left_ok(text, start - 3, _WORD_DASH)
+    )
     if not left or end - colon - 1 != 35:
         return None
     return (start, end) if _complex(text[colon + 1 : end]) else None
