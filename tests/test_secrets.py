@@ -693,6 +693,20 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "- **DB password:** `********`\n- **API key:** `<your-api-key>`\n- password: `string`",
     ),
+    # a name in a code span, or set in emphasis, as a note in Markdown writes it
+    (
+        "markdown-code-span-name",
+        _lazy(lambda: "Qw7" + rnd(11), "- `DB_PASSWORD`: `", "` (rotate it after the demo)"),
+        "a password",
+        "- `password`: see the vault\n- `password`: `string`\n- `token`: `<your-token>`\n"
+        "- `password`: `${DB_PASSWORD}`\nchar *password = get_pw();",
+    ),
+    (
+        "markdown-emphasis-name",
+        _lazy(lambda: rnd(32), "*API key*: ", "\n"),
+        "an API key",
+        "*Password*: ********\n*API key*: <your-api-key>\n*Token*: see the wiki",
+    ),
     (
         "triple-quoted-value",
         _lazy(lambda: rnd(32), 'API_KEY = """', '"""\n'),

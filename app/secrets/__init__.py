@@ -797,7 +797,7 @@ _numbered_lines = _later("numbered_lines")
 # (os.environ["API_KEY"] = …, config['api_key'] = …: "]" after its quote).
 _NAME_OP = _lazy(
     r"""(?<![A-Za-z0-9_.\-])(?P<flag>-D(?=[A-Za-z_])|--?)?
-        (?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["']?(?:(?<=["'])\])?)
+        (?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["'`*]?(?:(?<=["'])\])?)
         (?P<sp1>[ \t]*)(?P<op>={2,3}|!={1,2}|:=|=>|[?+]=|<-|=
           |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
           |(?<=[ \t])string[ \t]++=(?!=)
@@ -1172,7 +1172,7 @@ _NAME_OP_RE2 = (
     rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
     rf"(?i:{_NAME_HEAD_ANCHOR.pattern})"  # (the words `_may_name_credential` tests)
     # (a "]" after a quote only, as `_NAME_OP` reads one: ["password"] = …, not [password]: …)
-    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?(?:[\"']\]?)?[ \t]*"
+    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?(?:[\"'`*]\]?)?[ \t]*"
     r"(?:===?|!==?|[:=?+]=?|=>|<-|->|string[ \t]*=))[ \t]*"  # (an arrow past ASCII: "?")
 )
 # and _NAME_OP_VALUED's: the first eight characters of the value matched, not looked ahead
@@ -1584,6 +1584,8 @@ def _structured(text: str, m: re.Match[str], query: bool, *, quoted: bool, value
         # a command line's flag: judged as prose judges a value, as a command line told in a
         # page is (gcloud's --oauth-client-secret='looker'; clippy's --pass=early names a pass)
         return False
+    # (a name in a code span or set in emphasis, `password`: … or *Password*: …, is a note's)
+    quote = quote if quote[-1:] not in ("`", "*") else ""
     if query or quote or (op == "=" and not space_before + space_after):
         return True
     # Only the last characters before the name tell prose from data, and looking no further
@@ -1616,7 +1618,7 @@ _CODE_LEAD = _lazy(r"[ \t]*(?:[$@&*]{0,2}[A-Za-z_][A-Za-z0-9_]{0,63}(?:\??->|::|
 # `re` finds mark a string whatever follows them: RE2 reads this, and must end a name where
 # `re`'s detectors do, "- name: DD_API_KEY\r\n  value: …" too; and an arrow)
 _NAME_END = (
-    r"(?:s?\\?[\"']?\]?[ \t]*(?:[:=\r\n,+<?]|\\[rn]|string[ \t])| [\"']"
+    r"(?:s?\\?[\"'`*]?\]?[ \t]*(?:[:=\r\n,+<?]|\\[rn]|string[ \t])| [\"']"
     r"|[ \t]-?>?[ \t])"  # (an arrow or a dash: `_NAME_OP`'s, as the engines read them)
 )
 
