@@ -113,6 +113,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         lambda: f"storage account acmeprod, key {R(86, B64)}==",
         f"storage account acmeprod, key {R(86, B64)}=",
     ),
+    "azure-storage-account-key-beside-account": (
+        lambda: f"storage:\n  account: acmeprod\n  key: {R(86, B64)}==",
+        f"account: acmeprod\ndigest: {R(86, B64)}==",
+    ),
     "alibaba-access-key-id": (lambda: "LT" + "AI" + R(20), "LTAI" + "short"),
     "alibaba-secret-key": (
         lambda: f"ALIBABA_CLOUD_ACCESS_KEY_SECRET={R(30)}",

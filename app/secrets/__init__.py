@@ -4282,8 +4282,9 @@ def _pair_kind(obj: dict[object, object], member: str) -> str | None:
     "DB_PASSWORD", "value": "..."} (HAR headers, Kubernetes env, form fields); AWS's {"Name":
     "/prod/db/password", "Value": "…"} (Parameter Store, whose names are paths: the last part
     names it) and {"OptionName": …, "Value": …} (Elastic Beanstalk), CloudFormation's
-    {"ParameterKey": …, "ParameterValue": …}, and a password manager's field ({"label":
-    "password", "value": "…"}, 1Password's)."""
+    {"ParameterKey": …, "ParameterValue": …}, a password manager's field ({"label":
+    "password", "value": "…"}, 1Password's), and Azure's keys as `az … keys list` prints
+    them ({"keyName": "key1", "value": "…"}: whatever the key's name, a key of a key's shape)."""
     value = obj[member]
     if not isinstance(value, str):
         return None
@@ -4291,6 +4292,8 @@ def _pair_kind(obj: dict[object, object], member: str) -> str | None:
         name = obj.get(field)
         if isinstance(name, str) and len(name) <= 128:
             cls = _classify_name(_last_part(name) if " " not in name else name)
+            if cls is None and field in _KEY_NAME_MEMBERS:
+                cls = _C_SHAPED_KEY
             if cls is not None:
                 return _member_credential(cls, value)
     return None
@@ -4331,8 +4334,10 @@ def _jwk_private_member(kty: str, member: object, value: object) -> bool:
 _BASE64URL = _lazy(r"[A-Za-z0-9_-]+")
 _NAME_MEMBERS = (
     *("name", "Name", "key", "Key", "label", "Label", "header", "field", "variable", "param"),
-    *("parameter", "ParameterKey", "OptionName"),
+    *("parameter", "ParameterKey", "OptionName", "keyName", "KeyName"),
 )
+# ... those that name a key (the Azure CLI's and PowerShell's listings of an account's keys)
+_KEY_NAME_MEMBERS = frozenset({"keyName", "KeyName"})
 
 
 # A string that is wholly a flag or a name (as the name anchor found it): in an array, it may

@@ -290,6 +290,12 @@ _SEP_CLASS = "".join(map(re.escape, sorted(_SEP)))  # (in a regex's class)
 _PAIR_GLUE = (
     rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*)"
 )
+# ... or a label of its own on the next line before it (account: acme, then key: …, as YAML and a
+# note set a pair's two lines)
+_LABELLED_PAIR_GLUE = (
+    rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*"
+    r"(?:[A-Za-z0-9_.\-]{1,32}[\t ]*[:=][\t ]*)?)"
+)
 # Words that say a value is a credential, not an id: the glue of most keyword rules holds one.
 _CREDENTIAL_WORD = _lazy(
     r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])"
@@ -309,16 +315,19 @@ def _keyword(
     word: bool = True,
     check: _Tail | None = None,
     next_line: bool = False,
+    labelled: bool = False,
 ) -> Rule:
     """A service's name, then within a few words (`_GLUE`) a value of its keys' shape: a bare
     key is a credential when its service's name sits right beside it (``next_line``: or on
-    the next line, as a pair's value may, for a shape no other value has).
+    the next line, as a pair's value may, for a shape no other value has; ``labelled``: and
+    after a label of its own there).
 
     ``names``: lower-case literals matched in any case, anywhere (`MY_DATADOG_API_KEY`);
     ``value``: the shape, a pattern that ends with one greedy run; ``length``: its bounds.
     ``word``: the name or the text between name and value must hold a credential's word
     (`key`, `token`, `secret`…), so that "Datadog trace 4bf9…" (an id) is not one."""
-    args = (names, value, length, word, check, next_line)
+    glue = _LABELLED_PAIR_GLUE if labelled else _PAIR_GLUE if next_line else _GLUE
+    args = (names, value, length, word, check, next_line, glue)
     # (a name on the line before its value's may stand on a line with no run: looked for
     # anywhere, not only on the lines that hold one)
     scope = ANYWHERE if next_line else BESIDE_RUNS
@@ -332,11 +341,11 @@ def _keyword_parts(
     word: bool,
     check: _Tail | None,
     next_line: bool,
+    glue: str,
 ) -> _Parts:
     ordered = sorted(set(names), key=len, reverse=True)
     low, high = length
-    glue_regex = _PAIR_GLUE if next_line else _GLUE
-    regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + glue_regex + "(?:" + value + ")"
+    regex = "(?i:" + "|".join(map(_escape, ordered)) + ")" + glue + "(?:" + value + ")"
     tail = _value_tail(value, line_end=next_line)
 
     def find(text: str, start: int, end: int) -> Span | None:
@@ -1081,6 +1090,18 @@ RULES: tuple[Rule, ...] = (
         word=False,
         check=_mixed,
         next_line=True,  # AccountName=acme, the key on the line after: 88 characters, "=="
+    ),
+    # ... beside the account's name or its endpoint, a key's word between (account: acme, then
+    # key: … on the next line; https://acme.blob.core.windows.net key=…)
+    _keyword(
+        "azure-storage-account-key-beside-account",
+        AZURE_ACCOUNT_KEY,
+        ["account", "core.windows.net"],
+        "[A-Za-z0-9+/]{86}==",
+        (88, 88),
+        check=_mixed,
+        next_line=True,
+        labelled=True,
     ),
     _token("alibaba-access-key-id", ALIBABA, ["LTAI"], _A, (12, 30), check=_random_looking),
     _keyword("alibaba-secret-key", SERVICE_KEY, ["alibaba"], "[A-Za-z0-9]{30,}", (30, 30)),
