@@ -927,3 +927,24 @@ def test_an_issuer_s_hexadecimal_token_is_found_in_either_case(make: Make) -> No
         token = make()
     text = f"token: {token}\n"
     assert [text[s:e] for s, e, _ in scan_text(text)] == [token]
+
+
+# A service's name alone as its value's label, as gitleaks reads one (an operator between, its
+# quotes and spaces): the name says what the value is, no key's word needed
+LABELLED_BY_SERVICE = [
+    ("heroku: {}", lambda: f"{R(8, HEX)}-{R(4, HEX)}-{R(4, HEX)}-{R(4, HEX)}-{R(12, HEX)}"),
+    ("HEROKU={}", lambda: f"{R(8, HEX)}-{R(4, HEX)}-{R(4, HEX)}-{R(4, HEX)}-{R(12, HEX)}"),
+    ("DATADOG={}", lambda: R(40, HEX)),
+    ('"datadog": "{}"', lambda: R(32, HEX)),
+    ("snyk => {}", lambda: f"{R(8, HEX)}-{R(4, HEX)}-{R(4, HEX)}-{R(4, HEX)}-{R(12, HEX)}"),
+]
+
+
+@pytest.mark.parametrize(("form", "make"), LABELLED_BY_SERVICE, ids=lambda v: str(v)[:12])
+def test_a_service_s_name_alone_labels_its_key(form: str, make: Callable[[], str]) -> None:
+    value = make()
+    text = form.format(value)
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [value]
+    # (its name with another word is no label: an app's, an id's; nor a colon within a path)
+    for other in ("heroku_app: {}", "heroku app id: {}", "arn:aws:heroku:{}"):
+        assert scan_text(other.format(value)) == [], other

@@ -301,6 +301,10 @@ _CREDENTIAL_WORD = _lazy(
     r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])"
     r"|(?<![a-z])sk(?![a-z])"
 )
+# What stands between a service's name and its value when the name is the value's whole label:
+# an operator, quotes and spaces around it (HEROKU=…, "datadog": "…", okta => …)
+# (a colon before a space or a quote: arn:aws:iam::aws:policy/… names none)
+_LABEL_GLUE = _lazy(r"""[\t "'`]*(?:(?:=|=>|:=)[\t "'`]*|:[\t "'`]+)""")
 # ... and what names an identifier: the value after "client_id", "app id:", "trace id" is one.
 _ID_LAST = _lazy(r"(?:^|[^a-z])(?:id|ids|sid|uid|uuid|guid)[^a-z]*$")
 
@@ -360,7 +364,10 @@ def _keyword_parts(
         if not _right_ok(text, end, _WORD_DASH):
             return None
         glue = text[glue_start:at].lower()
-        if word and not _CREDENTIAL_WORD.search(name + " " + glue):
+        # (the service's name alone as the value's label, HEROKU=… or datadog: …, says what the
+        # value is, as gitleaks reads one; MY_HEROKU=… too, but heroku_app=… names an app)
+        labelled = _LABEL_GLUE.fullmatch(glue) is not None
+        if word and not labelled and not _CREDENTIAL_WORD.search(name + " " + glue):
             return None
         if _ID_LAST.search(glue):
             return None
