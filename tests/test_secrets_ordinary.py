@@ -257,6 +257,18 @@ PLAUSIBLE: list[str] = [
     "apt\tpasswd\t1:4.13+dfsg1-1+deb12u1\napt\tpatch\t2.7.6-7",
     # a bundle's minified code: an object's member named for a token
     "toJSON(){return{token:this.tokenType}}toString(){return this.tokenType}",
+    # a secret's ARN (its resource type "secret", then the secret's name) and a managed
+    # policy's; CloudFormation's type named as a member; a stub's attributes typed as typeshed
+    # and typing write them
+    "arn:aws:secretsmanager:us-west-2:123456789012:secret:MyTestDatabaseSecret-a1b2c3",
+    '"SecretArn": "arn:aws:secretsmanager:us-west-2:123456789123:secret:proxysecret1-Abcd1e",',
+    "arn:aws:iam::aws:policy/EC2InstanceProfileForImageBuilder",
+    '"AWS::SecretsManager::Secret": "c85175a4ebcce361",',
+    "    client_secret: Incomplete\n    token_secret: Incomplete\n    password: Optional[str]",
+    "    api_key: Callable[[str], str]\n    token: Final[str]",
+    # a service's app and its id beside its name, no key's word
+    "heroku_app_id: 8a439d13-51d5-435a-8c18-ad322ed5f443",
+    "heroku app: 8a439d13-51d5-435a-8c18-ad322ed5f443",
 ]
 
 

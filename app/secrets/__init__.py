@@ -409,6 +409,10 @@ def _name_parts(name: str) -> list[str]:
     return [p for p in _NON_ALNUM.split(_CAMEL.sub("_", name).lower()) if p]
 
 
+# A CloudFormation resource's type: a vendor, a service and a resource, each a capitalized word
+_RESOURCE_TYPE = _lazy(r"[A-Z][A-Za-z0-9]{1,63}(?:::[A-Z][A-Za-z0-9]{0,63}){2,3}")
+
+
 @lru_cache(maxsize=4096)
 def _classify_name(name: str) -> str | None:
     """The credential class a member or variable name announces, or None."""
@@ -423,6 +427,8 @@ def _classify_name(name: str) -> str | None:
             return cls
         if cls != _C_PASSWORD and head.lower() == "api":
             return _C_API_KEY
+    if "::" in name and _RESOURCE_TYPE.fullmatch(name):
+        return None  # (CloudFormation's type, AWS::SecretsManager::Secret, names a kind of thing)
     parts = _name_parts(name)
     if not parts or parts[0] == "existing":
         return None  # (a chart's existingSecret: the name of a Secret the cluster holds)
@@ -1333,6 +1339,10 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     name, op = m.group("name", "op")
     if op in _ARROW_OPS and _HEADER_NAMES.search(name):
         return None  # (a header's line is written with its colon: Set-Cookie → a=1 is prose)
+    if _named_in_a_path(text, m.start("name"), op):
+        # arn:aws:secretsmanager:…:123456789012:secret:db-AbC123, a resource's type in an ARN;
+        # "AWS::SecretsManager::Secret": …, CloudFormation's name of a type
+        return None
     appended = op == "+="  # (code adding to a value: only a literal it adds is one)
     paired = op == ","  # (two strings side by side: a call's arguments, a list's items)
     if op not in ("=", ":"):
@@ -1486,6 +1496,24 @@ _WRAPPED_DEFAULT = _lazy(
 _NEXT_LINE_VALUE = _lazy(
     r"[ \t]*+\r?\n[ \t]*+(?P<bare>[^\s\"'`:<>\[\]{}-][^\s\"'`<>]{3,127}+)(?<!:)[ \t]*+(?=\r?\n|\Z)"
 )
+
+
+# An Amazon Resource Name up to its resource's type: partition, service, region, account (12
+# digits, or "aws" for a policy AWS manages), the colons between (RFC-like, no spaces or quotes)
+_ARN_HEAD = _lazy(
+    r"arn:aws[a-z\-]{0,16}:[A-Za-z0-9\-]{1,64}:[A-Za-z0-9\-]{0,32}:(?:[0-9]{12}|aws)?:\Z"
+)
+
+
+def _named_in_a_path(text: str, at: int, op: str) -> bool:
+    """Whether the name at ``at`` is the last part of a type's path (AWS::SecretsManager::Secret,
+    whose colons stand before it) or an ARN's resource type (…:123456789012:secret:…, which a
+    colon follows as a label's does)."""
+    if at < 2 or text[at - 1] != ":":
+        return False
+    if text[at - 2] == ":":
+        return True
+    return op == ":" and _ARN_HEAD.search(text, max(0, at - 160), at) is not None
 
 
 def _past_yaml_lead(text: str, v: re.Match[str]) -> re.Match[str] | None:

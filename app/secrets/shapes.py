@@ -228,7 +228,10 @@ _MEMBER_ACCESS = frozenset({"this.", "self."})
 # type names in schemas and signatures: "password": "string?", api_key: str
 _TYPE_NAME = _lazy(
     r"(?i)(?:string|str|text|varchar|bool|boolean|int|integer|number|float|object|array|any"
-    r"|bytes|secretstr|secret_str)(?:\?|\[\])?"
+    r"|bytes|secretstr|secret_str|securestring|secretbytes"
+    # (Python's typing and typeshed's, as a stub annotates an attribute: client_secret: Incomplete)
+    r"|incomplete|optional|mapping|callable|sequence|iterable|iterator|literal|final|union"
+    r"|tuple|list|dict|set|type|readablebuffer|strpath|pathlike)(?:\?|\[\])?"
 )
 _NUMBERISH = _lazy(r"[\d\s+\-.,:/_%]+")
 # A semantic version, as a package manifest writes one (a range's operator before it, a
