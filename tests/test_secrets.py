@@ -664,6 +664,14 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         'sql.Open("mysql", "user:password@tcp(localhost:3306)/dbname")',
     ),
+    # user:password@host:port with no scheme, as a note gives a database's address
+    (
+        "schemeless-userinfo",
+        _lazy(lambda: "Pw9" + rnd(9), "connected as app:", "@db.internal:5432 (shop)"),
+        "a password",
+        "contact:bob@example.com; git@github.com:org/repo.git; admin:password@db:5432;\n"
+        "admin:$PGPASSWORD@db:5432; ssh user@host:22; mailto:ops@example.com:25",
+    ),
     (
         "jira-table-header",
         _lazy(lambda: "Pw9" + rnd(9), "\n||user||password||\n|admin|", "|\n"),

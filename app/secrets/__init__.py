@@ -760,6 +760,7 @@ _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
 _driver_dsn = _later("driver_dsn")
 _oracle_connect = _later("oracle_connect")
+_schemeless_userinfo = _later("schemeless_userinfo")
 _table_cells = _later("table_cells")
 _setter_argument = _later("setter_argument")
 _user_and_password = _later("user_and_password")
@@ -2283,6 +2284,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r":(?:5432|5433|6432|\*):", (":5432:", ":5433:", ":6432:", ":*:")), (_pgpass_line,)),
     # Go's MySQL driver's data source name: user:password@tcp(host:3306)/db
     _Anchor((r"@(?:tcp6?|unix|udp)\(", ("@tcp", "@unix", "@udp")), (_driver_dsn,)),
+    # user:password@host:port with no scheme (a port after the host: an e-mail address has none)
+    _Anchor((r"@[A-Za-z0-9][A-Za-z0-9.\-]{0,252}:[0-9]{2,5}", ("@",)), (_schemeless_userinfo,)),
     # Oracle's user/password@database: JDBC's URL, SQL*Plus's and the tools' command line,
     # SQL*Plus's CONNECT
     _Anchor(
@@ -2623,6 +2626,9 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
     # user:password@tcp(: a user of 64 and a password of 128 before its "@"
     _driver_dsn: (("@tcp", "@unix", "@udp"), 200, 16),
+    # user:…@host:port: a user of 64 and a password of 128 before its "@", a host of 253 and a
+    # port after it
+    _schemeless_userinfo: (("@",), 200, 264),
     # jdbc:oracle:thin:, sqlplus, CONNECT: flags of 64, a user of 128 and a password of 128
     _oracle_connect: (("jdbc:oracle:", *ORACLE_TOOLS, "conn"), 0, 400),
     # setPassword("…"): "set" or "with" and a name of 64 before the word and its bracket, a

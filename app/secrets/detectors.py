@@ -1814,7 +1814,22 @@ def driver_dsn(text: str) -> Iterator[Span]:
     return _bounded(map(_dsn_password, _DSN_AT.finditer(text)))
 
 
-def _dsn_password(at: re.Match[str]) -> Span | None:
+# user:password@host:port with no scheme before it, as a note gives a database's or a broker's
+# address (admin:…@db.internal:5432): the port says a host follows the "@" (an e-mail address
+# has none), and the password is judged as prose judges one (letters and digits)
+_HOST_PORT_AT = _lazy(r"@[A-Za-z0-9][A-Za-z0-9.\-]{0,252}+:[0-9]{2,5}+(?![0-9A-Za-z])")
+
+
+def schemeless_userinfo(text: str) -> Iterator[Span]:
+    """The password of user:password@host:port with no scheme (`_bounded`)."""
+    return _bounded(map(_prose_dsn_password, _HOST_PORT_AT.finditer(text)))
+
+
+def _prose_dsn_password(at: re.Match[str]) -> Span | None:
+    return _dsn_password(at, prose=True)
+
+
+def _dsn_password(at: re.Match[str], prose: bool = False) -> Span | None:
     text, end = at.string, at.start()
     colon = text.rfind(":", max(0, end - 129), end)
     value = text[colon + 1 : end]
@@ -1822,7 +1837,7 @@ def _dsn_password(at: re.Match[str]) -> Span | None:
         return None
     if _DSN_USER_REVERSED.match(text[max(0, colon - 65) : colon][::-1]) is None:
         return None
-    if _credential_value(_C_PASSWORD, value) is None:
+    if _credential_value(_C_PASSWORD, value, prose=prose) is None:
         return None
     return colon + 1, end, PASSWORD
 
