@@ -266,6 +266,11 @@ PLAUSIBLE: list[str] = [
     '"AWS::SecretsManager::Secret": "c85175a4ebcce361",',
     "    client_secret: Incomplete\n    token_secret: Incomplete\n    password: Optional[str]",
     "    api_key: Callable[[str], str]\n    token: Final[str]",
+    # code passing a variable on under its own name; an algorithm's or a curve's name where a
+    # key's parameters name it; a stub's descriptor type
+    "    engine=engine,\n    passwords=passwords,\n",
+    'key = OKPKey.derive_key("secret", "Ed25519")\njwt_secret_algorithm = "HS256"\nsecret: HS512',
+    "    workbook_password: Alias\n    revision_password: Alias",
     # a service's app and its id beside its name, no key's word
     "heroku_app_id: 8a439d13-51d5-435a-8c18-ad322ed5f443",
     "heroku app: 8a439d13-51d5-435a-8c18-ad322ed5f443",

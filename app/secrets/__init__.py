@@ -1461,6 +1461,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         from urllib.parse import unquote
 
         value = unquote(value)
+    if value.casefold() == name.casefold():
+        return start, end, "", resume  # code passing a variable on: passwords=passwords
     if len(value.strip()) < 4 or (paired and not _both_cases_and_digits(value)):
         # shorter than any credential; or the second of two strings side by side that is not
         # in a credential's shape: a call's arguments pair them (put("api_key", "…")), but so

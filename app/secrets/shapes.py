@@ -231,7 +231,16 @@ _TYPE_NAME = _lazy(
     r"|bytes|secretstr|secret_str|securestring|secretbytes"
     # (Python's typing and typeshed's, as a stub annotates an attribute: client_secret: Incomplete)
     r"|incomplete|optional|mapping|callable|sequence|iterable|iterator|literal|final|union"
-    r"|tuple|list|dict|set|type|readablebuffer|strpath|pathlike)(?:\?|\[\])?"
+    r"|tuple|list|dict|set|type|readablebuffer|strpath|pathlike|alias)(?:\?|\[\])?"
+)
+# A cryptographic algorithm's or a curve's name, as a key's parameters name them (a JSON Web
+# Signature's HS256, a curve's Ed25519, a digest's SHA-256, a cipher's AES-256-GCM)
+_ALGORITHM = _lazy(
+    r"(?i)(?:hs|rs|es|ps)(?:256|384|512)k?|eddsa|ed(?:25519|448)|x(?:25519|448)"
+    r"|p-?(?:256|384|521)|secp(?:192|224|256|384|521)[rk]1|prime(?:192|256)v1"
+    r"|sha-?(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake2[bs]"
+    r"|aes-?(?:128|192|256)(?:-?(?:gcm|cbc|ctr|ecb|cfb|ofb))?|chacha20(?:-poly1305)?"
+    r"|rsa-?(?:1024|2048|3072|4096)|hmac-?sha-?(?:1|256|384|512)"
 )
 _NUMBERISH = _lazy(r"[\d\s+\-.,:/_%]+")
 # A semantic version, as a package manifest writes one (a range's operator before it, a
@@ -298,6 +307,8 @@ def _not_a_credential_shape(value: str) -> bool:
         return True  # a store's name for it: SSM's /prod/db/password, a file's path
     if value[:5] in _MEMBER_ACCESS:
         return True  # an object's member, what code assigns: {token: this.tokenType}
+    if len(value) <= 17 and _ALGORITHM.fullmatch(value):
+        return True  # an algorithm's name: jwt_secret_algorithm = "HS256", ("secret", "Ed25519")
     return _code_call(value)
 
 
