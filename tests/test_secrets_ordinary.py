@@ -271,6 +271,13 @@ PLAUSIBLE: list[str] = [
     "    engine=engine,\n    passwords=passwords,\n",
     'key = OKPKey.derive_key("secret", "Ed25519")\njwt_secret_algorithm = "HS256"\nsecret: HS512',
     "    workbook_password: Alias\n    revision_password: Alias",
+    # tokens an API's requests carry to be made once, and those a domain publishes in its DNS
+    '"ChangeToken": "abcd12f2-46da-4fdb-b8d5-fbd4c466928f",',
+    '"ClientRequestToken": "a8ca07e4-61ec-4399-99f4-19853801bcd5",',
+    '"LifecycleActionToken": "bcd2f1b8-9a78-44d3-8a7a-4dd07d7cf635",',
+    '{"VerificationToken": "QTKknzFg2J4ygwa+XvHAxUl1hyHoY0gVfZdfjIedHZ0="}',
+    '"DkimTokens": ["jcs5xoyqytjsotsijas7236gr3l2dz5u", "q76owjnks3lnluwg65scbemvw8a2pyfk"]',
+    '<assemblyIdentity name="Microsoft.VC90.CRT" publicKeyToken="1fc8b3b9a1e18e3b"/>',
     # a service's app and its id beside its name, no key's word
     "heroku_app_id: 8a439d13-51d5-435a-8c18-ad322ed5f443",
     "heroku app: 8a439d13-51d5-435a-8c18-ad322ed5f443",

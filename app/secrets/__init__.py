@@ -330,13 +330,17 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
 _MAX_HEAD = max(len(h) for h in _NAME_HEADS)
 _PUBLIC = frozenset({"public", "publishable"})
 # Names ending in "token" that count things or page through results rather than grant access,
-# including a language model's tokens (max_tokens, eos_token...).
+# including a language model's tokens (max_tokens, eos_token...), and those an API's requests
+# carry to be made once (AWS's ClientToken, ClientRequestToken, Route 53's ChangeToken, a
+# lifecycle hook's LifecycleActionToken) or that a domain publishes (SES's VerificationToken and
+# DkimTokens, in its DNS).
 _NON_SECRET_TOKEN = _words(
     """
     page next prev previous continuation pagination sync cursor idempotency cancellation csrf
     xsrf max min num input output prompt completion total reasoning cached cache eos bos pad unk
     sep cls mask stop special start end delimiter split count vocab word sentence new used
     remaining limit budget context authenticity public publishable
+    client request change action update purchase verification dkim
     """
 )
 # Names a query string uses for the pieces of a signed URL (AWS, GCS, Azure SAS, CloudFront).
@@ -515,6 +519,8 @@ def _match_heads(parts: list[str]) -> str | None:
             return None  # a key public by design: PUBLIC_API_KEY, NEXT_PUBLIC_API_KEY
         if cls == _C_TOKEN and len(parts) > 1 and parts[-2] in _NON_SECRET_TOKEN:
             return None
+        if cls == _C_TOKEN and not _PUBLIC.isdisjoint(parts):
+            return None  # .NET's publicKeyToken: of a public key, which an assembly names
         return cls
     last = parts[-1]
     if last in ("pwd", "pass", "pw"):
