@@ -233,6 +233,14 @@ _TYPE_NAME = _lazy(
     r"|incomplete|optional|mapping|callable|sequence|iterable|iterator|literal|final|union"
     r"|tuple|list|dict|set|type|readablebuffer|strpath|pathlike|alias)(?:\?|\[\])?"
 )
+# A number in hexadecimal as code writes it (up to 64 bits), and a type's name a credential's
+# word ends (OAuth2Token, _win32typing.PyCredHandle, models.ApiKey): what an annotation types
+_HEX_LITERAL = _lazy(r"0[xX][0-9A-Fa-f]{1,16}[uUlL]{0,3}")
+_CREDENTIAL_TYPE = _lazy(
+    r"(?:[A-Za-z_][A-Za-z0-9_]{0,63}\.){0,4}[A-Z][A-Za-z0-9]{0,63}"
+    r"(?:Token|Key|Secret|Password|Credentials?|CredHandle|Auth)"
+    r"(?:\\{1,4}[nrt])*"  # (a line's end escaped once or twice after it, in a logged JSON)
+)
 # A cryptographic algorithm's or a curve's name, as a key's parameters name them (a JSON Web
 # Signature's HS256, a curve's Ed25519, a digest's SHA-256, a cipher's AES-256-GCM)
 _ALGORITHM = _lazy(
@@ -309,6 +317,10 @@ def _not_a_credential_shape(value: str) -> bool:
         return True  # an object's member, what code assigns: {token: this.tokenType}
     if len(value) <= 17 and _ALGORITHM.fullmatch(value):
         return True  # an algorithm's name: jwt_secret_algorithm = "HS256", ("secret", "Ed25519")
+    if value[:2] in ("0x", "0X") and _HEX_LITERAL.fullmatch(value):
+        return True  # a number as code writes one: SEC_I_INCOMPLETE_CREDENTIALS = 0x00090320
+    if (value[:1].isalpha() or value[:1] == "_") and _CREDENTIAL_TYPE.fullmatch(value):
+        return True  # a type's name, as an annotation gives one: token: OAuth2Token
     return _code_call(value)
 
 
