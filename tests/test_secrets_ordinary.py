@@ -279,7 +279,8 @@ PLAUSIBLE: list[str] = [
     '"DkimTokens": ["jcs5xoyqytjsotsijas7236gr3l2dz5u", "q76owjnks3lnluwg65scbemvw8a2pyfk"]',
     '<assemblyIdentity name="Microsoft.VC90.CRT" publicKeyToken="1fc8b3b9a1e18e3b"/>',
     # a type's name a credential's word ends, as a stub annotates; a number in hexadecimal
-    "    token: OAuth2Token\n    Credential: _win32typing.PyCredHandle,\n    api_key: models.ApiKey",
+    "    token: OAuth2Token\n    Credential: _win32typing.PyCredHandle,\n"
+    "    api_key: models.ApiKey",
     "SEC_I_INCOMPLETE_CREDENTIALS: Final = 0x00090320",
     # a service's app and its id beside its name, no key's word
     "heroku_app_id: 8a439d13-51d5-435a-8c18-ad322ed5f443",
