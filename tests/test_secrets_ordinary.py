@@ -282,6 +282,9 @@ PLAUSIBLE: list[str] = [
     "    token: OAuth2Token\n    Credential: _win32typing.PyCredHandle,\n"
     "    api_key: models.ApiKey",
     "SEC_I_INCOMPLETE_CREDENTIALS: Final = 0x00090320",
+    # a documentation's examples, the word set against the rest (AWS's CLI's)
+    'authKey=asdf34example; "ApplicationKey": "examplekey1"',
+    "--attributes PlatformCredential=EXAMPLEabcd12345jklm67890stuv12345bcdef",
     # a service's app and its id beside its name, no key's word
     "heroku_app_id: 8a439d13-51d5-435a-8c18-ad322ed5f443",
     "heroku app: 8a439d13-51d5-435a-8c18-ad322ed5f443",

@@ -278,6 +278,11 @@ def _is_placeholder(value: str) -> bool:
     low = value.lower()
     if low in _PLACEHOLDER_WORDS or low in _BOOLISH:
         return True
+    if "example" in low:
+        # a documentation's example, its word set against the rest (AWS's asdf34example,
+        # EXAMPLEabcd12345…, AKIAEXAMPLE123456789): a random key holds it by chance one time in
+        # some 10^10
+        return True
     if not value.strip(_MASK_CHARS):  # ****, xxxx, ..., ----
         return True
     if len(value) >= 3 and value.count(value[0]) == len(value):
