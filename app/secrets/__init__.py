@@ -1346,7 +1346,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     name, op = m.group("name", "op")
     if op in _ARROW_OPS and _HEADER_NAMES.search(name):
         return None  # (a header's line is written with its colon: Set-Cookie → a=1 is prose)
-    if _named_in_a_path(text, m.start("name"), op):
+    at = m.start("name")
+    if at > 1 and text[at - 1] == ":" and _named_in_a_path(text, at, op):
         # arn:aws:secretsmanager:…:123456789012:secret:db-AbC123, a resource's type in an ARN;
         # "AWS::SecretsManager::Secret": …, CloudFormation's name of a type
         return None
@@ -1917,6 +1918,12 @@ COMMENT_MARK = r"[ \t]*(?:#|//|--(?=[ \t])|;|\*)[ \t]?"
 # in hex, is none; "=3D" once before a hex digit may start a value, and such a text is read
 # both as written and as it decodes: detectors `quoted_printable_reading`)
 QUOTED_PRINTABLE = r"=3D|=[C-F][0-9A-F]=[89AB][0-9A-F]|[^\n=]{69}=\r?\n"
+# Whose a credential set to a value is, between its name and "to" ("reset the password for
+# alice to …", "of the admin account"): the anchor's and the detector's (detectors `_SET_NAME_TO`)
+SET_TO_WHOSE = (
+    r"(?:[ \t]+(?i:for|of)[ \t]+(?:(?i:the)[ \t]+)?[A-Za-z0-9_.@\-]{1,64}"
+    r"(?:[ \t]+(?i:user|account))?)?"
+)
 # The words a long flag named for a credential ends with (detectors `credential_flag`)
 _CREDENTIAL_FLAG_WORDS = ("key", "token", "secret", "credential", "pat")
 # The literal each start of a private key's body without its armour holds (detectors
@@ -2267,7 +2274,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"(?i:set|changed|updated|rotated|reset)[ \t]+(?:(?i:the)[ \t]+)?`?"
-            r"[A-Za-z_][A-Za-z0-9_.\-]{0,127}`?[ \t]+(?i:to)[ \t]",
+            rf"[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}`?{SET_TO_WHOSE}[ \t]+(?i:to)[ \t]",
             ("set ", "set\t", "changed ", "updated ", "rotated ", "reset "),
         ),
         (_set_name_to,),
@@ -2351,7 +2358,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # ... and one space after a name with a dot or an underscore (db.password Qw7…, Java's
     # properties; the part before the first, bounded apart: no two repetitions overlap)
     _Anchor(
-        (rf"\n[ \t]*[A-Za-z0-9\-]{{1,63}}[._]{_LISTED_NAME} [^ \t\r\n]", _PROPERTY_NAME_KEYWORDS),
+        (
+            # (one word after it to the line's end, a string's in the text of all: a note's
+            # "svc_password -> ****" sends nothing)
+            rf"\n[ \t]*[A-Za-z0-9\-]{{1,63}}[._]{_LISTED_NAME} [^ \t\r\n]{{4,256}}[ \t]*\r?\n",
+            _PROPERTY_NAME_KEYWORDS,
+        ),
         (_listed_value,),
     ),
     # a Markdown table's cell holding a credential's name (a row's first, or a column's header)

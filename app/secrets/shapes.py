@@ -320,13 +320,16 @@ def _not_a_credential_shape(value: str) -> bool:
         return True  # a store's name for it: SSM's /prod/db/password, a file's path
     if value[:5] in _MEMBER_ACCESS:
         return True  # an object's member, what code assigns: {token: this.tokenType}
-    if len(value) <= 17 and _ALGORITHM.fullmatch(value):
-        return True  # an algorithm's name: jwt_secret_algorithm = "HS256", ("secret", "Ed25519")
+    if _code_call(value):
+        return True
     if value[:2] in ("0x", "0X") and _HEX_LITERAL.fullmatch(value):
         return True  # a number as code writes one: SEC_I_INCOMPLETE_CREDENTIALS = 0x00090320
-    if (value[:1].isalpha() or value[:1] == "_") and _CREDENTIAL_TYPE.fullmatch(value):
-        return True  # a type's name, as an annotation gives one: token: OAuth2Token
-    return _code_call(value)
+    if not (value[:1].isalpha() or value[:1] == "_"):
+        return False
+    if len(value) <= 17 and _ALGORITHM.fullmatch(value):
+        return True  # an algorithm's name: jwt_secret_algorithm = "HS256", ("secret", "Ed25519")
+    # a type's name, as an annotation gives one: token: OAuth2Token
+    return _CREDENTIAL_TYPE.fullmatch(value) is not None
 
 
 def _code_call(value: str) -> bool:
