@@ -688,6 +688,14 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "| a | b |\n|---+---|\n| password | required |\n",
     ),
+    # ... whose it is between ("reset the password for alice to …")
+    (
+        "set-name-for-whom-to-value",
+        _lazy(lambda: "Qw7" + rnd(11), "I reset the password for the admin account to ", "."),
+        "a password",
+        "reset the password for alice to expire in 30 days; set the token for the api user to"
+        " 3600; changed the password of ops to ${NEW_PASSWORD}",
+    ),
     (
         "set-name-to-value-in-prose",
         _lazy(lambda: "Qw7" + rnd(11), "I rotated it: set `DB_PASSWORD` to `", "` and redeployed."),

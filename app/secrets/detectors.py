@@ -51,6 +51,7 @@ from app.secrets import (
     PUTTY_KEY,
     RE2_RUNS_FROM,
     SECRET,
+    SET_TO_WHOSE,
     TOLD_BEFORE_DETERMINERS,
     TOLD_BEFORE_NAMES,
     TOLD_BEFORE_QUALIFIERS,
@@ -867,7 +868,7 @@ def set_name_to(text: str) -> Iterator[Span]:
 # (12 ms for 400 KB of prose).
 _SET_NAME_TO = _lazy(
     r"(?:set|changed|updated|rotated|reset)[ \t]+(?:the[ \t]+)?"
-    r"`?(?P<name>[a-z_][a-z0-9_.\-]{0,127}+)`?[ \t]+to[ \t]+"
+    r"`?(?P<name>[a-z_][a-z0-9_.\-]{0,127}+)`?" + SET_TO_WHOSE + r"[ \t]+to[ \t]+"
     r"(?:`(?P<bq>[^`\n]{1,256}+)`|\"(?P<dq>[^\"\n]{1,256}+)\"|'(?P<sq>[^'\n]{1,256}+)'"
     r"|(?P<bare>[^\s\"'`|;&<>]{1,256}+))"
 )
