@@ -1082,6 +1082,19 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "The password you entered is incorrect. The password they use is stored in vault2.",
     ),
+    # ... how it came to be between: "the access token returned was …"
+    (
+        "prose-token-returned",
+        _lazy(lambda: rnd(32), "The access token returned by the auth server was ", "."),
+        "an access token",
+        "The token returned was invalid; the key generated is stored in the vault.",
+    ),
+    (
+        "prose-password-used",
+        _lazy(lambda: "Qw7" + rnd(9) + "!", "the password used was ", " (rotate it)"),
+        "a password",
+        "the password used was too short; the password provided was incorrect",
+    ),
     (
         "prose-password-to-log-in",
         _lazy(lambda: "Qw7" + rnd(9), "Use this password to log in: ", "\n"),

@@ -1860,6 +1860,10 @@ def _base64_run(run: str) -> bool:
 # may meet one allow "?"). Each ends at a string's end at the latest: the document scan puts a
 # newline after every string, which a name's anchor may take as its last character.
 _VERBS = ("is", "was", "for", "of", "to", "you", "we", "they")  # (and who: "the token you …")
+# ... and how it came to be, after its name ("the access token returned was …"; detectors
+# `_PARTICIPLE`)
+PARTICIPLES: tuple[str, ...] = ("returned", "generated", "issued", "created", "provided")
+PARTICIPLES += ("assigned", "received", "used")
 # what a key's name says it is for, when no verb stands between it and its value (detectors.py
 # `_NAME_THEN_KEY` reads the same words)
 _KEY_PURPOSES = (
@@ -2096,7 +2100,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (
             rf"(?i:{_PASSWORD_IN_PROSE})[ \t]+"
             r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated"
-            r"|you|we|i|they|he|she|"
+            rf"|you|we|i|they|he|she|{'|'.join(PARTICIPLES)}|"
             + _WORDS_PAST_ENGLISH
             + r")[ \t:]|(?:-{1,2}>?|>)[ \t])",  # (">": an arrow, as the engines read it)
             ("pass", "pwd"),
@@ -2138,10 +2142,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
         (
-            r"(?i:key|token|secret) (?i:is|was|for|of|to|you|we|they)[ :]",
+            rf"(?i:key|token|secret) (?i:{'|'.join((*_VERBS, *PARTICIPLES))})[ :]",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
-            tuple(f"{name} {verb}" for name in ("key", "token", "secret") for verb in _VERBS),
+            tuple(
+                f"{name} {verb}"
+                for name in ("key", "token", "secret")
+                for verb in (*_VERBS, *PARTICIPLES)
+            ),
         ),
         (_key_in_prose,),
     ),
