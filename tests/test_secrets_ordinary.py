@@ -278,6 +278,11 @@ PLAUSIBLE: list[str] = [
     '{"VerificationToken": "QTKknzFg2J4ygwa+XvHAxUl1hyHoY0gVfZdfjIedHZ0="}',
     '"DkimTokens": ["jcs5xoyqytjsotsijas7236gr3l2dz5u", "q76owjnks3lnluwg65scbemvw8a2pyfk"]',
     '<assemblyIdentity name="Microsoft.VC90.CRT" publicKeyToken="1fc8b3b9a1e18e3b"/>',
+    '"LockToken": "e3db7e2c-d58b-4ee6-8346-6aec5511c6fb", "ImportToken": "import-token-qgmafpaa"',
+    '"nextForwardToken": "f/31961209122447488583055879464742346735121166569214640130",',
+    "aws ... --max-items 10 --starting-token eyJOZXh0VG9rZW4iOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91",
+    # an FTP server's anonymous login, an e-mail address for its password
+    'ftp.login("anonymous", "guest@example.com"); $ftp->login("anonymous",\'-anonymous@\')',
     # a type's name a credential's word ends, as a stub annotates; a number in hexadecimal
     "    token: OAuth2Token\n    Credential: _win32typing.PyCredHandle,\n"
     "    api_key: models.ApiKey",

@@ -331,16 +331,18 @@ _MAX_HEAD = max(len(h) for h in _NAME_HEADS)
 _PUBLIC = frozenset({"public", "publishable"})
 # Names ending in "token" that count things or page through results rather than grant access,
 # including a language model's tokens (max_tokens, eos_token...), and those an API's requests
-# carry to be made once (AWS's ClientToken, ClientRequestToken, Route 53's ChangeToken, a
-# lifecycle hook's LifecycleActionToken) or that a domain publishes (SES's VerificationToken and
-# DkimTokens, in its DNS).
+# carry to be made once or to guard a change (AWS's ClientToken, ClientRequestToken, Route 53's
+# ChangeToken, a lifecycle hook's LifecycleActionToken, WAF's LockToken), to page
+# (nextForwardToken, --starting-token), to move a key (KMS's ImportToken, ExportToken), or that
+# a domain publishes (SES's VerificationToken and DkimTokens, in its DNS).
 _NON_SECRET_TOKEN = _words(
     """
     page next prev previous continuation pagination sync cursor idempotency cancellation csrf
     xsrf max min num input output prompt completion total reasoning cached cache eos bos pad unk
     sep cls mask stop special start end delimiter split count vocab word sentence new used
     remaining limit budget context authenticity public publishable
-    client request change action update purchase verification dkim
+    client request change action update purchase verification dkim lock forward backward
+    starting export import product
     """
 )
 # Names a query string uses for the pieces of a signed URL (AWS, GCS, Azure SAS, CloudFront).
