@@ -296,6 +296,8 @@ _LABELLED_PAIR_GLUE = (
     rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*"
     r"(?:[A-Za-z0-9_.\-]{1,32}[\t ]*[:=][\t ]*)?)"
 )
+# An Azure storage account's key: the base64 of 64 bytes (its regex, its length)
+_AZURE_ACCOUNT_KEY_SHAPE = ("[A-Za-z0-9+/]{86}==", (88, 88))
 # Words that say a value is a credential, not an id: the glue of most keyword rules holds one.
 _CREDENTIAL_WORD = _lazy(
     r"key|token|secret|passw|pwd|auth|credential|bearer|(?<![a-z])pat(?![a-z])"
@@ -1092,8 +1094,7 @@ RULES: tuple[Rule, ...] = (
             "primary key",
             "secondary key",
         ],
-        "[A-Za-z0-9+/]{86}==",
-        (88, 88),
+        *_AZURE_ACCOUNT_KEY_SHAPE,
         word=False,
         check=_mixed,
         next_line=True,  # AccountName=acme, the key on the line after: 88 characters, "=="
@@ -1104,8 +1105,7 @@ RULES: tuple[Rule, ...] = (
         "azure-storage-account-key-beside-account",
         AZURE_ACCOUNT_KEY,
         ["account", "core.windows.net"],
-        "[A-Za-z0-9+/]{86}==",
-        (88, 88),
+        *_AZURE_ACCOUNT_KEY_SHAPE,
         check=_mixed,
         next_line=True,
         labelled=True,
