@@ -819,6 +819,16 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "session token SessionTokenProvider2Factory",
     ),
     (
+        "prose-name-then-key-in-brackets",
+        _lazy(
+            lambda: "".join(c.upper() if i % 2 else c for i, c in enumerate(rnd(32))),
+            "The deploy token (",
+            ") expires tomorrow.",
+        ),
+        "an access token",
+        "the deploy token (see the vault) expires; the API token (rotated_every_thirty_days)",
+    ),
+    (
         "yaml-string-tag",
         _lazy(lambda: rnd(32), "service:\n  api_key: !!str ", "\n"),
         "an API key",

@@ -2169,7 +2169,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             rf"(?i:(?:{'|'.join(_KEY_PURPOSES)}) (?:key|token|secret))"
-            r"[ \t]+[A-Za-z0-9_\-.~+/=]{20}",
+            r"[ \t]+\(?[A-Za-z0-9_\-.~+/=]{20}",
             # (the words as prose writes them, a space apart: api_key and apiKey are code's
             # names, which the name search reads; each keyword costs a small text's scan an
             # `in` test)

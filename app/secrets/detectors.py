@@ -2456,7 +2456,8 @@ _HEADER_NAME_THEN_KEY = _lazy(
 _PURPOSE_NAME = rf"(?:{'|'.join(_KEY_PURPOSES)}) (?:key|token|secret)"
 _NAME_THEN_KEY = _lazy(
     rf"(?<![A-Za-z0-9_\-])(?P<name>{_PURPOSE_NAME})"
-    r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
+    # (the value in brackets too: "the deploy token (9f3B…) expires")
+    r"[ \t]+\(?(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
     re.IGNORECASE,
 )
 
