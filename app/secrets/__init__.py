@@ -1518,11 +1518,10 @@ _ARN_HEAD = _lazy(
 
 
 def _named_in_a_path(text: str, at: int, op: str) -> bool:
-    """Whether the name at ``at`` is the last part of a type's path (AWS::SecretsManager::Secret,
-    whose colons stand before it) or an ARN's resource type (…:123456789012:secret:…, which a
-    colon follows as a label's does)."""
-    if at < 2 or text[at - 1] != ":":
-        return False
+    """Whether the name at ``at``, after a colon (its caller looks, in a step of its own), is
+    the last part of a type's path (AWS::SecretsManager::Secret, whose colons stand before it)
+    or an ARN's resource type (…:123456789012:secret:…, which a colon follows as a label's
+    does)."""
     if text[at - 2] == ":":
         return True
     return op == ":" and _ARN_HEAD.search(text, max(0, at - 160), at) is not None

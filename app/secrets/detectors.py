@@ -1047,7 +1047,7 @@ def credential_call(text: str) -> Iterator[Span]:
         literal = m.group("password")
         if literal != literal.strip():
             continue  # a prompt's label, as a setter's
-        if m.group("q1") is not None and _ANONYMOUS.match(m.string, m.end("q1")):
+        if _ANONYMOUS.match(m.string, m.end("q1")):
             continue  # an FTP server's anonymous login, an e-mail address its "password"
         if _credential_value(_C_PASSWORD, literal) is not None:
             yield m.start("password"), m.end("password"), PASSWORD

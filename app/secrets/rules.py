@@ -287,15 +287,11 @@ _SEP_CLASS = "".join(map(re.escape, sorted(_SEP)))  # (in a regex's class)
 # An identifier's secret may stand on the next line (a key id and its secret pasted as two
 # lines, or a file's two columns): the glue of a pair takes one line end, as written or as a
 # JSON string escapes it, after which the value starts.
-_PAIR_GLUE = (
-    rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*)"
-)
+_LINE_END_GLUE = r"[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{}|/\\*]{0,64}?(?:\r?\n|\\r\\n|\\n)[\t ]*"
+_PAIR_GLUE = rf"(?:{_GLUE}|{_LINE_END_GLUE})"
 # ... or a label of its own on the next line before it (account: acme, then key: …, as YAML and a
 # note set a pair's two lines)
-_LABELLED_PAIR_GLUE = (
-    rf"(?:{_GLUE}|[A-Za-z0-9_.\-\t :=>\"'`,()\[\]{{}}|/\\*]{{0,64}}?(?:\r?\n|\\r\\n|\\n)[\t ]*"
-    r"(?:[A-Za-z0-9_.\-]{1,32}[\t ]*[:=][\t ]*)?)"
-)
+_LABELLED_PAIR_GLUE = rf"(?:{_GLUE}|{_LINE_END_GLUE}(?:[A-Za-z0-9_.\-]{{1,32}}[\t ]*[:=][\t ]*)?)"
 # An Azure storage account's key: the base64 of 64 bytes (its regex, its length)
 _AZURE_ACCOUNT_KEY_SHAPE = ("[A-Za-z0-9+/]{86}==", (88, 88))
 # Words that say a value is a credential, not an id: the glue of most keyword rules holds one.

@@ -280,8 +280,8 @@ def _is_placeholder(value: str) -> bool:
         return True
     if "example" in low:
         # a documentation's example, its word set against the rest (AWS's asdf34example,
-        # EXAMPLEabcd12345…, AKIAEXAMPLE123456789): a random key holds it by chance one time in
-        # some 10^10
+        # EXAMPLEabcd12345…): a random key holds it by chance one time in some 10^10. (An AWS
+        # key id's own rule reads its example as gitleaks does, …EXAMPLE at the end.)
         return True
     if not value.strip(_MASK_CHARS):  # ****, xxxx, ..., ----
         return True
