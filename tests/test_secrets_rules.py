@@ -217,6 +217,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     "pulumi-api-token": (lambda: "pul" + "-" + H(40), "pul-" + "request-template"),
     "hashicorp-vault-token": (lambda: "hv" + "s." + R(90), "hvs.short"),
     "vault-legacy-token": (lambda: f"VAULT_TOKEN=s.{R(24)}", "vault kv s.short"),
+    "vault-service-token-legacy": (lambda: "s." + R(24), "s.AcceptanceTimeoutSeconds"),
     "hashicorp-tf-api-token": (
         lambda: R(14) + ".atlas" + "v1." + R(67, B64URL),
         "abc.atlasv1." + "short",

@@ -1339,6 +1339,20 @@ RULES: tuple[Rule, ...] = (
         word=False,
         check=_mixed,
     ),
+    # ... and alone, as gitleaks' vault-service-token reads one: "s." and 24 letters and digits
+    # of both cases, a word's start before it and no token's character after it but a
+    # sentence's stop or a query's separator (a dotted name's "o.s.DefaultListableBeanFactory",
+    # a member's "s.getElementsByTagName": none)
+    _token(
+        "vault-service-token-legacy",
+        VAULT,
+        ["s."],
+        "A-Za-z0-9",
+        (24, 24),
+        boundary=_WORD_DASH | {"."},
+        right=_WORD_DASH | frozenset("/+=:@%~$*\\"),
+        check=_mixed,
+    ),
     _rule(
         "hashicorp-tf-api-token",
         TERRAFORM,
