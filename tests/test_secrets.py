@@ -723,6 +723,26 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "an API key",
         "*Password*: ********\n*API key*: <your-api-key>\n*Token*: see the wiki",
     ),
+    # ... the label's colon inside its marks, emphasis's or a code span's
+    (
+        "markdown-emphasis-label",
+        _lazy(lambda: "Qw7" + rnd(11), "- *DB password:* ", "\n"),
+        "a password",
+        "- *Password:* ********\n- _Token:_ see the wiki\n- *Note:* the password is in the "
+        "vault\n- `password:` string",
+    ),
+    (
+        "markdown-underscore-label",
+        _lazy(lambda: rnd(32), "_API key:_ ", "\n"),
+        "an API key",
+        "_API key:_ <your-api-key>\n_DB_PASSWORD:_ ${DB_PASSWORD}",
+    ),
+    (
+        "markdown-code-span-label",
+        _lazy(lambda: "Qw7" + rnd(11), "`DB_PASSWORD:` ", " (rotate it)"),
+        "a password",
+        "`DB_PASSWORD:` ${DB_PASSWORD}\n`password:` required",
+    ),
     (
         "triple-quoted-value",
         _lazy(lambda: rnd(32), 'API_KEY = """', '"""\n'),

@@ -2740,7 +2740,12 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
     (`_markup_read`); a character for a character, so the offsets are the strings' own. One C
     pass over all of them tells whether any holds one."""
     joined = "".join(strings)
-    if "<" in joined or "**" in joined or "__" in joined:
+    if (
+        "<" in joined
+        or "**" in joined
+        or "__" in joined
+        or any(map(joined.__contains__, _LABEL_CLOSINGS))
+    ):
         strings = _markup_strings(strings)
     if _ASIDE_MARK.search(joined) is not None:
         aside = _ASIDE_MARK.search
@@ -2790,7 +2795,10 @@ _MARKUP_TAGS = {**dict.fromkeys(_INLINE_TAGS, ("", "")), **_BLOCK_TAGS}
 _TAG_MARK = rf"</?(?i:{'|'.join(_MARKUP_TAGS)})\b"
 # (each branch led by a literal, which `re` skips to at C speed: a class of letters first is tried
 # at every letter, 11 ms for 400 KB; a mask's asterisks are none)
-_MARKUP_MARKS = _lazy(_TAG_MARK + r"|(?:\*\*|__)(?:[A-Za-z]|(?<=[A-Za-z0-9:.)`]..))")
+# (and a label's closing mark, `_LABEL_CLOSINGS`)
+_MARKUP_MARKS = _lazy(
+    _TAG_MARK + r"|(?:\*\*|__)(?:[A-Za-z]|(?<=[A-Za-z0-9:.)`]..))|:[*_`](?![^ \t\r\n])"
+)
 _PLAIN_TAG = _lazy(r"</?[A-Za-z]{1,6}>")
 _LITERAL_MARKUP: dict[str, str] = dict(
     (written, standing)
@@ -2834,7 +2842,45 @@ def _markup_read(text: str) -> str:
             text = _MARKUP_WITH_ATTRIBUTES.sub(_tag_read, text, _MARKUP_TAGS_PER_TEXT)
     if "**" in text or "__" in text:
         text = _emphasis_read(text)
+    if any(map(text.__contains__, _LABEL_CLOSINGS)):
+        text = _marked_labels_read(text)
     return text
+
+
+# A label set in emphasis or a code span with its colon inside (*Password:* …, _API key:_ …,
+# `DB_PASSWORD:` …): its marks read as spaces, the label and its colon as written. The
+# closing mark is found first, a colon before it and a space or the line's end after it, then
+# the opening one on its line, before a letter and after no word's character (a space, a
+# bracket, a query's "=": a note in a URL), the label between holding no mark of its kind
+# (each a step of C; a mark first would be tried at every "_" of a text). The first
+# `_MARKUP_TAGS_PER_TEXT` are read.
+_LABEL_CLOSINGS = (":*", ":_", ":`")
+_LABEL_REACH = 64
+_IN_A_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_*`")
+
+
+def _marked_labels_read(text: str) -> str:
+    chars: list[str] | None = None
+    read = 0
+    for closing in _LABEL_CLOSINGS:
+        mark = closing[1]
+        at = text.find(closing)
+        while at != -1 and read < _MARKUP_TAGS_PER_TEXT:
+            read += 1
+            after = at + 2
+            line = text.rfind("\n", max(0, at - _LABEL_REACH), at) + 1
+            opening = text.rfind(mark, max(line, at - _LABEL_REACH), at)
+            if (
+                (after == len(text) or text[after] in " \t\r\n")
+                and opening != -1
+                and (opening == 0 or text[opening - 1] not in _IN_A_WORD)
+                and text[opening + 1 : opening + 2].isalpha()
+            ):
+                if chars is None:
+                    chars = list(text)
+                chars[opening] = chars[at + 1] = " "
+            at = text.find(closing, after)
+    return text if chars is None else "".join(chars)
 
 
 # Where a table's cells and rows meet: a cell's closing tag and the spaces and line breaks before
@@ -2865,10 +2911,13 @@ def _table_join_read(join: re.Match[str]) -> str:
     return closing.ljust(length - 1) + "\n"
 
 
+# (a label's closing mark: `_LABEL_CLOSINGS`, a space or the end after it; the strings are
+# joined a line each)
+_LABEL_MARK_RE2 = r":[*_`](?:[ \t\r\n]|$)"
 # (a long text's marks found by RE2, which reads each character once: `re` tries a pattern at
 # each asterisk of a mask, 7 ms for 400 KB of "********", the look-arounds written here as
 # the characters around the mark)
-_MARKUP_RE2 = _TAG_MARK + r"|(?:\*\*|__)[A-Za-z]|[A-Za-z0-9:.)`](?:\*\*|__)"
+_MARKUP_RE2 = _TAG_MARK + r"|(?:\*\*|__)[A-Za-z]|[A-Za-z0-9:.)`](?:\*\*|__)|" + _LABEL_MARK_RE2
 # (what stands around a pair is looked at in Python, RE2 having no look-around)
 _EMPHASIS_RE2 = r"\*\*[A-Za-z][^\n*]{0,63}?\*\*|__[A-Za-z][^\n]{0,63}?__"
 _BEFORE_EMPHASIS = frozenset(" \t\r\n([|>\"'")
@@ -2947,7 +2996,7 @@ def _markup_searcher(text: str) -> Callable[[int], int]:
         # RE2 skips to at its "<": the pair's mark, led by the character before it, is read at
         # every character, 0.7 ms for 400 KB)
         paired = "**" in text or "__" in text
-        marks = _MARKUP_RE2 if paired else _TAG_MARK
+        marks = _MARKUP_RE2 if paired else _TAG_MARK + "|" + _LABEL_MARK_RE2
         search = re2_searcher(marks, text.encode("ascii", "replace"))
         if search is not None:
             return search
