@@ -369,3 +369,50 @@ def test_a_large_document_is_read_as_the_small_one_is(monkeypatch):
     wide = parse(text.replace('"m0"', '"m0": 9007199254740993, "n0"').encode())
     assert wide.ok and wide.document["m0"] == 9007199254740993 and decoded == [1]
     assert [f.path for f in wide.findings] == ["/m0"]
+
+
+@pytest.mark.parametrize(
+    "number", ["9007199254740993", "-9007199254740993", "18446744073709551617", "1234567890123456"]
+)
+@pytest.mark.parametrize(
+    "around", ['"n": {}, ', '"a": [{}], ', '"a": [1,{}\n], ', '"a": {{"b":\t{}}}, ']
+)
+def test_a_long_integer_anywhere_a_number_stands_takes_the_hooks(monkeypatch, number, around):
+    """An integer of 16 digits or more wherever JSON puts a number (after a colon, a bracket,
+    a comma, a space; before a comma, a bracket, a brace, a space) is read by the standard
+    library's hooks, which send it to the strict parser for its warning's place."""
+    import orjson
+
+    decoded = []
+    monkeypatch.setattr(orjson, "loads", lambda data: decoded.append(1) or json.loads(data))
+    body = around.format(number)
+    data = ('{"pad": "' + "x" * 70_000 + '", ' + body + '"end": 1}').encode()
+    intake = parse(data)
+    assert intake.ok and decoded == []
+    if abs(int(number)) > 2**53 - 1:
+        assert any("2^53" in f.message or "53" in f.message for f in intake.findings), body
+
+
+def test_digits_inside_strings_leave_a_large_document_to_orjson(monkeypatch):
+    """Sixteen digits and more inside strings (a placeholder digest of zeros, a hex id's run of
+    digits, an id quoted) are no number: orjson reads the document (the hooks cost it twice as
+    much), and its values are the standard library's. (Digits with a space on either side, in
+    prose, may be a number: those take the hooks.)"""
+    import orjson
+
+    decoded = []
+    real = orjson.loads
+    monkeypatch.setattr(orjson, "loads", lambda data: decoded.append(1) or real(data))
+    strings = {
+        "digest": "sha-256:" + "0" * 64,
+        "id": "a" + "1234567890" * 3 + "f",
+        "quoted": "12345678901234567890",
+    }
+    # (three runs in 3.5 KB: past one in a kilobyte the hooks take a document, its runs each
+    # a step to look at)
+    members = {f"m{i}": dict(strings, n=i, text="words " * 580) for i in range(200)}
+    text = json.dumps(members)
+    assert len(text) > 64 * 1024
+    intake = parse(text.encode())
+    assert intake.ok and decoded == [1] and intake.document == json.loads(text)
+    assert not intake.findings
