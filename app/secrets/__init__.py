@@ -2740,12 +2740,7 @@ def _as_read(strings: list[str], blank: bool = False, names: bool = False) -> li
     (`_markup_read`); a character for a character, so the offsets are the strings' own. One C
     pass over all of them tells whether any holds one."""
     joined = "".join(strings)
-    if (
-        "<" in joined
-        or "**" in joined
-        or "__" in joined
-        or any(map(joined.__contains__, _LABEL_CLOSINGS))
-    ):
+    if _may_hold_markup(joined):
         strings = _markup_strings(strings)
     if _ASIDE_MARK.search(joined) is not None:
         aside = _ASIDE_MARK.search
@@ -2827,6 +2822,23 @@ _STRONG_EMPHASIS = _lazy(
     r"""(?P<mark>\*\*|__)(?<![^\s(\[|>"']..)(?=[A-Za-z])"""
     r"""(?P<held>(?:(?!(?P=mark))[^\n]){0,63}?[^\s*_])(?P=mark)(?=[\s:.,;)\]|<"']|\Z)"""
 )
+
+
+def _may_hold_markup(text: str) -> bool:
+    """Whether ``text`` holds a tag's "<", a pair of asterisks or underscores, or a label's
+    closing mark (`_LABEL_CLOSINGS`): a character first, found at memchr's speed, then the
+    pairs only where it stands (a test of two characters reads 2 MB in 0.7 ms; "_" is in most
+    documents, and both of its pairs are found in one pass of `re`, which skips to it)."""
+    if "<" in text:
+        return True
+    if "*" in text and ("**" in text or ":*" in text):
+        return True
+    if "`" in text and ":`" in text:
+        return True
+    return "_" in text and _UNDERSCORE_PAIR.search(text) is not None
+
+
+_UNDERSCORE_PAIR = _lazy(r"_(?<=[_:]_)")
 
 
 def _markup_read(text: str) -> str:
