@@ -1059,6 +1059,28 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "sqlcmd -S db -U sa -P $SA_PASSWORD -p; bcp dbo.t out t.dat -S db -U sa -P <password>",
     ),
+    # SNMPv3's authentication and privacy passphrases (-A, -X), either first
+    (
+        "snmp-auth-passphrase",
+        _lazy(lambda: "Au7" + rnd(11), "snmpwalk -v3 -u ops -l authPriv -a SHA -A ", " -x AES host"),
+        "a password",
+        "snmpwalk -v3 -u ops -l authPriv -a SHA -A $SNMP_AUTH -x AES -X <privacy> host\n"
+        "snmpget -v2c -c public host sysUpTime.0\ntar -X exclude.txt -cf a.tar .",
+    ),
+    (
+        "snmp-privacy-passphrase",
+        _lazy(lambda: "Pr7" + rnd(11), "snmpget -v3 -u ops -A Au7xK2mQ9vL4pW -x AES -X ", " host"),
+        "a password",
+        "snmpget -v3 -u ops -A $AUTH -x AES -X ${PRIV} host",
+    ),
+    # an RDP client's password: FreeRDP's /p:, rdesktop's -p
+    (
+        "freerdp-password",
+        _lazy(lambda: "Rd9" + rnd(11), "xfreerdp /v:host.example.com /u:admin /p:", " /cert:ignore"),
+        "a password",
+        "xfreerdp /v:host /u:admin /p:$RDP_PASSWORD\nxfreerdp /v:host /u:admin /p:<password>\n"
+        "rdesktop -u admin -p - host",
+    ),
     # XML naming its credential in an attribute: Spring's, Ant's and PHPUnit's value attribute,
     # Hibernate's, Java's properties' and Android's element text, .NET's <value>
     (

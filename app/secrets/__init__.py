@@ -2198,12 +2198,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # a password on a command line: its flag after a space (or tab) (curl -u, --user,
     # --password, mysql -p..., sshpass -p, docker login -p, redis-cli -a, ldapsearch -w,
     # smbclient -U user%…, az login -p, openssl -passout pass:… and enc -k, keytool -storepass,
-    # ssh-keygen -N, zip -P, sqlcmd -P, 7z -p…, gpg --passphrase,
+    # ssh-keygen -N, zip -P, sqlcmd -P, 7z -p…, gpg --passphrase, snmpwalk -A and -X,
     # --with-token <<< …), or --password starting a string, or the command whose password is
     # an argument
     _Anchor(
         (
-            r"[ \t]-(?:-pass(?:word|wd|phrase)?[= \t]|-user[= \t]|[upawUNkP]"
+            r"[ \t]-(?:-pass(?:word|wd|phrase)?[= \t]|-user[= \t]|[upawUNkPAX]"
             r"|(?:src|dest)?(?:store|key)pass[ \t]|-password-stdin[ \t]*<|-with-token[ \t]*<)",
             (" -", "\t-"),
         ),
@@ -2212,9 +2212,10 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor((r"\n--pass(?:word|wd|phrase)?[= \t]", ("--pass",)), (_command_line_password,)),
     _Anchor(
         (
-            # (net use's flag after a space: a URL's "//user:" is none)
-            r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:[ \t]/user:)|(?i:net)[ \t]+(?i:user)[ \t]",
-            ("htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user"),
+            # (net use's flag after a space: a URL's "//user:" is none; FreeRDP's /p:)
+            r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:[ \t]/user:)|(?i:net)[ \t]+(?i:user)[ \t]"
+            r"|[ \t]/p:",
+            ("htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user", " /p:", "\t/p:"),
         ),
         (_command_line_password,),
     ),
@@ -2604,7 +2605,10 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # --api-key …: the flag's name of 64 before its word, of 32 and a value of 256 after it
     _credential_flag: (_CREDENTIAL_FLAG_WORDS, 72, 300),
     _command_line_password: (
-        (" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user"),
+        (
+            *(" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", " /user:", "\t/user:"),
+            *("net user", " /p:", "\t/p:"),
+        ),
         320,
         320,
     ),

@@ -586,6 +586,10 @@ _COMMAND_LINE_PASSWORD = _lazy(
       | lftp[ \t][^\n|;&]{0,256}?(?<=[ \t])-u[ \t]+["']?[^\s,"'`]{1,128},  # lftp -u user,…
       | security[ \t]+add-(?:generic|internet)-password[ \t][^\n|;&]{0,256}?(?<=[ \t])-w[ \t]+
                                                          # macOS's keychain item's password
+      | snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|status|df|netstat)
+        [ \t][^\n|;&]{0,256}?(?<=[ \t])-[AX][ \t]*         # SNMPv3's auth and privacy passphrases
+      | (?:(?:x|wl|sdl-)?freerdp3?|rdesktop)(?:\.exe)?[ \t][^\n|;&]{0,256}?(?<=[ \t])
+        (?:/p:|-p[ \t]+)                                     # an RDP client's password
     )
     """
     + _SHELL_VALUE,
@@ -646,7 +650,7 @@ def command_line_password(text: str) -> Iterator[Span]:
     (`_bounded`: a command's help of a thousand flags taking no password is read no further.)"""
     raw = _read_low(_folded(text)) if len(text) >= RE2_RUNS_FROM else None
     commands = _matched_at_leads(_COMMAND_LINE_PASSWORD, _COMMAND_LEADS, text, raw, after="")
-    yield from _bounded(map(_command_line_value, commands), _MANY_REFUSED)
+    yield from _bounded(map(_command_line_value, _with_snmp_second(commands)), _MANY_REFUSED)
     if "htpasswd" in text:
         # (each "htpasswd" tried, a refusal when it makes none: 400 KB of "htpasswd -b f u "
         # cost 20 ms of tries that each read on to the next)
@@ -661,8 +665,27 @@ _COMMAND_LEADS = (
     r"-(?:-?pass|(?:src|dest)?(?:store|key)pass|-with-token)|psexec|plink|pscp|psftp|curl|wget"
     r"|mysql|mariadb"
     r"|sshpass|docker|podman|nerdctl|buildah|skopeo|oras|helm|redis-cli|ldap|smbclient|az"
-    r"|ssh-keygen|openssl|zip|sqlcmd|osql|bcp|7z|rabbitmqctl|net|lftp|security"
+    r"|ssh-keygen|openssl|zip|sqlcmd|osql|bcp|7z|rabbitmqctl|net|lftp|security|snmp|freerdp"
+    r"|rdesktop"
 )
+
+
+# SNMPv3's two passphrases on one command line (snmpwalk … -A … -x AES -X …, in either order):
+# the form above reads the first, this the second. (Its "op" never set: judged as the first
+# is, as data.)
+_SNMP_SECOND = _lazy(r"[^\n|;&]{0,256}?(?<=[ \t])-[AX](?P<op>(?!))?[ \t]*" + _SHELL_VALUE, re.X)
+
+
+def _with_snmp_second(
+    commands: Iterable[re.Match[str]],
+) -> Iterator[re.Match[str]]:
+    """``commands``, each SNMP command's second passphrase after it (`_SNMP_SECOND`)."""
+    for m in commands:
+        yield m
+        if m.group().startswith("snmp"):
+            second = _SNMP_SECOND.match(m.string, m.end())
+            if second is not None:
+                yield second
 
 
 def _htpasswd_tries(text: str) -> Iterator[re.Match[str] | None]:
