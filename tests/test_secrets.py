@@ -1062,7 +1062,7 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     # SNMPv3's authentication and privacy passphrases (-A, -X), either first
     (
         "snmp-auth-passphrase",
-        _lazy(lambda: "Au7" + rnd(11), "snmpwalk -v3 -u ops -l authPriv -a SHA -A ", " -x AES host"),
+        _lazy(lambda: "Au7" + rnd(11), "snmpwalk -v3 -u ops -a SHA -A ", " -x AES host"),
         "a password",
         "snmpwalk -v3 -u ops -l authPriv -a SHA -A $SNMP_AUTH -x AES -X <privacy> host\n"
         "snmpget -v2c -c public host sysUpTime.0\ntar -X exclude.txt -cf a.tar .",
@@ -1076,7 +1076,7 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     # an RDP client's password: FreeRDP's /p:, rdesktop's -p
     (
         "freerdp-password",
-        _lazy(lambda: "Rd9" + rnd(11), "xfreerdp /v:host.example.com /u:admin /p:", " /cert:ignore"),
+        _lazy(lambda: "Rd9" + rnd(11), "xfreerdp /v:host.example.com /u:ops /p:", " /cert:ignore"),
         "a password",
         "xfreerdp /v:host /u:admin /p:$RDP_PASSWORD\nxfreerdp /v:host /u:admin /p:<password>\n"
         "rdesktop -u admin -p - host",

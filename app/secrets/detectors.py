@@ -665,8 +665,8 @@ _COMMAND_LEADS = (
     r"-(?:-?pass|(?:src|dest)?(?:store|key)pass|-with-token)|psexec|plink|pscp|psftp|curl|wget"
     r"|mysql|mariadb"
     r"|sshpass|docker|podman|nerdctl|buildah|skopeo|oras|helm|redis-cli|ldap|smbclient|az"
-    r"|ssh-keygen|openssl|zip|sqlcmd|osql|bcp|7z|rabbitmqctl|net|lftp|security|snmp|freerdp"
-    r"|rdesktop"
+    r"|ssh-keygen|openssl|zip|sqlcmd|osql|bcp|7z|rabbitmqctl|net|lftp|security|snmp"
+    r"|(?:x|wl|sdl-)?freerdp|rdesktop"
 )
 
 
