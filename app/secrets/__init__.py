@@ -2794,7 +2794,7 @@ _MARKUP_TAGS = {**dict.fromkeys(_INLINE_TAGS, ("", "")), **_BLOCK_TAGS}
 _TAG_MARK = rf"</?(?i:{'|'.join(_MARKUP_TAGS)})\b"
 # (each branch led by a literal, which `re` skips to at C speed: a class of letters first is tried
 # at every letter, 11 ms for 400 KB; a mask's asterisks are none)
-# (and a label's closing mark, `_LABEL_CLOSINGS`)
+# (and a label's closing mark, `_LABEL_CLOSING`)
 _MARKUP_MARKS = _lazy(
     _TAG_MARK + r"|(?:\*\*|__)(?:[A-Za-z]|(?<=[A-Za-z0-9:.)`]..))|:[*_`](?![^ \t\r\n])"
 )
@@ -2830,7 +2830,7 @@ _STRONG_EMPHASIS = _lazy(
 
 def _may_hold_markup(text: str) -> bool:
     """Whether ``text`` holds a tag's "<", a pair of asterisks or underscores, or a label's
-    closing mark (`_LABEL_CLOSINGS`): a character first, found at memchr's speed, then the
+    closing mark (`_LABEL_CLOSING`): a character first, found at memchr's speed, then the
     pairs only where it stands (a test of two characters reads 2 MB in 0.7 ms; "_" is in most
     documents, and both of its pairs are found in one pass of `re`, which skips to it)."""
     if "<" in text:
@@ -2856,9 +2856,10 @@ def _markup_read(text: str) -> str:
             text = text.replace(written, _LITERAL_MARKUP[written])
         if _MARKUP_WITH_ATTRIBUTES.search(text) is not None:
             text = _MARKUP_WITH_ATTRIBUTES.sub(_tag_read, text, _MARKUP_TAGS_PER_TEXT)
-    if "**" in text or "__" in text:
+    # (each pair looked for where its character stands: `_may_hold_markup`)
+    if ("*" in text and "**" in text) or ("_" in text and "__" in text):
         text = _emphasis_read(text)
-    if any(map(text.__contains__, _LABEL_CLOSINGS)):
+    if _LABEL_CLOSING.search(text) is not None:
         text = _marked_labels_read(text)
     return text
 
@@ -2870,32 +2871,27 @@ def _markup_read(text: str) -> str:
 # bracket, a query's "=": a note in a URL), the label between holding no mark of its kind
 # (each a step of C; a mark first would be tried at every "_" of a text). The first
 # `_MARKUP_TAGS_PER_TEXT` are read.
-_LABEL_CLOSINGS = (":*", ":_", ":`")
+_LABEL_CLOSING = _lazy(r":[*_`]")  # (led by the colon, which `re` skips to)
 _LABEL_REACH = 64
 _IN_A_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_*`")
 
 
 def _marked_labels_read(text: str) -> str:
     chars: list[str] | None = None
-    read = 0
-    for closing in _LABEL_CLOSINGS:
-        mark = closing[1]
-        at = text.find(closing)
-        while at != -1 and read < _MARKUP_TAGS_PER_TEXT:
-            read += 1
-            after = at + 2
-            line = text.rfind("\n", max(0, at - _LABEL_REACH), at) + 1
-            opening = text.rfind(mark, max(line, at - _LABEL_REACH), at)
-            if (
-                (after == len(text) or text[after] in " \t\r\n")
-                and opening != -1
-                and (opening == 0 or text[opening - 1] not in _IN_A_WORD)
-                and text[opening + 1 : opening + 2].isalpha()
-            ):
-                if chars is None:
-                    chars = list(text)
-                chars[opening] = chars[at + 1] = " "
-            at = text.find(closing, after)
+    for closing in islice(_LABEL_CLOSING.finditer(text), _MARKUP_TAGS_PER_TEXT):
+        at, after = closing.start(), closing.end()
+        mark = text[at + 1]
+        line = text.rfind("\n", max(0, at - _LABEL_REACH), at) + 1
+        opening = text.rfind(mark, max(line, at - _LABEL_REACH), at)
+        if (
+            (after == len(text) or text[after] in " \t\r\n")
+            and opening != -1
+            and (opening == 0 or text[opening - 1] not in _IN_A_WORD)
+            and text[opening + 1 : opening + 2].isalpha()
+        ):
+            if chars is None:
+                chars = list(text)
+            chars[opening] = chars[at + 1] = " "
     return text if chars is None else "".join(chars)
 
 
@@ -2927,7 +2923,7 @@ def _table_join_read(join: re.Match[str]) -> str:
     return closing.ljust(length - 1) + "\n"
 
 
-# (a label's closing mark: `_LABEL_CLOSINGS`, a space or the end after it; the strings are
+# (a label's closing mark: `_LABEL_CLOSING`, a space or the end after it; the strings are
 # joined a line each)
 _LABEL_MARK_RE2 = r":[*_`](?:[ \t\r\n]|$)"
 # (a long text's marks found by RE2, which reads each character once: `re` tries a pattern at
@@ -3010,9 +3006,15 @@ def _markup_searcher(text: str) -> Callable[[int], int]:
 
         # (a text holding no pair of asterisks or underscores holds a tag's mark alone, which
         # RE2 skips to at its "<": the pair's mark, led by the character before it, is read at
-        # every character, 0.7 ms for 400 KB)
-        paired = "**" in text or "__" in text
-        marks = _MARKUP_RE2 if paired else _TAG_MARK + "|" + _LABEL_MARK_RE2
+        # every character, 0.7 ms for 400 KB; so is a label's closing mark, which `re` skips to
+        # at its colon, 0.1 ms)
+        paired = ("*" in text and "**" in text) or ("_" in text and "__" in text)
+        if paired:
+            marks = _MARKUP_RE2
+        elif _LABEL_CLOSING.search(text) is not None:
+            marks = _TAG_MARK + "|" + _LABEL_MARK_RE2
+        else:
+            marks = _TAG_MARK
         search = re2_searcher(marks, text.encode("ascii", "replace"))
         if search is not None:
             return search
