@@ -1128,6 +1128,14 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "The password: see the vault entry. The token expired; ask the user to reset the password.",
     ),
+    # "pass" after what it opens, as a chat says it
+    (
+        "prose-qualified-pass",
+        _lazy(lambda: "Db7" + rnd(11), "fyi the db pass is ", " btw"),
+        "a password",
+        "the db pass is valid until Friday; my boarding pass is A12B34C; the admin pass is 24h; "
+        "the test pass is 98%; second pass is b2c3d4e5f6; the wifi pass is on the fridge",
+    ),
     (
         "prose-password-relative-clause",
         _lazy(lambda: "Qw7" + rnd(9) + "!", "The password you need is ", " (rotate it after)"),

@@ -1893,8 +1893,14 @@ _WRAPPED_VALUES = ("value", "Value", "defaultValue", "default", "Default")
 # for пароль, "mot de passe"), and their words for "for" and "is" as the engines read them
 # (detectors `_PASSWORD_IS_PAST_ENGLISH` reads the text they mark)
 _PASSWORD_NAMES_PAST_ENGLISH = (*PASSWORD_NAMES, "passwd", "mot de passe")
-# ... and English's, as prose tells one ("the password is …", "the pwd for the db: …")
-_PASSWORD_IN_PROSE = r"pass(?:word|phrase|code)|pwd"
+# ... and English's, as prose tells one ("the password is …", "the pwd for the db: …"; "pass"
+# after what it opens, "the db pass is …", "the wifi pass was …": a pass alone is a ticket's, a
+# compiler's, a test run's)
+_PASS_OF_IN_PROSE = (
+    *("db", "database", "root", "admin", "wifi", "vpn", "ssh", "sudo", "mysql", "postgres"),
+    *("redis", "ftp", "smtp", "email", "mail", "ldap", "router", "server", "app", "account"),
+)
+_PASSWORD_IN_PROSE = rf"pass(?:word|phrase|code)|pwd|(?:{'|'.join(_PASS_OF_IN_PROSE)})[ \t]+pass"
 _WORDS_PAST_ENGLISH = "|".join(map(_as_the_engines_read, (*PASSWORD_FOR_WORDS, *PASSWORD_IS_WORDS)))
 # A log collector's prefix of a line (app/secrets/detectors.py `log_decoding`): an RFC 3339 or a
 # logger's time, its level and fields in brackets; the journal's; `docker compose logs`'.
