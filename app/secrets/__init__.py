@@ -2851,6 +2851,12 @@ def _may_hold_markup(text: str) -> bool:
 _UNDERSCORE_PAIR = _lazy(r"_(?<=[_:]_)")
 
 
+def _emphasis_paired(text: str) -> bool:
+    """Whether ``text`` holds a pair of asterisks or of underscores, each pair looked for only
+    where its character stands (`_may_hold_markup`)."""
+    return ("*" in text and "**" in text) or ("_" in text and "__" in text)
+
+
 def _markup_read(text: str) -> str:
     """``text`` with its markup read as plain text (`_MARKUP_MARKS`)."""
     if "<" in text:
@@ -2862,8 +2868,7 @@ def _markup_read(text: str) -> str:
             text = text.replace(written, _LITERAL_MARKUP[written])
         if _MARKUP_WITH_ATTRIBUTES.search(text) is not None:
             text = _MARKUP_WITH_ATTRIBUTES.sub(_tag_read, text, _MARKUP_TAGS_PER_TEXT)
-    # (each pair looked for where its character stands: `_may_hold_markup`)
-    if ("*" in text and "**" in text) or ("_" in text and "__" in text):
+    if _emphasis_paired(text):
         text = _emphasis_read(text)
     if _LABEL_CLOSING.search(text) is not None:
         text = _marked_labels_read(text)
@@ -3014,8 +3019,7 @@ def _markup_searcher(text: str) -> Callable[[int], int]:
         # RE2 skips to at its "<": the pair's mark, led by the character before it, is read at
         # every character, 0.7 ms for 400 KB; so is a label's closing mark, which `re` skips to
         # at its colon, 0.1 ms)
-        paired = ("*" in text and "**" in text) or ("_" in text and "__" in text)
-        if paired:
+        if _emphasis_paired(text):
             marks = _MARKUP_RE2
         elif _LABEL_CLOSING.search(text) is not None:
             marks = _TAG_MARK + "|" + _LABEL_MARK_RE2
