@@ -1081,6 +1081,52 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "xfreerdp /v:host /u:admin /p:$RDP_PASSWORD\nxfreerdp /v:host /u:admin /p:<password>\n"
         "rdesktop -u admin -p - host",
     ),
+    # NetworkManager's command line: a Wi-Fi network's password, a connection's pre-shared key
+    (
+        "nmcli-password",
+        _lazy(lambda: "Wf7" + rnd(11), "nmcli dev wifi connect home-5G password ", " ifname wlan0"),
+        "a password",
+        "nmcli dev wifi connect home password $WIFI_PASSWORD\nnmcli --ask dev wifi connect home"
+        " password\nnmcli con show --active",
+    ),
+    # a key named in a note with an ASCII dash between ("API key - …"), and by its service's
+    # name in a sentence ("my OpenAI key is …"): a sort key, a primary key, a placeholder none
+    (
+        "api-key-after-dash",
+        _lazy(lambda: rnd(32), "Staging API key - ", "\n"),
+        "an API key",
+        "API key - see the vault\nsort key - createdAtDescendingOrder2024Idx\nAPI key - ${API_KEY}",
+    ),
+    (
+        "service-key-told",
+        _lazy(lambda: rnd(40), "fyi my OpenAI key is ", " so rotate it"),
+        "an API key",
+        "the sort key is createdAtDescendingOrder2024Idx, the partition key is "
+        "tenantIdAndRegion2024Index, my key is in the drawer",
+    ),
+    # an Azure DevOps personal access token after its name alone: "PAT: …", `--pat …`
+    (
+        "ado-pat-labelled",
+        _lazy(lambda: rnd(52, "abcdefghijklmnopqrstuvwxyz234567"), "PAT: ", "\n"),
+        "a service's API key or token",
+        "path: abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstu\n"
+        "pattern abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstu",
+    ),
+    # a cookie named in a sentence, its pair after it
+    (
+        "cookie-in-sentence",
+        _lazy(lambda: "sessionid=" + rnd(32), "I copied the cookie ", " from the browser"),
+        "a cookie",
+        "the cookie SameSite=None is set; the cookie _ga=GA1.2.1234567890.1234567890 counts "
+        "visits; the cookie path=/docs/api/v2/reference/index",
+    ),
+    # a user and a password after "credentials are"
+    (
+        "credentials-are-pair",
+        _lazy(lambda: "Cr9" + rnd(8) + "!", "the credentials are admin/", " for now"),
+        "a password",
+        "credentials are stored in vault/secrets-prod; credentials are in ops/Config-v2a",
+    ),
     # XML naming its credential in an attribute: Spring's, Ant's and PHPUnit's value attribute,
     # Hibernate's, Java's properties' and Android's element text, .NET's <value>
     (

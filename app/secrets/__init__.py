@@ -449,9 +449,9 @@ def _classify_name(name: str) -> str | None:
         services = _services()
         if parts[-2] in services or (len(parts) > 2 and parts[-3] + parts[-2] in services):
             found = _C_API_KEY
-    if found is None and parts[-1] == "pat" and len(parts) > 1 and parts[-2] in _pat_issuers():
-        # a service's personal access token ("AZURE_DEVOPS_PAT", "GH_PAT", "JIRA_PAT"): a
-        # "glob_pat" or a "token_pat" is a pattern
+    if found is None and parts[-1] == "pat" and not _pat_issuers().isdisjoint(parts[:-1]):
+        # a service's personal access token ("AZURE_DEVOPS_PAT", "GH_PAT", "JIRA_PAT", the
+        # Azure CLI's AZURE_DEVOPS_EXT_PAT): a "glob_pat" or a "token_pat" is a pattern
         found = _C_TOKEN
     return found
 
@@ -2149,13 +2149,16 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
         (
-            rf"(?i:key|token|secret) (?i:{'|'.join((*_VERBS, *PARTICIPLES))})[ :]",
+            rf"(?i:key|token|secret) (?:(?i:{'|'.join((*_VERBS, *PARTICIPLES))})[ :]"
+            # (or a dash or an arrow, as a note lists one: "API key - …", "token -> …"; a
+            # dash past ASCII as the engines read it, "-")
+            r"|-{1,2}>?[ \t])",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
             tuple(
                 f"{name} {verb}"
                 for name in ("key", "token", "secret")
-                for verb in (*_VERBS, *PARTICIPLES)
+                for verb in (*_VERBS, *PARTICIPLES, "-")
             ),
         ),
         (_key_in_prose,),
@@ -2196,6 +2199,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_key_in_prose,),
     ),
+    # a cookie named in a sentence, its pair after it: "the cookie sessionid=9f3b…"
+    _Anchor(
+        (r"(?i:cookies?)(?:[ \t]+(?i:is|was))?[ \t]*:?[ \t]+[A-Za-z0-9_.\-]{1,64}=", ("cookie",)),
+        (_key_in_prose,),
+    ),
     # a header's name without its colon, then its value: "with X-API-Key 9f3b…"
     _Anchor(
         (r"(?i:x-[a-z0-9\-]{0,32}(?:key|token|secret)|api-key)[ \t]", ("x-", "api-key")),
@@ -2219,9 +2227,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             # (net use's flag after a space: a URL's "//user:" is none; FreeRDP's /p:)
-            r"(?:htpasswd|rabbitmqctl)[ \t]|(?i:[ \t]/user:)|(?i:net)[ \t]+(?i:user)[ \t]"
+            r"(?:htpasswd|rabbitmqctl|nmcli)[ \t]|(?i:[ \t]/user:)|(?i:net)[ \t]+(?i:user)[ \t]"
             r"|[ \t]/p:",
-            ("htpasswd", "rabbitmqctl", " /user:", "\t/user:", "net user", " /p:", "\t/p:"),
+            (
+                *("htpasswd", "rabbitmqctl", "nmcli", " /user:", "\t/user:", "net user"),
+                *(" /p:", "\t/p:"),
+            ),
         ),
         (_command_line_password,),
     ),
@@ -2613,7 +2624,7 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _command_line_password: (
         (
             *(" -", "\t-", "--pass", "htpasswd", "rabbitmqctl", " /user:", "\t/user:"),
-            *("net user", " /p:", "\t/p:"),
+            *("net user", " /p:", "\t/p:", "nmcli"),
         ),
         320,
         320,

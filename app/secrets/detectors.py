@@ -40,6 +40,7 @@ from app.secrets import (
     _WORDS_PAST_ENGLISH,
     _WRAPPED_VALUES,
     COMMENT_MARK,
+    COOKIE,
     DECODED_BY,
     DER_KEY_WORDS,
     GREP_PREFIX,
@@ -590,6 +591,8 @@ _COMMAND_LINE_PASSWORD = _lazy(
         [ \t][^\n|;&]{0,256}?(?<=[ \t])-[AX][ \t]*         # SNMPv3's auth and privacy passphrases
       | (?:(?:x|wl|sdl-)?freerdp3?|rdesktop)(?:\.exe)?[ \t][^\n|;&]{0,256}?(?<=[ \t])
         (?:/p:|-p[ \t]+)                                     # an RDP client's password
+      | nmcli[ \t][^\n|;&]{0,256}?(?<=[ \t])
+        (?:password|(?:wifi-sec|802-11-wireless-security)\.psk)[ \t]+  # NetworkManager's
     )
     """
     + _SHELL_VALUE,
@@ -666,7 +669,7 @@ _COMMAND_LEADS = (
     r"|mysql|mariadb"
     r"|sshpass|docker|podman|nerdctl|buildah|skopeo|oras|helm|redis-cli|ldap|smbclient|az"
     r"|ssh-keygen|openssl|zip|sqlcmd|osql|bcp|7z|rabbitmqctl|net|lftp|security|snmp"
-    r"|(?:x|wl|sdl-)?freerdp|rdesktop"
+    r"|(?:x|wl|sdl-)?freerdp|rdesktop|nmcli"
 )
 
 
@@ -2081,15 +2084,18 @@ def _made_password_told(m: re.Match[str]) -> Span | None:
     return None
 
 
+_ARE = frozenset({"are", "is", "were", "was"})
+
+
 def _signed_in_pair(m: re.Match[str]) -> bool:
     """Whether a user/password pair beside a word of signing in is one: a slash between spaces
     (ops/App-Config-v2 is a path) unless "creds" or "credentials" names it right before it
-    ("creds: admin/…", not "credentials (…) [org/repo#505]"), and no full stop in the password
-    (SSO / SAML2.0 names a version)."""
+    ("creds: admin/…", "the credentials are admin/…", not "credentials (…) [org/repo#505]"),
+    and no full stop in the password (SSO / SAML2.0 names a version)."""
     if m.group("slash") in ("/", ":"):
         before = m.group("before")
-        between = m.string[m.end("before") : m.start("user")]
-        if not before.lower().startswith("cred") or between.strip(" \t:="):
+        between = m.string[m.end("before") : m.start("user")].strip(" \t:=")
+        if not before.lower().startswith("cred") or (between and between.lower() not in _ARE):
             return False
     return "." not in _told(m)[1]
 
@@ -2471,6 +2477,16 @@ _HEADER_NAME_THEN_KEY = _lazy(
 )
 
 
+# ... or a cookie named in a sentence, its pair after it ("copied the cookie sessionid=9f3b…
+# from the browser", "the session cookie is PHPSESSID=…"): judged as a Cookie header's pairs
+# are, each value 16 characters at least ("the cookie SameSite=None" sets an attribute)
+_COOKIE_THEN_PAIR = _lazy(
+    r"(?<![A-Za-z0-9_\-])(?P<name>cookie)s?(?:[ \t]+(?:is|was))?[ \t]*:?[ \t]+"
+    r"(?P<value>[A-Za-z0-9_.\-]{1,64}+=[^\s\"'`<>;,]{16,512}+)",
+    re.IGNORECASE,
+)
+
+
 # ... or with no verb between ("the API token 9f3B… was leaked"):
 # the name one that says what the key is for (not "key" or "token" alone: "the public key
 # MFkw…", "sort key created_at", "okta token …" is Okta's rule's, "object token …" none), and a
@@ -2531,11 +2547,24 @@ _TOLD_KEY_LEADS = {
     _KEY_IS: _KEY_IS_NAME,
     _HEADER_NAME_THEN_KEY: _HEADER_NAME,
     _NAME_THEN_KEY: _PURPOSE_NAME,
+    _COOKIE_THEN_PAIR: r"cookies?[ \t]*:?",
     _VERB_THEN_KEY: _VERB_AND_NAME,
 }
 
 
 _TOLD_KEY_RUN = 16
+
+_BARE_KEY_NAMES = frozenset({"key", "token", "secret"})
+# The word before a key's name in prose, a space between ("my OpenAI key is …")
+_WORD_BEFORE = _lazy(r"(?<![A-Za-z0-9_\-.])([A-Za-z][A-Za-z0-9]{1,31}+)[ \t]+$")
+
+
+def _service_key_name(text: str, at: int, name: str) -> str | None:
+    """The class of a bare "key", "token" or "secret" at ``at`` by the word before it, read as
+    a variable joins them (`_classify_name`): a service's ("my OpenAI key is …", "the Stripe
+    token was …": openai_key), not a "sort key" or "my key"."""
+    m = _WORD_BEFORE.search(text, max(0, at - 40), at)
+    return None if m is None else _classify_name(f"{m.group(1).lower()}_{name.lower()}")
 
 
 def key_in_prose(text: str) -> Iterator[Span]:
@@ -2548,8 +2577,15 @@ def key_in_prose(text: str) -> Iterator[Span]:
         # (each value 16 characters at least, none a space or a quote)
         return _matched_at_leads(pattern, _TOLD_KEY_LEADS[pattern], text, raw, _TOLD_KEY_RUN)
 
+    for m in matches(_COOKIE_THEN_PAIR):
+        # (the pair's value judged as prose judges a token: Google Analytics' _ga=GA1.2.… is
+        # none)
+        if _credential_value(_C_TOKEN, m.group("value").partition("=")[2], prose=True):
+            yield m.start("value"), m.end("value"), COOKIE
     for m in chain(matches(_KEY_IS), matches(_HEADER_NAME_THEN_KEY)):
         cls = _classify_name(m.group("name"))
+        if cls is None and m.group("name").lower() in _BARE_KEY_NAMES:
+            cls = _service_key_name(text, m.start("name"), m.group("name"))
         if cls is None:
             continue
         start, value = _told(m)

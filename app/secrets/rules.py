@@ -356,6 +356,8 @@ def _keyword_parts(
         head = text[start : start + len(ordered[0])].lower()
         name = next(n for n in ordered if head.startswith(n))
         glue_start = start + len(name)
+        if name in _WHOLE_WORD_NAMES and text[glue_start : glue_start + 1].isalpha():
+            return None  # (a longer word: "path", "pattern")
         at = _value_start(tail, text, glue_start, end)
         if at is None or not low <= end - at <= high:
             return None
@@ -375,6 +377,10 @@ def _keyword_parts(
         return (at, end) if check is None or check(found) else None
 
     return regex, find
+
+
+# Names that are words of their own: a letter after one makes another word ("PAT": "path")
+_WHOLE_WORD_NAMES = frozenset({"pat"})
 
 
 def _camel_boundary(text: str, at: int) -> bool:
@@ -2040,10 +2046,15 @@ RULES: tuple[Rule, ...] = (
         _webhook,
     ),
     _keyword(
-        # a personal access token: 52 characters of base32, or (since 2024) 84 holding AZDO
+        # a personal access token: 52 characters of base32, or (since 2024) 84 holding AZDO;
+        # its name alone, "PAT", beside one too ("PAT: …", `az devops login --pat …`): no
+        # other token has either shape (inside a word, "path" or "compat", it names none)
         "azure-devops-personal-access-token",
         SERVICE_KEY,
-        ["azure_devops", "azure-devops", "azuredevops", "azure devops", "ado_pat", "ado-pat"],
+        [
+            *("azure_devops", "azure-devops", "azuredevops", "azure devops"),
+            *("ado_pat", "ado-pat", "pat"),
+        ],
         "[a-z2-7]{52}|[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}",
         (52, 84),
         check=lambda v: len(v) == 84 or _letters_digits(v),
