@@ -2150,9 +2150,9 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             rf"(?i:key|token|secret) (?:(?i:{'|'.join((*_VERBS, *PARTICIPLES))})[ :]"
-            # (or a dash or an arrow, as a note lists one: "API key - …", "token -> …"; a
-            # dash past ASCII as the engines read it, "-")
-            r"|-{1,2}>?[ \t])",
+            # (or an ASCII dash, as a note lists one: "API key - …", "token -- …"; an arrow,
+            # and a dash past ASCII, are `_NAME_OP`'s, which reads code's "token -> x" apart)
+            r"|-{1,2}[ \t])",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
             tuple(
