@@ -1127,6 +1127,91 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "credentials are stored in vault/secrets-prod; credentials are in ops/Config-v2a",
     ),
+    # a package manager's or a tool's command given its credential, as its documentation
+    # writes it: a token, or a password after its user
+    (
+        "ngrok-authtoken",
+        _lazy(lambda: rnd(27) + "_" + rnd(21), "ngrok config add-authtoken ", "\n"),
+        "an access token",
+        "ngrok config add-authtoken $NGROK_AUTHTOKEN\nngrok config add-authtoken <token>",
+    ),
+    (
+        "cargo-login",
+        _lazy(lambda: rnd(32), "cargo login ", " && cargo publish"),
+        "an access token",
+        "cargo login\ncargo login --registry internal\ncargo login $CARGO_REGISTRY_TOKEN",
+    ),
+    (
+        "nuget-api-key",
+        _lazy(lambda: "oy2" + rnd(43), "dotnet nuget push pkg.nupkg -k ", " -s nuget.org"),
+        "an access token",
+        "dotnet nuget push pkg.nupkg -k $NUGET_KEY -s nuget.org\nnuget setapikey <key>",
+    ),
+    (
+        "vsce-pat",
+        _lazy(lambda: rnd(52, "abcdefghijklmnopqrstuvwxyz234567"), "npx vsce publish -p ", "\n"),
+        "an access token",
+        "npx vsce publish -p $VSCE_PAT\nnpx ovsx publish -p ${{ secrets.OVSX_PAT }}",
+    ),
+    (
+        "composer-github-oauth",
+        _lazy(lambda: rnd(40), "composer config -g github-oauth.github.com ", "\n"),
+        "an access token",
+        "composer config -g github-oauth.github.com $GITHUB_TOKEN\n"
+        "composer config minimum-stability dev",
+    ),
+    (
+        "poetry-http-basic",
+        _lazy(lambda: "Pt7" + rnd(9) + "!", "poetry config http-basic.corp ci-bot ", "\n"),
+        "a password",
+        "poetry config http-basic.corp ci-bot $PASSWORD\npoetry config virtualenvs.in-project true",
+    ),
+    (
+        "twine-password",
+        _lazy(lambda: "Tw7" + rnd(9) + "!", "twine upload -u ci -p ", " dist/*"),
+        "a password",
+        "twine upload -u __token__ -p ${{ secrets.PYPI_TOKEN }} dist/*\ntwine upload dist/*",
+    ),
+    (
+        "wpa-passphrase",
+        _lazy(lambda: "Wp7" + rnd(9) + "!", "wpa_passphrase home-5G ", " >> wpa.conf"),
+        "a password",
+        "wpa_passphrase home-5G < passphrase.txt\nwpa_passphrase $SSID $PASSPHRASE",
+    ),
+    (
+        "npm-config-set-token",
+        _lazy(lambda: rnd(36), "npm config set //npm.corp.example/:_authToken ", "\n"),
+        "an npm registry credential",
+        "npm config set //npm.corp.example/:_authToken ${NPM_TOKEN}\nnpm config set fund false",
+    ),
+    # a mail client's configuration: msmtp's "password …" opening its line, fetchmail's "user …
+    # password …" ending it; a ticket's title is none
+    (
+        "msmtp-password",
+        _lazy(
+            lambda: "Ms7" + rnd(9) + "!", "account default\nhost smtp.example.com\npassword ", "\n"
+        ),
+        "a password",
+        "password reset\nusername jdoe password reset\nthe password Xk9mQ2vL7p!a is old"
+        "\npassword required",
+    ),
+    (
+        "fetchmail-password",
+        _lazy(
+            lambda: "Fm7" + rnd(9) + "!",
+            "poll mail.example.com protocol imap user bob password ",
+            "\n",
+        ),
+        "a password",
+        "user bob password reset\npoll mail.example.com user bob password $PW",
+    ),
+    # strongSwan's ipsec.secrets: a pre-shared key quoted after PSK
+    (
+        "ipsec-psk",
+        _lazy(lambda: "Ps7" + rnd(9) + "!", '10.0.0.1 : PSK "', '"\n'),
+        "a secret",
+        '10.0.0.1 : PSK "%any"\nthe psk "changeme" is a default',
+    ),
     # XML naming its credential in an attribute: Spring's, Ant's and PHPUnit's value attribute,
     # Hibernate's, Java's properties' and Android's element text, .NET's <value>
     (

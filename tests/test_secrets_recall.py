@@ -575,10 +575,14 @@ NOT_READ = {
         )
     ),
     # ... nor a Jira table's header row, an Org table's separator (the joined Markdown table's
-    # separator is its mark), a Dockerfile's ENV NAME VALUE (its line's first word)
+    # separator is its mark), a Dockerfile's ENV NAME VALUE and msmtp's password (each its
+    # line's first word)
     *(
         (name, "joined-lines")
-        for name in ("jira-table-header", "org-table-separator", "dockerfile-env-space")
+        for name in (
+            *("jira-table-header", "org-table-separator", "dockerfile-env-space"),
+            "msmtp-password",
+        )
     ),
 }
 

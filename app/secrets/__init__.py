@@ -1698,8 +1698,9 @@ _PROPERTY_NAME_KEYWORDS = tuple(
     for end in _LISTED_NAME_ENDS
     for word in ((end[:-2], end[:-1]) if end.endswith("?") else (end,))
 )
-# How the names end that a quoted value follows with no operator (password 'Xk9#…')
-_QUOTED_NAME_ENDS = ("word", "wd", "phrase", "pass", "pw", "secret", "token", "key")
+# How the names end that a quoted value follows with no operator (password 'Xk9#…'; strongSwan's
+# ipsec.secrets, : PSK "…")
+_QUOTED_NAME_ENDS = ("word", "wd", "phrase", "pass", "pw", "secret", "token", "key", "psk")
 
 
 def _as_the_engines_read(word: str) -> str:
@@ -2242,8 +2243,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (
             r"username[ \t][^\n]{0,80}(?:password|secret)[ \t]|enable[ \t]+(?:password|secret)"
             r"|snmp-server[ \t]+community[ \t]|-server[ \t][^\n]{0,80}key[ \t]"
-            r"|isakmp[ \t]+key[ \t]|key-string[ \t]",
-            ("username", "enable", "snmp-server", "-server", "isakmp", "key-string"),
+            r"|isakmp[ \t]+key[ \t]|key-string[ \t]"
+            # (and a mail client's: fetchmail's "user bob password …", msmtp's "password …"
+            # opening its line)
+            r"|user[ \t][^\n]{0,80}password[ \t]|\n[ \t]*passw(?:or)?d[ \t]",
+            (
+                *("username", "enable", "snmp-server", "-server", "isakmp", "key-string"),
+                *("password ", "password\t", "passwd ", "passwd\t"),
+            ),
         ),
         (_device_password,),
     ),
@@ -2289,10 +2296,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secret[ \t]+set[ \t]"
-            r"|requirepass[ \t]|masterauth[ \t]|ENV[ \t]|SetEnv[ \t]|_param[ \t]",
+            r"|requirepass[ \t]|masterauth[ \t]|ENV[ \t]|SetEnv[ \t]|_param[ \t]"
+            # (a tool given its credential: ngrok's config is "config" above)
+            r"|(?:cargo[ \t]+login|nuget(?:\.exe)?|vsce|ovsx|twine|wpa_passphrase|authtoken)[ \t]",
             (
                 *("setx", "set ", "set\t", "config", "requirepass", "masterauth", "ENV"),
-                *("SetEnv", "_param"),
+                *("SetEnv", "_param", "cargo", "nuget", "vsce", "ovsx", "twine", "wpa_passphrase"),
+                "authtoken",
             ),
         ),
         (_command_variable,),
@@ -2645,7 +2655,10 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # "aws configure set": the command 14 characters before its word at most; its name of 128,
     # flags and a value of 256 (quoted) after it
     _command_variable: (
-        ("setx", "set", "config", "requirepass", "masterauth", "env", "_param"),
+        (
+            *("setx", "set", "config", "requirepass", "masterauth", "env", "_param", "cargo"),
+            *("nuget", "vsce", "ovsx", "twine", "wpa_passphrase", "authtoken"),
+        ),
         16,
         480,
     ),

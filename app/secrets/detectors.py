@@ -754,6 +754,30 @@ def _metavariable(text: str, value: str, start: int, end: int) -> bool:
 _HELP_REACH = 256
 
 
+# A package manager's or a tool's command given its registry's or service's credential: a token
+# (Composer's and Poetry's stored tokens, ngrok's authtoken, cargo login, nuget setapikey and
+# push -k, vsce and ovsx publish -p), or a password after its user (Composer's and Poetry's
+# http-basic, twine upload -p, dotnet nuget add source -p, wpa_passphrase SSID …): "pw" marks
+# the second kind. Each as its own documentation writes it.
+_TOOL_CREDENTIAL = r"""
+    composer[ \t]+config(?:[ \t]+-{1,2}[a-z]{1,8})*[ \t]+
+      (?:github-oauth|gitlab-oauth|gitlab-token|bearer)\.[^\s]{1,253}[ \t]+
+  | poetry[ \t]+config(?:[ \t]+--local)?[ \t]+pypi-token\.[^\s]{1,128}[ \t]+
+  | ngrok[ \t]+(?:config[ \t]+add-)?authtoken[ \t]+
+  | cargo[ \t]+login[ \t]+
+  | nuget(?:\.exe)?[ \t]+setapikey[ \t]+
+  | (?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]+push[ \t][^\n|;&]{0,256}?(?<=[ \t])
+      (?:-k|--api-key|-ApiKey)[ \t]+
+  | (?:vsce|ovsx)[ \t]+publish[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-p|--pat)[ \t]+
+  | (?:composer|poetry)[ \t]+config(?:[ \t]+-{1,2}[a-z]{1,8})*[ \t]+
+      http-basic\.[^\s]{1,253}[ \t]+[^\s-][^\s]{0,127}[ \t]+(?P<pw>)
+  | twine[ \t]+upload[ \t][^\n|;&]{0,256}?(?<=[ \t])-p[ \t]+(?P<twine>)
+  | dotnet[ \t]+nuget[ \t]+(?:add|update)[ \t]+source[ \t][^\n|;&]{0,256}?(?<=[ \t])
+      (?:-p|--password)[ \t]+(?P<nuget>)
+  | wpa_passphrase[ \t]+(?:"[^"\n]{1,32}"|[^\s"]{1,32})[ \t]+(?P<wpa>)
+"""
+
+
 # A command that sets a named variable, secret or setting to a value, as the next word: Windows'
 # setx NAME VALUE, fish's set -x NAME VALUE, aws configure set NAME VALUE, git config [--global]
 # NAME VALUE, gh secret set NAME --body VALUE, a Dockerfile's ENV NAME VALUE (its older form, a
@@ -769,6 +793,9 @@ _COMMAND_VARIABLE = _lazy(
           |gh[ \t]+secret[ \t]+set|ENV|SetEnv|(?:fastcgi|uwsgi|scgi)_param)
         [ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]+(?:(?:--body|-b)[ \t]+)?
       | (?P<directive>requirepass|masterauth)[ \t]+
+      | (?P<tool>"""
+    + _TOOL_CREDENTIAL
+    + r""")
     )
     """
     + _SHELL_VALUE,
@@ -783,7 +810,9 @@ _COMMAND_VARIABLE = _lazy(
 _DEVICE_PASSWORD = _lazy(
     r"""
     (?<![\w-])(?:
-        username[ \t]+(?P<user>\S{1,64})(?:[ \t]+privilege[ \t]+\d{1,2})?[ \t]+(?:password|secret)
+        user(?:name)?[ \t]+(?P<user>\S{1,64})(?:[ \t]+privilege[ \t]+\d{1,2})?[ \t]+
+          (?:password|secret)
+      | (?P<alone>password|passwd)  # (a line's first word: msmtp's, a line's in IOS)
       | enable[ \t]+(?:password|secret)(?:[ \t]+level[ \t]+\d{1,2})?
       | snmp-server[ \t]+community
       | (?:tacacs-server|radius-server)(?:[ \t]+host[ \t]+\S{1,64})?[ \t]+key
@@ -805,7 +834,7 @@ def device_password(text: str) -> Iterator[Span]:
 def _device_secret(m: re.Match[str]) -> Span | None:
     kind_of_value = m.group("type")
     value = m.group("value")
-    if m.group().startswith("username") and m.group("user") in _CONJUNCTIONS:
+    if m.group().startswith("user") and m.group("user") in _CONJUNCTIONS:
         return None  # prose: "the username or password", "username and password ."
     closing = _CLOSING_TAG.search(value)
     if closing is not None:
@@ -825,9 +854,16 @@ def _device_secret(m: re.Match[str]) -> Span | None:
     line_end = text.find("\n", end)
     at_line = not text[text.rfind("\n", 0, start) + 1 : start].strip()
     alone = at_line and not text[end : len(text) if line_end == -1 else line_end].strip()
-    if kind_of_value is None and not alone and m.group().startswith(("username", "enable")):
-        return None
-    if _credential_value(_C_PASSWORD, value, prose=not at_line) is None:
+    if m.group("alone") is not None and not (alone and kind_of_value is None):
+        return None  # ("password X" with more after it is a sentence's)
+    if kind_of_value is None and m.group().startswith(("user", "enable")):
+        # (fetchmail's "poll … user bob password …" ends its line: what precedes is its own)
+        ends = not text[end : len(text) if line_end == -1 else line_end].strip()
+        if not (alone or (ends and not m.group().startswith(("username", "enable")))):
+            return None
+    # (with no type, judged as prose judges one: "username jdoe password reset", a ticket's
+    # title, is none)
+    if _credential_value(_C_PASSWORD, value, prose=not at_line or kind_of_value is None) is None:
         return None
     return m.start("value"), m.start("value") + len(value), PASSWORD
 
@@ -930,6 +966,11 @@ def _command_value(m: re.Match[str]) -> Span | None:
         # regex leads with literals that `re` skips to: a line's start first is tried at every
         # character, 11 ms for 400 KB)
     value = m.group(group)
+    if m.group("tool") is not None:
+        # (a token judged as prose judges a key, a password as prose judges one)
+        password = any(m.group(g) is not None for g in ("pw", "twine", "nuget", "wpa"))
+        told = _credential_value(_C_PASSWORD if password else _C_TOKEN, value, prose=True)
+        return None if told is None else (m.start(group), m.end(group), told)
     if m.group("directive") is not None:
         # judged as prose judges a password: redis.conf's own example, commented out in every
         # copy of it, is "requirepass foobared"
