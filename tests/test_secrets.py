@@ -1221,6 +1221,14 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         '<property name="db.password" value="${db.password}"/> <input name="password" '
         'type="password" value=""> <add key="ApiKeyHeader" value="X-Api-Key"/>',
     ),
+    # an Apple property list's pair, the key's name in <key>, its value in the <string> after it
+    (
+        "plist-pair",
+        _lazy(lambda: rnd(32), "<dict>\n\t<key>APIKey</key>\n\t<string>", "</string>\n</dict>"),
+        "an API key",
+        "<key>APIKey</key><string>$(API_KEY)</string> <key>CFBundleName</key>"
+        "<string>Ledger2024ReconcileAppBundle9</string>",
+    ),
     (
         "xml-named-text",
         _lazy(lambda: rnd(32), '<resources>\n  <string name="api_key">', "</string>\n"),

@@ -1018,9 +1018,15 @@ def _xml_element(text: str) -> Iterator[Span]:
     return _bounded(_xml_elements(text))
 
 
+# ... and an Apple property list's pair: <key>APIKey</key> then <string>…</string>
+_PLIST_STRING = _lazy(r"[ \t\r\n]{0,64}+<string>(?P<value>[^<]{1,1024}+)</string>")
+
+
 def _xml_elements(text: str) -> Iterator[Span | None]:
     for m in _XML_ELEMENT.finditer(text):
         name, value = m.group("name", "value")
+        if name == "key" and (pair := _PLIST_STRING.match(text, m.end())) is not None:
+            m, name, value = pair, value.strip(), pair.group("value")
         stripped = value.strip()
         if not stripped:
             continue
