@@ -1701,6 +1701,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "Passwort: ändern Sie es; mot de passe : oublié; passe: Kx8pQ2vL9zkR",
     ),
+    # Indonesian's, two words ("Sandi:" alone names a person in a chat's transcript)
+    (
+        "password-label-in-indonesian",
+        _lazy(lambda: "Kx8" + rnd(10), "Akun server\nkata sandi: ", "\nterima kasih"),
+        "a password",
+        "Sandi: thanks\nSandi: ok, see you\nkata sandi: ${DB_PASSWORD}",
+    ),
     (
         "password-label-in-another-language",
         _lazy(

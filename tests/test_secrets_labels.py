@@ -40,6 +40,17 @@ LABELED = [
     "password：{}",  # (a fullwidth colon after a label in ASCII too)
     "Contraseña：{}",
     "用户名：admin 密码：{}",
+    "парола: {}",  # Bulgarian
+    "Κωδικός: {}",  # Greek
+    "mật khẩu: {}",  # Vietnamese
+    "Mật khẩu: {}",
+    "كلمة المرور: {}",  # Arabic
+    "كلمة السر={}",
+    "رمز عبور: {}",  # Persian
+    "گذرواژه: {}",
+    "סיסמה: {}",  # Hebrew
+    "पासवर्ड: {}",  # Hindi
+    "รหัสผ่าน: {}",  # Thai
 ]
 
 

@@ -246,6 +246,7 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("passphrase",): _C_PASSWORD,
     ("passcode",): _C_PASSWORD,  # (a number alone, a one-time code, is refused as any number)
     ("mot", "de", "passe"): _C_PASSWORD,  # French's ("mot de passe : …")
+    ("kata", "sandi"): _C_PASSWORD,  # Indonesian's ("kata sandi: …"; "Sandi:" names a person)
     # and as tickets in other languages write it, in ASCII ("Passwort: …", "senha: …"), and the
     # name a label past ASCII is read as ("パスワード：": shapes `PASSWORD_LABELS`)
     **dict.fromkeys([(name,) for name in (*PASSWORD_NAMES, "pswd")], _C_PASSWORD),
@@ -860,7 +861,7 @@ _NAME_OP_VALUED = _lazy(
 )
 # A password's name in other languages than English (passwort, passord and "mot de passe" hold
 # "pass"): a word of a credential's name each
-_PASSWORD_WORDS = (*[name for name in PASSWORD_NAMES if "pass" not in name], "pswd")
+_PASSWORD_WORDS = (*[name for name in PASSWORD_NAMES if "pass" not in name], "pswd", "sandi")
 # ... and of a key or a token in other languages (shapes `KEY_WORDS`), and the names a label of
 # two characters is read as (kY, tK: "ky" and "tk" in the text in lower case)
 _PASSWORD_WORDS += (*KEY_WORDS, KEY_LABEL_NAME.lower(), TOKEN_LABEL_NAME.lower())

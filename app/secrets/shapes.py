@@ -92,6 +92,17 @@ PASSWORD_LABELS = (
     ("ŞİFRE", "SIFRE"),
     ("jelszó", "jelszo"),  # Hungarian
     ("пароль", "passwd"),  # Russian, Ukrainian
+    ("парола", "passwd"),  # Bulgarian
+    ("κωδικός", " passwd"),  # Greek
+    ("mật khẩu", "password"),  # Vietnamese
+    # (scripts with no cases: each before a colon or an equals sign only, as CJK's below)
+    ("كلمة المرور", "   password"),  # Arabic
+    ("كلمة السر", " password"),
+    ("رمز عبور", "password"),  # Persian
+    ("گذرواژه", " passwd"),
+    ("סיסמה", " pswd"),  # Hebrew
+    ("पासवर्ड", " passwd"),  # Hindi
+    ("รหัสผ่าน", "password"),  # Thai
     # Chinese, simplified and traditional
     ("密码", TWO_CHARACTER_LABEL_NAME),
     ("密碼", TWO_CHARACTER_LABEL_NAME),
