@@ -1110,7 +1110,7 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     # an Azure DevOps personal access token after its name alone: "PAT: …", `--pat …`
     (
         "ado-pat-labelled",
-        _lazy(lambda: rnd(52, "abcdefghijklmnopqrstuvwxyz234567"), "PAT: ", "\n"),
+        _lazy(lambda: "a7" + rnd(50, "abcdefghijklmnopqrstuvwxyz234567"), "PAT: ", "\n"),
         "a service's API key or token",
         "path: abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstu\n"
         "pattern abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstu",
@@ -1152,7 +1152,9 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     ),
     (
         "vsce-pat",
-        _lazy(lambda: rnd(52, "abcdefghijklmnopqrstuvwxyz234567"), "npx vsce publish -p ", "\n"),
+        _lazy(
+            lambda: "a7" + rnd(50, "abcdefghijklmnopqrstuvwxyz234567"), "npx vsce publish -p ", "\n"
+        ),
         "an access token",
         "npx vsce publish -p $VSCE_PAT\nnpx ovsx publish -p ${{ secrets.OVSX_PAT }}",
     ),

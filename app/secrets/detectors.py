@@ -2499,6 +2499,11 @@ def _quoted_values(text: str) -> Iterator[Span | None]:
             yield None
             continue
         value = text[m.start("value") : m.end("value")]
+        if name[-3:].lower() == "psk":
+            # a pre-shared key, chosen as a password is (strongSwan's : PSK "…"): judged as one
+            told = _credential_value(_C_PASSWORD, value, prose=True) is not None
+            yield (m.start("value"), m.end("value"), SECRET) if told else None
+            continue
         if cls != _C_PASSWORD:
             # (a key's, a token's or a secret's name quotes an identifier as often: "unexpected
             # token 'identifier123'", secret "app-tls-cert-2b9xq": a value that looks generated)
