@@ -53,6 +53,29 @@ def R(n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
             return value
 
 
+BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def base58check(payload: bytes) -> str:
+    """``payload`` and its checksum (the first 4 bytes of its double SHA-256) in Base58, as
+    Bitcoin writes its keys (one "1" for each leading zero byte)."""
+    import hashlib
+
+    raw = payload + hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4]
+    number, encoded = int.from_bytes(raw, "big"), ""
+    while number:
+        number, digit = divmod(number, 58)
+        encoded = BASE58[digit] + encoded
+    return "1" * (len(raw) - len(raw.lstrip(b"\0"))) + encoded
+
+
+def extended_private_key(version: str = "0488ade4") -> str:
+    """A BIP 32 extended private key (mainnet's xprv by default): its version, depth 0, no
+    parent, child 0, a chain code and the key (a zero byte, then 32 bytes)."""
+    chain, key = bytes.fromhex(H(64)), bytes.fromhex(H(64))
+    return base58check(bytes.fromhex(version) + bytes(9) + chain + b"\0" + key)
+
+
 def uuid() -> str:
     return "-".join(H(n) if n > 4 else rnd(n, HEX) for n in (8, 4, 4, 4, 12))
 
@@ -300,6 +323,13 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         f"mailgun message id {H(32)}",
     ),
     "mailchimp-api-key": (lambda: H(32) + "-us" + rnd(1, "123456789"), "cafe-us1"),
+    # (false: the shape, its checksum broken, as one in 2^32 random strings of it holds)
+    "bip32-extended-private-key": (
+        extended_private_key,
+        "xprv"
+        + "9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6Ln"
+        + "F5kejMRNNU3TGtRBeJgk33yuGBxrMPHj",
+    ),
     "mailchimp-transactional-api-key": (
         lambda: "md" + "-" + R(22, B64URL),
         "md-button-primary-large",

@@ -111,6 +111,7 @@ BASIC = "HTTP Basic credentials"
 SERVICE_KEY = "a service's API key or token"  # a keyword rule's service, named in docs/secrets.md
 ONEPASSWORD = "a 1Password secret"
 NUGET = "a NuGet feed password"
+EXTENDED_PRIVATE_KEY = "a cryptocurrency wallet's private key"
 PREFIXED = "a service's API token"  # a prefixed token of a service in docs/secrets.md's table
 
 
@@ -757,6 +758,45 @@ def _mailgun_run(run: str) -> bool:
         len(parts[i]) >= 32 and len(parts[i + 1]) == 8 and len(parts[i + 2]) >= 8
         for i in range(len(parts) - 2)
     )
+
+
+# Base58's alphabet (Bitcoin's): no 0, O, I or l
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58_VALUES = {c: i for i, c in enumerate(_BASE58)}
+
+
+def _base58check(encoded: str, size: int) -> bytes | None:
+    """The payload of ``encoded``, Base58Check's (the payload, then the first four bytes of its
+    double SHA-256), when it decodes to ``size`` bytes and its checksum holds; else None."""
+    import hashlib  # (a key's shape matched: rare, and hashlib a module to load)
+
+    number = 0
+    for c in encoded:
+        number = number * 58 + _BASE58_VALUES[c]
+    if number.bit_length() > size * 8:
+        return None
+    raw = number.to_bytes(size, "big")
+    payload, checksum = raw[:-4], raw[-4:]
+    digest = hashlib.sha256(hashlib.sha256(payload).digest()).digest()
+    return payload if digest[:4] == checksum else None
+
+
+# BIP 32's extended private keys and their versions' prefixes: mainnet's xprv, testnet's tprv,
+# BIP 49's and 84's yprv, zprv (and their testnets' uprv, vprv), multisig's Yprv, Zprv, Uprv, Vprv
+_EXTENDED_PRIVATE_PREFIXES = (
+    *("xprv", "tprv", "yprv", "zprv", "uprv", "vprv"),
+    *("Yprv", "Zprv", "Uprv", "Vprv"),
+)
+
+
+def _extended_private_key(text: str, start: int, end: int) -> Span | None:
+    """A BIP 32 extended private key: 78 bytes and their checksum in Base58 (111 characters),
+    the key's data a zero byte and 32 bytes of key. The checksum holds for a key and for one
+    in a thousand million other strings of its shape."""
+    if not _left_ok(text, start, _WORD_DASH) or not _right_ok(text, end, _WORD_DASH):
+        return None
+    payload = _base58check(text[start:end], 82)
+    return (start, end) if payload is not None and payload[45] == 0 else None
 
 
 def _mailchimp(text: str, start: int, end: int) -> Span | None:
@@ -1515,6 +1555,14 @@ RULES: tuple[Rule, ...] = (
         "mailgun-signing-key", MAILGUN, ["mailgun"], "[0-9a-f]{32,}", (32, 32), check=_hex_key
     ),
     _rule("mailchimp-api-key", MAILCHIMP, "[0-9a-f]{32}-us[0-9]{1,2}", ("-us",), _mailchimp),
+    # a wallet's key: BIP 32's extended private key, its Base58Check checksum verified
+    _rule(
+        "bip32-extended-private-key",
+        EXTENDED_PRIVATE_KEY,
+        f"(?:{'|'.join(_EXTENDED_PRIVATE_PREFIXES)})[{_BASE58}]{{107}}",
+        _EXTENDED_PRIVATE_PREFIXES,
+        _extended_private_key,
+    ),
     # Mailchimp Transactional (Mandrill): md- and 22 base64url characters
     _token("mailchimp-transactional-api-key", MAILCHIMP, ["md-"], _AU, (22, 22), check=_mixed),
     _keyword("mattermost-access-token", SERVICE_KEY, ["mattermost"], "[A-Za-z0-9]{26,}", (26, 26)),
