@@ -1799,6 +1799,26 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "a password",
         "id,password,notes\n1,hunter,none\nUse the password, then the token.\nIt is, of course.",
     ),
+    # ... its names quoted, as an export writes them; or between semicolons (a spreadsheet's
+    # export where the comma marks decimals), or tabs (a table pasted from one)
+    (
+        "csv-quoted-credential-column",
+        _lazy(lambda: "Qw7" + rnd(11), '\n"id","name","password"\n"1","app","', '"\n'),
+        "a password",
+        '"id","password","notes"\n"1","hunter","none"\n"a";"password"\n"b";"reset"',
+    ),
+    (
+        "semicolon-credential-column",
+        _lazy(lambda: rnd(32), "\nservice;api_key;owner\nledger;", ";ops\n"),
+        "an API key",
+        "service;api_key;owner\nledger;${LEDGER_KEY};ops\na;password\nb;hunter",
+    ),
+    (
+        "tab-credential-column",
+        _lazy(lambda: "Tb7" + rnd(11), "\nuser\tpassword\tnotes\nbob\t", "\tnew hire\n"),
+        "a password",
+        "user\tpassword\tnotes\nbob\t<see vault>\tnone\nann\treset\tnone",
+    ),
     (
         "cookie-header",
         _lazy(lambda: rnd(32), "Cookie: sessionid=", "; theme=dark"),

@@ -571,7 +571,8 @@ NOT_READ = {
         (name, "joined-lines")
         for name in (
             *("tab-separated-listing", "vault-kv-get-table", "properties-space"),
-            "csv-credential-column",
+            *("csv-credential-column", "csv-quoted-credential-column"),
+            *("semicolon-credential-column", "tab-credential-column"),
         )
     ),
     # ... nor a Jira table's header row, an Org table's separator (the joined Markdown table's

@@ -2390,7 +2390,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # automaton skips to; a member name alone, "Key_1" and the newline after it, sends
     # nothing. Its keyword the comma: a pattern with none is searched in every text, a call
     # more for each of the thousands of short texts a page shows, 1 µs each)
-    _Anchor((r"\n[ \t]*[A-Za-z_][A-Za-z0-9_.\-]{0,127},[ \t]*[A-Za-z_]", (",",)), (_csv_column,)),
+    _Anchor(
+        (
+            r'\n[ \t]*"?[A-Za-z_][A-Za-z0-9_.\-]{0,127}"?[,;\t][ \t]*"?[A-Za-z_]',
+            (",", ";", "\t"),
+        ),
+        (_csv_column,),
+    ),
     # a line of a credential's name, a tab or two spaces or more, and its value (a listing of
     # names and values: Vault's table, a tab-separated export): the name ending in its word
     # (db_password, API_KEY, client_secret; the tab or the two spaces its keyword); and a

@@ -1397,10 +1397,14 @@ def _input_candidates(text: str) -> Iterator[Span | None]:
 # name,password then app,Qw7…: a CSV header naming a credential's column, and the rows after it.
 # A header is a line (after the newline before it, a literal found at C speed) of two to 64
 # names without a space, indented or not (a block a YAML file, a Markdown list or a ticket sets
-# in by spaces: its rows then as far in).
+# in by spaces: its rows then as far in); each name in double quotes or none, as an export
+# writes them, between commas, semicolons (a spreadsheet's export where the comma marks
+# decimals) or tabs (a table pasted from one), one of them throughout.
+_CSV_NAME = r'"?[A-Za-z_][\w.\-]{0,127}+"?'
 _CSV_HEADER = _lazy(
     r"\n(?P<indent>[ \t]*+)"
-    r"(?P<header>[A-Za-z_][\w.\-]{0,127}+(?:,[ \t]*[A-Za-z_][\w.\-]{0,127}+){1,63}+)"
+    rf"(?P<header>{_CSV_NAME}(?P<sep>[,;\t])[ \t]*{_CSV_NAME}"
+    rf"(?:(?P=sep)[ \t]*{_CSV_NAME}){{0,62}}+)"
     r"[ \t]*(?=\r?\n|\Z)"
 )
 _CSV_ROWS = 1000  # rows read under one header
@@ -1426,10 +1430,10 @@ def _csv_cells(text: str) -> Iterator[Span | None]:
         if m is None:
             return
         pos = m.end()
-        header = m.group("header")
+        header, sep = m.group("header", "sep")
         if not _holds_name_word(header):
             continue  # (a data row, most often: no name of it is classified)
-        columns = [_classify_name(n.strip()) for n in header.split(",")]
+        columns = [_classify_name(n.strip().strip('"')) for n in header.split(sep)]
         if not any(columns):
             continue
         indent = m.group("indent")
@@ -1444,7 +1448,7 @@ def _csv_cells(text: str) -> Iterator[Span | None]:
             first += len(indent)
             end = lines.find("\n", first)
             row = lines[first : end if end >= 0 else len(lines)].rstrip("\r")
-            cells = row.split(",")
+            cells = row.split(sep)
             if len(cells) != len(columns):
                 break
             rows += 1
