@@ -1189,6 +1189,16 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "an npm registry credential",
         "npm config set //npm.corp.example/:_authToken ${NPM_TOKEN}\nnpm config set fund false",
     ),
+    # an Expect script's answer to a password's prompt
+    (
+        "expect-send-password",
+        _lazy(
+            lambda: "Ex7" + rnd(9) + "!", 'spawn ssh ops@db\nexpect "password:"\nsend "', '\\r"\n'
+        ),
+        "a password",
+        'expect "password:"\nsend "$pw\\r"\nexpect "password:"\nsend "[exec cat pw]\\r"\n'
+        'expect "login:"\nsend "admin\\r"',
+    ),
     # a mail client's configuration: msmtp's "password …" opening its line, fetchmail's "user …
     # password …" ending it; a ticket's title is none
     (
@@ -1233,6 +1243,18 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "an API key",
         "<key>APIKey</key><string>$(API_KEY)</string> <key>CFBundleName</key>"
         "<string>Ledger2024ReconcileAppBundle9</string>",
+    ),
+    # ... and KeePass's export: <Key>Password</Key>, then <Value ProtectInMemory="True">
+    (
+        "keepass-xml-pair",
+        _lazy(
+            lambda: "Kp7" + rnd(9) + "!",
+            '<Entry><String><Key>Password</Key><Value ProtectInMemory="True">',
+            "</Value></String></Entry>",
+        ),
+        "a password",
+        "<String><Key>Title</Key><Value>Ledger2024Reconcile!x</Value></String>"
+        '<String><Key>Password</Key><Value ProtectInMemory="True"></Value></String>',
     ),
     (
         "xml-named-text",

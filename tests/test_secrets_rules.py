@@ -323,6 +323,14 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         f"mailgun message id {H(32)}",
     ),
     "mailchimp-api-key": (lambda: H(32) + "-us" + rnd(1, "123456789"), "cafe-us1"),
+    "openvpn-static-key": (
+        lambda: (
+            "-----BEGIN OpenVPN Static key V1-----\n"
+            + "\n".join(H(32) for _ in range(16))
+            + "\n-----END OpenVPN Static key V1-----"
+        ),
+        "-----BEGIN OpenVPN Static key V1-----\n" + "\n".join("0" * 32 for _ in range(16)),
+    ),
     # (false: the shape, its checksum broken, as one in 2^32 random strings of it holds)
     "bip32-extended-private-key": (
         extended_private_key,

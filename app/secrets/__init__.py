@@ -765,6 +765,7 @@ _device_password = _later("device_password")
 _credential_call = _later("credential_call")
 _password_in_prose = _later("password_in_prose")
 _stdin_password = _later("stdin_password")
+_expect_send = _later("expect_send")
 _password_statement = _later("password_statement")
 _pgpass_line = _later("pgpass_line")
 _driver_dsn = _later("driver_dsn")
@@ -1019,14 +1020,20 @@ def _xml_element(text: str) -> Iterator[Span]:
     return _bounded(_xml_elements(text))
 
 
-# ... and an Apple property list's pair: <key>APIKey</key> then <string>…</string>
-_PLIST_STRING = _lazy(r"[ \t\r\n]{0,64}+<string>(?P<value>[^<]{1,1024}+)</string>")
+# ... and a pair of a key's element and a value's: an Apple property list's (<key>APIKey</key>
+# then <string>…</string>) and KeePass's export (<Key>Password</Key> then <Value
+# ProtectInMemory="True">…</Value>)
+_KEYED_VALUE = _lazy(
+    r"[ \t\r\n]{0,64}+<(?P<tag>string|Value)(?:[ \t][^<>]{0,256}+)?>"
+    r"(?P<value>[^<]{1,1024}+)</(?P=tag)>"
+)
+_KEY_ELEMENTS = frozenset({"key", "Key"})
 
 
 def _xml_elements(text: str) -> Iterator[Span | None]:
     for m in _XML_ELEMENT.finditer(text):
         name, value = m.group("name", "value")
-        if name == "key" and (pair := _PLIST_STRING.match(text, m.end())) is not None:
+        if name in _KEY_ELEMENTS and (pair := _KEYED_VALUE.match(text, m.end())) is not None:
             m, name, value = pair, value.strip(), pair.group("value")
         stripped = value.strip()
         if not stripped:
@@ -2323,6 +2330,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_set_name_to,),
     ),
+    # an Expect script's answer to a password's prompt
+    _Anchor((r"expect[ \t][^\n]{0,256}(?i:passw|passph|assword)", ("expect",)), (_expect_send,)),
     # a literal piped to what reads a password (or a token) from its standard input
     _Anchor(
         (
@@ -2698,6 +2707,8 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     # echo … | docker login --password-stdin: the echo, a value of 256, 256 characters to the
     # pipe's reader and what it takes (sudo's flags)
     _stdin_password: (("echo", "printf"), 0, 400),
+    # expect "…password…" then send "…" within three lines
+    _expect_send: (("expect",), 0, 1200),
     # host:5432:database:user:password: a host of 253 before the port, three fields after
     _pgpass_line: ((":5432:", ":5433:", ":6432:", ":*:"), 256, 400),
     # user:password@tcp(: a user of 64 and a password of 128 before its "@"

@@ -981,6 +981,33 @@ def _command_value(m: re.Match[str]) -> Span | None:
     return None if kind is None else (m.start(group), m.end(group), kind)
 
 
+# An Expect script's answer to a password's prompt: expect "…password…", then send "…\r" on the
+# same line (expect "Password:" { send "…\r" }) or on one of the next three. A variable ($pw)
+# or a command's result ([exec …]) is none.
+_EXPECT_SEND = _lazy(
+    r"""
+    (?<![\w-])expect(?:[ \t]+-[a-z]{1,8})*[ \t]+
+    (?:"[^"\n]{0,128}?|\{[^}\n]{0,128}?|[^\s"{]{0,128}?)(?i:passw|passph|assword)[^\n]{0,256}?
+    (?:\n(?:[ \t]*(?:\#[^\n]{0,256})?\n){0,2}[ \t]*|[ \t{]+)
+    send(?:[ \t]+-[a-z]{1,8})*(?:[ \t]+--)?[ \t]+
+    "(?P<value>(?:[^"\\\r\n$\[]|\\[^rn\r\n]){1,128}+)(?:\\r|\\n|\r)?"
+    """,
+    re.X,
+)
+
+
+def expect_send(text: str) -> Iterator[Span]:
+    """The password an Expect script sends after a prompt for one (`_bounded`)."""
+    return _bounded(map(_expect_value, _EXPECT_SEND.finditer(text)))
+
+
+def _expect_value(m: re.Match[str]) -> Span | None:
+    value = m.group("value")
+    if _is_placeholder(value) or _credential_value(_C_PASSWORD, value) is None:
+        return None
+    return m.start("value"), m.end("value"), PASSWORD
+
+
 # A password piped to what reads it from standard input: echo PW | docker login -u bot
 # --password-stdin, echo TOKEN | gh auth login --with-token, echo PW | sudo -S … (what a CI log
 # shows when a step echoes the literal, not a variable).

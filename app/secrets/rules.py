@@ -112,6 +112,7 @@ SERVICE_KEY = "a service's API key or token"  # a keyword rule's service, named 
 ONEPASSWORD = "a 1Password secret"
 NUGET = "a NuGet feed password"
 EXTENDED_PRIVATE_KEY = "a cryptocurrency wallet's private key"
+OPENVPN = "an OpenVPN static key"
 PREFIXED = "a service's API token"  # a prefixed token of a service in docs/secrets.md's table
 
 
@@ -797,6 +798,15 @@ def _extended_private_key(text: str, start: int, end: int) -> Span | None:
         return None
     payload = _base58check(text[start:end], 82)
     return (start, end) if payload is not None and payload[45] == 0 else None
+
+
+_HEX_LINE = _lazy("[0-9a-fA-F]{32}")
+
+
+def _openvpn_static_key(text: str, start: int, end: int) -> Span | None:
+    """The key's hex digits hold letters and digits (a documentation's "0000…" lines none)."""
+    digits = "".join(_HEX_LINE.findall(text, start, end)).lower()
+    return (start, end) if _hex_key(digits) else None
 
 
 def _mailchimp(text: str, start: int, end: int) -> Span | None:
@@ -1555,6 +1565,18 @@ RULES: tuple[Rule, ...] = (
         "mailgun-signing-key", MAILGUN, ["mailgun"], "[0-9a-f]{32,}", (32, 32), check=_hex_key
     ),
     _rule("mailchimp-api-key", MAILCHIMP, "[0-9a-f]{32}-us[0-9]{1,2}", ("-us",), _mailchimp),
+    # OpenVPN's static key (tls-auth, tls-crypt, --secret): 2048 bits as 16 lines of 32 hex
+    # digits between its armour, its line breaks as written or as JSON escapes them
+    _rule(
+        "openvpn-static-key",
+        OPENVPN,
+        "-----BEGIN OpenVPN Static key V1-----"
+        "(?:(?:\\r?\\n|\\\\r?\\\\n)[0-9a-fA-F]{32}){2,16}"
+        "(?:(?:\\r?\\n|\\\\r?\\\\n)-----END OpenVPN Static key V1-----)?",
+        ("-----BEGIN OpenVPN Static key",),
+        _openvpn_static_key,
+        scope=ANYWHERE,
+    ),
     # a wallet's key: BIP 32's extended private key, its Base58Check checksum verified
     _rule(
         "bip32-extended-private-key",
