@@ -2400,6 +2400,27 @@ def test_the_same_shapes_without_a_credential(document: dict[str, Any], grow: bo
     assert find_secrets(_grown(document) if grow else document) == []
 
 
+# A mask after an arrow ("svc_password -> ********") sends its text to no detector (the anchors
+# read it as RE2 and `re` both do): what else the text names is still read, and a value that
+# Markdown sets in bold, or opens with one or two asterisks, is still one.
+MASKED_ARROWS = [
+    ("svc_password -> ******** and api_key: {}", "{}"),
+    ("DB password → ********; then the admin password → {}", "{}"),
+    ("the db password -> **{}**", "{}"),
+    ("password -> *{}", "*{}"),
+]
+
+
+@pytest.mark.parametrize(("written", "found"), MASKED_ARROWS)
+@pytest.mark.parametrize("padding", [0, 300], ids=["short", "long"])
+def test_a_mask_after_an_arrow_hides_nothing_else(written: str, found: str, padding: int) -> None:
+    value = "Kx8" + rnd(13)
+    # (a long text is read by RE2 first, a short one by `re`)
+    text = "Lorem ipsum dolor sit amet.\n" * padding + written.format(value)
+    assert [text[a:b] for a, b, _ in scan_text(text)] == [found.format(value)]
+    assert scan_text(text.replace(value, "*" * len(value))) == []
+
+
 def test_a_yaml_plain_value_holding_a_hash_is_read_whole() -> None:
     # (only after a space does "#" start a comment: the password holds it)
     text = "Parameters:\n  DBPassword:\n    Type: String\n    Default: Hq4!tR8#wZ2m  # rotate\n"

@@ -1666,13 +1666,20 @@ _CODE_LEAD = _lazy(r"[ \t]*(?:[$@&*]{0,2}[A-Za-z_][A-Za-z0-9_]{0,63}(?:\??->|::|
 
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
+# What follows an operator when the value after it is no mask (********): spaces, then a
+# character that is no asterisk or one or two asterisks before one
+# (Python's \s written out, as RE2 reads ASCII: app/secrets/engine.py)
+_NOT_A_MASK = r"[ \t]*(?:[^*\t\n\x0b\x0c\r\x1c-\x1f ]|\*{1,2}[^*\t\n\x0b\x0c\r\x1c-\x1f ])"
 # (a comma, or a line break as written, Windows' too, or as JSON writes it: a name/value entry,
 # `_name_then_value`; a space and a quote: password 'Xk9#…', `_quoted_after_name`. The keywords
 # `re` finds mark a string whatever follows them: RE2 reads this, and must end a name where
 # `re`'s detectors do, "- name: DD_API_KEY\r\n  value: …" too; and an arrow)
 _NAME_END = (
     r"(?:s?\\?[\"'`*]?\]?[ \t]*(?:[:=\r\n,+<?]|\\[rn]|string[ \t])| [\"']"
-    r"|[ \t]-?>?[ \t])"  # (an arrow or a dash: `_NAME_OP`'s, as the engines read them)
+    # (an arrow or a dash: `_NAME_OP`'s, as the engines read them; its value no mask of three
+    # asterisks or more, "svc_password -> ********", which no detector reports, and a note
+    # of redacted settings writes line after line: two, Markdown's bold, may open one)
+    rf"|[ \t]-?>?[ \t]{_NOT_A_MASK})"
 )
 
 
@@ -2124,7 +2131,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
             r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated"
             rf"|you|we|i|they|he|she|{'|'.join(PARTICIPLES)}|"
             + _WORDS_PAST_ENGLISH
-            + r")[ \t:]|(?:-{1,2}>?|>)[ \t])",  # (">": an arrow, as the engines read it)
+            # (">": an arrow, as the engines read it; a mask after it is no password)
+            + rf")[ \t:]|(?:-{{1,2}}>?|>)[ \t]{_NOT_A_MASK})",
             ("pass", "pwd"),
         ),
         (_password_in_prose,),

@@ -801,6 +801,9 @@ def _extended_private_key(text: str, start: int, end: int) -> Span | None:
 
 
 _HEX_LINE = _lazy("[0-9a-fA-F]{32}")
+# A key's line break: as written or as JSON escapes it, the next line indented or not; or a
+# space, the key's lines joined onto one
+_KEY_LINE_BREAK = "(?:[ \\t]*(?:\\r?\\n|\\\\r?\\\\n)[ \\t]*|[ \\t]+)"
 
 
 def _openvpn_static_key(text: str, start: int, end: int) -> Span | None:
@@ -1571,8 +1574,8 @@ RULES: tuple[Rule, ...] = (
         "openvpn-static-key",
         OPENVPN,
         "-----BEGIN OpenVPN Static key V1-----"
-        "(?:(?:\\r?\\n|\\\\r?\\\\n)[0-9a-fA-F]{32}){2,16}"
-        "(?:(?:\\r?\\n|\\\\r?\\\\n)-----END OpenVPN Static key V1-----)?",
+        f"(?:{_KEY_LINE_BREAK}[0-9a-fA-F]{{32}}){{2,16}}"
+        f"(?:{_KEY_LINE_BREAK}-----END OpenVPN Static key V1-----)?",
         ("-----BEGIN OpenVPN Static key",),
         _openvpn_static_key,
         scope=ANYWHERE,
