@@ -2400,20 +2400,25 @@ def test_the_same_shapes_without_a_credential(document: dict[str, Any], grow: bo
     assert find_secrets(_grown(document) if grow else document) == []
 
 
-# A mask after an arrow ("svc_password -> ********") sends its text to no detector (the anchors
-# read it as RE2 and `re` both do): what else the text names is still read, and a value that
-# Markdown sets in bold, or opens with one or two asterisks, is still one.
-MASKED_ARROWS = [
+# A mask after an arrow ("svc_password -> ********") or in a table's cell after a credential's
+# name sends its text to no detector (the anchors read it as RE2 and `re` both do): what else
+# the text names is still read, and a value that Markdown sets in bold, or opens with one or
+# two asterisks, is still one.
+MASKED_VALUES = [
     ("svc_password -> ******** and api_key: {}", "{}"),
     ("DB password → ********; then the admin password → {}", "{}"),
     ("the db password -> **{}**", "{}"),
     ("password -> *{}", "*{}"),
+    ("| svc_password | ******** |\n| db_password | {} |", "{}"),
+    ("| name | value | |---|---| | svc_password | ******** | | api_token | {} |", "{}"),
+    ("| user | password |\n|---|---|\n| bob | {} |", "{}"),
+    ("| db_password | **{}** |", "{}"),
 ]
 
 
-@pytest.mark.parametrize(("written", "found"), MASKED_ARROWS)
+@pytest.mark.parametrize(("written", "found"), MASKED_VALUES)
 @pytest.mark.parametrize("padding", [0, 300], ids=["short", "long"])
-def test_a_mask_after_an_arrow_hides_nothing_else(written: str, found: str, padding: int) -> None:
+def test_a_mask_after_a_name_hides_nothing_else(written: str, found: str, padding: int) -> None:
     value = "Kx8" + rnd(13)
     # (a long text is read by RE2 first, a short one by `re`)
     text = "Lorem ipsum dolor sit amet.\n" * padding + written.format(value)

@@ -2433,10 +2433,13 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_listed_value,),
     ),
-    # a Markdown table's cell holding a credential's name (a row's first, or a column's header)
+    # a Markdown table's cell holding a credential's name (a row's first, or a column's header):
+    # the next cell no mask (| svc_password | ******** |, a note's table of redacted settings);
+    # a header's line may end after it
     _Anchor(
         (
-            r"(?i:pass|pw|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,64}[`*]{0,2}[ \t]*\|",
+            r"(?i:pass|pw|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,64}[`*]{0,2}[ \t]*\|"
+            r"[ \t]*(?:[^* \t]|\*{1,2}[^*\t\n\x0b\x0c\r\x1c-\x1f ])",
             ("|",),
         ),
         (_table_cells,),
