@@ -2401,7 +2401,7 @@ def test_the_same_shapes_without_a_credential(document: dict[str, Any], grow: bo
 
 
 # A mask after an arrow ("svc_password -> ********") or in a table's cell after a credential's
-# name sends its text to no detector (the anchors read it as RE2 and `re` both do): what else
+# name, or a mask or a placeholder after its colon, sends its text to no detector (the anchors read it as RE2 and `re` both do): what else
 # the text names is still read, and a value that Markdown sets in bold, or opens with one or
 # two asterisks, is still one.
 MASKED_VALUES = [
@@ -2413,6 +2413,11 @@ MASKED_VALUES = [
     ("| name | value | |---|---| | svc_password | ******** | | api_token | {} |", "{}"),
     ("| user | password |\n|---|---|\n| bob | {} |", "{}"),
     ("| db_password | **{}** |", "{}"),
+    # ... and after a colon or an equals sign: a placeholder or a tag opening with "<"
+    ("password: <your-password>\napi_key: {}", "{}"),
+    ("token=******** secret: {}", "{}"),
+    ("password: <b>{}</b>", "{}"),
+    ("password:<br>{}", "{}"),
 ]
 
 

@@ -1675,7 +1675,10 @@ _NOT_A_MASK = r"[ \t]*(?:[^*\t\n\x0b\x0c\r\x1c-\x1f ]|\*{1,2}[^*\t\n\x0b\x0c\r\x
 # `re` finds mark a string whatever follows them: RE2 reads this, and must end a name where
 # `re`'s detectors do, "- name: DD_API_KEY\r\n  value: …" too; and an arrow)
 _NAME_END = (
-    r"(?:s?\\?[\"'`*]?\]?[ \t]*(?:[:=\r\n,+<?]|\\[rn]|string[ \t])| [\"']"
+    # (after ":" or "=", no value that opens with "<", a placeholder's or a tag's, which no name's
+    # detector reads as a value, nor a mask: "password: <your-password>", "token=********")
+    r"(?:s?\\?[\"'`*]?\]?[ \t]*(?:[:=][ \t]*(?:[^<* \t]|\*{1,2}[^*\t\n\x0b\x0c\r\x1c-\x1f ])"
+    r"|[\r\n,+<?]|\\[rn]|string[ \t])| [\"']"
     # (an arrow or a dash: `_NAME_OP`'s, as the engines read them; its value no mask of three
     # asterisks or more, "svc_password -> ********", which no detector reports, and a note
     # of redacted settings writes line after line: two, Markdown's bold, may open one)
