@@ -2131,11 +2131,17 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             rf"(?i:{_PASSWORD_IN_PROSE})[ \t]+"
-            r"(?:(?i:is|was|for|of|to|has|had|reset|changed|set|updated|rotated"
+            r"(?:(?i:for|of|to|has|had|reset|changed|set|updated|rotated"
             rf"|you|we|i|they|he|she|{'|'.join(PARTICIPLES)}|"
             + _WORDS_PAST_ENGLISH
             # (">": an arrow, as the engines read it; a mask after it is no password)
-            + rf")[ \t:]|(?:-{{1,2}}>?|>)[ \t]{_NOT_A_MASK})",
+            + rf")[ \t:]|(?:-{{1,2}}>?|>)[ \t]{_NOT_A_MASK}"
+            # ("is" and "was", and what was done to it, then the value, which holds a digit,
+            # or a character past ASCII the engines read as "?", in its first 128 characters,
+            # as every password told so does: "the password is rotated monthly" tells none)
+            r"|(?i:is|was)[ \t:][ \t]*"
+            r"(?:(?i:reset|changed|set|updated|rotated)[ \t]+(?i:to|from)[ \t]+)?:?[ \t]*[\"'`]?"
+            r"[^\t\n\x0b\x0c\r\x1c-\x1f \"'`<>]{0,127}[0-9?])",
             ("pass", "pwd"),
         ),
         (_password_in_prose,),
