@@ -2422,13 +2422,17 @@ MASKED_VALUES = [
     ("the password is rotated monthly; the new password is {}", "{}"),
     ("the wifi password was changed to {}.", "{}"),
     ("Password is: `{}`", "{}"),
+    # (a key's value 16 characters at least)
+    ("the API key is in the vault; the staging API key is {}", "{}"),
+    ("token - see below\nAPI key - {}", "{}"),
+    ("the deploy token was rotated to '{}'", "{}"),
 ]
 
 
 @pytest.mark.parametrize(("written", "found"), MASKED_VALUES)
 @pytest.mark.parametrize("padding", [0, 300], ids=["short", "long"])
 def test_a_mask_after_a_name_hides_nothing_else(written: str, found: str, padding: int) -> None:
-    value = "Kx8" + rnd(13)
+    value = "Kx8" + rnd(17)
     # (a long text is read by RE2 first, a short one by `re`)
     text = "Lorem ipsum dolor sit amet.\n" * padding + written.format(value)
     assert [text[a:b] for a, b, _ in scan_text(text)] == [found.format(value)]

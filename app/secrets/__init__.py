@@ -1890,6 +1890,9 @@ _VERBS = ("is", "was", "for", "of", "to", "you", "we", "they")  # (and who: "the
 # `_PARTICIPLE`)
 PARTICIPLES: tuple[str, ...] = ("returned", "generated", "issued", "created", "provided")
 PARTICIPLES += ("assigned", "received", "used")
+# (the words a key's anchor reads after its name but "is" and "was", which it reads with the
+# value right after them)
+_KEY_TOLD_VERBS = tuple(verb for verb in (*_VERBS, *PARTICIPLES) if verb not in ("is", "was"))
 # what a key's name says it is for, when no verb stands between it and its value (detectors.py
 # `_NAME_THEN_KEY` reads the same words)
 _KEY_PURPOSES = (
@@ -2181,10 +2184,14 @@ _ANCHORS: tuple[_Anchor, ...] = (
     # or "token" in a text costing a pass of the automaton over it)
     _Anchor(
         (
-            rf"(?i:key|token|secret) (?:(?i:{'|'.join((*_VERBS, *PARTICIPLES))})[ :]"
-            # (or an ASCII dash, as a note lists one: "API key - …", "token -- …"; an arrow,
+            rf"(?i:key|token|secret) (?:(?i:{'|'.join(_KEY_TOLD_VERBS)})[ :]"
+            # ("is" and "was", and what was done to it, or an ASCII dash, as a note lists one,
+            # "API key - …", "token -- …", then a value of 16 characters at least, as every key
+            # told so is: "the key is in the vault", "token - see below" tell none; an arrow,
             # and a dash past ASCII, are `_NAME_OP`'s, which reads code's "token -> x" apart)
-            r"|-{1,2}[ \t])",
+            r"|(?:(?i:is|was)[ \t:][ \t]*(?:(?i:reset|changed|set|updated|rotated)[ \t]+"
+            r"(?i:to|from)[ \t]+)?|-{1,2}[ \t]+):?[ \t]*[\"'`]?"
+            r"[^\t\n\x0b\x0c\r\x1c-\x1f \"'`<>]{16})",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
             tuple(
