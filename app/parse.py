@@ -6,8 +6,8 @@ I-JSON is strict (duplicate members, lone surrogates, NaN, huge numbers), so int
 two gears:
 
 * a fast path: ``json.loads`` with hooks that refuse anything suspicious (from 64 KB on,
-  orjson, whose dropped duplicates a count of colons finds), used when the text passes cheap
-  pre-checks; it accepts nothing the strict parser would refuse, and
+  with none but NaN's, its dropped duplicates found by a count of colons), used when the text
+  passes cheap pre-checks; it accepts nothing the strict parser would refuse, and
 * the strict parser below, a small iterative recursive-descent parser that tracks the JSON
   Pointer and offset of every value, so each error names its line, column and path. It runs
   whenever the fast path declines, and is the single authority on what an error says.
@@ -81,11 +81,11 @@ class Intake(Record):
     text: Final[str | None]  # the decoded text (None when it is not UTF-8)
     document: Final[Document | None]
     findings: Final[Sequence[Finding]]
-    # The fast path's decoder (the standard library's or orjson) read the whole text into
-    # ``document``, which therefore holds every string of the text, in the text's order, each
-    # once (no member was dropped as a duplicate): a later stage may read the strings from the
-    # text instead of walking the document (the secret scan, `app.secrets.scan_document`'s
-    # ``source``).
+    # The fast path's decoder (the standard library's, with hooks or without) read the whole
+    # text into ``document``, which therefore holds every string of the text, in the text's
+    # order, each once (no member was dropped as a duplicate): a later stage may read the
+    # strings from the text instead of walking the document (the secret scan,
+    # `app.secrets.scan_document`'s ``source``).
     verbatim: Final[bool]
 
     def __init__(
@@ -151,51 +151,46 @@ class _Decline(Exception):
     """The fast path saw something only the strict parser may judge."""
 
 
-# From this size on a document is decoded by orjson (C, with no call into Python for each
-# object and number), its duplicate members found by counting: a document of many small
-# objects or many numbers paid a hook for each, 400 KB of arguments nested to the depth limit
-# 21 ms against orjson's 12. Below it the standard library's decoder with hooks: importing
-# orjson costs `ocp lint` some 9 ms once (it imports dataclasses), which a small document's
-# hooks never cost.
-_ORJSON_FROM = 64 * 1024
-# An integer of 16 digits or more may pass 2^53 - 1 (a warning the strict parser places) and
-# orjson reads one past 2^64 as a float: a document with such a run of digits where a number
-# may stand takes the standard library's hooks, which decline the integers that need the
-# strict parser. (The runs are found as zeros after a translation: a regular expression tried
-# at every digit took 3 ms on 400 KB.)
-_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
-_SIXTEEN_DIGITS = b"0" * 16
-_ZEROS = re.compile(b"0+")
-# What stands before an integer's digits (a minus sign aside) and after them in JSON text: a
-# run with anything else around it is inside a string (a digest's "sha-256:0000…", a hex id's
-# digits before a letter or its closing quote), which orjson reads as the standard library
-# does. Past one run for each `_BYTES_A_RUN` bytes (a step of Python each, some 1 µs, where
-# the hooks cost 2-3 ns a byte more than orjson) the text is not read further: the hooks take it.
-_BEFORE_NUMBER = frozenset(b":,[ \t\r\n")
-_AFTER_NUMBER = frozenset(b",]} \t\r\n")
-_BYTES_A_RUN = 1024
+# From this size on a document is decoded by the standard library's decoder with no hooks (C,
+# with no call into Python for each object and number), its duplicate members found by
+# counting: a document of many small objects or many numbers paid a hook for each, 400 KB of
+# arguments nested to the depth limit 21 ms against orjson's 12. Below it the same decoder
+# with hooks: the count writes the document back with orjson, and importing orjson costs `ocp
+# lint` some 9 ms once (it imports dataclasses), which a small document's hooks never cost.
+# (orjson decodes 2 MB in 5.7 ms where the standard library takes 9.1, but its parser's
+# buffers, freed before it returns, peak at 29 MB, 15 times the text, where the standard
+# library's peak is what it returns, 5 MB: issue 2's bound on memory is 15 times the document.)
+_UNHOOKED_FROM = 64 * 1024
 
 
 def _decoded(data: bytes, text: str) -> object:
     """The value of well-formed JSON text, or an exception when only the strict parser may
     judge it (a ValueError for malformed text, `_Decline` for what it must report)."""
-    if (
-        len(data) >= _ORJSON_FROM
-        and not _long_integer(data.translate(_DIGITS_AS_ZEROS))
-        and not _escaped_colon(data)
-    ):
+    if len(data) >= _UNHOOKED_FROM and not _escaped_colon(data):
         import orjson
 
-        # (NaN, infinities and numbers too large for a double are errors to orjson, lone
-        # surrogates were sent to the strict parser by the pre-checks)
-        document = orjson.loads(data)
-        # A member repeated in an object is one member of the decoded dict, which drops the
-        # other's colon (and any its value holds): written back, the document holds fewer
-        # colons than the text. Written back, its colons are its members' and its strings'
-        # own; the text's are the same where it writes no colon as an escape.
-        if orjson.dumps(document).count(b":") != data.count(b":"):
-            raise _Decline
-        return document
+        # (NaN and the infinities' words are declined by the constant hook, lone surrogates
+        # were sent to the strict parser by the pre-checks)
+        document = _unhooked(text)
+        try:
+            # (an integer past 2^53 - 1 is refused: the hooks send it to the strict parser,
+            # which places its warning)
+            written = orjson.dumps(document, option=orjson.OPT_STRICT_INTEGER)
+        except orjson.JSONEncodeError:
+            written = b""
+        if written:
+            # A member repeated in an object is one member of the decoded dict, which drops
+            # the other's colon (and any its value holds): written back, the document holds
+            # fewer colons than the text. Written back, its colons are its members' and its
+            # strings' own; the text's are the same where it writes no colon as an escape.
+            if written.count(b":") != data.count(b":"):
+                raise _Decline
+            # A float past the largest double is an infinity to the decoder, which orjson
+            # writes as null: written back, the document holds more nulls than the text (or
+            # as many more as its strings spell with an escape, "\u006eull": the hooks read
+            # those).
+            if written.count(b"null") == data.count(b"null"):
+                return document
     return json.loads(
         text,
         object_pairs_hook=_unique_pairs,
@@ -205,23 +200,10 @@ def _decoded(data: bytes, text: str) -> object:
     )
 
 
-def _long_integer(zeros: bytes) -> bool:
-    """Whether the text (its digits as zeros) may hold an integer of 16 digits or more: a run
-    of as many with what a number stands between around it (or too many runs to look at)."""
-    at = zeros.find(_SIXTEEN_DIGITS)
-    most = 16 + len(zeros) // _BYTES_A_RUN
-    while at != -1:
-        most -= 1
-        if most < 0:
-            return True
-        end = _ZEROS.match(zeros, at).end()  # type: ignore[union-attr]  # (16 zeros at `at`)
-        start = at - 1 if at and zeros[at - 1] == 45 else at  # (45: a minus sign)
-        if (start == 0 or zeros[start - 1] in _BEFORE_NUMBER) and (
-            end == len(zeros) or zeros[end] in _AFTER_NUMBER
-        ):
-            return True
-        at = zeros.find(_SIXTEEN_DIGITS, end)
-    return False
+def _unhooked(text: str) -> object:
+    """The standard library's decoder with no hook but that of NaN and the infinities' words (C,
+    with no call into Python for each object or number)."""
+    return json.loads(text, parse_constant=_decline)
 
 
 def _escaped_colon(data: bytes) -> bool:

@@ -189,8 +189,9 @@ def test_the_conformance_harness_agrees_on_every_case(installed: Path, workdir: 
 
 
 def test_a_large_document_is_read_by_its_own_decoder(installed: Path, workdir: Path) -> None:
-    """From 64 KB on intake decodes with orjson, a dependency the wheel must bring: a large
-    document's repeated member is found, at its line, by the installed `ocp`."""
+    """From 64 KB on intake decodes with no hooks and counts members with orjson, a dependency
+    the wheel must bring: a large document's repeated member is found, at its line, by the
+    installed `ocp`."""
     document = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
     document["extensions"] = {"x-pad": {"note": "n" * 70_000}}
     text = json.dumps(document, indent=2)

@@ -30,12 +30,12 @@ def json_errors(intake):
     return [f for f in intake.findings if f.code == "json" and f.severity == "error"]
 
 
-@pytest.fixture(params=["stdlib", "orjson"])
+@pytest.fixture(params=["hooks", "unhooked"])
 def gear(request, monkeypatch):
-    """Intake's fast path in each of its two decoders: the standard library's with hooks (small
-    documents) and orjson with its members counted (from 64 KB on), here for any size."""
-    if request.param == "orjson":
-        monkeypatch.setattr(app.parse, "_ORJSON_FROM", 0)
+    """Intake's fast path in each of its two gears: the standard library's decoder with hooks
+    (small documents) and without, its members counted (from 64 KB on), here for any size."""
+    if request.param == "unhooked":
+        monkeypatch.setattr(app.parse, "_UNHOOKED_FROM", 0)
     return request.param
 
 
@@ -102,8 +102,8 @@ def test_i_json_violations(text, path, words):
 @pytest.mark.parametrize("size", ["small", "large"])
 def test_every_noncharacter_written_as_itself_is_reported_among_prose_past_ascii(size):
     """Each of the 66 noncharacters, written raw (not escaped) in a document whose other text
-    is past ASCII (a model's curly quotes and dashes), small or large (orjson's path): the
-    pre-check that finds them in the bytes misses none."""
+    is past ASCII (a model's curly quotes and dashes), small or large (the hookless decoder's
+    path): the pre-check that finds them in the bytes misses none."""
     from app.parse import _NONCHARACTERS
 
     prose = "The agent\u2019s note \u2014 \u201cdone\u201d. " * (2000 if size == "large" else 1)
@@ -300,8 +300,8 @@ _NAMES = st.text(alphabet='":\\ab', max_size=3)
     st.sampled_from(["compact", "spaced", "colons escaped"]),
 )
 def test_both_decoders_read_a_document_alike(value, written):
-    """orjson's gear (duplicate members found by counting colons) and the standard library's
-    (a hook for each object) take and refuse the same documents, repeated members included
+    """The hookless gear (duplicate members found by counting colons) and the hooks' (a hook
+    for each object) take and refuse the same documents, repeated members included
     (a list of pairs is written as an object, names drawn from few so that they repeat),
     with the same values and findings."""
 
@@ -320,9 +320,9 @@ def test_both_decoders_read_a_document_alike(value, written):
     text = '{"v": ' + write(value) + "}"
     data = text.encode()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(app.parse, "_ORJSON_FROM", 10**9)
+        patch.setattr(app.parse, "_UNHOOKED_FROM", 10**9)
         small = parse(data)
-        patch.setattr(app.parse, "_ORJSON_FROM", 0)
+        patch.setattr(app.parse, "_UNHOOKED_FROM", 0)
         large = parse(data)
     assert large.document == small.document
     assert [(f.path, f.message) for f in large.findings] == [
@@ -339,26 +339,33 @@ def test_both_decoders_read_a_document_alike(value, written):
         # a colon written as an escape, which the document written back holds as one, as
         # many as the repeated member took away
         ('"a": {"k": 1, "k": 2}, "b": "\\u003a"', "/a/k"),
-        # the same name written as an escape once: one member to orjson, two in the text
+        # the same name written as an escape once: one member decoded, two in the text
         ('"a": {"k": 1, "\\u006b": 2}', "/a/k"),
     ],
 )
 def test_a_repeated_member_in_a_large_document_is_found(body, path):
-    """From 64 KB on orjson decodes, keeping one of a repeated member: the count of members
-    tells, and the strict parser names the place."""
+    """From 64 KB on the decoder with no hooks keeps one of a repeated member: the count of
+    members tells, and the strict parser names the place."""
     data = ('{"pad": "' + "x" * 70_000 + '", ' + body + "}").encode()
     errors = json_errors(parse(data))
     assert [e.path for e in errors] == [path]
     assert "duplicate" in errors[0].message
 
 
-def test_a_large_document_is_read_as_the_small_one_is(monkeypatch):
-    """orjson's values are the standard library's: numbers, escapes, non-ASCII text; a run
-    of 16 digits (an integer that may pass 2^53) sends the document to the standard one."""
-    import orjson
+def _watch_unhooked(monkeypatch) -> list[int]:
+    """A list that gets an item each time a large document is decoded with no hooks."""
+    import app.parse
 
-    decoded = []
-    monkeypatch.setattr(orjson, "loads", lambda data: decoded.append(1) or json.loads(data))
+    decoded: list[int] = []
+    real = app.parse._unhooked
+    monkeypatch.setattr(app.parse, "_unhooked", lambda text: decoded.append(1) or real(text))
+    return decoded
+
+
+def test_a_large_document_is_read_as_the_small_one_is(monkeypatch):
+    """The hookless decoder's values are the hooks': numbers, escapes, non-ASCII text; a run
+    past 2^53 - 1 sends the document to the hooks."""
+    decoded = _watch_unhooked(monkeypatch)
     item = ['é\u00e9"\\\n', True, None, 1e300, -0.0, 2.5e-5]
     members = {f"m{i}": [i, -i, i / 8, *item] for i in range(4000)}
     text = json.dumps(members)
@@ -367,7 +374,7 @@ def test_a_large_document_is_read_as_the_small_one_is(monkeypatch):
     assert large.ok and large.verbatim and decoded == [1]
     assert large.document == json.loads(text)
     wide = parse(text.replace('"m0"', '"m0": 9007199254740993, "n0"').encode())
-    assert wide.ok and wide.document["m0"] == 9007199254740993 and decoded == [1]
+    assert wide.ok and wide.document["m0"] == 9007199254740993
     assert [f.path for f in wide.findings] == ["/m0"]
 
 
@@ -377,32 +384,50 @@ def test_a_large_document_is_read_as_the_small_one_is(monkeypatch):
 @pytest.mark.parametrize(
     "around", ['"n": {}, ', '"a": [{}], ', '"a": [1,{}\n], ', '"a": {{"b":\t{}}}, ']
 )
-def test_a_long_integer_anywhere_a_number_stands_takes_the_hooks(monkeypatch, number, around):
+def test_a_long_integer_anywhere_a_number_stands_is_read_as_a_small_document_s(number, around):
     """An integer of 16 digits or more wherever JSON puts a number (after a colon, a bracket,
-    a comma, a space; before a comma, a bracket, a brace, a space) is read by the standard
-    library's hooks, which send it to the strict parser for its warning's place."""
-    import orjson
-
-    decoded = []
-    monkeypatch.setattr(orjson, "loads", lambda data: decoded.append(1) or json.loads(data))
+    a comma, a space; before a comma, a bracket, a brace, a space) in a large document: one
+    past 2^53 - 1, which the document written back with orjson's strict integers refuses, is
+    read by the standard library's hooks, which send it to the strict parser for its
+    warning's place, as in a small document."""
     body = around.format(number)
-    data = ('{"pad": "' + "x" * 70_000 + '", ' + body + '"end": 1}').encode()
-    intake = parse(data)
-    assert intake.ok and decoded == []
-    if abs(int(number)) > 2**53 - 1:
-        assert any("2^53" in f.message or "53" in f.message for f in intake.findings), body
+    for pad in (0, 70_000):
+        data = ('{"pad": "' + "x" * pad + '", ' + body + '"end": 1}').encode()
+        intake = parse(data)
+        assert intake.ok
+        warned = [f.path for f in intake.findings if "2^53" in f.message or "53" in f.message]
+        assert bool(warned) is (abs(int(number)) > 2**53 - 1), body
 
 
-def test_digits_inside_strings_leave_a_large_document_to_orjson(monkeypatch):
+@pytest.mark.parametrize(
+    ("number", "overflows"),
+    [
+        ("1e400", True),
+        ("-1E+309", True),
+        ("999999999999999e294", True),  # (15 digits: 16 take the hooks)
+        ("1e0400", True),
+        ("1e300", False),
+        ("123456789012345e293", False),
+        ("1.5e-400", False),
+    ],
+)
+def test_a_large_document_s_float_past_the_largest_double_is_reported(number, overflows):
+    """The decoder with no hooks reads a float past the largest double as an infinity: each
+    number of an exponent that may make one is read first, and one that does sends the document
+    to the strict parser, which reports it where a small document's hooks do."""
+    for pad in (0, 70_000):  # (a small document, then a large one)
+        data = ('{"pad": "' + "x" * pad + '", "n": ' + number + "}").encode()
+        intake = parse(data)
+        assert intake.ok is not overflows
+        assert [f.path for f in json_errors(intake)] == (["/n"] if overflows else [])
+
+
+def test_digits_inside_strings_leave_a_large_document_to_the_hookless_decoder(monkeypatch):
     """Sixteen digits and more inside strings (a placeholder digest of zeros, a hex id's run of
-    digits, an id quoted) are no number: orjson reads the document (the hooks cost it twice as
-    much), and its values are the standard library's. (Digits with a space on either side, in
-    prose, may be a number: those take the hooks.)"""
-    import orjson
-
-    decoded = []
-    real = orjson.loads
-    monkeypatch.setattr(orjson, "loads", lambda data: decoded.append(1) or real(data))
+    digits, an id quoted) are no number: the decoder with no hooks reads the document, and its
+    values are the hooks'. (Digits with a space on either side, in prose, may be a number:
+    those take the hooks.)"""
+    decoded = _watch_unhooked(monkeypatch)
     strings = {
         "digest": "sha-256:" + "0" * 64,
         "id": "a" + "1234567890" * 3 + "f",

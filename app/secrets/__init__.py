@@ -4074,8 +4074,8 @@ def _source_strings(text: str) -> tuple[list[str], set[str]] | None:
     quotes are set aside (as two control characters, which a text the decoder read holds
     nowhere: it refuses them raw inside a string, and outside one only whitespace may stand).
     A string is a member's name when what follows it starts with a colon. The contents are
-    decoded by the standard library's decoder, all in one array (what orjson, which decodes a
-    large document, makes of a string is the same)."""
+    decoded by the standard library's decoder, all in one array (as intake's decoder made
+    them)."""
     if "\x00" in text or "\x01" in text:
         return None
     escaped = "\\" in text
