@@ -1204,14 +1204,15 @@ _NAME_OP_RE2 = (
     rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?(?:[\"'`*]\]?)?[ \t]*"
     r"(?:===?|!==?|[:=?+]=?|=>|<-|->|string[ \t]*=))[ \t]*"  # (an arrow past ASCII: "?")
 )
-# and _NAME_OP_VALUED's: the first eight characters of the value matched, not looked ahead
-# at (Python's \s on a str, written out for the ASCII RE2 reads, where a space past ASCII reads
-# as a space and any other character past it as "?")
+# Python's \s on a str, written out (inside a class) for the ASCII RE2 reads, where a space
+# past ASCII reads as a space and any other character past it as "?"
+_RE2_SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f "
+# and _NAME_OP_VALUED's: the first eight characters of the value matched, not looked ahead at
 _NAME_OP_VALUED_RE2 = _NAME_OP_RE2 + (
     r"""(?:\\?"(?:[^$%{*[("\\\r\n]|\\[^"])(?:[^"\\\r\n]|\\[^"]){7}"""
     r"""|'[^$%{*[('\r\n][^'\r\n]{7}"""
     r"""|(?:\"\"\"|\'\'\'|`)[^$%{*[("'`\r\n][^"'`\r\n]{7}"""
-    r"""|[^$%{*[(\t\n\x0b\x0c\r\x1c-\x1f \"'`,;&<>][^\t\n\x0b\x0c\r\x1c-\x1f \"'`,;&<>]{7})"""
+    rf"""|[^$%{{*[({_RE2_SPACES}\"'`,;&<>][^{_RE2_SPACES}\"'`,;&<>]{{7}})"""
 )
 
 
@@ -1666,10 +1667,11 @@ _CODE_LEAD = _lazy(r"[ \t]*(?:[$@&*]{0,2}[A-Za-z_][A-Za-z0-9_]{0,63}(?:\??->|::|
 
 # --- which detectors a string needs: the engine's patterns ---------------------------------------
 
+# One or two asterisks before a value's first character (Markdown's bold), which is no mask
+_BOLD_OPENING = rf"\*{{1,2}}[^*{_RE2_SPACES}]"
 # What follows an operator when the value after it is no mask (********): spaces, then a
 # character that is no asterisk or one or two asterisks before one
-# (Python's \s written out, as RE2 reads ASCII: app/secrets/engine.py)
-_NOT_A_MASK = r"[ \t]*(?:[^*\t\n\x0b\x0c\r\x1c-\x1f ]|\*{1,2}[^*\t\n\x0b\x0c\r\x1c-\x1f ])"
+_NOT_A_MASK = rf"[ \t]*(?:[^*{_RE2_SPACES}]|{_BOLD_OPENING})"
 # (a comma, or a line break as written, Windows' too, or as JSON writes it: a name/value entry,
 # `_name_then_value`; a space and a quote: password 'Xk9#…', `_quoted_after_name`. The keywords
 # `re` finds mark a string whatever follows them: RE2 reads this, and must end a name where
@@ -1677,7 +1679,7 @@ _NOT_A_MASK = r"[ \t]*(?:[^*\t\n\x0b\x0c\r\x1c-\x1f ]|\*{1,2}[^*\t\n\x0b\x0c\r\x
 _NAME_END = (
     # (after ":" or "=", no value that opens with "<", a placeholder's or a tag's, which no name's
     # detector reads as a value, nor a mask: "password: <your-password>", "token=********")
-    r"(?:s?\\?[\"'`*]?\]?[ \t]*(?:[:=][ \t]*(?:[^<* \t]|\*{1,2}[^*\t\n\x0b\x0c\r\x1c-\x1f ])"
+    rf"(?:s?\\?[\"'`*]?\]?[ \t]*(?:[:=][ \t]*(?:[^<* \t]|{_BOLD_OPENING})"
     r"|[\r\n,+<?]|\\[rn]|string[ \t])| [\"']"
     # (an arrow or a dash: `_NAME_OP`'s, as the engines read them; its value no mask of three
     # asterisks or more, "svc_password -> ********", which no detector reports, and a note
@@ -1893,6 +1895,14 @@ PARTICIPLES += ("assigned", "received", "used")
 # (the words a key's anchor reads after its name but "is" and "was", which it reads with the
 # value right after them)
 _KEY_TOLD_VERBS = tuple(verb for verb in (*_VERBS, *PARTICIPLES) if verb not in ("is", "was"))
+# What a sentence says was done to a credential before its new value ("was reset to …",
+# detectors.py `_TOLD_VERB`)
+DONE_TO_IT = ("reset", "changed", "set", "updated", "rotated")
+# ... and "is" or "was" after a credential's name, with what was done to it, as the anchors of
+# a told password and a told key read them before the value; a value's character (no space, no
+# quote, no tag's mark)
+_TOLD_IS_WAS = rf"(?i:is|was)[ \t:][ \t]*(?:(?i:{'|'.join(DONE_TO_IT)})[ \t]+(?i:to|from)[ \t]+)?"
+_TOLD_CHARACTER = rf"[^{_RE2_SPACES}\"'`<>]"
 # what a key's name says it is for, when no verb stands between it and its value (detectors.py
 # `_NAME_THEN_KEY` reads the same words)
 _KEY_PURPOSES = (
@@ -2134,7 +2144,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             rf"(?i:{_PASSWORD_IN_PROSE})[ \t]+"
-            r"(?:(?i:for|of|to|has|had|reset|changed|set|updated|rotated"
+            rf"(?:(?i:for|of|to|has|had|{'|'.join(DONE_TO_IT)}"
             rf"|you|we|i|they|he|she|{'|'.join(PARTICIPLES)}|"
             + _WORDS_PAST_ENGLISH
             # (">": an arrow, as the engines read it; a mask after it is no password)
@@ -2142,9 +2152,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             # ("is" and "was", and what was done to it, then the value, which holds a digit,
             # or a character past ASCII the engines read as "?", in its first 128 characters,
             # as every password told so does: "the password is rotated monthly" tells none)
-            r"|(?i:is|was)[ \t:][ \t]*"
-            r"(?:(?i:reset|changed|set|updated|rotated)[ \t]+(?i:to|from)[ \t]+)?:?[ \t]*[\"'`]?"
-            r"[^\t\n\x0b\x0c\r\x1c-\x1f \"'`<>]{0,127}[0-9?])",
+            rf"|{_TOLD_IS_WAS}:?[ \t]*[\"'`]?{_TOLD_CHARACTER}{{0,127}}[0-9?])",
             ("pass", "pwd"),
         ),
         (_password_in_prose,),
@@ -2189,9 +2197,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             # "API key - …", "token -- …", then a value of 16 characters at least, as every key
             # told so is: "the key is in the vault", "token - see below" tell none; an arrow,
             # and a dash past ASCII, are `_NAME_OP`'s, which reads code's "token -> x" apart)
-            r"|(?:(?i:is|was)[ \t:][ \t]*(?:(?i:reset|changed|set|updated|rotated)[ \t]+"
-            r"(?i:to|from)[ \t]+)?|-{1,2}[ \t]+):?[ \t]*[\"'`]?"
-            r"[^\t\n\x0b\x0c\r\x1c-\x1f \"'`<>]{16})",
+            rf"|(?:{_TOLD_IS_WAS}|-{{1,2}}[ \t]+):?[ \t]*[\"'`]?{_TOLD_CHARACTER}{{16}})",
             # ("key is" also begins "key issue": the regex, not the keyword, reads what follows;
             # one keyword for "key is " and "key is:", each an `in` test of a small text)
             tuple(
@@ -2455,7 +2461,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
     _Anchor(
         (
             r"(?i:pass|pw|secret|token|key|auth|cred)[A-Za-z0-9_.\-]{0,64}[`*]{0,2}[ \t]*\|"
-            r"[ \t]*(?:[^* \t]|\*{1,2}[^*\t\n\x0b\x0c\r\x1c-\x1f ])",
+            rf"[ \t]*(?:[^* \t]|{_BOLD_OPENING})",
             ("|",),
         ),
         (_table_cells,),

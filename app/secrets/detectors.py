@@ -43,6 +43,7 @@ from app.secrets import (
     COOKIE,
     DECODED_BY,
     DER_KEY_WORDS,
+    DONE_TO_IT,
     GREP_PREFIX,
     LOG_PREFIX,
     ORACLE_TOOLS,
@@ -754,12 +755,10 @@ def _metavariable(text: str, value: str, start: int, end: int) -> bool:
 _HELP_REACH = 256
 
 
-# A package manager's or a tool's command given its registry's or service's credential: a token
-# (Composer's and Poetry's stored tokens, ngrok's authtoken, cargo login, nuget setapikey and
-# push -k, vsce and ovsx publish -p), or a password after its user (Composer's and Poetry's
-# http-basic, twine upload -p, dotnet nuget add source -p, wpa_passphrase SSID …): "pw" marks
-# the second kind. Each as its own documentation writes it.
-_TOOL_CREDENTIAL = r"""
+# A package manager's or a tool's command given its registry's or service's credential, each
+# as its own documentation writes it: a token (Composer's and Poetry's stored tokens, ngrok's
+# authtoken, cargo login, nuget setapikey and push -k, vsce and ovsx publish -p) ...
+_TOOL_TOKEN = r"""
     composer[ \t]+config(?:[ \t]+-{1,2}[a-z]{1,8})*[ \t]+
       (?:github-oauth|gitlab-oauth|gitlab-token|bearer)\.[^\s]{1,253}[ \t]+
   | poetry[ \t]+config(?:[ \t]+--local)?[ \t]+pypi-token\.[^\s]{1,128}[ \t]+
@@ -769,12 +768,16 @@ _TOOL_CREDENTIAL = r"""
   | (?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]+push[ \t][^\n|;&]{0,256}?(?<=[ \t])
       (?:-k|--api-key|-ApiKey)[ \t]+
   | (?:vsce|ovsx)[ \t]+publish[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-p|--pat)[ \t]+
-  | (?:composer|poetry)[ \t]+config(?:[ \t]+-{1,2}[a-z]{1,8})*[ \t]+
-      http-basic\.[^\s]{1,253}[ \t]+[^\s-][^\s]{0,127}[ \t]+(?P<pw>)
-  | twine[ \t]+upload[ \t][^\n|;&]{0,256}?(?<=[ \t])-p[ \t]+(?P<twine>)
+"""
+# ... or a password after its user (Composer's and Poetry's http-basic, twine upload -p, dotnet
+# nuget add source -p, wpa_passphrase SSID …)
+_TOOL_PASSWORD = r"""
+    (?:composer|poetry)[ \t]+config(?:[ \t]+-{1,2}[a-z]{1,8})*[ \t]+
+      http-basic\.[^\s]{1,253}[ \t]+[^\s-][^\s]{0,127}[ \t]+
+  | twine[ \t]+upload[ \t][^\n|;&]{0,256}?(?<=[ \t])-p[ \t]+
   | dotnet[ \t]+nuget[ \t]+(?:add|update)[ \t]+source[ \t][^\n|;&]{0,256}?(?<=[ \t])
-      (?:-p|--password)[ \t]+(?P<nuget>)
-  | wpa_passphrase[ \t]+(?:"[^"\n]{1,32}"|[^\s"]{1,32})[ \t]+(?P<wpa>)
+      (?:-p|--password)[ \t]+
+  | wpa_passphrase[ \t]+(?:"[^"\n]{1,32}"|[^\s"]{1,32})[ \t]+
 """
 
 
@@ -794,8 +797,10 @@ _COMMAND_VARIABLE = _lazy(
         [ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]+(?:(?:--body|-b)[ \t]+)?
       | (?P<directive>requirepass|masterauth)[ \t]+
       | (?P<tool>"""
-    + _TOOL_CREDENTIAL
-    + r""")
+    + _TOOL_TOKEN
+    + r"""|(?P<password>"""
+    + _TOOL_PASSWORD
+    + r"""))
     )
     """
     + _SHELL_VALUE,
@@ -853,14 +858,19 @@ def _device_secret(m: re.Match[str]) -> Span | None:
     text, start, end = m.string, m.start(), m.end()
     line_end = text.find("\n", end)
     at_line = not text[text.rfind("\n", 0, start) + 1 : start].strip()
-    alone = at_line and not text[end : len(text) if line_end == -1 else line_end].strip()
+    ends = not text[end : len(text) if line_end == -1 else line_end].strip()
+    alone = at_line and ends
     if m.group("alone") is not None and not (alone and kind_of_value is None):
         return None  # ("password X" with more after it is a sentence's)
-    if kind_of_value is None and m.group().startswith(("user", "enable")):
-        # (fetchmail's "poll … user bob password …" ends its line: what precedes is its own)
-        ends = not text[end : len(text) if line_end == -1 else line_end].strip()
-        if not (alone or (ends and not m.group().startswith(("username", "enable")))):
-            return None
+    # (with no type, only fetchmail's "poll … user bob password …" may have words before it
+    # on its line, which it ends; IOS's username and enable lines stand alone)
+    if (
+        kind_of_value is None
+        and m.group().startswith(("user", "enable"))
+        and not alone
+        and (not ends or m.group().startswith(("username", "enable")))
+    ):
+        return None
     # (with no type, judged as prose judges one: "username jdoe password reset", a ticket's
     # title, is none)
     if _credential_value(_C_PASSWORD, value, prose=not at_line or kind_of_value is None) is None:
@@ -968,8 +978,8 @@ def _command_value(m: re.Match[str]) -> Span | None:
     value = m.group(group)
     if m.group("tool") is not None:
         # (a token judged as prose judges a key, a password as prose judges one)
-        password = any(m.group(g) is not None for g in ("pw", "twine", "nuget", "wpa"))
-        told = _credential_value(_C_PASSWORD if password else _C_TOKEN, value, prose=True)
+        cls = _C_TOKEN if m.group("password") is None else _C_PASSWORD
+        told = _credential_value(cls, value, prose=True)
         return None if told is None else (m.start(group), m.end(group), told)
     if m.group("directive") is not None:
         # judged as prose judges a password: redis.conf's own example, commented out in every
@@ -1995,7 +2005,7 @@ _PARTICIPLE = rf"(?:{'|'.join(PARTICIPLES)})(?:[ \t]+by(?:[ \t]+[\w.\-]{{1,32}}+
 # 'Secret123'"). `_PASSWORD_IS` and `_KEY_IS` read it after their names.
 _TOLD_VERB = (
     r"[ \t]+(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?"
-    r"(?:reset|changed|set|updated|rotated)[ \t]+(?:to|from)|is|was)"
+    rf"(?:{'|'.join(DONE_TO_IT)})[ \t]+(?:to|from)|is|was)"
 )
 _TOLD_IS = (
     # ... or what it is for, then a colon ("the password for the portal: …", "the token you
