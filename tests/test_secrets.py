@@ -825,6 +825,31 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'put("token", token)',
     ),
     (
+        "paired-strings-key-in-one-case",
+        # (a key generated in lower case and digits, as Datadog's and Codecov's are)
+        _lazy(
+            lambda: "4d" + rnd(38, string.ascii_lowercase + string.digits),
+            'System.setProperty("DATADOG_API_KEY", "',
+            '");',
+        ),
+        "an API key",
+        "keys = ['api_key', 'api_key_v2_enabled_setting']; "
+        "put('token', 'token_refresh_interval_seconds'); "
+        'headers.put("X-Api-Key", "x-api-key-header-name-v2")',
+    ),
+    (
+        "null-coalescing-assignment",
+        _lazy(lambda: "k9" + rnd(30), "$config['stripe_api_key'] ??= '", "';"),
+        "an API key",
+        "$config['stripe_api_key'] ??= getenv('STRIPE_API_KEY');",
+    ),
+    (
+        "or-assignment",
+        _lazy(lambda: "t0" + rnd(30), 'ENV["GITLAB_TOKEN"] ||= "', '"'),
+        "an access token",
+        'ENV["GITLAB_TOKEN"] ||= fetch_token(); password || die "no password"',
+    ),
+    (
         "prose-name-then-key",
         # (every other letter a capital: a random draw of mostly small letters may read as an
         # identifier's words, SessionTokenProvider2Factory, 0.07% of them; led by both cases

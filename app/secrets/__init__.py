@@ -61,6 +61,7 @@ from app.secrets.shapes import (
     TOKEN_LABEL_NAME,
     TWO_CHARACTER_LABEL_NAME,
     _both_cases_and_digits,
+    _generated_run,
     _has_lower,
     _has_upper,
     _in_order,
@@ -806,8 +807,10 @@ _numbered_lines = _later("numbered_lines")
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
 
 # The operator: = and : of data and most code, := (Go, Make), => (PHP's and Ruby's hashes), ?=
-# and += (Make, shells), <- (R); a type between the name and = (api_key: str = …, apiKey: string
-# = …, Go's apiKey string = …), with a space before the = that a value's own = has not; a comma
+# and += (Make, shells), ??= (PHP's and JavaScript's null coalescing), ||= (Ruby's and
+# JavaScript's "unless set": ENV["API_KEY"] ||= "…"), <- (R); a type between the name and =
+# (api_key: str = …, apiKey: string = …, Go's apiKey string = …), with a space before the =
+# that a value's own = has not; a comma
 # between a quoted name and a quoted value, as a call or a list pairs them
 # (System.setProperty("db.password", "…"), put('api_key', '…')). The name may be a command
 # line's flag (--db-password=…, -Dpassword=… for the JVM: "flag") and a subscript's key
@@ -815,7 +818,7 @@ _numbered_lines = _later("numbered_lines")
 _NAME_OP = _lazy(
     r"""(?<![A-Za-z0-9_.\-])(?P<flag>-D(?=[A-Za-z_])|--?)?
         (?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["'`*]?(?:(?<=["'])\])?)
-        (?P<sp1>[ \t]*)(?P<op>={2,3}|!={1,2}|:=|=>|[?+]=|<-|=
+        (?P<sp1>[ \t]*)(?P<op>={2,3}|!={1,2}|:=|=>|[?+]=|\?\?=|\|\|=|<-|=
           |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
           |(?<=[ \t])string[ \t]++=(?!=)
           |(?<=["']),(?=[ \t]*\\?["'])"""
@@ -1202,7 +1205,8 @@ _NAME_OP_RE2 = (
     rf"(?i:{_NAME_HEAD_ANCHOR.pattern})"  # (the words `_may_name_credential` tests)
     # (a "]" after a quote only, as `_NAME_OP` reads one: ["password"] = …, not [password]: …)
     rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?(?:[\"'`*]\]?)?[ \t]*"
-    r"(?:===?|!==?|[:=?+]=?|=>|<-|->|string[ \t]*=))[ \t]*"  # (an arrow past ASCII: "?")
+    # (an arrow past ASCII is read as "?")
+    r"(?:===?|!==?|[:=?+]=?|\?\?=|\|\|=|=>|<-|->|string[ \t]*=))[ \t]*"
 )
 # Python's \s on a str, written out (inside a class) for the ASCII RE2 reads, where a space
 # past ASCII reads as a space and any other character past it as "?"
@@ -1487,11 +1491,14 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         value = unquote(value)
     if value.casefold() == name.casefold():
         return start, end, "", resume  # code passing a variable on: passwords=passwords
-    if len(value.strip()) < 4 or (paired and not _both_cases_and_digits(value)):
+    if len(value.strip()) < 4 or (
+        paired and not (_both_cases_and_digits(value) or _generated_run(value))
+    ):
         # shorter than any credential; or the second of two strings side by side that is not
-        # in a credential's shape: a call's arguments pair them (put("api_key", "…")), but so
-        # do lists of names ('KEYPASSWD', 'KRB4LEVEL'; a lexer's Cocoa classes; pg_hba.conf's
-        # "md5", "password", "scram-sha-256")
+        # in a credential's shape: a call's arguments pair them (put("api_key", "…"),
+        # System.setProperty("DD_API_KEY", "…") with a key in one case), but so do lists of
+        # names ('KEYPASSWD', 'KRB4LEVEL'; a lexer's Cocoa classes; pg_hba.conf's "md5",
+        # "password", "scram-sha-256")
         return start, end, "", resume
     # Data takes more than prose does: a value refused even as data needs no look at the
     # line around it (a hostile text of 10,000 `api_key = 0000…` is refused at this step).
@@ -1680,7 +1687,7 @@ _NAME_END = (
     # (after ":" or "=", no value that opens with "<", a placeholder's or a tag's, which no name's
     # detector reads as a value, nor a mask: "password: <your-password>", "token=********")
     rf"(?:s?\\?[\"'`*]?\]?[ \t]*(?:[:=][ \t]*(?:[^<* \t]|{_BOLD_OPENING})"
-    r"|[\r\n,+<?]|\\[rn]|string[ \t])| [\"']"
+    r"|[\r\n,+<?]|\|\|=|\\[rn]|string[ \t])| [\"']"
     # (an arrow or a dash: `_NAME_OP`'s, as the engines read them; its value no mask of three
     # asterisks or more, "svc_password -> ********", which no detector reports, and a note
     # of redacted settings writes line after line: two, Markdown's bold, may open one)

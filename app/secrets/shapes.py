@@ -406,6 +406,19 @@ def _both_cases_and_digits(value: str) -> bool:
     return _prose_password(value) and _has_lower(value) and _has_upper(value)
 
 
+def _generated_run(value: str) -> bool:
+    """Sixteen letters and digits or more in a row, with both, in a value with no space: a key
+    generated in one case (Datadog's, Codecov's; SonarQube's after its "sqa_", Mapbox's between
+    its dots), which no list of names holds (their words are short, and joined by "_" and ".")."""
+    return _WHITESPACE.search(value) is None and any(
+        _ANY_DIGIT.search(run) is not None and _ANY_LETTER.search(run) is not None
+        for run in _ALNUM_RUN.findall(value)
+    )
+
+
+_ALNUM_RUN = _lazy(r"[A-Za-z0-9]{16,}")
+
+
 def _plausible_token(value: str, min_len: int = 8) -> bool:
     value = value.strip().strip("\"'")
     if len(value) < min_len or _WHITESPACE.search(value) or _not_a_credential(value):
