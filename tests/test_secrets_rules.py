@@ -331,6 +331,11 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         ),
         "-----BEGIN OpenVPN Static key V1-----\n" + "\n".join("0" * 32 for _ in range(16)),
     ),
+    # (false: a guest network's code, no password, and one with a placeholder)
+    "wifi-qr-code-password": (
+        lambda: f"WIFI:T:WPA;S:Office-{R(4)};P:{R(12)}!;H:false;;",
+        "WIFI:T:nopass;S:Guest;; and WIFI:T:WPA;S:Home;P:<your-password>;;",
+    ),
     # (false: the shape, its checksum broken, as one in 2^32 random strings of it holds)
     "bip32-extended-private-key": (
         extended_private_key,

@@ -113,6 +113,7 @@ ONEPASSWORD = "a 1Password secret"
 NUGET = "a NuGet feed password"
 EXTENDED_PRIVATE_KEY = "a cryptocurrency wallet's private key"
 OPENVPN = "an OpenVPN static key"
+WIFI = "a Wi-Fi password"
 PREFIXED = "a service's API token"  # a prefixed token of a service in docs/secrets.md's table
 
 
@@ -810,6 +811,26 @@ def _openvpn_static_key(text: str, start: int, end: int) -> Span | None:
     """The key's hex digits hold letters and digits (a documentation's "0000…" lines none)."""
     digits = "".join(_HEX_LINE.findall(text, start, end)).lower()
     return (start, end) if _hex_key(digits) else None
+
+
+# A field's value in a Wi-Fi network's QR code (ZXing's WIFI: URI): any character but ";",
+# a backslash escaping ";", ",", ":", '"' or itself
+_WIFI_VALUE = r"(?:[^;\\\r\n]|\\[^\r\n])"
+_WIFI_PASSWORD = _lazy(r"(?:^|;)P:(" + _WIFI_VALUE + r"{5,64})(?:;|$)")
+
+
+def _wifi_password(text: str, start: int, end: int) -> Span | None:
+    """The network's password, its P: field: 5 characters at least (WEP's shortest key; WPA
+    takes 8 to 63), no placeholder ("P:password", "P:<your-password>", "P:********")."""
+    fields = text[start + len("WIFI:") : end]  # (the match: some 600 characters at most)
+    m = _WIFI_PASSWORD.search(fields)
+    if m is None:
+        return None
+    value = m.group(1)
+    if _is_placeholder(value) or _masked(value) or value.startswith(("<", "{", "$")):
+        return None
+    at = start + len("WIFI:")
+    return at + m.start(1), at + m.end(1)
 
 
 def _mailchimp(text: str, start: int, end: int) -> Span | None:
@@ -1578,6 +1599,16 @@ RULES: tuple[Rule, ...] = (
         f"(?:{_KEY_LINE_BREAK}-----END OpenVPN Static key V1-----)?",
         ("-----BEGIN OpenVPN Static key",),
         _openvpn_static_key,
+        scope=ANYWHERE,
+    ),
+    # a Wi-Fi network's QR code (ZXing's WIFI: URI, which phones read and print): its fields in
+    # any order, T: the security, S: the network's name, P: its password, H: hidden
+    _rule(
+        "wifi-qr-code-password",
+        WIFI,
+        f"WIFI:(?:[A-Za-z]{{1,3}}:{_WIFI_VALUE}{{0,64}};){{0,8}}P:{_WIFI_VALUE}{{5,64}}",
+        ("WIFI:",),
+        _wifi_password,
         scope=ANYWHERE,
     ),
     # a wallet's key: BIP 32's extended private key, its Base58Check checksum verified
