@@ -825,6 +825,37 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'put("token", token)',
     ),
     (
+        "key-told-by-nothing-more",
+        _lazy(lambda: "aB3" + rnd(24), "The new key is ", ", rotated this morning."),
+        "an API key",
+        "the sort key is createdAt; the public key is MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE; "
+        "the key is SessionTokenProvider2Factory; the key is in the vault",
+    ),
+    (
+        "token-told-in-german",
+        _lazy(lambda: "aB3" + rnd(29), "Der Token ist ", " (gültig bis Freitag)"),
+        "an access token",
+        "Der Token ist abgelaufen und muss erneuert werden; le jeton est expiré",
+    ),
+    (
+        "key-told-in-french",
+        _lazy(lambda: "aB3" + rnd(29), "La clé API est ", " pour le compte de test."),
+        "an API key",
+        "La clé d'API est dans le coffre-fort; la clave de API es obligatoria",
+    ),
+    (
+        "key-told-in-spanish",
+        _lazy(lambda: "aB3" + rnd(29), "La clave de API es ", "."),
+        "an API key",
+        "La clave de API es obligatoria; o token é gerado no painel",
+    ),
+    (
+        "pw-told",
+        _lazy(lambda: "Pw9" + rnd(9), "wifi pw is ", " (guest network)"),
+        "a password",
+        "the pw is 100W; PW is 25 dBm at 2.4GHz",
+    ),
+    (
         "paired-strings-key-in-one-case",
         # (a key generated in lower case and digits, as Datadog's and Codecov's are)
         _lazy(
@@ -1793,7 +1824,9 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
     (
         "azure-sas-signature-alone",
         _lazy(
-            lambda: (rnd(20) + "+" + rnd(22) + "=").replace("+", "%2B").replace("=", "%3D"),
+            # (led by a letter past F: a draw led by two hex digits, "sig=3DLM…", reads as a
+            # quoted-printable escape, =3D, one in a few thousand)
+            lambda: ("Q" + rnd(19) + "+" + rnd(22) + "=").replace("+", "%2B").replace("=", "%3D"),
             "the SAS's signature was sig=",
             " (rotate the account key)",
         ),

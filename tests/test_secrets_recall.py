@@ -492,6 +492,19 @@ def _numbered_and_commented(doc: dict[str, Any], secret: str) -> tuple[str, bool
     return "/statements/0/text", False
 
 
+# A long log before it: a text past 16 KB is read by some detectors only around their words
+# (app/secrets `_REACH`), and a format whose words its detector's reach lacks was missed there
+# (a cookie told in a sentence, "the cookie sessionid=…").
+_LONG_LOG = "".join(
+    f"08:{i % 60:02d}:{i % 7:02d} step {i} of the build passed\n" for i in range(600)
+)
+
+
+def _in_a_long_log(doc: dict[str, Any], secret: str) -> tuple[str, bool]:
+    doc["resources"][0]["excerpt"] = f"{_LONG_LOG}{secret}\n08:59:59 build failed\n"
+    return "/resources/0/excerpt", False
+
+
 PLACEMENTS: dict[str, Place] = {
     "value": _in_value,
     "member-name": _as_member_name,
@@ -530,6 +543,7 @@ PLACEMENTS: dict[str, Place] = {
     "escaped-quote": _escaped_quote,
     "tool-result": _in_a_tool_result,
     "numbered-commented": _numbered_and_commented,
+    "long-log": _in_a_long_log,
 }
 
 
@@ -559,10 +573,12 @@ NOT_READ = {
             *("html-blocks", "escaped-quote"),
         )
     ),
-    # an arrow percent-encoded (%E2%86%92): the percent decoder reads ASCII's escapes, one
-    # character each, and leaves a character past ASCII as its bytes' escapes
+    # an arrow percent-encoded (%E2%86%92), and French's "clé" (cl%C3%A9): the percent decoder
+    # reads ASCII's escapes, one character each, and leaves a character past ASCII as its
+    # bytes' escapes
     *(
-        ("arrow-password-note", placement)
+        (name, placement)
+        for name in ("arrow-password-note", "key-told-in-french")
         for placement in ("percent-encoded", "partly-percent-encoded", "percent-encoded-twice")
     ),
     # a listing of names and values, Java's properties, a CSV's rows, on one line: no mark says

@@ -49,8 +49,10 @@ from app.secrets.engine import (
 from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
 from app.secrets.shapes import (
     _WHITESPACE,
+    KEY_IS_WORDS,
     KEY_LABEL_NAME,
     KEY_LABELS,
+    KEY_NAMES_TOLD_PAST_ENGLISH,
     KEY_PHRASES,
     KEY_WORD_LABEL_NAME,
     KEY_WORDS,
@@ -1945,7 +1947,10 @@ _PASS_OF_IN_PROSE = (
     *("db", "database", "root", "admin", "wifi", "vpn", "ssh", "sudo", "mysql", "postgres"),
     *("redis", "ftp", "smtp", "email", "mail", "ldap", "router", "server", "app", "account"),
 )
-_PASSWORD_IN_PROSE = rf"pass(?:word|phrase|code)|pwd|(?:{'|'.join(_PASS_OF_IN_PROSE)})[ \t]+pass"
+# (a password's name in a sentence: Unix's "passwd" and a note's "pw" too, "the pw is …")
+_PASSWORD_IN_PROSE = (
+    rf"pass(?:word|phrase|code|wd)|pwd?|(?:{'|'.join(_PASS_OF_IN_PROSE)})[ \t]+pass"
+)
 _WORDS_PAST_ENGLISH = "|".join(map(_as_the_engines_read, (*PASSWORD_FOR_WORDS, *PASSWORD_IS_WORDS)))
 # A log collector's prefix of a line (app/secrets/detectors.py `log_decoding`): an RFC 3339 or a
 # logger's time, its level and fields in brackets; the journal's; `docker compose logs`'.
@@ -2160,7 +2165,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             # or a character past ASCII the engines read as "?", in its first 128 characters,
             # as every password told so does: "the password is rotated monthly" tells none)
             rf"|{_TOLD_IS_WAS}:?[ \t]*[\"'`]?{_TOLD_CHARACTER}{{0,127}}[0-9?])",
-            ("pass", "pwd"),
+            ("pass", "pw"),
         ),
         (_password_in_prose,),
     ),
@@ -2234,6 +2239,24 @@ _ANCHORS: tuple[_Anchor, ...] = (
             # names, which the name search reads; each keyword costs a small text's scan an
             # `in` test)
             tuple(f"{p} {head}" for p in _KEY_PURPOSES for head in ("key", "token", "secret")),
+        ),
+        (_key_in_prose,),
+    ),
+    # ... or as other languages tell one, "is" after its name (shapes
+    # `KEY_NAMES_TOLD_PAST_ENGLISH`: "der Token ist …", "le jeton est …", "la clave de API es
+    # …"), then a value of 16 characters at least; its keywords the names, and "token" with
+    # each "is" (English's "token" alone is in every other text about an API)
+    _Anchor(
+        (
+            rf"(?i:{'|'.join(map(_as_the_engines_read, KEY_NAMES_TOLD_PAST_ENGLISH))})[ \t]+"
+            rf"(?i:{'|'.join(map(_as_the_engines_read, KEY_IS_WORDS))})[ \t]*:?[ \t]*[\"'`]?"
+            rf"{_TOLD_CHARACTER}{{16}}",
+            tuple(
+                sorted(
+                    {_ascii_of(name) for name in KEY_NAMES_TOLD_PAST_ENGLISH if name != "token"}
+                    | {f"token {_ascii_of(verb)}" for verb in KEY_IS_WORDS}
+                )
+            ),
         ),
         (_key_in_prose,),
     ),
@@ -2733,7 +2756,8 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _password_after_with: (("pass",), 96, 256),
     # "the deploy token was ...": its name's first word within 16 characters before "token",
     # four words, a value of 256; "X-API-Key …": its name within 40 characters before "key"
-    _key_in_prose: (("key", "token", "secret"), 48, 1024),
+    # (a cookie's name; and a key's in other languages, "api" of "la clé API", "le jeton")
+    _key_in_prose: (("key", "token", "secret", "cookie", "jeton", "api", "zugangs"), 48, 1024),
     # "use … as the password": a value of 128 and the verb before it, the phrase of 48 after
     _value_before_name: (("password", "passphrase", "passcode", "key", "token", "secret"), 200, 64),
     # "login: admin / …": a word of signing in and 48 characters, a user of 64 before the

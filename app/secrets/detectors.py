@@ -63,6 +63,7 @@ from app.secrets import (
     USERINFO,
     Span,
     _as_folded,
+    _as_the_engines_read,
     _bounded,
     _classify_name,
     _credential_value,
@@ -85,6 +86,8 @@ from app.secrets import (
 from app.secrets.engine import ARROWS, DASHES
 from app.secrets.shapes import (
     _DIGIT_IN_WORD,
+    KEY_IS_WORDS,
+    KEY_NAMES_TOLD_PAST_ENGLISH,
     PASSWORD_FOR_WORDS,
     PASSWORD_IS_WORDS,
     _both_cases_and_digits,
@@ -2597,7 +2600,8 @@ _VERB_THEN_KEY = _lazy(
     r"[ \t]+(?P<value>[A-Za-z0-9_\-.~+/=]{20,256}+)(?![^\s\"'`<>,;:.!?)\]])",
     re.IGNORECASE,
 )
-# (the class a key alone names here: told what is done with it, it is an API's key)
+# (the class a key alone names here and told with "is": told what is done with it, or named by
+# nothing more, it is an API's key)
 _VERB_THEN_KEY_CLASS = {"key": _C_API_KEY, "token": _C_TOKEN, "secret": _C_SECRET}
 
 
@@ -2626,6 +2630,18 @@ def _identifier_words(value: str) -> bool:
     )
 
 
+# ... or as other languages tell one: "der Token ist …", "le jeton est …", "la clave de API es
+# …" (shapes `KEY_NAMES_TOLD_PAST_ENGLISH`, `KEY_IS_WORDS`), the value one that looks generated
+_KEY_NAME_PAST_ENGLISH = "|".join(
+    re.escape(name).replace(r"\ ", "[ \t]+") for name in KEY_NAMES_TOLD_PAST_ENGLISH
+)
+_KEY_IS_PAST_ENGLISH = _lazy(
+    rf"(?<![^\W_])(?P<name>{_KEY_NAME_PAST_ENGLISH})[ \t]+(?:{'|'.join(KEY_IS_WORDS)})[ \t]*:?"
+    r"[ \t]*[\"'`]?(?P<value>[^\s\"'`<>]{16,256}+)",
+    re.IGNORECASE,
+)
+
+
 # Where a match of each of those may start in a long text, found by RE2 in the text in lower
 # case (`_read_low`): its name (or its verb) with no character of a name before it, then a space
 # or a tab, as each reads after its name. `re` tries each regex at every character, its
@@ -2636,6 +2652,7 @@ _TOLD_KEY_LEADS = {
     _NAME_THEN_KEY: _PURPOSE_NAME,
     _COOKIE_THEN_PAIR: r"cookies?[ \t]*:?",
     _VERB_THEN_KEY: _VERB_AND_NAME,
+    _KEY_IS_PAST_ENGLISH: "|".join(map(_as_the_engines_read, KEY_NAMES_TOLD_PAST_ENGLISH)),
 }
 
 
@@ -2654,6 +2671,32 @@ def _service_key_name(text: str, at: int, name: str) -> str | None:
     return None if m is None else _classify_name(f"{m.group(1).lower()}_{name.lower()}")
 
 
+# The words before a bare "key", "token" or "secret" that say nothing more of what it is ("the
+# new key is …", "my token was …"): a "sort key", a "primary key", a "public key", a "cache key"
+# or an "idempotency key" told with a value is no credential, and neither is what the words
+# of any other noun before it may name
+_NOTHING_MORE = frozenset(
+    (
+        *("the", "a", "an", "my", "our", "your", "their", "his", "her", "this", "that"),
+        *("new", "old", "current", "same", "rotated", "regenerated", "temporary", "temp"),
+        *("staging", "prod", "production", "dev", "test", "live", "admin", "master", "root"),
+        *("shared", "private", "real", "actual", "correct", "right", "valid", "full"),
+    )
+)
+_BARE_KEY_RUN = 20
+
+
+def _named_by_nothing_more(text: str, at: int) -> bool:
+    """Whether the word before the name at ``at`` (if any) says nothing more of what it is."""
+    m = _WORD_BEFORE.search(text, max(0, at - 40), at)
+    return m is None or m.group(1).lower() in _NOTHING_MORE
+
+
+def _some(span: Span | None) -> Iterator[Span]:
+    if span is not None:
+        yield span
+
+
 def key_in_prose(text: str) -> Iterator[Span]:
     """A key told in prose ("the staging API key is …", "with X-API-Key …", "the API token
     …"): a credential's name, and a value that looks generated (`_KEY_IS`,
@@ -2670,10 +2713,19 @@ def key_in_prose(text: str) -> Iterator[Span]:
         if _credential_value(_C_TOKEN, m.group("value").partition("=")[2], prose=True):
             yield m.start("value"), m.end("value"), COOKIE
     for m in chain(matches(_KEY_IS), matches(_HEADER_NAME_THEN_KEY)):
-        cls = _classify_name(m.group("name"))
-        if cls is None and m.group("name").lower() in _BARE_KEY_NAMES:
-            cls = _service_key_name(text, m.start("name"), m.group("name"))
+        name = m.group("name")
+        cls = _classify_name(name)
+        bare = cls is None and name.lower() in _BARE_KEY_NAMES
+        if bare:
+            cls = _service_key_name(text, m.start("name"), name)
         if cls is None:
+            if bare and _named_by_nothing_more(text, m.start("name")):
+                # "the new key is …": a key named by nothing more is one when its value looks
+                # generated, 20 characters or more ("the key is SessionTokenProvider2" none)
+                start, value = _told(m)
+                if len(value) >= _BARE_KEY_RUN:
+                    cls = _VERB_THEN_KEY_CLASS[name.lower()]
+                    yield from _some(_generated_value(start, value, cls))
             continue
         start, value = _told(m)
         kind = _credential_value(cls, value, prose=True)
@@ -2683,6 +2735,12 @@ def key_in_prose(text: str) -> Iterator[Span]:
     # hundred)
     yield from _bounded(map(_key_after_name, matches(_NAME_THEN_KEY)))
     yield from _bounded(map(_key_after_verb, matches(_VERB_THEN_KEY)))
+    yield from _bounded(map(_key_told_past_english, matches(_KEY_IS_PAST_ENGLISH)))
+
+
+def _key_told_past_english(m: re.Match[str]) -> Span | None:
+    low = m.group("name").lower()
+    return _generated_key(m, _C_TOKEN if "token" in low or "jeton" in low else _C_API_KEY)
 
 
 # A credential told before its name: "use `Qw7…` as the password", "Qw7… is the new password",

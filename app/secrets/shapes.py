@@ -72,6 +72,21 @@ PASSWORD_FOR_WORDS = (
     *("от", "для", "к", "на"),  # Russian, Ukrainian
 )
 PASSWORD_IS_WORDS = ("ist", "war", "es", "era", "est", "é", "è", "är", "var", "er", "jest", "je")
+# A key's and a token's names as other languages tell one in a sentence, "is" after them (theirs,
+# `PASSWORD_IS_WORDS`, and German's "lautet"): "der Token ist …", "le jeton est …", "la clave de
+# API es …". Each a key's or a token's own (Schlüssel, chave, clave alone open a door), as the
+# scan reads them (`KEY_LABELS`, `KEY_PHRASES`: "clé API" as "key API", "clé d'API" as
+# "api_key__", "API-Schlüssel" as "API-Schlussel").
+KEY_NAMES_TOLD_PAST_ENGLISH = (
+    *("token", "jeton"),  # (English's word, in German, Spanish, Portuguese, Italian, Polish…)
+    *("api-schlussel", "api schlussel", "api-key", "zugangsschlussel"),  # German
+    *("key api", "api_key__", "api_key_____"),  # French (clé API, clé d'API, clé de l'API)
+    *("clave de api", "clave de la api", "clave api"),  # Spanish
+    *("chave da api", "chave de api", "chave api"),  # Portuguese
+    *("chiave api", "chiave dell'api", "chiave dell’api"),  # Italian
+    *("klucz api", "api-sleutel", "api-nyckel", "api-nyckeln", "api-nogle", "api-nokkel"),
+)
+KEY_IS_WORDS = (*PASSWORD_IS_WORDS, "lautet")
 # The name a label of two characters is read as: none of two names a password whatever its
 # value ("pw" alone is bare, as a width or a power may be named: a value must look random to
 # be one, and `密码：Welcome2024` was missed). No one writes "pW" for a label; app/secrets
