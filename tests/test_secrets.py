@@ -856,6 +856,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "the pw is 100W; PW is 25 dBm at 2.4GHz",
     ),
     (
+        "dotnet-user-secrets",
+        _lazy(lambda: "sk9" + rnd(29), 'dotnet user-secrets set "Stripe:SecretKey" "', '"'),
+        "a secret",
+        'dotnet user-secrets set "Logging:LogLevel:Default" "Information"; '
+        'dotnet user-secrets set "Stripe:SecretKey" "$STRIPE_SECRET_KEY"',
+    ),
+    (
         "paired-strings-key-in-one-case",
         # (a key generated in lower case and digits, as Datadog's and Codecov's are)
         _lazy(

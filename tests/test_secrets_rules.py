@@ -331,6 +331,15 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         ),
         "-----BEGIN OpenVPN Static key V1-----\n" + "\n".join("0" * 32 for _ in range(16)),
     ),
+    # (false: a public key's file and a signature's, whose comment names the secret key)
+    "minisign-signify-secret-key": (
+        lambda: "untrusted comment: minisign encrypted secret key\n"
+        + base64.b64encode(b"EdScB2" + rnd(152).encode()).decode(),
+        "untrusted comment: minisign public key 5A8B3C\n"
+        + base64.b64encode(b"Ed" + b"k" * 40).decode()
+        + "\nuntrusted comment: signature from minisign secret key\n"
+        + base64.b64encode(b"ED" + b"s" * 72).decode(),
+    ),
     # (false: a guest network's code, no password, and one with a placeholder)
     "wifi-qr-code-password": (
         lambda: f"WIFI:T:WPA;S:Office-{R(4)};P:{R(12)}!;H:false;;",

@@ -2365,11 +2365,11 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_credential_flag,),
     ),
     # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set,
-    # a Dockerfile's ENV, Apache's SetEnv, nginx's fastcgi_param) or Redis's password
+    # dotnet user-secrets set, a Dockerfile's ENV, Apache's SetEnv, nginx's fastcgi_param) or Redis's password
     # (requirepass, masterauth) to the next word
     _Anchor(
         (
-            r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secret[ \t]+set[ \t]"
+            r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secrets?[ \t]+set[ \t]"
             r"|requirepass[ \t]|masterauth[ \t]|ENV[ \t]|SetEnv[ \t]|_param[ \t]"
             # (a tool given its credential: ngrok's config is "config" above)
             r"|(?:cargo[ \t]+login|nuget(?:\.exe)?|vsce|ovsx|twine|wpa_passphrase|authtoken)[ \t]",

@@ -786,7 +786,7 @@ _TOOL_PASSWORD = r"""
 
 # A command that sets a named variable, secret or setting to a value, as the next word: Windows'
 # setx NAME VALUE, fish's set -x NAME VALUE, aws configure set NAME VALUE, git config [--global]
-# NAME VALUE, gh secret set NAME --body VALUE, a Dockerfile's ENV NAME VALUE (its older form, a
+# NAME VALUE, gh secret set NAME --body VALUE, dotnet user-secrets set "Section:Name" VALUE, a Dockerfile's ENV NAME VALUE (its older form, a
 # line's first word), Apache's SetEnv NAME VALUE, nginx's fastcgi_param NAME VALUE; (and its
 # uwsgi_ and scgi_param); and Redis's requirepass and masterauth directives. The value is judged
 # as a member's value under that name would be.
@@ -796,8 +796,11 @@ _COMMAND_VARIABLE = _lazy(
     (?:
         (?:setx|set[ \t]+-[A-Za-z]{1,4}|aws[ \t]+configure[ \t]+set
           |git[ \t]+config(?:[ \t]+--(?:global|system|local|worktree))?
-          |gh[ \t]+secret[ \t]+set|ENV|SetEnv|(?:fastcgi|uwsgi|scgi)_param)
-        [ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]+(?:(?:--body|-b)[ \t]+)?
+          |gh[ \t]+secret[ \t]+set|dotnet[ \t]+user-secrets[ \t]+set
+          |ENV|SetEnv|(?:fastcgi|uwsgi|scgi)_param)
+        # (.NET's configuration names a setting by its path, "Stripe:SecretKey", quoted)
+        [ \t]+(?P<nq>"?)(?P<name>[A-Za-z_][A-Za-z0-9_.:\-]{0,127})(?P=nq)[ \t]+
+        (?:(?:--body|-b)[ \t]+)?
       | (?P<directive>requirepass|masterauth)[ \t]+
       | (?P<tool>"""
     + _TOOL_TOKEN

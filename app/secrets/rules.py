@@ -114,6 +114,7 @@ NUGET = "a NuGet feed password"
 EXTENDED_PRIVATE_KEY = "a cryptocurrency wallet's private key"
 OPENVPN = "an OpenVPN static key"
 WIFI = "a Wi-Fi password"
+SIGNING_KEY = "a minisign or signify secret key"
 PREFIXED = "a service's API token"  # a prefixed token of a service in docs/secrets.md's table
 
 
@@ -831,6 +832,26 @@ def _wifi_password(text: str, start: int, end: int) -> Span | None:
         return None
     at = start + len("WIFI:")
     return at + m.start(1), at + m.end(1)
+
+
+# minisign's and OpenBSD signify's secret key file: a comment line, then the key in base64 on
+# the next (its line break as written or JSON-escaped); a public key's and a signature's files
+# look alike, shorter
+_SECRET_KEY_LINE = _lazy(r"RW[A-Za-z0-9+/]{130,220}={0,2}")
+
+
+def _signing_secret_key(text: str, start: int, end: int) -> Span | None:
+    """The key's line, when it decodes to a secret key's layout: minisign's 158 bytes, "Ed"
+    (the signature's algorithm) then "B2" after the KDF's two; signify's 104, "Ed" then "BK"."""
+    line = _SECRET_KEY_LINE.search(text, start, end)
+    if line is None:
+        return None
+    raw = _b64decode(line.group(), text=False)
+    if not isinstance(raw, bytes) or raw[:2] != b"Ed":
+        return None
+    if (len(raw) == 158 and raw[4:6] == b"B2") or (len(raw) == 104 and raw[2:4] == b"BK"):
+        return line.span()
+    return None
 
 
 def _mailchimp(text: str, start: int, end: int) -> Span | None:
@@ -1599,6 +1620,15 @@ RULES: tuple[Rule, ...] = (
         f"(?:{_KEY_LINE_BREAK}-----END OpenVPN Static key V1-----)?",
         ("-----BEGIN OpenVPN Static key",),
         _openvpn_static_key,
+        scope=ANYWHERE,
+    ),
+    # minisign's and signify's secret key file: its comment line, then the key
+    _rule(
+        "minisign-signify-secret-key",
+        SIGNING_KEY,
+        "untrusted comment: [^\\r\\n]{0,128}(?:\\r?\\n|\\\\r?\\\\n)RW[A-Za-z0-9+/]{130,220}={0,2}",
+        ("untrusted comment:",),
+        _signing_secret_key,
         scope=ANYWHERE,
     ),
     # a Wi-Fi network's QR code (ZXing's WIFI: URI, which phones read and print): its fields in
