@@ -2365,8 +2365,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_credential_flag,),
     ),
     # a command setting a variable (setx, set -x, aws configure set, git config, gh secret set,
-    # dotnet user-secrets set, a Dockerfile's ENV, Apache's SetEnv, nginx's fastcgi_param) or Redis's password
-    # (requirepass, masterauth) to the next word
+    # dotnet user-secrets set, a Dockerfile's ENV, Apache's SetEnv, nginx's fastcgi_param) or
+    # Redis's password (requirepass, masterauth) to the next word
     _Anchor(
         (
             r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secrets?[ \t]+set[ \t]"

@@ -786,10 +786,10 @@ _TOOL_PASSWORD = r"""
 
 # A command that sets a named variable, secret or setting to a value, as the next word: Windows'
 # setx NAME VALUE, fish's set -x NAME VALUE, aws configure set NAME VALUE, git config [--global]
-# NAME VALUE, gh secret set NAME --body VALUE, dotnet user-secrets set "Section:Name" VALUE, a Dockerfile's ENV NAME VALUE (its older form, a
-# line's first word), Apache's SetEnv NAME VALUE, nginx's fastcgi_param NAME VALUE; (and its
-# uwsgi_ and scgi_param); and Redis's requirepass and masterauth directives. The value is judged
-# as a member's value under that name would be.
+# NAME VALUE, gh secret set NAME --body VALUE, dotnet user-secrets set "Section:Name" VALUE, a
+# Dockerfile's ENV NAME VALUE (its older form, a line's first word), Apache's SetEnv NAME VALUE,
+# nginx's fastcgi_param NAME VALUE; (and its uwsgi_ and scgi_param); and Redis's requirepass and
+# masterauth directives. The value is judged as a member's value under that name would be.
 _COMMAND_VARIABLE = _lazy(
     r"""
     (?<![\w-])
