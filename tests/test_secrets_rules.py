@@ -333,8 +333,10 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
     ),
     # (false: a public key's file and a signature's, whose comment names the secret key)
     "minisign-signify-secret-key": (
-        lambda: "untrusted comment: minisign encrypted secret key\n"
-        + base64.b64encode(b"EdScB2" + rnd(152).encode()).decode(),
+        lambda: (
+            "untrusted comment: minisign encrypted secret key\n"
+            + base64.b64encode(b"EdScB2" + rnd(152).encode()).decode()
+        ),
         "untrusted comment: minisign public key 5A8B3C\n"
         + base64.b64encode(b"Ed" + b"k" * 40).decode()
         + "\nuntrusted comment: signature from minisign secret key\n"
