@@ -856,6 +856,19 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "the pw is 100W; PW is 25 dBm at 2.4GHz",
     ),
     (
+        "qualified-name",
+        # (a credential's name, then which of its kind: an environment, a version, a side)
+        _lazy(lambda: "Pw9" + rnd(11), "DB_PASSWORD_PROD=", "\nDB_HOST_PROD=db.internal"),
+        "a password",
+        "TOKEN_EXPIRY=3600\nPASSWORD_MIN_LENGTH=12\nAPI_KEY_ID=k-1842\nSORT_KEY_PROD=created",
+    ),
+    (
+        "qualified-key-name",
+        _lazy(lambda: "8f" + rnd(30, "0123456789abcdef"), "MJ_APIKEY_PRIVATE=", ""),
+        "an API key",
+        "MJ_APIKEY_PUBLIC=9a1c0e4f2b7d8e3a5c6b1f0e9d8c7b6a\nAPI_KEY_NAME_V2=billing",
+    ),
+    (
         "dotnet-user-secrets",
         _lazy(lambda: "sk9" + rnd(29), 'dotnet user-secrets set "Stripe:SecretKey" "', '"'),
         "a secret",

@@ -445,6 +445,12 @@ def _classify_name(name: str) -> str | None:
     if parts[-1] == "api" or not _KEY_WORDS_PAST_ENGLISH.isdisjoint(parts):
         parts = _in_english(parts)
     found = _match_heads(parts)
+    if found is None and len(parts) > 1 and parts[-1] in _NAME_QUALIFIERS:
+        # a credential's name, then which of its kind it is: DB_PASSWORD_PROD, API_KEY_V2,
+        # STRIPE_KEY_LIVE, Mailjet's MJ_APIKEY_PRIVATE (up to two such words: API_KEY_PROD_2)
+        # (an API_KEY_ID, a PASSWORD_FILE or a TOKEN_EXPIRY names something else: no qualifier)
+        bare = parts[:-2] if len(parts) > 2 and parts[-2] in _NAME_QUALIFIERS else parts[:-1]
+        return _classify_name("_".join(bare))
     if found is None and parts[-1].endswith("s") and len(parts[-1]) > 3:
         found = _match_heads([*parts[:-1], parts[-1][:-1]])  # api_keys, passwords, cookies
     if found is None and parts[-1] == "key" and len(parts) > 1:
@@ -458,6 +464,16 @@ def _classify_name(name: str) -> str | None:
         # Azure CLI's AZURE_DEVOPS_EXT_PAT): a "glob_pat" or a "token_pat" is a pattern
         found = _C_TOKEN
     return found
+
+
+# Words after a credential's name that say which of its kind it is, not what else it names: an
+# environment, a version or an ordinal, its holder's side, its form
+_NAME_QUALIFIERS = frozenset(
+    {"prod", "production", "dev", "development", "staging", "stage", "test", "testing"}
+    | {"live", "sandbox", "qa", "uat", "local", "old", "new", "current", "next", "previous"}
+    | {"primary", "secondary", "backup", "main", "default", "private", "value", "plain"}
+    | {"plaintext", "raw", "b64", "base64", "v1", "v2", "v3", "v4", "1", "2", "3", "4"}
+)
 
 
 # The services that issue personal access tokens, as a variable names them: forges by their
@@ -2138,7 +2154,9 @@ _ANCHORS: tuple[_Anchor, ...] = (
             rf"|{'|'.join(_PASSWORD_WORDS)}"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk"
-            rf"|[_\-]pat|{_KEY_OF_API}){_NAME_END})",
+            rf"|[_\-]pat|{_KEY_OF_API})"
+            # (which of its kind, after it: DB_PASSWORD_PROD, apiKeyV2, `_NAME_QUALIFIERS`)
+            rf"(?:[_.\-]?(?i:{'|'.join(sorted(_NAME_QUALIFIERS))})){{0,2}}{_NAME_END})",
             (*_NAME_ANCHOR_WORDS, "_pat", "-pat"),
         ),
         (_named_in_text, _name_then_value, _quoted_after_name),
