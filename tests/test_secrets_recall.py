@@ -591,6 +591,10 @@ NOT_READ = {
             *("semicolon-credential-column", "tab-credential-column"),
         )
     ),
+    # a key file of two lines (minisign's), in a tool's result whose JSON opens its first line:
+    # a file read with its lines numbered is read so from two numbered lines in a row, and its
+    # second line alone stands at a line's start
+    ("minisign-signify-secret-key", "tool-result"),
     # ... nor a Jira table's header row, an Org table's separator (the joined Markdown table's
     # separator is its mark), a Dockerfile's ENV NAME VALUE and msmtp's password (each its
     # line's first word)

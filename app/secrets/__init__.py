@@ -280,6 +280,11 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("adafruit", "io", "key"): _C_API_KEY,  # Adafruit IO's ADAFRUIT_IO_KEY
     ("aio", "key"): _C_API_KEY,  # and its AIO_KEY
     ("hmac", "key"): _C_SECRET,  # what signs a webhook's or a request's HMAC
+    ("mac", "key"): _C_SECRET,
+    ("session", "key"): _C_SECRET,  # a session's key (Django's session_key: its cookie's value)
+    ("recovery", "key"): _C_SECRET,  # what unlocks an account or a disk without its password
+    ("otp", "key"): _C_SECRET,  # a one-time password generator's seed
+    ("totp", "key"): _C_SECRET,
     ("hmackey",): _C_SECRET,
     ("encryption", "key"): _C_PRIVATE_KEY,
     ("signing", "key"): _C_PRIVATE_KEY,
@@ -298,6 +303,7 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     # ... and one a service issues to call it: a webhook's, PagerDuty's service key, Supabase's
     # service role key, a live stream's key (an anonymous or a site key is public by design)
     ("webhook", "key"): _C_API_KEY,
+    ("deploy", "key"): _C_API_KEY,  # a forge's deploy key (a repository's SSH key or token)
     ("service", "key"): _C_API_KEY,
     ("service", "role", "key"): _C_API_KEY,
     ("stream", "key"): _C_API_KEY,

@@ -836,21 +836,25 @@ def _wifi_password(text: str, start: int, end: int) -> Span | None:
 
 # minisign's and OpenBSD signify's secret key file: a comment line, then the key in base64 on
 # the next (its line break as written or JSON-escaped); a public key's and a signature's files
-# look alike, shorter
-_SECRET_KEY_LINE = _lazy(r"RW[A-Za-z0-9+/]{130,220}={0,2}")
+# look alike, shorter. (Its padding, "=", is left out of the span: a line ending with one, then
+# a line break, reads as quoted-printable's soft break, which joins the next line to the key.)
+_SECRET_KEY_LINE = _lazy(r"RW[A-Za-z0-9+/]{130,220}")
+# the length of each one's base64, unpadded, and what its bytes hold: minisign's 158, "Ed" (the
+# signature's algorithm) then "B2" after the KDF's two; signify's 104, "Ed" then "BK"
+_SECRET_KEY_LAYOUTS = ((211, 158, 4, b"B2"), (139, 104, 2, b"BK"))
 
 
 def _signing_secret_key(text: str, start: int, end: int) -> Span | None:
-    """The key's line, when it decodes to a secret key's layout: minisign's 158 bytes, "Ed"
-    (the signature's algorithm) then "B2" after the KDF's two; signify's 104, "Ed" then "BK"."""
+    """The key's line, when it decodes to a secret key's layout."""
     line = _SECRET_KEY_LINE.search(text, start, end)
     if line is None:
         return None
-    raw = _b64decode(line.group(), text=False)
-    if not isinstance(raw, bytes) or raw[:2] != b"Ed":
-        return None
-    if (len(raw) == 158 and raw[4:6] == b"B2") or (len(raw) == 104 and raw[2:4] == b"BK"):
-        return line.span()
+    for length, size, at, mark in _SECRET_KEY_LAYOUTS:
+        raw = _b64decode(line.group()[:length], text=False)
+        if not isinstance(raw, bytes):
+            continue
+        if len(raw) == size and raw[:2] == b"Ed" and raw[at : at + 2] == mark:
+            return line.start(), line.start() + length
     return None
 
 
@@ -1626,7 +1630,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "minisign-signify-secret-key",
         SIGNING_KEY,
-        "untrusted comment: [^\\r\\n]{0,128}(?:\\r?\\n|\\\\r?\\\\n)RW[A-Za-z0-9+/]{130,220}={0,2}",
+        "untrusted comment: [^\\r\\n]{0,128}(?:\\r?\\n|\\\\r?\\\\n)[ \\t]*RW[A-Za-z0-9+/]{130,220}",
         ("untrusted comment:",),
         _signing_secret_key,
         scope=ANYWHERE,
