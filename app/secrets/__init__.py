@@ -425,6 +425,8 @@ def _name_parts(name: str) -> list[str]:
     return [p for p in _NON_ALNUM.split(_CAMEL.sub("_", name).lower()) if p]
 
 
+# A note in brackets at a name's end, a space before it
+_TRAILING_NOTE = _lazy(r"[ \t]+(?:\([^()\n]{1,32}\)|\[[^\[\]\n]{1,32}\])$")
 # A CloudFormation resource's type: a vendor, a service and a resource, each a capitalized word
 _RESOURCE_TYPE = _lazy(r"[A-Z][A-Za-z0-9]{1,63}(?:::[A-Z][A-Za-z0-9]{0,63}){2,3}")
 
@@ -445,6 +447,12 @@ def _classify_name(name: str) -> str | None:
             return _C_API_KEY
     if "::" in name and _RESOURCE_TYPE.fullmatch(name):
         return None  # (CloudFormation's type, AWS::SecretsManager::Secret, names a kind of thing)
+    if name.endswith((")", "]")):
+        # a label's note after it, which of its kind it is: "Datadog API key (EU)", "API key
+        # [staging]" (a subscript's quoted key, ["password"], is read by the name's search)
+        head = _TRAILING_NOTE.sub("", name)
+        if head and head != name:
+            return _classify_name(head)
     parts = _name_parts(name)
     if not parts or parts[0] == "existing":
         return None  # (a chart's existingSecret: the name of a Secret the cluster holds)
