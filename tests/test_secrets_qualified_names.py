@@ -5,9 +5,11 @@ something else by (an id, a length, an expiry, a sort order) keeps it none."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from app.secrets import find_secrets, scan_text
+from app.secrets import find_secrets, scan_document, scan_text
 from tests.test_secrets import rnd
 
 KEY = "aB3" + rnd(29)
@@ -56,3 +58,46 @@ def test_a_qualified_name_s_value_is_found(name: str) -> None:
 )
 def test_a_name_qualified_as_something_else_holds_none(name: str) -> None:
     assert find_secrets({"extensions": {"x": {name: KEY}}}) == []
+
+
+DATADOG_KEY = "9f" + rnd(30, "0123456789abcdef")
+
+
+@pytest.mark.parametrize(
+    ("document", "path"),
+    [
+        ({"datadog": {"key": DATADOG_KEY}}, "/datadog/key"),
+        (
+            {"services": [{"datadog": {"site": "datadoghq.eu", "KEY": DATADOG_KEY}}]},
+            "/services/0/datadog/KEY",
+        ),
+        # (a document large enough for the scan to read its strings from its text)
+        (
+            {
+                "items": [{"a": [i], "b": {"c": i}} for i in range(20_000)],
+                "cfg": {"datadog": {"key": DATADOG_KEY}},
+            },
+            "/cfg/datadog/key",
+        ),
+    ],
+)
+def test_a_bare_key_in_an_object_a_service_names_is_its_key(document: object, path: str) -> None:
+    """A configuration nests each service's settings under its name: {"datadog": {"key": …}}
+    is datadog_key's value."""
+    for source in (None, json.dumps(document)):
+        assert [(h.path, h.kind) for h in scan_document(document, source=source).hits] == [
+            (path, "an API key")
+        ]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"sort": {"key": DATADOG_KEY}},
+        {"datadog": {"key": "created_at"}},
+        {"datadog": [{"key": DATADOG_KEY}]},
+        {"key": DATADOG_KEY, "datadog": True},
+    ],
+)
+def test_a_bare_key_elsewhere_holds_none(document: object) -> None:
+    assert find_secrets(document) == []

@@ -4454,14 +4454,26 @@ def _hits(
     for at, spans in decoded.items():
         name = names[undecoded[at]]
         name_spans[name] = _merge(name_spans.get(name, []) + spans)
+    # a bare "key" in an object a service names ({"datadog": {"key": "…"}}): as datadog_key
+    service_keys = not _BARE_KEYS.isdisjoint(distinct_names) and _names_a_service(distinct_names)
     if (
         name_spans
         or credential_names
+        or service_keys
         or not _PAIRED_VALUES.isdisjoint(distinct_names)
         or "kty" in distinct_names
     ):
-        _scan_members(walk(), record, name_spans, credential_names)
+        _scan_members(walk(), record, name_spans, credential_names, service_keys)
     yield from pending
+
+
+_BARE_KEYS = frozenset({"key", "Key", "KEY"})
+
+
+def _names_a_service(names: Iterable[object]) -> bool:
+    """Whether one of a document's member names is a service's (`_services`: "datadog")."""
+    services = _services()
+    return any(isinstance(name, str) and name.lower() in services for name in names)
 
 
 def _scan_members(
@@ -4469,6 +4481,7 @@ def _scan_members(
     record: Record,
     name_spans: dict[object, list[Span]],
     credential_names: dict[object, str],
+    service_keys: bool = False,
 ) -> None:
     wanted = list(dict.fromkeys([*name_spans, *credential_names]))
     paired = [member for member in _PAIRED_VALUES if member in layout.names]
@@ -4491,8 +4504,25 @@ def _scan_members(
         for member in paired:
             if member in obj:
                 _name_value_pair(record, c, obj, member)
+        if service_keys and c and not _BARE_KEYS.isdisjoint(obj):
+            _service_key(layout, record, c, obj)
         if jwk and isinstance(obj.get("kty"), str):
             _jwk_members(record, c, obj)
+
+
+def _service_key(layout: _Layout, record: Record, c: int, obj: dict[object, object]) -> None:
+    """Record the value of object ``c``'s bare "key" when the member holding the object is a
+    service's name ({"datadog": {"key": "…"}}, as a configuration nests each service's
+    settings), judged as "datadog_key"'s would be; a "sort" object's key is none."""
+    parent = layout.parents[c]
+    token = layout._token_in_parent(parent, c)[0]
+    if not isinstance(token, str) or token.lower() not in _services():
+        return
+    for ordinal, name in enumerate(obj):
+        if name in _BARE_KEYS:
+            cls = _classify_name(f"{token}_key")
+            if cls is not None:
+                _named_member(record, c, name, ordinal, cls, obj[name])
 
 
 def _jwk_members(record: Record, c: int, key: dict[object, object]) -> None:
