@@ -101,3 +101,34 @@ def test_a_bare_key_in_an_object_a_service_names_is_its_key(document: object, pa
 )
 def test_a_bare_key_elsewhere_holds_none(document: object) -> None:
     assert find_secrets(document) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "datadog:\n  key: {key}\n",
+        "datadog:\n  site: datadoghq.eu\n  key: {key}\n",
+        '[datadog]\nkey = "{key}"\n',
+        '[services.datadog]\nsite = "eu"\nkey = "{key}"\n',
+        "x:\r\n  datadog:\r\n    key: {key}\r\n",
+    ],
+)
+def test_a_bare_key_in_a_service_s_mapping_or_section_is_its_key(text: str) -> None:
+    """The same nesting written as YAML or TOML in a text (a configuration file read into a
+    note), by `re` and, in a text large enough, by RE2."""
+    for padding in ("", "# settings\n" * 3000):
+        written = padding + text.format(key=DATADOG_KEY)
+        assert [written[s:e] for s, e, _ in scan_text(written)] == [DATADOG_KEY], len(written)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sort:\n  key: {key}\n",
+        "datadog:\n  options:\n    key: {key}\n",
+        "datadog: on\nkey: {key}\n",
+        "[datadog]\nkey = created_at\n",
+    ],
+)
+def test_a_bare_key_in_another_mapping_holds_none(text: str) -> None:
+    assert scan_text(text.format(key=DATADOG_KEY)) == []

@@ -1391,6 +1391,70 @@ def _query_name(name: str) -> str:
     return "_".join(_name_parts(name))
 
 
+# The line a YAML mapping or a TOML or INI section opens with ("datadog:", "[datadog]",
+# "[services.datadog]": its last part), and how far above a name it is looked for
+_SECTION_LINE = _lazy(
+    r"(?P<indent>[ \t]*)"
+    r"(?:\[(?:[A-Za-z0-9_\-]{1,63}\.){0,4}(?P<section>[A-Za-z][A-Za-z0-9_\-]{0,63})\]"
+    r"|(?P<mapping>[A-Za-z][A-Za-z0-9_\-]{0,63}):)[ \t]*\r?"
+)
+_SECTION_LINES = 4
+_SECTION_REACH = 256
+
+
+# A line that opens a mapping or a section, for one pass over a text
+_SECTION_LINES_OF = _lazy(
+    r"^[ \t]*(?:\[(?:[A-Za-z0-9_\-]{1,63}\.){0,4}([A-Za-z][A-Za-z0-9_\-]{0,63})\]"
+    r"|([A-Za-z][A-Za-z0-9_\-]{0,63}):)[ \t]*\r?$",
+    re.MULTILINE,
+)
+# (the text last asked about, and the answer: the names of one text are read one after another;
+# the text known by its identity, length and hash, which Python keeps with it once computed, so
+# that no text is kept alive here)
+_SECTION_MEMO: list[tuple[tuple[int, int, int], bool]] = []
+
+
+def _opens_a_service_section(text: str) -> bool:
+    """Whether ``text`` holds a line that opens a service's mapping or section."""
+    known = (id(text), len(text), hash(text))
+    if _SECTION_MEMO and _SECTION_MEMO[0][0] == known:
+        return _SECTION_MEMO[0][1]
+    services = _services()
+    opens = any(
+        (m.group(1) or m.group(2)).lower() in services for m in _SECTION_LINES_OF.finditer(text)
+    )
+    _SECTION_MEMO[:] = [(known, opens)]
+    return opens
+
+
+def _enclosing_section(text: str, at: int) -> str | None:
+    """The name of the YAML mapping or the TOML section the name at ``at`` (a line's first
+    word) stands in: the nearest of the four lines above it that opens one, a mapping at a
+    smaller indentation, past its siblings (lines at its own); None where another line
+    stands between, or the name is not its line's first word."""
+    line_start = text.rfind("\n", max(0, at - _SECTION_REACH), at) + 1
+    indent = at - line_start
+    if text[line_start:at].strip(" \t"):
+        return None
+    lowest = max(0, at - _SECTION_REACH)
+    end = line_start - 1  # (the "\n" before the name's line)
+    for _ in range(_SECTION_LINES):
+        if end <= lowest:
+            return None
+        start = text.rfind("\n", lowest, end) + 1
+        line = text[start:end]
+        opening = _SECTION_LINE.fullmatch(line)
+        if opening is not None:
+            if opening.group("section") is not None:
+                return opening.group("section")
+            return opening.group("mapping") if len(opening.group("indent")) < indent else None
+        spaces = len(line) - len(line.lstrip(" \t"))
+        if line.strip() and spaces != indent:
+            return None  # (a line of another level between: the name is not the section's)
+        end = start - 1
+    return None
+
+
 def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | None:
     """(start, end, kind, end of the value) when a credential's name is assigned a value.
 
@@ -1427,6 +1491,14 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
             cls = _C_SIGNING  # X-Amz-Credential in a query is part of a signed URL
         elif cls is None:
             cls = _QUERY_PARAMS.get(joined)
+    # a bare key in a service's YAML mapping or TOML section ("datadog:\n  key: …",
+    # "[datadog]\nkey = …"), as a configuration nests each service's settings; looked for only
+    # in a text that opens one (a text of 25,000 "key: …" lines opens none)
+    bare_key = cls is None and name in _BARE_KEYS and op in ("=", ":") and not query
+    if bare_key and _opens_a_service_section(text):
+        section = _enclosing_section(text, m.start("name"))
+        if section is not None and section.lower() in _services():
+            cls = _classify_name(f"{section}_key")
     if cls is None:
         return None
     if cls in (_C_TOKEN, _C_CREDENTIAL) and text.startswith("(", m.end()):
