@@ -161,6 +161,14 @@ def _lazy(make: Callable[[], str], before: str = "value ", after: str = " end") 
     return build
 
 
+# A few words of BIP 39's list, and Base58's alphabet (Bitcoin's keys)
+BIP39_SAMPLE = (
+    "abandon ability able about above absent absorb abstract absurd abuse access accident "
+    "zebra zero zone zoo garden harbor jungle kitten lemon marble napkin oyster pencil"
+).split()
+BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
 DETECTORS: list[tuple[str, Positive, str, str]] = [
     (
         "pem-rsa",
@@ -854,6 +862,24 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         _lazy(lambda: "Pw9" + rnd(9), "wifi pw is ", " (guest network)"),
         "a password",
         "the pw is 100W; PW is 25 dBm at 2.4GHz",
+    ),
+    (
+        "wallet-recovery-phrase",
+        # (BIP 39's words: twelve drawn from a few of its list, each run distinct)
+        _lazy(
+            lambda: " ".join(random.Random(rnd(8)).choice(BIP39_SAMPLE) for _ in range(12)),
+            'WALLET_MNEMONIC="',
+            '"',
+        ),
+        "a wallet's recovery phrase",
+        'WALLET_MNEMONIC="your twelve word recovery phrase goes here"; random_seed = 42',
+    ),
+    (
+        "wallet-wif-key",
+        # (its shape only: the names and the command read it, not its checksum)
+        _lazy(lambda: "5K" + rnd(49, BASE58_ALPHABET), "bitcoin-cli importprivkey ", ""),
+        "a private key",
+        'bitcoin-cli importprivkey "$WIF"; wifi: guest-network-5GHz',
     ),
     (
         "qualified-name",

@@ -194,6 +194,7 @@ PRIVATE_KEY = "a private key"
 AUTHORIZATION = "an Authorization header value"
 COOKIE = "a cookie"
 CREDENTIAL = "a credential"
+RECOVERY_PHRASE = "a wallet's recovery phrase"
 
 # Kinds that only say "the member's name suggests a credential": a finding prefers the more
 # specific kind of a format detector when both fire on one value.
@@ -223,6 +224,8 @@ _C_SHAPED_KEY = "shaped_key"
 # a bare "pass" or "pwd": a test's count and the working directory as often as a password; a
 # value is one only when it looks random, as a token's must (user=admin pass=Qw7rT9zLp2Xv)
 _C_BARE_PASSWORD = "bare_password"
+# a cryptocurrency wallet's recovery phrase (BIP 39's mnemonic): its words, judged as such
+_C_RECOVERY_PHRASE = "recovery_phrase"
 
 _CLASS_KIND = {
     _C_PASSWORD: PASSWORD,
@@ -240,6 +243,7 @@ _CLASS_KIND = {
     _C_STORAGE_KEY: AZURE_ACCOUNT_KEY,
     _C_SHAPED_KEY: API_KEY,
     _C_BARE_PASSWORD: PASSWORD,
+    _C_RECOVERY_PHRASE: RECOVERY_PHRASE,
 }
 
 # Name endings (in normalized parts), longest first wins.
@@ -309,6 +313,15 @@ _NAME_HEADS: dict[tuple[str, ...], str] = {
     ("stream", "key"): _C_API_KEY,
     ("private", "key"): _C_PRIVATE_KEY,
     ("privatekey",): _C_PRIVATE_KEY,
+    # a cryptocurrency wallet's: its key as Bitcoin Core writes it (dumpprivkey's WIF), and its
+    # recovery phrase (BIP 39's mnemonic, MetaMask's "Secret Recovery Phrase", a seed phrase)
+    ("priv", "key"): _C_PRIVATE_KEY,
+    ("privkey",): _C_PRIVATE_KEY,
+    ("wif",): _C_PRIVATE_KEY,
+    ("mnemonic",): _C_RECOVERY_PHRASE,
+    ("seed", "phrase"): _C_RECOVERY_PHRASE,
+    ("seedphrase",): _C_RECOVERY_PHRASE,
+    ("recovery", "phrase"): _C_RECOVERY_PHRASE,
     ("account", "key"): _C_AZURE_KEY,
     ("accountkey",): _C_AZURE_KEY,
     ("storage", "key"): _C_STORAGE_KEY,  # AZURE_STORAGE_KEY, the Azure CLI's
@@ -673,6 +686,8 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return AUTHORIZATION if _plausible_authorization(value) else None
     if cls == _C_COOKIE:
         return COOKIE if _plausible_cookie(value) else None
+    if cls == _C_RECOVERY_PHRASE:
+        return RECOVERY_PHRASE if _recovery_phrase(value) else None
     if len(value) < (4 if cls in (_C_PASSWORD, _C_SECRET) else 8):
         return None  # shorter than any credential of its class: the cheapest test first
     if value.isdigit():
@@ -726,6 +741,16 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     if cls == _C_AWS_SECRET:
         return SECRET
     return _CLASS_KIND[cls]
+
+
+def _recovery_phrase(value: str) -> bool:
+    """BIP 39's mnemonic: 12, 15, 18, 21 or 24 words of its list, each of 3 to 8 small
+    letters ("word1 word2 …", a sentence about the phrase, are none)."""
+    words = value.split()
+    return len(words) in (12, 15, 18, 21, 24) and all(
+        3 <= len(word) <= 8 and word.isascii() and word.isalpha() and word.islower()
+        for word in words
+    )
 
 
 def _plausible_authorization(value: str) -> bool:
@@ -903,6 +928,7 @@ _PASSWORD_WORDS = (*[name for name in PASSWORD_NAMES if "pass" not in name], "ps
 _PASSWORD_WORDS += (*KEY_WORDS, KEY_LABEL_NAME.lower(), TOKEN_LABEL_NAME.lower())
 _NAME_HEAD_ANCHOR = _lazy(
     r"pass|pwd|pw|secret|token|key|auth|cookie|cred|sig|jwt|bearer|sess|psk|_pat|-pat"
+    r"|mnemonic|phrase|wif"  # (a wallet's recovery phrase and its key: `_NAME_HEADS`)
     rf"|{'|'.join(_PASSWORD_WORDS)}"
 )
 
@@ -1821,6 +1847,7 @@ _NAME_ANCHOR_WORDS: tuple[str, ...] = (
     "key",
 )
 _NAME_ANCHOR_WORDS += ("auth", "cookie", "cred", "jwt", "bearer", "psk", *_PASSWORD_WORDS)
+_NAME_ANCHOR_WORDS += ("mnemonic", "wif")
 # A listing's name, ending in its word (db_password, API_KEY, client_secret)
 _LISTED_NAME_ENDS = (
     *("word", "wd", "phrase", "pass", "pw", "secret", "token", "key", "auth", "creds?"),
@@ -2240,7 +2267,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             rf"|{'|'.join(_PASSWORD_WORDS)}"
             r"|s(?:ess(?:ion)?[-_]?id|ecret(?:[-_]?key[-_]?base)?|ig(?:nature)?)"
             rf"|token|key|auth(?:orization)?|c(?:ookie|red(?:ential)?)|jwt|bearer|psk"
-            rf"|[_\-]pat|{_KEY_OF_API})"
+            rf"|mnemonic|wif|[_\-]pat|{_KEY_OF_API})"
             # (which of its kind, after it: DB_PASSWORD_PROD, apiKeyV2, `_NAME_QUALIFIERS`)
             rf"(?:[_.\-]?(?i:{'|'.join(sorted(_NAME_QUALIFIERS))})){{0,2}}{_NAME_END})",
             (*_NAME_ANCHOR_WORDS, "_pat", "-pat"),
@@ -2476,11 +2503,12 @@ _ANCHORS: tuple[_Anchor, ...] = (
             r"setx[ \t]|set[ \t]+-|configure[ \t]+set[ \t]|config[ \t]|secrets?[ \t]+set[ \t]"
             r"|requirepass[ \t]|masterauth[ \t]|ENV[ \t]|SetEnv[ \t]|_param[ \t]"
             # (a tool given its credential: ngrok's config is "config" above)
-            r"|(?:cargo[ \t]+login|nuget(?:\.exe)?|vsce|ovsx|twine|wpa_passphrase|authtoken)[ \t]",
+            r"|(?:cargo[ \t]+login|nuget(?:\.exe)?|vsce|ovsx|twine|wpa_passphrase|authtoken"
+            r"|importprivkey)[ \t]",
             (
                 *("setx", "set ", "set\t", "config", "requirepass", "masterauth", "ENV"),
                 *("SetEnv", "_param", "cargo", "nuget", "vsce", "ovsx", "twine", "wpa_passphrase"),
-                "authtoken",
+                *("authtoken", "importprivkey"),
             ),
         ),
         (_command_variable,),
@@ -2846,7 +2874,7 @@ _REACH: dict[Detector, tuple[tuple[str, ...], int, int]] = {
     _command_variable: (
         (
             *("setx", "set", "config", "requirepass", "masterauth", "env", "_param", "cargo"),
-            *("nuget", "vsce", "ovsx", "twine", "wpa_passphrase", "authtoken"),
+            *("nuget", "vsce", "ovsx", "twine", "wpa_passphrase", "authtoken", "importprivkey"),
         ),
         16,
         480,

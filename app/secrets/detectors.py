@@ -22,6 +22,7 @@ from app.secrets import (
     _C_API_KEY,
     _C_BARE_PASSWORD,
     _C_PASSWORD,
+    _C_PRIVATE_KEY,
     _C_SECRET,
     _C_TOKEN,
     _JWK_PRIVATE,
@@ -771,6 +772,7 @@ _TOOL_TOKEN = r"""
   | (?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]+push[ \t][^\n|;&]{0,256}?(?<=[ \t])
       (?:-k|--api-key|-ApiKey)[ \t]+
   | (?:vsce|ovsx)[ \t]+publish[ \t][^\n|;&]{0,256}?(?<=[ \t])(?:-p|--pat)[ \t]+
+  | (?P<wallet>bitcoin-cli(?:[ \t]+-[^\s]{1,128})*[ \t]+importprivkey[ \t]+)
 """
 # ... or a password after its user (Composer's and Poetry's http-basic, twine upload -p, dotnet
 # nuget add source -p, wpa_passphrase SSID …)
@@ -983,8 +985,15 @@ def _command_value(m: re.Match[str]) -> Span | None:
         # character, 11 ms for 400 KB)
     value = m.group(group)
     if m.group("tool") is not None:
-        # (a token judged as prose judges a key, a password as prose judges one)
-        cls = _C_TOKEN if m.group("password") is None else _C_PASSWORD
+        # (a token judged as prose judges a key, a password as prose judges one, a wallet's
+        # key, Bitcoin Core's importprivkey WIF, as a private key)
+        cls = (
+            _C_PASSWORD
+            if m.group("password") is not None
+            else _C_PRIVATE_KEY
+            if m.group("wallet") is not None
+            else _C_TOKEN
+        )
         told = _credential_value(cls, value, prose=True)
         return None if told is None else (m.start(group), m.end(group), told)
     if m.group("directive") is not None:
