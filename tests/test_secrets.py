@@ -162,10 +162,33 @@ def _lazy(make: Callable[[], str], before: str = "value ", after: str = " end") 
 
 
 # A few words of BIP 39's list, and Base58's alphabet (Bitcoin's keys)
-BIP39_SAMPLE = (
-    "abandon ability able about above absent absorb abstract absurd abuse access accident "
-    "zebra zero zone zoo garden harbor jungle kitten lemon marble napkin oyster pencil"
-).split()
+BIP39_SAMPLE = [
+    "abandon",
+    "ability",
+    "able",
+    "about",
+    "above",
+    "absent",
+    "absorb",
+    "abstract",
+    "absurd",
+    "abuse",
+    "access",
+    "accident",
+    "zebra",
+    "zero",
+    "zone",
+    "zoo",
+    "garden",
+    "harbor",
+    "jungle",
+    "kitten",
+    "lemon",
+    "marble",
+    "napkin",
+    "oyster",
+    "pencil",
+]
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 

@@ -132,3 +132,18 @@ def test_a_bare_key_in_a_service_s_mapping_or_section_is_its_key(text: str) -> N
 )
 def test_a_bare_key_in_another_mapping_holds_none(text: str) -> None:
     assert scan_text(text.format(key=DATADOG_KEY)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("password (hash)", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("token (expires)", "2025-01-01T00:00:00Z"),
+        ("API key (name)", KEY),
+        ("(password)", KEY),
+    ],
+)
+def test_a_note_that_says_what_else_a_name_holds_keeps_it_none(name: str, value: str) -> None:
+    """A note in brackets reads as which of its kind a credential is only when its words say
+    so (an environment, a version, a region); "(hash)" or "(expires)" says something else."""
+    assert find_secrets({"extensions": {"x": {name: value}}}) == []

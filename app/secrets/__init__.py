@@ -438,8 +438,9 @@ def _name_parts(name: str) -> list[str]:
     return [p for p in _NON_ALNUM.split(_CAMEL.sub("_", name).lower()) if p]
 
 
-# A note in brackets at a name's end, a space before it
-_TRAILING_NOTE = _lazy(r"[ \t]+(?:\([^()\n]{1,32}\)|\[[^\[\]\n]{1,32}\])$")
+# A note in brackets at a name's end, a space before it, and the words it may hold: which of
+# its kind the credential is (`_NAME_QUALIFIERS`), and where (a region's code)
+_TRAILING_NOTE = _lazy(r"[ \t]+(?:\(([^()\n]{1,32})\)|\[([^\[\]\n]{1,32})\])$")
 # A CloudFormation resource's type: a vendor, a service and a resource, each a capitalized word
 _RESOURCE_TYPE = _lazy(r"[A-Z][A-Za-z0-9]{1,63}(?:::[A-Z][A-Za-z0-9]{0,63}){2,3}")
 
@@ -461,11 +462,14 @@ def _classify_name(name: str) -> str | None:
     if "::" in name and _RESOURCE_TYPE.fullmatch(name):
         return None  # (CloudFormation's type, AWS::SecretsManager::Secret, names a kind of thing)
     if name.endswith((")", "]")):
-        # a label's note after it, which of its kind it is: "Datadog API key (EU)", "API key
-        # [staging]" (a subscript's quoted key, ["password"], is read by the name's search)
-        head = _TRAILING_NOTE.sub("", name)
-        if head and head != name:
-            return _classify_name(head)
+        # a label's note after it that says which of its kind it is: "Datadog API key (EU)",
+        # "API key [staging]", "Password (old)"; a note that says what else it is, "(hash)",
+        # "(expires)", keeps it none (a subscript's quoted key, ["password"], is read by the
+        # name's search)
+        note = _TRAILING_NOTE.search(name)
+        if note is None or not set(_name_parts(note.group(1) or note.group(2))) <= _NOTE_QUALIFIERS:
+            return None
+        return _classify_name(name[: note.start()]) if note.start() else None
     parts = _name_parts(name)
     if not parts or parts[0] == "existing":
         return None  # (a chart's existingSecret: the name of a Secret the cluster holds)
@@ -501,6 +505,9 @@ _NAME_QUALIFIERS = frozenset(
     | {"primary", "secondary", "backup", "main", "default", "private", "value", "plain"}
     | {"plaintext", "raw", "b64", "base64", "v1", "v2", "v3", "v4", "1", "2", "3", "4"}
 )
+
+
+_NOTE_QUALIFIERS = _NAME_QUALIFIERS | {"eu", "us", "uk", "apac", "emea", "na", "ap", "global"}
 
 
 # The services that issue personal access tokens, as a variable names them: forges by their
