@@ -1433,31 +1433,7 @@ _SECTION_LINE = _lazy(
 )
 _SECTION_LINES = 4
 _SECTION_REACH = 256
-
-
-# A line that opens a mapping or a section, for one pass over a text
-_SECTION_LINES_OF = _lazy(
-    r"^[ \t]*(?:\[(?:[A-Za-z0-9_\-]{1,63}\.){0,4}([A-Za-z][A-Za-z0-9_\-]{0,63})\]"
-    r"|([A-Za-z][A-Za-z0-9_\-]{0,63}):)[ \t]*\r?$",
-    re.MULTILINE,
-)
-# (the text last asked about, and the answer: the names of one text are read one after another;
-# the text known by its identity, length and hash, which Python keeps with it once computed, so
-# that no text is kept alive here)
-_SECTION_MEMO: list[tuple[tuple[int, int, int], bool]] = []
-
-
-def _opens_a_service_section(text: str) -> bool:
-    """Whether ``text`` holds a line that opens a service's mapping or section."""
-    known = (id(text), len(text), hash(text))
-    if _SECTION_MEMO and _SECTION_MEMO[0][0] == known:
-        return _SECTION_MEMO[0][1]
-    services = _services()
-    opens = any(
-        (m.group(1) or m.group(2)).lower() in services for m in _SECTION_LINES_OF.finditer(text)
-    )
-    _SECTION_MEMO[:] = [(known, opens)]
-    return opens
+_SECTION_END = _lazy(r"[:\]]\r?\n")
 
 
 def _enclosing_section(text: str, at: int) -> str | None:
@@ -1465,11 +1441,15 @@ def _enclosing_section(text: str, at: int) -> str | None:
     word) stands in: the nearest of the four lines above it that opens one, a mapping at a
     smaller indentation, past its siblings (lines at its own); None where another line
     stands between, or the name is not its line's first word."""
-    line_start = text.rfind("\n", max(0, at - _SECTION_REACH), at) + 1
+    lowest = max(0, at - _SECTION_REACH)
+    line_start = text.rfind("\n", lowest, at) + 1
     indent = at - line_start
     if text[line_start:at].strip(" \t"):
         return None
-    lowest = max(0, at - _SECTION_REACH)
+    # (no line above ends as one that opens a mapping or a section: none looked at, in C; a
+    # text of 25,000 "key: …" lines holds none, and one "key: …" in 2 MB reads 256 characters)
+    if _SECTION_END.search(text, lowest, line_start) is None:
+        return None
     end = line_start - 1  # (the "\n" before the name's line)
     for _ in range(_SECTION_LINES):
         if end <= lowest:
@@ -1525,10 +1505,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         elif cls is None:
             cls = _QUERY_PARAMS.get(joined)
     # a bare key in a service's YAML mapping or TOML section ("datadog:\n  key: …",
-    # "[datadog]\nkey = …"), as a configuration nests each service's settings; looked for only
-    # in a text that opens one (a text of 25,000 "key: …" lines opens none)
-    bare_key = cls is None and name in _BARE_KEYS and op in ("=", ":") and not query
-    if bare_key and _opens_a_service_section(text):
+    # "[datadog]\nkey = …"), as a configuration nests each service's settings
+    if cls is None and name in _BARE_KEYS and op in ("=", ":") and not query:
         section = _enclosing_section(text, m.start("name"))
         if section is not None and section.lower() in _services():
             cls = _classify_name(f"{section}_key")
