@@ -2675,12 +2675,11 @@ _BARE_KEY_NAMES = frozenset({"key", "token", "secret"})
 _WORD_BEFORE = _lazy(r"(?<![A-Za-z0-9_\-.])([A-Za-z][A-Za-z0-9]{1,31}+)[ \t]+$")
 
 
-def _service_key_name(text: str, at: int, name: str) -> str | None:
-    """The class of a bare "key", "token" or "secret" at ``at`` by the word before it, read as
-    a variable joins them (`_classify_name`): a service's ("my OpenAI key is …", "the Stripe
-    token was …": openai_key), not a "sort key" or "my key"."""
+def _word_before(text: str, at: int) -> str | None:
+    """The word before the name at ``at`` in prose (a space between), in lower case: what a
+    bare "key", "token" or "secret" is told to be by ("my OpenAI key is …": "openai")."""
     m = _WORD_BEFORE.search(text, max(0, at - 40), at)
-    return None if m is None else _classify_name(f"{m.group(1).lower()}_{name.lower()}")
+    return None if m is None else m.group(1).lower()
 
 
 # The words before a bare "key", "token" or "secret" that say nothing more of what it is ("the
@@ -2696,17 +2695,6 @@ _NOTHING_MORE = frozenset(
     )
 )
 _BARE_KEY_RUN = 20
-
-
-def _named_by_nothing_more(text: str, at: int) -> bool:
-    """Whether the word before the name at ``at`` (if any) says nothing more of what it is."""
-    m = _WORD_BEFORE.search(text, max(0, at - 40), at)
-    return m is None or m.group(1).lower() in _NOTHING_MORE
-
-
-def _some(span: Span | None) -> Iterator[Span]:
-    if span is not None:
-        yield span
 
 
 def key_in_prose(text: str) -> Iterator[Span]:
@@ -2728,16 +2716,20 @@ def key_in_prose(text: str) -> Iterator[Span]:
         name = m.group("name")
         cls = _classify_name(name)
         bare = cls is None and name.lower() in _BARE_KEY_NAMES
-        if bare:
-            cls = _service_key_name(text, m.start("name"), name)
+        word = _word_before(text, m.start("name")) if bare else None
+        if word is not None:
+            # a bare name read with the word before it, as a variable joins them: a service's
+            # ("my OpenAI key is …", "the Stripe token was …": openai_key), not a "sort key"
+            cls = _classify_name(f"{word}_{name.lower()}")
         if cls is None:
-            if bare and _named_by_nothing_more(text, m.start("name")):
+            if bare and (word is None or word in _NOTHING_MORE):
                 # "the new key is …": a key named by nothing more is one when its value looks
                 # generated, 20 characters or more ("the key is SessionTokenProvider2" none)
                 start, value = _told(m)
-                if len(value) >= _BARE_KEY_RUN:
-                    cls = _VERB_THEN_KEY_CLASS[name.lower()]
-                    yield from _some(_generated_value(start, value, cls))
+                cls = _VERB_THEN_KEY_CLASS[name.lower()]
+                told = _generated_value(start, value, cls) if len(value) >= _BARE_KEY_RUN else None
+                if told is not None:
+                    yield told
             continue
         start, value = _told(m)
         kind = _credential_value(cls, value, prose=True)
