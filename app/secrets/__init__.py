@@ -1508,8 +1508,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     # "[datadog]\nkey = …"), as a configuration nests each service's settings
     if cls is None and name in _BARE_KEYS and op in ("=", ":") and not query:
         section = _enclosing_section(text, m.start("name"))
-        if section is not None and section.lower() in _services():
-            cls = _classify_name(f"{section}_key")
+        cls = None if section is None else _service_key_class(section)
     if cls is None:
         return None
     if cls in (_C_TOKEN, _C_CREDENTIAL) and text.startswith("(", m.end()):
@@ -4555,6 +4554,13 @@ def _hits(
 _BARE_KEYS = frozenset({"key", "Key", "KEY"})
 
 
+def _service_key_class(service: str) -> str | None:
+    """The class of a bare "key" that ``service``'s object, mapping or section holds
+    ({"datadog": {"key": …}}, "[datadog]" then "key = …"): "datadog_key"'s, when it names a
+    service (`_services`); None for a "sort" object's key."""
+    return _classify_name(f"{service}_key") if service.lower() in _services() else None
+
+
 def _names_a_service(names: Iterable[object]) -> bool:
     """Whether one of a document's member names is a service's (`_services`: "datadog")."""
     services = _services()
@@ -4599,15 +4605,13 @@ def _service_key(layout: _Layout, record: Record, c: int, obj: dict[object, obje
     """Record the value of object ``c``'s bare "key" when the member holding the object is a
     service's name ({"datadog": {"key": "…"}}, as a configuration nests each service's
     settings), judged as "datadog_key"'s would be; a "sort" object's key is none."""
-    parent = layout.parents[c]
-    token = layout._token_in_parent(parent, c)[0]
-    if not isinstance(token, str) or token.lower() not in _services():
+    token = layout._token_in_parent(layout.parents[c], c)[0]
+    cls = _service_key_class(token) if isinstance(token, str) else None
+    if cls is None:
         return
     for ordinal, name in enumerate(obj):
         if name in _BARE_KEYS:
-            cls = _classify_name(f"{token}_key")
-            if cls is not None:
-                _named_member(record, c, name, ordinal, cls, obj[name])
+            _named_member(record, c, name, ordinal, cls, obj[name])
 
 
 def _jwk_members(record: Record, c: int, key: dict[object, object]) -> None:
