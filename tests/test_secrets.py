@@ -624,7 +624,7 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "two-word-service-key-name",
         _lazy(lambda: rnd(40), 'PAGER_DUTY_KEY="', '"'),
         "an API key",
-        '{"foo_bar_key": "' + rnd(40) + '", "user_sort_key": "created_at"}',
+        '{"foo_bar_key": "created_at", "user_sort_key": "' + rnd(40) + '"}',
     ),
     (
         "bare-key-service-name",

@@ -226,6 +226,10 @@ _C_SHAPED_KEY = "shaped_key"
 _C_BARE_PASSWORD = "bare_password"
 # a cryptocurrency wallet's recovery phrase (BIP 39's mnemonic): its words, judged as such
 _C_RECOVERY_PHRASE = "recovery_phrase"
+# a key a name gives to what may be a service none of the rules knows ("censys_key",
+# CLARIFAI_KEY, chartmogulKey): as data's value only, when it holds a generated run
+# (`_some_key`), judged then as an API key (gitleaks' generic-api-key reads every "…_key")
+_C_SOME_KEY = "some_key"
 
 _CLASS_KIND = {
     _C_PASSWORD: PASSWORD,
@@ -244,6 +248,7 @@ _CLASS_KIND = {
     _C_SHAPED_KEY: API_KEY,
     _C_BARE_PASSWORD: PASSWORD,
     _C_RECOVERY_PHRASE: RECOVERY_PHRASE,
+    _C_SOME_KEY: API_KEY,
 }
 
 # Name endings (in normalized parts), longest first wins.
@@ -490,11 +495,44 @@ def _classify_name(name: str) -> str | None:
         services = _services()
         if parts[-2] in services or (len(parts) > 2 and parts[-3] + parts[-2] in services):
             found = _C_API_KEY
+        elif (
+            parts[-2] not in _NO_KEY_OWNERS
+            and not parts[-2].isdigit()
+            and (parts[-2], "key") not in _NAME_HEADS  # (a head refused: PUBLIC_API_KEY)
+            and _PUBLIC.isdisjoint(parts)
+        ):
+            found = _C_SOME_KEY  # ("censys_key": a service's, perhaps; judged as such)
     if found is None and parts[-1] == "pat" and not _pat_issuers().isdisjoint(parts[:-1]):
         # a service's personal access token ("AZURE_DEVOPS_PAT", "GH_PAT", "JIRA_PAT", the
         # Azure CLI's AZURE_DEVOPS_EXT_PAT): a "glob_pat" or a "token_pat" is a pattern
         found = _C_TOKEN
     return found
+
+
+# The words before "key" that say what kind of key it is when that is no credential (an index's,
+# a cache's, a table's, a map's, a keyboard's, a public one, a key's id), and the words of a
+# sentence ("the key", "this key", "next key"): "<word>_key" of any other word may be a service's
+# (`_C_SOME_KEY`)
+_NO_KEY_OWNERS = _words(
+    """
+    sort partition primary secondary foreign composite unique natural surrogate candidate
+    compound row range hash shard cluster index idx lookup cache cached memo dedup dedupe
+    deduplication idempotency idempotence request correlation trace tracking object obj s3 blob
+    file files path bucket map dict hot short shortcut keyboard translation i18n l10n locale
+    lang message msg label tag group react list item items entity record table column col field
+    schema sequence seq config setting settings option env header query param cursor page next
+    prev previous continuation resume public pub publishable site anon host known id name type
+    kind value order rank position event job task queue topic channel room node edge component
+    widget form route state store context meta shift ctrl alt cmd option issue project ticket
+    part lock mutex asset image upload download media entry attr prop property data
+    gpg pgp gnupg fingerprint thumbprint checksum digest sha md5 content etag version revision
+    build commit release layer manifest package vapid push maps browser sentry algolia vault
+    linear xray recaptcha captcha turnstile hcaptcha sitekey the a an this that these those my
+    your our their its his her any each every some other same first last one two new old
+    current default main right left up down enter escape space tab return back home end
+    result results response output input limit consumer zone region
+    """
+)
 
 
 # Words after a credential's name that say which of its kind it is, not what else it names: an
@@ -695,6 +733,14 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return COOKIE if _plausible_cookie(value) else None
     if cls == _C_RECOVERY_PHRASE:
         return RECOVERY_PHRASE if _recovery_phrase(value) else None
+    if cls == _C_SOME_KEY:
+        # a key of a service the name may be, as data holds it: a run of 16 letters and digits
+        # with both, as keys are generated ("cache_key": "user:42:profile" and a UUID, an
+        # object's id, hold none), then judged as an API key; a sentence's "the Censys key
+        # is …" is not read so
+        if prose or not _generated_run(value) or _camel_words(value):
+            return None
+        cls = _C_API_KEY
     if len(value) < (4 if cls in (_C_PASSWORD, _C_SECRET) else 8):
         return None  # shorter than any credential of its class: the cheapest test first
     if value.isdigit():
@@ -748,6 +794,17 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     if cls == _C_AWS_SECRET:
         return SECRET
     return _CLASS_KIND[cls]
+
+
+# A capitalized word in a value, as an identifier's words are (a paginator's "result_key":
+# "Ipv6CidrAssociations"; a generated key holds few, and short)
+_CAPITALIZED_WORD = _lazy(r"[A-Z][a-z]{2,}")
+
+
+def _camel_words(value: str) -> bool:
+    """Whether three quarters of ``value`` or more are capitalized words: an identifier's
+    name (S3AccessPointAttachments, ServerlessV2PlatformVersions), not a generated key."""
+    return sum(map(len, _CAPITALIZED_WORD.findall(value))) * 4 >= len(value) * 3
 
 
 def _recovery_phrase(value: str) -> bool:
@@ -881,7 +938,8 @@ _numbered_lines = _later("numbered_lines")
 # (os.environ["API_KEY"] = …, config['api_key'] = …: "]" after its quote).
 _NAME_OP = _lazy(
     r"""(?<![A-Za-z0-9_.\-])(?P<flag>-D(?=[A-Za-z_])|--?)?
-        (?P<name>_{0,8}+[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(?P<q>\\?["'`*]?(?:(?<=["'])\])?)
+        (?P<name>(?:_{0,8}+|(?<!\[)[0-9]{1,8}+)[A-Za-z][A-Za-z0-9_.\-]{0,127}+)
+        (?P<q>\\?["'`*]?(?:(?<=["'])\])?)
         (?P<sp1>[ \t]*)(?P<op>={2,3}|!={1,2}|:=|=>|[?+]=|\?\?=|\|\|=|<-|=
           |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
           |(?<=[ \t])string[ \t]++=(?!=)
@@ -1266,7 +1324,7 @@ _SMALL_TEXT = 4096
 # each match, 3.4 µs a call).
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _NAME_OP_RE2 = (
-    rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:_*(?:[A-Za-z]{_NAME_CHARS}*)?"
+    rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:[_0-9]*(?:[A-Za-z]{_NAME_CHARS}*)?"
     rf"(?i:{_NAME_HEAD_ANCHOR.pattern})"  # (the words `_may_name_credential` tests)
     # (a "]" after a quote only, as `_NAME_OP` reads one: ["password"] = …, not [password]: …)
     rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?(?:[\"'`*]\]?)?[ \t]*"
@@ -1286,8 +1344,8 @@ _NAME_OP_VALUED_RE2 = _NAME_OP_RE2 + (
 
 
 _NAME_START = frozenset(
-    bytes([c]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-"
-)  # (and a flag's dash)
+    bytes([c]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-0123456789"
+)  # (and a flag's dash; a name may start with digits, 8x8_secret)
 
 
 # The spaces beyond ASCII, as `re`'s \s reads them (`str.isspace`): 19 characters up to U+3000.
