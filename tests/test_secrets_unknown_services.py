@@ -14,6 +14,8 @@ from tests.test_secrets import rnd
 
 KEY = "roLt" + rnd(24) + "7e4Q"
 HEX_KEY = "e8" + rnd(30, "0123456789abcdef")
+# (base64url of 32 bytes that happens to hold no digit, as one in a thousand does)
+LETTERS_KEY = "PSIYbVgfkbEPQoqJfzHpACTtihONkQ_cKmOpNDPNiCU"
 
 
 def _found_in_text(text: str) -> list[str]:
@@ -21,7 +23,9 @@ def _found_in_text(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["censys_key", "CLARIFAI_KEY", "chartmogulKey", "clinchpad-key"])
-@pytest.mark.parametrize("value", [KEY, HEX_KEY, f"api_{KEY}", f"49|{KEY}"])
+@pytest.mark.parametrize(
+    "value", [KEY, HEX_KEY, LETTERS_KEY, f"api_{KEY}", f"49|{KEY}", "SEeNW8bM_Rref-UFdiBKio"]
+)
 def test_a_key_named_for_an_unknown_service_is_found(name: str, value: str) -> None:
     (hit,) = find_secrets({"api": {name: value}})
     assert (hit.path, hit.kind) == (f"/api/{name}", "an API key")
@@ -46,6 +50,12 @@ def test_a_key_named_for_an_unknown_service_is_found(name: str, value: str) -> N
         ("oauth_consumer_key", "0685bd9184jfhq22"),  # OAuth 1's client identifier
         ("result_key", "Ipv6CidrAssociations"),  # an identifier's words
         ("censys_key", "S3AccessPointAttachments"),
+        ("handler_key", "onClickOutsideHandlerFn"),
+        ("censys_key", "getElementsByTagName"),
+        ("terminate_key", "terminateBlueInstancesOnDeploymentSuccess"),
+        ("censys_key", "cache-key-v2-user-12345-abc"),  # words joined in one case
+        ("censys_key", "my-service-prod-us-east-1-bucket"),
+        ("censys_key", "i-0abcd1234ef567890"),  # a cloud's resource's id
         ("censys_key", "a8f3c2d4-1b2c-4d5e-8f9a-0b1c2d3e4f5a"),  # a UUID: an object's id
         ("censys_key", "user:42:profile"),
         ("censys_key", "uploads/2024/report.png"),

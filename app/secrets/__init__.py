@@ -735,10 +735,21 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
         return RECOVERY_PHRASE if _recovery_phrase(value) else None
     if cls == _C_SOME_KEY:
         # a key of a service the name may be, as data holds it: a run of 16 letters and digits
-        # with both, as keys are generated ("cache_key": "user:42:profile" and a UUID, an
-        # object's id, hold none), then judged as an API key; a sentence's "the Censys key
-        # is …" is not read so
-        if prose or not _generated_run(value) or _camel_words(value):
+        # with both, or of 20 letters of both cases, as keys are generated ("cache_key":
+        # "user:42:profile" and a UUID, an object's id, hold none), no identifier's words,
+        # then judged as an API key; a sentence's "the Censys key is …" is not read so
+        if prose or _camel_words(value):
+            return None
+        if _RESOURCE_ID.fullmatch(value):
+            return None  # (a cloud's resource's id: i-0abcd1234ef567890, vol-…, sg-…)
+        # (a run base64url's "-" or "_" breaks, of both cases: SEeNW8bM_Rref-UFdiBKio; words
+        # joined so, cache-key-v2-user-12345, are in one case)
+        joined = value.replace("-", "").replace("_", "")
+        if not (
+            _generated_run(value)
+            or any(map(_both_cases, _LETTER_RUN.findall(value)))
+            or (joined != value and _both_cases(joined) and _generated_run(joined))
+        ):
             return None
         cls = _C_API_KEY
     if len(value) < (4 if cls in (_C_PASSWORD, _C_SECRET) else 8):
@@ -798,12 +809,21 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
 
 # A capitalized word in a value, as an identifier's words are (a paginator's "result_key":
 # "Ipv6CidrAssociations"; a generated key holds few, and short)
-_CAPITALIZED_WORD = _lazy(r"[A-Z][a-z]{2,}")
+_CAPITALIZED_WORD = _lazy(r"^[a-z]{2,}|[A-Z][a-z]{2,}")  # (and camelCase's first word)
+
+
+_LETTER_RUN = _lazy(r"[A-Za-z]{20,}")
+_RESOURCE_ID = _lazy(r"[a-z]{1,12}-[0-9a-f]{8,32}")
+
+
+def _both_cases(run: str) -> bool:
+    return _has_lower(run) and _has_upper(run)
 
 
 def _camel_words(value: str) -> bool:
     """Whether three quarters of ``value`` or more are capitalized words: an identifier's
-    name (S3AccessPointAttachments, ServerlessV2PlatformVersions), not a generated key."""
+    name (S3AccessPointAttachments, terminateBlueInstancesOnDeploymentSuccess), not a
+    generated key."""
     return sum(map(len, _CAPITALIZED_WORD.findall(value))) * 4 >= len(value) * 3
 
 
