@@ -1,4 +1,4 @@
-"""A credential's name that says which of its kind it is: an environment, a version or a side
+"""A credential's name that says which of its kind it is: an environment, a version, a side, a type
 after it (DB_PASSWORD_PROD, API_KEY_V2, Mailjet's MJ_APIKEY_PRIVATE), or a note in brackets
 after a label ("Datadog API key (EU)"). The name is read as the name alone; what it names
 something else by (an id, a length, an expiry, a sort order) keeps it none."""
@@ -27,6 +27,11 @@ PASSWORD = "Pw9" + rnd(11)
         "apiKeyProd",
         "api_token_value",
         "API_KEY_PROD_2",
+        "tokenString",  # its type in code
+        "api_key_str",
+        "SECRET_TEXT",
+        "API_TOKEN_READONLY",  # what it may do
+        "API_KEY_ADMIN",
         "Datadog API key (EU)",
         "API key [staging]",
         "Password (old)",

@@ -536,12 +536,15 @@ _NO_KEY_OWNERS = _words(
 
 
 # Words after a credential's name that say which of its kind it is, not what else it names: an
-# environment, a version or an ordinal, its holder's side, its form
+# environment, a version or an ordinal, its holder's side, its form (its type in code too:
+# tokenString, api_key_str, SECRET_TEXT), what it may do (API_TOKEN_READONLY, API_KEY_ADMIN)
 _NAME_QUALIFIERS = frozenset(
     {"prod", "production", "dev", "development", "staging", "stage", "test", "testing"}
     | {"live", "sandbox", "qa", "uat", "local", "old", "new", "current", "next", "previous"}
     | {"primary", "secondary", "backup", "main", "default", "private", "value", "plain"}
     | {"plaintext", "raw", "b64", "base64", "v1", "v2", "v3", "v4", "1", "2", "3", "4"}
+    | {"str", "string", "text", "hex", "bytes", "read", "write", "readonly", "readwrite"}
+    | {"ro", "rw", "admin"}
 )
 
 
