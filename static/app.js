@@ -325,6 +325,7 @@
       current = -1;
       mark(null);
       show();
+      said.removeAttribute("aria-busy");
     }
 
     // The card that holds a match: outlined, until another is.
@@ -351,6 +352,8 @@
     box.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(update, 120);
+      // (the count is being worked out: a screen reader waits for it, as a test can)
+      said.setAttribute("aria-busy", "true");
     });
     box.addEventListener("keydown", function (event) {
       if (event.key === "Enter") {
