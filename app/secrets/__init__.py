@@ -530,7 +530,8 @@ _NO_KEY_OWNERS = _words(
     linear xray recaptcha captcha turnstile hcaptcha sitekey the a an this that these those my
     your our their its his her any each every some other same first last one two new old
     current default main right left up down enter escape space tab return back home end
-    result results response output input limit consumer zone region kms cmk hsm
+    result results response output input limit consumer zone region kms cmk hsm search
+    frontend embed analytics
     """
 )
 
