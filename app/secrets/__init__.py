@@ -957,7 +957,9 @@ _numbered_lines = _later("numbered_lines")
 # (api_key: str = …, apiKey: string = …, Go's apiKey string = …), with a space before the =
 # that a value's own = has not; a comma
 # between a quoted name and a quoted value, as a call or a list pairs them
-# (System.setProperty("db.password", "…"), put('api_key', '…')). The name may be a command
+# (System.setProperty("db.password", "…"), put('api_key', '…')), or between a name that opens a
+# line and a value with no space, a CSV's row (GITHUB_TOKEN,…: `_assignment_hit` reads it at a
+# line's start only, where code's "token, err :=" is none). The name may be a command
 # line's flag (--db-password=…, -Dpassword=… for the JVM: "flag") and a subscript's key
 # (os.environ["API_KEY"] = …, config['api_key'] = …: "]" after its quote).
 _NAME_OP = _lazy(
@@ -967,7 +969,8 @@ _NAME_OP = _lazy(
         (?P<sp1>[ \t]*)(?P<op>={2,3}|!={1,2}|:=|=>|[?+]=|\?\?=|\|\|=|<-|=
           |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
           |(?<=[ \t])string[ \t]++=(?!=)
-          |(?<=["']),(?=[ \t]*\\?["'])"""
+          |(?<=["']),(?=[ \t]*\\?["'])
+          |(?<=[A-Za-z0-9_.\-]),(?=["']?[^\s,"'`]{8})"""
     # an arrow or a dash past ASCII with a space on either side, as a note points a name at
     # its value ("DB_PASSWORD → …", "API key -> …", "Stripe key — …"): judged as prose judges
     # one (`_structured`)
@@ -1064,8 +1067,8 @@ def _bounded(
 
 # What points a name at its value in a note, a space on either side (`_NAME_OP`)
 _POINTERS = ("->", *ARROWS, *DASHES)
-# (what every operator holds: a comma only after a quote; an arrow)
-_OPERATOR_CHARACTERS = (":", "=", "<-", '",', "',", *_POINTERS)
+# (what every operator holds: a comma; an arrow)
+_OPERATOR_CHARACTERS = (":", "=", "<-", ",", *_POINTERS)
 
 
 def _named_in_text(text: str) -> Iterator[Span]:
@@ -1347,13 +1350,18 @@ _SMALL_TEXT = 4096
 # match with its automata alone (asked for a group's place, it ran its slower matcher over
 # each match, 3.4 µs a call).
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
-_NAME_OP_RE2 = (
-    rf"(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:[_0-9]*(?:[A-Za-z]{_NAME_CHARS}*)?"
+_NAME_RE2 = (
+    rf"[_0-9]*(?:[A-Za-z]{_NAME_CHARS}*)?"
     rf"(?i:{_NAME_HEAD_ANCHOR.pattern})"  # (the words `_may_name_credential` tests)
+    rf"{_NAME_CHARS}*"
+)
+_NAME_OP_RE2 = (
+    rf"(?:(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:{_NAME_RE2})"
     # (a "]" after a quote only, as `_NAME_OP` reads one: ["password"] = …, not [password]: …)
-    rf"{_NAME_CHARS}*)(?:\\?[\"'],|\\?(?:[\"'`*]\]?)?[ \t]*"
+    r"(?:\\?[\"'],|\\?(?:[\"'`*]\]?)?[ \t]*"
     # (an arrow past ASCII is read as "?")
     r"(?:===?|!==?|[:=?+]=?|\?\?=|\|\|=|=>|<-|->|string[ \t]*=))[ \t]*"
+    rf"|(?:^|\n){_NAME_RE2},)"  # (a CSV's row: a name that opens a line, a comma)
 )
 # Python's \s on a str, written out (inside a class) for the ASCII RE2 reads, where a space
 # past ASCII reads as a space and any other character past it as "?"
@@ -1565,6 +1573,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         return None
     appended = op == "+="  # (code adding to a value: only a literal it adds is one)
     paired = op == ","  # (two strings side by side: a call's arguments, a list's items)
+    if paired and not m.group("q") and m.start() and text[m.start() - 1] != "\n":
+        return None  # (a bare comma pairs a name with its value in a CSV's row only)
     if op not in ("=", ":"):
         op = "="  # (an assignment of code, a type's or an operator's: its value is data)
     before = text[m.start() - 1] if m.start() else ""
