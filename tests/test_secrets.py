@@ -898,6 +898,17 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'WALLET_MNEMONIC="your twelve word recovery phrase goes here"; random_seed = 42',
     ),
     (
+        "wallet-recovery-phrase-label",
+        # (unquoted after its label: the rest of the line)
+        _lazy(
+            lambda: " ".join(random.Random(rnd(8)).choice(BIP39_SAMPLE) for _ in range(12)),
+            "Secret Recovery Phrase: ",
+            "\nNetwork: mainnet",
+        ),
+        "a wallet's recovery phrase",
+        "Recovery phrase: never share the words with anyone who asks for them here online now",
+    ),
+    (
         "wallet-wif-key",
         # (its shape only: the names and the command read it, not its checksum)
         _lazy(lambda: "5K" + rnd(49, BASE58_ALPHABET), "bitcoin-cli importprivkey ", ""),

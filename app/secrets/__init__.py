@@ -833,12 +833,24 @@ def _camel_words(value: str) -> bool:
 
 def _recovery_phrase(value: str) -> bool:
     """BIP 39's mnemonic: 12, 15, 18, 21 or 24 words of its list, each of 3 to 8 small
-    letters ("word1 word2 …", a sentence about the phrase, are none)."""
+    letters ("word1 word2 …", a sentence about the phrase, are none: English's words that
+    bind a sentence are not on the list)."""
     words = value.split()
-    return len(words) in (12, 15, 18, 21, 24) and all(
-        3 <= len(word) <= 8 and word.isascii() and word.isalpha() and word.islower()
-        for word in words
+    return (
+        len(words) in (12, 15, 18, 21, 24)
+        and all(
+            3 <= len(word) <= 8 and word.isascii() and word.isalpha() and word.islower()
+            for word in words
+        )
+        and _SENTENCE_WORDS.isdisjoint(words)
     )
+
+
+# (words of 3 to 8 small letters a space apart, and where they end: `_recovery_phrase` counts them)
+_PHRASE_WORDS = _lazy(r"[a-z]{3,8}+(?:[ \t]++[a-z]{3,8}+(?![A-Za-z0-9_]))*+")
+_SENTENCE_WORDS = frozenset(
+    ("the", "and", "your", "you", "with", "from", "that", "this", "are", "was", "have", "them")
+)
 
 
 def _plausible_authorization(value: str) -> bool:
@@ -1638,6 +1650,12 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         kind = _credential_value(cls, value, prose=True) if _both_cases_and_digits(value) else None
         return start, end, kind or "", v.end()
     resume = v.end()
+    if cls == _C_RECOVERY_PHRASE and group == "bare":
+        # a recovery phrase's words after its label unquoted ("Recovery phrase: ripple shadow
+        # …"): the words of its line that may be one, when as many as a phrase holds
+        phrase = _PHRASE_WORDS.match(text, start)
+        if phrase is not None and _recovery_phrase(phrase.group()):
+            return start, phrase.end(), RECOVERY_PHRASE, phrase.end()
     if appended and group == "bare":
         return start, end, "", resume  # url.password += encoded
     if group == "bq" and ("${" in v.group("bq") or "$(" in v.group("bq")):
