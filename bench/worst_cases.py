@@ -1099,6 +1099,14 @@ def told_strings(n: int) -> bytes:
     return dump(_with_arguments({"items": items}))
 
 
+def csv_row_strings(n: int) -> bytes:
+    """A call's ``n`` arguments, each a CSV's row naming a credential and a value in one case
+    the scan refuses (``svc7_password,abcdefgh7``): each string reaches the name's detectors, a
+    keyword rule's check (.npmrc's ``_password``) and the CSV header's reading."""
+    items = [f"svc{i}_password,abcdefgh{i}" for i in range(n)]
+    return dump(_with_arguments({"items": items}))
+
+
 def arrow_items(n: int) -> bytes:
     """A call's ``n`` arguments, each a short line of a note's arrow after a credential's name,
     the value masked: the shortest strings that each reach the name's detectors."""
@@ -1352,6 +1360,7 @@ CASES: dict[str, Case] = {
         Case("arrow-strings", arrow_strings, "the lines of arrows, a statement each"),
         Case("told-strings", told_strings, "short strings, each a name told a refused value"),
         Case("arrow-items", arrow_items, "short strings, each a name's arrow to a masked value"),
+        Case("csv-row-strings", csv_row_strings, "short strings, each a CSV row, a refused value"),
         Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
         Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),

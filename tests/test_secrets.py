@@ -898,6 +898,22 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         'WALLET_MNEMONIC="your twelve word recovery phrase goes here"; random_seed = 42',
     ),
     (
+        "unknown-service-key",
+        # (a service none of the rules knows: its key judged as data holds it)
+        _lazy(lambda: "roLt" + rnd(28), "CENSYS_KEY=", "\nLOG_LEVEL=info"),
+        "an API key",
+        'CACHE_KEY=user:42:profile; sort_key = "Ab3' + rnd(20) + '"',
+    ),
+    (
+        "csv-row",
+        # (a name that opens a line, a comma, its value)
+        _lazy(
+            lambda: rnd(40, "abcdefghijklmnopqrstuvwxyz0123456789"), "name,value\nSVC_TOKEN,", "\n"
+        ),
+        "an access token",
+        "token, err := jwt.Parse(raw)\nid,token_count,scope\n",
+    ),
+    (
         "wallet-recovery-phrase-label",
         # (unquoted after its label: the rest of the line)
         _lazy(

@@ -588,7 +588,7 @@ NOT_READ = {
         for name in (
             *("tab-separated-listing", "vault-kv-get-table", "properties-space"),
             *("csv-credential-column", "csv-quoted-credential-column"),
-            *("semicolon-credential-column", "tab-credential-column"),
+            *("semicolon-credential-column", "tab-credential-column", "csv-row"),
         )
     ),
     # a key file of two lines (minisign's), in a tool's result whose JSON opens its first line:

@@ -1482,6 +1482,8 @@ def _csv_cells(text: str) -> Iterator[Span | None]:
         if m is None:
             return
         pos = m.end()
+        if lines.find("\n", pos) + 1 in (0, len(lines)):
+            continue  # (no row after it: a line of its own, a string's one line, is no header)
         header, sep = m.group("header", "sep")
         if not _holds_name_word(header):
             continue  # (a data row, most often: no name of it is classified)

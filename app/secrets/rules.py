@@ -322,6 +322,7 @@ def _keyword(
     check: _Tail | None = None,
     next_line: bool = False,
     labelled: bool = False,
+    glue: str | None = None,
 ) -> Rule:
     """A service's name, then within a few words (`_GLUE`) a value of its keys' shape: a bare
     key is a credential when its service's name sits right beside it (``next_line``: or on
@@ -331,8 +332,10 @@ def _keyword(
     ``names``: lower-case literals matched in any case, anywhere (`MY_DATADOG_API_KEY`);
     ``value``: the shape, a pattern that ends with one greedy run; ``length``: its bounds.
     ``word``: the name or the text between name and value must hold a credential's word
-    (`key`, `token`, `secret`…), so that "Datadog trace 4bf9…" (an id) is not one."""
-    glue = _LABELLED_PAIR_GLUE if labelled else _PAIR_GLUE if next_line else _GLUE
+    (`key`, `token`, `secret`…), so that "Datadog trace 4bf9…" (an id) is not one. ``glue``:
+    what stands between the name and the value when its format says so (.npmrc's "=")."""
+    if glue is None:
+        glue = _LABELLED_PAIR_GLUE if labelled else _PAIR_GLUE if next_line else _GLUE
     args = (names, value, length, word, check, next_line, glue)
     # (a name on the line before its value's may stand on a line with no run: looked for
     # anywhere, not only on the lines that hold one)
@@ -1336,6 +1339,9 @@ RULES: tuple[Rule, ...] = (
         (8, 1024),
         word=False,
         check=_base64_secret,
+        # (an .npmrc's setting: "=" after it, where a CSV's row or a list pairs it with its
+        # next word, each a check in Python)
+        glue=r"[\t ]*=[\t ]*[\"']?",
     ),
     _token("pypi-upload-token", PYPI, ["pypi-"], _AU, (40, 1024), check=_has_upper_or_unbroken),
     _token("rubygems-api-token", RUBYGEMS, ["rubygems_"], "0-9a-z", (48, 48), check=_hex_key),
