@@ -228,7 +228,8 @@ _C_BARE_PASSWORD = "bare_password"
 _C_RECOVERY_PHRASE = "recovery_phrase"
 # a key a name gives to what may be a service none of the rules knows ("censys_key",
 # CLARIFAI_KEY, chartmogulKey): as data's value only, when it holds a generated run
-# (`_some_key`), judged then as an API key (gitleaks' generic-api-key reads every "…_key")
+# (`_credential_value`), judged then as an API key (gitleaks' generic-api-key reads every
+# "…_key")
 _C_SOME_KEY = "some_key"
 
 _CLASS_KIND = {
@@ -523,7 +524,7 @@ _NO_KEY_OWNERS = _words(
     schema sequence seq config setting settings option env header query param cursor page next
     prev previous continuation resume public pub publishable site anon host known id name type
     kind value order rank position event job task queue topic channel room node edge component
-    widget form route state store context meta shift ctrl alt cmd option issue project ticket
+    widget form route state store context meta shift ctrl alt cmd issue project ticket
     part lock mutex asset image upload download media entry attr prop property data
     gpg pgp gnupg fingerprint thumbprint checksum digest sha md5 content etag version revision
     build commit release layer manifest package vapid push maps browser sentry algolia vault
@@ -812,10 +813,10 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
 
 
 # A capitalized word in a value, as an identifier's words are (a paginator's "result_key":
-# "Ipv6CidrAssociations"; a generated key holds few, and short)
-_CAPITALIZED_WORD = _lazy(r"^[a-z]{2,}|[A-Z][a-z]{2,}")  # (and camelCase's first word)
-
-
+# "Ipv6CidrAssociations"; a generated key holds few, and short), and camelCase's first word
+_CAPITALIZED_WORD = _lazy(r"^[a-z]{2,}|[A-Z][a-z]{2,}")
+# (a key of letters alone, which base64 of 32 bytes is once in a thousand; a cloud's resource's
+# id, a word and a hex run)
 _LETTER_RUN = _lazy(r"[A-Za-z]{20,}")
 _RESOURCE_ID = _lazy(r"[a-z]{1,12}-[0-9a-f]{8,32}")
 
