@@ -49,6 +49,7 @@ def test_a_key_named_for_an_unknown_service_is_found(name: str, value: str) -> N
         ("gpg_key", HEX_KEY.upper()),  # a fingerprint
         ("kms_key", "3AA5C34371567BD2AB12"),  # a reference to a key no one sees
         ("typesense_search_key", KEY),  # a search-only key: made to be public
+        ("tenant_key", "2ca1d211f64f6438"),  # an account's, a tenant's, a team's id
         ("oauth_consumer_key", "0685bd9184jfhq22"),  # OAuth 1's client identifier
         ("result_key", "Ipv6CidrAssociations"),  # an identifier's words
         ("censys_key", "S3AccessPointAttachments"),

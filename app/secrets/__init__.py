@@ -532,7 +532,7 @@ _NO_KEY_OWNERS = _words(
     your our their its his her any each every some other same first last one two new old
     current default main right left up down enter escape space tab return back home end
     result results response output input limit consumer zone region kms cmk hsm search
-    frontend embed analytics
+    frontend embed analytics tenant instance org organization workspace team
     """
 )
 
