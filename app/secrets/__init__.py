@@ -62,10 +62,9 @@ from app.secrets.shapes import (
     PASSWORD_NAMES,
     TOKEN_LABEL_NAME,
     TWO_CHARACTER_LABEL_NAME,
+    _both_cases,
     _both_cases_and_digits,
     _generated_run,
-    _has_lower,
-    _has_upper,
     _in_order,
     _is_placeholder,
     _lazy,
@@ -783,9 +782,7 @@ def _credential_value(cls: str, value: str, *, prose: bool = False) -> str | Non
     if cls in (_C_STORAGE_KEY, _C_SHAPED_KEY):
         shaped = _KEY_SHAPE.fullmatch(value) is not None and _random_looking(value)
         return _CLASS_KIND[cls] if shaped else None
-    if cls == _C_AZURE_KEY and not (
-        _AZURE_KEY_LIKE.fullmatch(value) and _has_upper(value) and _has_lower(value)
-    ):
+    if cls == _C_AZURE_KEY and not (_AZURE_KEY_LIKE.fullmatch(value) and _both_cases(value)):
         # an account's or a shared access key is base64 (of 64 bytes, or 32): a path
         # ("serviceAccountKey": "/gcp-secrets/key.json"), a word ("base64encodedaccountkey")
         # is no key
@@ -819,10 +816,6 @@ _CAPITALIZED_WORD = _lazy(r"^[a-z]{2,}|[A-Z][a-z]{2,}")
 # id, a word and a hex run)
 _LETTER_RUN = _lazy(r"[A-Za-z]{20,}")
 _RESOURCE_ID = _lazy(r"[a-z]{1,12}-[0-9a-f]{8,32}")
-
-
-def _both_cases(run: str) -> bool:
-    return _has_lower(run) and _has_upper(run)
 
 
 def _camel_words(value: str) -> bool:

@@ -91,10 +91,9 @@ from app.secrets.shapes import (
     KEY_NAMES_TOLD_PAST_ENGLISH,
     PASSWORD_FOR_WORDS,
     PASSWORD_IS_WORDS,
+    _both_cases,
     _both_cases_and_digits,
     _code_call,
-    _has_lower,
-    _has_upper,
     _is_placeholder,
     _lazy,
     _low_diversity,
@@ -2201,9 +2200,7 @@ def _signed_in_pair(m: re.Match[str]) -> bool:
 
 def _made_password(value: str) -> bool:
     """A password as people make one: letters and digits, with both cases or a symbol."""
-    return _prose_password(value) and (
-        (_has_lower(value) and _has_upper(value)) or not value.isalnum()
-    )
+    return _prose_password(value) and (_both_cases(value) or not value.isalnum())
 
 
 # ... and a key, a token or a secret told so ("the staging API key is 9f3b…", "the deploy token
@@ -3822,8 +3819,7 @@ def _whole_run(text: str) -> str | None:
         len(core) >= _MIXED_RUN
         and len(text) - len(core) <= 2
         and not core.strip(_B64_CHARACTERS)
-        and _has_upper(core)
-        and _has_lower(core)
+        and _both_cases(core)
     ):
         return core
     return None

@@ -26,9 +26,9 @@ from app.secrets.shapes import (
     _IDENTIFIER_LIKE,
     _WORD,
     _WORD_DASH,
+    _both_cases,
     _complex,
     _few_characters,
-    _has_lower,
     _has_upper,
     _has_upper_or_unbroken,
     _hex_key,
@@ -567,11 +567,7 @@ def _bootstrap_token(tail: str) -> bool:
 
 def _mixed(tail: str) -> bool:
     """A generated key: letters and digits, and both cases (a base64 or base62 run)."""
-    return bool(_ANY_DIGIT.search(tail)) and _has_lower(tail) and _has_upper(tail)
-
-
-def _both_cases(tail: str) -> bool:
-    return _has_lower(tail) and _has_upper(tail)
+    return bool(_ANY_DIGIT.search(tail)) and _both_cases(tail)
 
 
 def _letters_digits(tail: str) -> bool:
@@ -1400,7 +1396,7 @@ RULES: tuple[Rule, ...] = (
         "[a-fA-F0-9]{40,}",
         (40, 40),
         word=False,
-        check=lambda v: _hexish(v) and _has_upper(v) and _has_lower(v),
+        check=lambda v: _hexish(v) and _both_cases(v),
     ),
     _keyword("snyk-api-token", SERVICE_KEY, ["snyk"], _UUID, (36, 36), check=_uuid),
     _token("octopus-deploy-api-key", PREFIXED, ["API-"], "A-Z0-9", (26, 26), check=_letters_digits),

@@ -390,6 +390,10 @@ def _has_upper(value: str) -> bool:
     return value != value.lower()
 
 
+def _both_cases(value: str) -> bool:
+    return _has_lower(value) and _has_upper(value)
+
+
 def _complex(value: str) -> bool:
     """Random-looking enough for a token: a digit, an inner capital, or a symbol."""
     if _ANY_DIGIT.search(value) or _ANY_SYMBOL.search(value):
@@ -418,7 +422,7 @@ def _prose_password(value: str) -> bool:
 def _both_cases_and_digits(value: str) -> bool:
     """Letters of both cases and digits, six characters or more: what generated keys and most
     passwords hold, and lists of names and identifiers' words do not."""
-    return _prose_password(value) and _has_lower(value) and _has_upper(value)
+    return _prose_password(value) and _both_cases(value)
 
 
 def _generated_run(value: str) -> bool:
