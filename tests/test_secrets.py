@@ -2337,6 +2337,13 @@ NAMED_NEGATIVE: list[tuple[str, object]] = [
     ("password", "${DB_PASSWORD}"),
     ("password", "$DB_PASSWORD"),
     ("password", "{{ vault_db_password }}"),
+    ("password", "#{db_password}"),  # Ruby's interpolation
+    ("password", "&lt;YOUR_PASSWORD&gt;"),  # a placeholder as HTML escapes it
+    ("password", "'$DB_PASSWORD'"),  # a shell's quotes around a variable it splices in
+    ("forgot_password", "$BASE_URL/account/#/forgot_password"),  # a variable, then a path
+    ("addPassword", "#add-password"),  # an element a script selects
+    ("api_key", "^[a-z0-9]{32}$"),  # the pattern a key must match
+    ("token", "[A-Fa-f0-9]+"),
     ("password", "changeme"),
     ("password", "true"),
     ("password", "false"),

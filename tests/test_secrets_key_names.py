@@ -77,6 +77,8 @@ SERVICE_CREDENTIAL_NAMES = [
     "DOCKER_PAT",
     "codeberg_pat",
     "ADAFRUIT_IO_KEY",
+    "CircleCI_PAT",  # (camel case splits the service's name: circle, ci)
+    "GitHub_PAT",
 ]
 TOKEN = "Zk3mQ9xR2vT8wL5nP1cY7hJ4bF6dS0aG3eK9uM2q"
 
@@ -90,7 +92,17 @@ def test_a_value_under_a_service_s_token_name_is_found(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["glob_pat", "url_pat", "token_pat", "file_path", "search-pattern", "PAT"]
+    "name",
+    [
+        "glob_pat",
+        "url_pat",
+        "token_pat",
+        "file_path",
+        "search-pattern",
+        "PAT",
+        "FilePat",
+        "RegexPat",
+    ],
 )
 def test_a_pattern_s_or_a_path_s_name_is_no_token_s(name: str) -> None:
     """A "pat" after a word that names no service is a pattern (glob_pat), and a path's name

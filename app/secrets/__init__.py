@@ -72,6 +72,7 @@ from app.secrets.shapes import (
     _plausible_token,
     _prose_password,
     _random_looking,
+    _symbols_run,
     _words,
 )
 
@@ -502,9 +503,17 @@ def _classify_name(name: str) -> str | None:
             and _PUBLIC.isdisjoint(parts)
         ):
             found = _C_SOME_KEY  # ("censys_key": a service's, perhaps; judged as such)
-    if found is None and parts[-1] == "pat" and not _pat_issuers().isdisjoint(parts[:-1]):
+    if (
+        found is None
+        and parts[-1] == "pat"
+        and (
+            not _pat_issuers().isdisjoint(parts[:-1])
+            or (len(parts) > 2 and parts[-3] + parts[-2] in _pat_issuers())
+        )
+    ):
         # a service's personal access token ("AZURE_DEVOPS_PAT", "GH_PAT", "JIRA_PAT", the
-        # Azure CLI's AZURE_DEVOPS_EXT_PAT): a "glob_pat" or a "token_pat" is a pattern
+        # Azure CLI's AZURE_DEVOPS_EXT_PAT; "CircleCI_PAT", "GitHubPAT" as camel case splits
+        # them): a "glob_pat" or a "token_pat" is a pattern
         found = _C_TOKEN
     return found
 
@@ -983,9 +992,16 @@ _NAME_OP = _lazy(
         (?P<sp1>[ \t]*)(?P<op>={2,3}|!={1,2}|:=|=>|[?+]=|\?\?=|\|\|=|<-|=
           |:(?:[ \t]*+[A-Za-z_][A-Za-z0-9_.]{0,39}+(?:\[[^\]\r\n=]{0,40}+\])?\??[ \t]++=(?!=))?
           |(?<=[ \t])string[ \t]++=(?!=)
-          |(?<=["']),(?=[ \t]*\\?["'])"""
+          |(?<=["']),(?=[ \t]*\\?["'])
+          |(?<=["']),[ \t]*+default[ \t]*+=(?=[ \t]*+["'])"""
     # a CSV's row: a bare comma, then a value in a credential's shape (`_CSV_VALUE`)
     + rf"""|(?<=[A-Za-z0-9_.\-]),(?=["']?{_CSV_VALUE})"""
+    # code's fallback when a variable is unset, a literal after it (gitleaks reads "||"):
+    # process.env.API_KEY || "…", ?? in JavaScript and C#
+    + r"""|(?<=[ \t])(?:\|\||\?\?)(?=[ \t]*+["'`])"""
+    # ... and after a lookup's call that names it: getenv("API_KEY") ?: "…" (PHP's),
+    # Environment.GetEnvironmentVariable("API_KEY") ?? "…" (C#'s)
+    + r"""|(?<=["'])\)[ \t]*+(?:\|\||\?\?|\?:)(?=[ \t]*+["'`])"""
     # an arrow or a dash past ASCII with a space on either side, as a note points a name at
     # its value ("DB_PASSWORD → …", "API key -> …", "Stripe key — …"): judged as prose judges
     # one (`_structured`)
@@ -994,10 +1010,12 @@ _NAME_OP = _lazy(
     re.X,
 )
 # (Python's and TOML's triple quotes first: """…""" read as its double quotes would be; and
-# Markdown's code span, `…`, as a note sets a value after its label: "password: `…`")
+# Markdown's code span, `…`, as a note sets a value after its label: "password: `…`"; a
+# string literal's quotes inside a string, as Gradle's buildConfigField writes a value:
+# "\"…\"")
 _VALUE = _lazy(
     r"""(?:\"\"\"|\'\'\')(?P<tq>[^"'\r\n]{1,1024}+)(?:\"\"\"|\'\'\')
-        |\\?"(?P<dq>(?:[^"\\\r\n]|\\[^"]){1,1024}+)\\?"|'(?P<sq>[^'\r\n]{1,1024}+)'
+        |\\?"(?:\\")?(?P<dq>(?:[^"\\\r\n]|\\[^"]){1,1024}+)(?:\\")?\\?"|'(?P<sq>[^'\r\n]{1,1024}+)'
         |`(?P<bq>[^`\r\n]{1,1024}+)`
         |(?P<bare>[^\s"'`,;&<>]{1,256}+)""",
     re.X,
@@ -1082,8 +1100,8 @@ def _bounded(
 
 # What points a name at its value in a note, a space on either side (`_NAME_OP`)
 _POINTERS = ("->", *ARROWS, *DASHES)
-# (what every operator holds: a comma; an arrow)
-_OPERATOR_CHARACTERS = (":", "=", "<-", ",", *_POINTERS)
+# (what every operator holds: a comma; an arrow; a fallback's || or ??)
+_OPERATOR_CHARACTERS = (":", "=", "<-", ",", "||", "??", *_POINTERS)
 
 
 def _named_in_text(text: str) -> Iterator[Span]:
@@ -1373,9 +1391,9 @@ _NAME_RE2 = (
 _NAME_OP_RE2 = (
     rf"(?:(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:{_NAME_RE2})"
     # (a "]" after a quote only, as `_NAME_OP` reads one: ["password"] = …, not [password]: …)
-    r"(?:\\?[\"'],|\\?(?:[\"'`*]\]?)?[ \t]*"
+    r"(?:\\?[\"'],|\\?[\"']\)[ \t]*(?:\|\||\?[?:])|\\?(?:[\"'`*]\]?)?[ \t]*"
     # (an arrow past ASCII is read as "?")
-    r"(?:===?|!==?|[:=?+]=?|\?\?=|\|\|=|=>|<-|->|string[ \t]*=))[ \t]*"
+    r"(?:===?|!==?|[:=?+]=?|\?\?=|\|\|=?|=>|<-|->|string[ \t]*=))[ \t]*"
     # (a CSV's row: a name that opens a line, set in or not, then a comma)
     rf"|(?:^|[\n \t]){_NAME_RE2},)"
 )
@@ -1588,7 +1606,9 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         # "AWS::SecretsManager::Secret": …, CloudFormation's name of a type
         return None
     appended = op == "+="  # (code adding to a value: only a literal it adds is one)
-    paired = op == ","  # (two strings side by side: a call's arguments, a list's items)
+    # (two strings side by side: a call's arguments, a list's items; an environment's lookup
+    # and its default, env("SECRET_KEY", default="…"), as django-environ and decouple take it)
+    paired = op[0] == ","
     if paired and not m.group("q") and text[text.rfind("\n", 0, at) + 1 : at].strip(" \t"):
         return None  # (a bare comma pairs a name with its value in a CSV's row only)
     if op not in ("=", ":"):
@@ -1674,6 +1694,10 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if end - start < 4 and not header_line:
         return start, end, "", resume  # shorter than any credential
     value = v.group(group)
+    if group in ("sq", "dq") and len(value) > 2 and value[0] in _QUOTES and value[-1] == value[0]:
+        # a string literal's quotes inside the value, as Gradle's buildConfigField writes one
+        # ('API_KEY', '"…"'), or a shell's, splicing a variable in: "'$DB_PASSWORD'"
+        value, start, end = value[1:-1], start + 1, end - 1
     if group == "bare" and _may_hold_cjk(value):
         # CJK text runs on after a value with no space between ("密码：Zq9…请尽快更换"): the
         # value ends at its first such character, when four or more stand before it and a
@@ -1720,7 +1744,8 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     if value.casefold() == name.casefold():
         return start, end, "", resume  # code passing a variable on: passwords=passwords
     if len(value.strip()) < 4 or (
-        paired and not (_both_cases_and_digits(value) or _generated_run(value))
+        paired
+        and not (_both_cases_and_digits(value) or _generated_run(value) or _symbols_run(value))
     ):
         # shorter than any credential; or the second of two strings side by side that is not
         # in a credential's shape: a call's arguments pair them (put("api_key", "…"),

@@ -202,6 +202,10 @@ _PLACEHOLDER_MARKERS = _lazy(
 _ENV_REFERENCE = _lazy(
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"
 )
+_VARIABLE_THEN_PATH = _lazy(r"\$\{?[A-Za-z_][A-Za-z0-9_]*+\}?/[^\s]*+")
+# (an element's id or class, its words in lower case joined by "-" or "_": "#gets0m3" is a
+# password's)
+_SELECTOR = _lazy(r"[#.][a-z]++(?:[-_][a-z]++)++")
 # A value that points at where a secret lives (a URL, a secret store, a file), not the secret.
 _REFERENCE = _lazy(
     r"(?i)(?:[a-z][a-z0-9+.\-]*://"
@@ -319,10 +323,18 @@ def _is_placeholder(value: str) -> bool:
         return True
     if value[0] in "<[{(" and value[-1] in ">]})":
         return True  # <redacted>, [REDACTED], {{token}}, (hidden)
-    if value.startswith(("${", "$(", "{{", "%(")):
-        return True
+    if value.startswith("&lt;") and value.endswith("&gt;"):
+        return True  # <YOUR_PASSWORD> as HTML escapes it
+    if value.startswith(("${", "$(", "{{", "%(", "#{")):
+        return True  # (#{password}: Ruby's interpolation)
     if _ENV_REFERENCE.fullmatch(value) or _TYPE_NAME.fullmatch(value):
         return True
+    if value[0] in "'\"" and value[-1] == value[0] and _ENV_REFERENCE.fullmatch(value[1:-1]):
+        return True  # a shell's quotes around a variable it splices in: "'$DB_PASSWORD'"
+    if value[0] == "$" and _VARIABLE_THEN_PATH.fullmatch(value):
+        return True  # a variable, then a path after it: $BASE_URL/account/#/forgot_password
+    if value[0] == "#" and _SELECTOR.fullmatch(value):
+        return True  # a page's element, as a script selects it: "#add-password"
     return bool(_PLACEHOLDER_MARKERS.search(value))
 
 
@@ -350,12 +362,27 @@ def _not_a_credential_shape(value: str) -> bool:
         return True
     if value[:2] in ("0x", "0X") and _HEX_LITERAL.fullmatch(value):
         return True  # a number as code writes one: SEC_I_INCOMPLETE_CREDENTIALS = 0x00090320
+    if "[" in value and _regex_class(value):
+        return True  # a pattern a key must match, as a validator writes it: '^[a-z0-9]{32}$'
     if not (value[:1].isalpha() or value[:1] == "_"):
         return False
     if len(value) <= 17 and _ALGORITHM.fullmatch(value):
         return True  # an algorithm's name: jwt_secret_algorithm = "HS256", ("secret", "Ed25519")
     # a type's name, as an annotation gives one: token: OAuth2Token
     return _CREDENTIAL_TYPE.fullmatch(value) is not None
+
+
+# a regular expression's class of characters, a range in it, and a count after it
+_CLASS_COUNTED = _lazy(r"\[\^?(?P<members>[^\[\]]{3,64}+)\][{*+?]")
+_CLASS_RANGE = _lazy(r"[A-Za-z0-9]-[A-Za-z0-9]")
+
+
+def _regex_class(value: str) -> bool:
+    """Whether ``value`` holds a regular expression's class with a range, counted ([a-z0-9]{32},
+    [A-Fa-f0-9]+): what a key is checked against, which no key holds."""
+    return any(
+        _CLASS_RANGE.search(m.group("members")) is not None for m in _CLASS_COUNTED.finditer(value)
+    )
 
 
 def _code_call(value: str) -> bool:
@@ -436,6 +463,23 @@ def _generated_run(value: str) -> bool:
 
 
 _ALNUM_RUN = _lazy(r"[A-Za-z0-9]{16,}")
+
+
+def _symbols_run(value: str) -> bool:
+    """A key generated in one case from letters, digits and symbols: Django's
+    `get_random_secret_key` (50 characters of a-z, 0-9 and !@#$%^&*(-_=+)), which no word,
+    identifier or path holds: 40 characters or more of those, four digits and four symbols
+    among them at least ("-" and "_" join words, and count for none)."""
+    return (
+        len(value) >= 40
+        and _SYMBOLS_KEY.fullmatch(value) is not None
+        and len(_ANY_DIGIT.findall(value)) >= 4
+        and len(_KEY_SYMBOL.findall(value)) >= 4
+    )
+
+
+_SYMBOLS_KEY = _lazy(r"[a-z0-9!@#$%^&*(\-_=+)]++")
+_KEY_SYMBOL = _lazy(r"[!@#$%^&*(=+)]")
 
 
 def _plausible_token(value: str, min_len: int = 8) -> bool:
