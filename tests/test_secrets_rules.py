@@ -674,6 +674,11 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         lambda: "dt0" + "c01." + R(24, UPPER_DIGITS) + "." + R(64, UPPER_DIGITS),
         "dt0c01." + "short",
     ),
+    "mongodb-atlas-service-account-secret": (
+        lambda: "mdb_sa" + "_sk_" + R(6, B64URL) + "Qz7" + R(31),
+        "mdb_sa_sk_" + "a" * 40,
+    ),
+    "segment-public-api-token": (lambda: "sg" + "p_" + "Qz7" + R(61), "sgp_" + H(64)),
     "new-relic-key": (lambda: "NR" + "AK-" + R(27, UPPER_DIGITS), "NRAK-" + "short"),
     "new-relic-license-key": (lambda: "eu01xx" + H(30) + "NR" + "AL", "LICENSE_NRAL"),
     "grafana-service-account-token": (
@@ -1005,3 +1010,13 @@ def test_a_service_s_name_alone_labels_its_key(form: str, make: Callable[[], str
     # (its name with another word is no label: an app's, an id's; nor a colon within a path)
     for other in ("heroku_app: {}", "heroku app id: {}", "arn:aws:heroku:{}"):
         assert scan_text(other.format(value)) == [], other
+
+
+@pytest.mark.parametrize("kind", ["dt0c01", "dt0s02", "dt0s16"])
+def test_each_kind_of_dynatrace_token_is_found(kind: str) -> None:
+    """An access token (dt0c01), an OAuth client's secret (dt0s02), a platform token (dt0s16):
+    one format, its kind before the first dot."""
+    token = f"{kind}.{R(24, UPPER_DIGITS)}.{R(64, UPPER_DIGITS)}"
+    text = f"export DT_TOKEN={token}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [token]
+    assert scan_text(f"dt0s16.{R(24, UPPER_DIGITS)}") == []

@@ -2225,14 +2225,27 @@ RULES: tuple[Rule, ...] = (
     ),
     _token("databricks-api-token", DATABRICKS, ["dapi"], _HX, (32, 32)),
     _token("clickhouse-cloud-api-secret-key", PREFIXED, ["4b1d"], _A, (38, 38), check=_mixed),
+    # (an access token, dt0c01; a platform token, dt0s16; an OAuth client's secret, dt0s02:
+    # the format's kind and version, then its public part and its secret, in capitals)
     _token(
         "dynatrace-api-token",
         PREFIXED,
-        ["dt0c01."],
+        ["dt0c01.", "dt0s01.", "dt0s02.", "dt0s08.", "dt0s16."],
         _A + ".",
         (89, 89),
         check=_parts(24, 64, sep="."),
     ),
+    # MongoDB Atlas' service account's secret (its id is mdb_sa_id_…, no secret)
+    _token(
+        "mongodb-atlas-service-account-secret",
+        PREFIXED,
+        ["mdb_sa_sk_"],
+        _AU,
+        (40, 40),
+        check=lambda t: _mixed(t[6:]) and t[6:].isalnum(),
+    ),
+    # Segment's Public API token (Sourcegraph's sgp_ is 40 to 62 long, of other parts)
+    _token("segment-public-api-token", PREFIXED, ["sgp_"], _A, (64, 64), check=_mixed),
     _token(
         "new-relic-key",
         NEW_RELIC,
