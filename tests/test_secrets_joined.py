@@ -112,6 +112,24 @@ def test_a_value_alone_on_the_line_after_its_label_is_read(text: str) -> None:
     assert _found(text) == [PASSWORD if PASSWORD in text else KEY]
 
 
+HEX_KEY = "eee65f53e9421ce5" + "0211670eae679f02"
+UUID_KEY = "6822a6b2-4735-af1c-" + "a7a1-149075139237"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a key generated in one case, as a web page's field is copied with its label
+        (f"Datadog API Key:\n{HEX_KEY}\n", HEX_KEY),
+        (f"Heroku API Key:\n{UUID_KEY}\n", UUID_KEY),
+        (f"token:\n  {HEX_KEY}\n", HEX_KEY),
+    ],
+)
+def test_a_key_in_one_case_alone_on_the_line_after_its_label_is_read(text: str, value: str) -> None:
+    assert _found(text) == [value]
+    assert _found("# notes\n" * 3000 + text) == [value]  # (RE2 reads a text this long)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -123,6 +141,11 @@ def test_a_value_alone_on_the_line_after_its_label_is_read(text: str) -> None:
         "token:\n  ${TOKEN}",
         "password:\nSee the vault",
         f"password:\n\n{PASSWORD}",  # (a blank line between: no label's value)
+        f"Password:\n{HEX_KEY}",  # (a password's in one case is a word, or a digest)
+        f"Request ID:\n{UUID_KEY}",
+        f"Cache key:\n{UUID_KEY}",
+        f"Commit:\n{HEX_KEY}eee65f53",
+        "token:\n  abcdefghijklmnop",
     ],
 )
 def test_a_next_line_that_is_no_value_is_none(text: str) -> None:

@@ -1671,7 +1671,14 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
     start, end = v.span(group)
     if next_line:
         value = v.group(group)
-        kind = _credential_value(cls, value, prose=True) if _both_cases_and_digits(value) else None
+        # (a key's or a token's value generated in one case too, its label a web page's field
+        # copied: "Datadog API Key:" over its 32 hex digits, Heroku's UUID; a password's
+        # with both cases and a digit, as prose judges one)
+        told = _both_cases_and_digits(value) or (
+            cls != _C_PASSWORD
+            and (_generated_run(value) or _UUID_VALUE.fullmatch(value) is not None)
+        )
+        kind = _credential_value(cls, value, prose=True) if told else None
         return start, end, kind or "", v.end()
     resume = v.end()
     if cls == _C_RECOVERY_PHRASE and group == "bare":
@@ -1777,6 +1784,7 @@ _WRAPPED_DEFAULT = _lazy(
 )
 
 
+_UUID_VALUE = _lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # (a line of one word, of 4 characters or more, no quote, no closing colon: a YAML key, a list's
 # item, a block's name are none; judged as prose judges a password, letters of both cases and
 # digits at least)
