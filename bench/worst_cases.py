@@ -1107,6 +1107,19 @@ def csv_row_strings(n: int) -> bytes:
     return dump(_with_arguments({"items": items}))
 
 
+def label_line_strings(n: int) -> bytes:
+    """A call's ``n`` arguments, each a credential's label alone on its line and a value the
+    scan refuses on the next (``Client secret\nabcdefgh7``, a web page's fields copied): each
+    string reaches the label's detector."""
+    items = [f"Client secret\nabcdefgh{i}" for i in range(n)]
+    return dump(_with_arguments({"items": items}))
+
+
+def label_lines(n: int) -> bytes:
+    """``n`` lines of a credential's label, each over a value the scan refuses, in one string."""
+    return _lines(n, lambda i: f"Secret key\nabcdefgh{i}")
+
+
 def arrow_items(n: int) -> bytes:
     """A call's ``n`` arguments, each a short line of a note's arrow after a credential's name,
     the value masked: the shortest strings that each reach the name's detectors."""
@@ -1361,6 +1374,8 @@ CASES: dict[str, Case] = {
         Case("told-strings", told_strings, "short strings, each a name told a refused value"),
         Case("arrow-items", arrow_items, "short strings, each a name's arrow to a masked value"),
         Case("csv-row-strings", csv_row_strings, "short strings, each a CSV row, a refused value"),
+        Case("label-line-strings", label_line_strings, "short strings, each a label over a value"),
+        Case("label-lines", label_lines, "a text of labels, each over a refused value"),
         Case("csv-cells", csv_cells, "every text a CSV's quoted cell, quotes doubled"),
         Case("doubled-quotes", doubled_quotes, "a text of quoted cells, a doubled quote each"),
         Case("qp-every-form", qp_every_form, "every-form's text, quoted-printable"),

@@ -914,6 +914,13 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "token, err := jwt.Parse(raw)\nid,token_count,scope\n",
     ),
     (
+        "label-line",
+        # (a web page's fields copied: a label alone on its line, its value alone on the next)
+        _lazy(lambda: rnd(32, "0123456789abcdef"), "Site\nus5\nDatadog API Key\n", "\nCreated\n"),
+        "an API key",
+        "Sort key\n6822a6b2-4735-af1c-a7a1-149075139237\nAPI Key\nYour API key signs requests.",
+    ),
+    (
         "wallet-recovery-phrase-label",
         # (unquoted after its label: the rest of the line)
         _lazy(

@@ -150,3 +150,40 @@ def test_a_key_in_one_case_alone_on_the_line_after_its_label_is_read(text: str, 
 )
 def test_a_next_line_that_is_no_value_is_none(text: str) -> None:
     assert _found(text) == []
+
+
+AWS_SECRET = "q7Rr+XUtnFE3I/K7MDENG/" + "bPxRfiCYzVbG4pZeKQ"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a web page's fields copied: each label alone on its line, its value on the next
+        (f"Site\nus5\nDatadog API Key\n{HEX_KEY}\nCreated\n2026-12-07\n", HEX_KEY),
+        (f"Heroku API Key\n{UUID_KEY}\n", UUID_KEY),
+        (f"Access key ID\nAKIAZ7QW3RTY5UIOPA7Q\nSecret access key\n{AWS_SECRET}\n", AWS_SECRET),
+        (f"Secret access key\r\n{AWS_SECRET}\r\n", AWS_SECRET),
+        (f"Client secret\n  {PASSWORD}\n", PASSWORD),
+        (f"Username\nadmin\nPassword\n{PASSWORD}\n", PASSWORD),
+    ],
+)
+def test_a_value_under_its_label_with_no_colon_is_read(text: str, value: str) -> None:
+    assert value in _found(text)
+    assert value in _found("# notes\n" * 3000 + text)  # (RE2 reads a text this long)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "API Key\nYour API key signs each request.",
+        "Password\n********",
+        "Password\nhunter2hunter2",  # (a password's word: both cases and a digit it lacks)
+        f"Sort key\n{UUID_KEY}",
+        f"Primary key\n{HEX_KEY}",
+        "Public key\nssh-ed25519AAAAC3NzaC1lZDI1NTE5",
+        f"The deploy uses the key\n{HEX_KEY}",  # (a sentence, not a label)
+        f"API key:\n\n{HEX_KEY}",  # (a blank line between)
+    ],
+)
+def test_a_line_under_a_label_that_is_no_value_is_none(text: str) -> None:
+    assert _found(text) == []

@@ -126,3 +126,16 @@ def test_aws_secrets_manager_s_secret_string_is_the_secret() -> None:
     assert [hit.path for hit in find_secrets({"result": plain})] == ["/result/SecretString"]
     template = {"SecretString": "{{resolve:secretsmanager:prod/db:SecretString:password}}"}
     assert find_secrets({"result": template}) == []
+
+
+@pytest.mark.parametrize("value", ["RHsUI6i0vypOSnXSmK285wTBFFaxcKey", "q7TbX2mWn4Kz8RvL0pYsToken"])
+def test_a_generated_key_ending_in_a_types_word_is_found(value: str) -> None:
+    """A key drawn at random may end in "Key" or "Token" (one in some 240,000 does): its letters
+    alone between capitals and digits say it is no type's name (OAuth2Token, SigningKey)."""
+    text = f"API key: {value}\n"
+    assert [text[s:e] for s, e, _ in scan_text(text)] == [value]
+
+
+@pytest.mark.parametrize("value", ["OAuth2Token", "GoogleOAuth2Credentials", "JWTToken", "X509Key"])
+def test_a_types_name_as_a_keys_value_is_none(value: str) -> None:
+    assert scan_text(f"api_key: {value}\n") == []

@@ -962,6 +962,7 @@ _html_lines = _later("html_lines")
 _listed_lines = _later("listed_lines")
 _tab_indented = _later("tab_indented")
 _numbered_lines = _later("numbered_lines")
+_label_line_value = _later("label_line_value")
 
 
 # --- names in text: PASSWORD=..., "api_key": "...", ?access_token=..., AccountKey=... ------------
@@ -1670,16 +1671,7 @@ def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | 
         group = v.lastgroup or "bare"  # (the one of dq, sq and bare that matched)
     start, end = v.span(group)
     if next_line:
-        value = v.group(group)
-        # (a key's or a token's value generated in one case too, its label a web page's field
-        # copied: "Datadog API Key:" over its 32 hex digits, Heroku's UUID; a password's
-        # with both cases and a digit, as prose judges one)
-        told = _both_cases_and_digits(value) or (
-            cls != _C_PASSWORD
-            and (_generated_run(value) or _UUID_VALUE.fullmatch(value) is not None)
-        )
-        kind = _credential_value(cls, value, prose=True) if told else None
-        return start, end, kind or "", v.end()
+        return start, end, _told_on_next_line(cls, v.group(group)) or "", v.end()
     resume = v.end()
     if cls == _C_RECOVERY_PHRASE and group == "bare":
         # a recovery phrase's words after its label unquoted ("Recovery phrase: ripple shadow
@@ -1784,6 +1776,21 @@ _WRAPPED_DEFAULT = _lazy(
 )
 
 
+def _told_on_next_line(cls: str, value: str) -> str | None:
+    """The kind of credential ``value`` is, alone on the line after a label that names ``cls``
+    ("Password:", a form's field copied; "Datadog API Key", a web page's): a key's or a token's
+    generated in one case too (Datadog's 32 hex digits, Heroku's UUID), a password's with both
+    cases and a digit, as prose judges one (a word under "Password:" is the form's text)."""
+    told = _both_cases_and_digits(value) or (
+        cls != _C_PASSWORD and (_generated_run(value) or _UUID_VALUE.fullmatch(value) is not None)
+    )
+    return _credential_value(cls, value, prose=True) if told else None
+
+
+# the last word of a label alone on its line (`_told_on_next_line`, detectors `label_line_value`)
+_LABEL_ENDS = ("key", "token", "secret", "password")
+# the symbols a value under its label may hold, in a character class (no quote, no space)
+_LABEL_SYMBOLS = r"!#$%&()+*,./:;=?@^_{|}~\-"  # ("*+" would read as possessive)
 _UUID_VALUE = _lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # (a line of one word, of 4 characters or more, no quote, no closing colon: a YAML key, a list's
 # item, a block's name are none; judged as prose judges a password, letters of both cases and
@@ -2405,6 +2412,23 @@ _ANCHORS: tuple[_Anchor, ...] = (
         ),
         (_named_in_text, _name_then_value, _quoted_after_name),
         word_gate=True,
+    ),
+    # a credential's label alone on its line, its value alone on the next, no colon between (a
+    # web page's fields copied: "Datadog API Key" over the key; detectors `label_line_value`)
+    _Anchor(
+        (
+            # (the label's last word after another word, or alone on its line: a member's name
+            # ending so, svc_password, is the engine's line before the next name; then a value
+            # that may be one, as `_told_on_next_line` judges it: a capital and a digit, in
+            # either order, or a run of 16 letters and digits, or a UUID's start. A string of a
+            # label over a word, "Client secret\nabcdefgh7", calls for no step of Python)
+            r"(?:[A-Za-z][ \t]|\n)(?i:key|token|secret|password)\r?\n[ \t]*"
+            rf"(?:[a-z0-9{_LABEL_SYMBOLS}]{{0,64}}[A-Z][A-Za-z{_LABEL_SYMBOLS}]{{0,64}}[0-9]"
+            rf"|[a-z{_LABEL_SYMBOLS}]{{0,64}}[0-9][a-z0-9{_LABEL_SYMBOLS}]{{0,64}}[A-Z]"
+            r"|[A-Za-z0-9]{16}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-)",
+            tuple(f"{word}{end}" for word in _LABEL_ENDS for end in ("\n", "\r\n")),
+        ),
+        (_label_line_value,),
     ),
     # an XML element (its closing tag: a literal, found at memchr's speed, where a credential's
     # word before ">" cost a pass of the automaton over every text holding a word such as "key")

@@ -8,6 +8,7 @@ text first calls for one of them: most documents call for none (start-up, issue 
 
 from __future__ import annotations
 
+import heapq
 import json  # (loaded already: intake decodes with it)
 import operator
 import re
@@ -27,6 +28,7 @@ from app.secrets import (
     _C_TOKEN,
     _JWK_PRIVATE,
     _KEY_PURPOSES,
+    _LABEL_ENDS,
     _MANY_REFUSED,
     _MIXED_RUN,
     _MIXED_RUN_RE2,
@@ -81,6 +83,7 @@ from app.secrets import (
     _pair_kind,
     _passphrase,
     _scan_strings,
+    _told_on_next_line,
     _wrapped_values,
     merged_windows,
 )
@@ -4025,3 +4028,52 @@ def json_texts(texts: list[str]) -> list[str | None]:
         if once is not None and _still_escaped(once):
             decoded[i] = None
     return decoded
+
+
+# --- a label alone on its line, its value on the next -------------------------------------------
+
+# A web page's fields copied as text, each label on its line and its value on the next, no colon
+# between ("Datadog API Key" over the key; the AWS console's "Secret access key" over the
+# secret): a label of four words at most, the last a key's, a token's, a secret's or a
+# password's, then a value alone on its line (8 characters or more), judged as one after
+# "Label:" is (`_told_on_next_line`).
+_LABEL_LINE = _lazy(r"[A-Za-z][A-Za-z0-9]{0,31}+(?:[ \t][A-Za-z][A-Za-z0-9]{0,31}+){0,3}+")
+_VALUE_LINE = _lazy(r"[ \t]*+(?P<value>[^\s\"'`<>]{8,256}+)[ \t]*+(?=\r?\n|\Z)")
+
+
+def label_line_value(text: str) -> Iterator[Span]:
+    """(`_bounded`: past a hundred labels with no value under them, the rest of the text is not
+    read, as a form's labels do not come by the hundred in one text.)"""
+    return _bounded(_label_line_candidates(text))
+
+
+def _label_line_candidates(text: str) -> Iterator[Span | None]:
+    low = _folded(text)
+    # each label's last word where it ends its line, found in C and in order, as far as the
+    # text is read (a text of 20,000 labels is read for its first hundred: `_bounded`)
+    found = [
+        _line_ends(low, word, brk)
+        for word in _LABEL_ENDS
+        for brk in ("\n", "\r\n")
+        if word + brk in low
+    ]
+    for end, value_at in found[0] if len(found) == 1 else heapq.merge(*found):
+        label = text[text.rfind("\n", 0, end) + 1 : end].strip(" \t")
+        if not _LABEL_LINE.fullmatch(label):
+            continue
+        v = _VALUE_LINE.match(text, value_at)
+        if v is None:
+            yield None
+            continue
+        cls = _classify_name("_".join(label.split()))
+        kind = None if cls is None else _told_on_next_line(cls, v.group("value"))
+        yield None if kind is None else (v.start("value"), v.end("value"), kind)
+
+
+def _line_ends(low: str, word: str, brk: str) -> Iterator[tuple[int, int]]:
+    """(the end of ``word``, the start of the next line) where ``word`` ends a line of ``low``."""
+    ending = word + brk
+    at = low.find(ending)
+    while at != -1:
+        yield at + len(word), at + len(ending)
+        at = low.find(ending, at + len(ending))

@@ -271,6 +271,10 @@ _CREDENTIAL_TYPE = _lazy(
     r"(?:Token|Key|Secret|Password|Credentials?|CredHandle|Auth)"
     r"(?:\\{1,4}[nrt])*"  # (a line's end escaped once or twice after it, in a logged JSON)
 )
+# (a letter in lower case alone between capitals or digits: a type's name holds its words'
+# letters in runs, OAuth2Token; a generated key that happens to end in "Key" holds several,
+# RHsUI6i0vypOSnXSmK285wTBFFaxcKey)
+_LONE_LOWER = _lazy(r"(?<=[A-Z0-9])[a-z](?=[A-Z0-9])")
 # A cryptographic algorithm's or a curve's name, as a key's parameters name them (a JSON Web
 # Signature's HS256, a curve's Ed25519, a digest's SHA-256, a cipher's AES-256-GCM)
 _ALGORITHM = _lazy(
@@ -369,7 +373,7 @@ def _not_a_credential_shape(value: str) -> bool:
     if len(value) <= 17 and _ALGORITHM.fullmatch(value):
         return True  # an algorithm's name: jwt_secret_algorithm = "HS256", ("secret", "Ed25519")
     # a type's name, as an annotation gives one: token: OAuth2Token
-    return _CREDENTIAL_TYPE.fullmatch(value) is not None
+    return _CREDENTIAL_TYPE.fullmatch(value) is not None and len(_LONE_LOWER.findall(value)) < 2
 
 
 # a regular expression's class of characters, a range in it, and a count after it
@@ -443,13 +447,14 @@ def _random_looking(value: str) -> bool:
 
 def _prose_password(value: str) -> bool:
     """In running text, "password: reset" is prose; a word with letters and digits is not."""
-    return len(value) >= 6 and any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+    # (each test a loop in C: floods of short strings reach it a few times each)
+    return len(value) >= 6 and any(map(str.isalpha, value)) and any(map(str.isdigit, value))
 
 
 def _both_cases_and_digits(value: str) -> bool:
     """Letters of both cases and digits, six characters or more: what generated keys and most
     passwords hold, and lists of names and identifiers' words do not."""
-    return _prose_password(value) and _both_cases(value)
+    return _both_cases(value) and _prose_password(value)  # (the test most values fail first)
 
 
 def _generated_run(value: str) -> bool:
