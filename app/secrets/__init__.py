@@ -2803,6 +2803,7 @@ _NAME_ONLY = _NAME_DETECTOR_BITS  # (a string only the name's anchor marked: `_h
 # one of which each of them finds in a text before it reads on (an operator, `_OPERATOR_CHARACTERS`;
 # "name:"; a quote after a space; an arrow), or a CSV's row (`_CSV_ROW_NAME`)
 _NAMED_VALUE_MARKS = (":", "=", "<-", '"', "'", *_POINTERS)
+_NAMED_VALUE_MARK = _lazy(f"[:=\"'{ARROWS}{DASHES}]|<-|->")
 # A line that opens with a credential's name, a comma and a value, as a CSV's row pairs them: a
 # comma with no space after it, where prose's and lists' commas have one
 # (a line's start searched for as its line break, a literal `re` skips to at C speed: "^|\n"
@@ -2826,7 +2827,11 @@ def _named_before_a_mark(text: str) -> bool:
     or open a CSV's row: each of the name's detectors reads a value only after both (a
     reference that names one after its scheme, "env:SVC_TOKEN", "file:/etc/svc/token", holds
     no value)."""
-    last = max(map(text.rfind, _NAMED_VALUE_MARKS))
+    # (one search in C says whether any mark is there: most strings a flood of names holds
+    # have none, and finding each mark's last place is a dozen calls)
+    last = (
+        -1 if _NAMED_VALUE_MARK.search(text) is None else max(map(text.rfind, _NAMED_VALUE_MARKS))
+    )
     if last > 0:
         if len(text) < _FOLDED_KEPT_FROM:
             if _holds_name_word(text[:last]):
