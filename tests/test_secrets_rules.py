@@ -418,6 +418,7 @@ EXAMPLES: dict[str, tuple[Make, str]] = {
         lambda: f"dropbox access token sl.{R(135, B64URL)}",
         "dropbox sl.short",
     ),
+    "dropbox-short-lived-token": (lambda: "sl" + ".u." + "Qz7" + R(140, B64URL), "sl." + R(40)),
     "dropbox-long-lived-api-token": (
         lambda: f"DROPBOX_TOKEN={R(11)}" + "A" * 10 + R(43, B64URL),
         f"dropbox folder {R(11)}",

@@ -1726,6 +1726,17 @@ RULES: tuple[Rule, ...] = (
         "sl\\.[A-Za-z0-9_\\-]{130,}={0,2}",
         (133, 1400),
     ),
+    # ... and with no name beside it: Dropbox's short-lived token is distinct enough alone
+    # ("sl." or "sl.u." and 130 characters or more of base64url, as the API's OAuth flow and its
+    # App Console hand it out)
+    _token(
+        "dropbox-short-lived-token",
+        PREFIXED,
+        ["sl.u.", "sl."],
+        _AU,
+        (130, 1400),
+        check=_mixed,
+    ),
     _keyword(
         "dropbox-long-lived-api-token",
         SERVICE_KEY,
