@@ -1,12 +1,13 @@
 """A credential written into code as the value a variable falls back to when the environment
 leaves it unset: JavaScript's `process.env.API_KEY || "…"` and `?? "…"` (gitleaks reads "||" as
 an operator), C#'s `GetEnvironmentVariable("API_KEY") ?? "…"`, PHP's `getenv("API_KEY") ?: "…"`,
-an environment lookup's default (`os.environ.get("DJANGO_SECRET_KEY", "…")`, django-environ's
-and decouple's `env("SECRET_KEY", default="…")`), and Gradle's `buildConfigField "String",
-"API_KEY", "\\"…\\""`, whose value holds a string literal's quotes. Django's secret key is
-generated in one case, from letters, digits and symbols: as the second of two strings it is
-judged by that shape. What code leaves there that is no credential (an empty string, another
-variable, a placeholder, a URL, a validator's pattern) stays none."""
+Ruby's `ENV.fetch("API_KEY") { "…" }`, an environment lookup's default
+(`os.environ.get("DJANGO_SECRET_KEY", "…")`, django-environ's and decouple's
+`env("SECRET_KEY", default="…")`), and Gradle's `buildConfigField "String", "API_KEY",
+"\\"…\\""`, whose value holds a string literal's quotes. Django's secret key is generated in
+one case, from letters, digits and symbols: as the second of two strings it is judged by that
+shape. What code leaves there that is no credential (an empty string, another variable, a
+placeholder, a URL, a validator's pattern) stays none."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def _found(text: str) -> list[str]:
         # the lookup's call naming the variable: C#'s, PHP's
         (f'var key = Environment.GetEnvironmentVariable("API_KEY") ?? "{HEX_KEY}";', HEX_KEY),
         (f'$apiKey = getenv("API_KEY") ?: "{HEX_KEY}";', HEX_KEY),
+        (f"api_key = ENV.fetch('API_KEY') {{ '{HEX_KEY}' }}", HEX_KEY),  # (Ruby's block)
     ],
 )
 def test_a_literal_a_variable_falls_back_to_is_found(line: str, value: str) -> None:
@@ -88,6 +90,8 @@ def test_a_gradle_build_config_field_is_found(line: str) -> None:
         'const secret = process.env.SECRET ?? "please-set-a-secret";',
         "if (token || refreshToken) { return; }",
         'if (getenv("PASSWORD") ?: "") { exit(1); }',
+        "token = ENV.fetch('TOKEN') { |name| raise KeyError, name }",
+        "password = ENV.fetch('DB_PASSWORD') { '' }",
         "SECRET_KEY = os.environ.get('SECRET_KEY', 'dev')",
         "SECRET_KEY = os.environ.get('SECRET_KEY', 'please-set-a-secret-key-in-production')",
         "SECRET_KEY = env('SECRET_KEY', default='django-insecure-change-me')",

@@ -1001,8 +1001,9 @@ _NAME_OP = _lazy(
     # process.env.API_KEY || "…", ?? in JavaScript and C#
     + r"""|(?<=[ \t])(?:\|\||\?\?)(?=[ \t]*+["'`])"""
     # ... and after a lookup's call that names it: getenv("API_KEY") ?: "…" (PHP's),
-    # Environment.GetEnvironmentVariable("API_KEY") ?? "…" (C#'s)
-    + r"""|(?<=["'])\)[ \t]*+(?:\|\||\?\?|\?:)(?=[ \t]*+["'`])"""
+    # Environment.GetEnvironmentVariable("API_KEY") ?? "…" (C#'s), Ruby's block of a default,
+    # ENV.fetch("API_KEY") { "…" }
+    + r"""|(?<=["'])\)[ \t]*+(?:\|\||\?\?|\?:|\{)(?=[ \t]*+["'`])"""
     # an arrow or a dash past ASCII with a space on either side, as a note points a name at
     # its value ("DB_PASSWORD → …", "API key -> …", "Stripe key — …"): judged as prose judges
     # one (`_structured`)
@@ -1392,7 +1393,7 @@ _NAME_RE2 = (
 _NAME_OP_RE2 = (
     rf"(?:(?:^|[^A-Za-z0-9_.\-])(?:-D|--?)?(?:{_NAME_RE2})"
     # (a "]" after a quote only, as `_NAME_OP` reads one: ["password"] = …, not [password]: …)
-    r"(?:\\?[\"'],|\\?[\"']\)[ \t]*(?:\|\||\?[?:])|\\?(?:[\"'`*]\]?)?[ \t]*"
+    r"(?:\\?[\"'],|\\?[\"']\)[ \t]*(?:\|\||\?[?:]|\{)|\\?(?:[\"'`*]\]?)?[ \t]*"
     # (an arrow past ASCII is read as "?")
     r"(?:===?|!==?|[:=?+]=?|\?\?=|\|\|=?|=>|<-|->|string[ \t]*=))[ \t]*"
     # (a CSV's row: a name that opens a line, set in or not, then a comma)
