@@ -102,3 +102,12 @@ def test_a_name_that_starts_with_digits_is_read(name: str) -> None:
 )
 def test_digits_before_an_operator_name_nothing(text: str) -> None:
     assert scan_text(text) == []
+
+
+@pytest.mark.parametrize("name", ["AZURE_SEARCH_KEY", "azureSearchKey", "AZURE_AI_SEARCH_KEY"])
+def test_azure_ai_search_s_key_is_found(name: str) -> None:
+    """Azure AI Search's admin key, as Microsoft's samples name it: a search key of Azure's is
+    a secret, where Algolia's and Typesense's are made to be public (`typesense_search_key`)."""
+    key = "qq1bOqykOYpSqL44C651" + "lMiKd5VwJhaDcS0NFR3PcbLAhAUHNCNK"
+    assert [hit.path for hit in find_secrets({"env": {name: key}})] == [f"/env/{name}"]
+    assert find_secrets({"env": {"ALGOLIA_SEARCH_KEY": key}}) == []

@@ -496,6 +496,10 @@ def _classify_name(name: str) -> str | None:
         services = _services()
         if parts[-2] in services or (len(parts) > 2 and parts[-3] + parts[-2] in services):
             found = _C_API_KEY
+        elif parts[-2] == "search" and "azure" in parts:
+            # Azure AI Search's admin key (AZURE_SEARCH_KEY, as Microsoft's samples name it),
+            # where Algolia's and Typesense's search keys are public
+            found = _C_API_KEY
         elif (
             parts[-2] not in _NO_KEY_OWNERS
             and not parts[-2].isdigit()
