@@ -2349,6 +2349,8 @@ NAMED_NEGATIVE: list[tuple[str, object]] = [
     ("password", "'$DB_PASSWORD'"),  # a shell's quotes around a variable it splices in
     ("forgot_password", "$BASE_URL/account/#/forgot_password"),  # a variable, then a path
     ("addPassword", "#add-password"),  # an element a script selects
+    ("forgot_password", "/en/enterprise-server@3.0/auth"),  # a page's path
+    ("edit_password", "cms/sites/passwords#edit"),  # a route's controller and action
     ("api_key", "^[a-z0-9]{32}$"),  # the pattern a key must match
     ("token", "[A-Fa-f0-9]+"),
     ("password", "changeme"),

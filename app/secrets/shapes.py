@@ -222,7 +222,10 @@ _REFERENCE = _lazy(
 )
 # A path of two names or more in lower case (/prod/db/password, a parameter store's name for a
 # secret, or a file's): a key in base64 that starts with "/" mixes cases, its names are no words.
-_WORD_PATH = _lazy(r"/[a-z][a-z0-9_\-]*+(?:/[a-z0-9_.\-]++)++/?")
+_WORD_PATH = _lazy(r"/[a-z][a-z0-9_\-]*+(?:/[a-z0-9_.@\-]++)++/?")
+# A Rails route's controller and action, "cms/sites/passwords#edit" (a controller named for
+# passwords, as a routes file's `as: 'edit_password'` is)
+_ROUTE = _lazy(r"[a-z][a-z0-9_]*+(?:/[a-z][a-z0-9_]*+)++#[a-z_]++")
 _FORMAT_VERB = _lazy(r"%[-+ #0]{0,3}\d{0,3}(?:\.\d{1,3})?[sdvqxXfgeiuc]")
 _EMAIL = _lazy(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 _MAPBOX_PUBLIC = _lazy(r"pk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")
@@ -359,7 +362,11 @@ def _not_a_credential_shape(value: str) -> bool:
     if _REFERENCE.match(value) or _EMAIL.fullmatch(value) or _IDENTIFIER_LIKE.fullmatch(value):
         return True
     if value[:1] == "/" and _WORD_PATH.fullmatch(value):
-        return True  # a store's name for it: SSM's /prod/db/password, a file's path
+        # a store's name for it: SSM's /prod/db/password, a file's path; a page's path, a
+        # redirect's target (/en/enterprise-server@3.0/auth)
+        return True
+    if "#" in value and _ROUTE.fullmatch(value):
+        return True  # a route's controller and action
     if value[:5] in _MEMBER_ACCESS:
         return True  # an object's member, what code assigns: {token: this.tokenType}
     if _code_call(value):
