@@ -46,7 +46,7 @@ from app.secrets.engine import (
     _syntax,
     _top_level_bar,
 )
-from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES
+from app.secrets.rules import AWS_SECRET, AZURE_ACCOUNT_KEY, RULES, _uuid
 from app.secrets.shapes import (
     _WHITESPACE,
     KEY_IS_WORDS,
@@ -1787,7 +1787,7 @@ def _told_on_next_line(cls: str, value: str) -> str | None:
     generated in one case too (Datadog's 32 hex digits, Heroku's UUID), a password's with both
     cases and a digit, as prose judges one (a word under "Password:" is the form's text)."""
     told = _both_cases_and_digits(value) or (
-        cls != _C_PASSWORD and (_generated_run(value) or _UUID_VALUE.fullmatch(value) is not None)
+        cls != _C_PASSWORD and (_generated_run(value) or _uuid(value))
     )
     return _credential_value(cls, value, prose=True) if told else None
 
@@ -1796,7 +1796,6 @@ def _told_on_next_line(cls: str, value: str) -> str | None:
 _LABEL_ENDS = ("key", "token", "secret", "password")
 # the symbols a value under its label may hold, in a character class (no quote, no space)
 _LABEL_SYMBOLS = r"!#$%&()+*,./:;=?@^_{|}~\-"  # ("*+" would read as possessive)
-_UUID_VALUE = _lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # (a line of one word, of 4 characters or more, no quote, no closing colon: a YAML key, a list's
 # item, a block's name are none; judged as prose judges a password, letters of both cases and
 # digits at least)
@@ -2427,7 +2426,7 @@ _ANCHORS: tuple[_Anchor, ...] = (
             # that may be one, as `_told_on_next_line` judges it: a capital and a digit, in
             # either order, or a run of 16 letters and digits, or a UUID's start. A string of a
             # label over a word, "Client secret\nabcdefgh7", calls for no step of Python)
-            r"(?:[A-Za-z][ \t]|\n)(?i:key|token|secret|password)\r?\n[ \t]*"
+            rf"(?:[A-Za-z][ \t]|\n)(?i:{'|'.join(_LABEL_ENDS)})\r?\n[ \t]*"
             rf"(?:[a-z0-9{_LABEL_SYMBOLS}]{{0,64}}[A-Z][A-Za-z{_LABEL_SYMBOLS}]{{0,64}}[0-9]"
             rf"|[a-z{_LABEL_SYMBOLS}]{{0,64}}[0-9][a-z0-9{_LABEL_SYMBOLS}]{{0,64}}[A-Z]"
             r"|[A-Za-z0-9]{16}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-)",

@@ -199,10 +199,10 @@ _PLACEHOLDER_MARKERS = _lazy(
     r"|example|sample|dummy|fake|insert|obfuscated|masked)(?:[^a-z]|$)"
 )
 # ALL_CAPS_WITH_UNDERSCORES names an environment variable; $NAME, ${NAME}, %NAME% refer to one.
-_ENV_REFERENCE = _lazy(
-    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%"
-)
-_VARIABLE_THEN_PATH = _lazy(r"\$\{?[A-Za-z_][A-Za-z0-9_]*+\}?/[^\s]*+")
+_VARIABLE = r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"
+_ENV_REFERENCE = _lazy(rf"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|{_VARIABLE}|%[A-Za-z_][A-Za-z0-9_]*%")
+# ... and a variable with a path after it: $BASE_URL/account/#/forgot_password
+_VARIABLE_THEN_PATH = _lazy(rf"{_VARIABLE}/[^\s]*+")
 # (an element's id or class, its words in lower case joined by "-" or "_": "#gets0m3" is a
 # password's)
 _SELECTOR = _lazy(r"[#.][a-z]++(?:[-_][a-z]++)++")
