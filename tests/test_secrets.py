@@ -37,6 +37,11 @@ def rnd(n: int, alphabet: str = ALNUM) -> str:
     return "".join(chars)
 
 
+def found_in_text(text: str) -> list[str]:
+    """What `scan_text` withholds in ``text``, each span as the text holds it."""
+    return [text[start:end] for start, end, _ in scan_text(text)]
+
+
 def b64url(obj: object) -> str:
     return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
 

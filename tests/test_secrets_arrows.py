@@ -7,7 +7,8 @@ stay what they are.
 
 import pytest
 
-from app.secrets import find_secrets, scan_text
+from app.secrets import find_secrets
+from tests.test_secrets import found_in_text
 
 PASSWORD = "Qw7eQLS7Idoq1J"
 KEY = "1jQT9ccYm97PcyRjlp2cqIcRYJ071FFs"
@@ -46,13 +47,9 @@ NOT_FOUND = [
 ]
 
 
-def _found(text: str) -> list[str]:
-    return [text[start:end] for start, end, _ in scan_text(text)]
-
-
 @pytest.mark.parametrize(("text", "value"), FOUND)
 def test_a_value_an_arrow_or_a_dash_points_at_is_found(text: str, value: str) -> None:
-    assert _found(text) == [value]
+    assert found_in_text(text) == [value]
 
 
 @pytest.mark.parametrize(("text", "value"), FOUND)
@@ -60,7 +57,7 @@ def test_both_engines_find_it_in_a_long_text(text: str, value: str) -> None:
     # past 24,000 characters RE2 finds the names and the anchors (app/secrets/engine.py)
     prose = "The ledger job ran; nothing else to note here. " * 600
     long_text = f"{prose}\n{text}\n{prose}"
-    assert _found(long_text) == [value]
+    assert found_in_text(long_text) == [value]
 
 
 @pytest.mark.parametrize(("text", "value"), FOUND)
@@ -74,12 +71,12 @@ def test_it_is_found_in_a_checkpoint_statement(text: str, value: str) -> None:
 
 @pytest.mark.parametrize("text", NOT_FOUND)
 def test_code_and_prose_arrows_are_no_credential(text: str) -> None:
-    assert _found(text) == []
+    assert found_in_text(text) == []
 
 
 def test_an_agents_numbered_lines_keep_their_arrow_mark() -> None:
     # (the lines as an agent's file-reading tool prints them: number, arrow, line)
     lines = ["import os", f"DB_PASSWORD = '{PASSWORD}'", "connect()"]
     text = "\n".join(f"{i + 41:6d}\u2192{line}" for i, line in enumerate(lines))
-    assert _found(text) == [PASSWORD]
-    assert _found(f"{41:6d}\u2192password = get_password()") == []
+    assert found_in_text(text) == [PASSWORD]
+    assert found_in_text(f"{41:6d}\u2192password = get_password()") == []

@@ -9,14 +9,10 @@ read as its lines would be (app/secrets/detectors.py `_unflattened`, `csv_column
 
 import pytest
 
-from app.secrets import scan_text
+from tests.test_secrets import found_in_text
 
 PASSWORD = "Qw7eQLS7Idoq1J"
 KEY = "1jQT9ccYm97PcyRjlp2cqIcRYJ071FFs"
-
-
-def _found(text: str) -> list[str]:
-    return [text[start:end] for start, end, _ in scan_text(text)]
 
 
 @pytest.mark.parametrize(
@@ -33,12 +29,12 @@ def _found(text: str) -> list[str]:
     ],
 )
 def test_a_table_on_one_line_is_read_as_its_rows(text: str) -> None:
-    assert _found(text) == [PASSWORD]
+    assert found_in_text(text) == [PASSWORD]
 
 
 def test_a_cell_that_is_no_credential_stays_none_on_one_line() -> None:
-    assert _found("| setting | password | |---|---| | rotation | every 90 days |") == []
-    assert _found("| name | value | |---|---| | DB_PASSWORD | ******** |") == []
+    assert found_in_text("| setting | password | |---|---| | rotation | every 90 days |") == []
+    assert found_in_text("| name | value | |---|---| | DB_PASSWORD | ******** |") == []
 
 
 def test_rows_on_one_line_are_read_up_to_a_thousand_in_a_text() -> None:
@@ -46,10 +42,10 @@ def test_rows_on_one_line_are_read_up_to_a_thousand_in_a_text() -> None:
     # credential after them on that line is missed; on a line of its own it is found)
     rows = " ".join(f"| DB_USER_{i} | ledger |" for i in range(1200))
     late = f"| name | value | |---|---| {rows} | DB_PASSWORD | {PASSWORD} |"
-    assert _found(late) == []
+    assert found_in_text(late) == []
     early = f"| name | value | |---|---| | DB_PASSWORD | {PASSWORD} | {rows}"
-    assert _found(early) == [PASSWORD]
-    assert _found(late + f"\n| DB_PASSWORD | {PASSWORD} |") == [PASSWORD]
+    assert found_in_text(early) == [PASSWORD]
+    assert found_in_text(late + f"\n| DB_PASSWORD | {PASSWORD} |") == [PASSWORD]
 
 
 @pytest.mark.parametrize(
@@ -65,7 +61,7 @@ def test_rows_on_one_line_are_read_up_to_a_thousand_in_a_text() -> None:
     ],
 )
 def test_a_yaml_value_on_its_name_s_line_after_a_lead_is_read(text: str) -> None:
-    assert _found(text) == [PASSWORD]
+    assert found_in_text(text) == [PASSWORD]
 
 
 @pytest.mark.parametrize(
@@ -82,22 +78,22 @@ def test_a_yaml_value_on_its_name_s_line_after_a_lead_is_read(text: str) -> None
     ],
 )
 def test_a_lead_with_no_credential_after_it_is_none(text: str) -> None:
-    assert _found(text) == []
+    assert found_in_text(text) == []
 
 
 @pytest.mark.parametrize("indent", ["  ", "    ", "\t"])
 def test_a_csv_or_a_listing_set_in_by_spaces_is_read(indent: str) -> None:
     csv = f"attachment: |\n{indent}name,password\n{indent}app,{PASSWORD}\nnext: 1"
-    assert _found(csv) == [PASSWORD]
+    assert found_in_text(csv) == [PASSWORD]
     listing = f"attachment: |\n{indent}Key          Value\n{indent}api_key      {KEY}\n"
-    assert _found(listing) == [KEY]
+    assert found_in_text(listing) == [KEY]
     tabbed = f"attachment: |\n{indent}name\tvalue\n{indent}DB_PASSWORD\t{PASSWORD}\n"
-    assert _found(tabbed) == [PASSWORD]
+    assert found_in_text(tabbed) == [PASSWORD]
 
 
 def test_a_csv_row_less_indented_than_its_header_is_no_row_of_it() -> None:
-    assert _found(f"  name,password\napp,{PASSWORD}\n") == []
-    assert _found(f"  name,password\n  web,{PASSWORD}\napp,other\n") == [PASSWORD]
+    assert found_in_text(f"  name,password\napp,{PASSWORD}\n") == []
+    assert found_in_text(f"  name,password\n  web,{PASSWORD}\napp,other\n") == [PASSWORD]
 
 
 @pytest.mark.parametrize(
@@ -109,7 +105,7 @@ def test_a_csv_row_less_indented_than_its_header_is_no_row_of_it() -> None:
     ],
 )
 def test_a_value_alone_on_the_line_after_its_label_is_read(text: str) -> None:
-    assert _found(text) == [PASSWORD if PASSWORD in text else KEY]
+    assert found_in_text(text) == [PASSWORD if PASSWORD in text else KEY]
 
 
 HEX_KEY = "eee65f53e9421ce5" + "0211670eae679f02"
@@ -126,8 +122,8 @@ UUID_KEY = "6822a6b2-4735-af1c-" + "a7a1-149075139237"
     ],
 )
 def test_a_key_in_one_case_alone_on_the_line_after_its_label_is_read(text: str, value: str) -> None:
-    assert _found(text) == [value]
-    assert _found("# notes\n" * 3000 + text) == [value]  # (RE2 reads a text this long)
+    assert found_in_text(text) == [value]
+    assert found_in_text("# notes\n" * 3000 + text) == [value]  # (RE2 reads a text this long)
 
 
 @pytest.mark.parametrize(
@@ -149,7 +145,7 @@ def test_a_key_in_one_case_alone_on_the_line_after_its_label_is_read(text: str, 
     ],
 )
 def test_a_next_line_that_is_no_value_is_none(text: str) -> None:
-    assert _found(text) == []
+    assert found_in_text(text) == []
 
 
 AWS_SECRET = "q7Rr+XUtnFE3I/K7MDENG/" + "bPxRfiCYzVbG4pZeKQ"
@@ -168,8 +164,8 @@ AWS_SECRET = "q7Rr+XUtnFE3I/K7MDENG/" + "bPxRfiCYzVbG4pZeKQ"
     ],
 )
 def test_a_value_under_its_label_with_no_colon_is_read(text: str, value: str) -> None:
-    assert value in _found(text)
-    assert value in _found("# notes\n" * 3000 + text)  # (RE2 reads a text this long)
+    assert value in found_in_text(text)
+    assert value in found_in_text("# notes\n" * 3000 + text)  # (RE2 reads a text this long)
 
 
 @pytest.mark.parametrize(
@@ -186,4 +182,4 @@ def test_a_value_under_its_label_with_no_colon_is_read(text: str, value: str) ->
     ],
 )
 def test_a_line_under_a_label_that_is_no_value_is_none(text: str) -> None:
-    assert _found(text) == []
+    assert found_in_text(text) == []

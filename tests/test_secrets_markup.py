@@ -5,14 +5,10 @@ for, a character for a character (app/secrets `_markup_read`), so a hit's place 
 
 import pytest
 
-from app.secrets import scan_text
+from tests.test_secrets import found_in_text
 
 PASSWORD = "Qw7eQLS7Idoq1J"
 KEY = "1jQT9ccYm97PcyRjlp2cqIcRYJ071FFs"
-
-
-def _found(text: str) -> list[str]:
-    return [text[start:end] for start, end, _ in scan_text(text)]
 
 
 @pytest.mark.parametrize(
@@ -34,7 +30,7 @@ def _found(text: str) -> list[str]:
     ],
 )
 def test_a_credential_set_in_markup_is_found_where_it_stands(text: str, value: str) -> None:
-    assert _found(text) == [value]
+    assert found_in_text(text) == [value]
 
 
 HEADED_TABLE = f"""<table>
@@ -74,7 +70,7 @@ CELL_A_LINE = f"""<table>
 def test_an_html_tables_header_names_what_its_column_holds(text: str, values: list[str]) -> None:
     # (a header row of <th> cells read as a Markdown table's header and its separator row; a
     # table set out a row or a cell to a line read as rows one after another)
-    assert _found(text) == values
+    assert found_in_text(text) == values
 
 
 @pytest.mark.parametrize(
@@ -88,7 +84,7 @@ def test_an_html_tables_header_names_what_its_column_holds(text: str, values: li
     ],
 )
 def test_an_html_table_of_what_is_no_credential_holds_none(text: str) -> None:
-    assert _found(text) == []
+    assert found_in_text(text) == []
 
 
 @pytest.mark.parametrize(
@@ -104,7 +100,7 @@ def test_an_html_table_of_what_is_no_credential_holds_none(text: str) -> None:
     ],
 )
 def test_markup_around_what_is_no_credential_stays_none(text: str) -> None:
-    assert _found(text) == []
+    assert found_in_text(text) == []
 
 
 @pytest.mark.parametrize(
@@ -116,7 +112,7 @@ def test_markup_around_what_is_no_credential_stays_none(text: str) -> None:
 )
 def test_a_token_s_underscores_are_no_emphasis(token: str) -> None:
     for text in (f"TOKEN={token}; next", f"value {token} end", f"**Token:** {token}"):
-        assert _found(text) == [token], text
+        assert found_in_text(text) == [token], text
 
 
 @pytest.mark.parametrize(
@@ -129,7 +125,7 @@ def test_a_token_s_underscores_are_no_emphasis(token: str) -> None:
 )
 def test_an_aside_between_a_label_and_its_colon(text: str, value: str) -> None:
     # (a few words in brackets before the colon read as spaces: app/secrets `_aside_read`)
-    assert _found(text) == [value]
+    assert found_in_text(text) == [value]
 
 
 @pytest.mark.parametrize(
@@ -142,7 +138,7 @@ def test_an_aside_between_a_label_and_its_colon(text: str, value: str) -> None:
     ],
 )
 def test_an_aside_after_no_credential_s_name_stays_none(text: str) -> None:
-    assert _found(text) == []
+    assert found_in_text(text) == []
 
 
 @pytest.mark.parametrize(
@@ -155,12 +151,12 @@ def test_an_aside_after_no_credential_s_name_stays_none(text: str) -> None:
 )
 def test_a_table_without_its_outer_pipes_is_read(text: str, value: str) -> None:
     # (GitHub's Markdown: the separator line says where the header and the rows are)
-    assert _found(text) == [value]
+    assert found_in_text(text) == [value]
 
 
 def test_a_table_without_its_outer_pipes_naming_none_stays_none() -> None:
-    assert _found("Name | Value\n--- | ---\nDB_PASSWORD | ********\n") == []
-    assert _found("a | b\n---|---\npassword | string\n") == []
+    assert found_in_text("Name | Value\n--- | ---\nDB_PASSWORD | ********\n") == []
+    assert found_in_text("a | b\n---|---\npassword | string\n") == []
 
 
 def test_no_mark_spans_two_strings(monkeypatch: pytest.MonkeyPatch) -> None:

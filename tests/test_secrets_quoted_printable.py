@@ -10,8 +10,8 @@ other detector and decoder (app/secrets/detectors.py `qp_decoding`), and not as 
 import json
 import quopri
 
-from app.secrets import scan_text
 from app.secrets.detectors import maybe_quoted_printable, quoted_printable_text
+from tests.test_secrets import found_in_text
 
 TOKEN = "dop_v1_acef3c05608b7cdc1c11ff6ca5bcc1258166210894b36f9c7085ab28feaff66f"
 PASSWORD = "Kx8nfcDzdBr1d"
@@ -22,23 +22,19 @@ def _encoded(body: str) -> str:
     return f"Content-Transfer-Encoding: quoted-printable\n\n{encoded}"
 
 
-def _found(text: str) -> list[str]:
-    return [text[start:end] for start, end, _ in scan_text(text)]
-
-
 def test_a_token_a_soft_break_splits_is_found_and_withheld_whole() -> None:
     text = _encoded(f"Hello, the token our integration uses in production is {TOKEN} thanks")
     assert "=\n" in text and TOKEN not in text  # (the encoder broke the line inside it)
-    [found] = _found(text)
+    [found] = found_in_text(text)
     assert found.replace("=\n", "") == TOKEN  # the span covers both pieces as written
 
 
 def test_an_assignment_s_escaped_equals_sign_is_read_decoded() -> None:
-    assert _found(_encoded(f"DB_PASSWORD={PASSWORD}\n")) == [PASSWORD]
-    assert _found(_encoded(f"Passwort für die DB: {PASSWORD} (Zürich)\n")) == [PASSWORD]
+    assert found_in_text(_encoded(f"DB_PASSWORD={PASSWORD}\n")) == [PASSWORD]
+    assert found_in_text(_encoded(f"Passwort für die DB: {PASSWORD} (Zürich)\n")) == [PASSWORD]
     # ... and what the escape spells is no value: "=3DNone" is "=None"
-    assert _found(_encoded("conn = connect(host, password=None, sslmode='require')\n")) == []
-    assert _found(_encoded('C["fig"] = "newton"\nSet-Cookie: fig=newton\r\n')) == []
+    assert found_in_text(_encoded("conn = connect(host, password=None, sslmode='require')\n")) == []
+    assert found_in_text(_encoded('C["fig"] = "newton"\nSet-Cookie: fig=newton\r\n')) == []
 
 
 def test_what_it_decodes_to_is_read_by_the_other_decoders() -> None:
@@ -50,7 +46,7 @@ def test_what_it_decodes_to_is_read_by_the_other_decoders() -> None:
         )
     )
     body = "tool_result " + json.dumps({"output": lines, "ok": True})
-    assert _found(_encoded(body)) == [PASSWORD]
+    assert found_in_text(_encoded(body)) == [PASSWORD]
 
 
 def test_a_text_that_only_looks_encoded_is_read_as_written() -> None:
@@ -68,9 +64,9 @@ def test_the_escapes_of_a_text_are_read_up_to_ten_thousand() -> None:
     filler = "ab=20" * 10_000
     late = _encoded(filler + f"\nDB_PASSWORD={PASSWORD}\n")
     assert "=3D" + PASSWORD in late
-    assert _found(late) == []
+    assert found_in_text(late) == []
     early = _encoded(f"DB_PASSWORD={PASSWORD}\n" + filler)
-    assert _found(early) == [PASSWORD]
+    assert found_in_text(early) == [PASSWORD]
 
 
 def test_a_value_in_hex_that_starts_with_3d_is_no_escape() -> None:
@@ -80,10 +76,10 @@ def test_a_value_in_hex_that_starts_with_3d_is_no_escape() -> None:
     assert not quoted_printable_text("API_KEY=3D9F0C4B7E2A1D5C8B3E6F9A0D2C4B7E1A3D5C8B")
     # (... which may yet be encoded: read both as written and as it decodes)
     assert maybe_quoted_printable("API_KEY=3D9F0C4B7E2A1D5C8B3E6F9A0D2C4B7E1A3D5C8B")
-    assert _found(_encoded("AWS_ACCESS_KEY_ID=AKIA2AE2P564ZLFZZYSV end")) == [
+    assert found_in_text(_encoded("AWS_ACCESS_KEY_ID=AKIA2AE2P564ZLFZZYSV end")) == [
         "AKIA2AE2P564ZLFZZYSV"
     ]
     assert quoted_printable_text("password=3DNone")
     assert quoted_printable_text("a=3D1\nb=3D2")
     token = "SENTRY_AUTH_TOKEN=3d5ef3f18cb3d9855e076f8296e27178f9127a03c2849f65815add7af2c5f4d2"
-    assert _found(token) == [token.split("=", 1)[1]]
+    assert found_in_text(token) == [token.split("=", 1)[1]]

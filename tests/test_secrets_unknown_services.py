@@ -10,16 +10,12 @@ from __future__ import annotations
 import pytest
 
 from app.secrets import find_secrets, scan_text
-from tests.test_secrets import rnd
+from tests.test_secrets import found_in_text, rnd
 
 KEY = "roLt" + rnd(24) + "7e4Q"
 HEX_KEY = "e8" + rnd(30, "0123456789abcdef")
 # (base64url of 32 bytes that happens to hold no digit, as one in a thousand does)
 LETTERS_KEY = "PSIYbVgfkbEPQoqJfzHpACTtihONkQ_cKmOpNDPNiCU"
-
-
-def _found_in_text(text: str) -> list[str]:
-    return [text[s:e] for s, e, _ in scan_text(text)]
 
 
 @pytest.mark.parametrize("name", ["censys_key", "CLARIFAI_KEY", "chartmogulKey", "clinchpad-key"])
@@ -33,7 +29,7 @@ def test_a_key_named_for_an_unknown_service_is_found(name: str, value: str) -> N
     # to read it too
     for padding in ("", "# settings\n" * 3000):
         for line in (f'api:\n  {name}: "{value}"\n', f"{name}={value}\nLOG_LEVEL=info\n"):
-            assert _found_in_text(padding + line) == [value], (name, len(padding))
+            assert found_in_text(padding + line) == [value], (name, len(padding))
 
 
 @pytest.mark.parametrize(
@@ -90,7 +86,7 @@ def test_a_name_that_starts_with_digits_is_read(name: str) -> None:
     assert [hit.path for hit in find_secrets({"api": {name: SECRET}})] == [f"/api/{name}"]
     for padding in ("", "# settings\n" * 3000):
         for line in (f'api:\n  {name}: "{SECRET}"\n', f"{name}={SECRET}\n"):
-            assert _found_in_text(padding + line) == [SECRET], (name, len(padding))
+            assert found_in_text(padding + line) == [SECRET], (name, len(padding))
 
 
 @pytest.mark.parametrize(
