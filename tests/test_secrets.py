@@ -27,7 +27,7 @@ def rnd(n: int, alphabet: str = ALNUM) -> str:
     """A random-looking run, different on every call (seeded, so runs are reproducible).
 
     From the default alphabet it always mixes lower case, upper case and digits, as generated
-    keys do, so no draw can pass for a camelCase identifier whatever order tests run in.
+    keys do (tests/test_secrets_unknown_services.py draws keys as they come).
     """
     chars = [_rng.choice(alphabet) for _ in range(n)]
     if alphabet == ALNUM and n >= 3:
