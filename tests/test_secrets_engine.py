@@ -454,3 +454,23 @@ def test_a_set_that_runs_out_of_memory_lets_every_pattern_through(
     every = engine.present(Hay(filler), True)
     assert set(searched) < set(every)
     assert set(every) - set(searched) <= engine._bytewise
+
+
+def test_a_keyword_set_that_runs_out_of_memory_lets_every_keyword_through(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the set of patterns read byte by byte: no match at all is the answer of an automaton
+    out of memory (the empty regex it adds matches in every text), and then every pattern is
+    searched, not none."""
+    engine = Engine(PATTERNS)
+    text = "nothing here but words " * 2000
+    assert engine.present(Hay(text), True) == sorted(engine._ungated)
+
+    class OutOfMemory:
+        def Match(self, text: bytes) -> None:
+            return None
+
+    monkeypatch.setattr(engine, "_set", OutOfMemory())
+    hay = Hay(text)
+    assert len(engine.present(hay, True)) > len(PATTERNS) // 2
+    assert hay.found == set(range(len(engine._entries)))

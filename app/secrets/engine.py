@@ -286,7 +286,11 @@ class Engine:
         it lets through and the scope would not finds no match there.) ``fits``: `re`'s last
         gate too, though RE2 found the keywords (a short text that `re` then searches)."""
         if re2:
-            found = set(self._keyword_set().Match(hay.raw) or ())  # (None: no keyword)
+            found = set(self._keyword_set().Match(hay.raw) or ())
+            if found:
+                found.discard(len(self._entries))  # (the empty regex's: see `_keyword_set`)
+            else:  # the set's automaton ran out of memory: every keyword may stand in the text
+                found = set(range(len(self._entries)))
             hay.found = found
         else:
             found = set()
@@ -388,6 +392,9 @@ class Engine:
             for word, exact, _ in self._entries:
                 escaped = re2.escape(word)
                 keyword_set.Add((escaped if exact else f"(?i:{escaped})").encode())
+            # The empty regex, last, matches in every text: RE2's set reports no match at all
+            # only when its automaton ran out of memory (a text of no keyword reports this one)
+            keyword_set.Add(b"")
             keyword_set.Compile()
             self._set = keyword_set
         return self._set
