@@ -375,93 +375,12 @@ def test_matches_turning_thick_further_on_hand_over_to_the_pattern_whole() -> No
     assert 30 <= calls["led"] <= 64 and calls["whole"] == 200 - calls["led"]
 
 
-def _large_texts() -> list[str]:
-    """Texts past `BYTEWISE_SET_FROM`: the corpus whole and in turn, its credentials among
-    what RE2 reads byte by byte (runs, numbered lines, logs' lines, CSV rows, hex)."""
-    corpus = "\n".join(CORPUS)
-    runs = "\n".join(
-        f"{k}: {rnd(30)} 0.{rnd(8, '0123456789abcdef')} {rnd(40, string.ascii_letters)}"
-        for k in range(3000)
-    )
-    return [corpus, runs, corpus[::-1], runs + "\n" + corpus]
-
-
-def _candidates_of(text: str) -> tuple[dict[int, int], dict[int, list[tuple[int, int, str]]]]:
-    lines = text.split("\n")
-    return secrets._candidates(lines)
-
-
-def test_the_patterns_read_byte_by_byte_are_those_led_by_a_class_a_newline_or_a_digit() -> None:
-    bytewise = engine_module._read_bytewise
-    assert bytewise("[0-9a-f]{32}-[0-9a-f]{8}")
-    assert not bytewise("[A-Za-z0-9+/_\\-]{24,}")  # (a run alone: nearly every text holds one)
-    assert bytewise("\n[ \t]*#")
-    assert bytewise("(?:1000\\.)[a-f0-9.]{65,}")
-    assert bytewise("0\\.[0-9a-f]{8}")
-    assert not bytewise("(?i:datadog)[ \t]*=")
-    assert not bytewise("ghp_[A-Za-z0-9]{36}")
-    assert not bytewise("(?:live_|test_)[A-Za-z0-9]{30,}")
-    assert len(Engine(PATTERNS)._bytewise) >= 20  # (the rules' and anchors' of this shape)
-
-
-def test_a_set_of_the_patterns_read_byte_by_byte_changes_no_match(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Those the set finds nowhere are not searched, the others are: what a large text's
-    search finds is what it finds with every pattern searched."""
-    texts = _large_texts()
-    assert all(len(text) >= engine_module.BYTEWISE_SET_FROM for text in texts)
-    with_set = [_candidates_of(text) for text in texts]
-    monkeypatch.setattr(engine_module, "BYTEWISE_SET_FROM", 10**12)
-    assert [_candidates_of(text) for text in texts] == with_set
-    assert any(found for _, found in with_set) and any(bits for bits, _ in with_set)
-
-
-def test_the_set_lets_through_only_what_matches_in_the_text() -> None:
-    engine = Engine(PATTERNS)
-    key = f"{rnd(32, '0123456789abcdef')}-{rnd(8, '0123456789abcdef')}-{rnd(8, '0123456789abcdef')}"
-    filler = "\n".join(f"note {k}: nothing here, just words and 42." for k in range(3000))
-    mailgun = next(i for i, p in enumerate(PATTERNS) if getattr(p, "id", "") == "mailgun-api-key")
-    assert mailgun in engine._bytewise
-    for text, kept in ((filler, False), (filler + "\nkey " + key + "\n", True)):
-        hay = Hay(text)
-        matched = engine._bytewise_matched(hay)
-        assert matched is not None
-        assert (mailgun in matched) is kept
-        # (the keyword set lets it through either way: it has no keyword, `run_test` aside)
-        assert (mailgun in engine.present(hay, True)) is kept
-
-
-def test_a_set_that_runs_out_of_memory_lets_every_pattern_through(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """RE2's set answers no match at all when its automaton runs out of memory, which the
-    regex the set adds that matches everywhere tells from a text holding none: then each
-    pattern is searched on its own."""
-    engine = Engine(PATTERNS)
-    filler = "\n".join(f"note {k}: nothing here, just words and 42." for k in range(3000))
-    hay = Hay(filler)
-    assert engine._bytewise_matched(hay) == set()  # (the empty regex's match only)
-    searched = engine.present(Hay(filler), True)
-
-    class OutOfMemory:
-        def Match(self, text: bytes) -> None:
-            return None
-
-    assert engine._bytewise_set is not None
-    monkeypatch.setattr(engine, "_bytewise_set", (OutOfMemory(), engine._bytewise_set[1]))
-    assert engine._bytewise_matched(Hay(filler)) is None
-    every = engine.present(Hay(filler), True)
-    assert set(searched) < set(every)
-    assert set(every) - set(searched) <= engine._bytewise
-
-
 def test_a_keyword_set_that_runs_out_of_memory_lets_every_keyword_through(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """As the set of patterns read byte by byte: no match at all is the answer of an automaton
-    out of memory (the empty regex it adds matches in every text), and then every pattern is
-    searched, not none."""
+    """No match at all is the answer of an RE2 set whose automaton ran out of memory (the
+    regex it adds, the text's start, matches in every text): then every pattern is searched,
+    not none."""
     engine = Engine(PATTERNS)
     text = "nothing here but words " * 2000
     assert engine.present(Hay(text), True) == sorted(engine._ungated)

@@ -13,9 +13,8 @@ text with the same patterns, each pattern on its own:
   RE2 (google-re2), whose automata never backtrack: one pass of an RE2 set finds which
   keywords occur, and one RE2 pass per pattern whose keyword occurred finds its matches (or
   one per part of it, where its literals share no first character: `_split_lead`; a pattern
-  led by literals in any case skips through the text in lower case first: `_folded`; the
-  patterns RE2 reads byte by byte are first matched as one RE2 set, and only those it finds
-  are searched: `_read_bytewise`). Linear in the input whatever it holds.
+  led by literals in any case skips through the text in lower case first: `_folded`). Linear
+  in the input whatever it holds.
 - a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern: importing
   RE2 and compiling its sets costs some milliseconds once per process, which a small document's
   lint (`ocp lint` on one file, start-up, issue 28) must not pay. The keywords of token-shaped
@@ -42,15 +41,6 @@ from collections.abc import Callable, Iterator, Sequence
 # below it, importing the binding and compiling the keyword sets (about 3 ms) costs more than
 # the `in` tests and the few `re` patterns a small input needs.
 RE2_FROM = 24_000
-
-# A text at least this long (characters) whose keywords let through this many of the patterns RE2
-# reads byte by byte (`_read_bytewise`) has them matched first as one RE2 set, in one pass: those
-# it finds nowhere are not searched. Each such pattern's own pass reads 400 KB in 0.5-1.3 ms
-# (a class, a newline or a digit first: RE2 has no rare byte to skip to), the set's of all 29
-# 0.4-0.5 ms more than one of them (2 MB of a benign checkpoint's strings: 1.9 ms for the set,
-# where the seven its keywords let through cost 5.8 ms, one of them matching).
-BYTEWISE_SET_FROM = 65_536
-_BYTEWISE_AT_LEAST = 3
 
 # Token characters, and the shortest run of them every token and every key stands in.
 RUN_CHARS = r"A-Za-z0-9_.\-~+/=%$:|&"
@@ -261,9 +251,6 @@ class Engine:
         for i, gate in enumerate(gates):
             for keyword in gate:
                 self._opens[keyword].append(i)
-        # the patterns RE2 reads byte by byte (`_read_bytewise`), and their RE2 set, once needed
-        self._bytewise_patterns: frozenset[int] | None = None
-        self._bytewise_set: tuple[Any, list[int]] | None = None
         self._python: dict[int, re.Pattern[str]] = {}
         self._re2: dict[int, Any] = {}
         self._re2_parts: dict[int, list[tuple[Any, frozenset[int], Any]]] = {}
@@ -288,7 +275,7 @@ class Engine:
         if re2:
             found = set(self._keyword_set().Match(hay.raw) or ())
             if found:
-                found.discard(len(self._entries))  # (the empty regex's: see `_keyword_set`)
+                found.discard(len(self._entries))  # (the text's start: see `_keyword_set`)
             else:  # the set's automaton ran out of memory: every keyword may stand in the text
                 found = set(range(len(self._entries)))
             hay.found = found
@@ -314,43 +301,7 @@ class Engine:
         elif fits:  # (the run tests only: they gate the patterns with no keyword)
             patterns = self.patterns
             present = [i for i in present if patterns[i].run_test is None or self._fits(i, hay)]
-        elif len(hay) >= BYTEWISE_SET_FROM:
-            bytewise = self._bytewise
-            if len(bytewise.intersection(present)) >= _BYTEWISE_AT_LEAST:
-                matched = self._bytewise_matched(hay)
-                if matched is not None:
-                    present = [i for i in present if i not in bytewise or i in matched]
         return present
-
-    @property
-    def _bytewise(self) -> frozenset[int]:
-        if self._bytewise_patterns is None:
-            self._bytewise_patterns = frozenset(
-                [i for i, pattern in enumerate(self.patterns) if _read_bytewise(pattern.regex)]
-            )
-        return self._bytewise_patterns
-
-    def _bytewise_matched(self, hay: Hay) -> set[int] | None:
-        """The patterns of `_bytewise` that match somewhere in ``hay``, by one pass of an RE2
-        set of them all; None when the set's automaton gave up (out of memory: the set then
-        says nothing, and each is searched)."""
-        if self._bytewise_set is None:
-            re2 = _re2_module()
-            assert re2 is not None
-            bytewise_set = re2.Set.SearchSet(_options(re2))
-            order = sorted(self._bytewise)
-            for index in order:
-                bytewise_set.Add(self.patterns[index].regex.encode())
-            # The empty regex matches in every text: a pass that ends with no match at all is
-            # one whose automaton ran out of memory (RE2's set then reports none).
-            bytewise_set.Add(b"")
-            bytewise_set.Compile()
-            self._bytewise_set = (bytewise_set, order)
-        bytewise_set, order = self._bytewise_set
-        matched = bytewise_set.Match(hay.raw)
-        if not matched:
-            return None
-        return {order[k] for k in matched if k < len(order)}
 
     def _fits(self, index: int, hay: Hay) -> bool:
         """`re`'s last gate: a pattern's run test, and the length of the run its keyword is in."""
@@ -392,9 +343,10 @@ class Engine:
             for word, exact, _ in self._entries:
                 escaped = re2.escape(word)
                 keyword_set.Add((escaped if exact else f"(?i:{escaped})").encode())
-            # The empty regex, last, matches in every text: RE2's set reports no match at all
-            # only when its automaton ran out of memory (a text of no keyword reports this one)
-            keyword_set.Add(b"")
+            # The text's start, last, matches in every text: RE2's set reports no match at all
+            # only when its automaton ran out of memory (a text of no keyword reports this one).
+            # (Not the empty regex, which matches at every place: it doubled the set's pass.)
+            keyword_set.Add(rb"\A")
             keyword_set.Compile()
             self._set = keyword_set
         return self._set
@@ -491,22 +443,6 @@ class Engine:
         if compiled is None:
             compiled = self._re2[index] = _re2_compile(self.patterns[index].regex)
         return compiled
-
-
-def _read_bytewise(regex: str) -> bool:
-    """Whether RE2 reads every byte of a text searching ``regex``: it starts (past a "(?:")
-    with a character class, a newline (one stands between every two strings the scan joins) or
-    a digit (in every number), where RE2 skips to a rarer first byte at memchr's speed. Not a
-    run of one class alone (the base64 anchor's [A-Za-z0-9+/_\\-]{24,}): nearly every large
-    text holds one, and its counting costs the set's automaton a third of its pass."""
-    lead = regex[3:] if regex.startswith("(?:") else regex
-    if re.fullmatch(_LONE_RUN, regex):
-        return False
-    return lead.startswith(("[", "\n", "\\n")) or lead[:1].isdigit()
-
-
-# (compiled by `re`'s cache on first use: a large text's, not `ocp lint`'s start)
-_LONE_RUN = r"\[(?:\\.|[^\]\\])*\]\{[0-9]+,[0-9]*\}"
 
 
 def _folded_matcher(folded: Any, compiled: Any, hay: Hay) -> _Matcher:
