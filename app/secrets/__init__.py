@@ -834,26 +834,28 @@ _RESOURCE_ID = _lazy(r"[a-z]{1,12}-[0-9a-f]{8,32}")
 def _camel_words(value: str) -> bool:
     """Whether three quarters of ``value`` or more are capitalized words: an identifier's
     name (S3AccessPointAttachments, terminateBlueInstancesOnDeploymentSuccess), not a
-    generated key. A word holds a vowel, or is an abbreviation identifiers write without one
-    (Http, Sql): a generated key's capital and the small letters after it are one once in a
-    few, and 32 letters and digits drawn at random were read as words once in 950 ("roLtm…
-    JunEKA7Umjtfis2WltSeqKvw"), once in 8,700 now."""
+    generated key. A word holds a vowel and no four consonants in a row, or is an abbreviation
+    identifiers write without one (Http, Sql): a generated key's capital and the small letters
+    after it are one once in a few, and 32 letters and digits drawn at random were read as
+    words once in 950 ("roLtm…JunEKA7Umjtfis2WltSeqKvw"), once in 37,000 now."""
     words = [
         word
         for word in _CAPITALIZED_WORD.findall(value)
-        if not _VOWELS.isdisjoint(word) or word.lower() in _VOWELLESS_WORDS
+        if (not _VOWELS.isdisjoint(word) and _CONSONANTS_RUN.search(word) is None)
+        or word.lower() in _VOWELLESS_WORDS
     ]
     return sum(map(len, words)) * 4 >= len(value) * 3
 
 
-_VOWELS = frozenset("aeiouyAEIOUY")
+_VOWELS = frozenset("aeiouyAEIOU")  # (a capital Y starts a word as a consonant: Year, Yzxq)
+_CONSONANTS_RUN = _lazy(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{4}")
 # (abbreviations an identifier writes as a word: a name's "HttpsProxyUrl", "SqlXmlRpcHandler")
 _VOWELLESS_WORDS = frozenset(
     (
         "http", "https", "html", "xml", "sql", "rpc", "grpc", "tls", "ssl", "ssh", "dns", "jwt",
         "kms", "psk", "crl", "cfn", "src", "dst", "cmd", "ctx", "cfg", "msg", "pwd", "str", "txt",
         "svc", "smtp", "ftp", "sftp", "tcp", "nfs", "pgp", "gpg", "pkcs", "csv", "pdf", "png",
-        "jpg", "rgb", "sdk", "cdn", "vpn", "ttl", "crm", "cms", "mgmt", "ptr", "cnt", "pkg",
+        "jpg", "rgb", "sdk", "cdn", "vpn", "ttl", "crm", "cms", "mgmt", "ptr", "cnt", "pkg", "yml",
     )
 )  # fmt: skip
 
