@@ -371,6 +371,23 @@ def api_key_names(n: int) -> bytes:
     return dump(_with_arguments({f"api_key_{i}": _fake_github_token(i) for i in range(n)}))
 
 
+def service_members(n: int) -> bytes:
+    """``n`` objects whose members a service names alone, each value of the shape of that
+    service's key and refused (too plain: one digit repeated, hex with a letter past f): the
+    document's text is read for the services' rules, a check of Python for each (a thousand
+    refused, the rest of the text is not read for the rule)."""
+    items = [
+        {
+            "datadog": f"{i:031x}g",
+            "heroku": f"{i:08x}-0000-0000-0000-000000000000",
+            "okta": "00" + str(i % 10) * 40,
+            "twilio": f"{i:032d}",
+        }
+        for i in range(n)
+    ]
+    return dump(_with_arguments({"items": items}))
+
+
 def rule_near_misses(full: bool) -> list[str]:
     """For every rule of app/secrets/rules.py, texts that almost match it: each keyword with a
     run one character too short (``full`` False), or with a masked run of the full length (True:
@@ -1300,6 +1317,7 @@ CASES: dict[str, Case] = {
         Case("case-runs", case_runs, "short runs of both cases, then single-case runs of 24"),
         Case("aws-key-names", aws_key_names, "member names like AWS key ids, token values"),
         Case("api-key-names", api_key_names, "member names api_key_N, token values"),
+        Case("service-members", service_members, "members a service names alone, decoy values"),
         Case("near-miss-text", near_miss_text, "every rule's near misses in one string"),
         Case(
             "near-miss-members",

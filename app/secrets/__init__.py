@@ -4782,14 +4782,19 @@ def _hits(
         name_spans[name] = _merge(name_spans.get(name, []) + spans)
     # a bare "key" in an object a service names ({"datadog": {"key": "…"}}): as datadog_key
     service_keys = not _BARE_KEYS.isdisjoint(distinct_names) and _names_a_service(distinct_names)
+    # a member a service names alone ({"datadog": "…"}): its value as the document's text
+    # reads it, '"datadog": "…"', where gitleaks' rules read a service's name beside its key
+    flagged = _service_flagged(distinct_names, document, source)
     if (
         name_spans
         or credential_names
         or service_keys
+        or flagged
         or not _PAIRED_VALUES.isdisjoint(distinct_names)
         or "kty" in distinct_names
     ):
-        _scan_members(walk(), record, name_spans, credential_names, service_keys)
+        recorded = places.__contains__
+        _scan_members(walk(), record, name_spans, credential_names, service_keys, flagged, recorded)
     yield from pending
 
 
@@ -4809,13 +4814,89 @@ def _names_a_service(names: Iterable[object]) -> bool:
     return any(isinstance(name, str) and name.lower() in services for name in names)
 
 
+def _service_flagged(
+    names: Iterable[object], document: object, source: str | None
+) -> dict[str, dict[str, str]]:
+    """The service each member name of a document names alone ("datadog", "Okta": a keyword
+    of the rules that read a service's name beside its key), in lower case -> what those rules
+    flag in the document's text (the text intake read, or the document written as JSON), and
+    its kind: the values to look for under such a member. One search of each such rule over
+    the text, no step of Python for each member: a document of 20,000 {"okta": "…"} objects
+    holding no key costs a search, and only a text holding a flagged value has its members
+    looked at."""
+    by_service = _service_rules()
+    services = {name.lower() for name in names if isinstance(name, str)}.intersection(by_service)
+    if not services:
+        return {}
+    if source is None:
+        import json  # (loaded already: intake decoded the document with it)
+
+        try:
+            source = json.dumps(document, ensure_ascii=False)
+        except (TypeError, ValueError):  # (no JSON value: nothing a text would show)
+            return {}
+    engine = _engine()
+    hay = Hay(source)
+    re2 = engine.uses_re2(hay)
+    if re2:
+        engine.present(hay, re2)  # (the keywords its searchers choose their parts by)
+    flagged: dict[str, dict[str, str]] = {}
+    for service in sorted(services):
+        for index in by_service[service]:
+            rule, refused, pos = RULES[index], 0, 0
+            search = engine.searcher(index, hay, re2)
+            while (m := search(pos)) is not None:
+                pos = m[1]
+                span = rule.check(source, m[0], m[1])
+                if span is not None:
+                    found = source[span[0] : span[1]]
+                    flagged.setdefault(service, {}).setdefault(found, rule.kind)
+                else:
+                    refused += 1
+                    if refused > _SERVICE_REFUSALS:
+                        break  # (a text of decoys of its format: the rest is not read)
+    return flagged
+
+
+# What the rules of a service named alone refuse in a document's text before the rest of it is
+# not read for them: a check is a step of Python (5 µs), and a text's decoys of a key's format
+# under a service's name, refused, come by the hundred only in a hostile one (bench/worst.py
+# `service-members`: 1,420 objects of four such members, 27 ms of checks for a thousand each)
+_SERVICE_REFUSALS = 100
+
+
+@lru_cache(maxsize=1)
+def _service_rules() -> dict[str, list[int]]:
+    """A service's name (in lower case, one of `_services`) -> the rules that read it beside a
+    key (their keyword). Not a word such a rule reads that names no service alone: "account"
+    (Azure's storage account's), "token", "pat", "bootstrap", "unseal" (Vault's), which a
+    checkpoint's members hold for other things."""
+    services = _services() - _NOT_SERVICE_ALONE
+    by_service: dict[str, list[int]] = {}
+    for index, rule in enumerate(RULES):
+        if rule.scope != IN_RUNS:
+            for keyword in rule.keywords:
+                if keyword in services:
+                    by_service.setdefault(keyword, []).append(index)
+    return by_service
+
+
+_NOT_SERVICE_ALONE = frozenset(("account", "token", "pat", "bootstrap", "unseal"))
+
+
 def _scan_members(
     layout: _Layout,
     record: Record,
     name_spans: dict[object, list[Span]],
     credential_names: dict[object, str],
     service_keys: bool = False,
+    flagged: dict[str, dict[str, str]] | None = None,
+    recorded: Callable[[tuple[int, tuple[object, ...]]], bool] | None = None,
 ) -> None:
+    """Record the credentials member names say their values are, and the names' own.
+    ``flagged``: what the text of the document shows flagged after a service's name alone
+    (`_service_flagged`), recorded in a string member of that name that holds it, unless
+    ``recorded`` says its place is already (a Stripe key's, flagged on its own)."""
     wanted = list(dict.fromkeys([*name_spans, *credential_names]))
     paired = [member for member in _PAIRED_VALUES if member in layout.names]
     jwk = "kty" in layout.names
@@ -4841,6 +4922,30 @@ def _scan_members(
             _service_key(layout, record, c, obj)
         if jwk and isinstance(obj.get("kty"), str):
             _jwk_members(record, c, obj)
+        if flagged:
+            _service_members(record, recorded, c, obj, flagged)
+
+
+def _service_members(
+    record: Record,
+    recorded: Callable[[tuple[int, tuple[object, ...]]], bool] | None,
+    c: int,
+    obj: dict[object, object],
+    flagged: dict[str, dict[str, str]],
+) -> None:
+    """Record each string member of object ``c`` that a service names alone and that holds
+    what the document's text shows flagged after that service's name."""
+    for ordinal, (name, value) in enumerate(obj.items()):
+        if not isinstance(name, str) or not isinstance(value, str):
+            continue
+        values = flagged.get(name.lower())
+        if not values or (recorded is not None and recorded((c, (name,)))):
+            continue
+        for found, kind in values.items():
+            at = value.find(found)
+            if at != -1:
+                record(c, (name,), (ordinal,), (at, at + len(found), kind), False, value)
+                break
 
 
 def _service_key(layout: _Layout, record: Record, c: int, obj: dict[object, object]) -> None:
