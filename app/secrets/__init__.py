@@ -4900,6 +4900,10 @@ def _scan_members(
     wanted = list(dict.fromkeys([*name_spans, *credential_names]))
     paired = [member for member in _PAIRED_VALUES if member in layout.names]
     jwk = "kty" in layout.names
+    # (the names as written of the services flagged: an object holding none is passed over in C)
+    named_services = frozenset(
+        [n for n in layout.names if isinstance(n, str) and n.lower() in (flagged or ())]
+    )
     for c, obj in enumerate(layout.conts):
         if not isinstance(obj, dict):
             continue
@@ -4922,7 +4926,7 @@ def _scan_members(
             _service_key(layout, record, c, obj)
         if jwk and isinstance(obj.get("kty"), str):
             _jwk_members(record, c, obj)
-        if flagged:
+        if flagged and not named_services.isdisjoint(obj):
             _service_members(record, recorded, c, obj, flagged)
 
 
