@@ -4901,8 +4901,10 @@ def _scan_members(
     paired = [member for member in _PAIRED_VALUES if member in layout.names]
     jwk = "kty" in layout.names
     # (the names as written of the services flagged: an object holding none is passed over in C)
-    named_services = frozenset(
-        [n for n in layout.names if isinstance(n, str) and n.lower() in (flagged or ())]
+    named_services = (
+        frozenset([n for n in layout.names if isinstance(n, str) and n.lower() in flagged])
+        if flagged
+        else frozenset()
     )
     for c, obj in enumerate(layout.conts):
         if not isinstance(obj, dict):
