@@ -147,6 +147,27 @@ def test_a_small_text_never_loads_re2(monkeypatch: pytest.MonkeyPatch) -> None:
     assert find_secrets({"statements": [{"text": t} for t in CORPUS[:40]]}) is not None
 
 
+def test_small_documents_load_re2_once_they_add_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A service lints small documents one after another: once `re` has read as many characters
+    as one large input, RE2 is loaded and reads the rest (its keyword set costs milliseconds
+    once; `re`'s keyword tests cost that again every few documents). The findings are the same
+    either way."""
+    fresh = Engine(PATTERNS)
+    monkeypatch.setattr(secrets, "_ENGINE", [fresh])
+    token = "deploy with ghp_" + rnd(36, string.ascii_letters + string.digits)
+    small = {"statements": [{"text": t} for t in [*CORPUS[:30], token]]}
+    size = len("\n".join(CORPUS[:30]))
+    assert size < engine_module.RE2_FROM // 3
+    expected = find_secrets(small)
+    assert expected
+    assert fresh._set is None  # one small document: `re` alone
+    for _ in range(engine_module.RE2_FROM // size + 1):
+        assert find_secrets(small) == expected
+    assert fresh._set is not None  # as many characters as a large input: RE2 loaded
+    assert fresh.uses_re2(Hay("a short text"))
+    assert find_secrets(small) == expected
+
+
 def test_a_text_that_is_one_run_is_found_as_re_finds_it() -> None:
     """A short text wholly of base64 characters is taken as one run without the regex: on
     texts of those characters and padding (a few equal signs, some inside), each as long as a

@@ -9,7 +9,8 @@ that holds one, so most are never run.
 Two engines, chosen by the input's size, give the same matches, because both read the same
 text with the same patterns, each pattern on its own:
 
-- a large input (or any input once RE2 is loaded: it is then the cheaper one) is searched by
+- a large input (or any input once RE2 is loaded: it is then the cheaper one; it is loaded once
+  the small inputs a process has read add up to a large one) is searched by
   RE2 (google-re2), whose automata never backtrack: one pass of an RE2 set finds which
   keywords occur, and one RE2 pass per pattern whose keyword occurred finds its matches (or
   one per part of it, where its literals share no first character: `_split_lead`; a pattern
@@ -17,12 +18,13 @@ text with the same patterns, each pattern on its own:
   in the input whatever it holds.
 - a small input is searched by `re`, keyword by keyword (`in`) and pattern by pattern: importing
   RE2 and compiling its sets costs some milliseconds once per process, which a small document's
-  lint (`ocp lint` on one file, start-up, issue 28) must not pay. The keywords of token-shaped
-  patterns are looked for only in the runs of token characters the text holds, and a
-  service's name only on the lines that hold one (`scope`): a fraction of prose. The
-  patterns are written so that `re` runs them in bounded work per position (no nested or
-  overlapping repetitions; a repetition either ends the pattern or is bounded), and the
-  input is small.
+  lint (`ocp lint` on one file, start-up, issue 28) must not pay; `re`'s keyword tests cost
+  about 0.25 µs a character, which a service linting small documents must not pay for ever.
+  The keywords of token-shaped patterns are looked for only in the runs of token characters
+  the text holds, and a service's name only on the lines that hold one (`scope`): a fraction
+  of prose. The patterns are written so that `re` runs them in bounded work per position (no
+  nested or overlapping repetitions; a repetition either ends the pattern or is bounded), and
+  the input is small.
 
 Both read the input as ASCII: every other character replaced by "?" (`Hay`), so offsets stay
 those of the text, RE2 reads bytes, and `re` sees the very same characters. The patterns use a
@@ -37,9 +39,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-# An input at least this long (characters) is searched with RE2 even before RE2 is loaded:
-# below it, importing the binding and compiling the keyword sets (about 3 ms) costs more than
-# the `in` tests and the few `re` patterns a small input needs.
+# RE2 is loaded once `re`'s keyword tests have read this many characters in the process (one
+# input or several): importing the binding and compiling the keyword set cost 6 to 9 ms once,
+# and `re`'s gates (each of some 560 keywords looked for with `in`) about 0.25 µs a character,
+# every time: a server's second 50 KB document pays for RE2's load, and a lint of one small
+# file (start-up, issue 28) never loads it.
 RE2_FROM = 24_000
 
 # Token characters, and the shortest run of them every token and every key stands in.
@@ -255,15 +259,19 @@ class Engine:
         self._re2: dict[int, Any] = {}
         self._re2_parts: dict[int, list[tuple[Any, frozenset[int], Any]]] = {}
         self._set: Any = None
+        # the characters of the inputs `uses_re2` was asked about before RE2 was loaded
+        self._read_by_re = 0
 
     # --- which engine --------------------------------------------------------------------------
 
     def uses_re2(self, hay: Hay) -> bool:
-        """RE2 for a large input, and for every input once its keyword set is compiled: from
-        then on it is the cheaper engine (and both give the same matches)."""
+        """RE2 for a large input, for every input once the inputs `re` read before it add up to
+        RE2_FROM characters, and for every input once its keyword set is compiled: from then on
+        it is the cheaper engine (and both give the same matches)."""
         if self._set is not None:
             return True
-        return len(hay) >= RE2_FROM and _re2_module() is not None
+        self._read_by_re += len(hay)  # (a race of two threads loses a count: harmless)
+        return self._read_by_re >= RE2_FROM and _re2_module() is not None
 
     # --- which patterns a text needs -----------------------------------------------------------
 
