@@ -159,7 +159,8 @@ def _add_lint(commands: _Commands) -> None:
         description="Check OpenCheckpoint documents (levels 1 and 2 of spec §8.1). Exit "
         "status: 0 all valid, 1 any invalid or failing by --fail-on, 2 usage or I/O error. "
         "A policy (--select, --ignore, the configuration) decides which findings count: an "
-        "error it does not report fails nothing.",
+        "error it does not report fails nothing, but a json or version error (after which "
+        "nothing of the file is checked) is always reported.",
     )
     lint_cmd.add_argument(
         "files",
@@ -181,24 +182,29 @@ def _add_lint(commands: _Commands) -> None:
     )
     lint_cmd.add_argument(
         "--fail-on",
+        action=_Joined,
         type=_fail_on_list,
         metavar="WHAT",
         help="exit 1 also for these findings, not only for errors: 'warning' for any warning, "
         "or codes and code prefixes, comma-separated (--fail-on secret,OCP-W: an apparent "
-        "credential fails the run); replaces the configuration's; 'none', the default: errors "
-        "only",
+        "credential fails the run); repeatable, each adding to the others; replaces the "
+        "configuration's; 'none', the default: errors only",
     )
     lint_cmd.add_argument(
         "--select",
+        action=_Joined,
         type=_code_list,
         metavar="CODES",
-        help="report only these codes or code prefixes, comma-separated (--select OCP-S,secret)",
+        help="report only these codes or code prefixes, comma-separated or repeated "
+        "(--select OCP-S,secret)",
     )
     lint_cmd.add_argument(
         "--ignore",
+        action=_Joined,
         type=_code_list,
         metavar="CODES",
-        help="never report these codes or code prefixes, comma-separated (--ignore OCP-W004)",
+        help="never report these codes or code prefixes, comma-separated or repeated "
+        "(--ignore OCP-W004)",
     )
     lint_cmd.add_argument(
         "--config",
@@ -470,6 +476,23 @@ def _output_spec(value: str) -> tuple[str, str]:
         return parse_output(value)
     except OutputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class _Joined(argparse.Action):
+    """A list option given more than once: each occurrence's items are added to the others'
+    (--select OCP-S --select secret selects both), as --exclude's are. Kept only the last, a
+    hook's own --fail-on secret would drop silently when its args repeat the option."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        so_far = getattr(namespace, self.dest, None) or ()
+        assert isinstance(values, tuple)
+        setattr(namespace, self.dest, tuple(dict.fromkeys([*so_far, *values])))
 
 
 def _fail_on_list(value: str) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ never changes: a policy decides only what is listed and the exit status.
     select = ["OCP-S", "secret"]        # codes or prefixes reported (default: every code)
     ignore = ["OCP-W004"]               # codes or prefixes never reported
     fail-on = ["secret"]                # also fail on these ("warning": on any warning);
-                                        # the default is ["secret"], [] fails on errors only
+                                        # the default, [], fails on errors only
     exclude = ["drafts"]                # left out of the files found in folders
 
     [tool.ocp.per-file-ignores]
@@ -243,7 +243,9 @@ class Policy(Record):
             kept: list[Finding] = []
             suppressed = []
             for finding in findings:
-                if not shown[finding.code]:
+                if not shown[finding.code] and not (
+                    finding.code in UNREAD and finding.severity == "error"
+                ):
                     continue
                 reason = accepted.get((finding.code, finding.path))
                 if reason is not None:
@@ -284,6 +286,13 @@ class Policy(Record):
         codes = [c for c in self.fail_on if c not in ("error", "warning")]
         return severity != "note" and _any_prefix(code, codes)
 
+
+# The codes of the errors after which nothing of a file is checked (the report contract: nothing
+# runs after a `json` or `version` error): such an error is always reported, whatever the
+# selection, as ruff reports a syntax error (a `json` warning, an integer past 2^53 - 1, may be
+# left out as any warning). Hidden, they would pass a file nothing was checked in: `--select
+# secret --fail-on secret` passed a file that is not JSON, its credentials unread.
+UNREAD = frozenset(("json", "version"))
 
 _FLAGS = {"select": "--select", "ignore": "--ignore", "fail_on": "--fail-on"}
 _LEVELS = ("error", "warning")

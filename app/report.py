@@ -358,7 +358,7 @@ def _fails_by_policy(codes: Sequence[str]) -> str:
     fail-on (or --fail-on) names warnings it holds."""
     return (
         f"fails the run: it holds {', '.join(codes)} warnings, which fail-on names "
-        "(by default secret; the configuration or --fail-on may name others, or none)"
+        "(--fail-on, or the configuration's fail-on; by default it names none)"
     )
 
 

@@ -213,3 +213,41 @@ def test_a_tool_ocp_table_in_ocp_toml_is_told_where_its_settings_go(capsys, proj
     (project / "ocp.toml").write_text('[tool.ocp]\nfail-on = ["secret"]\n')
     status, _, err = lint(capsys, "cases/leak.ocp.json")
     assert status == 2 and "ocp.toml holds them at its top level, with no [tool.ocp]" in err
+
+
+def test_a_file_that_cannot_be_read_fails_whatever_the_selection(capsys, project):
+    """A `json` or `version` error stops the checks of its file (the report contract), the
+    secret scan's report among them: a selection that left it out would pass a file holding
+    credentials nothing read (`--select secret --fail-on secret` of a file that is not JSON)."""
+    leak = (project / "cases" / "leak.ocp.json").read_text()
+    (project / "cases" / "broken.ocp.json").write_text(leak.rstrip().rstrip("}") + ",}")
+    (project / "cases" / "future.ocp.json").write_text(
+        leak.replace('"opencheckpoint": "0.1"', '"opencheckpoint": "9.0"', 1)
+    )
+    for name in ("broken", "future"):
+        path = f"cases/{name}.ocp.json"
+        for argv in (
+            ("--select", "secret", "--fail-on", "secret"),
+            ("--ignore", "json,version"),
+        ):
+            status, report, _ = lint(capsys, *argv, path)
+            assert status == 1, (name, argv)
+            [result] = report["results"]
+            assert codes(result) == ["json" if name == "broken" else "version"]
+
+
+def test_list_options_given_twice_add_up(capsys, project):
+    """--fail-on, --select and --ignore repeated add to each other, as --exclude does: a
+    pre-commit hook's own --fail-on secret stays when its args repeat the option."""
+    status, report, _ = lint(
+        capsys, "--fail-on", "secret", "--fail-on", "OCP-W", "cases/leak.ocp.json"
+    )
+    assert status == 1 and "secret" in codes(report["results"][0])
+    status, report, _ = lint(
+        capsys, "--select", "OCP-S", "--select", "secret", "cases/leak.ocp.json"
+    )
+    assert "secret" in codes(report["results"][0])
+    status, report, _ = lint(
+        capsys, "--ignore", "OCP-S002", "--ignore", "OCP-W", "cases/bad.ocp.json"
+    )
+    assert status == 0 and codes(report["results"][0]) == []
