@@ -539,7 +539,7 @@ def _expanded(names: Sequence[str], policy: Policy, *, verbose: bool = False) ->
 def _unusable_parent(name: str, parent: Analysis) -> str | None:
     if parent.document is not None:
         return None
-    first = parent.intake.findings[0]
+    first = parent.findings[0]  # (the intake's first, what it quotes of a credential withheld)
     return (
         f"{name}:{first.line}:{first.column}: the parent is not a JSON checkpoint, so lineage "
         f"rules cannot run: {first.message}"
@@ -602,7 +602,7 @@ def run_diff(args: argparse.Namespace, settings: Settings) -> int:
         if result.document is None:
             # Nothing to compare: a diff would list the whole document as added or removed,
             # and the JSON error as "fixed".
-            first = result.intake.findings[0]
+            first = result.findings[0]  # (the intake's first, a credential withheld)
             return usage_error(
                 f"{name}:{first.line}:{first.column}: the {label} is not a JSON document, so "
                 f"there is nothing to compare: {first.message}"

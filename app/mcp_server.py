@@ -644,7 +644,7 @@ def _id_segment(storage_id: str) -> str:
 
 def _interpretable(analysis: Analysis, role: str = "checkpoint") -> LintResult:
     if analysis.document is None:
-        first = analysis.intake.findings[0]
+        first = analysis.findings[0]  # (the intake's first, a credential withheld)
         raise ToolFailure(
             f"the {role} is not a JSON document: {first.message}",
             field=role,

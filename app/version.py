@@ -21,7 +21,10 @@ def check_version(document: Document) -> Finding | None:
         )
     version = document["opencheckpoint"]
     if not isinstance(version, str):
-        shown = json.dumps(version)[:40]
+        if isinstance(version, dict | list):  # (never quoted: it may hold anything)
+            shown = "an object" if isinstance(version, dict) else "an array"
+        else:
+            shown = json.dumps(version)[:40]
         return _finding(
             "/opencheckpoint",
             f'opencheckpoint must be the string "0.1", not {shown}; write the version in quotes',
@@ -32,7 +35,7 @@ def check_version(document: Document) -> Finding | None:
     if not match:
         return _finding(
             "/opencheckpoint",
-            f"opencheckpoint {json.dumps(version[:40])} is not a MAJOR.MINOR version; "
+            f"opencheckpoint {_quoted(version)} is not a MAJOR.MINOR version; "
             'this tool implements "0.1"',
         )
     if match.group(1) == "0":
@@ -47,6 +50,22 @@ def check_version(document: Document) -> Finding | None:
         f"major version {match.group(1)} is unknown to this tool, which implements 0.1 only; "
         "a consumer must reject an unknown major version (spec §5.1)",
     )
+
+
+# A version string a message quotes: "0.1.0", "v0.1", "0.1-draft". A longer one is described, not
+# quoted: the message reaches answers that never pass a redaction (guard's, the store's refusal,
+# an MCP tool's failure), and a credential pasted into the member must not come back in them.
+_QUOTED_UP_TO = 24
+
+
+def _quoted(version: str) -> str:
+    """``version`` quoted, unless it is long or the secret scanner flags it."""
+    if len(version) <= _QUOTED_UP_TO:
+        from app.secrets import scan_text  # (only for a malformed version: a rare answer)
+
+        if not scan_text(version):
+            return json.dumps(version)
+    return f"(a string of {len(version)} characters, not quoted here)"
 
 
 def _finding(path: str, message: str) -> Finding:

@@ -277,6 +277,29 @@ def test_diff_and_its_errors(shared):
     shared.run(body)
 
 
+def test_a_refused_checkpoint_s_credential_is_never_repeated_by_a_tool(shared):
+    """A checkpoint no tool can read (not I-JSON, or a version this tool cannot read) whose
+    refusal quotes its text: a credential there is withheld in the tool's error."""
+    from tests.test_refusals_withhold_credentials import PIECE, REFUSED
+
+    async def body(client: ClientSession) -> None:
+        for name in ("duplicate-member", "version-string"):
+            refused = dict(REFUSED)[name].decode()
+            for tool, arguments in (
+                ("read_checkpoint_for_model", {"checkpoint": refused}),
+                ("diff_checkpoints", {"child": refused, "parent": HANDOFF}),
+                ("diff_checkpoints", {"child": HANDOFF, "parent": refused}),
+                ("check_call", {"checkpoint": refused, "call": {"tool": "x"}}),
+                ("store_checkpoint", {"checkpoint": refused}),
+            ):
+                result = await client.call_tool(tool, arguments)
+                assert result.is_error, (name, tool)
+                shown = json.dumps(result.structured_content) + result.content[0].text
+                assert PIECE not in shown, (name, tool)
+
+    shared.run(body)
+
+
 def test_a_model_reads_the_checkpoint_as_delimited_data_without_credentials(shared):
     async def body(client: ClientSession) -> None:
         result = await client.call_tool("read_checkpoint_for_model", {"checkpoint": HANDOFF})

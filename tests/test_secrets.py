@@ -536,6 +536,19 @@ DETECTORS: list[tuple[str, Positive, str, str]] = [
         "git@github.com:acme/ledger.git, mailto:ap@vendor.example and https://medium.com/@alice",
     ),
     (
+        # a password written unencoded: RFC 3986 ends the authority at its "#" or "?", a
+        # connection string does not
+        "userinfo-unencoded-password",
+        _lazy(
+            lambda: "svc:" + rnd(5) + "#" + rnd(4) + "?" + rnd(5),
+            "mongodb://",
+            "@mongo.example.com:27017/ledger",
+        ),
+        "a password in a URI",
+        "https://example.com:8080#section@x.example, https://docs.example/#user:x@y.example,"
+        " http://host.example?a=b:c@d.example and https://user:<pa#ss>@host.example",
+    ),
+    (
         "userinfo-token-as-user",
         _lazy(lambda: rnd(40), "https://", "@git.example.com/acme/ledger.git"),
         "a token as the user name of a URI",

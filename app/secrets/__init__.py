@@ -2344,7 +2344,8 @@ _ANCHORS: tuple[_Anchor, ...] = (
         (_unarmoured_key,),
     ),
     _Anchor(("PuTTY-User-Key-File-", ("putty-user-key-file-",)), (_putty,)),
-    _Anchor((r":(?://|\\/\\/)[^ \t\r\n/#@]*@", ("@",)), (_userinfo,)),
+    # (a "#" in the authority too: a password written unencoded, detectors `_UNESCAPED_AUTHORITY`)
+    _Anchor((r":(?://|\\/\\/)[^ \t\r\n/@]*@", ("@",)), (_userinfo,)),
     _Anchor(("@", ("@",)), (_special_userinfo,)),
     _Anchor((r"(?i:machine|default)(?:[ \t\r\n]|\\[rnt])", ("machine", "default")), (_netrc,)),
     _Anchor(("%[0-7][0-9A-Fa-f]", ("%",)), (_percent_encoded,)),

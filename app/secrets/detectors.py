@@ -378,6 +378,23 @@ def _userinfo_candidates(text: str) -> Iterator[Span | None]:
         if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
             continue
         yield _judged_userinfo(m, at)
+    if "#" in text or "?" in text:
+        for m in _UNESCAPED_AUTHORITY.finditer(text):
+            auth = m.group("auth")
+            if ("#" in auth or "?" in auth) and _SCHEME_TAIL.search(
+                text[max(0, m.start() - 32) : m.start()]
+            ):
+                yield _judged_userinfo(m, len(auth) - 1)
+
+
+# A password written into a URI without percent-encoding its "#" or "?"
+# (postgres://app:Zq8#vR2!mK9p@db.example.com/): by RFC 3986 the authority ends there, but
+# connection strings are written so, and the password is the text up to the "@" before a host.
+# (one run of one class to the "@", bounded: `re` backtracks through it testing one character)
+_UNESCAPED_AUTHORITY = _lazy(
+    r"(?:://|:\\/\\/)(?P<auth>[^\s/?#\"'<>\\@:]{1,128}:[^\s/\"'<>\\@]{1,512}@)"
+    r"(?=[A-Za-z0-9\[])"
+)
 
 
 def _judged_userinfo(m: re.Match[str], at: int) -> Span | None:

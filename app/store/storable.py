@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from app.findings import Finding
 from app.parse import Document, Intake, Limits, parse
-from app.redaction import Redaction
+from app.redaction import Redaction, unparsed_findings
 from app.secrets import first_secret
 from app.version import check_version
 
@@ -90,7 +90,8 @@ def early_refusal(data: bytes, limits: Limits) -> Refusal | Intake:
     intake = parse(data, limits)
     document = intake.document
     if document is None:
-        return Refusal(NOT_JSON, findings=tuple(intake.findings))
+        # (what the findings quote of the text, a member name among it, a credential withheld)
+        return Refusal(NOT_JSON, findings=tuple(unparsed_findings(intake.findings)))
     why = not_a_checkpoint(document)
     if why is not None:
         return Refusal(why)
