@@ -362,7 +362,7 @@ def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
         from app.outputs import OutputError, check_outputs
 
         try:
-            check_outputs(_outputs(args))
+            check_outputs(_outputs(args), [*args.files, *([args.parent] if args.parent else [])])
         except OutputError as exc:
             return _failed(_outputs(args, files=False), str(exc))
     try:
@@ -372,8 +372,11 @@ def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
         )
     except PolicyError as exc:
         return _failed(_outputs(args), f"configuration: {exc}")
-    if args.files.count("-") > 1:
-        return _failed(_outputs(args), "standard input (-) can be read only once")
+    if args.files.count("-") + (args.parent == "-") > 1:
+        return _failed(
+            _outputs(args),
+            "standard input (-) can be read only once: give the parent or the checkpoints as files",
+        )
     try:
         base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
     except ConfigError as exc:
@@ -561,6 +564,8 @@ def run_render(args: argparse.Namespace, settings: Settings) -> int:
     from app.web.pages import checkpoint_html
 
     limit = settings.limits.max_bytes
+    if args.parent == "-" and args.file == "-":
+        return usage_error("standard input (-) can be read only once")
     try:
         data = read_input(args.file, limit)
         parent = read_input(args.parent, limit) if args.parent is not None else None

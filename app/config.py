@@ -176,8 +176,14 @@ class Settings(Record):
             t.strip() for t in env.get("OCP_UPLOAD_TOKENS", "").split(",") if t.strip()
         )
         write_rate = _int(env, "OCP_WRITE_RATE", DEFAULT_WRITE_RATE)
-        write_rate_bytes = _int(env, "OCP_WRITE_RATE_BYTES", DEFAULT_WRITE_RATE_BYTES)
-        max_store_bytes = _int(env, "OCP_MAX_STORE_BYTES", DEFAULT_MAX_STORE_BYTES)
+        # (unset, each grows with OCP_MAX_BYTES: raising the document limit alone must not make
+        # every command, `ocp lint` among them, refuse to start over a service setting)
+        write_rate_bytes = _int(
+            env, "OCP_WRITE_RATE_BYTES", max(DEFAULT_WRITE_RATE_BYTES, limits.max_bytes)
+        )
+        max_store_bytes = _int(
+            env, "OCP_MAX_STORE_BYTES", max(DEFAULT_MAX_STORE_BYTES, limits.max_bytes)
+        )
         if write_rate < 0 or not (write_rate_bytes == 0 or write_rate_bytes >= limits.max_bytes):
             raise ConfigError(
                 "OCP_WRITE_RATE must be 0 (no limit) or positive, and OCP_WRITE_RATE_BYTES 0 "

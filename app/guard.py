@@ -339,6 +339,12 @@ def _name(facts: advice.Operation, path: str, shown: Redaction) -> str:
     )
 
 
+def _capital(name: str) -> str:
+    """``name`` (`_name`'s) to start a sentence: its first letter in capital, the id it quotes
+    as written (str.capitalize lowered it: "Op-ESCALATE" read "op-escalate")."""
+    return name[:1].upper() + name[1:]
+
+
 def _where(op: JsonObject, by_id: Mapping[str, LocalObject], shown: Redaction) -> str:
     record = object_id(by_id, op.get("record"))
     target = object_id(by_id, op.get("target"))
@@ -544,7 +550,7 @@ def _standing_reasons(
             Reason(
                 "depends-on-unsettled",
                 "determine_first",
-                f"{name.capitalize()} depends on {named}"
+                f"{_capital(name)} depends on {named}"
                 + (f" and {more} more" if more > 0 else "")
                 + ", not recorded as completed (or, for an approval, approved): it waits until "
                 "that is so, as verified in the system of record.",
@@ -606,7 +612,7 @@ def _cancelled_without_call(facts: advice.Operation, path: str, shown: Redaction
     return Reason(
         "cancelled-without-call",
         "determine_first",
-        f"{name.capitalize()} is recorded as cancelled (it will not happen) and records no call, "
+        f"{_capital(name)} is recorded as cancelled (it will not happen) and records no call, "
         "so software cannot tell whether this call is it: a person decides before it is made.",
         shown.pointer(path),
         shown.text(facts.id) if facts.id is not None else None,

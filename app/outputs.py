@@ -75,19 +75,47 @@ def parse_output(value: str) -> tuple[str, str]:
     return fmt, path
 
 
-def check_outputs(outputs: Outputs) -> None:
-    """Before anything is linted: every file's folder exists, and no file is named twice."""
+def check_outputs(outputs: Outputs, inputs: Sequence[str] = ()) -> None:
+    """Before anything is linted: every file's folder exists, no file is named twice, and none
+    is a file the run reads (``inputs``, as named: a checkpoint, or a folder whose checkpoints
+    it lints), which the report would replace."""
     seen: set[str] = set()
     for _, path in outputs.files:
         key = os.path.normpath(os.path.abspath(path))
         if key in seen:
             raise OutputError(f"--output-format names {path} twice")
         seen.add(key)
+        read = _read_by_the_run(path, inputs)
+        if read is not None:
+            raise OutputError(
+                f"--output-format {path}: is {read}, which this run lints; write the report "
+                "to another file"
+            )
         folder = Path(path).parent
         if not folder.is_dir():
             raise OutputError(f"--output-format {path}: no folder {folder} to write it in")
         if Path(path).is_dir():
             raise OutputError(f"--output-format {path}: is a folder")
+
+
+def _read_by_the_run(path: str, inputs: Sequence[str]) -> str | None:
+    """The input ``path`` is (or, for a folder, holds as a checkpoint it lints), or None."""
+    target = Path(path)
+    for name in inputs:
+        if name == "-":
+            continue
+        given = Path(name)
+        try:
+            if given.is_dir():
+                if target.name.endswith(".ocp.json") and given.resolve() in (
+                    target.resolve().parents
+                ):
+                    return f"in {name}"
+            elif target.exists() and os.path.samefile(given, target):
+                return name
+        except OSError:  # (an input that cannot be read is reported when it is linted)
+            continue
+    return None
 
 
 def render(

@@ -320,7 +320,15 @@ def format_text(
             f"{bound('warning')}{_count(r.result.warnings, 'warning')}"
         )
         if r.result.pair is not None:
-            lines.append(f"{name}: {lineage_verdict(r.result)}")
+            verdict_line = lineage_verdict(r.result)
+            if lineage_counts(r.result)["errors"] and not (
+                r.outcome is not None and r.outcome.lineage_failing
+            ):
+                # (an error that fails nothing says so: a run of lineage errors exits 0)
+                verdict_line += (
+                    "; they fail the run only when fail-on names them (--fail-on lineage)"
+                )
+            lines.append(f"{name}: {verdict_line}")
             lines.extend(f"{name}: since the parent: {visible(line)}" for line in _losses(r.result))
         if r.outcome is not None and r.outcome.failing:
             lines.append(f"{name}: {_fails_by_policy(r.outcome.failing)}")

@@ -30,6 +30,8 @@ OCP = Path(sys.executable).parent / "ocp"
 def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copyfile(LEAK, tmp_path / "leak.ocp.json")
     shutil.copyfile(INVALID, tmp_path / "bad.ocp.json")
+    (tmp_path / "sub").mkdir()
+    shutil.copyfile(VALID, tmp_path / "sub" / "ok.ocp.json")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -121,6 +123,13 @@ ERRORS = {
     "config": (["--config", "missing.toml"], "missing.toml: no such file"),
     "base-url": (["--base-url", "ftp://x"], "--base-url must be"),
     "stdin-twice": (["-", "-"], "standard input (-) can be read only once"),
+    "stdin-parent-and-child": (["--parent", "-", "-"], "standard input (-) can be read only once"),
+    # (the report would replace the checkpoint it reports on)
+    "output-over-input": (["--output-format", "json=bad.ocp.json"], "which this run lints"),
+    "output-into-linted-folder": (
+        ["--output-format", "json=sub/report.ocp.json", "sub"],
+        "is in sub, which this run lints",
+    ),
 }
 
 
@@ -158,6 +167,15 @@ def test_a_usage_error_under_sarif_is_a_failed_invocation(work, case):
     (notification,) = invocation["toolExecutionNotifications"]
     assert notification["level"] == "error" and said in notification["message"]["text"]
     assert log["runs"][0]["results"] == []
+
+
+def test_a_larger_document_limit_alone_starts_every_command(work):
+    """OCP_MAX_BYTES raised alone: the service's per-client rate and quota, unset, grow with
+    it, so `ocp lint` does not refuse to start over settings it never reads."""
+    done = failed_run([], "json", work, env={"OCP_MAX_BYTES": str(64 * 1024 * 1024)})
+    assert done.returncode == 1  # bad.ocp.json is invalid: linted, not refused
+    report = assert_report(done.stdout)
+    assert "errors" not in report and [r["valid"] for r in report["results"]] == [False]
 
 
 def test_an_environment_that_cannot_be_used_is_a_failed_run_too(work):

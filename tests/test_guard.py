@@ -752,3 +752,14 @@ def test_a_body_larger_than_a_checkpoint_and_a_call_is_413_with_the_limit(client
         "/api/v1/guard", content=body, headers={"content-type": "application/json"}
     )
     assert answer.status_code == 200, answer.text[:300]
+
+
+def test_an_operation_s_id_is_quoted_as_written_at_a_sentence_s_start():
+    """A reason that starts with an operation's name capitalizes its first letter only: the id
+    stays as the document writes it, so it can be searched for there (str.capitalize lowered
+    "Op-ESCALATE-Eng" to "op-escalate-eng")."""
+    cancelled = {k: v for k, v in op("cancelled").items() if k != "call"}
+    cancelled["id"] = "op-ESCALATE-Eng"
+    answer = library_answer(checkpoint(cancelled), REFUND)
+    [reason] = answer["reasons"]
+    assert reason["message"].startswith("Operation op-ESCALATE-Eng is recorded as cancelled")

@@ -148,10 +148,14 @@ def test_an_external_email_turned_into_a_user_instruction_fails_lint_on_lineage(
     assert "error lineage-kind" in out
     assert "lineage against its parent (the project's checks, not levels 1–2): 2 errors" in out
     assert "valid (levels 1–2): 0 errors" in out
+    # the errors that fail nothing say how to make them fail the run
+    assert "they fail the run only when fail-on names them (--fail-on lineage)" in out
     assert (
         main(["lint", "--fail-on", "lineage", "--parent", str(parent_file), str(child_file)]) == 1
     )
-    assert "fails the run: it holds lineage-kind findings" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "fails the run: it holds lineage-kind findings" in out
+    assert "only when fail-on names them" not in out
 
 
 def test_evidence_dropped_while_the_statement_stays_verified():
