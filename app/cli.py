@@ -8,7 +8,6 @@ count: an error it does not report fails nothing.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -614,12 +613,12 @@ def run_diff(args: argparse.Namespace, settings: Settings) -> int:
             )
     diff = diff_checkpoints(pair(child_analysis, parent_analysis))
     if args.format == "json":
-        sys.stdout.write(json.dumps(diff, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(visible_json(diff, indent=2) + "\n")
     elif args.format == "patch":
         if diff["patch"] is None:
             # Never a patch with redaction markers that would not produce the child.
             return usage_error(f"no JSON Patch: {diff['patch_withheld']}")
-        sys.stdout.write(json.dumps(diff["patch"], ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(visible_json(diff["patch"], indent=2) + "\n")
     else:
         sys.stdout.write(format_diff(args.child, diff))
     errors = [f for f in diff["lineage_findings"] if f["severity"] == "error"]

@@ -4,7 +4,6 @@ github. One shape for the CLI, the API and the pages; members are added, never r
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -16,7 +15,7 @@ from app.policy import Outcome, located
 from app.record import Record
 from app.resources import rule_markdown
 from app.rules import RULES
-from app.visible import visible
+from app.visible import visible, visible_json
 
 if TYPE_CHECKING:
     from typing import Any, Final
@@ -281,7 +280,7 @@ def format_json(
     **_: object,
 ) -> str:
     report = report_dict(results, problems, why, base_url)
-    return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    return visible_json(report, indent=2) + "\n"
 
 
 def format_text(
@@ -643,7 +642,7 @@ def format_sarif(
             }
         ],
     }
-    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
+    return visible_json(log, indent=2) + "\n"
 
 
 def _notification(

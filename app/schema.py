@@ -40,6 +40,7 @@ from app.pointer import parse_pointer, to_pointer
 from app.resources import SCHEMA_ID as SCHEMA_ID
 from app.resources import load_schema as load_schema
 from app.schema_codegen import ecma_to_python
+from app.visible import visible
 
 if TYPE_CHECKING:
     # The reference validator is imported where it runs (a document jsonschema-rs refuses,
@@ -1250,7 +1251,12 @@ def _quote(value: object) -> str:
 
 
 def _clip(text: str, limit: int = _QUOTE_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Document text a message quotes: cut at ``limit`` characters, and every character that
+    could move a cursor, recolour a terminal or reorder the line written as an escape
+    (app/visible.py): a message is printed as it is by whatever reads a report (jq -r, a CI
+    log), and a member name is the document's text as much as a value is."""
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return visible(shown)
 
 
 def _article(noun: str) -> str:

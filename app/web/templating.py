@@ -53,6 +53,9 @@ def environment() -> jinja2.Environment:
     env.filters["label"] = fragments.label
     env.filters["when"] = fragments.when
     env.filters["rule_text"] = docs.rule_text_html
+    # a <title> holds text only, outside any <bdi>: a bidi override or a control there
+    # reorders or hides the tab's and the history's title, so each is written as an escape
+    env.filters["visible"] = visible
     env.globals["frag"] = fragments
     env.globals["cards"] = cards
     env.globals["checklist"] = checklist
