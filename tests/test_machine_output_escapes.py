@@ -68,3 +68,13 @@ def test_a_page_s_title_writes_them_visibly(tmp_path):
     title = page.split("<title>", 1)[1].split("</title>", 1)[0]
     _no_unsafe_character(title)
     assert "\\u202egnp.exe" in title
+
+
+def test_a_page_writes_a_bidi_override_in_the_order_the_text_is_stored(tmp_path):
+    """A <bdi> keeps an override from reordering the page around a value, not the value: the
+    objective "…\\u202egnp.exe" read "exe.png" on the page. Each embedding, override and
+    isolate is written as its escape, in the objective's heading and in the source listing."""
+    _, child = _documents(tmp_path)
+    page = _ocp("render", str(child))
+    assert RLO not in page
+    assert page.count("\\u202egnp.exe") >= 2  # the heading and the source line, at least

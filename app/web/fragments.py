@@ -85,11 +85,26 @@ _REORDERS = re.compile(
 )
 
 
+# The bidirectional embeddings, overrides and isolates: invisible, they reorder what follows
+# them (an objective "…\u202egnp.exe" reads "exe.png", as in Trojan Source, CVE-2021-42574). A
+# <bdi> keeps them from reordering the page around the value, not the value itself: each is
+# written as the escape the CLI writes (app/visible.py), so a reviewer reads the text in the
+# order it is stored. (The marks, U+200E, U+200F and U+061C, are right-to-left text's own.)
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def _isolated(shown: str, value: str) -> str:
-    """``shown``, the HTML of ``value``, in a <bdi> when ``value`` holds what reorders text."""
+    """``shown``, the HTML of ``value``, in a <bdi> when ``value`` holds what reorders text, its
+    bidirectional controls written as escapes."""
     if value.isascii() or _REORDERS.search(value) is None:
         return shown
+    if _BIDI_CONTROLS.search(value) is not None:
+        shown = _BIDI_CONTROLS.sub(_escaped_control, shown)
     return f"<bdi>{shown}</bdi>"
+
+
+def _escaped_control(match: re.Match[str]) -> str:
+    return visible(match.group())
 
 
 def text(value: object) -> str:

@@ -83,10 +83,16 @@ def controls_escaped(s: str) -> str:
     return CONTROLS.sub(lambda m: visible(m.group()), s)
 
 
+# The bidirectional embeddings, overrides and isolates, which a page writes as escapes in a
+# text value (app/web/fragments.py `_isolated`): they would reorder the value itself.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def shown(s: str) -> str:
-    """What a reader sees of `s` as element text: its controls as escapes, then CR LF and CR
-    made LF by the HTML parser (input preprocessing)."""
-    return controls_escaped(s).replace("\r\n", "\n").replace("\r", "\n")
+    """What a reader sees of `s` as element text: its controls and bidirectional controls as
+    escapes, then CR LF and CR made LF by the HTML parser (input preprocessing)."""
+    escaped = BIDI_CONTROLS.sub(lambda m: visible(m.group()), controls_escaped(s))
+    return escaped.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def on_page(s: str) -> str:
