@@ -453,7 +453,7 @@ class _StrictParser:
                     pos,
                     frame.path,
                     f"expected ',' or '{frame.closer}' in this {frame.kind}, "
-                    f"found {_describe(char)}",
+                    f"found {_describe(char)}{_what_to_do(text, pos)}",
                 )
             else:
                 return value, pos
@@ -465,10 +465,12 @@ class _StrictParser:
         if isinstance(frame.container, list):
             return pos, (*frame.path, len(frame.container))
         if text[pos : pos + 1] != '"':
+            trailing = bool(frame.container) and text[pos : pos + 1] == "}"
             self._stop(
                 pos,
                 frame.path,
-                f"expected a member name in double quotes, found {_describe(text[pos : pos + 1])}",
+                f"expected a member name in double quotes, found {_describe(text[pos : pos + 1])}"
+                + _what_to_do(text, pos, trailing_comma=trailing),
             )
         key_start = pos
         key, pos = self._string(pos, frame.path, is_key=True)
@@ -531,7 +533,13 @@ class _StrictParser:
             return self._number(match, path), match.end(), None
         if not char:
             self._stop(pos, path, "the document ends before this value is complete")
-        self._stop(pos, path, f"expected a JSON value, found {_describe(char)}")
+        trailing = char == "]" and text[:pos].rstrip(" \t\r\n").endswith(",")
+        self._stop(
+            pos,
+            path,
+            f"expected a JSON value, found {_describe(char)}"
+            + _what_to_do(text, pos, trailing_comma=trailing),
+        )
         raise AssertionError  # unreachable: _stop raises
 
     def _number(self, match: re.Match[str], path: Path) -> int | float:
@@ -606,15 +614,43 @@ def _string_error(msg: str, text: str, pos: int) -> str:
         return "this string is never closed; add the closing double quote"
     if msg.startswith("Invalid control character"):
         char = text[pos : pos + 1]
+        escape = _SHORT_ESCAPES.get(char, f"\\u{ord(char):04x}")
         return (
-            f"a raw control character (U+{ord(char):04X}) inside a string; write it as an "
-            "escape such as \\n or \\u0009"
+            f"a raw control character (U+{ord(char):04X}) inside a string; write it as the "
+            f"escape {escape}"
         )
     if msg.startswith("Invalid \\uXXXX"):
         return "an invalid \\u escape; it needs exactly four hexadecimal digits"
     if msg.startswith("Invalid \\escape"):
         return 'an invalid escape in a string; use one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX'
     return f"invalid string: {msg}"
+
+
+_SHORT_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def _what_to_do(text: str, pos: int, *, trailing_comma: bool = False) -> str:
+    """What the mistake a syntax error stopped at most likely is, and its fix, as the end of
+    the error's sentence ("" when nothing more is known): the habits of other formats that JSON
+    does not allow (trailing commas, comments, single quotes, bare words, leading zeros) and a
+    file saved as UTF-16."""
+    char = text[pos : pos + 1]
+    if trailing_comma:
+        return "; JSON allows no comma after the last item: remove it"
+    if char == "/" and text[pos + 1 : pos + 2] in ("/", "*"):
+        return "; JSON has no comments: remove it"
+    if char == "'":
+        return "; JSON writes strings and member names in double quotes"
+    if char == "\x00" and text.count("\x00", 0, 64) >= 4:
+        return "; the document looks like UTF-16 (a NUL beside each character): save it as UTF-8"
+    if char.isdigit() and text[pos - 1 : pos] == "0" and not text[pos - 2 : pos - 1].isdigit():
+        return "; a JSON number does not start with 0 (write 1, not 01), or write it as a string"
+    if char.isalpha() or char == "_":
+        return (
+            "; write a string or a member name in double quotes (true, false and null are "
+            "lower case)"
+        )
+    return ""
 
 
 def _overflow(literal: str) -> str:

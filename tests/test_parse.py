@@ -441,3 +441,29 @@ def test_digits_inside_strings_leave_a_large_document_to_the_hookless_decoder(mo
     intake = parse(text.encode())
     assert intake.ok and decoded == [1] and intake.document == json.loads(text)
     assert not intake.findings
+
+
+# Another format's habit that JSON does not allow, and the end of the error's sentence that says
+# so and what to do (a review as a new user found them all reported without it)
+SYNTAX_HABITS = {
+    "trailing-comma-object": ('{"a": 1,}', "JSON allows no comma after the last item"),
+    "trailing-comma-array": ('{"a": [1, ]}', "JSON allows no comma after the last item"),
+    "line-comment": ('{"a": 1 // why\n}', "JSON has no comments"),
+    "block-comment": ('{/* why */ "a": 1}', "JSON has no comments"),
+    "single-quotes": ("{'a': 1}", "double quotes"),
+    "bare-name": ("{a: 1}", "in double quotes"),
+    "python-literal": ('{"a": True}', "true, false and null are lower case"),
+    "leading-zero": ('{"a": 01}', "does not start with 0"),
+    "raw-tab": ('{"a": "x\ty"}', "write it as the escape \\t"),
+    "utf-16": ('{"a":1}'.encode("utf-16-le").decode("latin-1"), "looks like UTF-16"),
+}
+
+
+@pytest.mark.parametrize("case", list(SYNTAX_HABITS))
+def test_a_syntax_error_says_what_to_do_about_another_format_s_habit(case):
+    text, advice = SYNTAX_HABITS[case]
+    data = text.encode("latin-1") if case == "utf-16" else text.encode()
+    intake = parse(data)
+    assert intake.document is None
+    [finding] = intake.findings
+    assert advice in finding.message, finding.message
