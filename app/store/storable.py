@@ -77,7 +77,9 @@ class Refusal:
 NOT_JSON = "the document is not JSON, so it cannot be stored; fix the json finding first"
 HOLDS_CREDENTIALS = (
     "the document appears to contain credentials, so it is never stored (§10.5); remove them "
-    "(and rotate them if they are real), then share again"
+    "(and rotate them if they are real), then share again. The scan stopped at the first one "
+    "(secret_paths); the linter (POST /api/v1/lint, or ocp lint) lists every one, with its line "
+    "and column"
 )
 
 

@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from app.store import StoreUnavailable
-from app.web.bodies import BodyTooSlow, EncodedBody, PayloadTooLarge
+from app.web.bodies import FORM_OVERHEAD, BodyTooSlow, EncodedBody, PayloadTooLarge
 from app.web.caching import varies_on
 from app.web.logs import loggable_path
 from app.web.templating import render
@@ -49,6 +49,12 @@ ADVICE = {
     "without storing it still works.",
     500: "Something went wrong on our side; nothing you sent was stored.",
 }
+
+
+SMALL_FORM_ADVICE = (
+    "This address takes a small form (a deletion token, a few fields), never a document: send "
+    "only its fields."
+)
 
 
 def wants_json(request: Request) -> bool:
@@ -243,7 +249,10 @@ async def store_unavailable(request: Request, exc: Exception) -> Response:
 
 async def payload_too_large(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, PayloadTooLarge)
-    response = error_response(request, 413, str(exc))
+    # (a form of a few fields, a deletion token's, past its small limit: no document is in it,
+    # and the advice about a document's size and OCP_MAX_BYTES does not apply)
+    advice = SMALL_FORM_ADVICE if exc.limit == FORM_OVERHEAD else None
+    response = error_response(request, 413, str(exc), advice=advice)
     response.headers["connection"] = "close"
     return response
 

@@ -108,6 +108,19 @@ def test_413_is_content_too_large_on_every_python(tmp_path):
     assert "1,000 bytes" in body["detail"]
 
 
+def test_413_of_a_small_form_gives_its_own_advice(client):
+    """A deletion form past its small limit holds no document: the advice about a document's
+    size and OCP_MAX_BYTES is not its (a review as a new user found it given)."""
+    created = store(client)
+    response = client.post(
+        f"/c/{created['storage_id']}/delete",
+        content=b"token=" + b"x" * 70_000,
+        headers={"content-type": "application/x-www-form-urlencoded", "accept": "application/json"},
+    )
+    body = assert_problem(response, 413, "Content Too Large")
+    assert "OCP_MAX_BYTES" not in body["advice"] and "small form" in body["advice"]
+
+
 def test_415_a_body_of_another_type(client):
     response = client.post("/api/v1/lint", content=VALID, headers={"content-type": "text/plain"})
     assert_problem(response, 415, "Unsupported Media Type")
