@@ -273,7 +273,14 @@ def test_every_rule_page_has_a_json_twin_that_the_rules_index_links(client):
         assert rule["text"] is None or rule["text"].startswith("# ")
         page = client.get(entry["page"])
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        # the page names its twin, for a reader and for a client that follows links
+        twin_path = entry["json"].removeprefix("http://testserver")
+        assert f'<link rel="alternate" type="application/json" href="{twin_path}">' in page.text
+        assert f'<a href="{twin_path}" type="application/json">as JSON</a>' in page.text
     assert client.get("/rules/OCP-X999.json").status_code == 404
+    rules = client.get("/rules").text
+    assert '<link rel="alternate" type="application/json" href="/rules.json">' in rules
+    assert '<a href="/rules.json" type="application/json">as JSON</a>' in rules
 
 
 def test_the_api_takes_a_checkpoint_file_in_the_checkpoint_part(client):

@@ -394,3 +394,14 @@ def test_past_the_waiting_bound_a_lineage_view_is_503_and_nothing_else_is(client
             assert [v.result(timeout=60).status_code for v in views] == [200] * 3
     finally:
         held.release.set()
+
+
+def test_the_lineage_page_names_its_json_twin(client):
+    """The page links its twin, visibly and as an alternate: a crawl of the pages reaches it
+    (a review as a new user found it only through the OpenAPI document)."""
+    storage_id = store(client, PARENT)
+    page = client.get(f"/c/{storage_id}/lineage").text
+    twin = f"/c/{storage_id}/lineage.json"
+    assert f'<link rel="alternate" type="application/json" href="{twin}">' in page
+    assert f'<a href="{twin}" type="application/json">as JSON</a>' in page
+    assert client.get(twin).status_code == 200
