@@ -490,7 +490,8 @@ class _StrictParser:
             self._stop(
                 pos,
                 member_path,
-                f"expected ':' after the member name, found {_describe(text[pos : pos + 1])}",
+                f"expected ':' after the member name, found {_describe(text[pos : pos + 1])}"
+                + _what_to_do(text, pos),
             )
         pos = self.whitespace.match(text, pos + 1).end()  # type: ignore[union-attr]
         return pos, member_path
@@ -650,7 +651,9 @@ def _what_to_do(text: str, pos: int, *, trailing_comma: bool = False) -> str:
             "; write a string or a member name in double quotes (true, false and null are "
             "lower case)"
         )
-    return ""
+    if not char:
+        return "; the document is cut short: complete it, or send the whole file"
+    return "; fix the text at this line and column: nothing else is checked until it is JSON"
 
 
 def _overflow(literal: str) -> str:
@@ -676,6 +679,8 @@ def _describe(char: str) -> str:
         # the file, not the character
         byte = ord(char) - 0xDC00
         return f"byte 0x{byte:02X}, which is not valid UTF-8 (save the document as UTF-8)"
+    if char == "'":
+        return "a single quote"  # (not quoted in quotes: what says where the advice starts)
     if char.isprintable() and not char.isspace():
         return f"'{char}'"
     return f"U+{ord(char):04X}"

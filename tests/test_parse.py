@@ -467,3 +467,15 @@ def test_a_syntax_error_says_what_to_do_about_another_format_s_habit(case):
     assert intake.document is None
     [finding] = intake.findings
     assert advice in finding.message, finding.message
+
+
+def test_every_syntax_error_has_advice_apart_from_its_problem():
+    """The JSON report gives a finding's advice apart (app/finding_advice.py, at the first
+    "; " outside a quote): a syntax error with no likelier mistake to name still says what to
+    do, and a single quote found is named, not quoted (in quotes, it hid the advice)."""
+    from app.finding_advice import split_advice
+
+    for text in ('{"a": 1 "b": 2}', "{'a': 1}", '{"a": 1', '{"a" 1}', '{"a": [1,]}'):
+        [finding] = parse(text.encode()).findings
+        problem, advice = split_advice(finding.message)
+        assert advice, finding.message
