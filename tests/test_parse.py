@@ -477,5 +477,5 @@ def test_every_syntax_error_has_advice_apart_from_its_problem():
 
     for text in ('{"a": 1 "b": 2}', "{'a': 1}", '{"a": 1', '{"a" 1}', '{"a": [1,]}'):
         [finding] = parse(text.encode()).findings
-        problem, advice = split_advice(finding.message)
+        _, advice = split_advice(finding.message)
         assert advice, finding.message
