@@ -42,7 +42,8 @@ def badge_message(view: Mapping[str, Any]) -> tuple[str, str]:
         return f"{verdict} · reject it", "#b60205"
     if count:
         return f"{verdict} · {count} to verify first", "#b35900"
-    return f"{verdict} · nothing to verify first", "#2f7d32"
+    # (what the document records, not what is so: a valid checkpoint is no proof of safety)
+    return f"{verdict} · records nothing to verify first", "#2f7d32"
 
 
 def badge_svg(message: str, colour: str, label: str = "OpenCheckpoint") -> str:

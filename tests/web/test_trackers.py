@@ -66,6 +66,13 @@ def test_badge_says_the_verdict_and_what_to_verify_first(client):
     assert badge_words(response) == f"OpenCheckpoint valid · {count} to verify first"
 
 
+def test_badge_of_a_checkpoint_with_nothing_to_verify_says_what_it_records(client):
+    """Nothing to verify is what the document records, never that it is safe to continue."""
+    created = share(client, (CONFORMANCE / "valid-minimal.ocp.json").read_bytes())
+    words = badge_words(client.get(created["badge"]))
+    assert words == "OpenCheckpoint valid · records nothing to verify first"
+
+
 def test_badge_of_an_invalid_checkpoint_says_reject(client):
     created = share(client, INVALID)
     assert badge_words(client.get(created["badge"])) == "OpenCheckpoint invalid · reject it"
