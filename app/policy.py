@@ -398,6 +398,11 @@ def may_hold_tool_ocp(data: bytes) -> bool:
 
 def load(path: str) -> Policy:
     """The policy of the configuration file ``path`` (``--config``)."""
+    if os.path.isdir(path):
+        raise PolicyError(
+            f"{path}: is a folder; name the configuration file in it (ocp.toml, or a "
+            "pyproject.toml with [tool.ocp])"
+        )
     if not os.path.isfile(path):
         raise PolicyError(f"{path}: no such file")
     return _policy(path, _read(path))

@@ -121,6 +121,7 @@ ERRORS = {
     "bad-choice": (["--fail-on", "secrets"], "'secrets' is not a code"),
     "bad-value": (["--select", ","], "give codes or prefixes"),
     "config": (["--config", "missing.toml"], "missing.toml: no such file"),
+    "config-folder": (["--config", "sub"], "sub: is a folder; name the configuration file"),
     "base-url": (["--base-url", "ftp://x"], "--base-url must be"),
     "stdin-twice": (["-", "-"], "standard input (-) can be read only once"),
     "stdin-parent-and-child": (["--parent", "-", "-"], "standard input (-) can be read only once"),
