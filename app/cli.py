@@ -371,6 +371,9 @@ def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
         )
     except PolicyError as exc:
         return _failed(_outputs(args), f"configuration: {exc}")
+    if args.stdin_filename and "-" not in args.files:
+        # (said, not refused: a hook passes it on every run, reading files or not)
+        say("--stdin-filename names standard input (-), which this run does not read: ignored")
     if args.files.count("-") + (args.parent == "-") > 1:
         return _failed(
             _outputs(args),

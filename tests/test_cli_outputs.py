@@ -227,3 +227,11 @@ def test_a_plain_passing_run_imports_none_of_what_only_some_runs_need():
     # screen passed it), hashing (OpenSSL), argparse's terminal-width lookup (shutil and the
     # compressors it imports)
     assert loaded & {"jsonschema_rs", "app.schema", "hashlib", "_hashlib", "shutil"} == set()
+
+
+def test_a_stdin_filename_with_no_standard_input_is_said_to_be_ignored(work, capsys):
+    """--stdin-filename names standard input: a run that reads none says it was ignored,
+    and lints as it would without it."""
+    status, _, err = run(capsys, "--stdin-filename", "x.ocp.json", "bad.ocp.json")
+    assert status == 1
+    assert "--stdin-filename names standard input (-), which this run does not read" in err
