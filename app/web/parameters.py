@@ -95,10 +95,20 @@ def check_page_query(values: Values) -> None:
             )
 
 
+def _once(name: str, values: Values) -> list[str]:
+    """The values given as ``name``: none, or one (the same value repeated is that value). Two
+    that differ are a 400: which one a client meant is not for the service to guess
+    (?lifetime=1h&lifetime=30d kept the first)."""
+    given = list(values(name))
+    if len(set(given)) > 1:
+        raise BadParameter(name, "is given more than once, with different values", "one value")
+    return given[:1]
+
+
 def enum_parameter(values: Values, name: str, known: Iterable[str]) -> str | None:
     """The value given as ``name``, one of ``known``, or None when the parameter is absent
     (given empty, it is a 400 like any other value it does not take)."""
-    given = list(values(name))
+    given = _once(name, values)
     if not given:
         return None
     if given[0] not in known:
@@ -110,7 +120,7 @@ def enum_parameter(values: Values, name: str, known: Iterable[str]) -> str | Non
 def storage_id_parameter(values: Values, name: str) -> str | None:
     """The storage id given as ``name``, or None when the parameter is absent. Given empty, or
     not in the shape of a storage id, it is a 400: an empty ?parent= is no parent."""
-    given = list(values(name))
+    given = _once(name, values)
     if not given:
         return None
     value = given[0]

@@ -114,6 +114,16 @@ def test_lifetimes_shorten_and_never_lengthen(client):
     assert share(client, lifetime="1d")["expires_at"] < share(client, lifetime="7d")["expires_at"]
     response = client.post("/api/v1/checkpoints?lifetime=90d", content=VALID, headers=JSON_TYPE)
     assert response.status_code == 400
+    # two lifetimes that differ: which one was meant is not for the service to guess (the first
+    # was kept); the same one twice is that one
+    twice = client.post(
+        "/api/v1/checkpoints?lifetime=1h&lifetime=30d", content=VALID, headers=JSON_TYPE
+    )
+    assert twice.status_code == 400 and "given more than once" in twice.json()["detail"]
+    same = client.post(
+        "/api/v1/checkpoints?lifetime=1h&lifetime=1h", content=VALID, headers=JSON_TYPE
+    )
+    assert same.status_code == 201
 
 
 def test_a_longer_retention_setting_is_a_start_up_error(monkeypatch):
