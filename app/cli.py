@@ -383,6 +383,10 @@ def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
         base_url = parse_base_url(args.base_url, "--base-url") or settings.public_url
     except ConfigError as exc:
         return _failed(_outputs(args), f"configuration error: {exc}")
+    if args.sarif_root is not None and not os.path.isdir(args.sarif_root):
+        # (said, not refused: the SARIF names files relative to it all the same, as a CI job
+        # linting a checkout elsewhere may mean)
+        say(f"--sarif-root {args.sarif_root}: no such folder here; files are named relative to it")
     options = {"base_url": base_url, "sarif_root": args.sarif_root, "quiet": args.quiet}
 
     parent: Analysis | None = None

@@ -235,3 +235,13 @@ def test_a_stdin_filename_with_no_standard_input_is_said_to_be_ignored(work, cap
     status, _, err = run(capsys, "--stdin-filename", "x.ocp.json", "bad.ocp.json")
     assert status == 1
     assert "--stdin-filename names standard input (-), which this run does not read" in err
+
+
+def test_a_sarif_root_that_is_no_folder_here_is_said(work, capsys):
+    """--sarif-root naming no folder on this machine: the SARIF still names files relative to
+    it (a job may lint a checkout elsewhere), and the run says so on standard error."""
+    status, out, err = run(
+        capsys, "--format", "sarif", "--sarif-root", "no/such/root", "bad.ocp.json"
+    )
+    assert status == 1 and json.loads(out)["runs"][0]["results"]
+    assert "--sarif-root no/such/root: no such folder here" in err
