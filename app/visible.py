@@ -27,7 +27,9 @@ _UNSAFE = (
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\x1b": "\\e"}
 
 
-def _escape(match: re.Match[str]) -> str:
+def escaped(match: re.Match[str]) -> str:
+    """The escape `visible` writes for the one character ``match`` holds: for a caller that
+    finds the characters to escape with a pattern of its own (a page's controls)."""
     char = match.group()
     named = _NAMED.get(char)
     if named is not None:
@@ -41,7 +43,7 @@ def visible(text: str) -> str:
     ``\\x9b``, ``\\u202e``); linear in its length."""
     if text.isascii() and text.isprintable():  # the usual text: nothing to escape, found in C
         return text
-    return _pattern(_UNSAFE).sub(_escape, text)
+    return _pattern(_UNSAFE).sub(escaped, text)
 
 
 # In JSON text, every control character inside a string is escaped already and the only ones

@@ -375,16 +375,19 @@ def _userinfo_candidates(text: str) -> Iterator[Span | None]:
         at = auth.rfind("@")
         if at <= 0 or at == len(auth) - 1:
             continue
-        if _SCHEME_TAIL.search(text[max(0, m.start() - 32) : m.start()]) is None:
+        if not _after_a_scheme(text, m.start()):
             continue
         yield _judged_userinfo(m, at)
     if "#" in text or "?" in text:
         for m in _UNESCAPED_AUTHORITY.finditer(text):
             auth = m.group("auth")
-            if ("#" in auth or "?" in auth) and _SCHEME_TAIL.search(
-                text[max(0, m.start() - 32) : m.start()]
-            ):
+            if ("#" in auth or "?" in auth) and _after_a_scheme(text, m.start()):
                 yield _judged_userinfo(m, len(auth) - 1)
+
+
+def _after_a_scheme(text: str, at: int) -> bool:
+    """Whether a scheme's name ends at ``at``, where an authority's "://" starts."""
+    return _SCHEME_TAIL.search(text[max(0, at - 32) : at]) is not None
 
 
 # A password written into a URI without percent-encoding its "#" or "?"

@@ -21,7 +21,7 @@ from app.checkpoint import parse_instant
 from app.redaction import REDACTED
 from app.render.classes import css_class
 from app.render.context import short_text
-from app.visible import visible
+from app.visible import escaped, visible
 
 Link = Mapping[str, Any]
 
@@ -99,12 +99,8 @@ def _isolated(shown: str, value: str) -> str:
     if value.isascii() or _REORDERS.search(value) is None:
         return shown
     if _BIDI_CONTROLS.search(value) is not None:
-        shown = _BIDI_CONTROLS.sub(_escaped_control, shown)
+        shown = _BIDI_CONTROLS.sub(escaped, shown)
     return f"<bdi>{shown}</bdi>"
-
-
-def _escaped_control(match: re.Match[str]) -> str:
-    return visible(match.group())
 
 
 def text(value: object) -> str:

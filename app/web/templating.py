@@ -14,7 +14,7 @@ from app import __version__
 from app.render.changes import change_anchor
 from app.report import at_least, omitted_sentence, verdict
 from app.resources import TEMPLATES_PACKAGE
-from app.visible import holds_controls, visible
+from app.visible import escaped, holds_controls, visible
 from app.web import cards, checklist, docs, fragments, statement_overview
 
 
@@ -81,8 +81,4 @@ def render(template: str, /, *, scan_controls: bool = True, **context: object) -
     page = environment().get_template(template).render(**context)
     if not scan_controls or not holds_controls(page.encode("utf-8", "surrogatepass")):
         return page  # nearly every page
-    return _CONTROLS.sub(_visible_control, page)
-
-
-def _visible_control(match: re.Match[str]) -> str:
-    return visible(match.group())
+    return _CONTROLS.sub(escaped, page)
