@@ -320,7 +320,7 @@ def format_text(
         )
         if r.result.pair is not None:
             verdict_line = lineage_verdict(r.result)
-            if lineage_counts(r.result)["errors"] and not (
+            if r.result.lineage_count("error") and not (
                 r.outcome is not None and r.outcome.lineage_failing
             ):
                 # (an error that fails nothing says so: a run of lineage errors exits 0)
