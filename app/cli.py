@@ -18,7 +18,7 @@ from app.argparse_plain import argparse  # argparse, its messages read as writte
 from app.collector import CollectionPaused
 from app.config import ConfigError, Settings, parse_base_url
 from app.policy import Policy, PolicyError, load, load_nearest
-from app.report import FORMATS, FileResult
+from app.report import FORMATS, FileResult, shown_file
 from app.visible import visible, visible_json
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ class InputError(Exception):
     """A file could not be read: reported on stderr, exit status 2."""
 
     def __init__(self, name: str, reason: str) -> None:
-        super().__init__(f"{name}: {reason}")
+        super().__init__(f"{shown_file(name)}: {reason}")
         self.name, self.reason = name, reason
 
 

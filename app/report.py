@@ -37,6 +37,18 @@ VALIDITY_NOTE = (
 )
 
 
+def shown_file(name: str) -> str:
+    """A file's name as given, its bytes that are not UTF-8 written as \\xff (see
+    `FileResult.shown`)."""
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    return name
+
+
 class FileResult(Record):
     """One input: its lint result, or why it could not be read (then exit status 2). An
     unreadable input stays in every machine-readable format, never silently dropped."""
@@ -60,6 +72,12 @@ class FileResult(Record):
         self.result = result
         self.error = error
         self.outcome = outcome
+
+    @property
+    def shown(self) -> str:
+        """The name as the reports write it: as given, but a byte of it that is not UTF-8
+        (which Python reads as a lone surrogate, and JSON cannot hold) written as \\xff."""
+        return shown_file(self.file)
 
     @property
     def listed(self) -> list[Finding]:
@@ -88,7 +106,7 @@ def tool_info() -> Report:
 def file_result_dict(r: FileResult, base_url: str | None = None) -> Report:
     if r.result is not None:
         describe = _Describer(r.result, base_url)
-        out = result_dict(r.file, r.result, describe=describe)
+        out = result_dict(r.shown, r.result, describe=describe)
         if r.outcome is not None:
             # a project's policy: what it reports, what it accepted (and why), how many it
             # does not report; `valid` and `counts` stay the specification's
@@ -102,7 +120,7 @@ def file_result_dict(r: FileResult, base_url: str | None = None) -> Report:
                 out["notes"] = [describe(f) for f in r.outcome.lineage if f.severity == "note"]
         return out
     return {
-        "file": r.file,
+        "file": r.shown,
         "valid": False,  # never report what was not read as valid
         "digest": None,
         "levels": {"syntax": "not_run", "semantics": "not_run"},
@@ -300,7 +318,7 @@ def format_text(
     for r in results:
         if r.result is None:
             continue  # the CLI says on stderr why it could not be read
-        name = visible(r.file)
+        name = visible(r.shown)
         lines.extend(
             _finding_lines(name, _shown(r.result, r.listed, lineage=r.listed_lineage), colour)
         )
@@ -459,12 +477,12 @@ def format_github(
     for r in results:
         if r.result is None:
             lines.append(
-                f"::error file={_gh_property(r.file)},title=unreadable::"
-                f"{_gh_data(f'{r.file} cannot be read: {r.error}')}"
+                f"::error file={_gh_property(r.shown)},title=unreadable::"
+                f"{_gh_data(f'{r.shown} cannot be read: {r.error}')}"
             )
             continue
         for f in _shown(r.result, r.listed, lineage=r.listed_lineage):
-            props = [f"file={_gh_property(r.file)}"]
+            props = [f"file={_gh_property(r.shown)}"]
             if f.line is not None:
                 props += [f"line={f.line}", f"col={f.column}"]
             props.append(f"title={_gh_property(f.code)}")
@@ -472,7 +490,7 @@ def format_github(
             command = "notice" if f.severity == "note" else f.severity
             lines.append(f"::{command} {','.join(props)}::{_gh_data(message)}")
         for o in r.result.omitted:
-            where = f"file={_gh_property(r.file)},title={_gh_property(o.code)}"
+            where = f"file={_gh_property(r.shown)},title={_gh_property(o.code)}"
             lines.append(f"::notice {where}::{_gh_data(omitted_sentence(o))}")
     if why and any(r.outcome and (r.outcome.failing or r.outcome.lineage_failing) for r in results):
         # only then: an error's own annotation says why an invalid file fails the job
@@ -545,7 +563,7 @@ def format_sarif(
         if r.result is None:
             notifications.append(
                 _notification(
-                    f"{r.file} cannot be read: {r.error}", artifact_location(r.file, root)
+                    f"{r.shown} cannot be read: {r.error}", artifact_location(r.file, root)
                 )
             )
             continue
@@ -610,7 +628,7 @@ def format_sarif(
                 }
             )
         notifications.extend(
-            _notification(f"{r.file}: {omitted_sentence(o)}", where, level="note")
+            _notification(f"{r.shown}: {omitted_sentence(o)}", where, level="note")
             for o in r.result.omitted
         )
     log = {
@@ -681,7 +699,8 @@ def artifact_location(name: str, root: str) -> SarifObject:
 
     path, relative = located(name, root)
     if relative is not None:
-        return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+        # (its bytes: a name's byte that is not UTF-8 is percent-encoded as it stands)
+        return {"uri": quote(os.fsencode(relative), safe="/"), "uriBaseId": SRCROOT}
     return {"uri": PurePosixPath(path).as_uri()}
 
 
