@@ -3,7 +3,7 @@
 Exit status of `ocp lint`: 0 when every file is valid (warnings allowed), 1 when any file is
 invalid or holds a warning fail-on names, 2 for a usage or I/O error (an unknown code in
 --select, --ignore or --fail-on among them). Never a traceback. A policy decides which findings
-count: an error it does not report fails nothing.
+are listed and which warnings fail the run; an invalid file fails it whatever is listed.
 """
 
 from __future__ import annotations
@@ -157,9 +157,9 @@ def _add_lint(commands: _Commands) -> None:
         help="check checkpoints: strict I-JSON, the v0.1 schema, the semantic rules",
         description="Check OpenCheckpoint documents (levels 1 and 2 of spec §8.1). Exit "
         "status: 0 all valid, 1 any invalid or failing by --fail-on, 2 usage or I/O error. "
-        "A policy (--select, --ignore, the configuration) decides which findings count: an "
-        "error it does not report fails nothing, but a json or version error (after which "
-        "nothing of the file is checked) is always reported.",
+        "A policy (--select, --ignore, the configuration) decides which findings are listed; "
+        "an invalid file fails the run whatever is listed, and a json or version error "
+        "(after which nothing of the file is checked) is always listed.",
     )
     lint_cmd.add_argument(
         "files",
@@ -175,6 +175,12 @@ def _add_lint(commands: _Commands) -> None:
         "way, matches this glob (repeatable): --exclude drafts --exclude 'old-*.ocp.json'",
     )
     lint_cmd.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="leave out a file named on the command line too when --exclude or the "
+        "configuration's exclude matches it (pre-commit names each staged file)",
+    )
+    lint_cmd.add_argument(
         "--stdin-filename",
         metavar="NAME",
         help="the name standard input (-) is reported under, as the file it came from",
@@ -188,6 +194,14 @@ def _add_lint(commands: _Commands) -> None:
         "or codes and code prefixes, comma-separated (--fail-on secret,OCP-W: an apparent "
         "credential fails the run); repeatable, each adding to the others; replaces the "
         "configuration's; 'none', the default: errors only",
+    )
+    lint_cmd.add_argument(
+        "--extend-fail-on",
+        action=_Joined,
+        type=_code_list,
+        metavar="WHAT",
+        help="as --fail-on, but adding to the configuration's fail-on instead of replacing it "
+        "(the pre-commit hook's --extend-fail-on secret)",
     )
     lint_cmd.add_argument(
         "--select",
@@ -368,7 +382,7 @@ def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
         found = load(os.path.normpath(args.config)) if args.config else load_nearest(os.getcwd())
         policy = found.with_options(
             select=args.select, ignore=args.ignore, fail_on=args.fail_on, exclude=args.exclude
-        )
+        ).with_more_fail_on(args.extend_fail_on)
     except PolicyError as exc:
         return _failed(_outputs(args), f"configuration: {exc}")
     if args.stdin_filename and "-" not in args.files:
@@ -410,7 +424,12 @@ def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
 
     status = EXIT_VALID
     results: list[FileResult] = []
-    for name in _expanded(args.files, policy, verbose=args.verbose):
+    expanded = _expanded(
+        args.files, policy, verbose=args.verbose, force_exclude=args.force_exclude
+    )
+    if not expanded:
+        say("every file named is excluded (--force-exclude): none is linted")
+    for name in expanded:
         shown = args.stdin_filename if name == "-" and args.stdin_filename else name
         try:
             data = read_input(name, limit)
@@ -522,27 +541,56 @@ def _code_list(value: str) -> tuple[str, ...]:
 CHECKPOINT_GLOB = "*.ocp.json"
 
 
-def _expanded(names: Sequence[str], policy: Policy, *, verbose: bool = False) -> list[str]:
+def _expanded(
+    names: Sequence[str], policy: Policy, *, verbose: bool = False, force_exclude: bool = False
+) -> list[str]:
     """The files to lint: each name as given, and for a folder every ``*.ocp.json`` below it
     in name order, less what a walk skips (`app.walk`: hidden folders, virtualenvs,
     node_modules, __pycache__, what .gitignore files ignore) and what the policy excludes
-    (`Policy.excludes`). A folder with none is an input error, reported as one: a CI job that
-    lints nothing must not pass. ``verbose``: say on stderr what was skipped and why."""
+    (`Policy.excludes`: its globs read from the folder walked, and from the configuration's
+    folder). A folder with none is an input error, reported as one: a CI job that lints
+    nothing must not pass. ``verbose``: say on stderr what was skipped and why.
+    ``force_exclude``: a file named is left out too when the policy excludes it (a hook's
+    files, which pre-commit names one by one)."""
     out: list[str] = []
     for name in names:
         if name == "-" or not os.path.isdir(name):
-            out.append(name)  # named: never skipped
+            if force_exclude and name != "-" and policy.exclude and _excluded_named(name, policy):
+                if verbose:
+                    say(f"{shown_file(name)}: excluded by the configuration or --exclude")
+                continue
+            out.append(name)  # named: never skipped, unless --force-exclude
             continue
         from pathlib import Path  # a folder's walk: linting named files never loads pathlib
 
         from app.walk import checkpoints_below, walk_lines
 
-        found, skipped = checkpoints_below(Path(name), policy.excludes)
+        excluded = policy.excludes
+        if policy.exclude and policy.root is not None:
+            # (a glob of a path, "cases/drafts", is the configuration's: read from its folder
+            # too, whichever folder below it is named)
+            below_root = Path(name)
+
+            def excluded(relative: Path, folder: Path = below_root) -> bool:
+                return policy.excludes(relative) or _excluded_named(str(folder / relative), policy)
+
+        found, skipped = checkpoints_below(Path(name), excluded)
         if verbose:
             for line in walk_lines(skipped):
                 say(line)
         out.extend([str(path) for path in found] or [name])  # none: read_input says so
     return out
+
+
+def _excluded_named(name: str, policy: Policy) -> bool:
+    """Whether the policy's exclude globs match the file ``name`` (as the shell gave it), read
+    as a path from the configuration's folder (from the working directory when there is no
+    configuration), or any folder on its way, or its name."""
+    from pathlib import PurePosixPath
+
+    from app.policy import relative_name
+
+    return policy.excludes(PurePosixPath(relative_name(name, policy.root or os.getcwd())))
 
 
 def _unusable_parent(name: str, parent: Analysis) -> str | None:

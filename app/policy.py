@@ -183,6 +183,21 @@ class Policy(Record):
             given["fail_on_origin"] = "--fail-on"
         return self.replace(**given)
 
+    def with_more_fail_on(self, codes: Sequence[str] | None) -> Policy:
+        """This policy failing on ``codes`` too (--extend-fail-on: a hook's own "credentials
+        fail the commit" beside what the project's configuration fails on, which --fail-on
+        would replace)."""
+        if not codes:
+            return self
+        more = canonical_codes(codes, "--extend-fail-on", levels=True)
+        origin = self.fail_on_origin
+        return self.replace(
+            fail_on=tuple(dict.fromkeys([*self.fail_on, *more])),
+            fail_on_origin="--extend-fail-on"
+            if origin == "default"
+            else f"{origin} and --extend-fail-on",
+        )
+
     def fail_on_entry(self, code: str, severity: str) -> str | None:
         """The fail-on entry that makes a finding of ``code`` fail the run ("warning", or the
         code or prefix named), None when none does: the report names it."""
@@ -195,12 +210,14 @@ class Policy(Record):
 
     def excludes(self, relative: PurePath) -> bool:
         """Whether a file found in a folder is left out: ``exclude`` matches its path below
-        the folder, or any folder on the way (``drafts``), or its name."""
-        text = relative.as_posix()
+        the folder, or the path of a folder on the way (``cases/drafts``), or the name of
+        one (``drafts``), or its own name."""
+        parts = relative.parts
+        paths = ["/".join(parts[: n + 1]) for n in range(len(parts))]
         return any(
             fnmatch.fnmatchcase(text, pattern)
-            or any(fnmatch.fnmatchcase(part, pattern) for part in relative.parts)
             for pattern in self.exclude
+            for text in (*paths, *parts)
         )
 
     def reports(self, code: str, name: str) -> bool:
@@ -224,8 +241,8 @@ class Policy(Record):
         lineage_omitted: Sequence[Omitted] = (),
     ) -> Outcome:
         """``name``'s findings sorted into reported, suppressed (accepted) and ignored; the
-        file fails on a reported error, a reported finding ``fail_on`` names, or, with no
-        finding reported at all, an invalid verdict that only counted findings explain."""
+        file fails when it is invalid (listed or not), or on a reported finding ``fail_on``
+        names."""
         name = relative_name(name, self.root)
         # what a code gets is decided once a code (a report lists thousands of findings of a
         # few codes)
@@ -257,9 +274,10 @@ class Policy(Record):
         severities = {(f.code, f.severity) for f in reported}
         severities.update((o.code, o.severity) for o in omitted if self.reports(o.code, name))
         failing = sorted({code for code, severity in severities if self._fails_on(code, severity)})
-        fails = bool(failing)
-        if not valid and not findings:
-            fails = True  # invalid with nothing listed: never a pass
+        # An invalid file fails the run whatever is listed: the report contract's exit status
+        # ("1 when any file is invalid"), which a policy may not turn into a pass; what it
+        # leaves out of the list is counted (`ignored`, `suppressed`), never the verdict's.
+        fails = bool(failing) or not valid
         warned = [c for c in failing if (c, "error") not in severities]
         # The project's lineage codes fail the run only when fail-on names them ("lineage",
         # "lineage-dropped"), whatever their severity: they are not levels 1–2 (§8.1).

@@ -20,15 +20,17 @@ def why_failed(results: Sequence[FileResult], policy: Policy) -> str | None:
     """``ocp lint fails: 1 file is invalid; 2 files hold an apparent credential, failing by
     fail-on = secret (given by --fail-on)``, or None when the run passes."""
     unreadable = sum(1 for r in results if r.result is None)
-    invalid = 0
+    invalid = unlisted = 0  # (unlisted: invalid, its errors left out of the list)
     holding: dict[str, int] = {}  # fail-on code -> files holding it
     entries: set[str] = set()  # the fail-on entries that failed a file
     for r in results:
         outcome = r.outcome
         if r.result is None or outcome is None or not outcome.fails:
             continue
-        if not r.result.valid and _fails_by_error(r):
+        if not r.result.valid:
             invalid += 1
+            if not any(f.severity == "error" for f in outcome.reported):
+                unlisted += 1
         for code in outcome.failing:
             holding[code] = holding.get(code, 0) + 1
             entries.add(policy.fail_on_entry(code, "warning") or code)
@@ -39,7 +41,14 @@ def why_failed(results: Sequence[FileResult], policy: Policy) -> str | None:
     if unreadable:
         parts.append(f"{_files(unreadable)} cannot be read")
     if invalid:
-        parts.append(f"{_files(invalid)} {'is' if invalid == 1 else 'are'} invalid")
+        said = f"{_files(invalid)} {'is' if invalid == 1 else 'are'} invalid"
+        if unlisted:
+            said += (
+                f" ({'its' if invalid == 1 else f'{unlisted} with their'} errors left out of "
+                "the list by --select, --ignore or the configuration: an invalid file fails "
+                "all the same)"
+            )
+        parts.append(said)
     held = [
         f"{_files(n)} {'holds' if n == 1 else 'hold'} {_HOLDS.get(code, f'{code} findings')}"
         for code, n in sorted(holding.items(), key=lambda item: (item[0] != "secret", item[0]))
@@ -54,23 +63,15 @@ def why_failed(results: Sequence[FileResult], policy: Policy) -> str | None:
     return "ocp lint fails: " + "; ".join(parts)
 
 
-def _fails_by_error(r: FileResult) -> bool:
-    """Whether a reported error (listed or only counted) fails the file, not fail-on alone."""
-    outcome = r.outcome
-    assert outcome is not None and r.result is not None
-    if any(f.severity == "error" for f in outcome.reported):
-        return True
-    if any(o.severity == "error" for o in r.result.omitted):
-        return True
-    return not r.result.findings  # invalid with nothing listed: never a pass
-
-
 def _origin(policy: Policy) -> str:
     # the default fail-on is empty (app/policy.py DEFAULT_FAIL_ON): a run fails by fail-on
     # only when the command line or a configuration named codes
-    if policy.fail_on_origin == "--fail-on":
-        return "given by --fail-on"
-    return f"set in {policy.fail_on_origin}"
+    origin = policy.fail_on_origin
+    if origin in ("--fail-on", "--extend-fail-on"):
+        return f"given by {origin}"
+    if origin.endswith(" and --extend-fail-on"):
+        return f"set in {origin.removesuffix(' and --extend-fail-on')} and by --extend-fail-on"
+    return f"set in {origin}"
 
 
 def _files(n: int) -> str:

@@ -40,9 +40,12 @@ def codes(result: dict) -> list[str]:
 def test_select_and_ignore_choose_what_is_reported_and_what_fails(capsys, project):
     status, report, _ = lint(capsys, "--ignore", "OCP-S002", "cases/bad.ocp.json")
     [result] = report["results"]
-    assert status == 0  # its only error is not reported
+    # its only error is not listed, and the file fails all the same: the report contract's
+    # exit status is 1 when any file is invalid, which no policy turns into a pass
+    assert status == 1
     assert result["valid"] is False and result["counts"]["errors"] == 1  # the verdict stays
     assert codes(result) == [] and result["ignored"] == 1
+    assert "left out of the list" in report["failure"]
     status, report, _ = lint(capsys, "--select", "OCP-W", "cases/leak.ocp.json")
     assert status == 0 and codes(report["results"][0]) == []
     status, report, _ = lint(capsys, "--select", "secret", "--fail-on", "secret", "cases")
@@ -60,7 +63,7 @@ def test_accepted_findings_are_reported_as_suppressed_with_their_reason(capsys, 
     )
     status, report, _ = lint(capsys, "cases/bad.ocp.json")
     [result] = report["results"]
-    assert status == 0
+    assert status == 1  # accepted, still invalid: the contract's exit status
     assert codes(result) == []
     [suppressed] = result["suppressed"]
     assert suppressed["code"] == "OCP-S002"
@@ -250,4 +253,69 @@ def test_list_options_given_twice_add_up(capsys, project):
     status, report, _ = lint(
         capsys, "--ignore", "OCP-S002", "--ignore", "OCP-W", "cases/bad.ocp.json"
     )
-    assert status == 0 and codes(report["results"][0]) == []
+    assert status == 1 and codes(report["results"][0]) == []  # (invalid: it fails all the same)
+    assert report["results"][0]["ignored"] == 1
+
+
+def test_extend_fail_on_adds_to_the_configuration_s_fail_on(capsys, project):
+    """A hook's --extend-fail-on secret keeps what the configuration fails on; --fail-on
+    replaces it."""
+    shutil.copyfile(CONFORMANCE / "rule-W003-awaiting-op-expired.ocp.json", "cases/w.ocp.json")
+    (project / "ocp.toml").write_text('fail-on = ["OCP-W003"]\n')
+    status, report, _ = lint(capsys, "--extend-fail-on", "secret", "cases/w.ocp.json")
+    assert status == 1 and "--extend-fail-on" in report["failure"]
+    status, report, _ = lint(capsys, "--extend-fail-on", "secret", "cases/leak.ocp.json")
+    assert status == 1 and "apparent credential" in report["failure"]
+    status, _, _ = lint(capsys, "--fail-on", "secret", "cases/w.ocp.json")
+    assert status == 0  # replaced: the configuration's OCP-W003 no longer fails
+    status, _, err = lint(capsys, "--extend-fail-on", "secrets", "cases/w.ocp.json")
+    assert status == 2 and "'secrets' is not a code" in err
+
+
+@pytest.mark.parametrize("exclude", ["cases", "cases/bad*", "bad.ocp.json", "*.ocp.json"])
+def test_force_exclude_leaves_out_a_file_named_that_exclude_matches(capsys, project, exclude):
+    (project / "ocp.toml").write_text(f"exclude = [{exclude!r}]\n")
+    status, report, _ = lint(capsys, "cases/bad.ocp.json")
+    assert status == 1 and len(report["results"]) == 1  # named: linted
+    status, report, err = lint(capsys, "--force-exclude", "cases/bad.ocp.json")
+    assert status == 0 and report["results"] == []
+    assert "every file named is excluded" in err
+
+
+def test_force_exclude_reads_exclude_given_on_the_command_line_from_the_working_folder(
+    capsys, project
+):
+    status, report, _ = lint(
+        capsys,
+        "--force-exclude",
+        "--exclude",
+        "cases/bad*",
+        "cases/bad.ocp.json",
+        "cases/leak.ocp.json",
+    )
+    assert status == 0 and [r["file"] for r in report["results"]] == ["cases/leak.ocp.json"]
+
+
+def test_a_path_glob_of_the_configuration_is_read_from_its_folder_whatever_folder_is_named(
+    capsys, project, monkeypatch
+):
+    """exclude = ["cases/bad*"] leaves bad.ocp.json out of `ocp lint .`, of `ocp lint cases`
+    and, from inside cases, of `ocp lint .`: a path of the configuration is its folder's."""
+    (project / "ocp.toml").write_text('exclude = ["cases/bad*"]\n')
+    for folder in (".", "cases"):
+        status, report, _ = lint(capsys, folder)
+        assert [Path(r["file"]).name for r in report["results"]] == ["leak.ocp.json"]
+    monkeypatch.chdir(project / "cases")
+    _status, report, _ = lint(capsys, ".")
+    assert [Path(r["file"]).name for r in report["results"]] == ["leak.ocp.json"]
+
+
+def test_a_folder_s_path_in_exclude_leaves_out_every_file_below_it(capsys, project):
+    (project / "cases" / "drafts").mkdir()
+    shutil.copyfile(INVALID, project / "cases" / "drafts" / "old.ocp.json")
+    (project / "ocp.toml").write_text('exclude = ["cases/drafts"]\n')
+    _status, report, _ = lint(capsys, ".")
+    assert sorted(Path(r["file"]).name for r in report["results"]) == [
+        "bad.ocp.json",
+        "leak.ocp.json",
+    ]

@@ -35,7 +35,7 @@ LOCAL_HOOK = """repos:
     hooks:
       - id: ocp-lint
         name: ocp lint
-        entry: ocp lint --fail-on secret
+        entry: ocp lint --extend-fail-on secret --force-exclude
         language: system
         files: \\.ocp\\.json$
         require_serial: true
@@ -152,6 +152,27 @@ def test_the_local_form_refuses_a_credential_and_commits_a_valid_checkpoint(loca
     assert "failing by fail-on = secret" in output
     status, output = commit(local_repository, "valid-minimal.ocp.json", "ok.ocp.json")
     assert status == 0 and "Passed" in output, output
+
+
+def test_a_file_the_configuration_excludes_is_left_out_and_its_fail_on_kept(local_repository):
+    """pre-commit names each staged file, which the linter always lints unless
+    --force-exclude; --extend-fail-on secret adds to the configuration's fail-on, where
+    --fail-on would replace it."""
+    repo, env = local_repository
+    (repo / "ocp.toml").write_text('exclude = ["drafts"]\nfail-on = ["OCP-W"]\n')
+    (repo / "drafts").mkdir()
+    try:
+        status, output = commit(
+            local_repository, "rule-S002-unresolved-blocked-by.ocp.json", "drafts/bad.ocp.json"
+        )
+        assert status == 0, output
+        status, output = commit(
+            local_repository, "rule-W003-awaiting-op-expired.ocp.json", "w.ocp.json"
+        )
+        assert status != 0 and "OCP-W003" in output, output
+        assert "set in" in output and "--extend-fail-on" in output
+    finally:
+        (repo / "ocp.toml").unlink()
 
 
 def test_other_files_are_not_the_hooks(repository):
