@@ -303,7 +303,7 @@ def test_a_path_glob_of_the_configuration_is_read_from_its_folder_whatever_folde
     and, from inside cases, of `ocp lint .`: a path of the configuration is its folder's."""
     (project / "ocp.toml").write_text('exclude = ["cases/bad*"]\n')
     for folder in (".", "cases"):
-        status, report, _ = lint(capsys, folder)
+        _, report, _ = lint(capsys, folder)
         assert [Path(r["file"]).name for r in report["results"]] == ["leak.ocp.json"]
     monkeypatch.chdir(project / "cases")
     _status, report, _ = lint(capsys, ".")
