@@ -158,7 +158,7 @@ def test_a_file_the_configuration_excludes_is_left_out_and_its_fail_on_kept(loca
     """pre-commit names each staged file, which the linter always lints unless
     --force-exclude; --extend-fail-on secret adds to the configuration's fail-on, where
     --fail-on would replace it."""
-    repo, env = local_repository
+    repo, _env = local_repository
     (repo / "ocp.toml").write_text('exclude = ["drafts"]\nfail-on = ["OCP-W"]\n')
     (repo / "drafts").mkdir()
     try:
