@@ -424,9 +424,7 @@ def _run_lint(args: argparse.Namespace, settings: Settings) -> int:
 
     status = EXIT_VALID
     results: list[FileResult] = []
-    expanded = _expanded(
-        args.files, policy, verbose=args.verbose, force_exclude=args.force_exclude
-    )
+    expanded = _expanded(args.files, policy, verbose=args.verbose, force_exclude=args.force_exclude)
     if not expanded:
         say("every file named is excluded (--force-exclude): none is linted")
     for name in expanded:
