@@ -563,16 +563,16 @@ def _expanded(
 
         from app.walk import checkpoints_below, walk_lines
 
-        excluded = policy.excludes
-        if policy.exclude and policy.root is not None:
+        folder = Path(name)
+
+        def excluded(relative: Path, folder: Path = folder) -> bool:
             # (a glob of a path, "cases/drafts", is the configuration's: read from its folder
             # too, whichever folder below it is named)
-            below_root = Path(name)
+            return policy.excludes(relative) or (
+                policy.root is not None and _excluded_named(str(folder / relative), policy)
+            )
 
-            def excluded(relative: Path, folder: Path = below_root) -> bool:
-                return policy.excludes(relative) or _excluded_named(str(folder / relative), policy)
-
-        found, skipped = checkpoints_below(Path(name), excluded)
+        found, skipped = checkpoints_below(folder, excluded if policy.exclude else policy.excludes)
         if verbose:
             for line in walk_lines(skipped):
                 say(line)
