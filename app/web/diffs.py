@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 
 from app.analysis import Analysis, analyze, pair
 from app.diff import Data, diff_checkpoints
@@ -16,6 +16,7 @@ from app.web.parameters import refuse_unknown, storage_id_parameter
 from app.web.stored import analysis_of, fetch, store_call
 from app.web.templating import render
 from app.web.views import NO_PARENT, MissingCheckpoint, form_again, read_form, settings_of
+from app.web.visible_json import VisibleJSONResponse
 from app.web.work import run_cpu
 
 
@@ -28,10 +29,13 @@ def respond(request: Request, model: Data, title: str, links: dict[str, str]) ->
     if path.endswith(".patch"):
         if model["patch"] is None:
             raise HTTPException(422, f"there is no JSON Patch: {model['patch_withheld']}")
-        return JSONResponse(model["patch"], media_type="application/json-patch+json")
+        return VisibleJSONResponse(model["patch"], media_type="application/json-patch+json")
     if path.endswith(".json") or wants_json(request):
-        return JSONResponse(model)
-    return HTMLResponse(render("diff.html", diff=model, title=title, links=links))
+        return VisibleJSONResponse(model)
+    # (a diff shows the document's values as the templates write them: its bidirectional
+    # controls are written as escapes over the whole page, as a checkpoint's page writes each)
+    page = render("diff.html", diff=model, title=title, links=links, escape_bidi=True)
+    return HTMLResponse(page)
 
 
 async def stored_diff(request: Request) -> Response:

@@ -23,7 +23,7 @@ import anyio
 from starlette.datastructures import State
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 
 from app.analysis import Analysis, LintResult, pair
 from app.forks import fork_conflicts
@@ -36,6 +36,7 @@ from app.web.errors import wants_json
 from app.web.lineage_results import LineageResults, Verdict
 from app.web.stored import fetch, store_call
 from app.web.templating import render
+from app.web.visible_json import VisibleJSONResponse
 from app.web.work import run_cpu
 
 MAX_NODES = 64  # stored entries walked per view
@@ -365,5 +366,5 @@ async def lineage_page(request: Request) -> Response:
         size = sum(record.meta.size for record in component.records.values())
         model = await run_cpu(request, size, lineage_model, analyses, lanes.results, component)
     if wants_json(request):
-        return JSONResponse(model)
+        return VisibleJSONResponse(model)
     return HTMLResponse(render("lineage.html", model=model))

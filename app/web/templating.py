@@ -75,10 +75,21 @@ def json_text(value: object) -> str:
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def render(template: str, /, *, scan_controls: bool = True, **context: object) -> str:
+# The bidirectional embeddings, overrides and isolates, which no template writes either: a page
+# whose values are not each isolated by app/web/fragments.py (a diff's) writes every one as its
+# escape (app/visible.py: "\u202e"), so that none reorders what a reviewer reads.
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def render(
+    template: str, /, *, scan_controls: bool = True, escape_bidi: bool = False, **context: object
+) -> str:
     """``template`` rendered, its controls written as escapes; ``scan_controls`` False: the
-    caller knows no text it shows holds one (app/visible.py, may_decode_to_controls)."""
+    caller knows no text it shows holds one (app/visible.py, may_decode_to_controls);
+    ``escape_bidi``: its bidirectional controls too."""
     page = environment().get_template(template).render(**context)
+    if escape_bidi and not page.isascii():
+        page = _BIDI_CONTROLS.sub(escaped, page)
     if not scan_controls or not holds_controls(page.encode("utf-8", "surrogatepass")):
         return page  # nearly every page
     return _CONTROLS.sub(escaped, page)
