@@ -1159,6 +1159,11 @@ def _named_in_text(text: str) -> Iterator[Span]:
             yield span[:3]
             pos = max(pos, span[3])
             continue
+        listed = _listed_values(text, m)
+        if listed[0]:
+            yield from listed[0]
+            pos = max(pos, listed[1])
+            continue
         # a name judged and no credential found after it, each a step of Python (some 8 µs):
         # past `_MANY_REFUSED` in one text, the rest of it is not read for names (a log of
         # 9,000 lines "密码：请联系管理员获取" cost nine times a benign document's lint)
@@ -1618,6 +1623,64 @@ def _enclosing_section(text: str, at: int) -> str | None:
             return None  # (a line of another level between: the name is not the section's)
         end = start - 1
     return None
+
+
+# A credential's name assigned a list of values in a text: in brackets on its line (TOML's and
+# Python's api_keys = ["…", "…"], YAML's flow sequence passwords: [a, b]), or as YAML's block
+# sequence, an item a line ("api_keys:\n  - …\n  - …"). Each item is judged as an item of a
+# JSON array under that name is (`_named_member`), at most this many.
+_LISTED_MOST = 16
+_LIST_OPENS = _lazy(r"[ \t]*+(?:\[|\r?\n(?P<indent>[ \t]{0,64}+)-[ \t]++)")
+_LIST_ITEM = _lazy(
+    r"""[ \t]*+(?:"(?P<dq>[^"\\\r\n]{1,256}+)"|'(?P<sq>[^'\\\r\n]{1,256}+)'"""
+    r"""|(?P<bare>[^\s"',\[\]#]{1,256}+))[ \t]*+"""
+)
+
+
+def _listed_values(text: str, m: re.Match[str]) -> tuple[list[Span], int]:
+    """The credentials a credential's name (``m``, `_NAME_OP`'s) is assigned as a list (see
+    above), and where the list's items read end; none when it is assigned no list."""
+    opens = _LIST_OPENS.match(text, m.end()) if m.group("op") in ("=", ":") else None
+    if opens is None:
+        return [], m.end()
+    cls = _classify_name(m.group("name"))
+    if cls is None:
+        return [], m.end()
+    indent = opens.group("indent")
+    # (the next item of a block sequence: its line indented as the first's, and its dash)
+    next_item = None if indent is None else _lazy_next_item(indent)
+    spans: list[Span] = []
+    pos = opens.end()
+    for _ in range(_LISTED_MOST):
+        item = _LIST_ITEM.match(text, pos)
+        if item is None:
+            break
+        group = item.lastgroup or "bare"
+        kind = _member_credential(cls, item.group(group), prose=True)
+        if kind is not None:
+            spans.append((item.start(group), item.end(group), kind))
+        pos = item.end()
+        if next_item is not None:
+            dash = next_item.match(text, pos)
+            if dash is None:
+                break
+            pos = dash.end()
+        elif text.startswith(",", pos):
+            pos += 1
+        else:
+            # a list in brackets ends with its "]", and then its line, a separator or a quote
+            # (a regular expression's class is no list: secret:[a-zA-Z0-9/_+=,.@-]+)
+            closed = text.startswith("]", pos) and text[pos + 1 : pos + 2] in _AFTER_A_LIST
+            return (spans, pos + 1) if closed else ([], m.end())
+    return spans, pos
+
+
+_AFTER_A_LIST = frozenset(("", " ", "\t", "\r", "\n", ",", ";", "}", ")", '"', "'", "\\"))
+
+
+@lru_cache(maxsize=64)
+def _lazy_next_item(indent: str) -> re.Pattern[str]:
+    return re.compile(r"\r?\n" + re.escape(indent) + r"-[ \t]++")
 
 
 def _assignment_hit(text: str, m: re.Match[str]) -> tuple[int, int, str, int] | None:

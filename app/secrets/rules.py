@@ -25,6 +25,7 @@ from app.secrets.shapes import (
     _ANY_LETTER,
     _IDENTIFIER_LIKE,
     _WORD,
+    _WORD_,
     _WORD_DASH,
     _both_cases,
     _complex,
@@ -208,7 +209,7 @@ def _token(
     tail: str,
     length: tuple[int, int],
     *,
-    boundary: frozenset[str] = _WORD_DASH,
+    boundary: frozenset[str] = _WORD_,
     right: frozenset[str] | None = None,
     check: _Tail | None = None,
     strip: str = "",
@@ -217,12 +218,19 @@ def _token(
     ``length`` (inclusive bounds): what most issuers' tokens are.
 
     The run is greedy (the whole run, then its length tested), so a longer run of the class is
-    no token of this format. ``boundary``: the characters that may not come before the prefix;
+    no token of this format. ``boundary``: the characters that may not come before the prefix
+    (by default a letter, a digit or "_": a dash may, as an id's prefix writes one before it,
+    op-ghp_…, as gitleaks' word boundary lets it, but before a prefix of four characters at
+    least: a short one, sk- or hf_, stands in dashed words by chance);
     ``right``: that may not follow the run; ``strip``: characters the run may hold but not end
     with (a sentence's full stop after a dotted token); ``check``: a test of the run."""
     args = (prefixes, tail, length, boundary, right, check, strip)
     shortest = min(map(len, prefixes)) + length[0]
     return Rule(rule_id, kind, prefixes, IN_RUNS, _token_parts, args, None, shortest)
+
+
+# the shortest prefix a dash may stand before (`_token`)
+_DASHED_FROM = 4
 
 
 def _token_parts(
@@ -249,6 +257,7 @@ def _token_parts(
     # entropy floor for those formats says; one of a single case may be a key of zero bytes
     # (age's AGE-SECRET-KEY-1QQQ…, in gitleaks' own cases)
     lettered = "a-z" in tail and "A-Z" in tail
+    short_boundary = boundary | {"-"}
 
     def find(text: str, start: int, end: int) -> Span | None:
         prefix = (
@@ -265,7 +274,8 @@ def _token_parts(
 
     def judged(text: str, start: int, run_start: int, end: int) -> Span | None:
         run = text[run_start:end]
-        if not low <= len(run) <= high or not _left_ok(text, start, boundary):
+        before = boundary if run_start - start >= _DASHED_FROM else short_boundary
+        if not low <= len(run) <= high or not _left_ok(text, start, before):
             return None
         if right is not None and not _right_ok(text, end, right, start):
             return None
