@@ -312,6 +312,18 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             else None
         )
         result = lint(data, parent=parent_data, limits=limits)
+        if result.parent is not None and result.parent.document is None:
+            # (as `ocp lint --parent` refuses it: a report with no lineage check is no answer)
+            first = result.parent.findings[0]  # (the intake's first, a credential withheld)
+            raise ToolFailure(
+                f"the parent is not a JSON checkpoint, so lineage rules cannot run: "
+                f"{first.message}; give the parent's JSON text, or no parent to lint the "
+                "checkpoint alone",
+                field="parent",
+                path=first.path,
+                line=first.line,
+                column=first.column,
+            )
         return _result(dict(report_dict([FileResult(storage_id or "checkpoint", result)])))
 
     @tool

@@ -135,6 +135,11 @@ def test_lint_reports_as_the_cli_does_and_bad_input_is_a_structured_error(tmp_pa
         assert failed and "larger than the limit of 20,000 bytes" in error["error"]["message"]
         failed, report = await call(client, "lint_checkpoint", checkpoint=CHILD, parent=PARENT)
         assert not failed and report["results"][0]["valid"] is True
+        # a parent that is no JSON is refused, as `ocp lint --parent` refuses it: a report
+        # with no lineage check run would read as a clean lineage
+        failed, error = await call(client, "lint_checkpoint", checkpoint=CHILD, parent="{oops")
+        assert failed and "the parent is not a JSON checkpoint" in error["error"]["message"]
+        assert error["error"]["field"] == "parent" and error["error"]["line"] == 1
 
     run(tmp_path, body, OCP_MAX_BYTES="20000")
 

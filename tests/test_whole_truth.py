@@ -107,6 +107,17 @@ def test_the_api_and_the_page_model_open_with_since_the_parent(client):
     assert "lineage against the parent:" in page
 
 
+@pytest.mark.parametrize("parent", ["{oops", "[1, 2", "\ufeff{}"])
+def test_the_api_refuses_a_parent_that_is_no_json_as_the_cli_does(client, parent):
+    """A report with no lineage check run would read as a clean lineage (its counts 0)."""
+    parts = {"checkpoint": (None, json.dumps(compacted_child())), "parent": (None, parent)}
+    response = client.post("/api/v1/lint", files=parts)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert "the parent is not a JSON checkpoint, so lineage rules cannot run" in detail
+    assert "the parent's line 1, column" in detail
+
+
 def test_the_model_text_says_what_the_child_lost_and_what_lifts_each_stop():
     result = lint(json.dumps(compacted_child()).encode(), parent=json.dumps(HANDOFF).encode())
     from datetime import UTC, datetime

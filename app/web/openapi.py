@@ -356,6 +356,7 @@ def _paths() -> Data:
                 "responses": {
                     "200": {"description": "The report.", "content": _json(_ref("LintReport"))},
                     "400": _response("BadRequest"),
+                    "422": _response("UnreadableParent"),
                     **_BODY_ERRORS,
                     "503": _response("Unavailable"),
                     **_DEFAULT,
@@ -900,6 +901,10 @@ def _responses() -> Data:
             "content": {"text/plain": {"schema": STRING}},
         },
         "BadRequest": _problem("The request cannot be read as sent; `detail` says why."),
+        "UnreadableParent": _problem(
+            "The parent given is not a JSON checkpoint, so the lineage rules cannot run; "
+            "`detail` says where in the parent, and what to send instead."
+        ),
         "Unauthorized": _problem(
             "A bearer token is needed (an upload or a deletion token).",
             **{"WWW-Authenticate": "WWWAuthenticate"},

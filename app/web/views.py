@@ -442,6 +442,15 @@ async def api_lint(request: Request) -> Response:
             status_code=415,
         )
     result = await run_cpu(request, submission.size, submission.check, limits)
+    if result.parent is not None and result.parent.document is None:
+        # (as `ocp lint --parent` refuses it: a report with no lineage check is no answer)
+        first = result.parent.findings[0]  # (the intake's first, a credential withheld)
+        raise BadRequest(
+            f"the parent is not a JSON checkpoint, so lineage rules cannot run: "
+            f"{first.message} (the parent's line {first.line}, column {first.column}); send "
+            "the parent's JSON text, or no parent to lint the checkpoint alone",
+            status_code=422,
+        )
     return JSONResponse(report_dict([FileResult("-", result)]))
 
 
