@@ -35,10 +35,10 @@ from app.checkpoint import Checkpoint, LocalObject
 from app.layout import OPERATION_STATUSES
 from app.parse import DEFAULT_LIMITS, JsonObject, Limits, parse
 from app.pointer import escape_token, to_pointer
+from app.quoting import quotable, quoted
 from app.redaction import Redaction, unparsed_findings
 from app.standing import Standings, strings
 from app.stops import object_id
-from app.visible import visible_json
 
 if TYPE_CHECKING:  # a store's lineage is only read, never imported, by the guard
     from app.stored_lineage import Descendants
@@ -113,10 +113,12 @@ def proposed_call(value: object) -> Call:
     unknown = [name for name in value if name not in ("tool", "arguments")]
     if unknown:
         # a misspelt "arguments" would compare an empty call: a repeat answered as none
+        # (each name quoted unless it may be a credential, and its pointer then the call's:
+        # the answer repeats what it names, and no redaction reads it)
         raise GuardError(
             "a call has only tool and arguments (§6.6); this one also has "
-            + ", ".join(visible_json(name) for name in unknown[:5]),
-            "/" + escape_token(unknown[0]),
+            + ", ".join(quoted(name) for name in unknown[:5]),
+            "/" + escape_token(unknown[0]) if quotable(unknown[0]) else "",
         )
     tool = value.get("tool")
     if not isinstance(tool, str) or not tool:

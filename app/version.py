@@ -7,6 +7,7 @@ import re
 
 from app.findings import Finding
 from app.parse import Document
+from app.quoting import quoted
 
 IMPLEMENTED = "0.1"
 _MAJOR_MINOR = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$"  # compiled by re's cache when first used
@@ -35,7 +36,9 @@ def check_version(document: Document) -> Finding | None:
     if not match:
         return _finding(
             "/opencheckpoint",
-            f"opencheckpoint {_quoted(version)} is not a MAJOR.MINOR version; "
+            # (quoted unless it may be a credential: the message reaches answers that never
+            # pass a redaction, guard's, the store's refusal, an MCP tool's)
+            f"opencheckpoint {quoted(version)} is not a MAJOR.MINOR version; "
             'this tool implements "0.1"',
         )
     if match.group(1) == "0":
@@ -50,22 +53,6 @@ def check_version(document: Document) -> Finding | None:
         f"major version {match.group(1)} is unknown to this tool, which implements 0.1 only; "
         "a consumer must reject an unknown major version (spec §5.1)",
     )
-
-
-# A version string a message quotes: "0.1.0", "v0.1", "0.1-draft". A longer one is described, not
-# quoted: the message reaches answers that never pass a redaction (guard's, the store's refusal,
-# an MCP tool's failure), and a credential pasted into the member must not come back in them.
-_QUOTED_UP_TO = 24
-
-
-def _quoted(version: str) -> str:
-    """``version`` quoted, unless it is long or the secret scanner flags it."""
-    if len(version) <= _QUOTED_UP_TO:
-        from app.secrets import scan_text  # (only for a malformed version: a rare answer)
-
-        if not scan_text(version):
-            return json.dumps(version)
-    return f"(a string of {len(version)} characters, not quoted here)"
 
 
 def _finding(path: str, message: str) -> Finding:

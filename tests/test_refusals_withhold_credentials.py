@@ -96,3 +96,33 @@ def test_ocp_guard_and_ocp_diff_refuse_without_repeating_it(tmp_path, name):
         ran = subprocess.run([str(OCP), *argv], capture_output=True, text=True, timeout=60)
         assert ran.returncode != 0 or name == "version-string", (argv, ran.stdout, ran.stderr)
         assert PIECE not in ran.stdout + ran.stderr, argv
+
+
+def test_the_guard_refuses_a_call_s_unknown_member_without_repeating_its_name(client, tmp_path):
+    """A call of more than tool and arguments is refused naming what else it has: a name that
+    may be a credential is described, and its pointer is the call's."""
+    call = {"tool": "x", "arguments": {}, TOKEN: 1}
+    guarded = client.post(
+        "/api/v1/guard",
+        content=json.dumps({"call": call, "checkpoint": json.dumps(_valid())}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert guarded.status_code == 400, guarded.text
+    assert PIECE not in guarded.text and "not quoted here" in guarded.text
+    checkpoint = tmp_path / "c.ocp.json"
+    checkpoint.write_bytes(json.dumps(_valid()).encode())
+    ran = subprocess.run(
+        [str(OCP), "guard", str(checkpoint), "--call", json.dumps(call)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 2 and PIECE not in ran.stdout + ran.stderr
+    # a misspelt member is still named, so the message says what to fix
+    call = {"tool": "x", "argumnets": {}}
+    guarded = client.post(
+        "/api/v1/guard",
+        content=json.dumps({"call": call, "checkpoint": json.dumps(_valid())}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert guarded.status_code == 400 and '"argumnets"' in guarded.json()["detail"]
