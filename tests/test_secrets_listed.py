@@ -63,15 +63,20 @@ def test_a_long_list_is_read_to_its_sixteenth_item() -> None:
 
 
 @pytest.mark.parametrize("token", [GITHUB, STRIPE, GITLAB])
-@pytest.mark.parametrize("lead", ["op-", "deploy-", "r-", "rotate op-"])
+@pytest.mark.parametrize("lead", ["op-", "deploy-", "r-", "rotate op-", "token_", "x_"])
 def test_a_token_after_an_id_s_dash_is_found(lead: str, token: str) -> None:
     assert found(f"{lead}{token} was revoked") == [token]
 
 
 @pytest.mark.parametrize("token", [GITHUB, STRIPE, GITLAB])
-@pytest.mark.parametrize("lead", ["a", "x_", "7"])
+@pytest.mark.parametrize("lead", ["a", "Z", "7"])
 def test_a_token_s_prefix_inside_a_word_is_no_token(lead: str, token: str) -> None:
     assert scan_text(f"{lead}{token}") == []
+
+
+@pytest.mark.parametrize("lead", ["x-", "x_"])
+def test_a_short_prefix_after_a_dash_or_an_underscore_is_no_token(lead: str) -> None:
+    assert scan_text(f"{lead}sk-{'Zk9xQ2vLm8pR4tW7yB3nH5jK' * 2}") == []
 
 
 def test_a_short_prefix_after_a_dash_is_no_token() -> None:
@@ -83,3 +88,23 @@ def test_a_token_after_a_dash_in_an_id_is_found_in_a_document_and_withheld() -> 
     document = {"id": "op-" + GITHUB, "note": "deploy-" + GITHUB}
     assert {hit.path for hit in find_secrets(document)} == {"/id", "/note"}
     assert redact("deploy-" + GITHUB) == "deploy-[redacted: looks like a credential]"
+
+
+@pytest.mark.parametrize("lead", ["token-", "token_", ""])
+def test_an_uploaded_file_named_for_a_token_is_shown_withheld(lead: str) -> None:
+    """The page's breadcrumb, its live panel's sentence and its Share form show the file name
+    the browser sent: a token in it is withheld there too."""
+    from starlette.testclient import TestClient
+
+    from app.config import Settings
+    from app.web import create_app
+    from tests.conftest import CONFORMANCE
+
+    name = f"{lead}{GITHUB}.ocp.json"
+    data = (CONFORMANCE / "valid-minimal.ocp.json").read_bytes()
+    with TestClient(create_app(Settings())) as client:
+        for route in ("/view", "/view.json"):
+            response = client.post(route, files={"checkpoint_file": (name, data)})
+            assert response.status_code == 200
+            assert GITHUB[4:20] not in response.text
+            assert "redacted" in response.text

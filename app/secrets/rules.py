@@ -25,7 +25,6 @@ from app.secrets.shapes import (
     _ANY_LETTER,
     _IDENTIFIER_LIKE,
     _WORD,
-    _WORD_,
     _WORD_DASH,
     _both_cases,
     _complex,
@@ -209,7 +208,7 @@ def _token(
     tail: str,
     length: tuple[int, int],
     *,
-    boundary: frozenset[str] = _WORD_,
+    boundary: frozenset[str] = _WORD,
     right: frozenset[str] | None = None,
     check: _Tail | None = None,
     strip: str = "",
@@ -219,9 +218,10 @@ def _token(
 
     The run is greedy (the whole run, then its length tested), so a longer run of the class is
     no token of this format. ``boundary``: the characters that may not come before the prefix
-    (by default a letter, a digit or "_": a dash may, as an id's prefix writes one before it,
-    op-ghp_…, as gitleaks' word boundary lets it, but before a prefix of four characters at
-    least: a short one, sk- or hf_, stands in dashed words by chance);
+    (by default a letter or a digit: a dash or "_" may, as an id's or a file name's prefix
+    writes one before it, op-ghp_…, token_ghp_…, as gitleaks' patterns of those formats let
+    them, but before a prefix of four characters at least: a short one, sk- or hf_, stands in
+    dashed and joined words by chance);
     ``right``: that may not follow the run; ``strip``: characters the run may hold but not end
     with (a sentence's full stop after a dotted token); ``check``: a test of the run."""
     args = (prefixes, tail, length, boundary, right, check, strip)
@@ -257,7 +257,7 @@ def _token_parts(
     # entropy floor for those formats says; one of a single case may be a key of zero bytes
     # (age's AGE-SECRET-KEY-1QQQ…, in gitleaks' own cases)
     lettered = "a-z" in tail and "A-Z" in tail
-    short_boundary = boundary | {"-"}
+    short_boundary = boundary | {"-", "_"}
 
     def find(text: str, start: int, end: int) -> Span | None:
         prefix = (
