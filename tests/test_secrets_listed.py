@@ -33,7 +33,7 @@ def test_every_key_of_a_list_under_a_key_s_name_is_found(text: str) -> None:
 
 
 def test_a_password_in_a_list_is_judged_as_a_json_array_s_item_is() -> None:
-    text = f"passwords:\n  - {PASSWORD}\n  - Get\n  - List\n"
+    text = f"passwords:\n  - {PASSWORD}\n  - Get\n"
     assert found(text) == [PASSWORD]
     assert [hit.text for hit in find_secrets({"passwords": [PASSWORD, "Get", "List"]})] == [
         PASSWORD
@@ -50,6 +50,9 @@ def test_a_password_in_a_list_is_judged_as_a_json_array_s_item_is() -> None:
         # a regular expression's class after a name, no list: an ARN's pattern
         "arn:aws:secretsmanager:us-east-1:123456789012:secret:[a-zA-Z0-9/_+=,.@-]+",
         f"notes: [{HEX}]",  # a list under a name no credential's
+        # a list of words under a credential's name: a lexer's tokens (python-dateutil's)
+        'tokens = ["foo", " ", "bar", " ", "19June2000", "baz"]',
+        f"passwords:\n  - {PASSWORD}\n  - Get\n  - List\n",
     ],
 )
 def test_a_list_of_no_credential_is_no_finding(text: str) -> None:

@@ -1628,7 +1628,8 @@ def _enclosing_section(text: str, at: int) -> str | None:
 # A credential's name assigned a list of values in a text: in brackets on its line (TOML's and
 # Python's api_keys = ["…", "…"], YAML's flow sequence passwords: [a, b]), or as YAML's block
 # sequence, an item a line ("api_keys:\n  - …\n  - …"). Each item is judged as an item of a
-# JSON array under that name is (`_named_member`), at most this many.
+# JSON array under that name is (`_named_member`), at most this many, and flagged when half of
+# them at least are credentials (a text's list of words is no JSON array a checkpoint holds).
 _LISTED_MOST = 16
 _LIST_OPENS = _lazy(r"[ \t]*+(?:\[|\r?\n(?P<indent>[ \t]{0,64}+)-[ \t]++)")
 _LIST_ITEM = _lazy(
@@ -1650,11 +1651,12 @@ def _listed_values(text: str, m: re.Match[str]) -> tuple[list[Span], int]:
     # (the next item of a block sequence: its line indented as the first's, and its dash)
     next_item = None if indent is None else _lazy_next_item(indent)
     spans: list[Span] = []
-    pos = opens.end()
+    pos, items = opens.end(), 0
     for _ in range(_LISTED_MOST):
         item = _LIST_ITEM.match(text, pos)
         if item is None:
             break
+        items += 1
         group = item.lastgroup or "bare"
         kind = _member_credential(cls, item.group(group), prose=True)
         if kind is not None:
@@ -1671,8 +1673,14 @@ def _listed_values(text: str, m: re.Match[str]) -> tuple[list[Span], int]:
             # a list in brackets ends with its "]", and then its line, a separator or a quote
             # (a regular expression's class is no list: secret:[a-zA-Z0-9/_+=,.@-]+)
             closed = text.startswith("]", pos) and text[pos + 1 : pos + 2] in _AFTER_A_LIST
-            return (spans, pos + 1) if closed else ([], m.end())
-    return spans, pos
+            return (_mostly(spans, items), pos + 1) if closed else ([], m.end())
+    return _mostly(spans, items), pos
+
+
+def _mostly(spans: list[Span], items: int) -> list[Span]:
+    """The credentials of a list when they are half its items at least: a list of words a
+    credential's name holds, a lexer's `tokens = ["foo", " ", "19June2000"]`, is none."""
+    return spans if 2 * len(spans) >= items else []
 
 
 _AFTER_A_LIST = frozenset(("", " ", "\t", "\r", "\n", ",", ";", "}", ")", '"', "'", "\\"))
