@@ -577,7 +577,20 @@ def _expanded(
             for line in walk_lines(skipped):
                 say(line)
         out.extend([str(path) for path in found] or [name])  # none: read_input says so
-    return out
+    return _once_each(out)
+
+
+def _once_each(names: list[str]) -> list[str]:
+    """``names`` less a file named again (``a`` and ``./a``, a file and its folder): each is
+    linted and counted once, under its first name (SARIF's results of one file are one)."""
+    seen: set[str] = set()
+    kept = []
+    for name in names:
+        key = name if name == "-" else os.path.normpath(os.path.abspath(name))
+        if key not in seen:
+            seen.add(key)
+            kept.append(name)
+    return kept
 
 
 def _excluded_named(name: str, policy: Policy) -> bool:

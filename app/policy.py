@@ -504,7 +504,12 @@ def _codes(table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise PolicyError(f'{where}: {key} must be a list of codes or prefixes, such as ["secret"]')
+        what = (
+            'globs of files or folders, such as ["drafts", "cases/old-*.ocp.json"]'
+            if key == "exclude"
+            else 'codes or prefixes, such as ["secret"]'
+        )
+        raise PolicyError(f"{where}: {key} must be a list of {what}")
     return tuple(value)
 
 

@@ -807,7 +807,8 @@ class _Ends:
             from app.positions import token_end  # a report with findings: a valid one has none
 
             token = self.text[offset : token_end(self.text, offset)]
-            measured = (len(token), len(token) + len(re.findall(_ASTRAL, token)))
+            if token:  # (none at the end of a text: a one-character span, as the schema wants)
+                measured = (len(token), len(token) + len(re.findall(_ASTRAL, token)))
         self._widths[path] = measured
         return measured
 

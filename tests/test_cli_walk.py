@@ -166,3 +166,25 @@ def test_a_walk_without_a_gitignore_imports_no_pattern_library(tmp_path):
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "False"
+
+
+def test_a_file_named_twice_is_linted_once(tmp_path, monkeypatch, capsys):
+    """``a``, ``./a`` and a folder holding it name one file: one result, one count."""
+    import json as json_module
+    import shutil as shutil_module
+
+    from app.cli import main
+    from tests.conftest import CONFORMANCE
+
+    (tmp_path / "cases").mkdir()
+    shutil_module.copyfile(
+        CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json",
+        tmp_path / "cases" / "bad.ocp.json",
+    )
+    monkeypatch.chdir(tmp_path)
+    status = main(
+        ["lint", "--format", "json", "cases/bad.ocp.json", "./cases/bad.ocp.json", "cases"]
+    )
+    report = json_module.loads(capsys.readouterr().out)
+    assert status == 1
+    assert [r["file"] for r in report["results"]] == ["cases/bad.ocp.json"]

@@ -319,3 +319,9 @@ def test_a_folder_s_path_in_exclude_leaves_out_every_file_below_it(capsys, proje
         "bad.ocp.json",
         "leak.ocp.json",
     ]
+
+
+def test_a_bad_exclude_says_it_takes_globs(capsys, project):
+    (project / "ocp.toml").write_text("exclude = [1]\n")
+    status, _, err = lint(capsys, "cases/bad.ocp.json")
+    assert status == 2 and "exclude must be a list of globs of files or folders" in err

@@ -159,3 +159,15 @@ def test_the_schema_ships_in_the_package_and_the_document_names_every_code():
     for code in RULES:
         assert pattern.fullmatch(code), code
         assert f"`{code}`" in text or code.startswith(("OCP-", "lineage-")), code
+
+
+@pytest.mark.parametrize("text", [b"", b"\n", b"   \n\n  ", b"\r\n\t", b"{", b'{"a":'])
+def test_a_document_that_ends_early_has_a_span_of_one_character(tmp_path, capsys, text):
+    """Its error stands where the text ends: the span is one character past it, never empty
+    (schema/lint-report.schema.json: end_column is past column on the same line)."""
+    path = tmp_path / "short.ocp.json"
+    path.write_bytes(text)
+    main(["lint", "--format", "json", str(path)])
+    [finding] = assert_report(capsys.readouterr().out)["results"][0]["findings"]
+    assert finding["end_line"] == finding["line"]
+    assert finding["end_column"] == finding["column"] + 1
