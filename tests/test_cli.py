@@ -149,8 +149,12 @@ def test_the_installed_script_exits_with_each_status_and_its_output_whole(tmp_pa
         done = subprocess.run([ocp, "lint", *args], capture_output=True, timeout=60)
         assert done.returncode == status, done.stderr
     report = tmp_path / "report.json"
+    many = []
+    for n in range(200):  # (400 files: a file named twice is linted once)
+        for source, name in ((VALID, f"ok-{n}.ocp.json"), (invalid, f"bad-{n}.ocp.json")):
+            (tmp_path / name).write_bytes(Path(source).read_bytes())
+            many.append(str(tmp_path / name))
     with report.open("wb") as out:
-        many = [VALID, invalid] * 200
         done = subprocess.run([ocp, "lint", "--format", "json", *many], stdout=out, timeout=60)
     assert done.returncode == 1
     assert len(json.loads(report.read_bytes())["results"]) == 400
