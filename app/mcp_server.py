@@ -36,6 +36,7 @@ from app.analysis import Analysis, LintResult, analyze, lint, pair
 from app.config import Settings
 from app.guard import GuardError, guard, proposed_call
 from app.model_pages import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
+from app.quoting import quotable, quoted
 from app.report import FileResult, report_dict
 from app.visible import visible_json
 from app.web.inprocess import Reply, call_app
@@ -208,6 +209,24 @@ class _Server(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> Any:
+        called = self._tool_manager.get_tool(name)
+        if called is not None:
+            # An argument the tool does not take is refused, never dropped: a misspelt
+            # "parnet" would lint the checkpoint alone and answer valid, no lineage checked.
+            takes = called.parameters.get("properties", {})
+            unknown = [argument for argument in arguments if argument not in takes]
+            if unknown:
+                return _failure(
+                    ToolFailure(
+                        f"{name} takes no argument "
+                        + ", ".join(quoted(argument) for argument in unknown[:5])
+                        + f"; it takes {', '.join(takes)}",
+                        arguments=[
+                            {"argument": a if quotable(a) else "", "problem": "unknown"}
+                            for a in unknown[:5]
+                        ],
+                    )
+                )
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -226,7 +245,7 @@ class _Server(MCPServer[Any]):
                         arguments=wrong,
                     )
                 )
-            if self._tool_manager.get_tool(name) is None:
+            if called is None:
                 known = ", ".join(sorted(t.name for t in self._tool_manager.list_tools()))
                 return _failure(ToolFailure(f"there is no such tool; the tools are {known}"))
             raise

@@ -565,6 +565,9 @@ def test_unreadable_input_is_a_clear_error_from_every_front(tmp_path, client):
         ({"call": {"tool": "x"}, "storage_id": 7}, "/storage_id"),
         ({"call": {"tool": "x"}, "checkpoint_id": 7}, "/checkpoint_id"),
         ({"call": {"tool": "x"}, "storage_id": "a", "checkpoint_id": "a"}, "/checkpoint_id"),
+        # a member it does not take is refused, never dropped (a misspelt "checkpoint")
+        ({"call": {"tool": "x"}, "chekpoint": "{}", "storage_id": "a"}, "/chekpoint"),
+        ({"call": {"tool": "x"}, "checkpoint": "{}", "storage_id": "a"}, ""),  # both
     ):
         answer = client.post("/api/v1/guard", json=body)
         assert answer.status_code == 400, body

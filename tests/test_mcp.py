@@ -137,6 +137,14 @@ def test_lint_reports_as_the_cli_does_and_bad_input_is_a_structured_error(tmp_pa
         assert not failed and report["results"][0]["valid"] is True
         # a parent that is no JSON is refused, as `ocp lint --parent` refuses it: a report
         # with no lineage check run would read as a clean lineage
+        # an argument the tool does not take is refused, never dropped: a misspelt parent
+        # would lint the child alone and answer valid
+        failed, error = await call(client, "lint_checkpoint", checkpoint=CHILD, parnet=PARENT)
+        assert failed and 'takes no argument "parnet"' in error["error"]["message"]
+        assert error["error"]["arguments"] == [{"argument": "parnet", "problem": "unknown"}]
+        token = "ghp_" + "Zk9xQ2vLm8pR4tW7yB3nH5jK0aS6dF1gC9eT"
+        failed, error = await call(client, "lint_checkpoint", checkpoint=CHILD, **{token: 1})
+        assert failed and token[6:20] not in json.dumps(error)
         failed, error = await call(client, "lint_checkpoint", checkpoint=CHILD, parent="{oops")
         assert failed and "the parent is not a JSON checkpoint" in error["error"]["message"]
         assert error["error"]["field"] == "parent" and error["error"]["line"] == 1
