@@ -565,8 +565,6 @@ def test_unreadable_input_is_a_clear_error_from_every_front(tmp_path, client):
         ({"call": {"tool": "x"}, "storage_id": 7}, "/storage_id"),
         ({"call": {"tool": "x"}, "checkpoint_id": 7}, "/checkpoint_id"),
         ({"call": {"tool": "x"}, "storage_id": "a", "checkpoint_id": "a"}, "/checkpoint_id"),
-        # a member it does not take is refused, never dropped (a misspelt "checkpoint")
-        ({"call": {"tool": "x"}, "chekpoint": "{}", "storage_id": "a"}, "/chekpoint"),
         ({"call": {"tool": "x"}, "checkpoint": "{}", "storage_id": "a"}, ""),  # both
     ):
         answer = client.post("/api/v1/guard", json=body)
@@ -576,6 +574,10 @@ def test_unreadable_input_is_a_clear_error_from_every_front(tmp_path, client):
         "/api/v1/guard", json={"call": {"tool": "x"}, "storage_id": "a", "checkpoint_id": "b"}
     )
     assert '"storage_id" only' in both.json()["detail"] and "checkpoint_id" in both.json()["detail"]
+    twice = client.post(
+        "/api/v1/guard", json={"call": {"tool": "x"}, "checkpoint": "{}", "storage_id": "a"}
+    )
+    assert "once, not both" in twice.json()["detail"]
     unknown = client.post("/api/v1/guard", json={"call": {"tool": "x"}, "storage_id": "nope"})
     assert unknown.status_code == 404
     wrong_type = client.post("/api/v1/guard", content=b"tool=x")

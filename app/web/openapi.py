@@ -341,7 +341,8 @@ def _paths() -> Data:
                     "The report `ocp lint --format json` gives, for the raw body or for a "
                     "multipart form with the checkpoint and, to run the lineage checks, its "
                     "parent. A document that is not valid is still linted: its findings say "
-                    "why. Nothing is stored."
+                    "why. A parent that is no JSON is the report's `errors` (the lineage "
+                    "checks did not run) and its `failure`. Nothing is stored."
                 ),
                 "requestBody": {
                     "required": True,
@@ -356,7 +357,6 @@ def _paths() -> Data:
                 "responses": {
                     "200": {"description": "The report.", "content": _json(_ref("LintReport"))},
                     "400": _response("BadRequest"),
-                    "422": _response("UnreadableParent"),
                     **_BODY_ERRORS,
                     "503": _response("Unavailable"),
                     **_DEFAULT,
@@ -901,10 +901,6 @@ def _responses() -> Data:
             "content": {"text/plain": {"schema": STRING}},
         },
         "BadRequest": _problem("The request cannot be read as sent; `detail` says why."),
-        "UnreadableParent": _problem(
-            "The parent given is not a JSON checkpoint, so the lineage rules cannot run; "
-            "`detail` says where in the parent, and what to send instead."
-        ),
         "Unauthorized": _problem(
             "A bearer token is needed (an upload or a deletion token).",
             **{"WWW-Authenticate": "WWWAuthenticate"},

@@ -442,16 +442,18 @@ async def api_lint(request: Request) -> Response:
             status_code=415,
         )
     result = await run_cpu(request, submission.size, submission.check, limits)
+    report = report_dict([FileResult("-", result)])
     if result.parent is not None and result.parent.document is None:
-        # (as `ocp lint --parent` refuses it: a report with no lineage check is no answer)
+        # The run's own error, as `ocp lint --parent` reports it (the report's `errors`):
+        # a report whose lineage checks did not run must not read as a clean lineage.
         first = result.parent.findings[0]  # (the intake's first, a credential withheld)
-        raise BadRequest(
-            f"the parent is not a JSON checkpoint, so lineage rules cannot run: "
-            f"{first.message} (the parent's line {first.line}, column {first.column}); send "
-            "the parent's JSON text, or no parent to lint the checkpoint alone",
-            status_code=422,
+        problem = (
+            f"parent:{first.line}:{first.column}: the parent is not a JSON checkpoint, so "
+            f"lineage rules cannot run: {first.message}; send the parent's JSON text, or no "
+            "parent to lint the checkpoint alone"
         )
-    return JSONResponse(report_dict([FileResult("-", result)]))
+        report = {**report, "errors": [problem], "failure": f"ocp lint fails: {problem}"}
+    return JSONResponse(report)
 
 
 # --- rules and schema ----------------------------------------------------------------------
