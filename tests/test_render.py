@@ -897,3 +897,24 @@ def test_what_a_reviewer_reads_starts_unfolded_and_the_bookkeeping_folded():
     # no document could be read: its text is all there is, unfolded
     broken = {s["key"]: s["open"] for s in view_of(b'{"opencheckpoint": "0.1",')["sections"]}
     assert broken["source"] and broken["findings"]
+
+
+def test_the_summary_clips_an_object_s_long_words_and_keeps_a_marker_whole():
+    """The summary must fit the first screen: an operation's description of 7,000 characters
+    is clipped there (its card, which the id links, shows it whole), and never inside a
+    redaction marker."""
+    from app.redaction import REDACTED
+    from app.render.summary import SUMMARY_WORDS, clipped_words
+
+    document = json.loads((CONFORMANCE / "valid-support-handoff.ocp.json").read_text())
+    outcome = next(o for o in document["operations"] if o["id"] == "op-refund")
+    outcome["description"] = "Refund the order. " * 400
+    lines = {line["key"]: line for line in view_of(document)["summary"]["lines"]}
+    [refund] = lines["outcome"]["items"]
+    assert len(refund["words"]) <= SUMMARY_WORDS + 1 and refund["words"].endswith("…")
+    for before in range(SUMMARY_WORDS - len(REDACTED), SUMMARY_WORDS + 1):
+        words = "w" * before + REDACTED + " and more words after it" * 20
+        clipped = clipped_words(words)
+        assert clipped.endswith("…") and len(clipped) <= SUMMARY_WORDS + 1
+        # the marker whole or not at all
+        assert REDACTED in clipped or "[" not in clipped, before

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from app.json_values import text_of
 from app.pointer import resolve, to_pointer
+from app.redaction import REDACTED
 from app.render.context import (
     Context,
     as_object,
@@ -379,12 +380,32 @@ def _item(ctx: Context, card: Model) -> Model:
     return ctx.naming({"id": card.get("id"), "anchor": card.get("anchor"), "words": words})
 
 
+# The most characters of an object's own words the summary shows: it must fit the first
+# screen, and the object's card, which its id links, shows them whole (one operation's
+# description of 7,000 characters pushed the stop conditions six screens down on a phone).
+SUMMARY_WORDS = 280
+
+
 def _words(ctx: Context, pointer: str) -> str | None:
-    """The own words of the object at ``pointer`` in the (redacted) document."""
+    """The own words of the object at ``pointer`` in the (redacted) document, at most
+    `SUMMARY_WORDS` characters of them (cut before a redaction marker it would split)."""
     try:
-        return words_of(resolve(ctx.doc, pointer))
+        words = words_of(resolve(ctx.doc, pointer))
     except LookupError:
         return None
+    return None if words is None else clipped_words(words)
+
+
+def clipped_words(words: str) -> str:
+    """``words``, past `SUMMARY_WORDS` characters cut there and ended with "…" (before a
+    redaction marker the cut would split)."""
+    if len(words) <= SUMMARY_WORDS:
+        return words
+    cut = SUMMARY_WORDS
+    marker = words.rfind(REDACTED[0], max(0, cut - len(REDACTED)), cut)
+    if marker != -1 and words.startswith(REDACTED, marker) and marker + len(REDACTED) > cut:
+        cut = marker
+    return words[:cut].rstrip() + "…"
 
 
 def _open_questions(ctx: Context) -> list[Spot]:
