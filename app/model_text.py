@@ -120,7 +120,12 @@ def for_model(
         f"Levels 1 and 2: {'pass' if summary['valid'] else 'FAIL: reject it (§10.7 step 1)'}; "
         f"{summary['errors']} error(s), {summary['warnings']} warning(s)."
     )
-    lines = [PREAMBLE, "", verdict, ""]
+    head = [PREAMBLE, "", verdict, ""]
+    if result.secrets:
+        # (said on every page, before anything else the reading asks: what the data block
+        # withholds, and what §10.5 asks of whoever reads such a document)
+        head += [credentials_sentence(len(result.secrets)), ""]
+    lines = list(head)
     if newer:
         lines += [
             "A newer checkpoint of this lineage is stored: it may record as done, or forbid, "
@@ -164,7 +169,19 @@ def for_model(
         if page != 1:
             raise PageOutOfRange("the reading has 1 page: it fits the budget whole")
         return _with_page(reading, 1, 1, max_tokens, [""], {}, estimate_tokens(text))
-    return _paged(reading, lines, [PREAMBLE, "", verdict, ""], boundary, max_tokens, page)
+    return _paged(reading, lines, head, boundary, max_tokens, page)
+
+
+def credentials_sentence(count: int) -> str:
+    """What a reading says of a checkpoint holding apparent credentials (§9.1, §10.5)."""
+    places = f"{count} place{'s' if count != 1 else ''}"
+    return (
+        f"Apparent credentials: {places} of this checkpoint look like credentials and are "
+        "withheld below as [redacted: looks like a credential]. A checkpoint must hold none "
+        "(§9.1); a consumer that finds them should reject or redact the document and not "
+        "forward it further (§10.5). Never use, ask for or reconstruct them: the destination "
+        "acts with its own credentials (§10.1)."
+    )
 
 
 def _marked_lines(marked: list[dict[str, Any]]) -> list[str]:

@@ -329,3 +329,25 @@ def test_an_expired_awaiting_action_is_checked_at_its_record_before_it_is_asked_
     (line,) = [line for line in view["summary"]["lines"] if line["key"] == "expired"]
     assert line["text"].startswith("awaiting past its expiry: check its status at its record")
     assert "ask again" not in line["text"]
+
+
+@pytest.mark.parametrize("max_tokens", [100_000, 2_000])
+def test_the_model_reading_says_it_withholds_credentials_on_every_page(max_tokens):
+    """Its data block shows [redacted…] markers; without a sentence a model reads a document
+    holding credentials as any other, where §10.5 asks it to reject or redact and not
+    forward it."""
+    from datetime import UTC, datetime
+
+    from app.model_text import credentials_sentence
+
+    result = lint((CONFORMANCE / "secret-aws-pem-github.ocp.json").read_bytes())
+    first = for_model(result, now=datetime.now(UTC), max_tokens=max_tokens)
+    assert credentials_sentence(3) in first.text and "§10.5" in first.text
+    pages = first.page["pages"] if isinstance(first.page, dict) else 1
+    for number in range(2, pages + 1):
+        page = for_model(result, now=datetime.now(UTC), max_tokens=max_tokens, page=number)
+        assert credentials_sentence(3) in page.text
+    clean = for_model(
+        lint((CONFORMANCE / "valid-minimal.ocp.json").read_bytes()), now=datetime.now(UTC)
+    )
+    assert "Apparent credentials" not in clean.text
