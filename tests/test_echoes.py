@@ -238,3 +238,18 @@ def test_a_child_that_does_not_parse_has_the_repeat_withheld_from_its_text() -> 
     shown = result.analysis.shown_text
     assert PASSWORD not in shown
     assert shown.count("\n") == child.decode().count("\n")  # the lines kept for the listing
+
+
+def test_a_parent_holding_credentials_is_said_so_and_not_shared() -> None:
+    """The page says the supplied parent holds apparent credentials, shown withheld, and that
+    Share stores the child alone (its form carries no parent)."""
+    leak = (CONFORMANCE / "secret-aws-pem-github.ocp.json").read_text()
+    with TestClient(create_app(Settings())) as client:
+        page = client.post("/view", data={"checkpoint": json.dumps(_base()), "parent": leak})
+        view = client.post(
+            "/view.json", data={"checkpoint": json.dumps(_base()), "parent": leak}
+        ).json()
+    assert "holds 3 apparent credentials" in page.text
+    assert "Share stores this checkpoint alone" in page.text
+    assert 'name="parent"' not in page.text
+    assert view["view"]["header"]["lineage"]["supplied"]["credentials"] == 3

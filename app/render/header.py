@@ -99,6 +99,8 @@ def _lineage(ctx: Context) -> Model:
         "created_at": text_of(supplied.get("created_at")),
         "objective": text_of(as_object(supplied.get("task")).get("objective")),
         "valid": ctx.parent.valid,
+        # its apparent credentials (§10.5): shown withheld, and never stored with the child
+        "credentials": len(ctx.parent.secrets),
         "digest": ctx.parent.digest,
         "id_matches": (
             recorded.get("id") == supplied.get("id") if "id" in recorded and supplied else None
