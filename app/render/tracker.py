@@ -26,20 +26,37 @@ _ADDRESS_LIKE = re.compile(r"[.:]")
 GREY = "#6a737d"  # a badge for a checkpoint that is no longer kept, or never was
 
 
+# The member a stored page's view is given (app/web/stored.py `tracker_view`): whether a
+# newer checkpoint of its lineage is stored, which whoever sees the ticket must read first
+# (§10.3), as the page's summary says first.
+NEWER = "newer_stored"
+
+
+def lost_since_parent(view: Mapping[str, Any]) -> int:
+    """How many of the parent's objects in force the child dropped, rewrote, weakened or
+    withdrew (the summary's "Since the parent", named and counted)."""
+    since = (view.get("summary") or {}).get("since_parent") or {}
+    return len(since.get("items") or []) + int(since.get("more") or 0)
+
+
 def must_verify(view: Mapping[str, Any]) -> int:
-    """How many things the summary says to verify before continuing: its lines' counts."""
+    """How many things the summary says to verify before continuing: its lines' counts, and
+    what the child lost of its parent's objects in force."""
     summary = view.get("summary") or {}
-    return sum(int(line["count"]) for line in summary.get("lines", []))
+    return sum(int(line["count"]) for line in summary.get("lines", [])) + lost_since_parent(view)
 
 
 def badge_message(view: Mapping[str, Any]) -> tuple[str, str]:
-    """The badge's message and colour: the verdict, and the count to verify first."""
+    """The badge's message and colour: the verdict, and the count to verify first (or that a
+    newer checkpoint is stored, to read first)."""
     header = view.get("header") or {}
     valid = bool(header.get("valid"))
     count = must_verify(view)
     verdict = "valid" if valid else "invalid"
     if not valid:
         return f"{verdict} · reject it", "#b60205"
+    if view.get(NEWER):
+        return f"{verdict} · a newer one is stored: read it first", "#b35900"
     if count:
         return f"{verdict} · {count} to verify first", "#b35900"
     # (what the document records, not what is so: a valid checkpoint is no proof of safety)
@@ -100,6 +117,12 @@ def summary_markdown(view: Mapping[str, Any], permalink: str) -> str:
         f"**OpenCheckpoint checkpoint**: {_md(verdict)}, {errors} error{'s' * (errors != 1)}, "
         f"{warnings} warning{'s' * (warnings != 1)} · [permalink]({permalink})",
     ]
+    if view.get(NEWER):
+        lines += [
+            "",
+            "**A newer checkpoint of this lineage is stored**: check the newest first "
+            f"([on its page]({permalink}#stored-h)).",
+        ]
     since = summary.get("since_parent")
     if since and since.get("items"):
         lines += ["", "**Since the parent:**", ""]
@@ -170,9 +193,14 @@ def preview_title(view: Mapping[str, Any]) -> str:
 
 
 def preview_lines(view: Mapping[str, Any]) -> list[str]:
-    """What must be verified first, as counts of things ("2 stop conditions in force")."""
+    """What must be verified first, as counts of things ("2 stop conditions in force"): a
+    newer checkpoint stored, and what the child lost of its parent, first."""
     summary = view.get("summary") or {}
-    return [str(line["short"]) for line in summary.get("lines", [])]
+    first = ["a newer checkpoint is stored"] if view.get(NEWER) else []
+    lost = lost_since_parent(view)
+    if lost:
+        first.append(f"{lost} of the parent's objects in force dropped or changed")
+    return first + [str(line["short"]) for line in summary.get("lines", [])]
 
 
 def preview_description(view: Mapping[str, Any]) -> str:

@@ -35,6 +35,7 @@ from app.redaction import REDACTED, redact_text
 from app.render.query import EVERY, PageQuery
 from app.render.source import build_listing
 from app.render.tracker import (
+    NEWER,
     badge_message,
     preview_description,
     preview_title,
@@ -805,10 +806,11 @@ def _render_stored(
         return json.dumps(body, ensure_ascii=False), body["view"]["changes_at"]
     view = page_view(result, settings.limits, now=now, query=query)
     # What "copy as Markdown" copies: the same text as /c/{id}.md, from this same view
-    stored["markdown_text"] = summary_markdown(view, stored["permalink"])
-    stored["badge_text"] = badge_message(view)[0]
+    told = tracker_view(view, lineage)
+    stored["markdown_text"] = summary_markdown(told, stored["permalink"])
+    stored["badge_text"] = badge_message(told)[0]
     html = page_from_view(
-        name, view, result, stored=stored, preview=preview_tags(request, record.meta, view)
+        name, view, result, stored=stored, preview=preview_tags(request, record.meta, told)
     )
     return html, view["changes_at"]
 
@@ -888,6 +890,12 @@ def _newer_dict(descendants: Descendants) -> Data:
         "any": bool(linked or verified or claimed),
         "sentences": sentences,
     }
+
+
+def tracker_view(view: Mapping[str, Any], lineage: StoredLineage) -> dict[str, Any]:
+    """The view as the badge, the Markdown, the link preview and the page's title read it:
+    with whether a newer checkpoint of its lineage is stored (app/render/tracker.py NEWER)."""
+    return {**view, NEWER: bool(lineage.newer.newer)}
 
 
 def preview_tags(request: Request, meta: Meta, view: Mapping[str, Any]) -> Data:

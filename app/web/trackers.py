@@ -23,7 +23,7 @@ from app.render.preview_image import preview_png
 from app.render.tracker import GREY, badge_message, badge_svg, card_words, summary_markdown
 from app.web.caching import etag_of, not_modified
 from app.web.pages import page_view
-from app.web.stored import GoneError, checked, store_of, with_lineage
+from app.web.stored import GoneError, checked, store_of, tracker_view, with_lineage
 from app.web.urls import public_base
 from app.web.views import settings_of
 from app.web.work import run_cpu
@@ -42,7 +42,7 @@ async def _view_of(request: Request, storage_id: str) -> tuple[str, Data]:
     limits = settings_of(request).limits
 
     def build() -> Data:
-        return dict(page_view(checked(request, record, lineage), limits, now=now))
+        return tracker_view(page_view(checked(request, record, lineage), limits, now=now), lineage)
 
     view = await run_cpu(request, record.meta.size, build)
     return f"{public_base(request)}/c/{record.meta.storage_id}", view

@@ -260,6 +260,33 @@ def test_markdown_of_a_child_says_what_it_lost_since_the_parent(client):
     assert "no omission names it" in markdown
 
 
+def test_a_ticket_learns_of_a_newer_checkpoint_and_of_what_a_child_dropped(client):
+    """The page opens with "a newer checkpoint is stored" (§10.3) and with what the child
+    lost of its parent: its badge, Markdown, title and link preview say so too."""
+    from tests.test_whole_truth import HANDOFF, compacted_child
+
+    parent = share(client, json.dumps(HANDOFF).encode())
+    before = badge_words(client.get(parent["badge"]))
+    assert "newer" not in before
+    response = client.post(
+        f"/api/v1/checkpoints?parent={parent['storage_id']}",
+        content=json.dumps(compacted_child()).encode(),
+        headers=JSON_TYPE,
+    )
+    assert response.status_code == 201, response.text
+    child = response.json()
+    assert "a newer one is stored: read it first" in badge_words(client.get(parent["badge"]))
+    markdown = client.get(parent["markdown"]).text
+    assert "**A newer checkpoint of this lineage is stored**" in markdown
+    assert_safe_to_paste(markdown, parent["permalink"])
+    title, tags = preview_of(client, parent["storage_id"])
+    assert "a newer one is stored" in title
+    assert "a newer checkpoint is stored" in tags["og:description"]
+    # the child's count to verify first holds what it dropped of its parent's
+    _, child_tags = preview_of(client, child["storage_id"])
+    assert "of the parent&#39;s objects in force dropped or changed" in child_tags["og:description"]
+
+
 # --- link previews -----------------------------------------------------------------------------
 
 SLACKBOT = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
