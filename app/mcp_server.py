@@ -22,7 +22,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
@@ -330,7 +330,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             if parent or parent_storage_id
             else None
         )
-        result = lint(data, parent=parent_data, limits=limits)
+        result = await _off_the_loop(lambda: lint(data, parent=parent_data, limits=limits))
         if result.parent is not None and result.parent.document is None:
             # (as `ocp lint --parent` refuses it: a report with no lineage check is no answer)
             first = result.parent.findings[0]  # (the intake's first, a credential withheld)
@@ -343,7 +343,9 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
                 line=first.line,
                 column=first.column,
             )
-        return _result(dict(report_dict([FileResult(storage_id or "checkpoint", result)])))
+        return await _off_the_loop(
+            lambda: _result(dict(report_dict([FileResult(storage_id or "checkpoint", result)])))
+        )
 
     @tool
     async def read_checkpoint_for_model(
@@ -381,7 +383,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         data = await checkpoint_bytes(checkpoint, storage_id, "checkpoint", ctx)
         from app.model_text import PageOutOfRange, for_model
 
-        analysis = analyze(data, limits)
+        analysis = await _off_the_loop(lambda: analyze(data, limits))
         readable = _interpretable(analysis)
         newer: list[str] = []
         if storage_id and not checkpoint:
@@ -396,13 +398,17 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
                     str(link) for link in (n.get("link") for n in found.get("linked", [])) if link
                 ]
                 newer += [str(sentence) for sentence in found.get("sentences", [])]
-        try:
-            reading = for_model(
-                readable, now=datetime.now(UTC), newer=newer, max_tokens=max_tokens, page=page
-            )
-        except PageOutOfRange as exc:
-            raise ToolFailure(str(exc), field="page") from None
-        return _result(reading.as_json(), reading.text)
+
+        def read() -> CallToolResult:
+            try:
+                reading = for_model(
+                    readable, now=datetime.now(UTC), newer=newer, max_tokens=max_tokens, page=page
+                )
+            except PageOutOfRange as exc:
+                raise ToolFailure(str(exc), field="page") from None
+            return _result(reading.as_json(), reading.text)
+
+        return await _off_the_loop(read)
 
     @tool
     async def diff_checkpoints(
@@ -425,10 +431,15 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
         )
         child_data = await checkpoint_bytes(child, child_storage_id, "child", ctx)
         parent_data = await checkpoint_bytes(parent, parent_storage_id, "parent", ctx)
-        child_analysis, parent_analysis = analyze(child_data, limits), analyze(parent_data, limits)
-        for role, analysis in (("child", child_analysis), ("parent", parent_analysis)):
-            _interpretable(analysis, role)
-        return _result(dict(diff(pair(child_analysis, parent_analysis))))
+
+        def compare() -> CallToolResult:
+            child_analysis = analyze(child_data, limits)
+            parent_analysis = analyze(parent_data, limits)
+            for role, analysis in (("child", child_analysis), ("parent", parent_analysis)):
+                _interpretable(analysis, role)
+            return _result(dict(diff(pair(child_analysis, parent_analysis))))
+
+        return await _off_the_loop(compare)
 
     @tool
     async def check_call(
@@ -471,7 +482,7 @@ def build_server(settings: Settings, service: Callable[[], Service]) -> MCPServe
             return _result(response.json())
         data = await checkpoint_bytes(checkpoint, storage_id, "checkpoint", ctx)
         try:
-            answer = guard(analyze(data, limits), proposed_call(call))
+            answer = await _off_the_loop(lambda: guard(analyze(data, limits), proposed_call(call)))
         except GuardError as exc:
             where = {k: v for k, v in exc.as_json().items() if k != "message"}
             raise ToolFailure(exc.message, **where) from None
@@ -671,6 +682,18 @@ def _id_segment(storage_id: str) -> str:
     from urllib.parse import quote
 
     return quote(storage_id, safe="")
+
+
+_T = TypeVar("_T")
+
+
+async def _off_the_loop(work: Callable[[], _T]) -> _T:
+    """``work`` (a lint, a diff, a reading: CPU-bound, some seconds for two documents of
+    megabytes) in a worker thread: over /mcp the event loop serves the service's other
+    requests meanwhile (its /healthz stalled for seconds behind a diff)."""
+    import anyio.to_thread
+
+    return await anyio.to_thread.run_sync(work)
 
 
 def _interpretable(analysis: Analysis, role: str = "checkpoint") -> LintResult:

@@ -452,3 +452,36 @@ def test_the_whole_truth_over_mcp_since_the_parent_and_the_newer_checkpoint(shar
         assert f"/c/{child['storage_id']}" in text
 
     shared.run(body)
+
+
+@pytest.mark.parametrize(
+    ("tool", "spied", "arguments"),
+    [
+        ("lint_checkpoint", "lint", {"checkpoint": HANDOFF}),
+        ("read_checkpoint_for_model", "analyze", {"checkpoint": HANDOFF}),
+        ("diff_checkpoints", "analyze", {"child": HANDOFF, "parent": HANDOFF}),
+        ("check_call", "analyze", {"checkpoint": HANDOFF, "call": {"tool": "x"}}),
+    ],
+)
+def test_a_tool_s_work_runs_off_the_event_loop(monkeypatch, tool, spied, arguments):
+    """Over /mcp the service's event loop serves other requests while a tool lints or diffs
+    documents of megabytes: each tool's work runs in a worker thread."""
+    import threading
+
+    import anyio
+
+    from app import mcp_server
+    from app.config import Settings
+
+    threads: list[bool] = []
+    real = getattr(mcp_server, spied)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mcp_server, spied, spy)
+    server = mcp_server.build_server(Settings(), lambda: None)  # type: ignore[arg-type,return-value]
+    result = anyio.run(server.call_tool, tool, arguments)
+    assert not result.is_error, result.content
+    assert threads and not any(threads)
