@@ -541,6 +541,8 @@ def test_ocp_lint_pauses_the_collector_for_its_run_and_leaves_it_running(tmp_pat
 
     path = tmp_path / "a.ocp.json"
     path.write_bytes(_document(statements=[_statement(i, ["x"]) for i in range(50)]))
+    other = tmp_path / "b.ocp.json"  # (a file named twice is linted once)
+    other.write_bytes(path.read_bytes())
     seen: list[bool] = []
     check_document = analysis.check_document
 
@@ -551,7 +553,7 @@ def test_ocp_lint_pauses_the_collector_for_its_run_and_leaves_it_running(tmp_pat
     analysis.check_document = watched  # type: ignore[assignment]
     try:
         with redirect_stdout(io.StringIO()):
-            cli.main(["lint", str(path), str(path)])
+            cli.main(["lint", str(path), str(other)])
     finally:
         analysis.check_document = check_document
     assert seen == [False, False] and gc.isenabled()
