@@ -1661,6 +1661,10 @@ def _listed_values(text: str, m: re.Match[str]) -> tuple[list[Span], int]:
         kind = _member_credential(cls, item.group(group), prose=True)
         if kind is not None:
             spans.append((item.start(group), item.end(group), kind))
+        elif items - len(spans) >= 2 and items > 2 * len(spans):
+            # mostly words so far: no list of credentials, and the rest is not judged (a
+            # hostile text of lists of 16 decoys each would cost 16 judgments a name)
+            return [], pos
         pos = item.end()
         if next_item is not None:
             dash = next_item.match(text, pos)
