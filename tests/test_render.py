@@ -918,3 +918,19 @@ def test_the_summary_clips_an_object_s_long_words_and_keeps_a_marker_whole():
         assert clipped.endswith("…") and len(clipped) <= SUMMARY_WORDS + 1
         # the marker whole or not at all
         assert REDACTED in clipped or "[" not in clipped, before
+
+
+def test_an_invalid_document_s_summary_opens_with_rejecting_it():
+    from starlette.testclient import TestClient
+
+    from app.config import Settings
+    from app.web import create_app
+
+    invalid = (CONFORMANCE / "rule-S002-unresolved-blocked-by.ocp.json").read_text()
+    valid = (CONFORMANCE / "valid-support-handoff.ocp.json").read_text()
+    with TestClient(create_app(Settings())) as client:
+        page = client.post("/view", data={"checkpoint": invalid}).text
+        clean = client.post("/view", data={"checkpoint": valid}).text
+    summary = page[page.index('id="summary-h"') :]
+    assert summary.index("a destination rejects it (§10.7 step 1)") < summary.index("</section>")
+    assert "a destination rejects it" not in clean
