@@ -47,3 +47,19 @@ def test_a_pasted_diff_writes_every_bidi_control_as_an_escape(route: str) -> Non
     if route != "/diff":  # the same JSON values: its patch still applies
         patch = response.json()["patch"]
         assert {"op": "replace", "path": "/task/objective", "value": REVERSED} in patch
+
+
+def test_a_top_level_field_added_or_removed_is_absent_on_its_other_side() -> None:
+    """The fields' table says "absent" where a field is not there (§4.4 tells absent from
+    null), as the objects' tables do; the JSON twin keeps `change` beside a null."""
+    parent: dict[str, Any] = json.loads((CONFORMANCE / "valid-minimal.ocp.json").read_text())
+    child = json.loads(json.dumps(parent))
+    child["id"] = child["id"][:-4] + "9999"
+    child["task"]["outcome"] = "Done."
+    with TestClient(create_app(Settings())) as client:
+        page = client.post(
+            "/diff", data={"checkpoint": json.dumps(child), "parent": json.dumps(parent)}
+        ).text
+    row = page[page.index("<code>/task/outcome</code>") :]
+    row = row[: row.index("</tr>")]
+    assert "absent" in row and ">null<" not in row

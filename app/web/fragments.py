@@ -93,10 +93,21 @@ _REORDERS = re.compile(
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
+# The characters that stand in a text unseen and join nothing (a zero-width space, a word
+# joiner, a byte-order mark): "ch_\u200b3Lx" reads as the charge id "ch_3Lx" and is not it.
+# Written as escapes, as the CLI writes them. (The zero-width joiner and non-joiner stay: an
+# emoji's sequence and Persian's words are made with them.)
+_HIDDEN = re.compile("[\u200b\u2060\ufeff]")
+
+
 def _isolated(shown: str, value: str) -> str:
     """``shown``, the HTML of ``value``, in a <bdi> when ``value`` holds what reorders text, its
-    bidirectional controls written as escapes."""
-    if value.isascii() or _REORDERS.search(value) is None:
+    bidirectional controls written as escapes; its hidden characters (above) written so too."""
+    if value.isascii():
+        return shown
+    if _HIDDEN.search(value) is not None:
+        shown = _HIDDEN.sub(escaped, shown)
+    if _REORDERS.search(value) is None:
         return shown
     if _BIDI_CONTROLS.search(value) is not None:
         shown = _BIDI_CONTROLS.sub(escaped, shown)

@@ -75,10 +75,11 @@ def json_text(value: object) -> str:
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-# The bidirectional embeddings, overrides and isolates, which no template writes either: a page
-# whose values are not each isolated by app/web/fragments.py (a diff's) writes every one as its
-# escape (app/visible.py: "\u202e"), so that none reorders what a reviewer reads.
-_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# The bidirectional embeddings, overrides and isolates, and the hidden characters (app/web/
+# fragments.py `_HIDDEN`), which no template writes either: a page whose values are not each
+# isolated by app/web/fragments.py (a diff's) writes every one as its escape (app/visible.py:
+# "\u202e"), so that none reorders or hides what a reviewer reads.
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff]")
 
 
 def render(

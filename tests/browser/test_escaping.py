@@ -84,8 +84,9 @@ def controls_escaped(s: str) -> str:
 
 
 # The bidirectional embeddings, overrides and isolates, which a page writes as escapes in a
-# text value (app/web/fragments.py `_isolated`): they would reorder the value itself.
-BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# text value (app/web/fragments.py `_isolated`): they would reorder the value itself; and the
+# hidden characters (a zero-width space, a word joiner, a byte-order mark: `_HIDDEN`).
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff]")
 
 
 def shown(s: str) -> str:

@@ -513,3 +513,14 @@ def test_the_page_escape_writes_what_markupsafe_writes():
         assert fragments._replace_escape(value) == str(escape(value)), value
     assert fragments.escape(Markup("<b>kept</b>")) == "<b>kept</b>"
     assert fragments.escape(None) == "None" and fragments.escape(3) == "3"
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\u2060", "\ufeff"])
+def test_a_hidden_character_is_written_as_its_escape(hidden: str) -> None:
+    """A zero-width space in an id would make "ch_3Lx" that is not ch_3Lx: shown as the CLI
+    shows it. The joiners an emoji or Persian needs stay as they are."""
+    from app.web.fragments import text
+
+    assert str(text(f"ch_{hidden}3Lx")) == f"ch_\\u{ord(hidden):04x}3Lx"
+    assert str(text("\U0001f468\u200d\U0001f469")) == "\U0001f468\u200d\U0001f469"
+    assert str(text("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")).count("\u200c") == 1
