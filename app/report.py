@@ -492,7 +492,7 @@ def format_github(
         for o in r.result.omitted:
             where = f"file={_gh_property(r.shown)},title={_gh_property(o.code)}"
             lines.append(f"::notice {where}::{_gh_data(omitted_sentence(o))}")
-    if why and any(r.outcome and (r.outcome.failing or r.outcome.lineage_failing) for r in results):
+    if why and any(_failing_unannotated(r) for r in results):
         # only then: an error's own annotation says why an invalid file fails the job
         lines.append(f"::error title=ocp lint failed::{_gh_data(why)}")
     return "".join(line + "\n" for line in lines)
@@ -661,6 +661,17 @@ def format_sarif(
         ],
     }
     return visible_json(log, indent=2) + "\n"
+
+
+def _failing_unannotated(r: FileResult) -> bool:
+    """Whether ``r`` fails the run with no ::error of its own saying so: by fail-on, or
+    invalid with its errors left out of the list by the policy."""
+    outcome = r.outcome
+    if outcome is None or r.result is None:
+        return False
+    if outcome.failing or outcome.lineage_failing:
+        return True
+    return not r.result.valid and not any(f.severity == "error" for f in outcome.reported)
 
 
 def _notification(

@@ -325,3 +325,15 @@ def test_a_bad_exclude_says_it_takes_globs(capsys, project):
     (project / "ocp.toml").write_text("exclude = [1]\n")
     status, _, err = lint(capsys, "cases/bad.ocp.json")
     assert status == 2 and "exclude must be a list of globs of files or folders" in err
+
+
+def test_the_github_format_says_why_an_invalid_file_with_no_listed_error_fails(capsys, project):
+    """Its errors left out of the list, no annotation of its own says why the job is red."""
+    status = main(["lint", "--format", "github", "--ignore", "OCP-S002", "cases/bad.ocp.json"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.startswith("::error title=ocp lint failed::ocp lint fails: 1 file is invalid")
+    status = main(["lint", "--format", "github", "cases/bad.ocp.json"])
+    out = capsys.readouterr().out
+    # (its error's own ::error says it)
+    assert status == 1 and "title=ocp lint failed" not in out and "title=OCP-S002" in out
