@@ -126,3 +126,21 @@ def test_the_guard_refuses_a_call_s_unknown_member_without_repeating_its_name(cl
         headers={"content-type": "application/json"},
     )
     assert guarded.status_code == 400 and '"argumnets"' in guarded.json()["detail"]
+
+
+def test_an_unknown_query_parameter_is_named_only_when_it_may_not_be_a_credential(client):
+    """An address for programs refuses a parameter it does not take, saying what it takes;
+    the name is repeated only when it may not be a credential."""
+    data = json.dumps(_valid()).encode()
+    refused = client.post(
+        "/api/v1/checkpoints?lifetme=1d", content=data, headers={"content-type": "application/json"}
+    )
+    assert refused.status_code == 400
+    detail = refused.json()["detail"]
+    assert (
+        detail == "?lifetme= is not a parameter of this address; it takes one of lifetime, parent"
+    )
+    refused = client.post(
+        f"/api/v1/checkpoints?{TOKEN}=1", content=data, headers={"content-type": "application/json"}
+    )
+    assert refused.status_code == 400 and PIECE not in refused.text

@@ -65,8 +65,14 @@ def refuse_unknown(request: Request, taken: Collection[str]) -> None:
         return
     for name in request.query_params:
         if name not in taken:
+            from app.quoting import quotable  # (a refusal's: a rare answer)
+
+            # (named only when it may not be a credential: the answer repeats it)
+            shown = name if quotable(name) else f"(a name of {len(name)} characters)"
             raise BadParameter(
-                name[:40], "is not a parameter of this address", "none; it takes " + _one_of(taken)
+                shown,
+                "is not a parameter of this address",
+                _one_of(taken) if taken else "no parameter",
             )
 
 
@@ -84,7 +90,9 @@ def check_page_query(values: Values) -> None:
     for value in values("list"):
         if value not in PAGED_LISTS:
             raise BadParameter(
-                "list", f"has {_shown(value)}, which is no list a page pages", _one_of(PAGED_LISTS)
+                "list",
+                f"has {_shown(value)}, which is not a list a page shows in pages",
+                _one_of(PAGED_LISTS),
             )
     for value in values("from"):
         if not (value.isascii() and value.isdigit()) or int(value) > MAX_START:
