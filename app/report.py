@@ -80,6 +80,14 @@ class FileResult(Record):
         return shown_file(self.file)
 
     @property
+    def errors_unlisted(self) -> bool:
+        """Invalid, and none of its errors listed: the policy left them out (an invalid file
+        fails the run all the same, and no error of its own says why)."""
+        if self.result is None or self.result.valid or self.outcome is None:
+            return False
+        return not any(f.severity == "error" for f in self.outcome.reported)
+
+    @property
     def listed(self) -> list[Finding]:
         """The findings the formats list: what the policy reports, or every one."""
         if self.outcome is not None:
@@ -669,9 +677,7 @@ def _failing_unannotated(r: FileResult) -> bool:
     outcome = r.outcome
     if outcome is None or r.result is None:
         return False
-    if outcome.failing or outcome.lineage_failing:
-        return True
-    return not r.result.valid and not any(f.severity == "error" for f in outcome.reported)
+    return bool(outcome.failing or outcome.lineage_failing) or r.errors_unlisted
 
 
 def _notification(

@@ -29,8 +29,7 @@ def why_failed(results: Sequence[FileResult], policy: Policy) -> str | None:
             continue
         if not r.result.valid:
             invalid += 1
-            if not any(f.severity == "error" for f in outcome.reported):
-                unlisted += 1
+            unlisted += r.errors_unlisted
         for code in outcome.failing:
             holding[code] = holding.get(code, 0) + 1
             entries.add(policy.fail_on_entry(code, "warning") or code)

@@ -41,6 +41,17 @@ def share(client, data=SUPPORT, lifetime=None):
     return response.json()
 
 
+def share_child(client, parent, child):
+    """``child`` stored as the child of the stored ``parent`` (its storage id given)."""
+    response = client.post(
+        f"/api/v1/checkpoints?parent={parent['storage_id']}",
+        content=json.dumps(child).encode(),
+        headers=JSON_TYPE,
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
 def badge_words(response) -> str:
     """What the badge says, read from the SVG as an XML parser reads it."""
     root = ET.fromstring(response.content)
@@ -246,13 +257,7 @@ def test_markdown_of_a_child_says_what_it_lost_since_the_parent(client):
     from tests.test_whole_truth import HANDOFF, compacted_child
 
     parent = share(client, json.dumps(HANDOFF).encode())
-    response = client.post(
-        f"/api/v1/checkpoints?parent={parent['storage_id']}",
-        content=json.dumps(compacted_child()).encode(),
-        headers=JSON_TYPE,
-    )
-    assert response.status_code == 201, response.text
-    child = response.json()
+    child = share_child(client, parent, compacted_child())
     markdown = client.get(child["markdown"]).text
     assert_safe_to_paste(markdown, child["permalink"])
     assert "**Since the parent:**" in markdown
@@ -268,13 +273,7 @@ def test_a_ticket_learns_of_a_newer_checkpoint_and_of_what_a_child_dropped(clien
     parent = share(client, json.dumps(HANDOFF).encode())
     before = badge_words(client.get(parent["badge"]))
     assert "newer" not in before
-    response = client.post(
-        f"/api/v1/checkpoints?parent={parent['storage_id']}",
-        content=json.dumps(compacted_child()).encode(),
-        headers=JSON_TYPE,
-    )
-    assert response.status_code == 201, response.text
-    child = response.json()
+    child = share_child(client, parent, compacted_child())
     assert "a newer one is stored: read it first" in badge_words(client.get(parent["badge"]))
     markdown = client.get(parent["markdown"]).text
     assert "**A newer checkpoint of this lineage is stored**" in markdown
