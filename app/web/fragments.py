@@ -98,6 +98,8 @@ _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # Written as escapes, as the CLI writes them. (The zero-width joiner and non-joiner stay: an
 # emoji's sequence and Persian's words are made with them.)
 _HIDDEN = re.compile("[\u200b\u2060\ufeff]")
+# Both sets, for a page whose values are not each passed through here (app/web/templating.py)
+REORDERING_OR_HIDDEN = re.compile(_BIDI_CONTROLS.pattern + "|" + _HIDDEN.pattern)
 
 
 def _isolated(shown: str, value: str) -> str:

@@ -75,22 +75,18 @@ def json_text(value: object) -> str:
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-# The bidirectional embeddings, overrides and isolates, and the hidden characters (app/web/
-# fragments.py `_HIDDEN`), which no template writes either: a page whose values are not each
-# isolated by app/web/fragments.py (a diff's) writes every one as its escape (app/visible.py:
-# "\u202e"), so that none reorders or hides what a reviewer reads.
-_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff]")
-
-
 def render(
     template: str, /, *, scan_controls: bool = True, escape_bidi: bool = False, **context: object
 ) -> str:
     """``template`` rendered, its controls written as escapes; ``scan_controls`` False: the
     caller knows no text it shows holds one (app/visible.py, may_decode_to_controls);
-    ``escape_bidi``: its bidirectional controls too."""
+    ``escape_bidi``: its bidirectional controls and hidden characters too, which no template
+    writes either (app/web/fragments.py REORDERING_OR_HIDDEN): a page whose values are not each
+    isolated there (a diff's) writes every one as its escape, so none reorders or hides what a
+    reviewer reads."""
     page = environment().get_template(template).render(**context)
     if escape_bidi and not page.isascii():
-        page = _BIDI_CONTROLS.sub(escaped, page)
+        page = fragments.REORDERING_OR_HIDDEN.sub(escaped, page)
     if not scan_controls or not holds_controls(page.encode("utf-8", "surrogatepass")):
         return page  # nearly every page
     return _CONTROLS.sub(escaped, page)
